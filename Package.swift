@@ -1,0 +1,39 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// One settings list for every target: Swift 6 language mode (complete strict concurrency) and explicit `any`.
+let settings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "RegState",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "RegState", targets: ["RegState"]),
+        .library(name: "RegStateSimulator", targets: ["RegStateSimulator"]),
+        .executable(name: "regstate", targets: ["regstate"]),
+    ],
+    targets: [
+        // The system's OpenSSL libcrypto (Debian: libssl-dev), linked on Linux only; Apple platforms use CryptoKit/Security.
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(
+            name: "RegState",
+            dependencies: [.target(name: "CLibCrypto", condition: .when(platforms: [.linux]))],
+            swiftSettings: settings
+        ),
+        .target(name: "RegStateSimulator", dependencies: ["RegState"], swiftSettings: settings),
+        .executableTarget(name: "regstate", dependencies: ["RegState", "RegStateSimulator"], swiftSettings: settings),
+        // A child process for the crash tests: it rewrites a store and a journal until it is killed.
+        .executableTarget(name: "RegStateCrashProbe", dependencies: ["RegState"], swiftSettings: settings),
+        .testTarget(name: "RegStateTests", dependencies: ["RegState", "RegStateSimulator", "RegStateCrashProbe"], swiftSettings: settings),
+        .testTarget(name: "RegStateSimulatorTests", dependencies: ["RegState", "RegStateSimulator"], swiftSettings: settings),
+        .testTarget(name: "RegStateCLITests", dependencies: ["regstate"], swiftSettings: settings),
+        .testTarget(name: "RegStateInteropTests", dependencies: ["RegState", "regstate"], swiftSettings: settings),
+    ]
+)

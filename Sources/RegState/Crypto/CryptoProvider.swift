@@ -1,0 +1,103 @@
+import Foundation
+
+/// The cryptography RegState needs, behind one seam: SHA-256, HMAC-SHA-256, random bytes and RSA signatures.
+///
+/// The default, ``SystemCrypto``, uses the system's libcrypto on Linux and CryptoKit/Security on Apple platforms, so
+/// the package links nothing else. Tests and the simulator use the same implementation.
+public protocol CryptoProvider: Sendable {
+    /// The SHA-256 digest of `data`.
+    func sha256(_ data: Data) -> Data
+    /// HMAC-SHA-256 of `message` under `key`.
+    func hmacSHA256(key: Data, message: Data) -> Data
+    /// `count` bytes from a cryptographically secure generator.
+    ///
+    /// - Throws: ``CryptoError/randomFailed`` when the system generator fails.
+    func randomBytes(count: Int) throws -> Data
+    /// Whether `signature` is a valid `algorithm` signature of `message` by `publicKey`.
+    ///
+    /// A signature that does not verify returns `false`; a key the backend cannot use throws.
+    /// - Throws: ``CryptoError/invalidKey(_:)`` for an unusable key.
+    func verify(signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm) throws -> Bool
+    /// Signs `message` with `privateKey` using `algorithm`.
+    ///
+    /// - Throws: ``CryptoError`` when the key is unusable or signing fails.
+    func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws -> Data
+    /// Generates a new RSA private key of `bits` bits (public exponent 65537).
+    ///
+    /// - Throws: ``CryptoError/keyGenerationFailed(_:)``.
+    func generateRSAPrivateKey(bits: Int) throws -> RSAPrivateKey
+    /// The public half of `privateKey`.
+    ///
+    /// - Throws: ``CryptoError/invalidKey(_:)``.
+    func publicKey(of privateKey: RSAPrivateKey) throws -> RSAPublicKey
+}
+
+/// The JWS signature algorithms RegState signs and verifies (RFC 7518 §3.3 and §3.5).
+public enum SignatureAlgorithm: String, Sendable, Equatable, Codable, CaseIterable {
+    /// RSASSA-PKCS1-v1_5 with SHA-256: what OpenID providers sign ID tokens with.
+    case rs256 = "RS256"
+    /// RSASSA-PSS with SHA-256 and a 32-byte salt.
+    case ps256 = "PS256"
+    /// RSASSA-PSS with SHA-512 and a 64-byte salt: the ongoing-access request signature.
+    case ps512 = "PS512"
+}
+
+/// An RSA public key as a JWK carries it: big-endian modulus and exponent, without leading zero bytes.
+public struct RSAPublicKey: Sendable, Hashable, Codable {
+    /// The modulus `n`, big-endian.
+    public var modulus: Data
+    /// The public exponent `e`, big-endian.
+    public var exponent: Data
+
+    /// Creates a key from its modulus and exponent; leading zero bytes are stripped.
+    public init(modulus: Data, exponent: Data) {
+        self.modulus = Data(modulus.drop { $0 == 0 })
+        self.exponent = Data(exponent.drop { $0 == 0 })
+    }
+
+    /// The modulus length in bits.
+    public var bitCount: Int {
+        guard let first = modulus.first else { return 0 }
+        return (modulus.count - 1) * 8 + (8 - first.leadingZeroBitCount)
+    }
+}
+
+/// An RSA private key, held as PKCS #1 `RSAPrivateKey` DER bytes (the form both libcrypto and Security import).
+///
+/// Its description never shows the key material.
+public struct RSAPrivateKey: Sendable, Equatable, CustomStringConvertible {
+    /// The PKCS #1 DER encoding.
+    public let pkcs1DER: Data
+
+    /// Wraps PKCS #1 DER bytes; they are checked when the key is first used.
+    public init(pkcs1DER: Data) {
+        self.pkcs1DER = pkcs1DER
+    }
+
+    /// A redacted description.
+    public var description: String { "RSAPrivateKey(redacted)" }
+}
+
+/// Why a cryptographic operation failed.
+public enum CryptoError: Error, Sendable, Equatable {
+    /// The system's random generator failed.
+    case randomFailed
+    /// A key could not be used; the detail says why, never what the key is.
+    case invalidKey(String)
+    /// Signing failed.
+    case signingFailed(String)
+    /// Key generation failed.
+    case keyGenerationFailed(String)
+}
+
+extension CryptoError: LocalizedError {
+    /// A sentence for people.
+    public var errorDescription: String? {
+        switch self {
+        case .randomFailed: "The system's random generator failed."
+        case .invalidKey(let detail): "The RSA key cannot be used (\(detail))."
+        case .signingFailed(let detail): "Signing failed (\(detail))."
+        case .keyGenerationFailed(let detail): "RSA key generation failed (\(detail))."
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// An HTTP request as RegState's clients build it and as the simulator receives it.
+///
+/// A plain value rather than `URLRequest` so that the same request travels over URLSession, over the in-process
+/// simulator transport and into tests, and so that it can be compared and inspected.
+public struct HTTPRequest: Sendable, Equatable {
+    /// The request method.
+    public enum Method: String, Sendable, Equatable {
+        /// `GET`.
+        case get = "GET"
+        /// `POST`.
+        case post = "POST"
+        /// `PUT`.
+        case put = "PUT"
+        /// `DELETE`.
+        case delete = "DELETE"
+    }
+
+    /// The method.
+    public var method: Method
+    /// The absolute URL.
+    public var url: URL
+    /// Header fields; look them up with ``header(_:)``, which ignores case.
+    public var headers: [String: String]
+    /// The body, if any.
+    public var body: Data?
+    /// How long the transport may wait for the whole response; `nil` uses the transport's default.
+    public var timeout: TimeInterval?
+
+    /// Creates a request.
+    public init(method: Method, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: TimeInterval? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+
+    /// A `POST` with an `application/x-www-form-urlencoded` body, the encoding of OAuth token and revocation requests.
+    public static func form(url: URL, parameters: [(String, String)], headers: [String: String] = [:]) -> HTTPRequest {
+        var all = headers
+        all["Content-Type"] = "application/x-www-form-urlencoded"
+        all["Accept"] = "application/json"
+        return HTTPRequest(method: .post, url: url, headers: all, body: Data(FormEncoding.encode(parameters).utf8))
+    }
+
+    /// A request with a JSON body.
+    public static func json(_ method: Method, url: URL, body: JSONValue, headers: [String: String] = [:]) -> HTTPRequest {
+        var all = headers
+        all["Content-Type"] = "application/json"
+        all["Accept"] = "application/json"
+        return HTTPRequest(method: method, url: url, headers: all, body: body.serialized())
+    }
+
+    /// The value of header `name`, compared without regard to case.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// The body's form parameters (last value wins), for servers such as the simulator.
+    public var formParameters: [String: String] {
+        guard let body, let text = String(data: body, encoding: .utf8) else { return [:] }
+        return FormEncoding.decode(text)
+    }
+
+    /// The URL's query parameters (last value wins).
+    public var queryParameters: [String: String] {
+        FormEncoding.queryItems(of: url)
+    }
+}
+
+extension HTTPRequest: CustomStringConvertible {
+    /// Method and URL without its query, so that codes and tokens in a query never reach a log.
+    public var description: String {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        components?.query = nil
+        return "\(method.rawValue) \(components?.string ?? "<url>")"
+    }
+}

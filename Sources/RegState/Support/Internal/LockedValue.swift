@@ -1,0 +1,23 @@
+import Foundation
+
+/// A value guarded by a lock, for the few synchronous types that must be `Sendable` without being actors
+/// (in-memory stores, test transports), because their protocols are synchronous.
+///
+/// `@unchecked Sendable` is safe here: the value is only reached through `withLock`, which holds `lock` for the
+/// whole access, so no two threads ever touch `value` at once.
+package final class LockedValue<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    /// Wraps `value`.
+    package init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

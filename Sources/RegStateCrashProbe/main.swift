@@ -1,0 +1,1 @@
+print("crash probe: not built yet")

@@ -1,0 +1,1 @@
+// The simulator: see issue #2/#3.

@@ -1,0 +1,1 @@
+print("regstate: not built yet")
