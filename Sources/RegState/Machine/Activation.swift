@@ -1,0 +1,14 @@
+/// How a session became active: the letter a UI, a log or the CLI shows ("Active B").
+public enum Activation: String, Sendable, Equatable, Codable, CaseIterable {
+    /// **A**: the platform is not native, so the agreed non-native token was installed.
+    case nonNative = "A"
+    /// **B**: the stored access token is still valid.
+    case stored = "B"
+    /// **C**: the stored access token had expired and was renewed with the refresh token.
+    case renewed = "C"
+    /// **H**: the user confirmed a new registration.
+    case registered = "H"
+
+    /// The event letter.
+    public var letter: Character { rawValue.first ?? "?" }
+}

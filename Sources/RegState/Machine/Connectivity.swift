@@ -1,0 +1,25 @@
+/// Whether an active session is in touch with the identity provider.
+///
+/// An offline session is still a session: tokens, profile and data stay available (seed 000), and the next
+/// successful renewal brings it back online.
+public enum Connectivity: Sendable, Equatable, Codable {
+    /// The last exchange with the provider succeeded.
+    case online
+    /// The last renewal failed for a transient reason; data is preserved.
+    case offline(TransientIssue)
+
+    /// Whether the session is offline.
+    public var isOffline: Bool {
+        if case .offline = self { return true }
+        return false
+    }
+}
+
+/// Why a renewal failed without the provider refusing it: the two reasons of seed 000's
+/// `notifyTokenRenewalTransientIssue`, so the host can tell its user what is going on.
+public enum TransientIssue: String, Sendable, Equatable, Codable, CaseIterable {
+    /// No network, a refused connection or a timeout.
+    case noInternet
+    /// The provider answered, but not with a usable answer (5xx, a malformed response, an unexpected error code).
+    case ssoUnspecifiedIssue
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// A fact the engine learned: the input of the transition function and the unit of the journal.
+///
+/// Events carry no token material (tokens live only in the secure store), so the journal can be shown and shipped
+/// with a bug report. Time enters through the events' dates, never through the transition function.
+public enum MachineEvent: Sendable, Equatable, Codable {
+    /// The service started; `isNative` is what ``PlatformService`` reported.
+    case launched(isNative: Bool)
+    /// The agreed token for non-native platforms was installed.
+    case nonNativeTokenInstalled
+    /// The token service looked at the stored credentials.
+    case storedTokensInspected(StoredTokenStatus)
+    /// Something asked for a renewal of an active session.
+    case renewalRequested(RenewalTrigger)
+    /// The refresh-token grant succeeded and the new credentials are stored.
+    case renewalSucceeded(StoredSession)
+    /// The renewal failed; `stored` describes the credentials still stored, when any.
+    case renewalFailed(RenewalFailure, stored: StoredSession?)
+    /// The user chose a registration method on the registration page.
+    case registrationRequested(RegistrationMethod)
+    /// The authorization URL was issued (social) or the one-time code was sent (passwordless).
+    case authorizationIssued
+    /// The redirect came back (social) or the user typed the code (passwordless).
+    case credentialsSubmitted
+    /// The provider authenticated the user; provisional tokens are stored and the profile decoded.
+    case authenticated(StoredSession)
+    /// Registration or authentication failed.
+    case registrationFailed(RegistrationFailure)
+    /// The user confirmed the profile.
+    case confirmationRequested
+    /// The backend registered the profile and installation; the tokens are confirmed.
+    case registrationConfirmed(StoredSession)
+    /// The user chose Retry on the confirmation page, or cancelled a pending login.
+    case retryRequested
+    /// The user asked to log out.
+    case logoutRequested
+    /// Logout was refused because the provider could not be reached; nothing changed.
+    case logoutRefused(TransientIssue)
+    /// The refresh token was revoked (when there was one) and local credentials cleared.
+    case loggedOut
+    /// The backend ended the session (`FORCED_LOGOUT`).
+    case forcedLogout
+    /// The user or developer asked to wipe all local state (seed 002's debug command).
+    case clearStateRequested
+    /// Stored credentials were removed after a final failure, a forced logout or a clear-state.
+    case credentialsCleared
+
+    /// The event's case name, for journals, diagrams and rejections.
+    public var name: String {
+        switch self {
+        case .launched: "launched"
+        case .nonNativeTokenInstalled: "nonNativeTokenInstalled"
+        case .storedTokensInspected: "storedTokensInspected"
+        case .renewalRequested: "renewalRequested"
+        case .renewalSucceeded: "renewalSucceeded"
+        case .renewalFailed: "renewalFailed"
+        case .registrationRequested: "registrationRequested"
+        case .authorizationIssued: "authorizationIssued"
+        case .credentialsSubmitted: "credentialsSubmitted"
+        case .authenticated: "authenticated"
+        case .registrationFailed: "registrationFailed"
+        case .confirmationRequested: "confirmationRequested"
+        case .registrationConfirmed: "registrationConfirmed"
+        case .retryRequested: "retryRequested"
+        case .logoutRequested: "logoutRequested"
+        case .logoutRefused: "logoutRefused"
+        case .loggedOut: "loggedOut"
+        case .forcedLogout: "forcedLogout"
+        case .clearStateRequested: "clearStateRequested"
+        case .credentialsCleared: "credentialsCleared"
+        }
+    }
+}
+
+/// What the token service found in the secure store at launch.
+public enum StoredTokenStatus: Sendable, Equatable, Codable {
+    /// No confirmed credentials.
+    case nothing
+    /// Credentials exist but could not be read; they were set aside, nothing else was touched.
+    case unreadable(reason: String)
+    /// Confirmed credentials whose access token is valid beyond the grace period.
+    case valid(StoredSession)
+    /// Confirmed credentials whose access token has expired or expires within the grace period.
+    case expired(StoredSession)
+}
+
+/// Why a renewal of an active session was requested.
+public enum RenewalTrigger: String, Sendable, Equatable, Codable {
+    /// The access token expired (or is within its grace period) when the host asked for it.
+    case expired
+    /// The backend answered 401 to an authenticated request.
+    case backendUnauthorized
+    /// The host asked explicitly.
+    case host
+}

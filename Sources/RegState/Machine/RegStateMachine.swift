@@ -1,0 +1,161 @@
+/// The pure transition function of the registration state machine: `(state, event) -> (state, [effect])`.
+///
+/// It reads no clock, touches no storage and performs no I/O, so every path can be tested as a table and the state
+/// is always the fold of the journaled events. An event that does not apply in a state is a thrown
+/// ``TransitionRejection``, never a silent no-op.
+public enum RegStateMachine {
+    /// The result of applying one event.
+    public struct Transition: Sendable, Equatable {
+        /// The state after the event.
+        public var state: RegState
+        /// The work to do, in order.
+        public var effects: [Effect]
+
+        /// Creates a transition result.
+        public init(_ state: RegState, _ effects: [Effect] = []) {
+            self.state = state
+            self.effects = effects
+        }
+    }
+
+    /// Applies `event` to `state`.
+    ///
+    /// - Throws: ``TransitionRejection`` when the event does not apply in `state`.
+    public static func transition(from state: RegState, on event: MachineEvent) throws(TransitionRejection) -> Transition {
+        switch (state, event) {
+        // Launch: any state may be relaunched.
+        case (_, .launched(let isNative)):
+            return Transition(.unsettled, [isNative ? .inspectStoredTokens : .installNonNativeToken])
+        case (.unsettled, .nonNativeTokenInstalled):
+            return activate(Session(activation: .nonNative))
+        case (.unsettled, .storedTokensInspected(let status)):
+            switch status {
+            case .nothing, .unreadable:
+                return Transition(.registrationRequired, [.emit(.registrationRequired)])
+            case .valid(let stored):
+                return activate(stored.session(.stored))
+            case .expired:
+                return Transition(.unsettled, [.renew])
+            }
+
+        // Renewal.
+        case (.active(let session), .renewalRequested):
+            guard session.activation != .nonNative else { break }
+            return Transition(state, [.renew])
+        case (.unsettled, .renewalSucceeded(let stored)), (.active, .renewalSucceeded(let stored)):
+            return activate(stored.session(.renewed))
+        case (.unsettled, .renewalFailed(let failure, let stored)), (.active, .renewalFailed(let failure, let stored)):
+            return renewalFailed(in: state, failure: failure, stored: stored)
+
+        // Registration.
+        case (.registrationRequired, .registrationRequested(let method)), (.failed, .registrationRequested(let method)):
+            switch method {
+            case .social: return Transition(.authenticating(method), [.startSocialAuthorization])
+            case .passwordless(let email): return Transition(.authenticating(method), [.sendPasswordlessCode(email: email)])
+            }
+        case (.authenticating, .registrationRequested):
+            return fail(.loginAlreadyInProgress)
+        case (.authenticating, .authorizationIssued):
+            return Transition(state)
+        case (.authenticating(let method), .credentialsSubmitted):
+            switch method {
+            case .social: return Transition(state, [.exchangeAuthorizationCode])
+            case .passwordless(let email): return Transition(state, [.verifyPasswordlessCode(email: email)])
+            }
+        case (_, .credentialsSubmitted):
+            // A stray or replayed callback: say so, change nothing.
+            return Transition(state, [.emit(.error(.registration(.noPendingLogin)))])
+        case (.authenticating, .authenticated(let stored)):
+            return Transition(.awaitingConfirmation(stored.profile), [.emit(.awaitingConfirmation(stored.profile))])
+        case (.authenticating, .registrationFailed(let failure)), (.awaitingConfirmation, .registrationFailed(let failure)):
+            return fail(failure)
+        case (.awaitingConfirmation, .confirmationRequested):
+            return Transition(state, [.confirmRegistration])
+        case (.awaitingConfirmation, .registrationConfirmed(let stored)):
+            return activate(stored.session(.registered))
+        case (.awaitingConfirmation, .retryRequested), (.authenticating, .retryRequested), (.failed, .retryRequested):
+            return Transition(.registrationRequired,
+                              [.discardPendingAuthorization, .clearProvisionalTokens, .emit(.registrationRequired)])
+
+        // Ending a session.
+        case (.active, .logoutRequested), (.awaitingConfirmation, .logoutRequested), (.failed, .logoutRequested):
+            return Transition(state, [.logout])
+        case (.active, .logoutRefused), (.awaitingConfirmation, .logoutRefused), (.failed, .logoutRefused):
+            return Transition(state)
+        case (.active, .loggedOut), (.awaitingConfirmation, .loggedOut), (.failed, .loggedOut):
+            return Transition(.registrationRequired, [.discardPendingAuthorization, .emit(.registrationRequired)])
+        case (.active(let session), .forcedLogout):
+            guard session.activation != .nonNative else { break }
+            let error = RegStateError.renewal(.forcedLogout)
+            return Transition(.failed(error), [.emit(.error(error)), .clearAllTokens])
+        case (_, .clearStateRequested):
+            return Transition(.unsettled, [.discardPendingAuthorization, .clearEverything])
+        case (.unsettled, .credentialsCleared), (.failed(.renewal), .credentialsCleared):
+            return Transition(.registrationRequired, [.emit(.registrationRequired)])
+
+        default:
+            break
+        }
+        throw TransitionRejection(event: event.name, state: state.caseName)
+    }
+
+    private static func activate(_ session: Session) -> Transition {
+        Transition(.active(session), [.emit(.sessionActive(session))])
+    }
+
+    private static func fail(_ failure: RegistrationFailure) -> Transition {
+        let error = RegStateError.registration(failure)
+        return Transition(.failed(error), [.discardPendingAuthorization, .clearProvisionalTokens, .emit(.error(error))])
+    }
+
+    /// Seed 000's precedence: a transient failure keeps the session (offline, data preserved); anything final ends it.
+    private static func renewalFailed(in state: RegState, failure: RenewalFailure, stored: StoredSession?) -> Transition {
+        let error = RegStateError.renewal(failure)
+        if case .transient(let issue) = failure {
+            let offline = Connectivity.offline(issue)
+            let session: Session?
+            if case .active(var current) = state {
+                current.connectivity = offline
+                if let stored { current.expiresAt = stored.expiresAt }
+                session = current
+            } else {
+                session = stored?.session(.stored, connectivity: offline)
+            }
+            if let session {
+                return Transition(.active(session), [.emit(.error(error)), .emit(.sessionActive(session))])
+            }
+        }
+        return Transition(.failed(error), [.emit(.error(error)), .clearAllTokens])
+    }
+}
+
+/// An event that does not apply in the current state: the typed outcome of an invalid (state, event) pair.
+public struct TransitionRejection: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The event's case name.
+    public var event: String
+    /// The state's case name.
+    public var state: String
+
+    /// Creates a rejection.
+    public init(event: String, state: String) {
+        self.event = event
+        self.state = state
+    }
+
+    /// "<event> does not apply in <state>".
+    public var description: String { "\(event) does not apply in state \(state)" }
+}
+
+extension RegState {
+    /// The case name, for rejections, diagrams and logs.
+    public var caseName: String {
+        switch self {
+        case .unsettled: "unsettled"
+        case .registrationRequired: "registrationRequired"
+        case .authenticating: "authenticating"
+        case .awaitingConfirmation: "awaitingConfirmation"
+        case .active: "active"
+        case .failed: "failed"
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// How the user proved their email address (seed 002's `registration_type`).
+public enum RegistrationType: String, Sendable, Equatable, Codable, CaseIterable {
+    /// A social account at the identity provider, through the authorization code flow.
+    case social = "SOCIAL"
+    /// A one-time code sent to the email address.
+    case passwordless = "PASSWORDLESS"
+}
+
+/// The registration method the user chose on the registration page (state **D**).
+public enum RegistrationMethod: Sendable, Equatable, Codable {
+    /// Social login in the system browser.
+    case social
+    /// A one-time code sent to `email`.
+    case passwordless(email: String)
+
+    /// The stored registration type this method produces.
+    public var registrationType: RegistrationType {
+        switch self {
+        case .social: .social
+        case .passwordless: .passwordless
+        }
+    }
+}

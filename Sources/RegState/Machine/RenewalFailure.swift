@@ -1,0 +1,40 @@
+import Foundation
+
+/// Why renewing the access token failed: the typed reason of an **Error E**.
+///
+/// Transient failures keep the session and its data (it goes offline); final ones end it (seed 000's precedence rules).
+public enum RenewalFailure: Error, Sendable, Equatable, Codable {
+    /// No answer or no usable answer from the provider; the session stays active and offline.
+    case transient(TransientIssue)
+    /// The provider explicitly refused to renew (`invalid_grant`): the refresh token is dead, storage is cleared.
+    case denied(reason: String)
+    /// Offline, and every token including the refresh token has expired: the client logs out on its own.
+    case credentialsExhausted
+    /// Nothing to renew with: no refresh token is stored.
+    case noRefreshToken
+    /// The stored credentials could not be read or written; the detail is the store's reason.
+    case storage(String)
+    /// The backend ended the session (`403 FORCED_LOGOUT`); local data is cleared.
+    case forcedLogout
+
+    /// Whether the session survives this failure.
+    public var isRecoverable: Bool {
+        if case .transient = self { return true }
+        return false
+    }
+}
+
+extension RenewalFailure: LocalizedError {
+    /// A sentence for people; never contains a token.
+    public var errorDescription: String? {
+        switch self {
+        case .transient(.noInternet): "The session could not be renewed: no connection. Working offline."
+        case .transient(.ssoUnspecifiedIssue): "The session could not be renewed: the sign-in service had a problem. Working offline."
+        case .denied(let reason): "The sign-in service refused to renew the session (\(reason)). Please sign in again."
+        case .credentialsExhausted: "The session expired while offline. Please sign in again."
+        case .noRefreshToken: "The session expired and cannot be renewed. Please sign in again."
+        case .storage(let reason): "The stored session could not be used (\(reason))."
+        case .forcedLogout: "The session was ended by the server. Please sign in again."
+        }
+    }
+}

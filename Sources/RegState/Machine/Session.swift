@@ -1,0 +1,58 @@
+import Foundation
+
+/// A usable session: what the host app needs to know to treat its user as signed in.
+///
+/// It carries no token: tokens stay in the secure store and are handed out by
+/// ``RegStateService/validAccessToken()``.
+public struct Session: Sendable, Equatable, Codable {
+    /// How the session became active (A, B, C or H).
+    public var activation: Activation
+    /// Online, or offline after a transient renewal failure.
+    public var connectivity: Connectivity
+    /// How the user registered; `nil` for the non-native token (A).
+    public var registrationType: RegistrationType?
+    /// When the access token expires; `nil` when it does not (the non-native token).
+    public var expiresAt: Date?
+    /// The confirmed profile; `nil` for the non-native token.
+    public var profile: Profile?
+
+    /// Creates a session description.
+    public init(activation: Activation, connectivity: Connectivity = .online, registrationType: RegistrationType? = nil,
+                expiresAt: Date? = nil, profile: Profile? = nil) {
+        self.activation = activation
+        self.connectivity = connectivity
+        self.registrationType = registrationType
+        self.expiresAt = expiresAt
+        self.profile = profile
+    }
+}
+
+/// What the token service knows about stored credentials, without the tokens: the non-secret facts events carry.
+public struct StoredSession: Sendable, Equatable, Codable {
+    /// How the user registered.
+    public var registrationType: RegistrationType
+    /// When the access token expires.
+    public var expiresAt: Date
+    /// When the refresh token expires, when the provider said so; `nil` when unknown or never.
+    public var refreshExpiresAt: Date?
+    /// Whether a refresh token is stored.
+    public var hasRefreshToken: Bool
+    /// The profile decoded from the ID token.
+    public var profile: Profile
+
+    /// Creates a summary.
+    public init(registrationType: RegistrationType, expiresAt: Date, refreshExpiresAt: Date? = nil,
+                hasRefreshToken: Bool, profile: Profile) {
+        self.registrationType = registrationType
+        self.expiresAt = expiresAt
+        self.refreshExpiresAt = refreshExpiresAt
+        self.hasRefreshToken = hasRefreshToken
+        self.profile = profile
+    }
+
+    /// A session with this data, activated by `activation`.
+    public func session(_ activation: Activation, connectivity: Connectivity = .online) -> Session {
+        Session(activation: activation, connectivity: connectivity, registrationType: registrationType,
+                expiresAt: expiresAt, profile: profile)
+    }
+}
