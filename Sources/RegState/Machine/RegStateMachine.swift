@@ -42,9 +42,15 @@ public enum RegStateMachine {
         case (.active(let session), .renewalRequested):
             guard session.activation != .nonNative else { break }
             return Transition(state, [.renew])
-        case (.unsettled, .renewalSucceeded(let stored)), (.active, .renewalSucceeded(let stored)):
+        case (.unsettled, .renewalSucceeded(let stored)):
             return activate(stored.session(.renewed))
-        case (.unsettled, .renewalFailed(let failure, let stored)), (.active, .renewalFailed(let failure, let stored)):
+        case (.active(let session), .renewalSucceeded(let stored)):
+            guard session.activation != .nonNative else { break }
+            return activate(stored.session(.renewed))
+        case (.unsettled, .renewalFailed(let failure, let stored)):
+            return renewalFailed(in: state, failure: failure, stored: stored)
+        case (.active(let session), .renewalFailed(let failure, let stored)):
+            guard session.activation != .nonNative else { break }
             return renewalFailed(in: state, failure: failure, stored: stored)
 
         // Registration.
