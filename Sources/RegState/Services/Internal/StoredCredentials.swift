@@ -1,0 +1,52 @@
+import Foundation
+
+/// The credentials record: seed 002's captured-data table, stored as ONE secure-store value so that every change
+/// (a rotation replaces the refresh token, the access token and the expiry together) is a single atomic write.
+///
+/// Its description is redacted: it holds tokens.
+package struct StoredCredentials: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// Where the credentials stand.
+    package enum Stage: String, Sendable, Codable {
+        /// Issued by the provider, awaiting the user's confirmation (state **G**).
+        case provisional
+        /// Confirmed by the user and registered.
+        case confirmed
+        /// The agreed non-native token (Active **A**).
+        case nonNative
+    }
+
+    package var stage: Stage
+    package var registrationType: RegistrationType?
+    package var profile: Profile?
+    package var idToken: String?
+    package var accessToken: String
+    package var refreshToken: String?
+    package var expiresAt: Date?
+    package var refreshExpiresAt: Date?
+    package var securityToken: String?
+    package var securityTokenExpiresAt: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case stage
+        case registrationType = "registration_type"
+        case profile
+        case idToken = "id_token"
+        case accessToken = "access_token"
+        case refreshToken = "refresh_token"
+        case expiresAt = "expires_at"
+        case refreshExpiresAt = "refresh_expires_at"
+        case securityToken = "security_token"
+        case securityTokenExpiresAt = "security_token_expires_at"
+    }
+
+    /// The non-secret summary events carry; `nil` for the non-native token, which has no registration.
+    package var summary: StoredSession? {
+        guard let registrationType, let profile, let expiresAt else { return nil }
+        return StoredSession(registrationType: registrationType, expiresAt: expiresAt,
+                             refreshExpiresAt: refreshExpiresAt, hasRefreshToken: refreshToken != nil, profile: profile)
+    }
+
+    package var description: String {
+        "StoredCredentials(stage: \(stage.rawValue), tokens: redacted)"
+    }
+}

@@ -1,0 +1,69 @@
+/// Tells the engine whether it runs on a native platform, and what to record about the device at registration.
+///
+/// On a non-native platform (a web build, a kiosk) third-party authentication cannot run, so the engine installs the
+/// agreed non-native token instead (seed 002, Active **A**).
+public protocol PlatformService: Sendable {
+    /// The platform the app runs on.
+    var platform: PlatformInfo { get }
+}
+
+/// What the platform is: native or not, its type and its form factor (captured at registration, seed 002).
+public struct PlatformInfo: Sendable, Equatable, Codable {
+    /// Whether third-party authentication can run here.
+    public var isNative: Bool
+    /// The platform type: `ios`, `android`, `macos`, `linux`, `web`, …
+    public var type: String
+    /// The form factor, such as the display size `390x844`, or `desktop`.
+    public var formFactor: String
+
+    /// Creates a platform description.
+    public init(isNative: Bool, type: String, formFactor: String) {
+        self.isNative = isNative
+        self.type = type
+        self.formFactor = formFactor
+    }
+}
+
+/// The default ``PlatformService``: the operating system this binary was built for, always native, with the form
+/// factor the host supplies (a display size on phones).
+public struct SystemPlatformService: PlatformService {
+    /// The platform description.
+    public let platform: PlatformInfo
+
+    /// Describes the current operating system with `formFactor`.
+    public init(formFactor: String = "desktop") {
+        platform = PlatformInfo(isNative: true, type: Self.operatingSystem, formFactor: formFactor)
+    }
+
+    private static var operatingSystem: String {
+        #if os(iOS)
+        "ios"
+        #elseif os(macOS)
+        "macos"
+        #elseif os(tvOS)
+        "tvos"
+        #elseif os(watchOS)
+        "watchos"
+        #elseif os(Linux)
+        "linux"
+        #elseif os(Android)
+        "android"
+        #else
+        "unknown"
+        #endif
+    }
+}
+
+/// A ``PlatformService`` that reports a fixed platform: for hosts that know better (a web build) and for tests.
+public struct FixedPlatformService: PlatformService {
+    /// The platform description.
+    public let platform: PlatformInfo
+
+    /// Reports `platform`.
+    public init(_ platform: PlatformInfo) {
+        self.platform = platform
+    }
+
+    /// A non-native web platform (Active **A**).
+    public static let web = FixedPlatformService(PlatformInfo(isNative: false, type: "web", formFactor: "browser"))
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Prepares the user's profile from ID-token claims (seed 002's "Prepare Profile from JWT").
+///
+/// It only reads claims; the ID token's signature and claims are validated before (OIDC Core 3.1.3.7) by the OIDC
+/// client, so a profile never comes from an unvalidated token.
+public struct ProfileService: Sendable {
+    /// Creates the service.
+    public init() {}
+
+    /// The profile the claims describe.
+    ///
+    /// - Throws: ``ProfileError/missingClaim(_:)`` when `sub` or `iss` is missing or not a string.
+    public func profile(fromClaims claims: [String: JSONValue]) throws(ProfileError) -> Profile {
+        guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else { throw .missingClaim("sub") }
+        guard let issuer = claims["iss"]?.stringValue, !issuer.isEmpty else { throw .missingClaim("iss") }
+        let verified: Bool
+        switch claims["email_verified"] {
+        case .bool(let value)?: verified = value
+        case .string(let value)?: verified = value.lowercased() == "true"  // some providers send a string
+        default: verified = false
+        }
+        return Profile(subject: subject, issuer: issuer, email: claims["email"]?.stringValue, emailVerified: verified,
+                       name: claims["name"]?.stringValue ?? claims["preferred_username"]?.stringValue,
+                       picture: claims["picture"]?.stringValue)
+    }
+
+    /// The profile in a compact JWT's payload, read without verifying it: for tokens already validated and stored.
+    ///
+    /// - Throws: ``ProfileError/malformedToken`` when the token is not a JWT with a JSON object payload.
+    public func profile(fromIDToken compact: String) throws(ProfileError) -> Profile {
+        let segments = compact.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3, let payload = Base64URL.decode(String(segments[1])),
+              let claims = (try? JSONValue.parse(payload))?.objectValue
+        else { throw .malformedToken }
+        return try profile(fromClaims: claims)
+    }
+}
+
+/// Why a profile could not be prepared.
+public enum ProfileError: Error, Sendable, Equatable {
+    /// A required claim is missing.
+    case missingClaim(String)
+    /// The ID token is not a readable JWT.
+    case malformedToken
+}
+
+extension ProfileError: LocalizedError {
+    /// A sentence for people.
+    public var errorDescription: String? {
+        switch self {
+        case .missingClaim(let claim): "The identity token has no '\(claim)' claim."
+        case .malformedToken: "The identity token cannot be read."
+        }
+    }
+}

@@ -1,0 +1,267 @@
+import Foundation
+
+/// Keeps the user's tokens in the secure store: provisional, confirmed and renewed; expiry with a grace period;
+/// clear provisional; clear all (seed 002's TokenService).
+///
+/// All credentials live in one record under ``credentialsKey`` so that every update is one atomic store write: a crash
+/// leaves the old set or the new set, never a new access token beside a dead refresh token. It is an actor so that
+/// read-modify-write updates (a renewal landing while a logout clears) cannot interleave.
+public actor TokenService {
+    /// The store key of the credentials record.
+    public static let credentialsKey = "credentials"
+    /// The store key of the installation identifier.
+    public static let installationKey = "installation_id"
+    /// Where an unreadable credentials record is set aside, so that nothing is silently destroyed.
+    public static let quarantineKey = "credentials.unreadable"
+
+    private let store: any SecureStore
+    private let clock: any RegStateClock
+    private let crypto: any CryptoProvider
+    /// How long before `expires_at` a token already counts as expired, so it is not used as it dies.
+    public let gracePeriod: TimeInterval
+    /// The lifetime assumed when a provider omits `expires_in`.
+    public let assumedLifetime: TimeInterval
+
+    /// Creates the service over `store`.
+    ///
+    /// - Parameters:
+    ///   - gracePeriod: seconds before expiry at which a token is treated as expired (default 60).
+    ///   - assumedLifetime: the access-token lifetime to assume when the provider does not say (default 3600).
+    public init(store: any SecureStore, clock: any RegStateClock = SystemClock(),
+                crypto: any CryptoProvider = SystemCrypto(), gracePeriod: TimeInterval = 60,
+                assumedLifetime: TimeInterval = 3600) {
+        self.store = store
+        self.clock = clock
+        self.crypto = crypto
+        self.gracePeriod = gracePeriod
+        self.assumedLifetime = assumedLifetime
+    }
+
+    // MARK: Reading
+
+    /// What is stored, for the launch decision (seed 002 steps 3–5): nothing, valid, expired, or unreadable.
+    ///
+    /// Provisional credentials left by an app killed on the confirmation page are not a session: they are removed.
+    /// An unreadable record is moved to ``quarantineKey``; no other key is touched.
+    public func inspect() -> StoredTokenStatus {
+        let credentials: StoredCredentials?
+        do {
+            credentials = try load()
+        } catch {
+            let reason = (error as? LocalizedError)?.errorDescription ?? "unreadable"
+            quarantine()
+            return .unreadable(reason: reason)
+        }
+        guard let credentials else { return .nothing }
+        switch credentials.stage {
+        case .provisional:
+            try? store.removeValue(forKey: Self.credentialsKey)
+            return .nothing
+        case .nonNative:
+            return .nothing
+        case .confirmed:
+            guard let summary = credentials.summary else {
+                quarantine()
+                return .unreadable(reason: "the stored credentials are incomplete")
+            }
+            return isUsable(summary.expiresAt) ? .valid(summary) : .expired(summary)
+        }
+    }
+
+    /// The summary of the stored credentials, when there are readable ones with a registration.
+    public func storedSession() -> StoredSession? {
+        (try? load())?.summary
+    }
+
+    /// The stored access token and its expiry, whatever its stage; `nil` when there is none.
+    public func accessToken() -> (token: String, expiresAt: Date?)? {
+        guard let credentials = try? load() else { return nil }
+        return (credentials.accessToken, credentials.expiresAt)
+    }
+
+    /// Whether an access token expiring at `expiresAt` is still usable beyond the grace period.
+    public func isUsable(_ expiresAt: Date?) -> Bool {
+        guard let expiresAt else { return true }
+        return expiresAt.addingTimeInterval(-gracePeriod) > clock.now()
+    }
+
+    /// The stored refresh token.
+    public func refreshToken() -> String? {
+        (try? load())?.refreshToken
+    }
+
+    /// The stored ID token.
+    public func idToken() -> String? {
+        (try? load())?.idToken
+    }
+
+    /// The backend security token, when one is stored and not expired.
+    public func securityToken() -> String? {
+        guard let credentials = try? load(), let token = credentials.securityToken else { return nil }
+        return isUsable(credentials.securityTokenExpiresAt) ? token : nil
+    }
+
+    /// The installation identifier: random, created on first use, kept until clear-state, so the backend can tell
+    /// a reinstalled or wiped device from the one it knew (seed 002).
+    ///
+    /// - Throws: ``StoreError`` when it cannot be stored, or ``CryptoError`` when no random bytes are available.
+    public func installationID() throws -> String {
+        if let data = try store.data(forKey: Self.installationKey), let id = String(data: data, encoding: .utf8), !id.isEmpty {
+            return id
+        }
+        let id = Base64URL.encode(try crypto.randomBytes(count: 16))
+        try store.set(Data(id.utf8), forKey: Self.installationKey)
+        return id
+    }
+
+    // MARK: Writing
+
+    /// Installs the agreed non-native token (Active **A**).
+    ///
+    /// - Throws: ``StoreError``.
+    public func installNonNativeToken(_ token: String) throws {
+        try save(StoredCredentials(stage: .nonNative, accessToken: token))
+    }
+
+    /// Stores freshly issued tokens as provisional, awaiting the user's confirmation (state **G**).
+    ///
+    /// - Throws: ``StoreError``.
+    @discardableResult
+    public func storeProvisional(_ tokens: TokenResponse, registrationType: RegistrationType, profile: Profile) throws -> StoredSession {
+        let now = clock.now()
+        let credentials = StoredCredentials(
+            stage: .provisional, registrationType: registrationType, profile: profile, idToken: tokens.idToken,
+            accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+            expiresAt: now.addingTimeInterval(tokens.expiresIn ?? assumedLifetime),
+            refreshExpiresAt: tokens.refreshExpiresIn.map { now.addingTimeInterval($0) })
+        try save(credentials)
+        return try summary(of: credentials)
+    }
+
+    /// Promotes the provisional tokens to confirmed, with the backend's security token when there is one.
+    ///
+    /// - Throws: ``TokenServiceError/nothingProvisional`` or ``StoreError``.
+    @discardableResult
+    public func confirm(securityToken: String? = nil, securityTokenLifetime: TimeInterval? = nil) throws -> StoredSession {
+        guard var credentials = try load(), credentials.stage == .provisional else {
+            throw TokenServiceError.nothingProvisional
+        }
+        credentials.stage = .confirmed
+        credentials.securityToken = securityToken
+        credentials.securityTokenExpiresAt = securityTokenLifetime.map { clock.now().addingTimeInterval($0) }
+        try save(credentials)
+        return try summary(of: credentials)
+    }
+
+    /// Stores the result of a refresh-token grant, but only if the stored refresh token is still `usedRefreshToken`.
+    ///
+    /// The compare-and-swap is what keeps a renewal that lands after a logout or clear-state from resurrecting the
+    /// session. A response without `refresh_token` keeps the old one (the provider did not rotate). The new refresh
+    /// token is written in the same atomic write as the new access token, before anyone receives it.
+    ///
+    /// - Returns: the new summary, or `nil` when the credentials changed meanwhile (nothing was written).
+    /// - Throws: ``StoreError``.
+    public func storeRenewed(_ tokens: TokenResponse, profile: Profile?, replacing usedRefreshToken: String) throws -> StoredSession? {
+        guard var credentials = try load(), credentials.stage == .confirmed,
+              credentials.refreshToken == usedRefreshToken else { return nil }
+        let now = clock.now()
+        credentials.accessToken = tokens.accessToken
+        credentials.expiresAt = now.addingTimeInterval(tokens.expiresIn ?? assumedLifetime)
+        if let refresh = tokens.refreshToken {
+            credentials.refreshToken = refresh
+            credentials.refreshExpiresAt = tokens.refreshExpiresIn.map { now.addingTimeInterval($0) }
+        }
+        if let idToken = tokens.idToken { credentials.idToken = idToken }
+        if let profile { credentials.profile = profile }
+        try save(credentials)
+        return try summary(of: credentials)
+    }
+
+    /// Stores a new backend security token beside the confirmed credentials.
+    ///
+    /// - Throws: ``TokenServiceError/nothingProvisional`` when nothing is stored, or ``StoreError``.
+    public func storeSecurityToken(_ token: String, lifetime: TimeInterval) throws {
+        guard var credentials = try load() else { throw TokenServiceError.nothingProvisional }
+        credentials.securityToken = token
+        credentials.securityTokenExpiresAt = clock.now().addingTimeInterval(lifetime)
+        try save(credentials)
+    }
+
+    /// Removes provisional tokens (Retry, or a failure before confirmation); confirmed ones are left alone.
+    ///
+    /// - Throws: ``StoreError``.
+    public func clearProvisional() throws {
+        guard let credentials = try? load() else { return }
+        if credentials.stage == .provisional { try store.removeValue(forKey: Self.credentialsKey) }
+    }
+
+    /// Removes all credentials (logout, final renewal failure); the installation id stays.
+    ///
+    /// - Throws: ``StoreError``.
+    public func clearAll() throws {
+        try store.removeValue(forKey: Self.credentialsKey)
+        try store.removeValue(forKey: Self.quarantineKey)
+    }
+
+    /// Removes everything this service keeps, including the installation id (clear-state); returns the removed keys.
+    ///
+    /// - Throws: ``StoreError``.
+    public func clearEverything() throws -> [String] {
+        var removed: [String] = []
+        for key in [Self.credentialsKey, Self.quarantineKey, Self.installationKey] where try store.data(forKey: key) != nil {
+            try store.removeValue(forKey: key)
+            removed.append(key)
+        }
+        return removed
+    }
+
+    // MARK: Internals
+
+    private func load() throws -> StoredCredentials? {
+        guard let data = try store.data(forKey: Self.credentialsKey) else { return nil }
+        do {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .secondsSince1970
+            return try decoder.decode(StoredCredentials.self, from: data)
+        } catch {
+            throw TokenServiceError.corrupt
+        }
+    }
+
+    private func save(_ credentials: StoredCredentials) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        try store.set(try encoder.encode(credentials), forKey: Self.credentialsKey)
+    }
+
+    private func quarantine() {
+        if let data = try? store.data(forKey: Self.credentialsKey) {
+            try? store.set(data, forKey: Self.quarantineKey)
+        }
+        try? store.removeValue(forKey: Self.credentialsKey)
+    }
+
+    private func summary(of credentials: StoredCredentials) throws -> StoredSession {
+        guard let summary = credentials.summary else { throw TokenServiceError.corrupt }
+        return summary
+    }
+}
+
+/// Why the token service could not do what was asked.
+public enum TokenServiceError: Error, Sendable, Equatable {
+    /// The stored credentials record is not readable (it is set aside by ``TokenService/inspect()``).
+    case corrupt
+    /// There are no provisional tokens to confirm.
+    case nothingProvisional
+}
+
+extension TokenServiceError: LocalizedError {
+    /// A sentence for people.
+    public var errorDescription: String? {
+        switch self {
+        case .corrupt: "The stored credentials are damaged."
+        case .nothingProvisional: "There is no pending registration to confirm."
+        }
+    }
+}
