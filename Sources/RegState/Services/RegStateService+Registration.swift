@@ -1,0 +1,79 @@
+import Foundation
+
+extension RegStateService {
+    /// Starts social registration from **D** (or after an error): discovers the provider and returns the
+    /// authorization URL (PKCE S256, fresh `state` and `nonce`) for the app to open in the system browser.
+    ///
+    /// - Throws: ``RegStateError`` (**F**) when the provider cannot be used; ``TransitionRejection`` when registration
+    ///   cannot start in the current state (a session is active, say).
+    public func beginSocialRegistration() async throws -> URL {
+        let applied = try await apply(.registrationRequested(.social))
+        try Self.throwRegistrationFailure(in: applied)
+        guard let request = pendingAuthorization else { throw RegStateError.registration(.noPendingLogin) }
+        return request.url
+    }
+
+    /// Completes social registration with the redirect the browser was sent to: checks it, exchanges the code,
+    /// validates the ID token, stores provisional tokens and returns the profile to confirm (**G**).
+    ///
+    /// - Throws: ``RegStateError`` (**F**) with the reason: a wrong or missing state, an `error=` redirect, an invalid
+    ///   ID token, no login pending (a replayed redirect), …
+    @discardableResult
+    public func completeSocialRegistration(callback: URL) async throws -> Profile {
+        pendingCallback = callback
+        defer { pendingCallback = nil }
+        let applied = try await apply(.credentialsSubmitted)
+        return try Self.profile(in: applied)
+    }
+
+    /// Starts passwordless registration: asks the provider to email a one-time code to `email`.
+    ///
+    /// - Throws: ``RegStateError`` (**F**), for example ``RegistrationFailure/invalidEmail``; ``TransitionRejection``.
+    public func beginPasswordlessRegistration(email: String) async throws {
+        let applied = try await apply(.registrationRequested(.passwordless(email: email)))
+        try Self.throwRegistrationFailure(in: applied)
+    }
+
+    /// Completes passwordless registration with the code the user typed: verifies it, validates the ID token, stores
+    /// provisional tokens and returns the profile to confirm (**G**).
+    ///
+    /// - Throws: ``RegStateError`` (**F**): wrong, expired and reused codes are distinct reasons.
+    @discardableResult
+    public func completePasswordlessRegistration(code: String) async throws -> Profile {
+        pendingCode = code
+        defer { pendingCode = nil }
+        let applied = try await apply(.credentialsSubmitted)
+        return try Self.profile(in: applied)
+    }
+
+    /// Confirm on the confirmation page: registers the installation and profile with the backend and confirms the
+    /// tokens (**H**).
+    ///
+    /// - Throws: ``RegStateError`` (**F**), including the backend's device and token limits; ``TransitionRejection``
+    ///   outside **G**.
+    @discardableResult
+    public func confirmRegistration() async throws -> Session {
+        let applied = try await apply(.confirmationRequested)
+        try Self.throwRegistrationFailure(in: applied)
+        for case .registrationConfirmed(let stored) in applied { return stored.session(.registered) }
+        throw RegStateError.registration(.noPendingLogin)
+    }
+
+    /// Retry on the confirmation page (or cancel a pending login): provisional tokens are cleared, back to **D**.
+    ///
+    /// - Throws: ``TransitionRejection`` when there is nothing to retry.
+    public func retryRegistration() async throws {
+        try await apply(.retryRequested)
+    }
+
+    private static func throwRegistrationFailure(in applied: [MachineEvent]) throws {
+        for case .registrationFailed(let failure) in applied { throw RegStateError.registration(failure) }
+    }
+
+    private static func profile(in applied: [MachineEvent]) throws -> Profile {
+        try throwRegistrationFailure(in: applied)
+        for case .authenticated(let stored) in applied { return stored.profile }
+        // The submission applied to no pending login: the machine emitted F without changing state.
+        throw RegStateError.registration(.noPendingLogin)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+extension RegStateService {
+    /// A usable access token for the host's requests, renewed first when it has expired.
+    ///
+    /// Any number of concurrent callers share one renewal. Offline, the call throws a recoverable **E** while the
+    /// session stays active with its data.
+    ///
+    /// - Throws: ``RegStateError`` (**E**) when renewal fails; ``AccessTokenError/noSession`` when no session is active.
+    public func validAccessToken() async throws -> String {
+        guard case .active = state, let current = await tokens.accessToken() else { throw AccessTokenError.noSession }
+        if await tokens.isUsable(current.expiresAt) { return current.token }
+        return try await renewedAccessToken(replacing: current.token)
+    }
+
+    /// Renews the session now (the host's "token expired" handling, or a backend 401) and returns the new state.
+    ///
+    /// - Parameter rejectedAccessToken: the token a server just rejected; when another renewal already replaced it,
+    ///   no new grant is made.
+    @discardableResult
+    public func renewSession(rejectedAccessToken: String? = nil) async -> RegState {
+        guard case .active(let session) = state, session.activation != .nonNative else { return state }
+        _ = try? await renewedAccessToken(replacing: rejectedAccessToken)
+        return state
+    }
+
+    private func renewedAccessToken(replacing staleToken: String?) async throws -> String {
+        let (result, _) = await renewCoalesced(replacing: staleToken)
+        if case .failure(let failure) = result.outcome { throw RegStateError.renewal(failure) }
+        guard let renewed = await tokens.accessToken(), await tokens.isUsable(renewed.expiresAt) else {
+            throw RegStateError.renewal(.transient(.ssoUnspecifiedIssue))
+        }
+        return renewed.token
+    }
+
+    /// Logs the user out: revokes the refresh token at the provider, clears local credentials, back to **D**.
+    ///
+    /// Only while online (seed 000): when the provider cannot be reached nothing changes and the call throws.
+    ///
+    /// - Throws: ``LogoutError/offline(_:)``; ``TransitionRejection`` when there is no session to end.
+    public func logout() async throws {
+        let applied = try await apply(.logoutRequested)
+        for case .logoutRefused(let issue) in applied { throw LogoutError.offline(issue) }
+    }
+
+    /// The backend ended the session (`403 FORCED_LOGOUT`): local data is cleared and the user must register again.
+    ///
+    /// - Throws: ``TransitionRejection`` when no session is active.
+    public func handleForcedLogout() async throws {
+        try await apply(.forcedLogout)
+    }
+
+    /// Wipes all local state: credentials, profile, installation id and journal (seed 002's debug command).
+    ///
+    /// - Returns: the secure-store keys that were removed.
+    @discardableResult
+    public func clearState() async -> [String] {
+        let before = (try? dependencies.store.keys()) ?? []
+        _ = try? await apply(.clearStateRequested)
+        let after = Set((try? dependencies.store.keys()) ?? [])
+        return before.filter { !after.contains($0) }
+    }
+}
+
+/// Why no access token can be handed out.
+public enum AccessTokenError: Error, Sendable, Equatable {
+    /// No session is active.
+    case noSession
+}
+
+/// Why logout did not happen.
+public enum LogoutError: Error, Sendable, Equatable {
+    /// The provider could not be reached: logout happens only while online, so nothing changed.
+    case offline(TransientIssue)
+}
+
+extension AccessTokenError: LocalizedError {
+    /// A sentence for people.
+    public var errorDescription: String? { "No session is active." }
+}
+
+extension LogoutError: LocalizedError {
+    /// A sentence for people.
+    public var errorDescription: String? {
+        switch self {
+        case .offline(.noInternet): "Logout needs a connection: you are offline, nothing was changed."
+        case .offline(.ssoUnspecifiedIssue): "Logout needs the sign-in service, which is not answering: nothing was changed."
+        }
+    }
+}
