@@ -1,0 +1,101 @@
+import Foundation
+
+/// Just enough ASN.1 DER to move RSA public keys between the JWK form (modulus, exponent) and the PKCS #1
+/// `RSAPublicKey` structure both libcrypto and Security import and export:
+/// `RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER }`.
+enum DER {
+    private static let integerTag: UInt8 = 0x02
+    private static let sequenceTag: UInt8 = 0x30
+
+    /// The PKCS #1 `RSAPublicKey` encoding of a modulus and exponent (both big-endian, unsigned).
+    static func rsaPublicKey(modulus: Data, exponent: Data) -> Data {
+        sequence(integer(unsigned: modulus) + integer(unsigned: exponent))
+    }
+
+    /// The modulus and exponent of a PKCS #1 `RSAPublicKey`, without leading zero bytes; `nil` when `der` is not one.
+    static func parseRSAPublicKey(_ der: Data) -> (modulus: Data, exponent: Data)? {
+        var outer = Reader(Array(der))
+        guard let body = outer.element(tag: sequenceTag), outer.isAtEnd else { return nil }
+        var inner = Reader(body)
+        guard let modulus = inner.element(tag: integerTag), let exponent = inner.element(tag: integerTag),
+            inner.isAtEnd, isPositive(modulus), isPositive(exponent)
+        else { return nil }
+        return (Data(modulus.drop { $0 == 0 }), Data(exponent.drop { $0 == 0 }))
+    }
+
+    /// A DER INTEGER holding `bytes` read as an unsigned big-endian number.
+    static func integer(unsigned bytes: Data) -> Data {
+        var content = Array(bytes.drop { $0 == 0 })
+        if content.isEmpty {
+            content = [0]
+        } else if let first = content.first, first & 0x80 != 0 {
+            content.insert(0, at: 0)
+        }
+        return element(tag: integerTag, content: content)
+    }
+
+    /// A DER SEQUENCE around already-encoded elements.
+    static func sequence(_ content: Data) -> Data {
+        element(tag: sequenceTag, content: Array(content))
+    }
+
+    private static func element(tag: UInt8, content: [UInt8]) -> Data {
+        var out = Data([tag])
+        out.append(contentsOf: length(content.count))
+        out.append(contentsOf: content)
+        return out
+    }
+
+    private static func length(_ count: Int) -> [UInt8] {
+        if count < 0x80 { return [UInt8(count)] }
+        var bytes: [UInt8] = []
+        var remaining = count
+        while remaining > 0 {
+            bytes.insert(UInt8(remaining & 0xFF), at: 0)
+            remaining >>= 8
+        }
+        return [0x80 | UInt8(bytes.count)] + bytes
+    }
+
+    /// A non-empty INTEGER content that is not negative (two's complement sign bit clear) and not zero.
+    private static func isPositive(_ content: [UInt8]) -> Bool {
+        guard let first = content.first, first & 0x80 == 0 else { return false }
+        return content.contains { $0 != 0 }
+    }
+
+    /// Reads tag-length-value elements from a byte buffer, rejecting anything that runs past its end.
+    struct Reader {
+        private let bytes: [UInt8]
+        private var position = 0
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+        }
+
+        /// Whether every byte has been consumed.
+        var isAtEnd: Bool { position == bytes.count }
+
+        /// The content of the next element when it has tag `tag` and a well-formed definite length.
+        mutating func element(tag: UInt8) -> [UInt8]? {
+            guard position < bytes.count, bytes[position] == tag else { return nil }
+            var cursor = position + 1
+            guard cursor < bytes.count else { return nil }
+            let first = bytes[cursor]
+            cursor += 1
+            var length = 0
+            if first < 0x80 {
+                length = Int(first)
+            } else {
+                let lengthBytes = Int(first & 0x7F)
+                guard lengthBytes > 0, lengthBytes <= 4, cursor + lengthBytes <= bytes.count else { return nil }
+                for byte in bytes[cursor..<(cursor + lengthBytes)] {
+                    length = length << 8 | Int(byte)
+                }
+                cursor += lengthBytes
+            }
+            guard length <= bytes.count - cursor else { return nil }
+            position = cursor + length
+            return Array(bytes[cursor..<position])
+        }
+    }
+}

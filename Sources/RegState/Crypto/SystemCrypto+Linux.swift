@@ -1,0 +1,242 @@
+#if canImport(CLibCrypto)
+import CLibCrypto
+import Foundation
+
+// libcrypto (OpenSSL 3.0) through its non-deprecated EVP interface. Every object is freed with `defer`, and the
+// thread's error queue is cleared after a failed call so a later, unrelated call never reports a stale error.
+
+extension SystemCrypto {
+    /// The SHA-256 digest of `data`, from `EVP_Digest`.
+    public func sha256(_ data: Data) -> Data {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let status = Self.withBytes(data) { bytes, count in
+            EVP_Digest(bytes, count, &digest, &length, EVP_sha256(), nil)
+        }
+        // SHA-256 over memory can only fail when libcrypto cannot allocate; there is nothing sensible to return.
+        precondition(status == 1, "libcrypto SHA-256 failed")
+        return Data(digest.prefix(Int(length)))
+    }
+
+    /// HMAC-SHA-256 of `message` under `key`, from libcrypto's one-shot `HMAC`.
+    public func hmacSHA256(key: Data, message: Data) -> Data {
+        var mac = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let result = Self.withBytes(key) { keyBytes, keyCount in
+            Self.withBytes(message) { messageBytes, messageCount in
+                HMAC(EVP_sha256(), keyBytes, Int32(keyCount), messageBytes, messageCount, &mac, &length)
+            }
+        }
+        // As for SHA-256: only an allocation failure inside libcrypto can make this fail.
+        precondition(result != nil, "libcrypto HMAC-SHA-256 failed")
+        return Data(mac.prefix(Int(length)))
+    }
+
+    /// `count` bytes from `RAND_bytes`.
+    ///
+    /// - Throws: ``CryptoError/randomFailed`` when the generator fails or `count` is negative.
+    public func randomBytes(count: Int) throws -> Data {
+        guard count >= 0, count <= Int(Int32.max) else { throw CryptoError.randomFailed }
+        guard count > 0 else { return Data() }
+        var bytes = [UInt8](repeating: 0, count: count)
+        guard RAND_bytes(&bytes, Int32(count)) == 1 else {
+            ERR_clear_error()
+            throw CryptoError.randomFailed
+        }
+        return Data(bytes)
+    }
+
+    /// Whether `signature` is a valid `algorithm` signature of `message` by `publicKey`, from `EVP_DigestVerify`.
+    ///
+    /// - Throws: ``CryptoError/invalidKey(_:)`` when the key cannot be loaded or is shorter than 2048 bits.
+    public func verify(
+        signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm
+    ) throws -> Bool {
+        let key = try Self.loadPublicKey(publicKey)
+        defer { EVP_PKEY_free(key) }
+        guard let context = EVP_MD_CTX_new() else { throw CryptoError.invalidKey("out of memory") }
+        defer { EVP_MD_CTX_free(context) }
+        var keyContext: OpaquePointer?
+        guard EVP_DigestVerifyInit(context, &keyContext, Self.digest(for: algorithm), nil, key) == 1,
+            let keyContext, Self.configurePadding(keyContext, algorithm: algorithm)
+        else {
+            ERR_clear_error()
+            throw CryptoError.invalidKey("the key does not accept \(algorithm.rawValue)")
+        }
+        let status = Self.withBytes(signature) { signatureBytes, signatureCount in
+            Self.withBytes(message) { messageBytes, messageCount in
+                EVP_DigestVerify(context, signatureBytes, signatureCount, messageBytes, messageCount)
+            }
+        }
+        guard status == 1 else {
+            ERR_clear_error()
+            return false
+        }
+        return true
+    }
+
+    /// Signs `message` with `privateKey` using `algorithm`, from `EVP_DigestSign`.
+    ///
+    /// - Throws: ``CryptoError/invalidKey(_:)`` for a key that does not load or is too short,
+    ///   ``CryptoError/signingFailed(_:)`` when libcrypto fails to sign.
+    public func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws -> Data {
+        let key = try Self.loadPrivateKey(privateKey)
+        defer { EVP_PKEY_free(key) }
+        guard let context = EVP_MD_CTX_new() else { throw CryptoError.signingFailed("out of memory") }
+        defer { EVP_MD_CTX_free(context) }
+        var keyContext: OpaquePointer?
+        guard EVP_DigestSignInit(context, &keyContext, Self.digest(for: algorithm), nil, key) == 1,
+            let keyContext, Self.configurePadding(keyContext, algorithm: algorithm)
+        else {
+            ERR_clear_error()
+            throw CryptoError.invalidKey("the key does not accept \(algorithm.rawValue)")
+        }
+        var signature = [UInt8](repeating: 0, count: Int(EVP_PKEY_get_size(key)))
+        var length = signature.count
+        let status = Self.withBytes(message) { messageBytes, messageCount in
+            EVP_DigestSign(context, &signature, &length, messageBytes, messageCount)
+        }
+        guard status == 1 else {
+            ERR_clear_error()
+            throw CryptoError.signingFailed("libcrypto refused to sign")
+        }
+        return Data(signature.prefix(length))
+    }
+
+    /// Generates an RSA key with `EVP_PKEY_keygen` (public exponent 65537, libcrypto's default).
+    ///
+    /// - Throws: ``CryptoError/keyGenerationFailed(_:)`` for a size outside 2048...8192 bits or a libcrypto failure.
+    public func generateRSAPrivateKey(bits: Int) throws -> RSAPrivateKey {
+        guard (Self.minimumRSAKeyBits...Self.maximumRSAKeyBits).contains(bits) else {
+            throw CryptoError.keyGenerationFailed("\(bits) bits is outside 2048...8192")
+        }
+        guard let context = EVP_PKEY_CTX_new_id(EVP_PKEY_RSA, nil) else {
+            throw CryptoError.keyGenerationFailed("out of memory")
+        }
+        defer { EVP_PKEY_CTX_free(context) }
+        var generated: OpaquePointer?
+        guard EVP_PKEY_keygen_init(context) == 1, EVP_PKEY_CTX_set_rsa_keygen_bits(context, Int32(bits)) == 1,
+            EVP_PKEY_keygen(context, &generated) == 1, let key = generated
+        else {
+            ERR_clear_error()
+            throw CryptoError.keyGenerationFailed("libcrypto could not generate the key")
+        }
+        defer { EVP_PKEY_free(key) }
+        guard let der = Self.encode(key, with: i2d_PrivateKey) else {
+            throw CryptoError.keyGenerationFailed("libcrypto could not encode the key")
+        }
+        return RSAPrivateKey(pkcs1DER: der)
+    }
+
+    /// The public half of `privateKey`, read from libcrypto's PKCS #1 public encoding of the loaded key.
+    ///
+    /// - Throws: ``CryptoError/invalidKey(_:)`` when the DER is not an RSA private key.
+    public func publicKey(of privateKey: RSAPrivateKey) throws -> RSAPublicKey {
+        let key = try Self.loadPrivateKey(privateKey, checkingSize: false)
+        defer { EVP_PKEY_free(key) }
+        guard let der = Self.encode(key, with: i2d_PublicKey), let parts = DER.parseRSAPublicKey(der) else {
+            throw CryptoError.invalidKey("the public half cannot be encoded")
+        }
+        return RSAPublicKey(modulus: parts.modulus, exponent: parts.exponent)
+    }
+}
+
+extension SystemCrypto {
+    private static func digest(for algorithm: SignatureAlgorithm) -> OpaquePointer? {
+        switch algorithm {
+        case .rs256, .ps256: EVP_sha256()
+        case .ps512: EVP_sha512()
+        }
+    }
+
+    /// PKCS #1 v1.5 for RS256; PSS with a digest-long salt and MGF1 over the same hash for PS256/PS512 (RFC 7518 §3.5).
+    private static func configurePadding(_ keyContext: OpaquePointer, algorithm: SignatureAlgorithm) -> Bool {
+        guard algorithm.usesPSS else {
+            return EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_PADDING) == 1
+        }
+        return EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_PSS_PADDING) == 1
+            && EVP_PKEY_CTX_set_rsa_pss_saltlen(keyContext, RSA_PSS_SALTLEN_DIGEST) == 1
+            && EVP_PKEY_CTX_set_rsa_mgf1_md(keyContext, digest(for: algorithm)) == 1
+    }
+
+    /// Loads PKCS #1 private-key DER; the caller frees the result with `EVP_PKEY_free`.
+    private static func loadPrivateKey(_ key: RSAPrivateKey, checkingSize: Bool = true) throws -> OpaquePointer {
+        let der = Array(key.pkcs1DER)
+        let loaded: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
+            var cursor: UnsafePointer<UInt8>? = base
+            return d2i_PrivateKey(EVP_PKEY_RSA, nil, &cursor, buffer.count)
+        }
+        guard let loaded else {
+            ERR_clear_error()
+            throw CryptoError.invalidKey("not a PKCS #1 RSA private key")
+        }
+        return try checked(loaded, checkingSize: checkingSize)
+    }
+
+    /// Loads a modulus and exponent through their PKCS #1 DER; the caller frees the result with `EVP_PKEY_free`.
+    private static func loadPublicKey(_ key: RSAPublicKey) throws -> OpaquePointer {
+        guard !key.modulus.isEmpty, !key.exponent.isEmpty else {
+            throw CryptoError.invalidKey("empty modulus or exponent")
+        }
+        let der = Array(DER.rsaPublicKey(modulus: key.modulus, exponent: key.exponent))
+        let loaded: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            return d2i_PublicKey(EVP_PKEY_RSA, nil, &cursor, buffer.count)
+        }
+        guard let loaded else {
+            ERR_clear_error()
+            throw CryptoError.invalidKey("not a usable RSA public key")
+        }
+        return try checked(loaded, checkingSize: true)
+    }
+
+    /// Frees `key` and throws when it is not RSA or (when asked) is shorter than the minimum.
+    private static func checked(_ key: OpaquePointer, checkingSize: Bool) throws -> OpaquePointer {
+        guard EVP_PKEY_is_a(key, "RSA") == 1 else {
+            EVP_PKEY_free(key)
+            throw CryptoError.invalidKey("not an RSA key")
+        }
+        if checkingSize, EVP_PKEY_get_bits(key) < Int32(minimumRSAKeyBits) {
+            EVP_PKEY_free(key)
+            throw CryptoError.invalidKey("modulus shorter than \(minimumRSAKeyBits) bits")
+        }
+        return key
+    }
+
+    /// Runs one of libcrypto's `i2d_*` encoders twice: once for the length, once into a buffer of that length.
+    private static func encode(
+        _ key: OpaquePointer,
+        with encoder: (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32
+    ) -> Data? {
+        let length = encoder(key, nil)
+        guard length > 0 else {
+            ERR_clear_error()
+            return nil
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(length))
+        let written = bytes.withUnsafeMutableBufferPointer { buffer in
+            var cursor: UnsafeMutablePointer<UInt8>? = buffer.baseAddress
+            return encoder(key, &cursor)
+        }
+        guard written == length else {
+            ERR_clear_error()
+            return nil
+        }
+        return Data(bytes)
+    }
+
+    /// Calls `body` with a pointer to `data`'s bytes and their count; the pointer is never `nil`, even for empty data,
+    /// because some libcrypto entry points reject a `NULL` buffer of length zero.
+    private static func withBytes<Result>(
+        _ data: Data, _ body: (UnsafePointer<UInt8>, Int) throws -> Result
+    ) rethrows -> Result {
+        let bytes = data.isEmpty ? [0] : Array(data)
+        return try bytes.withUnsafeBufferPointer { buffer in
+            // A non-empty array always has a base address.
+            guard let base = buffer.baseAddress else { preconditionFailure("non-empty array without storage") }
+            return try body(base, data.count)
+        }
+    }
+}
+#endif

@@ -1,0 +1,47 @@
+import Foundation
+
+extension JSONWebToken {
+    /// Whether the signature is valid for this token's `alg` under `key`.
+    ///
+    /// Only RS256, PS256 and PS512 are accepted: `none` and the HMAC algorithms are refused outright, so a token
+    /// cannot downgrade its own verification.
+    /// - Returns: `false` when the signature does not verify.
+    /// - Throws: ``JWTError/unsupportedAlgorithm(_:)`` for any other `alg`; ``CryptoError/invalidKey(_:)`` for an
+    ///   unusable key.
+    public func verifySignature(with key: RSAPublicKey, crypto: any CryptoProvider) throws -> Bool {
+        guard let algorithm = signatureAlgorithm else { throw JWTError.unsupportedAlgorithm(self.algorithm) }
+        return try crypto.verify(signature: signature, message: signingInput, publicKey: key, algorithm: algorithm)
+    }
+
+    /// Signs `claims` and returns the compact JWS.
+    ///
+    /// The header is `extra` with `alg` set to `algorithm`, `kid` to `keyID` when given, and `typ` to `"JWT"` unless
+    /// `extra` names another type. Members are serialized with sorted keys, so equal inputs give equal tokens for the
+    /// deterministic RS256.
+    /// - Parameters:
+    ///   - extra: additional header members.
+    ///   - claims: the claims set.
+    ///   - keyID: the `kid` under which verifiers find the public key.
+    ///   - privateKey: the signing key.
+    ///   - algorithm: the JWS algorithm.
+    ///   - crypto: the provider that signs.
+    /// - Throws: ``CryptoError`` when signing fails.
+    public static func sign(
+        header extra: [String: JSONValue] = [:],
+        claims: [String: JSONValue],
+        keyID: String?,
+        privateKey: RSAPrivateKey,
+        algorithm: SignatureAlgorithm,
+        crypto: any CryptoProvider
+    ) throws -> String {
+        var header = extra
+        header["alg"] = .string(algorithm.rawValue)
+        if header["typ"] == nil { header["typ"] = "JWT" }
+        if let keyID { header["kid"] = .string(keyID) }
+        let headerSegment = Base64URL.encode(JSONValue.object(header).serialized())
+        let payloadSegment = Base64URL.encode(JSONValue.object(claims).serialized())
+        let signingInput = "\(headerSegment).\(payloadSegment)"
+        let signature = try crypto.sign(message: Data(signingInput.utf8), privateKey: privateKey, algorithm: algorithm)
+        return "\(signingInput).\(Base64URL.encode(signature))"
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Why a compact JWS could not be parsed, signed or verified, or a JWK could not be used.
+///
+/// Messages name the part that is wrong, never its content: a token is a bearer credential.
+public enum JWTError: Error, Sendable, Equatable {
+    /// The three parts of a compact JWS, for errors that point at one of them.
+    public enum Part: String, Sendable, Equatable {
+        /// The protected header.
+        case header
+        /// The payload (the claims of a JWT).
+        case payload
+        /// The signature.
+        case signature
+    }
+
+    /// The text is not three dot-separated segments; carries how many there were.
+    case wrongSegmentCount(Int)
+    /// A segment is not base64url.
+    case invalidBase64URL(Part)
+    /// The header or payload is not a JSON object.
+    case notJSONObject(Part)
+    /// The header has no string `alg`.
+    case missingAlgorithm
+    /// The header lists critical extensions (`crit`), none of which RegState understands (RFC 7515 §4.1.11).
+    case unsupportedCriticalHeader
+    /// The `alg` is not one RegState verifies or signs (only RS256, PS256 and PS512; never `none` or HMAC).
+    case unsupportedAlgorithm(String)
+    /// A JWK cannot be turned into an RSA public key; the detail says why.
+    case invalidKey(String)
+    /// The header or claims could not be encoded as JSON.
+    case encodingFailed
+}
+
+extension JWTError: LocalizedError {
+    /// A sentence for people; never contains the token.
+    public var errorDescription: String? {
+        switch self {
+        case .wrongSegmentCount(let count):
+            "A compact JWS has three dot-separated segments, this one has \(count)."
+        case .invalidBase64URL(let part): "The JWS \(part.rawValue) is not base64url."
+        case .notJSONObject(let part): "The JWS \(part.rawValue) is not a JSON object."
+        case .missingAlgorithm: "The JWS header has no \"alg\"."
+        case .unsupportedCriticalHeader: "The JWS header marks extensions as critical, which are not supported."
+        case .unsupportedAlgorithm(let algorithm):
+            "The JWS algorithm \"\(algorithm.prefix(32))\" is not supported (only RS256, PS256 and PS512)."
+        case .invalidKey(let detail): "The JSON Web Key cannot be used (\(detail))."
+        case .encodingFailed: "The JWS header or claims could not be encoded as JSON."
+        }
+    }
+}
