@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A ``SecureStore`` on the file system: one directory (mode 0700), one file per key (mode 0600), every write
+/// atomic and durable.
+///
+/// This is the default store on Linux and macOS. Protection at rest is the operating system's: only the owning user
+/// can enter the directory. A write goes to a temporary dot-file in the same directory, is `fsync`ed, renamed over
+/// the key's file, and the directory is `fsync`ed, so after a crash or power loss a key holds its old value or its
+/// new one, never a torn one. Temporary files left by a crash are removed when a store is opened and are never
+/// listed as keys. One directory belongs to one process at a time; within a process, instances may be shared
+/// freely between threads.
+public final class FileSecureStore: SecureStore {
+    /// The directory holding one file per key.
+    public let directory: URL
+
+    /// Opens (creating if missing) the store directory at `directory`.
+    ///
+    /// A missing directory is created with mode 0700 (missing parents with the default mode); an existing one owned
+    /// by this user is tightened to 0700. Stale temporary files from a crashed writer are removed.
+    ///
+    /// - Throws: ``StoreError/unusableLocation(path:reason:)`` when the path is not a directory, cannot be created,
+    ///   belongs to another user, or is not writable.
+    public init(directory: URL) throws {
+        self.directory = directory.standardizedFileURL
+        let path = self.directory.path
+        do {
+            try Self.prepare(path)
+            try AtomicFile.removeStaleTemporaryFiles(in: self.directory)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.unusableLocation(path: path, reason: SystemCallError.reason(of: error))
+        }
+    }
+
+    /// The value stored under `key`, or `nil` when there is none.
+    ///
+    /// - Throws: ``StoreError/invalidKey(_:)``; ``StoreError/unreadable(key:reason:)`` when something is stored
+    ///   under `key` but cannot be read (for example a directory in its place).
+    public func data(forKey key: String) throws -> Data? {
+        try StoreKey.validate(key)
+        do {
+            return try AtomicFile.contents(of: fileURL(for: key))
+        } catch {
+            throw StoreError.unreadable(key: key, reason: SystemCallError.reason(of: error))
+        }
+    }
+
+    /// Stores `data` under `key`, atomically replacing any previous value.
+    ///
+    /// - Throws: ``StoreError/invalidKey(_:)``, ``StoreError/writeFailed(key:reason:)``; after a failure the
+    ///   previous value is intact.
+    public func set(_ data: Data, forKey key: String) throws {
+        try StoreKey.validate(key)
+        do {
+            try AtomicFile.write(data, to: fileURL(for: key), mode: 0o600)
+        } catch {
+            throw StoreError.writeFailed(key: key, reason: SystemCallError.reason(of: error))
+        }
+    }
+
+    /// Removes the value under `key` durably; removing a missing key is not an error.
+    ///
+    /// - Throws: ``StoreError/invalidKey(_:)``, ``StoreError/writeFailed(key:reason:)``.
+    public func removeValue(forKey key: String) throws {
+        try StoreKey.validate(key)
+        do {
+            if try POSIX.removeFile(fileURL(for: key).path) {
+                try POSIX.syncDirectory(directory.path)
+            }
+        } catch {
+            throw StoreError.writeFailed(key: key, reason: SystemCallError.reason(of: error))
+        }
+    }
+
+    /// The keys that hold a value, sorted; temporary files and other dot-files are not keys.
+    ///
+    /// Every entry whose name is a valid key is listed, whatever its type, so that ``SecureStore/removeAll()``
+    /// reports an entry it cannot remove instead of silently leaving it behind.
+    ///
+    /// - Throws: ``StoreError/unreadable(key:reason:)`` (with an empty key) when the directory cannot be listed.
+    public func keys() throws -> [String] {
+        do {
+            return try POSIX.directoryEntries(directory.path).filter(StoreKey.isValid).sorted()
+        } catch {
+            throw StoreError.unreadable(key: "", reason: SystemCallError.reason(of: error))
+        }
+    }
+
+    /// The file that holds `key` (already validated).
+    private func fileURL(for key: String) -> URL {
+        directory.appendingPathComponent(key, isDirectory: false)
+    }
+
+    /// Creates the directory or checks and tightens the existing one.
+    private static func prepare(_ path: String) throws {
+        if let info = try POSIX.status(path) {
+            guard POSIX.isDirectory(info) else {
+                throw StoreError.unusableLocation(path: path, reason: "it is not a directory")
+            }
+            guard info.st_uid == geteuid() else {
+                throw StoreError.unusableLocation(path: path, reason: "it belongs to another user")
+            }
+            if POSIX.permissions(info) != 0o700, chmod(path, 0o700) != 0 {
+                throw SystemCallError("chmod", code: errno)
+            }
+        } else {
+            let parent = (path as NSString).deletingLastPathComponent
+            if try POSIX.status(parent) == nil {
+                do {
+                    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+                } catch {
+                    let reason = "its parent cannot be created: \(error.localizedDescription)"
+                    throw StoreError.unusableLocation(path: path, reason: reason)
+                }
+            }
+            if mkdir(path, 0o700) != 0 {
+                let code = errno
+                if code != EEXIST { throw SystemCallError("mkdir", code: code) }
+                return try prepare(path)  // Created by someone else in the meantime: check it like an existing one.
+            }
+            if chmod(path, 0o700) != 0 { throw SystemCallError("chmod", code: errno) }
+            try POSIX.syncDirectory(parent)
+        }
+        if access(path, R_OK | W_OK | X_OK) != 0 { throw SystemCallError("access", code: errno) }
+    }
+}

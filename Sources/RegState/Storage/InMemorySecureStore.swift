@@ -1,0 +1,80 @@
+import Foundation
+
+/// A ``SecureStore`` in memory, for tests and previews: same key rules as ``FileSecureStore``, nothing persisted.
+///
+/// Its failure switches (``failNextWrite(_:)``, ``failNextRead(_:)``) let callers test what they do when storage
+/// fails, which the file store cannot be made to do on demand.
+public final class InMemorySecureStore: SecureStore {
+    /// The values plus the pending injected failures.
+    private struct State {
+        var values: [String: Data]
+        var nextWriteError: StoreError?
+        var nextReadError: StoreError?
+    }
+
+    private let state: LockedValue<State>
+
+    /// Creates a store holding `initial` (its keys are taken as given).
+    public init(_ initial: [String: Data] = [:]) {
+        state = LockedValue(State(values: initial))
+    }
+
+    /// Makes the next ``set(_:forKey:)`` or ``removeValue(forKey:)`` throw `error` without changing anything.
+    public func failNextWrite(_ error: StoreError) {
+        state.withLock { $0.nextWriteError = error }
+    }
+
+    /// Makes the next ``data(forKey:)`` throw `error`.
+    public func failNextRead(_ error: StoreError) {
+        state.withLock { $0.nextReadError = error }
+    }
+
+    /// The value stored under `key`, or `nil` when there is none.
+    ///
+    /// - Throws: ``StoreError/invalidKey(_:)``, or the error armed by ``failNextRead(_:)``.
+    public func data(forKey key: String) throws -> Data? {
+        try StoreKey.validate(key)
+        return try state.withLock { state in
+            if let error = state.nextReadError {
+                state.nextReadError = nil
+                throw error
+            }
+            return state.values[key]
+        }
+    }
+
+    /// Stores `data` under `key`.
+    ///
+    /// - Throws: ``StoreError/invalidKey(_:)``, or the error armed by ``failNextWrite(_:)``.
+    public func set(_ data: Data, forKey key: String) throws {
+        try StoreKey.validate(key)
+        try state.withLock { state in
+            try Self.consumeWriteError(&state)
+            state.values[key] = data
+        }
+    }
+
+    /// Removes the value under `key`; removing a missing key is not an error.
+    ///
+    /// - Throws: ``StoreError/invalidKey(_:)``, or the error armed by ``failNextWrite(_:)``.
+    public func removeValue(forKey key: String) throws {
+        try StoreKey.validate(key)
+        try state.withLock { state in
+            try Self.consumeWriteError(&state)
+            state.values[key] = nil
+        }
+    }
+
+    /// The keys that hold a value, sorted.
+    public func keys() throws -> [String] {
+        state.withLock { $0.values.keys.sorted() }
+    }
+
+    /// Throws and disarms the pending write failure, if any.
+    private static func consumeWriteError(_ state: inout State) throws {
+        if let error = state.nextWriteError {
+            state.nextWriteError = nil
+            throw error
+        }
+    }
+}

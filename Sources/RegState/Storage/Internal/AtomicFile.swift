@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Whole-file writes that a crash cannot tear: the file holds its old contents or its new ones, never neither.
+///
+/// Used by ``FileSecureStore``, ``FileJournal/replaceAll(with:)`` and by other modules of the package (the
+/// simulator persisting its world). The recipe: create a temporary file in the same directory (`O_CREAT|O_EXCL`,
+/// a name starting with ``temporaryPrefix`` so listings can ignore it), write every byte, `fsync` it, `rename` it over
+/// the target, `fsync` the directory. Errors are ``SystemCallError``.
+package enum AtomicFile {
+    /// How every temporary file's name starts; a leading dot keeps it out of key listings.
+    package static let temporaryPrefix = ".regstate-tmp-"
+
+    /// Replaces the file at `url` with `data`, atomically and durably, with permissions `mode` (umask ignored).
+    ///
+    /// - Throws: ``SystemCallError``; on failure the target is untouched and the temporary file is removed.
+    package static func write(_ data: Data, to url: URL, mode: mode_t) throws {
+        let target = url.path
+        let directory = url.deletingLastPathComponent().path
+        let (temporary, fd) = try createTemporaryFile(in: directory, for: url.lastPathComponent, mode: mode)
+        do {
+            if fchmod(fd, mode) != 0 { throw SystemCallError("fchmod", code: errno) }
+            try POSIX.writeFully(fd, data)
+            try POSIX.sync(fd)
+        } catch {
+            _ = close(fd)
+            _ = try? POSIX.removeFile(temporary)
+            throw error
+        }
+        do {
+            try POSIX.closeFile(fd)
+            try POSIX.renameFile(temporary, to: target)
+        } catch {
+            _ = try? POSIX.removeFile(temporary)
+            throw error
+        }
+        try POSIX.syncDirectory(directory)
+    }
+
+    /// The contents of the file at `url`, or `nil` when there is none.
+    ///
+    /// - Throws: ``SystemCallError`` when something is there but cannot be read (including a directory).
+    package static func contents(of url: URL) throws -> Data? {
+        let fd: Int32
+        do {
+            fd = try POSIX.openFile(url.path, O_RDONLY | O_CLOEXEC)
+        } catch let error as SystemCallError where error.code == ENOENT {
+            return nil
+        }
+        defer { _ = close(fd) }
+        guard POSIX.isRegularFile(try POSIX.status(fd)) else {
+            throw SystemCallError("open", message: "not a regular file")
+        }
+        return try POSIX.readToEnd(fd)
+    }
+
+    /// Removes temporary files that a crashed writer left in `directory`; returns how many it removed.
+    ///
+    /// Only names starting with ``temporaryPrefix`` are touched. Call it when no other writer uses the directory.
+    @discardableResult
+    package static func removeStaleTemporaryFiles(in directory: URL) throws -> Int {
+        var removed = 0
+        for name in try POSIX.directoryEntries(directory.path) where name.hasPrefix(temporaryPrefix) {
+            if try POSIX.removeFile(directory.appendingPathComponent(name).path) { removed += 1 }
+        }
+        return removed
+    }
+
+    /// Creates a fresh temporary file next to the target, retrying on the (unlikely) name collision.
+    private static func createTemporaryFile(in directory: String, for name: String, mode: mode_t) throws
+        -> (path: String, fd: Int32)
+    {
+        var attempt = 0
+        while true {
+            let suffix = String(UInt64.random(in: .min ... .max), radix: 16)
+            let path = directory + "/" + temporaryPrefix + String(name.prefix(100)) + "." + suffix
+            do {
+                let fd = try POSIX.openFile(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: mode)
+                return (path, fd)
+            } catch let error as SystemCallError where error.code == EEXIST && attempt < 8 {
+                attempt += 1
+            }
+        }
+    }
+}

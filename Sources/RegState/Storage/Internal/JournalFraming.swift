@@ -1,0 +1,85 @@
+import Foundation
+
+/// The journal's line format, shared by ``FileJournal`` and ``InMemoryJournal`` so both behave the same:
+/// `<8 hex digits: CRC-32 of payload> <payload>\n`.
+enum JournalFraming {
+    /// The line terminator, which a payload may therefore not contain.
+    static let newline = UInt8(ascii: "\n")
+
+    /// What parsing a journal's bytes found.
+    struct Parsed: Equatable {
+        /// The intact payloads, oldest first.
+        var lines: [Data]
+        /// How many lines (or a torn tail) failed framing or checksum.
+        var dropped: Int
+        /// The length the journal should have: the end of the last intact line when damaged lines or a torn tail
+        /// follow it, otherwise the whole length.
+        var intactLength: Int
+        /// The length that was parsed.
+        var totalLength: Int
+
+        /// Whether the end of the journal is damaged and should be cut back to ``intactLength``.
+        var hasDamagedTail: Bool { intactLength < totalLength }
+    }
+
+    /// The framed line for `payload`, newline included.
+    ///
+    /// - Throws: ``JournalError/writeFailed(_:)`` when the payload contains a newline.
+    static func frame(_ payload: Data) throws(JournalError) -> Data {
+        guard !payload.contains(newline) else {
+            throw JournalError.writeFailed("a journal line may not contain a newline")
+        }
+        var line = Data(CRC32.hex(payload).utf8)
+        line.reserveCapacity(payload.count + 10)
+        line.append(UInt8(ascii: " "))
+        line.append(payload)
+        line.append(newline)
+        return line
+    }
+
+    /// The framed lines for `payloads`, concatenated.
+    ///
+    /// - Throws: ``JournalError/writeFailed(_:)`` when any payload contains a newline.
+    static func frame(lines payloads: [Data]) throws(JournalError) -> Data {
+        var result = Data()
+        for payload in payloads { result.append(try frame(payload)) }
+        return result
+    }
+
+    /// Splits `data` into lines and checks each one.
+    static func parse(_ data: Data) -> Parsed {
+        let bytes = [UInt8](data)
+        var lines: [Data] = []
+        var dropped = 0
+        var intactLength = 0
+        var start = 0
+        while start < bytes.count {
+            guard let end = bytes[start...].firstIndex(of: newline) else {
+                dropped += 1  // A torn tail: no newline after it.
+                break
+            }
+            if let payload = payload(of: bytes[start..<end]) {
+                lines.append(payload)
+                intactLength = end + 1
+            } else {
+                dropped += 1
+            }
+            start = end + 1
+        }
+        return Parsed(lines: lines, dropped: dropped, intactLength: intactLength, totalLength: bytes.count)
+    }
+
+    /// The payload of one line (without its newline) when its framing and checksum hold.
+    private static func payload(of line: ArraySlice<UInt8>) -> Data? {
+        guard line.count >= 9 else { return nil }
+        let checksumEnd = line.startIndex + 8
+        guard line[checksumEnd] == UInt8(ascii: " "),
+            let text = String(bytes: line[line.startIndex..<checksumEnd], encoding: .ascii),
+            text.allSatisfy(\.isHexDigit),
+            let expected = UInt32(text, radix: 16)
+        else { return nil }
+        let payload = line[(checksumEnd + 1)...]
+        guard CRC32.checksum(payload) == expected else { return nil }
+        return Data(payload)
+    }
+}

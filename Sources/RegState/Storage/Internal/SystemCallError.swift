@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A failed system call: which call and the `errno` it set.
+///
+/// The storage types turn it into ``StoreError`` or ``JournalError`` with ``reason`` as the detail; it never carries
+/// file contents, only the call's name and the system's text for the error.
+package struct SystemCallError: Error, Sendable, Equatable {
+    /// The call that failed (`open`, `rename`, …), or a short description for checks that are not system calls.
+    package let operation: String
+    /// The `errno` value, or `0` for a check that is not a system call.
+    package let code: Int32
+    /// The message when `code` is `0`.
+    private let message: String?
+
+    /// A failed call with the `errno` it set.
+    package init(_ operation: String, code: Int32) {
+        self.operation = operation
+        self.code = code
+        self.message = nil
+    }
+
+    /// A failed check that is not a system call (for example "not a regular file").
+    package init(_ operation: String, message: String) {
+        self.operation = operation
+        self.code = 0
+        self.message = message
+    }
+
+    /// The system's text for the error (`strerror`) and the call, e.g. "Is a directory (rename)".
+    package var reason: String {
+        if let message { return "\(message) (\(operation))" }
+        return "\(POSIX.errorText(code)) (\(operation))"
+    }
+
+    /// The reason of any error: a ``SystemCallError``'s ``reason``, otherwise its description.
+    package static func reason(of error: any Error) -> String {
+        if let error = error as? SystemCallError { return error.reason }
+        return String(describing: error)
+    }
+}
+
+extension SystemCallError: LocalizedError {
+    /// A sentence for people.
+    package var errorDescription: String? { "A file operation failed: \(reason)." }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import RegState
+
+/// Everything a simulated world remembers, as one `Codable` value so that it can be saved and reloaded whole.
+///
+/// Tokens, codes and security tokens are keyed by the base64url SHA-256 of their text, so the world file never holds
+/// a usable bearer token. The one-time codes of the inbox are kept in clear: reading them is the inbox's purpose.
+struct World: Codable, Equatable {
+    /// The format version of the saved file.
+    var version = 1
+    /// The RSA signing key, PKCS #1 DER, base64.
+    var signingKeyDER: String
+    /// The JWK `kid` of the signing key.
+    var keyID: String
+    /// Users by lowercased email.
+    var users: [String: SimulatorUser] = [:]
+    /// Authorization codes by hash.
+    var codes: [String: AuthorizationCodeRecord] = [:]
+    /// Access tokens by hash.
+    var accessTokens: [String: AccessTokenRecord] = [:]
+    /// Refresh tokens by hash.
+    var refreshTokens: [String: RefreshTokenRecord] = [:]
+    /// Refresh-token families (one per grant) by identifier.
+    var families: [String: TokenFamily] = [:]
+    /// The current one-time code of each email address.
+    var otps: [String: OneTimeCodeRecord] = [:]
+    /// One-time codes delivered to each email address, oldest first.
+    var inbox: [String: [String]] = [:]
+    /// Backend installations by installation identifier.
+    var installations: [String: InstallationRecord] = [:]
+    /// Backend security tokens by hash.
+    var securityTokens: [String: SecurityTokenRecord] = [:]
+    /// Backend profiles by subject.
+    var profiles: [String: ProfileRecord] = [:]
+    /// Inspection counters.
+    var counters = Counters()
+    /// A sequence for identifiers that need only be unique within the world.
+    var nextSerial = 1
+}
+
+/// An authorization code and what the authorization request said, remembered for the token request.
+struct AuthorizationCodeRecord: Codable, Equatable {
+    var clientID: String
+    var redirectURI: String
+    var codeChallenge: String
+    var nonce: String?
+    var scope: String
+    var subject: String
+    var authTime: Date
+    var expiresAt: Date
+    /// Set when redeemed; a second redemption is a replay.
+    var redeemed = false
+    /// The family the redemption opened, revoked on replay.
+    var familyID: String?
+}
+
+/// An issued access token.
+struct AccessTokenRecord: Codable, Equatable {
+    var subject: String
+    var clientID: String
+    var scope: String
+    var expiresAt: Date
+    var familyID: String
+    var revoked = false
+}
+
+/// An issued refresh token; `used` once it has been rotated.
+struct RefreshTokenRecord: Codable, Equatable {
+    var familyID: String
+    var expiresAt: Date?
+    var used = false
+}
+
+/// All tokens descending from one grant (an authorization code or an OTP login); revoked together.
+struct TokenFamily: Codable, Equatable {
+    var subject: String
+    var clientID: String
+    var scope: String
+    var authTime: Date
+    var revoked = false
+}
+
+/// The current passwordless code of one address.
+struct OneTimeCodeRecord: Codable, Equatable {
+    var code: String
+    var expiresAt: Date
+    var used = false
+    var failedAttempts = 0
+    /// Burned after too many wrong attempts: no longer accepted.
+    var burned = false
+}
+
+/// A device/installation registered with the backend.
+struct InstallationRecord: Codable, Equatable {
+    var subject: String
+    var platform: String
+    var formFactor: String
+    var registeredAt: Date
+    /// Set by a forced logout; the next backend request from the installation answers 403 FORCED_LOGOUT.
+    var forcedLogout = false
+}
+
+/// A backend security token.
+struct SecurityTokenRecord: Codable, Equatable {
+    var installationID: String
+    var subject: String
+    var expiresAt: Date
+}
+
+/// A registration profile held by the backend.
+struct ProfileRecord: Codable, Equatable {
+    var subject: String
+    var email: String
+    var name: String
+    var registrationType: String
+
+    var json: JSONValue {
+        ["sub": .string(subject), "email": .string(email), "name": .string(name),
+         "registration_type": .string(registrationType)]
+    }
+}
+
+/// Inspection counters.
+struct Counters: Codable, Equatable {
+    var tokenRequests = 0
+    var refreshGrants = 0
+    var revokedTokens = 0
+}

@@ -1,0 +1,65 @@
+import Foundation
+import RegState
+
+/// Loads and saves a ``World`` as one JSON file in the persistence directory, atomically (through the package's
+/// `AtomicFile`: temporary file, fsync, rename, fsync of the directory).
+struct WorldFile: Sendable {
+    /// The file's name inside the persistence directory.
+    static let fileName = "simulator-world.json"
+
+    /// The file.
+    let url: URL
+
+    /// A world file in `directory`, which is created (mode 0700) when missing.
+    ///
+    /// - Throws: ``SimulatorError/worldUnwritable(_:)`` when the directory cannot be created.
+    init(directory: URL) throws {
+        do {
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw SimulatorError.worldUnwritable("cannot create the directory")
+        }
+        url = directory.appendingPathComponent(Self.fileName)
+    }
+
+    /// The saved world, or `nil` when none was saved yet.
+    ///
+    /// - Throws: ``SimulatorError/worldUnreadable(_:)`` when the file exists but is not a world.
+    func load() throws -> World? {
+        let contents: Data?
+        do {
+            contents = try AtomicFile.contents(of: url)
+        } catch {
+            throw SimulatorError.worldUnreadable("cannot read \(Self.fileName)")
+        }
+        guard let data = contents else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        do {
+            return try decoder.decode(World.self, from: data)
+        } catch {
+            throw SimulatorError.worldUnreadable("\(Self.fileName) is not a simulator world")
+        }
+    }
+
+    /// Replaces the saved world with `world`, atomically and durably.
+    ///
+    /// - Throws: ``SimulatorError/worldUnwritable(_:)``.
+    func save(_ world: World) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let data: Data
+        do {
+            data = try encoder.encode(world)
+        } catch {
+            throw SimulatorError.worldUnwritable("cannot encode the world")
+        }
+        do {
+            try AtomicFile.write(data, to: url, mode: 0o600)
+        } catch {
+            throw SimulatorError.worldUnwritable("cannot write \(Self.fileName)")
+        }
+    }
+}

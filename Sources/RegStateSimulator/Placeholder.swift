@@ -1,1 +1,0 @@
-// The simulator: see issue #2/#3.

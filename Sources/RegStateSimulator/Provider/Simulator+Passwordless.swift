@@ -1,0 +1,67 @@
+import Foundation
+import RegState
+
+/// Passwordless email in Auth0's shape: `POST <issuer>/passwordless/start` sends a six-digit code to the inbox, and
+/// the token endpoint's `http://auth0.com/oauth/grant-type/passwordless/otp` grant exchanges it for tokens.
+///
+/// Start: JSON `{"client_id", "connection": "email", "email", "send": "code"}` → `200 {"_id", "email",
+/// "email_verified"}`; a new start replaces the previous code. Grant errors are `403 invalid_grant` with Auth0's
+/// descriptions: a wrong code, an expired one, a used one; after ``SimulatorConfiguration/maxOTPAttempts`` wrong
+/// attempts the code is burned and answers as wrong from then on.
+extension Simulator {
+    /// `POST /passwordless/start`.
+    func passwordlessStart(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let body = request.body, let json = (try? JSONValue.parse(body))?.objectValue else {
+            return ServerResponse.oauthError(400, "bad.request", "The body must be a JSON object.")
+        }
+        guard json["client_id"]?.stringValue == configuration.clientID else {
+            return ServerResponse.oauthError(400, "bad.client_id", "Missing or unknown client_id.")
+        }
+        guard json["connection"]?.stringValue == "email" else {
+            return ServerResponse.oauthError(400, "bad.connection", "Only the email connection is supported.")
+        }
+        guard (json["send"]?.stringValue ?? "code") == "code" else {
+            return ServerResponse.oauthError(400, "bad.send", "Only send: code is supported.")
+        }
+        guard let email = json["email"]?.stringValue, ServerResponse.isEmailAddress(email) else {
+            return ServerResponse.oauthError(400, "bad.email", "Invalid email address.")
+        }
+        let address = email.lowercased()
+        let code = try mint.oneTimeCode()
+        world.otps[address] = OneTimeCodeRecord(code: code, expiresAt: clock.now().addingTimeInterval(configuration.otpLifetime))
+        world.inbox[address, default: []].append(code)
+        return .json(200, ["_id": .string(nextIdentifier("otp-")), "email": .string(address), "email_verified": false])
+    }
+
+    /// `grant_type=http://auth0.com/oauth/grant-type/passwordless/otp`.
+    func passwordlessGrant(_ form: [String: String]) throws -> HTTPResponse {
+        guard let username = form["username"], !username.isEmpty, let otp = form["otp"], !otp.isEmpty else {
+            return ServerResponse.oauthError(400, "invalid_request", "The username and otp parameters are required.")
+        }
+        guard (form["realm"] ?? "email") == "email" else {
+            return ServerResponse.oauthError(400, "invalid_request", "Only the email realm is supported.")
+        }
+        let address = username.lowercased()
+        let wrong = ServerResponse.oauthError(403, "invalid_grant", "Wrong email or verification code.")
+        guard let record = world.otps[address], !record.burned else { return wrong }
+        guard record.code == otp else {
+            world.otps[address]?.failedAttempts += 1
+            if record.failedAttempts + 1 >= configuration.maxOTPAttempts { world.otps[address]?.burned = true }
+            return wrong
+        }
+        guard !record.used else {
+            return ServerResponse.oauthError(403, "invalid_grant", "The verification code has already been used.")
+        }
+        let now = clock.now()
+        guard record.expiresAt > now else {
+            return ServerResponse.oauthError(403, "invalid_grant", "The verification code has expired.")
+        }
+        world.otps[address]?.used = true
+        let user = signIn(email: address)
+        let familyID = nextIdentifier("family-")
+        world.families[familyID] = TokenFamily(
+            subject: user.subject, clientID: configuration.clientID, scope: Self.grantedScope(form["scope"]),
+            authTime: now)
+        return try tokenResponse(familyID: familyID, user: user, nonce: nil)
+    }
+}

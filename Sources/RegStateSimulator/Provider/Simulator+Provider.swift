@@ -1,0 +1,133 @@
+import Foundation
+import RegState
+
+/// The identity provider's routing and its small endpoints: discovery, JWKS, userinfo, revocation, end session.
+///
+/// Endpoints, all under the issuer:
+/// - `GET /.well-known/openid-configuration` — discovery (OpenID Connect Discovery 1.0 §3).
+/// - `GET /.well-known/jwks.json` — the signing key as a JWK set.
+/// - `GET /authorize` — for browsers; play the user with ``Simulator/authorize(_:as:)`` instead.
+/// - `POST /oauth/token` — authorization code, refresh token and passwordless OTP grants.
+/// - `POST /passwordless/start` — sends a one-time code to the inbox (Auth0's shape).
+/// - `GET|POST /userinfo` — the user's claims for a bearer access token.
+/// - `POST /oauth/revoke` — RFC 7009 revocation.
+/// - `GET /v2/logout` — end session; redirects to a registered `post_logout_redirect_uri` when given.
+extension Simulator {
+    func handleProvider(_ request: HTTPRequest, path: String) throws -> HTTPResponse {
+        if path == "/oauth/token", request.method == .post {
+            world.counters.tokenRequests += 1
+            if request.formParameters["grant_type"] == "refresh_token" { world.counters.refreshGrants += 1 }
+        }
+        if configuration.providerDown {
+            return ServerResponse.serverError("The identity provider is unavailable.")
+        }
+        switch (path, request.method) {
+        case ("/.well-known/openid-configuration", .get): return .json(200, discoveryDocument)
+        case ("/.well-known/jwks.json", .get): return .json(200, ["keys": [mint.jwk]])
+        case ("/authorize", .get):
+            return ServerResponse.oauthError(
+                400, "invalid_request", "The simulator has no browser: call Simulator.authorize(_:as:) instead.")
+        case ("/oauth/token", .post): return try tokenEndpoint(request)
+        case ("/passwordless/start", .post): return try passwordlessStart(request)
+        case ("/userinfo", .get), ("/userinfo", .post): return userinfo(request)
+        case ("/oauth/revoke", .post): return revoke(request)
+        case ("/v2/logout", .get): return endSession(request)
+        case ("/.well-known/openid-configuration", _), ("/.well-known/jwks.json", _), ("/authorize", _),
+             ("/oauth/token", _), ("/passwordless/start", _), ("/userinfo", _), ("/oauth/revoke", _),
+             ("/v2/logout", _):
+            return ServerResponse.methodNotAllowed
+        default: return ServerResponse.notFound
+        }
+    }
+
+    /// The grant type of Auth0's passwordless OTP grant.
+    static let passwordlessGrantType = "http://auth0.com/oauth/grant-type/passwordless/otp"
+
+    /// The scopes the provider grants; others are dropped from the granted scope.
+    static let supportedScopes = ["openid", "profile", "email", "offline_access"]
+
+    var discoveryDocument: JSONValue {
+        let issuer = configuration.issuerIdentifier
+        return [
+            "issuer": .string(issuer),
+            "authorization_endpoint": .string(issuer + "/authorize"),
+            "token_endpoint": .string(issuer + "/oauth/token"),
+            "userinfo_endpoint": .string(issuer + "/userinfo"),
+            "jwks_uri": .string(issuer + "/.well-known/jwks.json"),
+            "revocation_endpoint": .string(issuer + "/oauth/revoke"),
+            "end_session_endpoint": .string(issuer + "/v2/logout"),
+            "authorization_response_iss_parameter_supported": true,
+            "response_types_supported": ["code"],
+            "response_modes_supported": ["query"],
+            "code_challenge_methods_supported": ["S256"],
+            "grant_types_supported": ["authorization_code", "refresh_token", .string(Self.passwordlessGrantType)],
+            "id_token_signing_alg_values_supported": ["RS256"],
+            "token_endpoint_auth_methods_supported": ["none"],
+            "revocation_endpoint_auth_methods_supported": ["none"],
+            "subject_types_supported": ["public"],
+            "scopes_supported": .array(Self.supportedScopes.map { .string($0) }),
+            "claims_supported": ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "email", "email_verified",
+                                 "name"],
+        ]
+    }
+
+    /// `GET|POST /userinfo`: the claims of the access token's user, or 401 with a bearer challenge.
+    func userinfo(_ request: HTTPRequest) -> HTTPResponse {
+        guard let token = ServerResponse.bearerToken(of: request) else {
+            return HTTPResponse(status: 401, headers: ["WWW-Authenticate": "Bearer"])
+        }
+        guard let record = world.accessTokens[mint.storageKey(token)] else {
+            return ServerResponse.invalidBearerToken("The access token is unknown or expired.")
+        }
+        guard record.expiresAt > clock.now() else {
+            return ServerResponse.invalidBearerToken("The access token has expired.")
+        }
+        guard !record.revoked, world.families[record.familyID]?.revoked != true else {
+            return ServerResponse.invalidBearerToken("The access token has been revoked.")
+        }
+        guard let user = world.users.values.first(where: { $0.subject == record.subject }) else {
+            return ServerResponse.invalidBearerToken("The access token's user no longer exists.")
+        }
+        return .json(200, ["sub": .string(user.subject), "email": .string(user.email), "email_verified": true,
+                           "name": .string(user.name)])
+    }
+
+    /// `POST /oauth/revoke` (RFC 7009): 200 for a known client whatever the token; a refresh token takes its family
+    /// (and the family's access tokens) with it.
+    func revoke(_ request: HTTPRequest) -> HTTPResponse {
+        let form = request.formParameters
+        guard form["client_id"] == configuration.clientID else {
+            return ServerResponse.oauthError(401, "invalid_client", "Unknown client.")
+        }
+        guard let token = form["token"], !token.isEmpty else {
+            return ServerResponse.oauthError(400, "invalid_request", "The token parameter is required.")
+        }
+        let key = mint.storageKey(token)
+        if let refresh = world.refreshTokens[key] {
+            revokeFamily(refresh.familyID)
+            world.counters.revokedTokens += 1
+        } else if world.accessTokens[key] != nil {
+            world.accessTokens[key]?.revoked = true
+            world.counters.revokedTokens += 1
+        }
+        return HTTPResponse(status: 200, headers: ["Cache-Control": "no-store"])
+    }
+
+    /// `GET /v2/logout`: redirects to `post_logout_redirect_uri` when it is registered, else a plain 200.
+    func endSession(_ request: HTTPRequest) -> HTTPResponse {
+        let query = request.queryParameters
+        guard let target = query["post_logout_redirect_uri"], configuration.accepts(redirectURI: target) else {
+            return HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data("Signed out.\n".utf8))
+        }
+        var location = target
+        if let state = query["state"] {
+            location += (target.contains("?") ? "&" : "?") + "state=" + FormEncoding.escape(state)
+        }
+        return HTTPResponse(status: 302, headers: ["Location": location])
+    }
+
+    /// Revokes every token of a family: its refresh tokens, and its access tokens through the family flag.
+    func revokeFamily(_ familyID: String) {
+        world.families[familyID]?.revoked = true
+    }
+}

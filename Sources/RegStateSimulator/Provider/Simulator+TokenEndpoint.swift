@@ -1,0 +1,167 @@
+import Foundation
+import RegState
+
+/// `POST <issuer>/oauth/token`: the authorization-code grant with PKCE, the refresh-token grant with rotation and
+/// reuse detection, and (in `Simulator+Passwordless.swift`) the passwordless OTP grant.
+///
+/// Errors follow RFC 6749 §5.2: `400 {"error", "error_description"}`; an unknown `client_id` is `401 invalid_client`.
+/// Every token response has `access_token`, `token_type: "Bearer"`, `expires_in`, `scope`, an `id_token` when the
+/// scope has `openid`, and a `refresh_token` when the scope has `offline_access` (or always, when
+/// ``SimulatorConfiguration/requiresOfflineAccessForRefreshToken`` is `false`).
+extension Simulator {
+    func tokenEndpoint(_ request: HTTPRequest) throws -> HTTPResponse {
+        let form = request.formParameters
+        guard let clientID = form["client_id"], !clientID.isEmpty else {
+            return ServerResponse.oauthError(400, "invalid_request", "The client_id parameter is required.")
+        }
+        guard clientID == configuration.clientID else {
+            return ServerResponse.oauthError(401, "invalid_client", "Unknown client.")
+        }
+        switch form["grant_type"] {
+        case "authorization_code": return try authorizationCodeGrant(form)
+        case "refresh_token": return try refreshTokenGrant(form)
+        case Self.passwordlessGrantType: return try passwordlessGrant(form)
+        case nil, "": return ServerResponse.oauthError(400, "invalid_request", "The grant_type parameter is required.")
+        default: return ServerResponse.oauthError(400, "unsupported_grant_type", "The grant type is not supported.")
+        }
+    }
+
+    /// `grant_type=authorization_code`: single-use code, exact redirect URI, PKCE S256 verifier.
+    func authorizationCodeGrant(_ form: [String: String]) throws -> HTTPResponse {
+        guard let code = form["code"], !code.isEmpty else {
+            return ServerResponse.oauthError(400, "invalid_request", "The code parameter is required.")
+        }
+        let key = mint.storageKey(code)
+        let now = clock.now()
+        guard let record = world.codes[key], record.expiresAt > now else {
+            return ServerResponse.oauthError(400, "invalid_grant", "The authorization code is invalid or expired.")
+        }
+        guard !record.redeemed else {
+            // RFC 6749 §4.1.2: a code used twice revokes what it issued.
+            if let familyID = record.familyID { revokeFamily(familyID) }
+            return ServerResponse.oauthError(
+                400, "invalid_grant", "The authorization code has already been used; its tokens are revoked.")
+        }
+        guard record.clientID == form["client_id"] else {
+            return ServerResponse.oauthError(400, "invalid_grant", "The code was issued to another client.")
+        }
+        guard form["redirect_uri"] == record.redirectURI else {
+            return ServerResponse.oauthError(
+                400, "invalid_grant", "The redirect_uri does not match the authorization request.")
+        }
+        guard let verifier = form["code_verifier"], (43...128).contains(verifier.count) else {
+            return ServerResponse.oauthError(
+                400, "invalid_grant", "A code_verifier of 43 to 128 characters is required.")
+        }
+        guard Base64URL.encode(mint.crypto.sha256(Data(verifier.utf8))) == record.codeChallenge else {
+            return ServerResponse.oauthError(400, "invalid_grant", "The code_verifier does not match the challenge.")
+        }
+        guard let user = world.users.values.first(where: { $0.subject == record.subject }) else {
+            return ServerResponse.oauthError(400, "invalid_grant", "The code's user no longer exists.")
+        }
+        let familyID = nextIdentifier("family-")
+        world.families[familyID] = TokenFamily(
+            subject: user.subject, clientID: record.clientID, scope: record.scope, authTime: record.authTime)
+        world.codes[key]?.redeemed = true
+        world.codes[key]?.familyID = familyID
+        return try tokenResponse(familyID: familyID, user: user, nonce: record.nonce)
+    }
+
+    /// `grant_type=refresh_token`: rotates the refresh token; a used one revokes its whole family.
+    func refreshTokenGrant(_ form: [String: String]) throws -> HTTPResponse {
+        guard let token = form["refresh_token"], !token.isEmpty else {
+            return ServerResponse.oauthError(400, "invalid_request", "The refresh_token parameter is required.")
+        }
+        if configuration.refusesRefresh {
+            return ServerResponse.oauthError(400, "invalid_grant", "The provider refuses to renew this session.")
+        }
+        let key = mint.storageKey(token)
+        guard let record = world.refreshTokens[key], let family = world.families[record.familyID] else {
+            return ServerResponse.oauthError(400, "invalid_grant", "The refresh token is invalid or expired.")
+        }
+        guard family.clientID == form["client_id"] else {
+            return ServerResponse.oauthError(400, "invalid_grant", "The refresh token was issued to another client.")
+        }
+        guard !family.revoked else {
+            return ServerResponse.oauthError(400, "invalid_grant", "The refresh token has been revoked.")
+        }
+        guard !record.used else {
+            revokeFamily(record.familyID)
+            return ServerResponse.oauthError(
+                400, "invalid_grant", "Refresh token reuse detected: every token of this grant is revoked.")
+        }
+        if let expiresAt = record.expiresAt, expiresAt <= clock.now() {
+            return ServerResponse.oauthError(400, "invalid_grant", "The refresh token has expired.")
+        }
+        guard let user = world.users.values.first(where: { $0.subject == family.subject }) else {
+            return ServerResponse.oauthError(400, "invalid_grant", "The refresh token's user no longer exists.")
+        }
+        world.refreshTokens[key]?.used = true
+        return try tokenResponse(familyID: record.familyID, user: user, nonce: nil, alwaysRotate: true)
+    }
+
+    /// Mints the tokens of one grant or rotation in `familyID` and answers with them.
+    ///
+    /// - Parameters:
+    ///   - nonce: The authorization request's nonce, carried into the ID token (never on refresh or OTP).
+    ///   - alwaysRotate: A refresh grant always returns a new refresh token, whatever the scope rule says.
+    func tokenResponse(familyID: String, user: SimulatorUser, nonce: String?, alwaysRotate: Bool = false) throws
+        -> HTTPResponse
+    {
+        guard let family = world.families[familyID] else {
+            return ServerResponse.serverError("The grant vanished.")
+        }
+        let now = clock.now()
+        let scopes = family.scope.split(separator: " ").map(String.init)
+        let accessToken = try mint.opaqueToken()
+        world.accessTokens[mint.storageKey(accessToken)] = AccessTokenRecord(
+            subject: user.subject, clientID: family.clientID, scope: family.scope,
+            expiresAt: now.addingTimeInterval(configuration.accessTokenLifetime), familyID: familyID)
+        var body: [String: JSONValue] = [
+            "access_token": .string(accessToken),
+            "token_type": "Bearer",
+            "expires_in": .number(configuration.accessTokenLifetime.rounded()),
+            "scope": .string(family.scope),
+        ]
+        if alwaysRotate || scopes.contains("offline_access") || !configuration.requiresOfflineAccessForRefreshToken {
+            let refreshToken = try mint.opaqueToken()
+            world.refreshTokens[mint.storageKey(refreshToken)] = RefreshTokenRecord(
+                familyID: familyID, expiresAt: configuration.refreshTokenLifetime.map { now.addingTimeInterval($0) })
+            body["refresh_token"] = .string(refreshToken)
+        }
+        if scopes.contains("openid") {
+            body["id_token"] = .string(try idToken(for: user, clientID: family.clientID, authTime: family.authTime,
+                                                   nonce: nonce))
+        }
+        return .json(200, .object(body))
+    }
+
+    /// An RS256 ID token (OIDC Core §2) for `user`.
+    func idToken(for user: SimulatorUser, clientID: String, authTime: Date, nonce: String?) throws -> String {
+        let now = clock.now()
+        var claims: [String: JSONValue] = [
+            "iss": .string(configuration.issuerIdentifier),
+            "sub": .string(user.subject),
+            "aud": .string(clientID),
+            "azp": .string(clientID),
+            "iat": .number(now.timeIntervalSince1970.rounded(.down)),
+            "exp": .number(now.addingTimeInterval(configuration.idTokenLifetime).timeIntervalSince1970.rounded(.down)),
+            "auth_time": .number(authTime.timeIntervalSince1970.rounded(.down)),
+            "email": .string(user.email),
+            "email_verified": true,
+            "name": .string(user.name),
+        ]
+        if let nonce { claims["nonce"] = .string(nonce) }
+        return try mint.signedJWT(claims)
+    }
+
+    /// The requested scope reduced to the supported scopes, in request order, without repeats.
+    static func grantedScope(_ requested: String?) -> String {
+        var granted: [String] = []
+        for scope in (requested ?? "openid").split(separator: " ").map(String.init)
+        where supportedScopes.contains(scope) && !granted.contains(scope) {
+            granted.append(scope)
+        }
+        return granted.joined(separator: " ")
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import RegState
+
+/// The simulated user at the authorization endpoint: what a browser would do with an authorization URL.
+extension Simulator {
+    /// Plays `email` signing in and consenting at the authorization endpoint, and returns the URL the browser would
+    /// be redirected to: `redirect_uri?code=…&state=…&iss=…`.
+    ///
+    /// The request is checked like a real server checks it. A request it cannot redirect back for throws; a request
+    /// it can answer with an error redirects with `error` and `error_description` (`unsupported_response_type`,
+    /// `invalid_request` for a missing or `plain` PKCE challenge, `invalid_scope` without `openid`). The code
+    /// remembers the client, redirect URI, challenge, nonce, scope, user and the time of authentication.
+    ///
+    /// - Parameters:
+    ///   - authorizationURL: The URL the app would open in a browser.
+    ///   - email: Who signs in; any address works, a new one creates its user.
+    /// - Returns: The redirect URL, carrying a code or an error.
+    /// - Throws: ``SimulatorError`` (unknown client, unregistered redirect URI, not the authorization endpoint,
+    ///   invalid email, provider down), ``TransportError/offline`` when offline.
+    public func authorize(_ authorizationURL: URL, as email: String) throws -> URL {
+        let checked = try checkAuthorizationRequest(authorizationURL)
+        let request: ValidAuthorizationRequest
+        switch checked {
+        case .redirect(let url): return url
+        case .valid(let valid): request = valid
+        }
+        guard ServerResponse.isEmailAddress(email) else { throw SimulatorError.invalidEmail(email) }
+        let user = signIn(email: email)
+        let now = clock.now()
+        let code: String
+        do {
+            code = try mint.opaqueToken()
+        } catch {
+            throw SimulatorError.signingKeyUnusable("the random generator failed")
+        }
+        world.codes[mint.storageKey(code)] = AuthorizationCodeRecord(
+            clientID: request.clientID, redirectURI: request.redirectURI, codeChallenge: request.codeChallenge,
+            nonce: request.nonce, scope: request.scope, subject: user.subject, authTime: now,
+            expiresAt: now.addingTimeInterval(configuration.authorizationCodeLifetime))
+        try persistIfChanged()
+        return try redirect(request.redirectURI, [("code", code), ("state", request.state)])
+    }
+
+    /// Plays the user refusing consent, and returns the redirect URL
+    /// `redirect_uri?error=access_denied&error_description=…&state=…&iss=…`.
+    ///
+    /// - Throws: the same ``SimulatorError`` cases as ``authorize(_:as:)`` for a request that cannot be redirected.
+    public func deny(_ authorizationURL: URL) throws -> URL {
+        switch try checkAuthorizationRequest(authorizationURL) {
+        case .redirect(let url): return url
+        case .valid(let request):
+            return try redirect(request.redirectURI, [
+                ("error", "access_denied"), ("error_description", "The user denied the request."),
+                ("state", request.state),
+            ])
+        }
+    }
+
+    /// An authorization request that passed every check.
+    struct ValidAuthorizationRequest {
+        var clientID: String
+        var redirectURI: String
+        var codeChallenge: String
+        var nonce: String?
+        var scope: String
+        var state: String?
+    }
+
+    /// The outcome of checking an authorization request.
+    enum AuthorizationCheck {
+        /// The request may proceed.
+        case valid(ValidAuthorizationRequest)
+        /// The request fails with an error the server redirects back with.
+        case redirect(URL)
+    }
+
+    func checkAuthorizationRequest(_ url: URL) throws -> AuthorizationCheck {
+        if configuration.isOffline { throw TransportError.offline }
+        guard Self.relativePath(of: url, under: configuration.issuer) == "/authorize" else {
+            throw SimulatorError.notAuthorizationEndpoint
+        }
+        requestLog.append("GET \(url.path)")
+        if configuration.providerDown { throw SimulatorError.providerUnavailable }
+        let query = FormEncoding.queryItems(of: url)
+        let clientID = query["client_id"] ?? ""
+        guard clientID == configuration.clientID else { throw SimulatorError.unknownClient(clientID) }
+        let redirectURI = query["redirect_uri"] ?? ""
+        guard configuration.accepts(redirectURI: redirectURI) else {
+            throw SimulatorError.unregisteredRedirectURI(redirectURI)
+        }
+        let state = query["state"]
+        func failure(_ error: String, _ description: String) throws -> AuthorizationCheck {
+            .redirect(try redirect(redirectURI, [("error", error), ("error_description", description), ("state", state)]))
+        }
+        guard query["response_type"] == "code" else {
+            return try failure("unsupported_response_type", "Only response_type=code is supported.")
+        }
+        guard let challenge = query["code_challenge"], !challenge.isEmpty else {
+            return try failure("invalid_request", "PKCE is required: code_challenge is missing.")
+        }
+        guard query["code_challenge_method"] == "S256" else {
+            return try failure("invalid_request", "code_challenge_method must be S256.")
+        }
+        let scope = Self.grantedScope(query["scope"])
+        guard scope.split(separator: " ").contains("openid") else {
+            return try failure("invalid_scope", "The scope must include openid.")
+        }
+        return .valid(ValidAuthorizationRequest(
+            clientID: clientID, redirectURI: redirectURI, codeChallenge: challenge, nonce: query["nonce"],
+            scope: scope, state: state))
+    }
+
+    /// `redirectURI` with `parameters` (nil values left out) and `iss` appended to its query (RFC 9207).
+    func redirect(_ redirectURI: String, _ parameters: [(String, String?)]) throws -> URL {
+        let pairs = parameters.compactMap { name, value in value.map { (name, $0) } }
+            + [("iss", configuration.issuerIdentifier)]
+        let separator = redirectURI.contains("?") ? "&" : "?"
+        guard let url = URL(string: redirectURI + separator + FormEncoding.encode(pairs)) else {
+            throw SimulatorError.unregisteredRedirectURI(redirectURI)
+        }
+        return url
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import RegState
+
+/// An in-process OpenID provider and registration backend that speak HTTP semantics, for tests and the CLI.
+///
+/// The simulator answers ``HTTPRequest`` values with ``HTTPResponse`` values through ``transport``, so RegState's
+/// real discovery, PKCE, token, refresh, userinfo, revocation, JWT validation and backend code runs against it
+/// unchanged. It signs ID tokens with a real 2048-bit RSA key, rotates refresh tokens and detects their reuse,
+/// delivers passwordless codes to an ``inbox(for:)``, and plays the user at the authorization endpoint through
+/// ``authorize(_:as:)`` and ``deny(_:)``.
+///
+/// Knobs (lifetimes, offline, refusal, latency, device limits) change at runtime through the setters. Time comes
+/// from the injected clock, so a `ManualClock` expires tokens without sleeping.
+///
+/// When given a `persistence` directory, the whole world (signing key, users, codes, token families, devices,
+/// security tokens, one-time codes, inbox, counters) is loaded from `simulator-world.json` there and saved back
+/// atomically after every request that changed it, so separate processes share one world one after the other. Tokens
+/// are stored as SHA-256 hashes, never in clear. Two processes using the same directory at the same time would
+/// overwrite each other's changes; that is not supported.
+public actor Simulator {
+    /// The knobs in effect.
+    public internal(set) var configuration: SimulatorConfiguration
+    /// Every request that reached the simulator, oldest first, as `"METHOD /path"`: never a query, body or header.
+    public internal(set) var requestLog: [String] = []
+
+    let clock: any RegStateClock
+    let mint: TokenMint
+    let file: WorldFile?
+    var world: World
+    var savedWorld: World?
+
+    /// Creates a world, or reopens the one saved in `persistence`.
+    ///
+    /// - Parameters:
+    ///   - configuration: The knobs; see ``SimulatorConfiguration``.
+    ///   - clock: The source of time for every issue and expiry decision.
+    ///   - crypto: SHA-256, random bytes and RSA; the signing key is generated with it when the world is new.
+    ///   - persistence: A directory holding the world between processes; `nil` keeps the world in memory.
+    /// - Throws: ``SimulatorError`` when the saved world cannot be read or written, or the key cannot be made.
+    public init(
+        configuration: SimulatorConfiguration = SimulatorConfiguration(),
+        clock: any RegStateClock = SystemClock(),
+        crypto: any CryptoProvider = SystemCrypto(),
+        persistence: URL? = nil
+    ) throws {
+        let file = try persistence.map { try WorldFile(directory: $0) }
+        let loaded = try file?.load()
+        var world: World
+        let signingKey: RSAPrivateKey
+        let publicKey: RSAPublicKey
+        do {
+            if let loaded {
+                guard let der = Data(base64Encoded: loaded.signingKeyDER) else {
+                    throw SimulatorError.worldUnreadable("the signing key is not base64")
+                }
+                signingKey = RSAPrivateKey(pkcs1DER: der)
+                publicKey = try crypto.publicKey(of: signingKey)
+                world = loaded
+            } else {
+                signingKey = try crypto.generateRSAPrivateKey(bits: 2048)
+                publicKey = try crypto.publicKey(of: signingKey)
+                world = World(
+                    signingKeyDER: signingKey.pkcs1DER.base64EncodedString(),
+                    keyID: TokenMint.keyID(for: publicKey, crypto: crypto))
+            }
+        } catch let error as SimulatorError {
+            throw error
+        } catch {
+            throw SimulatorError.signingKeyUnusable(String(describing: type(of: error)))
+        }
+        for user in configuration.users where world.users[user.email] == nil {
+            world.users[user.email] = user
+        }
+        if let file, world != loaded {
+            try file.save(world)
+        }
+        self.configuration = configuration
+        self.clock = clock
+        self.mint = TokenMint(crypto: crypto, signingKey: signingKey, publicKey: publicKey, keyID: world.keyID)
+        self.file = file
+        self.world = world
+        self.savedWorld = file == nil ? nil : world
+    }
+
+    /// A transport that delivers requests to this simulator: the provider under
+    /// ``SimulatorConfiguration/issuer``, the backend under ``SimulatorConfiguration/backendURL``.
+    ///
+    /// It honours ``SimulatorConfiguration/isOffline`` (throws ``TransportError/offline``) and
+    /// ``SimulatorConfiguration/latency``; any other host throws ``TransportError/connectionFailed(_:)``.
+    public nonisolated var transport: any HTTPTransport { InProcessTransport(simulator: self) }
+
+    // MARK: - Inspection
+
+    /// Token-endpoint requests with `grant_type=refresh_token` received, whatever their outcome.
+    public var refreshGrantCount: Int { world.counters.refreshGrants }
+    /// Token-endpoint requests received, whatever their grant and outcome.
+    public var tokenRequestCount: Int { world.counters.tokenRequests }
+    /// Revocation requests that named a token the provider had issued (RFC 7009 answers 200 either way).
+    public var revokedTokenCount: Int { world.counters.revokedTokens }
+
+    /// The one-time codes sent to `email`, oldest first.
+    public func inbox(for email: String) -> [String] { world.inbox[email.lowercased()] ?? [] }
+
+    /// The last one-time code sent to `email`, if any.
+    public func latestCode(for email: String) -> String? { inbox(for: email).last }
+
+    /// The user with address `email`, if it is scripted or has signed in.
+    public func user(email: String) -> SimulatorUser? { world.users[email.lowercased()] }
+
+    /// The installations registered with the backend for `email`'s user.
+    public func registeredInstallationCount(for email: String) -> Int {
+        guard let subject = user(email: email)?.subject else { return 0 }
+        return world.installations.values.filter { $0.subject == subject }.count
+    }
+
+    /// Whether the backend holds a confirmed registration profile for `email`'s user.
+    public func isRegistered(email: String) -> Bool {
+        guard let subject = user(email: email)?.subject else { return false }
+        return world.profiles[subject] != nil
+    }
+
+    /// The JWK `kid` of the world's signing key.
+    public var signingKeyID: String { world.keyID }
+
+    /// Sets the request counters and the request log back to zero.
+    public func resetCounters() {
+        world.counters = Counters()
+        requestLog.removeAll()
+    }
+
+    // MARK: - Serving
+
+    /// Answers one request, as the in-process transport delivers it.
+    func serve(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if configuration.isOffline { throw TransportError.offline }
+        guard let route = route(request.url) else {
+            throw TransportError.connectionFailed("unknown host \(request.url.host ?? "")")
+        }
+        if configuration.latency > 0 {
+            do {
+                try await Task.sleep(nanoseconds: UInt64(configuration.latency * 1_000_000_000))
+            } catch {
+                throw TransportError.cancelled
+            }
+            if configuration.isOffline { throw TransportError.offline }
+        }
+        requestLog.append("\(request.method.rawValue) \(request.url.path.isEmpty ? "/" : request.url.path)")
+        let response: HTTPResponse
+        do {
+            switch route {
+            case .provider(let path): response = try handleProvider(request, path: path)
+            case .backend(let path): response = try handleBackend(request, path: path)
+            }
+        } catch {
+            return ServerResponse.serverError("The simulator failed to answer.")
+        }
+        do {
+            try persistIfChanged()
+        } catch {
+            return ServerResponse.serverError("The simulator could not save its world.")
+        }
+        return response
+    }
+
+    /// Which server a URL addresses, and the path under that server's base.
+    enum Route: Equatable {
+        case provider(String)
+        case backend(String)
+    }
+
+    func route(_ url: URL) -> Route? {
+        if let path = Self.relativePath(of: url, under: configuration.issuer) { return .provider(path) }
+        if let path = Self.relativePath(of: url, under: configuration.backendURL) { return .backend(path) }
+        return nil
+    }
+
+    static func relativePath(of url: URL, under base: URL) -> String? {
+        guard url.scheme?.lowercased() == base.scheme?.lowercased(),
+              url.host?.lowercased() == base.host?.lowercased(),
+              url.port == base.port
+        else { return nil }
+        var basePath = base.path
+        while basePath.hasSuffix("/") { basePath.removeLast() }
+        let path = url.path
+        guard path.hasPrefix(basePath) else { return nil }
+        let rest = String(path.dropFirst(basePath.count))
+        if rest.isEmpty { return "/" }
+        return rest.hasPrefix("/") ? rest : nil
+    }
+
+    /// Saves the world when it changed since the last save (and drops what has expired for good first).
+    func persistIfChanged() throws {
+        pruneExpired()
+        guard let file, world != savedWorld else { return }
+        try file.save(world)
+        savedWorld = world
+    }
+
+    /// Forgets credentials that can no longer be used, so the world does not grow without bound.
+    func pruneExpired() {
+        let now = clock.now()
+        world.accessTokens = world.accessTokens.filter { $0.value.expiresAt > now }
+        world.codes = world.codes.filter { $0.value.expiresAt > now }
+        world.refreshTokens = world.refreshTokens.filter { record in record.value.expiresAt.map { $0 > now } ?? true }
+    }
+
+    /// A new identifier, unique within the world.
+    func nextIdentifier(_ prefix: String) -> String {
+        defer { world.nextSerial += 1 }
+        return "\(prefix)\(world.nextSerial)"
+    }
+
+    /// The user with `email`, created on first sign-in.
+    func signIn(email: String) -> SimulatorUser {
+        let normalized = email.lowercased()
+        if let user = world.users[normalized] { return user }
+        let localPart = normalized.split(separator: "@").first.map(String.init) ?? normalized
+        let user = SimulatorUser(email: normalized, name: localPart)
+        world.users[normalized] = user
+        return user
+    }
+}

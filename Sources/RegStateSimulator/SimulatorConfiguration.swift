@@ -1,0 +1,131 @@
+import Foundation
+
+/// The knobs of a simulated world: where it lives, who may use it, how long things last, and how it misbehaves.
+///
+/// Every field has a default that matches what the `regstate` CLI and most tests want, so
+/// `SimulatorConfiguration()` is a working provider and backend. Change knobs at runtime through the ``Simulator``
+/// setters; the configuration itself is not persisted with the world.
+public struct SimulatorConfiguration: Sendable, Equatable {
+    /// The issuer identifier; every provider endpoint lives under it. Default `https://idp.regstate.sim`.
+    public var issuer: URL
+    /// The registration backend's base URL. Default `https://api.regstate.sim`.
+    public var backendURL: URL
+    /// The one registered public client. Default `regstate-cli`.
+    public var clientID: String
+    /// Redirect URIs accepted by exact string comparison. Default `com.example.app:/callback`.
+    public var redirectURIs: [String]
+    /// The path of accepted loopback redirects (RFC 8252 §7.3): `http://127.0.0.1:<any port><path>` and
+    /// `http://[::1]:<any port><path>`; `nil` accepts no loopback redirect. Default `/callback`.
+    public var loopbackRedirectPath: String?
+    /// Seconds an access token is valid. Default 3600.
+    public var accessTokenLifetime: TimeInterval
+    /// Seconds between an ID token's `iat` and `exp`. Default 3600.
+    public var idTokenLifetime: TimeInterval
+    /// Seconds a refresh token is valid from its issue (each rotation starts a new period); `nil` never expires.
+    /// Default 30 days.
+    public var refreshTokenLifetime: TimeInterval?
+    /// Seconds an authorization code may wait before being redeemed. Default 600.
+    public var authorizationCodeLifetime: TimeInterval
+    /// Seconds a passwordless one-time code is valid. Default 300.
+    public var otpLifetime: TimeInterval
+    /// Wrong one-time codes tolerated before the current code is burned. Default 5.
+    public var maxOTPAttempts: Int
+    /// Seconds a backend security token is valid. Default 3600.
+    public var securityTokenLifetime: TimeInterval
+    /// Installations one user may register with the backend; `nil` is unlimited. Default `nil`.
+    public var maxDevicesPerUser: Int?
+    /// Live security tokens one installation may hold; `nil` is unlimited. Default `nil`.
+    public var maxSecurityTokensPerDevice: Int?
+    /// Seconds every request waits (real time) before it is answered. Default 0.
+    public var latency: TimeInterval
+    /// When `true`, every request throws ``TransportError/offline`` without reaching the world. Default `false`.
+    public var isOffline: Bool
+    /// When `true`, every refresh-token grant answers `400 invalid_grant`: the provider's explicit refusal to renew.
+    /// Default `false`.
+    public var refusesRefresh: Bool
+    /// When `true`, every provider endpoint answers `500 server_error` (the backend stays up). Default `false`.
+    public var providerDown: Bool
+    /// When `true` (the default, as at real providers), a refresh token is issued only when the granted scope
+    /// contains `offline_access`; when `false`, every token response carries one.
+    public var requiresOfflineAccessForRefreshToken: Bool
+    /// Scripted users; any other address is created on first sign-in. Default ``SimulatorUser/defaults``.
+    public var users: [SimulatorUser]
+
+    /// Creates a configuration; every parameter defaults to the value documented on its property.
+    public init(
+        issuer: URL = SimulatorConfiguration.literalURL("https://idp.regstate.sim"),
+        backendURL: URL = SimulatorConfiguration.literalURL("https://api.regstate.sim"),
+        clientID: String = "regstate-cli",
+        redirectURIs: [String] = ["com.example.app:/callback"],
+        loopbackRedirectPath: String? = "/callback",
+        accessTokenLifetime: TimeInterval = 3600,
+        idTokenLifetime: TimeInterval = 3600,
+        refreshTokenLifetime: TimeInterval? = 30 * 24 * 3600,
+        authorizationCodeLifetime: TimeInterval = 600,
+        otpLifetime: TimeInterval = 300,
+        maxOTPAttempts: Int = 5,
+        securityTokenLifetime: TimeInterval = 3600,
+        maxDevicesPerUser: Int? = nil,
+        maxSecurityTokensPerDevice: Int? = nil,
+        latency: TimeInterval = 0,
+        isOffline: Bool = false,
+        refusesRefresh: Bool = false,
+        providerDown: Bool = false,
+        requiresOfflineAccessForRefreshToken: Bool = true,
+        users: [SimulatorUser] = SimulatorUser.defaults
+    ) {
+        self.issuer = issuer
+        self.backendURL = backendURL
+        self.clientID = clientID
+        self.redirectURIs = redirectURIs
+        self.loopbackRedirectPath = loopbackRedirectPath
+        self.accessTokenLifetime = accessTokenLifetime
+        self.idTokenLifetime = idTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.authorizationCodeLifetime = authorizationCodeLifetime
+        self.otpLifetime = otpLifetime
+        self.maxOTPAttempts = maxOTPAttempts
+        self.securityTokenLifetime = securityTokenLifetime
+        self.maxDevicesPerUser = maxDevicesPerUser
+        self.maxSecurityTokensPerDevice = maxSecurityTokensPerDevice
+        self.latency = latency
+        self.isOffline = isOffline
+        self.refusesRefresh = refusesRefresh
+        self.providerDown = providerDown
+        self.requiresOfflineAccessForRefreshToken = requiresOfflineAccessForRefreshToken
+        self.users = users
+    }
+
+    /// The issuer identifier as it appears in tokens and discovery: the URL's text without a trailing slash.
+    public var issuerIdentifier: String { Self.trimmed(issuer) }
+
+    /// The URL of the provider endpoint at `path` (for example `/oauth/token`).
+    public func providerURL(_ path: String) -> URL { Self.literalURL(issuerIdentifier + path) }
+
+    /// The URL of the backend endpoint at `path` (for example `/v1/security-token`).
+    public func backendEndpoint(_ path: String) -> URL { Self.literalURL(Self.trimmed(backendURL) + path) }
+
+    /// Whether `redirectURI` is registered: listed exactly, or a loopback URI on the loopback path.
+    public func accepts(redirectURI: String) -> Bool {
+        if redirectURIs.contains(redirectURI) { return true }
+        guard let path = loopbackRedirectPath,
+              let components = URLComponents(string: redirectURI),
+              components.scheme == "http", components.port != nil,
+              components.query == nil, components.fragment == nil,
+              components.path == path
+        else { return false }
+        return components.host == "127.0.0.1" || components.host == "[::1]" || components.host == "::1"
+    }
+
+    /// A URL from text known to be valid, for defaults; an invalid literal is a programming error.
+    public static func literalURL(_ text: String) -> URL {
+        guard let url = URL(string: text) else { preconditionFailure("Invalid URL literal") }
+        return url
+    }
+
+    static func trimmed(_ url: URL) -> String {
+        var text = url.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+}

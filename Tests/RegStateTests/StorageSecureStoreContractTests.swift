@@ -1,0 +1,100 @@
+import Foundation
+import RegState
+import Testing
+
+/// The two store implementations, so the shared contract is checked against both.
+enum StorageStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case file, memory
+
+    var testDescription: String { rawValue }
+
+    /// Runs `body` with a fresh, empty store of this kind.
+    func withStore(_ body: (any SecureStore) throws -> Void) throws {
+        switch self {
+        case .memory: try body(InMemorySecureStore())
+        case .file: try withStorageScratch { try body(try FileSecureStore(directory: $0.appendingPathComponent("s"))) }
+        }
+    }
+}
+
+@Suite("SecureStore contract")
+struct StorageSecureStoreContractTests {
+    @Test("set, overwrite, read, remove, list", arguments: StorageStoreKind.allCases)
+    func lifecycle(kind: StorageStoreKind) throws {
+        try kind.withStore { store in
+            #expect(try store.keys() == [])
+            #expect(try store.data(forKey: "profile") == nil)
+            try store.set(Data("p1".utf8), forKey: "profile")
+            try store.set(Data("t".utf8), forKey: "access_token")
+            try store.set(Data("p2".utf8), forKey: "profile")
+            #expect(try store.data(forKey: "profile") == Data("p2".utf8))
+            #expect(try store.keys() == ["access_token", "profile"])
+            try store.removeValue(forKey: "profile")
+            try store.removeValue(forKey: "never_set")
+            #expect(try store.data(forKey: "profile") == nil)
+            #expect(try store.removeAll() == ["access_token"])
+            #expect(try store.keys() == [])
+        }
+    }
+
+    @Test("keys are validated the same way", arguments: StorageStoreKind.allCases)
+    func keyRules(kind: StorageStoreKind) throws {
+        try kind.withStore { store in
+            for key in ["", ".tmp", "a/b", "a b"] {
+                #expect(throws: StoreError.invalidKey(key)) { try store.set(Data(), forKey: key) }
+                #expect(throws: StoreError.invalidKey(key)) { try store.data(forKey: key) }
+            }
+            try store.set(Data(), forKey: "registration_type")
+            #expect(try store.keys() == ["registration_type"])
+        }
+    }
+}
+
+@Suite("InMemorySecureStore")
+struct StorageInMemorySecureStoreTests {
+    @Test("initial values are readable")
+    func initialValues() throws {
+        let store = InMemorySecureStore(["b": Data("2".utf8), "a": Data("1".utf8)])
+        #expect(try store.keys() == ["a", "b"])
+        #expect(try store.data(forKey: "b") == Data("2".utf8))
+    }
+
+    @Test("an armed write failure fails exactly one write and changes nothing")
+    func failNextWrite() throws {
+        let store = InMemorySecureStore(["refresh_token": Data("old".utf8)])
+        let failure = StoreError.writeFailed(key: "refresh_token", reason: "disk full")
+        store.failNextWrite(failure)
+        #expect(throws: failure) { try store.set(Data("new".utf8), forKey: "refresh_token") }
+        #expect(try store.data(forKey: "refresh_token") == Data("old".utf8))
+        try store.set(Data("new".utf8), forKey: "refresh_token")
+        #expect(try store.data(forKey: "refresh_token") == Data("new".utf8))
+
+        store.failNextWrite(failure)
+        #expect(throws: failure) { try store.removeValue(forKey: "refresh_token") }
+        #expect(try store.keys() == ["refresh_token"])
+    }
+
+    @Test("an armed read failure fails exactly one read")
+    func failNextRead() throws {
+        let store = InMemorySecureStore(["profile": Data("p".utf8)])
+        let failure = StoreError.unreadable(key: "profile", reason: "locked")
+        store.failNextRead(failure)
+        #expect(throws: failure) { try store.data(forKey: "profile") }
+        #expect(try store.data(forKey: "profile") == Data("p".utf8))
+    }
+
+    @Test("error messages name the key, never a value")
+    func errorMessages() {
+        let errors: [StoreError] = [
+            .unreadable(key: "id_token", reason: "Is a directory (read)"),
+            .writeFailed(key: "id_token", reason: "No space left on device (write)"),
+            .unusableLocation(path: "/x", reason: "it is not a directory"),
+            .invalidKey("a/b"),
+        ]
+        for error in errors {
+            let message = error.localizedDescription
+            #expect(!message.isEmpty)
+            #expect(message == error.errorDescription)
+        }
+    }
+}
