@@ -115,7 +115,9 @@ struct CrashTests {
         let store = try FileSecureStore(directory: storeDirectory)
         let storeSeq: Int
         if let value = try store.data(forKey: "record") {
-            let record = try JSONDecoder().decode(CrashProbeRecord.self, from: value)
+            let record = try #require(
+                try? JSONDecoder().decode(CrashProbeRecord.self, from: value),
+                "record is torn: \(value.count) bytes")
             #expect(record.seq >= 1)
             #expect(record.filler.utf8.count == 4096)
             #expect(CRC32.hex(Data("\(record.seq):\(record.filler)".utf8)) == record.digest)

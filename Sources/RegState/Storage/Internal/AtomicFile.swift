@@ -17,7 +17,9 @@ package enum AtomicFile {
 
     /// Replaces the file at `url` with `data`, atomically and durably, with permissions `mode` (umask ignored).
     ///
-    /// - Throws: ``SystemCallError``; on failure the target is untouched and the temporary file is removed.
+    /// - Throws: ``SystemCallError``; on failure the target is untouched and the temporary file is removed, except
+    ///   when only the final directory `fsync` fails: the new contents are then in place but may not survive a
+    ///   power loss.
     package static func write(_ data: Data, to url: URL, mode: mode_t) throws {
         let target = url.path
         let directory = url.deletingLastPathComponent().path

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Why a request to the registration backend failed, one case per thing the engine does differently.
+///
+/// Messages never contain a token.
+public enum BackendError: Error, Sendable, Equatable {
+    /// No response arrived.
+    case transport(TransportError)
+    /// `401`: the security token is missing, expired or unknown; renew it and retry once.
+    case unauthorized
+    /// `403 FORCED_LOGOUT`: the backend ended this installation's session; log out locally.
+    case forcedLogout
+    /// `403 TOO_MANY_REGISTERED_DEVICES`: the user has reached the device limit.
+    case tooManyRegisteredDevices
+    /// `403 MAX_NUMBER_SECURITY_TOKEN`: this installation holds as many security tokens as allowed.
+    case maxSecurityTokens
+    /// `401 invalid_id_token`: the backend did not accept the ID token offered for a security token.
+    case invalidIDToken
+    /// Any other status, with the body's `error` code when it had one.
+    case unexpectedStatus(Int, code: String?)
+    /// A success response that could not be read; the reason names what was wrong.
+    case malformedResponse(String)
+
+    /// Whether trying again later may succeed: transport failures, 5xx and 429, and unreadable success responses.
+    public var isTransient: Bool {
+        switch self {
+        case .transport(let error): error.isTransient
+        case .unexpectedStatus(let status, _): status >= 500 || status == 429
+        case .malformedResponse: true
+        default: false
+        }
+    }
+}
+
+extension BackendError: LocalizedError {
+    /// A sentence for people.
+    public var errorDescription: String? {
+        switch self {
+        case .transport(let error): error.errorDescription
+        case .unauthorized: "The session with the server has expired."
+        case .forcedLogout: "The server ended this device's session."
+        case .tooManyRegisteredDevices: "Too many devices are registered to this account."
+        case .maxSecurityTokens: "This device has too many open sessions with the server."
+        case .invalidIDToken: "The server did not accept the identity token."
+        case .unexpectedStatus(let status, let code):
+            "The server answered HTTP \(status)\(code.map { " (\($0.prefix(64)))" } ?? "")."
+        case .malformedResponse(let reason): "The server sent an unreadable answer (\(reason))."
+        }
+    }
+}

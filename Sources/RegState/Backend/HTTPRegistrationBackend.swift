@@ -1,0 +1,149 @@
+import Foundation
+
+/// The default ``RegistrationBackend``: JSON over HTTP under a base URL.
+///
+/// The contract:
+/// - `POST /v1/security-token` `{"id_token", "installation_id", "platform", "form_factor"}` →
+///   `200 {"security_token", "expires_in", "registered"}`; `401 {"error": "invalid_id_token"}`;
+///   `403 {"error": "TOO_MANY_REGISTERED_DEVICES" | "MAX_NUMBER_SECURITY_TOKEN" | "FORCED_LOGOUT"}`.
+/// - `GET /v1/registration` (Bearer) → `200 {"registered", "profile": {"sub", "email", "name",
+///   "registration_type"} | null}`.
+/// - `PUT /v1/profile` (Bearer) `{"sub", "email", "name", "registration_type"}` → `200`.
+/// - `DELETE /v1/installation` (Bearer) → `204`.
+/// - On any Bearer endpoint, `401` → ``BackendError/unauthorized`` and `403 FORCED_LOGOUT` →
+///   ``BackendError/forcedLogout``.
+public struct HTTPRegistrationBackend: RegistrationBackend {
+    /// The backend's base URL; endpoint paths are appended to it (a trailing slash is ignored).
+    public let baseURL: URL
+    private let transport: any HTTPTransport
+
+    /// Creates a backend client.
+    ///
+    /// - Parameters:
+    ///   - baseURL: The base URL, for example `https://api.example.com` (the simulator's is `https://api.regstate.sim`).
+    ///   - transport: Sends the requests; URLSession by default.
+    public init(baseURL: URL, transport: any HTTPTransport = URLSessionTransport()) {
+        self.baseURL = baseURL
+        self.transport = transport
+    }
+
+    /// `POST /v1/security-token`.
+    public func securityToken(idToken: String, installation: InstallationInfo) async throws(BackendError)
+        -> SecurityTokenGrant
+    {
+        let body: JSONValue = [
+            "id_token": .string(idToken),
+            "installation_id": .string(installation.installationID),
+            "platform": .string(installation.platform),
+            "form_factor": .string(installation.formFactor),
+        ]
+        let response = try await send(.json(.post, url: endpoint("/v1/security-token"), body: body))
+        let object = try Self.successObject(response, what: "security token response")
+        guard let token = object["security_token"]?.stringValue, !token.isEmpty else {
+            throw .malformedResponse("no security_token")
+        }
+        guard let expiresIn = Self.seconds(object["expires_in"]) else { throw .malformedResponse("no expires_in") }
+        return SecurityTokenGrant(securityToken: token, expiresIn: expiresIn,
+                                  registered: object["registered"]?.boolValue ?? false)
+    }
+
+    /// `GET /v1/registration`.
+    public func registration(securityToken: String) async throws(BackendError) -> RegistrationStatus {
+        let request = HTTPRequest(method: .get, url: endpoint("/v1/registration"),
+                                  headers: Self.bearer(securityToken, ["Accept": "application/json"]))
+        let object = try Self.successObject(try await send(request), what: "registration response")
+        guard let registered = object["registered"]?.boolValue else { throw .malformedResponse("no registered") }
+        var profile: BackendProfile?
+        switch object["profile"] {
+        case nil, .null: profile = nil
+        case .object(let fields):
+            guard let subject = fields["sub"]?.stringValue, !subject.isEmpty else {
+                throw .malformedResponse("the profile has no sub")
+            }
+            profile = BackendProfile(
+                subject: subject, email: fields["email"]?.stringValue, name: fields["name"]?.stringValue,
+                registrationType: fields["registration_type"]?.stringValue.flatMap(RegistrationType.init(rawValue:)))
+        default: throw .malformedResponse("the profile is not an object")
+        }
+        return RegistrationStatus(registered: registered, profile: profile)
+    }
+
+    /// `PUT /v1/profile`; the name sent is the profile's ``Profile/displayName`` and a missing email is sent empty.
+    public func updateProfile(_ profile: Profile, registrationType: RegistrationType, securityToken: String)
+        async throws(BackendError)
+    {
+        let body: JSONValue = [
+            "sub": .string(profile.subject),
+            "email": .string(profile.email ?? ""),
+            "name": .string(profile.displayName),
+            "registration_type": .string(registrationType.rawValue),
+        ]
+        let request = HTTPRequest.json(.put, url: endpoint("/v1/profile"), body: body,
+                                       headers: Self.bearer(securityToken, [:]))
+        let response = try await send(request)
+        guard response.isSuccess else { throw Self.failure(response) }
+    }
+
+    /// `DELETE /v1/installation`.
+    public func deleteInstallation(securityToken: String) async throws(BackendError) {
+        let request = HTTPRequest(method: .delete, url: endpoint("/v1/installation"),
+                                  headers: Self.bearer(securityToken, ["Accept": "application/json"]))
+        let response = try await send(request)
+        guard response.isSuccess else { throw Self.failure(response) }
+    }
+
+    // MARK: - Helpers
+
+    /// The error a non-2xx backend response stands for.
+    static func failure(_ response: HTTPResponse) -> BackendError {
+        let code = response.jsonBody?["error"]?.stringValue
+        switch (response.status, code) {
+        case (401, "invalid_id_token"): return .invalidIDToken
+        case (401, _): return .unauthorized
+        case (403, "FORCED_LOGOUT"): return .forcedLogout
+        case (403, "TOO_MANY_REGISTERED_DEVICES"): return .tooManyRegisteredDevices
+        case (403, "MAX_NUMBER_SECURITY_TOKEN"): return .maxSecurityTokens
+        default: return .unexpectedStatus(response.status, code: code)
+        }
+    }
+
+    private static func successObject(_ response: HTTPResponse, what: String) throws(BackendError)
+        -> [String: JSONValue]
+    {
+        guard response.isSuccess else { throw failure(response) }
+        guard let object = response.jsonBody?.objectValue else { throw .malformedResponse("the \(what) is not JSON") }
+        return object
+    }
+
+    private static func seconds(_ value: JSONValue?) -> TimeInterval? {
+        switch value {
+        case .number(let number) where number.isFinite && number >= 0: number
+        case .string(let text): Double(text).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        default: nil
+        }
+    }
+
+    private static func bearer(_ token: String, _ headers: [String: String]) -> [String: String] {
+        var all = headers
+        all["Authorization"] = "Bearer \(token)"
+        return all
+    }
+
+    private func endpoint(_ path: String) -> URL {
+        var text = baseURL.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return URL(string: text + path) ?? baseURL.appendingPathComponent(String(path.dropFirst()))
+    }
+
+    private func send(_ request: HTTPRequest) async throws(BackendError) -> HTTPResponse {
+        do {
+            return try await transport.send(request)
+        } catch let error as TransportError {
+            throw .transport(error)
+        } catch is CancellationError {
+            throw .transport(.cancelled)
+        } catch {
+            throw .transport(.connectionFailed(String(describing: type(of: error))))
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// The registration backend, behind a protocol so apps can inject their own (or a test double).
+///
+/// ``HTTPRegistrationBackend`` implements the HTTP contract the simulator serves. Every method throws
+/// ``BackendError``; a `401` on an authenticated call is ``BackendError/unauthorized`` (renew the security token and
+/// retry once) and `403 FORCED_LOGOUT` is ``BackendError/forcedLogout``.
+public protocol RegistrationBackend: Sendable {
+    /// Exchanges a validated ID token for a security token bound to this installation.
+    ///
+    /// - Throws: ``BackendError/invalidIDToken``, ``BackendError/tooManyRegisteredDevices``,
+    ///   ``BackendError/maxSecurityTokens``, ``BackendError/forcedLogout``, and transport or status errors.
+    func securityToken(idToken: String, installation: InstallationInfo) async throws(BackendError) -> SecurityTokenGrant
+
+    /// Whether the user is registered with the backend, and the profile it holds.
+    func registration(securityToken: String) async throws(BackendError) -> RegistrationStatus
+
+    /// Stores the confirmed profile and how the user registered; from then on the user is registered.
+    func updateProfile(_ profile: Profile, registrationType: RegistrationType, securityToken: String)
+        async throws(BackendError)
+
+    /// Removes this installation and its security tokens (logout), freeing a device slot.
+    func deleteInstallation(securityToken: String) async throws(BackendError)
+}

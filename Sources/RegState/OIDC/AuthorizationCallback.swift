@@ -1,0 +1,60 @@
+import Foundation
+
+/// Reads an authorization response redirect (RFC 6749 §4.1.2, RFC 9207): the pure checks behind
+/// ``OIDCClient/authorizationCode(from:for:)``, usable without a client.
+public enum AuthorizationCallback {
+    /// The authorization code in `callback`, after every check.
+    ///
+    /// - Parameters:
+    ///   - callback: The URL the browser was redirected to.
+    ///   - expectedRedirect: The redirect URI the request named; scheme and host compare without case, port and
+    ///     path exactly (a trailing slash on either side is ignored).
+    ///   - expectedState: The request's `state`.
+    ///   - issuer: The issuer identifier `iss` must equal.
+    ///   - issuerRequired: Whether the provider advertises `authorization_response_iss_parameter_supported`.
+    /// - Throws: ``OIDCError/malformedCallback(_:)``, ``OIDCError/stateMismatch``,
+    ///   ``OIDCError/callbackIssuerMismatch`` or ``OIDCError/authorizationError(error:description:)``.
+    public static func code(from callback: URL, expectedRedirect: URL, expectedState: String, issuer: String,
+                            issuerRequired: Bool) throws(OIDCError) -> String {
+        guard let received = URLComponents(url: callback, resolvingAgainstBaseURL: false),
+              let expected = URLComponents(url: expectedRedirect, resolvingAgainstBaseURL: false)
+        else { throw .malformedCallback("not a URL") }
+        guard received.scheme?.lowercased() == expected.scheme?.lowercased() else {
+            throw .malformedCallback("wrong scheme")
+        }
+        guard (received.host ?? "").lowercased() == (expected.host ?? "").lowercased(),
+              effectivePort(received) == effectivePort(expected)
+        else { throw .malformedCallback("wrong host or port") }
+        guard trimmedPath(received.percentEncodedPath) == trimmedPath(expected.percentEncodedPath) else {
+            throw .malformedCallback("wrong path")
+        }
+        let parameters = received.percentEncodedQuery.map(FormEncoding.decode) ?? [:]
+        guard let state = parameters["state"], state == expectedState else { throw .stateMismatch }
+        if let iss = parameters["iss"] {
+            guard iss == issuer else { throw .callbackIssuerMismatch }
+        } else if issuerRequired {
+            throw .callbackIssuerMismatch
+        }
+        if let error = parameters["error"] {
+            let description = parameters["error_description"].flatMap { $0.isEmpty ? nil : $0 }
+            throw .authorizationError(error: error, description: description)
+        }
+        guard let code = parameters["code"], !code.isEmpty else { throw .malformedCallback("no code") }
+        return code
+    }
+
+    private static func effectivePort(_ components: URLComponents) -> Int? {
+        if let port = components.port { return port }
+        switch components.scheme?.lowercased() {
+        case "http": return 80
+        case "https": return 443
+        default: return nil
+        }
+    }
+
+    private static func trimmedPath(_ path: String) -> String {
+        var path = path
+        while path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// One authorization code request in flight: the URL to open and the secrets needed to finish it.
+///
+/// Keep it until the callback arrives, then pass it to ``OIDCClient/authorizationCode(from:for:)`` and
+/// ``OIDCClient/exchangeCode(_:for:)``. `state`, `nonce` and `codeVerifier` are secrets, so the description shows
+/// only the endpoint and the issue time.
+public struct AuthorizationRequest: Sendable, Equatable, Codable {
+    /// The authorization URL to open in the browser.
+    public var url: URL
+    /// The `state` sent, which the callback must echo (CSRF protection).
+    public var state: String
+    /// The `nonce` sent, which the ID token must carry (replay protection).
+    public var nonce: String
+    /// The PKCE code verifier (RFC 7636), sent with the code at the token endpoint.
+    public var codeVerifier: String
+    /// The redirect URI sent, which the token request must repeat exactly.
+    public var redirectURI: URL
+    /// When the request was made, by the client's clock.
+    public var issuedAt: Date
+
+    /// Creates a request from its parts.
+    public init(url: URL, state: String, nonce: String, codeVerifier: String, redirectURI: URL, issuedAt: Date) {
+        self.url = url
+        self.state = state
+        self.nonce = nonce
+        self.codeVerifier = codeVerifier
+        self.redirectURI = redirectURI
+        self.issuedAt = issuedAt
+    }
+}
+
+extension AuthorizationRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The endpoint without its query, and the issue time; never the state, nonce or verifier.
+    public var description: String {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        components?.query = nil
+        return "AuthorizationRequest(\(components?.string ?? "<url>"), issuedAt: \(issuedAt), secrets redacted)"
+    }
+
+    /// The same redacted description.
+    public var debugDescription: String { description }
+
+    /// A mirror without the secrets.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["redirectURI": redirectURI, "issuedAt": issuedAt], displayStyle: .struct)
+    }
+}

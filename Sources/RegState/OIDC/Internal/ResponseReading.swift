@@ -1,0 +1,40 @@
+import Foundation
+
+/// Maps non-success provider responses to ``OIDCError``, the same way for every endpoint.
+enum ResponseReading {
+    /// The error a non-2xx response stands for.
+    ///
+    /// 5xx and 429 are the server's trouble (transient); a 4xx with an RFC 6749 §5.2 body is an OAuth error; a 4xx
+    /// without one is malformed (but still carries the status in the reason).
+    static func failure(_ response: HTTPResponse) -> OIDCError {
+        if response.status >= 500 || response.status == 429 {
+            return .server(status: response.status)
+        }
+        if let object = response.jsonBody?.objectValue, let error = object["error"]?.stringValue, !error.isEmpty {
+            return .oauth(error: error, description: object["error_description"]?.stringValue, status: response.status)
+        }
+        return .malformedResponse("HTTP \(response.status) without an OAuth error body")
+    }
+
+    /// Sends `request`, mapping transport failures.
+    static func send(_ request: HTTPRequest, over transport: any HTTPTransport) async throws(OIDCError) -> HTTPResponse {
+        do {
+            return try await transport.send(request)
+        } catch let error as TransportError {
+            throw .transport(error)
+        } catch is CancellationError {
+            throw .transport(.cancelled)
+        } catch {
+            throw .transport(.connectionFailed(String(describing: type(of: error))))
+        }
+    }
+
+    /// The body of a 2xx response as a JSON object.
+    static func jsonObject(_ response: HTTPResponse, what: String) throws(OIDCError) -> [String: JSONValue] {
+        guard response.isSuccess else { throw failure(response) }
+        guard let object = response.jsonBody?.objectValue else {
+            throw .malformedResponse("the \(what) is not a JSON object")
+        }
+        return object
+    }
+}

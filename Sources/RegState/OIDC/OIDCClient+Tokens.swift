@@ -1,0 +1,49 @@
+import Foundation
+
+extension OIDCClient {
+    /// Exchanges an authorization code for tokens (RFC 6749 §4.1.3 with RFC 7636's `code_verifier`).
+    ///
+    /// Sends `grant_type=authorization_code`, `code`, the very `redirect_uri` the request carried, the request's
+    /// `code_verifier` and `client_id`. The returned ID token is not yet validated: pass it to
+    /// ``validateIDToken(_:expectedNonce:)`` with the request's nonce.
+    /// - Throws: ``OIDCError/oauth(error:description:status:)`` when the provider refuses (`invalid_grant` for a
+    ///   used, expired or stolen code), transport, server and malformed-response errors otherwise.
+    public func exchangeCode(_ code: String, for request: AuthorizationRequest) async throws(OIDCError)
+        -> TokenResponse
+    {
+        try await tokenRequest([
+            ("grant_type", "authorization_code"),
+            ("code", code),
+            ("redirect_uri", request.redirectURI.absoluteString),
+            ("code_verifier", request.codeVerifier),
+            ("client_id", configuration.clientID),
+        ])
+    }
+
+    /// Renews tokens with a refresh token (RFC 6749 §6).
+    ///
+    /// A response without `refresh_token` means the old one stays valid; one with a new `refresh_token` rotated it,
+    /// and the caller must store the new one before using the new access token.
+    /// - Parameters:
+    ///   - refreshToken: The refresh token.
+    ///   - scope: A narrower scope to ask for; `nil` keeps the granted one.
+    /// - Throws: ``OIDCError`` whose ``OIDCError/isRefusal`` is true when the provider explicitly refused
+    ///   (`invalid_grant`: revoked, expired or reused token), ``OIDCError/isTransient`` when a retry may work.
+    public func refresh(refreshToken: String, scope: String? = nil) async throws(OIDCError) -> TokenResponse {
+        var parameters = [
+            ("grant_type", "refresh_token"),
+            ("refresh_token", refreshToken),
+            ("client_id", configuration.clientID),
+        ]
+        if let scope { parameters.append(("scope", scope)) }
+        return try await tokenRequest(parameters)
+    }
+
+    /// Posts `parameters` to the token endpoint and reads the response.
+    func tokenRequest(_ parameters: [(String, String)]) async throws(OIDCError) -> TokenResponse {
+        let metadata = try await metadata()
+        let request = HTTPRequest.form(url: metadata.tokenEndpoint, parameters: parameters)
+        let response = try await ResponseReading.send(request, over: transport)
+        return try TokenResponse.parse(response)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+extension OIDCClient {
+    /// The user's claims from the userinfo endpoint (OIDC Core §5.3), fetched with the access token as a bearer.
+    ///
+    /// The caller should check that the `sub` here equals the ID token's before trusting the other claims
+    /// (OIDC Core §5.3.2).
+    /// - Throws: ``OIDCError/unauthorized`` on 401 (expired or revoked token), ``OIDCError/unsupported(_:)`` when
+    ///   the provider has no userinfo endpoint, ``OIDCError/malformedResponse(_:)`` when the answer is not a JSON
+    ///   object (signed userinfo responses are not supported), and transport and server errors.
+    public func userInfo(accessToken: String) async throws(OIDCError) -> [String: JSONValue] {
+        guard let endpoint = try await metadata().userinfoEndpoint else {
+            throw .unsupported("the provider has no userinfo endpoint")
+        }
+        let request = HTTPRequest(method: .get, url: endpoint,
+                                  headers: ["Authorization": "Bearer \(accessToken)", "Accept": "application/json"])
+        let response = try await ResponseReading.send(request, over: transport)
+        if response.status == 401 { throw .unauthorized }
+        let claims = try ResponseReading.jsonObject(response, what: "userinfo response")
+        guard claims["sub"]?.stringValue?.isEmpty == false else {
+            throw .malformedResponse("the userinfo response has no sub")
+        }
+        return claims
+    }
+
+    /// Which kind of token a revocation names (RFC 7009 §2.1 `token_type_hint`).
+    public enum TokenTypeHint: String, Sendable, Equatable {
+        /// An access token.
+        case accessToken = "access_token"
+        /// A refresh token (revoking it also ends its access tokens at most providers).
+        case refreshToken = "refresh_token"
+    }
+
+    /// Revokes a token at the provider (RFC 7009), for logout.
+    ///
+    /// Posts `token`, `token_type_hint` and `client_id` as a form. Any 200 is success — RFC 7009 answers 200 for an
+    /// unknown or already revoked token too.
+    /// - Throws: ``OIDCError/unsupported(_:)`` when the provider has no revocation endpoint; ``OIDCError/server(status:)``
+    ///   for 5xx (503 asks the client to retry later); OAuth errors (`unsupported_token_type`, …) and transport errors.
+    public func revoke(token: String, hint: TokenTypeHint? = nil) async throws(OIDCError) {
+        guard let endpoint = try await metadata().revocationEndpoint else {
+            throw .unsupported("the provider has no revocation endpoint")
+        }
+        var parameters = [("token", token)]
+        if let hint { parameters.append(("token_type_hint", hint.rawValue)) }
+        parameters.append(("client_id", configuration.clientID))
+        let response = try await ResponseReading.send(.form(url: endpoint, parameters: parameters), over: transport)
+        guard response.isSuccess else { throw ResponseReading.failure(response) }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+/// A client of one OpenID provider: discovery, authorization code with PKCE, token exchange and refresh, ID token
+/// validation, userinfo, revocation, and Auth0-style passwordless email login.
+///
+/// An actor because it caches the discovery document and the signing keys; every network call goes through the
+/// injected ``HTTPTransport``, so the same code runs against a real provider, the simulator and canned test
+/// responses. Every method throws ``OIDCError``; branch on ``OIDCError/isTransient`` and ``OIDCError/isRefusal``.
+public actor OIDCClient {
+    /// The provider and client this instance talks to.
+    public nonisolated let configuration: OIDCConfiguration
+    let transport: any HTTPTransport
+    let crypto: any CryptoProvider
+    let clock: any RegStateClock
+    var cachedMetadata: ProviderMetadata?
+    var cachedKeys: JSONWebKeySet?
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - configuration: The provider and client.
+    ///   - transport: Sends the HTTP requests; URLSession by default, the simulator's transport in tests.
+    ///   - crypto: SHA-256, random bytes and RSA verification.
+    ///   - clock: The time ID tokens are checked against.
+    public init(
+        configuration: OIDCConfiguration,
+        transport: any HTTPTransport = URLSessionTransport(),
+        crypto: any CryptoProvider = SystemCrypto(),
+        clock: any RegStateClock = SystemClock()
+    ) {
+        self.configuration = configuration
+        self.transport = transport
+        self.crypto = crypto
+        self.clock = clock
+    }
+
+    // MARK: - Discovery
+
+    /// The provider's discovery document, fetched once and cached; a failure is not cached, so the next call retries.
+    ///
+    /// - Throws: ``OIDCError/issuerMismatch(expected:found:)`` when the document describes another issuer (compared
+    ///   as exact strings, OIDC Discovery §4.3); transport, server and malformed-response errors otherwise.
+    public func metadata() async throws(OIDCError) -> ProviderMetadata {
+        if let cachedMetadata { return cachedMetadata }
+        var request = HTTPRequest(method: .get, url: configuration.discoveryURL)
+        request.headers["Accept"] = "application/json"
+        let response = try await ResponseReading.send(request, over: transport)
+        guard response.isSuccess else { throw ResponseReading.failure(response) }
+        let metadata: ProviderMetadata
+        do {
+            metadata = try JSONDecoder().decode(ProviderMetadata.self, from: response.body)
+        } catch {
+            throw .malformedResponse("the discovery document is not valid (\(Self.decodingDetail(error)))")
+        }
+        guard metadata.issuer == configuration.issuerIdentifier else {
+            throw .issuerMismatch(expected: configuration.issuerIdentifier, found: metadata.issuer)
+        }
+        cachedMetadata = metadata
+        return metadata
+    }
+
+    // MARK: - Authorization request
+
+    /// Builds a new authorization request: fresh PKCE verifier, `state` and `nonce`, and the URL to open.
+    ///
+    /// The URL is the authorization endpoint (keeping any query it already has) plus `response_type=code`,
+    /// `client_id`, `redirect_uri`, `scope`, `state`, `nonce`, `code_challenge`, `code_challenge_method=S256` and
+    /// the configuration's additional parameters.
+    /// - Throws: discovery errors, or ``OIDCError/crypto(_:)`` when random bytes are unavailable.
+    public func makeAuthorizationRequest() async throws(OIDCError) -> AuthorizationRequest {
+        let metadata = try await metadata()
+        let state: String
+        let nonce: String
+        let verifier: String
+        do {
+            state = try PKCE.randomToken(crypto: crypto)
+            nonce = try PKCE.randomToken(crypto: crypto)
+            verifier = try PKCE.makeVerifier(crypto: crypto)
+        } catch let error as CryptoError {
+            throw .crypto(error)
+        } catch {
+            throw .crypto(.randomFailed)
+        }
+        var parameters: [(String, String)] = [
+            ("response_type", "code"),
+            ("client_id", configuration.clientID),
+            ("redirect_uri", configuration.redirectURI.absoluteString),
+            ("scope", configuration.scopeString),
+            ("state", state),
+            ("nonce", nonce),
+            ("code_challenge", PKCE.challenge(for: verifier, crypto: crypto)),
+            ("code_challenge_method", PKCE.method),
+        ]
+        let reserved = Set(parameters.map(\.0))
+        for (name, value) in configuration.additionalAuthorizationParameters.sorted(by: { $0.key < $1.key })
+        where !reserved.contains(name) {
+            parameters.append((name, value))
+        }
+        guard let url = Self.url(metadata.authorizationEndpoint, addingQuery: parameters) else {
+            throw .malformedResponse("the authorization endpoint is not a usable URL")
+        }
+        return AuthorizationRequest(url: url, state: state, nonce: nonce, codeVerifier: verifier,
+                                    redirectURI: configuration.redirectURI, issuedAt: clock.now())
+    }
+
+    // MARK: - Callback
+
+    /// The authorization code from the redirect that ends `request`, after checking it is the answer to `request`.
+    ///
+    /// Checks, in order: the callback matches the configured redirect URI (scheme, host, port, path); `state` equals
+    /// the request's; `iss` (RFC 9207) equals the issuer when the provider advertises it, or whenever present; an
+    /// `error` parameter becomes ``OIDCError/authorizationError(error:description:)``; finally `code` must be present.
+    /// Uses the cached discovery document, fetching it if this client has not yet (the request may have been made by
+    /// an earlier process).
+    /// - Throws: ``OIDCError/malformedCallback(_:)``, ``OIDCError/stateMismatch``,
+    ///   ``OIDCError/callbackIssuerMismatch``, ``OIDCError/authorizationError(error:description:)``.
+    public func authorizationCode(from callback: URL, for request: AuthorizationRequest) async throws(OIDCError)
+        -> String
+    {
+        let metadata = try await metadata()
+        return try AuthorizationCallback.code(
+            from: callback, expectedRedirect: request.redirectURI, expectedState: request.state,
+            issuer: configuration.issuerIdentifier, issuerRequired: metadata.requiresCallbackIssuer)
+    }
+
+    // MARK: - Helpers
+
+    /// `endpoint` with `parameters` appended to whatever query it already has.
+    static func url(_ endpoint: URL, addingQuery parameters: [(String, String)]) -> URL? {
+        guard var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else { return nil }
+        let added = FormEncoding.encode(parameters)
+        if let existing = components.percentEncodedQuery, !existing.isEmpty {
+            components.percentEncodedQuery = existing + "&" + added
+        } else {
+            components.percentEncodedQuery = added
+        }
+        return components.url
+    }
+
+    /// A short, value-free description of a decoding failure: which member was wrong.
+    static func decodingDetail(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "not JSON" }
+        switch error {
+        case .keyNotFound(let key, _): return "missing \(key.stringValue)"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? "not a JSON object" : "bad \(path)"
+        @unknown default: return "undecodable"
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// How RegState talks to one OpenID provider: who it is, who we are, and where the provider sends the user back.
+///
+/// A value, so that an app builds it once from its settings and hands it to ``OIDCClient``; the CLI builds it from
+/// `--issuer` and `--client-id`.
+public struct OIDCConfiguration: Sendable, Equatable {
+    /// The issuer identifier, exactly as the provider's discovery document states it (compared as a string).
+    public var issuer: URL
+    /// The public client's identifier at the provider.
+    public var clientID: String
+    /// Where the provider redirects after authorization: a custom scheme (`com.example.app:/callback`) or a loopback
+    /// URL (`http://127.0.0.1:PORT/callback`, see ``LoopbackRedirectListener``).
+    public var redirectURI: URL
+    /// The scopes requested; `offline_access` asks for a refresh token.
+    public var scopes: [String]
+    /// Clock skew tolerated when checking an ID token's `exp` and `iat`, in seconds.
+    public var idTokenLeeway: TimeInterval
+    /// Extra authorization request parameters (for example `audience` at Auth0, or `prompt`).
+    public var additionalAuthorizationParameters: [String: String]
+    /// Where passwordless email login starts; `nil` disables it. Auth0 serves it at `<issuer>/passwordless/start`.
+    public var passwordlessStartURL: URL?
+
+    /// The scopes requested when none are given: an ID token with profile and email, and a refresh token.
+    public static let defaultScopes = ["openid", "profile", "email", "offline_access"]
+
+    /// Creates a configuration.
+    ///
+    /// - Parameters:
+    ///   - issuer: The issuer identifier.
+    ///   - clientID: The client identifier.
+    ///   - redirectURI: The registered redirect URI.
+    ///   - scopes: The scopes to request; defaults to ``defaultScopes``.
+    ///   - idTokenLeeway: Clock skew tolerance for ID tokens; 60 seconds by default.
+    ///   - additionalAuthorizationParameters: Extra authorization parameters; none by default.
+    ///   - passwordlessStartURL: The passwordless start endpoint; defaults to `<issuer>/passwordless/start`.
+    public init(
+        issuer: URL,
+        clientID: String,
+        redirectURI: URL,
+        scopes: [String] = OIDCConfiguration.defaultScopes,
+        idTokenLeeway: TimeInterval = 60,
+        additionalAuthorizationParameters: [String: String] = [:],
+        passwordlessStartURL: URL? = nil
+    ) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.scopes = scopes
+        self.idTokenLeeway = idTokenLeeway
+        self.additionalAuthorizationParameters = additionalAuthorizationParameters
+        self.passwordlessStartURL = passwordlessStartURL ?? OIDCConfiguration.url(issuer, appending: "/passwordless/start")
+    }
+
+    /// The issuer as the string the discovery document and ID tokens must carry.
+    public var issuerIdentifier: String { issuer.absoluteString }
+
+    /// The discovery document's URL: the issuer, without a trailing slash, followed by
+    /// `/.well-known/openid-configuration` (OIDC Discovery §4), which keeps any path (`https://host/o`).
+    public var discoveryURL: URL {
+        OIDCConfiguration.url(issuer, appending: "/.well-known/openid-configuration")
+    }
+
+    /// The scopes as one space-separated string.
+    public var scopeString: String { scopes.joined(separator: " ") }
+
+    /// `base` without its trailing slashes, followed by `suffix` (which starts with `/`).
+    static func url(_ base: URL, appending suffix: String) -> URL {
+        var text = base.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        // Appending a path of plain ASCII to a valid absolute URL keeps it valid; fall back to path appending anyway.
+        return URL(string: text + suffix) ?? base.appendingPathComponent(String(suffix.dropFirst()))
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// The members of an OpenID provider's discovery document (OIDC Discovery §3) that RegState uses.
+///
+/// Unknown members are ignored; missing optional members are `nil`. The document is trusted only after its `issuer`
+/// has been compared with the configured issuer (``OIDCClient/metadata()`` does that).
+public struct ProviderMetadata: Codable, Sendable, Equatable {
+    /// The issuer identifier; must equal the configured issuer exactly.
+    public var issuer: String
+    /// Where the user is sent to authorize.
+    public var authorizationEndpoint: URL
+    /// Where codes, refresh tokens and one-time codes are exchanged for tokens.
+    public var tokenEndpoint: URL
+    /// Where an access token buys the user's claims, if offered.
+    public var userinfoEndpoint: URL?
+    /// Where the signing keys are published.
+    public var jwksURI: URL
+    /// RFC 7009 token revocation, if offered.
+    public var revocationEndpoint: URL?
+    /// RP-initiated logout, if offered.
+    public var endSessionEndpoint: URL?
+    /// Whether the provider adds RFC 9207's `iss` to authorization responses (then it must be checked).
+    public var authorizationResponseIssParameterSupported: Bool?
+    /// PKCE methods the provider accepts (`S256`).
+    public var codeChallengeMethodsSupported: [String]?
+    /// Grant types the provider accepts.
+    public var grantTypesSupported: [String]?
+
+    /// Creates metadata, as a test or a configuration without discovery would.
+    public init(
+        issuer: String,
+        authorizationEndpoint: URL,
+        tokenEndpoint: URL,
+        userinfoEndpoint: URL? = nil,
+        jwksURI: URL,
+        revocationEndpoint: URL? = nil,
+        endSessionEndpoint: URL? = nil,
+        authorizationResponseIssParameterSupported: Bool? = nil,
+        codeChallengeMethodsSupported: [String]? = nil,
+        grantTypesSupported: [String]? = nil
+    ) {
+        self.issuer = issuer
+        self.authorizationEndpoint = authorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
+        self.userinfoEndpoint = userinfoEndpoint
+        self.jwksURI = jwksURI
+        self.revocationEndpoint = revocationEndpoint
+        self.endSessionEndpoint = endSessionEndpoint
+        self.authorizationResponseIssParameterSupported = authorizationResponseIssParameterSupported
+        self.codeChallengeMethodsSupported = codeChallengeMethodsSupported
+        self.grantTypesSupported = grantTypesSupported
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case issuer
+        case authorizationEndpoint = "authorization_endpoint"
+        case tokenEndpoint = "token_endpoint"
+        case userinfoEndpoint = "userinfo_endpoint"
+        case jwksURI = "jwks_uri"
+        case revocationEndpoint = "revocation_endpoint"
+        case endSessionEndpoint = "end_session_endpoint"
+        case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
+        case codeChallengeMethodsSupported = "code_challenge_methods_supported"
+        case grantTypesSupported = "grant_types_supported"
+    }
+
+    /// Whether the callback must carry an `iss` parameter equal to the issuer (RFC 9207 §2.4).
+    public var requiresCallbackIssuer: Bool { authorizationResponseIssParameterSupported ?? false }
+}

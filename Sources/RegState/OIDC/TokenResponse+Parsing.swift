@@ -1,0 +1,63 @@
+import Foundation
+
+extension TokenResponse {
+    /// Reads a token endpoint's HTTP response.
+    ///
+    /// Success is a 200 (any 2xx) whose body is a JSON object with a non-empty string `access_token`. `token_type` is
+    /// compared without case and must be `Bearer`; a *missing* `token_type` is accepted as `Bearer`, because some
+    /// providers omit it while the token is still a bearer token, and RegState only ever sends bearer tokens anyway —
+    /// another type (`DPoP`, `mac`) is rejected since RegState cannot use it. `expires_in` may be a number or a
+    /// numeric string (both occur in the wild).
+    ///
+    /// - Throws: ``OIDCError/oauth(error:description:status:)`` for an RFC 6749 §5.2 error body on 4xx,
+    ///   ``OIDCError/server(status:)`` for 5xx and 429, ``OIDCError/malformedResponse(_:)`` otherwise.
+    public static func parse(_ response: HTTPResponse) throws(OIDCError) -> TokenResponse {
+        guard response.isSuccess else { throw ResponseReading.failure(response) }
+        guard let object = response.jsonBody?.objectValue else {
+            throw .malformedResponse("the token response is not a JSON object")
+        }
+        guard let accessToken = object["access_token"]?.stringValue, !accessToken.isEmpty else {
+            throw .malformedResponse("the token response has no access_token")
+        }
+        let tokenType: String
+        switch object["token_type"] {
+        case nil, .null:
+            tokenType = "Bearer"
+        case .string(let value) where value.caseInsensitiveCompare("Bearer") == .orderedSame:
+            tokenType = "Bearer"
+        case .string:
+            throw .malformedResponse("the token type is not Bearer")
+        default:
+            throw .malformedResponse("the token_type is not a string")
+        }
+        return TokenResponse(
+            accessToken: accessToken,
+            tokenType: tokenType,
+            expiresIn: try seconds(object["expires_in"], name: "expires_in"),
+            refreshToken: nonEmptyString(object["refresh_token"]),
+            idToken: nonEmptyString(object["id_token"]),
+            scope: nonEmptyString(object["scope"]),
+            refreshExpiresIn: try seconds(object["refresh_expires_in"] ?? object["refresh_token_expires_in"],
+                                          name: "refresh_expires_in"))
+    }
+
+    private static func nonEmptyString(_ value: JSONValue?) -> String? {
+        guard let text = value?.stringValue, !text.isEmpty else { return nil }
+        return text
+    }
+
+    /// A lifetime given as a number or a numeric string; `nil` when absent.
+    private static func seconds(_ value: JSONValue?, name: String) throws(OIDCError) -> TimeInterval? {
+        switch value {
+        case nil, .null: return nil
+        case .number(let number) where number.isFinite && number >= 0: return number
+        case .string(let text):
+            if let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite, number >= 0 {
+                return number
+            }
+            throw .malformedResponse("\(name) is not a number")
+        default:
+            throw .malformedResponse("\(name) is not a number")
+        }
+    }
+}

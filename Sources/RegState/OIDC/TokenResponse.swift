@@ -1,0 +1,62 @@
+import Foundation
+
+/// A successful token endpoint response (RFC 6749 §5.1, OIDC Core §3.1.3.3): what an authorization code, a refresh
+/// token or a one-time code bought.
+///
+/// Its description, debug description and mirror are redacted: every member but the lifetimes is a credential.
+public struct TokenResponse: Sendable, Equatable {
+    /// The access token.
+    public var accessToken: String
+    /// The token type; always `Bearer` (see ``parse(_:)`` for how a missing `token_type` is treated).
+    public var tokenType: String
+    /// Seconds the access token lives, counted from the response, when the provider said.
+    public var expiresIn: TimeInterval?
+    /// A refresh token, when one was issued (or rotated). `nil` on refresh means "keep the old one".
+    public var refreshToken: String?
+    /// The ID token (compact JWS), when one was issued.
+    public var idToken: String?
+    /// The granted scopes, when they differ from the requested ones or the provider always says.
+    public var scope: String?
+    /// Seconds the refresh token lives, from the non-standard `refresh_expires_in` or `refresh_token_expires_in`.
+    public var refreshExpiresIn: TimeInterval?
+
+    /// Creates a response.
+    public init(accessToken: String, tokenType: String = "Bearer", expiresIn: TimeInterval? = nil,
+                refreshToken: String? = nil, idToken: String? = nil, scope: String? = nil,
+                refreshExpiresIn: TimeInterval? = nil) {
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.expiresIn = expiresIn
+        self.refreshToken = refreshToken
+        self.idToken = idToken
+        self.scope = scope
+        self.refreshExpiresIn = refreshExpiresIn
+    }
+
+    /// The instant the access token expires, counted from `now` (when the response arrived).
+    public func expiresAt(from now: Date) -> Date? {
+        expiresIn.map { now.addingTimeInterval($0) }
+    }
+}
+
+extension TokenResponse: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// Which members are present and the lifetimes, never a token.
+    public var description: String {
+        var parts = ["accessToken: redacted", "tokenType: \(tokenType)"]
+        if let expiresIn { parts.append("expiresIn: \(Int(expiresIn))") }
+        if refreshToken != nil { parts.append("refreshToken: redacted") }
+        if idToken != nil { parts.append("idToken: redacted") }
+        if let scope { parts.append("scope: \(scope)") }
+        if let refreshExpiresIn { parts.append("refreshExpiresIn: \(Int(refreshExpiresIn))") }
+        return "TokenResponse(\(parts.joined(separator: ", ")))"
+    }
+
+    /// The same redacted description.
+    public var debugDescription: String { description }
+
+    /// A mirror without the tokens, so `dump` and debuggers do not print them either.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["tokenType": tokenType, "expiresIn": expiresIn as Any, "scope": scope as Any],
+               displayStyle: .struct)
+    }
+}
