@@ -151,7 +151,7 @@ extension RegStateService {
             let platform = dependencies.platform.platform
             let installation = InstallationInfo(installationID: try await tokens.installationID(),
                                                 platform: platform.type, formFactor: platform.formFactor)
-            let grant = try await backend.exchange(idToken: idToken, installation: installation)
+            let grant = try await backend.securityToken(idToken: idToken, installation: installation)
             try await backend.updateProfile(stored.profile, registrationType: stored.registrationType,
                                             securityToken: grant.securityToken)
             let confirmed = try await tokens.confirm(securityToken: grant.securityToken, securityTokenLifetime: grant.expiresIn)

@@ -8,7 +8,7 @@ extension RegStateService {
     ///   cannot start in the current state (a session is active, say).
     public func beginSocialRegistration() async throws -> URL {
         let applied = try await apply(.registrationRequested(.social))
-        try Self.throwRegistrationFailure(in: applied)
+        try throwIfRefused(applied)
         guard let request = pendingAuthorization else { throw RegStateError.registration(.noPendingLogin) }
         return request.url
     }
@@ -31,7 +31,7 @@ extension RegStateService {
     /// - Throws: ``RegStateError`` (**F**), for example ``RegistrationFailure/invalidEmail``; ``TransitionRejection``.
     public func beginPasswordlessRegistration(email: String) async throws {
         let applied = try await apply(.registrationRequested(.passwordless(email: email)))
-        try Self.throwRegistrationFailure(in: applied)
+        try throwIfRefused(applied)
     }
 
     /// Completes passwordless registration with the code the user typed: verifies it, validates the ID token, stores
@@ -64,6 +64,12 @@ extension RegStateService {
     /// - Throws: ``TransitionRejection`` when there is nothing to retry.
     public func retryRegistration() async throws {
         try await apply(.retryRequested)
+    }
+
+    /// A start refused by the machine itself (a login already pending) lands in F without a failure event.
+    private func throwIfRefused(_ applied: [MachineEvent]) throws {
+        try Self.throwRegistrationFailure(in: applied)
+        if applied.count == 1, case .failed(.registration(let failure)) = state { throw RegStateError.registration(failure) }
     }
 
     private static func throwRegistrationFailure(in applied: [MachineEvent]) throws {

@@ -74,7 +74,7 @@ public actor RenewalService {
             }
             return RenewalResult(flight: flight, outcome: .success(renewed), stored: renewed)
         } catch {
-            let reason = (error as? LocalizedError)?.errorDescription ?? "write failed"
+            let reason = (error as? any LocalizedError)?.errorDescription ?? "write failed"
             return RenewalResult(flight: flight, outcome: .failure(.storage(reason)), stored: stored)
         }
     }

@@ -48,7 +48,7 @@ public actor TokenService {
         do {
             credentials = try load()
         } catch {
-            let reason = (error as? LocalizedError)?.errorDescription ?? "unreadable"
+            let reason = (error as? any LocalizedError)?.errorDescription ?? "unreadable"
             quarantine()
             return .unreadable(reason: reason)
         }

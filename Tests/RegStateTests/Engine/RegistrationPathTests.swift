@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+@testable import RegState
+import RegStateSimulator
+
+@Suite("Registration paths: G, H, Retry, F")
+struct RegistrationPathTests {
+    @Test("social: D, authorization URL with PKCE/state/nonce, redirect, G with the profile, Confirm, H, backend registered")
+    func socialToH() async throws {
+        let harness = try EngineHarness()
+        let service = harness.launch()
+        var tape = await EventTape(service)
+        await service.start()
+        let url = try await service.beginSocialRegistration()
+        let query = FormEncoding.queryItems(of: url)
+        #expect(query["code_challenge_method"] == "S256")
+        #expect(query["state"] != nil && query["nonce"] != nil && query["code_challenge"] != nil)
+        let profile = try await service.completeSocialRegistration(callback: try await harness.simulator.authorize(url, as: "alice@example.com"))
+        #expect(profile.email == "alice@example.com")
+        #expect(await service.state == .awaitingConfirmation(profile))
+        let session = try await service.confirmRegistration()
+        #expect(session.activation == .registered)
+        #expect(session.registrationType == .social)
+        #expect(await tape.next(3) == ["Registration Required D", "Awaiting Confirmation G", "Active H"])
+        #expect(await harness.simulator.isRegistered(email: "alice@example.com"))
+        #expect(await harness.simulator.registeredInstallationCount(for: "alice@example.com") == 1)
+    }
+
+    @Test("passwordless: code to the inbox, verified, G, Confirm, H as PASSWORDLESS")
+    func passwordlessToH() async throws {
+        let harness = try EngineHarness()
+        let service = harness.launch()
+        var tape = await EventTape(service)
+        await service.start()
+        try await service.beginPasswordlessRegistration(email: "carol@example.com")
+        let code = try #require(await harness.simulator.latestCode(for: "carol@example.com"))
+        let profile = try await service.completePasswordlessRegistration(code: code)
+        #expect(profile.email == "carol@example.com")
+        let session = try await service.confirmRegistration()
+        #expect(session.registrationType == .passwordless)
+        #expect(await tape.next(3) == ["Registration Required D", "Awaiting Confirmation G", "Active H"])
+    }
+
+    @Test("Retry on G clears the provisional tokens and returns to D; a relaunch finds nothing")
+    func retryReturnsToD() async throws {
+        let harness = try EngineHarness()
+        let service = harness.launch()
+        await service.start()
+        let url = try await service.beginSocialRegistration()
+        try await service.completeSocialRegistration(callback: try await harness.simulator.authorize(url, as: "alice@example.com"))
+        #expect(try harness.store.data(forKey: TokenService.credentialsKey) != nil)
+        try await service.retryRegistration()
+        #expect(await service.state == .registrationRequired)
+        #expect(try harness.store.data(forKey: TokenService.credentialsKey) == nil)
+        #expect(await harness.launch().start() == .registrationRequired)
+    }
+
+    @Test("an app killed on the confirmation page relaunches to D, not to a session")
+    func provisionalIsNotASession() async throws {
+        let harness = try EngineHarness()
+        let service = harness.launch()
+        await service.start()
+        let url = try await service.beginSocialRegistration()
+        try await service.completeSocialRegistration(callback: try await harness.simulator.authorize(url, as: "alice@example.com"))
+        #expect(await harness.launch().start() == .registrationRequired)
+    }
+
+    // MARK: Bad input: each is F with its own reason, nothing stored, and the app can start again.
+
+    enum BadCallback: String, CaseIterable, Sendable {
+        case wrongState, missingState, denied, wrongIssuer, otherRedirect
+    }
+
+    @Test("a bad callback is F with its reason, stores nothing, and the app can start again", arguments: BadCallback.allCases)
+    func badCallback(_ kind: BadCallback) async throws {
+        let harness = try EngineHarness()
+        let service = harness.launch()
+        await service.start()
+        let url = try await service.beginSocialRegistration()
+        let good = try await harness.simulator.authorize(url, as: "alice@example.com")
+        var components = try #require(URLComponents(url: good, resolvingAgainstBaseURL: false))
+        let expected: RegistrationFailure
+        switch kind {
+        case .wrongState:
+            components.queryItems = components.queryItems?.map { $0.name == "state" ? URLQueryItem(name: "state", value: "forged") : $0 }
+            expected = .stateMismatch
+        case .missingState:
+            components.queryItems = components.queryItems?.filter { $0.name != "state" }
+            expected = .stateMismatch
+        case .denied:
+            components = try #require(URLComponents(url: try await harness.simulator.deny(url), resolvingAgainstBaseURL: false))
+            expected = .authorizationDenied(error: "access_denied", description: nil)
+        case .wrongIssuer:
+            components.queryItems = components.queryItems?.map { $0.name == "iss" ? URLQueryItem(name: "iss", value: "https://evil.example") : $0 }
+            expected = .issuerMismatchInCallback
+        case .otherRedirect:
+            components.scheme = "com.attacker.app"
+            expected = .malformedCallback("")
+        }
+        let callback = try #require(components.url)
+        let error = await #expect(throws: RegStateError.self) { try await service.completeSocialRegistration(callback: callback) }
+        guard case .registration(let failure)? = error else { Issue.record("not F: \(String(describing: error))"); return }
+        switch (failure, expected) {
+        case (.authorizationDenied(let code, _), .authorizationDenied(let expectedCode, _)): #expect(code == expectedCode)
+        case (.malformedCallback, .malformedCallback): break
+        default: #expect(failure == expected)
+        }
+        #expect(await service.state == .failed(.registration(failure)))
+        #expect(try harness.store.data(forKey: TokenService.credentialsKey) == nil)
+        // The app can start again.
+        let again = try await service.beginSocialRegistration()
+        try await service.completeSocialRegistration(callback: try await harness.simulator.authorize(again, as: "alice@example.com"))
+        #expect(await service.state.letter == "G")
+    }
+
+    @Test("a replayed callback is F (no login pending) and changes nothing")
+    func replayedCallback() async throws {
+        let harness = try EngineHarness()
+        let service = harness.launch()
+        var tape = await EventTape(service)
+        await service.start()
+        let url = try await service.beginSocialRegistration()
+        let callback = try await harness.simulator.authorize(url, as: "alice@example.com")
+        let profile = try await service.completeSocialRegistration(callback: callback)
+        await #expect(throws: RegStateError.registration(.noPendingLogin)) {
+            try await service.completeSocialRegistration(callback: callback)
+        }
+        #expect(await service.state == .awaitingConfirmation(profile))
+        #expect(await tape.next(3) == ["Registration Required D", "Awaiting Confirmation G", "Error F"])
+    }
+
+    @Test("a second login started while one is pending is F, and the pending one is dead")
+    func secondLoginWhilePending() async throws {
+        let harness = try EngineHarness()
+        let service = harness.launch()
+        await service.start()
+        let first = try await service.beginSocialRegistration()
+        await #expect(throws: RegStateError.registration(.loginAlreadyInProgress)) {
+            _ = try await service.beginPasswordlessRegistration(email: "alice@example.com")
+        }
+        let late = try await harness.simulator.authorize(first, as: "alice@example.com")
+        await #expect(throws: RegStateError.registration(.noPendingLogin)) { try await service.completeSocialRegistration(callback: late) }
+        #expect(try harness.store.data(forKey: TokenService.credentialsKey) == nil)
+    }
+
+    enum BadIDToken: String, CaseIterable, Sendable {
+        case badSignature, algNone, wrongAudience, wrongIssuer, expired, wrongNonce
+    }
+
+    @Test("an ID token that fails validation is F with the check that failed, and nothing is stored", arguments: BadIDToken.allCases)
+    func badIDToken(_ kind: BadIDToken) async throws {
+        let crypto = SystemCrypto()
+        let key = try crypto.generateRSAPrivateKey(bits: 2048)
+        let harness = try EngineHarness()
+        var transport = TamperingTransport(base: harness.simulator.transport, key: key) { claims, _ in
+            switch kind {
+            case .wrongAudience: claims["aud"] = "someone-else"
+            case .wrongIssuer: claims["iss"] = "https://evil.example"
+            case .expired: claims["exp"] = .number(claims["iat"]?.numberValue.map { $0 - 600 } ?? 0)
+            case .wrongNonce: claims["nonce"] = "replayed-nonce"
+            case .badSignature, .algNone: break
+            }
+        }
+        if kind == .badSignature { transport.signWithOtherKey = try crypto.generateRSAPrivateKey(bits: 2048) }
+        if kind == .algNone { transport.unsigned = true }
+        let service = RegStateService(configuration: harness.configuration, dependencies: RegStateDependencies(
+            store: harness.store, journal: harness.journal, transport: transport, clock: harness.clock))
+        await service.start()
+        let url = try await service.beginSocialRegistration()
+        let callback = try await harness.simulator.authorize(url, as: "alice@example.com")
+        let error = await #expect(throws: RegStateError.self) { try await service.completeSocialRegistration(callback: callback) }
+        guard case .registration(.invalidIDToken(let reason))? = error else {
+            Issue.record("expected an invalid ID token, got \(String(describing: error))")
+            return
+        }
+        #expect(!reason.isEmpty)
+        #expect(try harness.store.data(forKey: TokenService.credentialsKey) == nil)
+    }
+
+    @Test("passwordless codes: wrong and expired are distinct F reasons, and the flow can be retried")
+    func passwordlessCodes() async throws {
+        let harness = try EngineHarness()
+        let service = harness.launch()
+        await service.start()
+        try await service.beginPasswordlessRegistration(email: "dave@example.com")
+        await #expect(throws: RegStateError.registration(.wrongCode)) {
+            try await service.completePasswordlessRegistration(code: "not-the-code")
+        }
+        try await service.beginPasswordlessRegistration(email: "dave@example.com")
+        let stale = try #require(await harness.simulator.latestCode(for: "dave@example.com"))
+        harness.clock.advance(by: 301)
+        await #expect(throws: RegStateError.registration(.codeExpired)) {
+            try await service.completePasswordlessRegistration(code: stale)
+        }
+        try await service.beginPasswordlessRegistration(email: "dave@example.com")
+        let fresh = try #require(await harness.simulator.latestCode(for: "dave@example.com"))
+        #expect(try await service.completePasswordlessRegistration(code: fresh).email == "dave@example.com")
+        await #expect(throws: RegStateError.registration(.invalidEmail)) {
+            try await service.retryRegistration()
+            try await service.beginPasswordlessRegistration(email: "not an email")
+        }
+    }
+
+    @Test("the backend's device limit is F TOO_MANY_REGISTERED_DEVICES and the second device keeps no token")
+    func deviceLimit() async throws {
+        let harness = try EngineHarness { $0.maxDevicesPerUser = 1 }
+        _ = try await harness.registeredService()
+        let second = RegStateService(configuration: harness.configuration, dependencies: RegStateDependencies(
+            store: InMemorySecureStore(), journal: InMemoryJournal(), transport: harness.simulator.transport, clock: harness.clock))
+        await second.start()
+        let url = try await second.beginSocialRegistration()
+        try await second.completeSocialRegistration(callback: try await harness.simulator.authorize(url, as: "alice@example.com"))
+        await #expect(throws: RegStateError.registration(.tooManyRegisteredDevices)) { try await second.confirmRegistration() }
+        #expect(await second.state == .failed(.registration(.tooManyRegisteredDevices)))
+        #expect(await second.validAccessTokenOrNil() == nil)
+    }
+}
+
+extension RegStateService {
+    func validAccessTokenOrNil() async -> String? { try? await validAccessToken() }
+}
