@@ -20,7 +20,7 @@ extension OIDCClient {
         while true {
             do throws(IDTokenError) {
                 let token = try validator.validate(idToken, keySet: keys, expectedNonce: expectedNonce, now: clock.now())
-                guard let profile = Profile(claims: token.claims) else {
+                guard let profile = try? ProfileService().profile(fromClaims: token.claims) else {
                     throw IDTokenError.malformed("no sub or iss claim")
                 }
                 return VerifiedIDToken(token: token, profile: profile)

@@ -8,21 +8,24 @@ public struct ProfileService: Sendable {
     /// Creates the service.
     public init() {}
 
-    /// The profile the claims describe.
+    /// The profile the claims describe: `sub`, `iss`, `email`, `email_verified` (a Boolean or the string `"true"`),
+    /// `name` (else `preferred_username`, else `nickname`) and `picture`; empty strings count as absent.
     ///
     /// - Throws: ``ProfileError/missingClaim(_:)`` when `sub` or `iss` is missing or not a string.
     public func profile(fromClaims claims: [String: JSONValue]) throws(ProfileError) -> Profile {
         guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else { throw .missingClaim("sub") }
         guard let issuer = claims["iss"]?.stringValue, !issuer.isEmpty else { throw .missingClaim("iss") }
-        let verified: Bool
-        switch claims["email_verified"] {
-        case .bool(let value)?: verified = value
-        case .string(let value)?: verified = value.lowercased() == "true"  // some providers send a string
-        default: verified = false
+        func text(_ name: String) -> String? {
+            guard let value = claims[name]?.stringValue, !value.isEmpty else { return nil }
+            return value
         }
-        return Profile(subject: subject, issuer: issuer, email: claims["email"]?.stringValue, emailVerified: verified,
-                       name: claims["name"]?.stringValue ?? claims["preferred_username"]?.stringValue,
-                       picture: claims["picture"]?.stringValue)
+        let verified: Bool = switch claims["email_verified"] {
+        case .bool(let value): value
+        case .string(let value): value.lowercased() == "true"  // some providers send a string
+        default: false
+        }
+        return Profile(subject: subject, issuer: issuer, email: text("email"), emailVerified: verified,
+                       name: text("name") ?? text("preferred_username") ?? text("nickname"), picture: text("picture"))
     }
 
     /// The profile in a compact JWT's payload, read without verifying it: for tokens already validated and stored.
