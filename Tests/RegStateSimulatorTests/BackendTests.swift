@@ -51,7 +51,8 @@ struct BackendTests {
         let harness = try SimulatorHarness()
         let idToken = try await Self.idToken(harness)
         var parts = idToken.split(separator: ".").map(String.init)
-        parts[1] = Base64URL.encode(Data(#"{"sub":"mallory","iss":"https://idp.regstate.sim","aud":"regstate-cli"}"#.utf8))
+        let claims: JSONValue = ["sub": "mallory", "iss": "https://idp.regstate.sim", "aud": "regstate-cli"]
+        parts[1] = Base64URL.encode(claims.serialized())
         let forged = try await harness.securityToken(idToken: parts.joined(separator: "."), installation: "i")
         #expect(forged.status == 401)
         #expect(forged.errorCode == "invalid_id_token")
