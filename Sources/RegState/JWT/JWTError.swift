@@ -28,8 +28,6 @@ public enum JWTError: Error, Sendable, Equatable {
     case unsupportedAlgorithm(String)
     /// A JWK cannot be turned into an RSA public key; the detail says why.
     case invalidKey(String)
-    /// The header or claims could not be encoded as JSON.
-    case encodingFailed
 }
 
 extension JWTError: LocalizedError {
@@ -45,7 +43,6 @@ extension JWTError: LocalizedError {
         case .unsupportedAlgorithm(let algorithm):
             "The JWS algorithm \"\(algorithm.prefix(32))\" is not supported (only RS256, PS256 and PS512)."
         case .invalidKey(let detail): "The JSON Web Key cannot be used (\(detail))."
-        case .encodingFailed: "The JWS header or claims could not be encoded as JSON."
         }
     }
 }
