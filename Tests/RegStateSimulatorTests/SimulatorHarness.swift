@@ -157,7 +157,9 @@ struct SimulatorHarness {
         -> HTTPResponse
     {
         let headers = ["Authorization": "Bearer \(token)"]
-        if let body { return try await transport.send(.json(method, url: backendURL(path), body: body, headers: headers)) }
+        if let body {
+            return try await transport.send(.json(method, url: backendURL(path), body: body, headers: headers))
+        }
         return try await transport.send(HTTPRequest(method: method, url: backendURL(path), headers: headers))
     }
 }
