@@ -128,6 +128,10 @@ extension Simulator {
             world.refreshTokens[mint.storageKey(refreshToken)] = RefreshTokenRecord(
                 familyID: familyID, expiresAt: configuration.refreshTokenLifetime.map { now.addingTimeInterval($0) })
             body["refresh_token"] = .string(refreshToken)
+            // Keycloak's non-standard member: it lets a client know, offline, when every token has expired.
+            if let lifetime = configuration.refreshTokenLifetime {
+                body["refresh_expires_in"] = .number(lifetime.rounded())
+            }
         }
         if scopes.contains("openid") {
             body["id_token"] = .string(try idToken(for: user, clientID: family.clientID, authTime: family.authTime,
