@@ -108,15 +108,15 @@ struct RegStateMachineTests {
             "unsettled": anyState.union(["nonNativeTokenInstalled", "storedTokensInspected", "renewalSucceeded",
                                          "renewalFailed", "credentialsCleared"]),
             "registrationRequired": anyState.union(["registrationRequested"]),
-            "authenticating(social)": authenticating,
-            "authenticating(passwordless)": authenticating,
+            "authenticating_social": authenticating,
+            "authenticating_passwordless": authenticating,
             "awaitingConfirmation": anyState.union(["registrationFailed", "confirmationRequested", "registrationConfirmed",
                                                     "retryRequested", "logoutRequested", "logoutRefused", "loggedOut"]),
-            "active(B)": renewable,
-            "active(B,offline)": renewable,
-            "active(A)": anyState.union(["logoutRequested", "logoutRefused", "loggedOut"]),
-            "failed(F)": failed,
-            "failed(E)": failed.union(["credentialsCleared"]),
+            "active_B": renewable,
+            "active_B_offline": renewable,
+            "active_A": anyState.union(["logoutRequested", "logoutRefused", "loggedOut"]),
+            "failed_F": failed,
+            "failed_E": failed.union(["credentialsCleared"]),
         ]
     }()
 

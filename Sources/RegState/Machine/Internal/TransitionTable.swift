@@ -1,0 +1,158 @@
+import Foundation
+
+/// Representative values of every state and event, and the diagrams drawn from running the transition function over
+/// them: `Diagrams/` is generated from this, and a test fails when the committed diagrams drift from the code.
+package enum TransitionTable {
+    package static let epoch = Date(timeIntervalSince1970: 1_800_000_000)
+    package static let profile = Profile(subject: "user-1", issuer: "https://idp.example", email: "alice@example.com",
+                                         emailVerified: true, name: "Alice")
+    package static let stored = StoredSession(registrationType: .social, expiresAt: epoch.addingTimeInterval(3600),
+                                              hasRefreshToken: true, profile: profile)
+
+    /// One value of each state shape the machine distinguishes.
+    package static let states: [RegState] = [
+        .unsettled,
+        .registrationRequired,
+        .authenticating(.social),
+        .authenticating(.passwordless(email: "alice@example.com")),
+        .awaitingConfirmation(profile),
+        .active(stored.session(.stored)),
+        .active(stored.session(.stored, connectivity: .offline(.noInternet))),
+        .active(Session(activation: .nonNative)),
+        .failed(.registration(.stateMismatch)),
+        .failed(.renewal(.denied(reason: "invalid_grant"))),
+    ]
+
+    /// One value of each event shape, with the outcomes that lead to different states.
+    package static let events: [MachineEvent] = [
+        .launched(isNative: true),
+        .launched(isNative: false),
+        .nonNativeTokenInstalled,
+        .storedTokensInspected(.nothing),
+        .storedTokensInspected(.unreadable(reason: "corrupt")),
+        .storedTokensInspected(.valid(stored)),
+        .storedTokensInspected(.expired(stored)),
+        .renewalRequested(.expired),
+        .renewalSucceeded(stored),
+        .renewalFailed(.transient(.noInternet), stored: stored),
+        .renewalFailed(.denied(reason: "invalid_grant"), stored: stored),
+        .registrationRequested(.social),
+        .registrationRequested(.passwordless(email: "alice@example.com")),
+        .authorizationIssued,
+        .credentialsSubmitted,
+        .authenticated(stored),
+        .registrationFailed(.wrongCode),
+        .confirmationRequested,
+        .registrationConfirmed(stored),
+        .retryRequested,
+        .logoutRequested,
+        .logoutRefused(.noInternet),
+        .loggedOut,
+        .forcedLogout,
+        .clearStateRequested,
+        .credentialsCleared,
+    ]
+
+    /// The seed's paths as event sequences from launch, with the letters each emits.
+    package static let paths: [(name: String, events: [MachineEvent])] = [
+        ("Non-native platform", [.launched(isNative: false), .nonNativeTokenInstalled]),
+        ("Nothing stored", [.launched(isNative: true), .storedTokensInspected(.nothing)]),
+        ("Stored token valid", [.launched(isNative: true), .storedTokensInspected(.valid(stored))]),
+        ("Stored token renewed", [.launched(isNative: true), .storedTokensInspected(.expired(stored)), .renewalSucceeded(stored)]),
+        ("Renewal offline", [.launched(isNative: true), .storedTokensInspected(.expired(stored)),
+                             .renewalFailed(.transient(.noInternet), stored: stored)]),
+        ("Renewal refused", [.launched(isNative: true), .storedTokensInspected(.expired(stored)),
+                             .renewalFailed(.denied(reason: "invalid_grant"), stored: stored), .credentialsCleared]),
+        ("Social registration", [.launched(isNative: true), .storedTokensInspected(.nothing), .registrationRequested(.social),
+                                 .authorizationIssued, .credentialsSubmitted, .authenticated(stored), .confirmationRequested,
+                                 .registrationConfirmed(stored)]),
+        ("Passwordless, Retry", [.launched(isNative: true), .storedTokensInspected(.nothing),
+                                 .registrationRequested(.passwordless(email: "alice@example.com")), .authorizationIssued,
+                                 .credentialsSubmitted, .authenticated(stored), .retryRequested]),
+        ("Registration fails", [.launched(isNative: true), .storedTokensInspected(.nothing), .registrationRequested(.social),
+                                .authorizationIssued, .credentialsSubmitted, .registrationFailed(.stateMismatch)]),
+        ("Logout", [.launched(isNative: true), .storedTokensInspected(.valid(stored)), .logoutRequested, .loggedOut]),
+    ]
+
+    /// A label for a sample state that tells the sample shapes apart.
+    package static func label(_ state: RegState) -> String {
+        switch state {
+        case .authenticating(.social): "authenticating_social"
+        case .authenticating(.passwordless): "authenticating_passwordless"
+        case .active(let session) where session.connectivity.isOffline: "active_\(session.activation.rawValue)_offline"
+        case .active(let session): "active_\(session.activation.rawValue)"
+        case .failed(let error): "failed_\(error.letter)"
+        default: state.caseName
+        }
+    }
+
+    /// `Diagrams/state-machine.md`: a Mermaid state diagram of every accepted transition between the sample states,
+    /// and the lettered events of each seed path.
+    package static func markdown() -> String {
+        var edges: [String] = []
+        for state in states {
+            for event in events {
+                guard let transition = try? RegStateMachine.transition(from: state, on: event) else { continue }
+                let target = transition.state
+                // Self-loops that only run effects would drown the picture; they are listed in the table below.
+                if target == state, emitted(transition).isEmpty { continue }
+                // A relaunch or clear-state leads every state back to unsettled: drawn once, from unsettled.
+                if event.appliesEverywhere, state != .unsettled { continue }
+                var text = event.name
+                let letters = emitted(transition).map { String($0.letter) }
+                if !letters.isEmpty { text += " / " + letters.joined(separator: ",") }
+                let edge = "    \(label(state)) --> \(label(target)) : \(text)"
+                if !edges.contains(edge) { edges.append(edge) }
+            }
+        }
+        var lines = [
+            "# RegState state machine",
+            "",
+            "Generated from `RegStateMachine.transition` by `DiagramTests` (regenerate with",
+            "`REGSTATE_WRITE_DIAGRAMS=1 swift test --filter DiagramTests`). Do not edit by hand.",
+            "",
+            "Edge labels: the event, then the lettered events it emits (A/B/C/H active, D registration required,",
+            "E/F error, G awaiting confirmation). `launched` and `clearStateRequested` apply in every state.",
+            "",
+            "```mermaid",
+            "stateDiagram-v2",
+            "    [*] --> unsettled",
+        ]
+        lines += edges
+        lines += ["```", "", "## Paths", "", "| path | events | lettered events | final state |", "|---|---|---|---|"]
+        for path in paths {
+            var state = RegState.unsettled
+            var letters: [String] = []
+            for event in path.events {
+                guard let transition = try? RegStateMachine.transition(from: state, on: event) else { break }
+                letters += emitted(transition).map(\.title)
+                state = transition.state
+            }
+            let names = path.events.map(\.name).joined(separator: " → ")
+            lines.append("| \(path.name) | \(names) | \(letters.joined(separator: ", ")) | \(label(state)) |")
+        }
+        lines += ["", "## Transition table", "", "| state | accepted events |", "|---|---|"]
+        for state in states {
+            let accepted = events.filter { (try? RegStateMachine.transition(from: state, on: $0)) != nil }.map(\.name)
+            var unique: [String] = []
+            for name in accepted where !unique.contains(name) { unique.append(name) }
+            lines.append("| \(label(state)) | \(unique.joined(separator: ", ")) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func emitted(_ transition: RegStateMachine.Transition) -> [RegStateEvent] {
+        transition.effects.compactMap { if case .emit(let event) = $0 { event } else { nil } }
+    }
+
+}
+
+extension MachineEvent {
+    /// Whether the event applies in every state (a relaunch, a clear-state).
+    var appliesEverywhere: Bool {
+        switch self {
+        case .launched, .clearStateRequested: true
+        default: false
+        }
+    }
+}
