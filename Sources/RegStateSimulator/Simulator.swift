@@ -57,7 +57,7 @@ public actor Simulator {
                 publicKey = try crypto.publicKey(of: signingKey)
                 world = loaded
             } else {
-                signingKey = try crypto.generateRSAPrivateKey(bits: 2048)
+                signingKey = try configuration.signingKey ?? crypto.generateRSAPrivateKey(bits: 2048)
                 publicKey = try crypto.publicKey(of: signingKey)
                 world = World(
                     signingKeyDER: signingKey.pkcs1DER.base64EncodedString(),

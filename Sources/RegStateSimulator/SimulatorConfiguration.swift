@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 /// The knobs of a simulated world: where it lives, who may use it, how long things last, and how it misbehaves.
 ///
@@ -50,6 +51,9 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     public var requiresOfflineAccessForRefreshToken: Bool
     /// Scripted users; any other address is created on first sign-in. Default ``SimulatorUser/defaults``.
     public var users: [SimulatorUser]
+    /// The RSA key a new world signs with; `nil` (the default) generates a fresh 2048-bit key. A test suite can
+    /// generate one key and share it to skip key generation in every test. A reopened world keeps its saved key.
+    public var signingKey: RSAPrivateKey?
 
     /// Creates a configuration; every parameter defaults to the value documented on its property.
     public init(
@@ -72,7 +76,8 @@ public struct SimulatorConfiguration: Sendable, Equatable {
         refusesRefresh: Bool = false,
         providerDown: Bool = false,
         requiresOfflineAccessForRefreshToken: Bool = true,
-        users: [SimulatorUser] = SimulatorUser.defaults
+        users: [SimulatorUser] = SimulatorUser.defaults,
+        signingKey: RSAPrivateKey? = nil
     ) {
         self.issuer = issuer
         self.backendURL = backendURL
@@ -94,6 +99,7 @@ public struct SimulatorConfiguration: Sendable, Equatable {
         self.providerDown = providerDown
         self.requiresOfflineAccessForRefreshToken = requiresOfflineAccessForRefreshToken
         self.users = users
+        self.signingKey = signingKey
     }
 
     /// The issuer identifier as it appears in tokens and discovery: the URL's text without a trailing slash.

@@ -48,6 +48,20 @@ struct JournalFileTests {
         }
     }
 
+    @Test("opening removes the journal's stale temporary files, not other files")
+    func staleTemporaryFiles() throws {
+        try withStorageScratch { scratch in
+            let url = scratch.appendingPathComponent("journal.log")
+            let stale = AtomicFile.temporaryPrefix + "journal.log.0123abcd"
+            let unrelated = AtomicFile.temporaryPrefix + "world.json.0123abcd"
+            for name in [stale, unrelated, "journal.log"] {
+                try Data().write(to: scratch.appendingPathComponent(name))
+            }
+            _ = try FileJournal(url: url)
+            #expect(try storageEntries(of: scratch) == [unrelated, "journal.log"])
+        }
+    }
+
     @Test("a journal deleted behind its back reads as empty and appends recreate it")
     func deletedFile() throws {
         try withStorageScratch { scratch in

@@ -21,7 +21,8 @@ public final class FileJournal: EventJournal {
 
     /// Opens the journal at `url`, creating an empty one (mode 0600) if missing; the parent directory must exist.
     ///
-    /// An existing file owned by this user is tightened to 0600.
+    /// An existing file owned by this user is tightened to 0600; temporary files a crashed ``replaceAll(with:)``
+    /// left next to it are removed.
     ///
     /// - Throws: ``JournalError/unreadable(_:)`` when the file cannot be opened or created, or is not a regular file.
     public init(url: URL) throws {
@@ -40,6 +41,7 @@ public final class FileJournal: EventJournal {
                 try POSIX.sync(fd)
                 try POSIX.syncDirectory(self.url.deletingLastPathComponent().path)
             }
+            try AtomicFile.removeStaleTemporaryFiles(for: self.url)
         } catch {
             throw JournalError.unreadable(SystemCallError.reason(of: error))
         }

@@ -7,7 +7,8 @@ import RegState
 ///
 /// ## Exchange an ID token for a security token
 /// `POST /v1/security-token` with
-/// `{"id_token": "<JWT>", "installation_id": "<id>", "platform": "ios|android|linux|web|…", "form_factor": "390x844"}`.
+/// `{"id_token": "<JWT>", "installation_id": "<id>", "platform": "ios|android|linux|web|…",
+/// "form_factor": "390x844"}`.
 /// - `200 {"security_token": "<opaque>", "expires_in": <seconds>, "registered": <bool>}` — the ID token verified
 ///   (RS256 signature by the provider's key, `iss`, `aud` = the client ID, `exp`); the installation is bound to the
 ///   token's `sub`; `registered` says whether the backend holds a profile for that user.

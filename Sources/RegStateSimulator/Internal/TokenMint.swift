@@ -37,7 +37,8 @@ struct TokenMint: Sendable {
     /// A compact JWS (RS256, with `kid` and `typ: JWT`) over `claims`.
     func signedJWT(_ claims: [String: JSONValue]) throws -> String {
         let header: JSONValue = ["alg": "RS256", "typ": "JWT", "kid": .string(keyID)]
-        let input = Base64URL.encode(header.serialized()) + "." + Base64URL.encode(JSONValue.object(claims).serialized())
+        let payload = JSONValue.object(claims).serialized()
+        let input = Base64URL.encode(header.serialized()) + "." + Base64URL.encode(payload)
         let signature = try crypto.sign(message: Data(input.utf8), privateKey: signingKey, algorithm: .rs256)
         return input + "." + Base64URL.encode(signature)
     }

@@ -6,8 +6,10 @@ import RegState
 /// Tokens, codes and security tokens are keyed by the base64url SHA-256 of their text, so the world file never holds
 /// a usable bearer token. The one-time codes of the inbox are kept in clear: reading them is the inbox's purpose.
 struct World: Codable, Equatable {
+    /// The format version this code reads and writes.
+    static let currentVersion = 1
     /// The format version of the saved file.
-    var version = 1
+    var version = World.currentVersion
     /// The RSA signing key, PKCS #1 DER, base64.
     var signingKeyDER: String
     /// The JWK `kid` of the signing key.

@@ -36,11 +36,16 @@ struct WorldFile: Sendable {
         guard let data = contents else { return nil }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
+        let world: World
         do {
-            return try decoder.decode(World.self, from: data)
+            world = try decoder.decode(World.self, from: data)
         } catch {
             throw SimulatorError.worldUnreadable("\(Self.fileName) is not a simulator world")
         }
+        guard world.version == World.currentVersion else {
+            throw SimulatorError.worldUnreadable("\(Self.fileName) has format version \(world.version)")
+        }
+        return world
     }
 
     /// Replaces the saved world with `world`, atomically and durably.

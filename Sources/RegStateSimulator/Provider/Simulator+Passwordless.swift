@@ -28,7 +28,8 @@ extension Simulator {
         }
         let address = email.lowercased()
         let code = try mint.oneTimeCode()
-        world.otps[address] = OneTimeCodeRecord(code: code, expiresAt: clock.now().addingTimeInterval(configuration.otpLifetime))
+        let expiresAt = clock.now().addingTimeInterval(configuration.otpLifetime)
+        world.otps[address] = OneTimeCodeRecord(code: code, expiresAt: expiresAt)
         world.inbox[address, default: []].append(code)
         return .json(200, ["_id": .string(nextIdentifier("otp-")), "email": .string(address), "email_verified": false])
     }

@@ -90,7 +90,8 @@ extension Simulator {
         }
         let state = query["state"]
         func failure(_ error: String, _ description: String) throws -> AuthorizationCheck {
-            .redirect(try redirect(redirectURI, [("error", error), ("error_description", description), ("state", state)]))
+            .redirect(try redirect(
+                redirectURI, [("error", error), ("error_description", description), ("state", state)]))
         }
         guard query["response_type"] == "code" else {
             return try failure("unsupported_response_type", "Only response_type=code is supported.")

@@ -17,7 +17,9 @@ package enum AtomicFile {
 
     /// Replaces the file at `url` with `data`, atomically and durably, with permissions `mode` (umask ignored).
     ///
-    /// - Throws: ``SystemCallError``; on failure the target is untouched and the temporary file is removed.
+    /// - Throws: ``SystemCallError``; on failure the target is untouched and the temporary file is removed, except
+    ///   when only the final directory `fsync` fails: the new contents are then in place but may not survive a
+    ///   power loss.
     package static func write(_ data: Data, to url: URL, mode: mode_t) throws {
         let target = url.path
         let directory = url.deletingLastPathComponent().path
@@ -70,6 +72,25 @@ package enum AtomicFile {
         return removed
     }
 
+    /// Removes the temporary files a crashed ``write(_:to:mode:)`` to `url` left next to it; returns how many.
+    ///
+    /// Call it when no other writer targets `url`.
+    @discardableResult
+    package static func removeStaleTemporaryFiles(for url: URL) throws -> Int {
+        let directory = url.deletingLastPathComponent()
+        let prefix = temporaryName(for: url.lastPathComponent)
+        var removed = 0
+        for name in try POSIX.directoryEntries(directory.path) where name.hasPrefix(prefix) {
+            if try POSIX.removeFile(directory.appendingPathComponent(name).path) { removed += 1 }
+        }
+        return removed
+    }
+
+    /// The start of every temporary file's name for a target named `name` (a random suffix follows).
+    private static func temporaryName(for name: String) -> String {
+        temporaryPrefix + String(name.prefix(100)) + "."
+    }
+
     /// Creates a fresh temporary file next to the target, retrying on the (unlikely) name collision.
     private static func createTemporaryFile(in directory: String, for name: String, mode: mode_t) throws
         -> (path: String, fd: Int32)
@@ -77,7 +98,7 @@ package enum AtomicFile {
         var attempt = 0
         while true {
             let suffix = String(UInt64.random(in: .min ... .max), radix: 16)
-            let path = directory + "/" + temporaryPrefix + String(name.prefix(100)) + "." + suffix
+            let path = directory + "/" + temporaryName(for: name) + suffix
             do {
                 let fd = try POSIX.openFile(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: mode)
                 return (path, fd)
