@@ -48,7 +48,7 @@ struct OIDCTokenResponseTests {
              expected: .failure(.oauth(error: "invalid_client", description: nil, status: 401))),
         Case(name: "400 without an OAuth body",
              response: OIDCFixtures.raw(400, "bad", contentType: "text/plain"),
-             expected: .failure(.malformedResponse("HTTP 400 without an OAuth error body"))),
+             expected: .failure(.unexpectedStatus(400))),
         Case(name: "500", response: OIDCFixtures.raw(500, #"{"error":"server_error"}"#),
              expected: .failure(.server(status: 500))),
         Case(name: "503 without body", response: HTTPResponse(status: 503), expected: .failure(.server(status: 503))),
@@ -70,6 +70,7 @@ struct OIDCTokenResponseTests {
         (.oauth(error: "unauthorized_client", description: nil, status: 400), false, true),
         (.oauth(error: "invalid_client", description: nil, status: 401), false, false),
         (.unauthorized, false, false),
+        (.unexpectedStatus(404), false, false),
         (.stateMismatch, false, false),
     ]
 
