@@ -13,6 +13,9 @@ public enum OIDCError: Error, Sendable, Equatable {
     case oauth(error: String, description: String?, status: Int)
     /// The provider's response could not be understood; the reason names what was wrong, never a value.
     case malformedResponse(String)
+    /// A 4xx status without an OAuth error body (for example 404 from a wrong endpoint): a configuration problem,
+    /// not worth retrying.
+    case unexpectedStatus(Int)
     /// The discovery document names another issuer than the configured one (OIDC Discovery §4.3).
     case issuerMismatch(expected: String, found: String)
     /// The provider does not offer what was asked for (for example no `revocation_endpoint`).
@@ -70,6 +73,7 @@ extension OIDCError: LocalizedError {
         case .oauth(let error, let description, let status):
             "The sign-in service refused the request (HTTP \(status), \(error)\(description.map { ": \($0)" } ?? ""))."
         case .malformedResponse(let reason): "The sign-in service sent an unreadable answer (\(reason))."
+        case .unexpectedStatus(let status): "The sign-in service answered HTTP \(status)."
         case .issuerMismatch(let expected, let found):
             "The discovery document describes issuer \(found), not the configured \(expected)."
         case .unsupported(let what): "The sign-in service does not support this (\(what))."

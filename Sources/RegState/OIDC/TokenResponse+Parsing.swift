@@ -10,7 +10,8 @@ extension TokenResponse {
     /// numeric string (both occur in the wild).
     ///
     /// - Throws: ``OIDCError/oauth(error:description:status:)`` for an RFC 6749 §5.2 error body on 4xx,
-    ///   ``OIDCError/server(status:)`` for 5xx and 429, ``OIDCError/malformedResponse(_:)`` otherwise.
+    ///   ``OIDCError/server(status:)`` for 5xx and 429, ``OIDCError/unexpectedStatus(_:)`` for another non-2xx,
+    ///   ``OIDCError/malformedResponse(_:)`` for an unreadable 2xx.
     public static func parse(_ response: HTTPResponse) throws(OIDCError) -> TokenResponse {
         guard response.isSuccess else { throw ResponseReading.failure(response) }
         guard let object = response.jsonBody?.objectValue else {

@@ -4,8 +4,8 @@ import Foundation
 enum ResponseReading {
     /// The error a non-2xx response stands for.
     ///
-    /// 5xx and 429 are the server's trouble (transient); a 4xx with an RFC 6749 §5.2 body is an OAuth error; a 4xx
-    /// without one is malformed (but still carries the status in the reason).
+    /// 5xx and 429 are the server's trouble (transient); a 4xx with an RFC 6749 §5.2 body is an OAuth error; any
+    /// other status is unexpected (a configuration problem, not transient).
     static func failure(_ response: HTTPResponse) -> OIDCError {
         if response.status >= 500 || response.status == 429 {
             return .server(status: response.status)
@@ -13,7 +13,7 @@ enum ResponseReading {
         if let object = response.jsonBody?.objectValue, let error = object["error"]?.stringValue, !error.isEmpty {
             return .oauth(error: error, description: object["error_description"]?.stringValue, status: response.status)
         }
-        return .malformedResponse("HTTP \(response.status) without an OAuth error body")
+        return .unexpectedStatus(response.status)
     }
 
     /// Sends `request`, mapping transport failures.
