@@ -193,6 +193,7 @@ extension RegStateService {
             switch error {
             case .transport(let transport): return .providerUnreachable(transport.errorDescription ?? "unreachable")
             case .server(let status): return .providerUnreachable("HTTP \(status)")
+            case .unexpectedStatus(let status): return .malformedResponse("unexpected HTTP \(status)")
             case .oauth(let code, let description, _): return .tokenRequestFailed(error: code, description: description)
             case .malformedResponse(let reason): return .malformedResponse(reason)
             case .issuerMismatch(let expected, let found): return .discoveryFailed("issuer \(found) is not \(expected)")
