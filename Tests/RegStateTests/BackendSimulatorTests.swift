@@ -11,7 +11,7 @@ struct BackendSimulatorTests {
     let backend: HTTPRegistrationBackend
 
     init() throws {
-        simulator = try Simulator(clock: clock)
+        simulator = try Simulator(configuration: SimulatorConfiguration(signingKey: EngineHarness.sharedSigningKey), clock: clock)
         client = OIDCClient(configuration: OIDCSimulatorEndToEndTests.configuration(), transport: simulator.transport,
                             clock: clock)
         backend = HTTPRegistrationBackend(baseURL: URL(string: "https://api.regstate.sim")!,

@@ -54,7 +54,7 @@ struct CrashTests {
                     let leftovers = try await Self.runAndKill(probe, root: root, log: scratch)
                     // Until one run has written the record (a kill can land before the first write, run after run), it may be absent.
                     let nothingWrittenYet = previous.map { $0.storeSeq == 0 } ?? true
-                    let outcome = try Self.verify(root: root, firstRun: nothingWrittenYet, leftovers: leftovers)
+                    let outcome = try Self.verify(root: root, mayBeAbsent: nothingWrittenYet, leftovers: leftovers)
                     if let previous {
                         #expect(outcome.journalSeq >= previous.journalSeq)
                         #expect(outcome.storeSeq >= previous.storeSeq)
@@ -112,7 +112,7 @@ struct CrashTests {
     }
 
     /// Reopens the store and the journal the probe left and checks every invariant; returns what it found.
-    private static func verify(root: URL, firstRun: Bool, leftovers: Int) throws -> CrashOutcome {
+    private static func verify(root: URL, mayBeAbsent: Bool, leftovers: Int) throws -> CrashOutcome {
         let storeDirectory = root.appendingPathComponent("store")
         let store = try FileSecureStore(directory: storeDirectory)
         let storeSeq: Int
@@ -125,7 +125,7 @@ struct CrashTests {
             #expect(CRC32.hex(Data("\(record.seq):\(record.filler)".utf8)) == record.digest)
             storeSeq = record.seq
         } else {
-            #expect(firstRun, "record vanished after it had been written")
+            #expect(mayBeAbsent, "record vanished after it had been written")
             storeSeq = 0
         }
         #expect(try store.keys() == (storeSeq == 0 ? [] : ["record"]))

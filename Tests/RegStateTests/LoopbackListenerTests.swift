@@ -14,7 +14,7 @@ struct LoopbackListenerTests {
     @Test("A GET to the redirect path is answered with a page and returned as the redirect URL")
     func roundTrip() async throws {
         let listener = try LoopbackRedirectListener()
-        async let redirect = listener.waitForRedirect(timeout: 30)
+        async let redirect = listener.waitForRedirect(timeout: 120)
         let transport = URLSessionTransport()
         // A request for another path first (browsers ask for /favicon.ico): answered 404, waiting goes on.
         let favicon = try await transport.send(HTTPRequest(

@@ -10,7 +10,7 @@ struct OIDCPasswordlessSimulatorTests {
     let client: OIDCClient
 
     init() throws {
-        simulator = try Simulator(clock: clock)
+        simulator = try Simulator(configuration: SimulatorConfiguration(signingKey: EngineHarness.sharedSigningKey), clock: clock)
         client = OIDCClient(configuration: OIDCSimulatorEndToEndTests.configuration(), transport: simulator.transport,
                             clock: clock)
     }

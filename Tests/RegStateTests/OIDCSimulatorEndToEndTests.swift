@@ -11,7 +11,7 @@ struct OIDCSimulatorEndToEndTests {
     let client: OIDCClient
 
     init() throws {
-        simulator = try Simulator(clock: clock)
+        simulator = try Simulator(configuration: SimulatorConfiguration(signingKey: EngineHarness.sharedSigningKey), clock: clock)
         client = OIDCClient(configuration: Self.configuration(), transport: simulator.transport, clock: clock)
     }
 

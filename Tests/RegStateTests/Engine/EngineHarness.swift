@@ -11,8 +11,12 @@ struct EngineHarness {
     let journal = InMemoryJournal()
     static let redirect = URL(string: "com.example.app:/callback")!
 
+    /// One provider key for every engine test: RSA key generation is the slowest thing a world does.
+    static let sharedSigningKey: RSAPrivateKey? = try? SystemCrypto().generateRSAPrivateKey(bits: 2048)
+
     init(configure: (inout SimulatorConfiguration) -> Void = { _ in }) throws {
         var configuration = SimulatorConfiguration()
+        configuration.signingKey = Self.sharedSigningKey
         configure(&configuration)
         simulator = try Simulator(configuration: configuration, clock: clock)
     }
