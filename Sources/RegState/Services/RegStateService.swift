@@ -32,6 +32,8 @@ public actor RegStateService {
     private var sequence = 0
     private var started = false
     var lastAppliedFlight = 0
+    /// The last access token a server rejected, so that many rejections of one token make one notice.
+    var noticedRejection: String?
 
     /// The social login in progress: PKCE verifier, state and nonce, kept in memory only.
     var pendingAuthorization: AuthorizationRequest?

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Which requests carry the session's access token, and which responses mean "the token was rejected"
+/// (seed 001's TokenManagementPolicy).
+///
+/// Only URLs that match a validating URL — same scheme, host and port, and a path under its path — ever see the
+/// `Authorization` header; every other request goes out untouched, so a token can never leak to a third party.
+public struct TokenPolicy: Sendable {
+    /// The URLs whose requests get the token.
+    public var validatingURLs: [URL]
+    /// Whether a response means the token must be renewed and the request retried (default: HTTP 401).
+    public var evaluateTokenRefresh: @Sendable (HTTPResponse) -> Bool
+
+    /// Creates a policy.
+    public init(validatingURLs: [URL], evaluateTokenRefresh: @escaping @Sendable (HTTPResponse) -> Bool = { $0.status == 401 }) {
+        self.validatingURLs = validatingURLs
+        self.evaluateTokenRefresh = evaluateTokenRefresh
+    }
+
+    /// Whether `url` is under one of the validating URLs (scheme, host and port equal; path a prefix at a `/`).
+    public func matches(_ url: URL) -> Bool {
+        validatingURLs.contains { base in
+            guard base.scheme?.lowercased() == url.scheme?.lowercased(),
+                  base.host?.lowercased() == url.host?.lowercased(),
+                  Self.port(of: base) == Self.port(of: url) else { return false }
+            let prefix = base.path.hasSuffix("/") ? String(base.path.dropLast()) : base.path
+            return url.path == prefix || url.path.hasPrefix(prefix + "/") || prefix.isEmpty
+        }
+    }
+
+    private static func port(of url: URL) -> Int? {
+        url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
+    }
+}
+
+/// An ``HTTPTransport`` that adds the session's access token to requests the ``TokenPolicy`` matches, and on a
+/// response the policy calls a rejection, renews once and retries once.
+///
+/// However many requests are rejected at the same time, one renewal runs (they all wait for it and are retried with
+/// the new token). If renewal fails, or the retried request is rejected again, the original response is returned.
+public struct AuthorizedTransport: HTTPTransport {
+    private let base: any HTTPTransport
+    private let service: RegStateService
+    private let policy: TokenPolicy
+
+    /// Wraps `base`, taking tokens from `service` for the URLs `policy` lists.
+    public init(base: any HTTPTransport, service: RegStateService, policy: TokenPolicy) {
+        self.base = base
+        self.service = service
+        self.policy = policy
+    }
+
+    /// Sends `request`, authorized when the policy matches it.
+    ///
+    /// - Throws: ``TransportError`` from `base`; ``RegStateError`` or ``AccessTokenError`` when no usable token can be
+    ///   had for a matching request.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard policy.matches(request.url) else { return try await base.send(request) }
+        let token = try await service.validAccessToken()
+        var authorized = request
+        authorized.headers["Authorization"] = "Bearer \(token)"
+        let response = try await base.send(authorized)
+        guard policy.evaluateTokenRefresh(response) else { return response }
+        guard let renewed = await service.tokenRejected(token), renewed != token else { return response }
+        authorized.headers["Authorization"] = "Bearer \(renewed)"
+        return try await base.send(authorized)
+    }
+}
+
+extension RegStateService {
+    /// A server rejected `token`: renew once for everyone who saw it rejected and return the new token, or `nil` when
+    /// renewal failed.
+    ///
+    /// The first rejection of a token is journaled as ``MachineEvent/renewalRequested(_:)`` (the one "token expired"
+    /// notice, however many requests failed); later ones join the same renewal.
+    public func tokenRejected(_ token: String) async -> String? {
+        guard case .active(let session) = state, session.activation != .nonNative else { return nil }
+        if let current = await tokens.accessToken(), current.token != token, await tokens.isUsable(current.expiresAt) {
+            return current.token
+        }
+        if noticedRejection != token {
+            noticedRejection = token
+            _ = try? await apply(.renewalRequested(.backendUnauthorized))
+        }
+        // Joins the flight the notice started (or finds its result already stored).
+        _ = await renewCoalesced(replacing: token)
+        guard let current = await tokens.accessToken(), current.token != token, await tokens.isUsable(current.expiresAt) else {
+            return nil
+        }
+        return current.token
+    }
+}
