@@ -1,0 +1,72 @@
+import Foundation
+import RegState
+import RegStateSimulator
+
+/// The `regstate` tool: parses the command line, builds the engine and runs one command.
+enum CLI {
+    /// Runs the tool and returns its exit status.
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments without the program name.
+    ///   - environment: The process environment (`REGSTATE_HOME`, `HOME`).
+    ///   - terminal: Where input comes from and output goes.
+    static func run(arguments: [String], environment: [String: String], terminal: any Terminal) async -> Int32 {
+        let options: CLIOptions
+        do {
+            options = try CLIOptions.parse(arguments, environment: environment)
+        } catch {
+            return usageFailure(error, terminal)
+        }
+        if options.help {
+            terminal.write(arguments.contains(where: { Command(rawValue: $0) != nil })
+                ? Usage.text(for: options.command) : Usage.tool)
+            return ExitCode.success
+        }
+        let environment: CLIEnvironment
+        do {
+            environment = try CLIEnvironment.make(options)
+        } catch let error as UsageError {
+            return usageFailure(error, terminal)
+        } catch {
+            terminal.note("regstate: \(error.localizedDescription)")
+            return ExitCode.failure
+        }
+        let console = Console(terminal: terminal, json: options.json)
+        let printer = await EventPrinter.attach(to: environment.service, console: console)
+        let run = CommandRun(options: options, environment: environment, console: console, printer: printer)
+        let status = switch options.command {
+        case .walkthrough: await run.walkthrough()
+        case .status: await run.status()
+        case .events: await run.events()
+        case .logout: await run.logout()
+        case .clearState: await run.clearState()
+        }
+        await printer.drain(environment.service)
+        return status
+    }
+
+    private static func usageFailure(_ error: UsageError, _ terminal: any Terminal) -> Int32 {
+        terminal.note("regstate: \(error.message) (see 'regstate --help')")
+        return ExitCode.usage
+    }
+}
+
+/// One command's run: the options, the wired engine and where its text goes.
+struct CommandRun: Sendable {
+    /// The parsed options.
+    let options: CLIOptions
+    /// The engine and, on the simulator, the world.
+    let environment: CLIEnvironment
+    /// Output rules.
+    let console: Console
+    /// The lettered-event printer, subscribed before anything started.
+    let printer: EventPrinter
+
+    /// The engine.
+    var service: RegStateService { environment.service }
+
+    /// Waits until every event emitted so far is printed, so the next line follows them.
+    func drain() async {
+        await printer.drain(service)
+    }
+}
