@@ -46,7 +46,7 @@ extension CommandRun {
             return ExitCode.success
         } catch let error as LogoutError {
             await drain()
-            console.message("Logout refused: \(error.errorDescription ?? "offline"). The session is kept.")
+            console.message("Logout refused: \(error.errorDescription ?? "offline, nothing was changed.")")
             return ExitCode.failure
         } catch {
             await drain()

@@ -32,10 +32,9 @@ struct Console: Sendable {
     /// Asks `question` on stderr and reads one answer line, trimmed; `nil` at the end of input.
     func ask(_ question: String) async -> String? {
         terminal.writeError(question)
-        guard let answer = await terminal.readLine() else {
-            terminal.writeError("\n")
-            return nil
-        }
+        let answer = await terminal.readLine()
+        if answer == nil || !terminal.echoesInput { terminal.writeError("\n") }
+        guard let answer else { return nil }
         return answer.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -8,6 +8,9 @@ protocol Terminal: Sendable {
     func write(_ text: String)
     /// Writes `text` to standard error (prompts, menus and messages).
     func writeError(_ text: String)
+    /// Whether a person types the input (a TTY echoes the answer and its newline); with a pipe the CLI ends the
+    /// prompt's line itself, without echoing the answer (which may hold a redirect's code).
+    var echoesInput: Bool { get }
 }
 
 /// The process's standard input, output and error.
@@ -15,6 +18,9 @@ protocol Terminal: Sendable {
 /// Output is written straight to the file descriptors (no buffering), so events and prompts appear in the order
 /// they were written even when stdout and stderr are pipes.
 struct StandardTerminal: Terminal {
+    /// Whether standard input is a terminal.
+    let echoesInput = isatty(STDIN_FILENO) == 1
+
     /// Reads on a dedicated thread: a blocking `read` must not hold one of the few cooperative threads.
     func readLine() async -> String? {
         await withCheckedContinuation { continuation in
