@@ -10,7 +10,9 @@ enum CLI {
     ///   - arguments: The arguments without the program name.
     ///   - environment: The process environment (`REGSTATE_HOME`, `HOME`).
     ///   - terminal: Where input comes from and output goes.
-    static func run(arguments: [String], environment: [String: String], terminal: any Terminal) async -> Int32 {
+    ///   - providerTransport: How a real provider is reached; `nil` is URLSession (tests pass a simulator's).
+    static func run(arguments: [String], environment: [String: String], terminal: any Terminal,
+                    providerTransport: (any HTTPTransport)? = nil) async -> Int32 {
         let options: CLIOptions
         do {
             options = try CLIOptions.parse(arguments, environment: environment)
@@ -24,7 +26,7 @@ enum CLI {
         }
         let environment: CLIEnvironment
         do {
-            environment = try CLIEnvironment.make(options)
+            environment = try CLIEnvironment.make(options, providerTransport: providerTransport)
         } catch let error as UsageError {
             return usageFailure(error, terminal)
         } catch {

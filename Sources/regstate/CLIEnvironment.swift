@@ -21,9 +21,12 @@ struct CLIEnvironment: Sendable {
 
     /// Builds the engine for `options`.
     ///
+    /// - Parameter providerTransport: How a real provider (`--issuer`) is reached; URLSession unless a test routes it
+    ///   elsewhere (to a simulator, say).
+    ///
     /// - Throws: ``UsageError`` when the store cannot be used or the redirect cannot be listened on;
     ///   ``SimulatorError`` when the simulator's world cannot be opened.
-    static func make(_ options: CLIOptions) throws -> CLIEnvironment {
+    static func make(_ options: CLIOptions, providerTransport: (any HTTPTransport)? = nil) throws -> CLIEnvironment {
         try prepareStore(options.store)
         let platform: any PlatformService = options.platform == .web ? FixedPlatformService.web : SystemPlatformService()
         if let issuer = options.issuer, let clientID = options.clientID {
@@ -43,7 +46,7 @@ struct CLIEnvironment: Sendable {
             let configuration = RegStateConfiguration(
                 oidc: OIDCConfiguration(issuer: issuer, clientID: clientID, redirectURI: redirect),
                 backendURL: options.backend)
-            var dependencies = try dependencies(at: options.store, transport: URLSessionTransport())
+            var dependencies = try dependencies(at: options.store, transport: providerTransport ?? URLSessionTransport())
             dependencies.platform = platform
             return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
                                   simulator: nil, loopback: listener, backendSkipped: options.backend == nil)

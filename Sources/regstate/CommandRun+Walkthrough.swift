@@ -173,7 +173,7 @@ extension CommandRun {
 
     private func quit() async -> Step {
         let state = await service.state
-        console.message("Stopped at \(EventText.human(state)).")
+        console.message("Stopped at \(EventText.human(state))")
         return .exit(ExitCode.forState(state))
     }
 
