@@ -20,8 +20,7 @@ enum CLI {
             return usageFailure(error, terminal)
         }
         if options.help {
-            terminal.write(arguments.contains(where: { Command(rawValue: $0) != nil })
-                ? Usage.text(for: options.command) : Usage.tool)
+            terminal.write(options.commandNamed ? Usage.text(for: options.command) : Usage.tool)
             return ExitCode.success
         }
         let environment: CLIEnvironment
@@ -50,25 +49,5 @@ enum CLI {
     private static func usageFailure(_ error: UsageError, _ terminal: any Terminal) -> Int32 {
         terminal.note("regstate: \(error.message) (see 'regstate --help')")
         return ExitCode.usage
-    }
-}
-
-/// One command's run: the options, the wired engine and where its text goes.
-struct CommandRun: Sendable {
-    /// The parsed options.
-    let options: CLIOptions
-    /// The engine and, on the simulator, the world.
-    let environment: CLIEnvironment
-    /// Output rules.
-    let console: Console
-    /// The lettered-event printer, subscribed before anything started.
-    let printer: EventPrinter
-
-    /// The engine.
-    var service: RegStateService { environment.service }
-
-    /// Waits until every event emitted so far is printed, so the next line follows them.
-    func drain() async {
-        await printer.drain(service)
     }
 }

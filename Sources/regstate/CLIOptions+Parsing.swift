@@ -11,7 +11,6 @@ extension CLIOptions {
     ///   not go together.
     static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> CLIOptions {
         var options = CLIOptions(store: defaultStore(environment))
-        var commandName: String?
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             if argument == "-h" || argument == "--help" {
@@ -19,9 +18,9 @@ extension CLIOptions {
                 continue
             }
             guard argument.hasPrefix("-"), argument != "-" else {
-                guard commandName == nil else { throw UsageError("unexpected argument '\(argument)'") }
+                guard !options.commandNamed else { throw UsageError("unexpected argument '\(argument)'") }
                 guard let command = Command(rawValue: argument) else { throw UsageError("unknown command '\(argument)'") }
-                commandName = argument
+                options.commandNamed = true
                 options.command = command
                 continue
             }

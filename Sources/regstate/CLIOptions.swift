@@ -4,6 +4,8 @@ import Foundation
 struct CLIOptions: Sendable, Equatable {
     /// The command to run; `walkthrough` when none was named.
     var command: Command = .walkthrough
+    /// Whether the command was named (so `--help` describes it rather than the tool).
+    var commandNamed = false
     /// `--help`/`-h`: print the usage of ``command`` (or of the tool) and exit 0.
     var help = false
     /// `--store DIR`, else `$REGSTATE_HOME`, else `~/.local/state/regstate`.
@@ -27,54 +29,4 @@ struct CLIOptions: Sendable, Equatable {
 
     /// The redirect URI used with a real provider when none is given.
     static let defaultRedirectURI = "com.example.app:/callback"
-}
-
-/// The commands of the `regstate` tool.
-enum Command: String, Sendable, CaseIterable {
-    /// Registration step by step (the default).
-    case walkthrough
-    /// Settle and print the state.
-    case status
-    /// Print the journal, redacted.
-    case events
-    /// Revoke the refresh token and clear local data, online only.
-    case logout
-    /// Wipe local state.
-    case clearState = "clear-state"
-}
-
-/// `--platform`: native platforms run third-party authentication, web does not (Active **A**).
-enum PlatformChoice: String, Sendable, CaseIterable {
-    /// This machine, native.
-    case native
-    /// A non-native web build.
-    case web
-}
-
-/// The simulator's knobs as the command line sets them; `nil` keeps the simulator's default.
-struct SimulatorKnobs: Sendable, Equatable {
-    /// `--sim-access-ttl SECONDS`.
-    var accessTokenLifetime: TimeInterval?
-    /// `--sim-refresh-ttl SECONDS`.
-    var refreshTokenLifetime: TimeInterval?
-    /// `--sim-offline`.
-    var offline = false
-    /// `--sim-deny-refresh`.
-    var denyRefresh = false
-    /// `--sim-max-devices N`.
-    var maxDevices: Int?
-
-    /// Whether any knob was set.
-    var isEmpty: Bool { self == SimulatorKnobs() }
-}
-
-/// Bad usage: an unknown command or option, a missing or malformed value, a store that cannot be used. Exit 2.
-struct UsageError: Error, Sendable, Equatable {
-    /// One line for people, without the `regstate:` prefix.
-    var message: String
-
-    /// Creates the error.
-    init(_ message: String) {
-        self.message = message
-    }
 }

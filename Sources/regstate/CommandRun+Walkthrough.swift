@@ -31,10 +31,16 @@ extension CommandRun {
                 step = await registrationMenu()
             case .awaitingConfirmation:
                 step = await confirmationMenu()
-            case .unsettled, .authenticating:
+            case .authenticating:
                 // A login left pending (an abandoned redirect): cancel it and offer the menu again.
-                try? await service.retryRegistration()
-                step = .next
+                do {
+                    try await service.retryRegistration()
+                    step = .next
+                } catch {
+                    step = .exit(notSettled(state))
+                }
+            case .unsettled:
+                step = .exit(notSettled(state))
             }
             if case .exit(let status) = step { return status }
             state = await service.state
@@ -175,6 +181,11 @@ extension CommandRun {
         let state = await service.state
         console.message("Stopped at \(EventText.human(state))")
         return .exit(ExitCode.forState(state))
+    }
+
+    private func notSettled(_ state: RegState) -> Int32 {
+        console.message("regstate: the engine did not settle (\(state.caseName)).")
+        return ExitCode.failure
     }
 
     private func endOfInput() -> Int32 {
