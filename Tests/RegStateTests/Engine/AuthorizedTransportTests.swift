@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import RegState
+import RegStateSimulator
+
+/// Records what each request carried on its way to the simulator.
+final class RecordingTransport: HTTPTransport {
+    let base: any HTTPTransport
+    let seen = LockedValue<[HTTPRequest]>([])
+    init(_ base: any HTTPTransport) { self.base = base }
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        seen.withLock { $0.append(request) }
+        return try await base.send(request)
+    }
+}
+
+@Suite("Authorized requests (token policy)")
+struct AuthorizedTransportTests {
+    static let userinfo = URL(string: "https://idp.regstate.sim/userinfo")!
+
+    struct PolicyCase: Sendable, CustomTestStringConvertible {
+        let url: String
+        let matches: Bool
+        var testDescription: String { "\(url) → \(matches)" }
+    }
+
+    @Test("only URLs under a validating URL match: scheme, host, port and path prefix", arguments: [
+        PolicyCase(url: "https://api.example.com/v1/tickets", matches: true),
+        PolicyCase(url: "https://api.example.com/v1", matches: true),
+        PolicyCase(url: "https://API.example.com:443/v1/x", matches: true),
+        PolicyCase(url: "https://api.example.com/v10/tickets", matches: false),
+        PolicyCase(url: "http://api.example.com/v1/tickets", matches: false),
+        PolicyCase(url: "https://api.example.com:8443/v1/tickets", matches: false),
+        PolicyCase(url: "https://evil.example.com/v1/tickets", matches: false),
+        PolicyCase(url: "https://api.example.com.evil.com/v1/tickets", matches: false),
+    ])
+    func policyMatching(_ policyCase: PolicyCase) throws {
+        let policy = TokenPolicy(validatingURLs: [try #require(URL(string: "https://api.example.com/v1/"))])
+        #expect(policy.matches(try #require(URL(string: policyCase.url))) == policyCase.matches)
+    }
+
+    @Test("a request the policy does not list never carries the token")
+    func unlistedRequestCarriesNoToken() async throws {
+        let harness = try EngineHarness()
+        let service = try await harness.registeredService()
+        let recorder = RecordingTransport(harness.simulator.transport)
+        let transport = AuthorizedTransport(base: recorder, service: service,
+                                            policy: TokenPolicy(validatingURLs: [URL(string: "https://api.regstate.sim/v1")!]))
+        _ = try await transport.send(HTTPRequest(method: .get, url: Self.userinfo))
+        #expect(recorder.seen.withLock { $0 }.allSatisfy { $0.header("Authorization") == nil })
+        let listed = try await AuthorizedTransport(base: recorder, service: service,
+                                                   policy: TokenPolicy(validatingURLs: [Self.userinfo]))
+            .send(HTTPRequest(method: .get, url: Self.userinfo))
+        #expect(listed.status == 200)
+    }
+
+    @Test("20 requests rejected at once: one notice, one refresh, every request retried with the new token")
+    func manyRejectionsOneRenewal() async throws {
+        let harness = try EngineHarness()
+        let service = try await harness.registeredService()
+        let tokens = TokenService(store: harness.store, clock: harness.clock)
+        let old = try #require(await tokens.accessToken()?.token)
+        // The server stops accepting the token although it has not expired locally.
+        _ = try await harness.simulator.transport.send(.form(
+            url: URL(string: "https://idp.regstate.sim/oauth/revoke")!,
+            parameters: [("token", old), ("token_type_hint", "access_token"), ("client_id", "regstate-cli")]))
+        await harness.simulator.resetCounters()
+        let transport = AuthorizedTransport(base: harness.simulator.transport, service: service,
+                                            policy: TokenPolicy(validatingURLs: [Self.userinfo]))
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<20 { group.addTask { try await transport.send(HTTPRequest(method: .get, url: Self.userinfo)).status } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 200, count: 20))
+        #expect(await harness.simulator.refreshGrantCount == 1)
+        let notices = try await service.journalEntries().filter { $0.event == .renewalRequested(.backendUnauthorized) }
+        #expect(notices.count == 1)
+        #expect(await service.state.letter == "C")
+    }
+
+    @Test("when renewal is refused, the request fails with the server's response and the session ends")
+    func refusedRenewalReturnsOriginalResponse() async throws {
+        let harness = try EngineHarness()
+        let service = try await harness.registeredService()
+        let old = try #require(await TokenService(store: harness.store, clock: harness.clock).accessToken()?.token)
+        _ = try await harness.simulator.transport.send(.form(
+            url: URL(string: "https://idp.regstate.sim/oauth/revoke")!,
+            parameters: [("token", old), ("token_type_hint", "access_token"), ("client_id", "regstate-cli")]))
+        await harness.simulator.setRefusesRefresh(true)
+        let transport = AuthorizedTransport(base: harness.simulator.transport, service: service,
+                                            policy: TokenPolicy(validatingURLs: [Self.userinfo]))
+        let response = try await transport.send(HTTPRequest(method: .get, url: Self.userinfo))
+        #expect(response.status == 401)
+        #expect(await service.state == .registrationRequired)
+    }
+}
