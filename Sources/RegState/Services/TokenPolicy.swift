@@ -10,11 +10,21 @@ public struct TokenPolicy: Sendable {
     public var validatingURLs: [URL]
     /// Whether a response means the token must be renewed and the request retried (default: HTTP 401).
     public var evaluateTokenRefresh: @Sendable (HTTPResponse) -> Bool
+    /// Whether a response means the server ended the session (default: `403` with error `FORCED_LOGOUT`, seed 000).
+    public var evaluateForcedLogout: @Sendable (HTTPResponse) -> Bool
 
     /// Creates a policy.
-    public init(validatingURLs: [URL], evaluateTokenRefresh: @escaping @Sendable (HTTPResponse) -> Bool = { $0.status == 401 }) {
+    public init(validatingURLs: [URL],
+                evaluateTokenRefresh: @escaping @Sendable (HTTPResponse) -> Bool = { $0.status == 401 },
+                evaluateForcedLogout: @escaping @Sendable (HTTPResponse) -> Bool = TokenPolicy.isForcedLogout) {
         self.validatingURLs = validatingURLs
         self.evaluateTokenRefresh = evaluateTokenRefresh
+        self.evaluateForcedLogout = evaluateForcedLogout
+    }
+
+    /// `403 {"error": "FORCED_LOGOUT"}`: the registration backend's way of ending a device's session.
+    @Sendable public static func isForcedLogout(_ response: HTTPResponse) -> Bool {
+        response.status == 403 && response.jsonBody?["error"]?.stringValue == "FORCED_LOGOUT"
     }
 
     /// Whether `url` is under one of the validating URLs (scheme, host and port equal; path a prefix at a `/`).
@@ -38,6 +48,7 @@ public struct TokenPolicy: Sendable {
 ///
 /// However many requests are rejected at the same time, one renewal runs (they all wait for it and are retried with
 /// the new token). If renewal fails, or the retried request is rejected again, the original response is returned.
+/// A forced logout from the server ends the session (storage cleared, **E** then **D**) and is returned as it came.
 public struct AuthorizedTransport: HTTPTransport {
     private let base: any HTTPTransport
     private let service: RegStateService
@@ -60,10 +71,16 @@ public struct AuthorizedTransport: HTTPTransport {
         var authorized = request
         authorized.headers["Authorization"] = "Bearer \(token)"
         let response = try await base.send(authorized)
+        if policy.evaluateForcedLogout(response) {
+            try? await service.handleForcedLogout()
+            return response
+        }
         guard policy.evaluateTokenRefresh(response) else { return response }
         guard let renewed = await service.tokenRejected(token), renewed != token else { return response }
         authorized.headers["Authorization"] = "Bearer \(renewed)"
-        return try await base.send(authorized)
+        let retried = try await base.send(authorized)
+        if policy.evaluateForcedLogout(retried) { try? await service.handleForcedLogout() }
+        return retried
     }
 }
 

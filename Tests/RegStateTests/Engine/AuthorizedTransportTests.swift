@@ -94,3 +94,86 @@ struct AuthorizedTransportTests {
         #expect(await service.state == .registrationRequired)
     }
 }
+
+@Suite("Session end and local state")
+struct SessionEndTests {
+    @Test("a FORCED_LOGOUT answer through the authorized transport ends the session: E, storage cleared, D")
+    func forcedLogoutFromBackend() async throws {
+        let harness = try EngineHarness()
+        let service = try await harness.registeredService()
+        var tape = await EventTape(service)
+        _ = await tape.next(1)
+        let backend = URL(string: "https://api.regstate.sim/v1")!
+        try await harness.simulator.forceLogout(email: "alice@example.com")
+        let securityToken = try #require(await TokenService(store: harness.store, clock: harness.clock).securityToken())
+        // The host's API call carries the provider token; the simulated backend answers with its forced logout.
+        let forced = HTTPResponse.json(403, ["error": "FORCED_LOGOUT"])
+        let backendStub = CannedBackend(response: forced)
+        let transport = AuthorizedTransport(base: backendStub, service: service, policy: TokenPolicy(validatingURLs: [backend]))
+        let response = try await transport.send(HTTPRequest(method: .get, url: backend.appendingPathComponent("registration")))
+        #expect(response.status == 403)
+        #expect(await service.state == .registrationRequired)
+        #expect(await tape.next(2) == ["Error E", "Registration Required D"])
+        #expect(try harness.store.data(forKey: TokenService.credentialsKey) == nil)
+        // And the simulator's backend really had ended that installation's session.
+        let registration = await HTTPRegistrationBackend(baseURL: URL(string: "https://api.regstate.sim")!,
+                                                             transport: harness.simulator.transport)
+            .registrationOrError(securityToken: securityToken)
+        #expect(registration == .forcedLogout)
+    }
+
+    @Test("clear-state removes tokens, installation id and journal; the next registration gets a new installation id")
+    func clearStateMakesANewInstallation() async throws {
+        let harness = try EngineHarness()
+        let service = try await harness.registeredService()
+        let first = try #require(try harness.store.data(forKey: TokenService.installationKey))
+        let removed = await service.clearState()
+        #expect(Set(removed) == [TokenService.credentialsKey, TokenService.installationKey])
+        #expect(await service.state == .registrationRequired)
+        #expect(try await service.journalEntries().map(\.event) == [.credentialsCleared])
+        let url = try await service.beginSocialRegistration()
+        try await service.completeSocialRegistration(callback: try await harness.simulator.authorize(url, as: "alice@example.com"))
+        try await service.confirmRegistration()
+        let second = try #require(try harness.store.data(forKey: TokenService.installationKey))
+        #expect(first != second)
+    }
+
+    @Test("a long journal is compacted at launch to the history since the last launch, and folds to the same state")
+    func journalCompaction() async throws {
+        let harness = try EngineHarness()
+        _ = try await harness.registeredService()
+        // Many earlier launches, as an app accumulates them over months.
+        var sequence = try harness.journal.read().lines.count
+        for _ in 0..<(RegStateService.journalCompactionThreshold / 2 + 1) {
+            for event in [MachineEvent.launched(isNative: true), .storedTokensInspected(.valid(TransitionTable.stored))] {
+                sequence += 1
+                try harness.journal.append(try JournalEntry(sequence: sequence, recordedAt: harness.clock.now(), event: event).encoded())
+            }
+        }
+        #expect(try harness.journal.read().lines.count > RegStateService.journalCompactionThreshold)
+        let service = harness.launch()
+        #expect(await service.start().letter == "B")
+        let entries = try await service.journalEntries()
+        // The last launch before this one, and this launch.
+        #expect(entries.map(\.event.name) == ["launched", "storedTokensInspected", "launched", "storedTokensInspected"])
+        #expect(JournalEntry.fold(entries) == (await service.state))
+        #expect(entries.map(\.sequence) == entries.map(\.sequence).sorted())
+    }
+}
+
+/// A backend that answers every request with one response: for a host API whose answers the test chooses.
+struct CannedBackend: HTTPTransport {
+    let response: HTTPResponse
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse { response }
+}
+
+extension HTTPRegistrationBackend {
+    func registrationOrError(securityToken: String) async -> BackendError? {
+        do {
+            _ = try await registration(securityToken: securityToken)
+            return nil
+        } catch {
+            return error
+        }
+    }
+}
