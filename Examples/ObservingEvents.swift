@@ -10,11 +10,11 @@ final class SessionModel {
     private let service: RegStateService
     private var listening: Task<Void, Never>?
 
-    init(storeDirectory: URL) throws {
+    /// - Parameters: the provider's issuer, this app's redirect URI (`com.example.app:/callback`), the backend.
+    init(storeDirectory: URL, issuer: URL, redirectURI: URL, backend: URL?) throws {
         let configuration = RegStateConfiguration(
-            oidc: OIDCConfiguration(issuer: URL(string: "https://login.example.com")!, clientID: "my-app",
-                                    redirectURI: URL(string: "com.example.app:/callback")!),
-            backendURL: URL(string: "https://api.example.com"))
+            oidc: OIDCConfiguration(issuer: issuer, clientID: "my-app", redirectURI: redirectURI),
+            backendURL: backend)
         service = RegStateService(configuration: configuration, dependencies: try .onDisk(at: storeDirectory))
     }
 
