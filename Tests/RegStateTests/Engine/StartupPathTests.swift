@@ -121,3 +121,42 @@ struct StartupPathTests {
         #expect(try harness.store.data(forKey: TokenService.quarantineKey) != nil)
     }
 }
+
+/// Answers refresh grants with a body that is not a token response; everything else goes to the simulator.
+struct MalformedRefreshTransport: HTTPTransport {
+    let base: any HTTPTransport
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if request.formParameters["grant_type"] == "refresh_token" {
+            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data("{\"access_tok".utf8))
+        }
+        return try await base.send(request)
+    }
+}
+
+@Suite("Bad input at launch")
+struct BadInputAtLaunchTests {
+    @Test("a torn journal tail is dropped at replay; the launch settles as usual")
+    func tornJournal() async throws {
+        let harness = try EngineHarness()
+        _ = try await harness.registeredService()
+        harness.journal.appendRawBytes(Data("8badf00d {\"seq\":99,\"event\":{\"launch".utf8))
+        let service = harness.launch()
+        #expect(await service.start().letter == "B")
+        #expect(try harness.journal.read().droppedLines == 0)
+        #expect(JournalEntry.fold(try await service.journalEntries()) == (await service.state))
+    }
+
+    @Test("a malformed token response at renewal is a recoverable E: the session and its refresh token are kept")
+    func malformedTokenResponse() async throws {
+        let harness = try EngineHarness()
+        _ = try await harness.registeredService()
+        let refresh = await harness.storedRefreshToken()
+        harness.clock.advance(by: 3600)
+        let service = RegStateService(configuration: harness.configuration, dependencies: RegStateDependencies(
+            store: harness.store, journal: harness.journal,
+            transport: MalformedRefreshTransport(base: harness.simulator.transport), clock: harness.clock))
+        let state = await service.start()
+        #expect(state.session?.connectivity == .offline(.ssoUnspecifiedIssue))
+        #expect(await harness.storedRefreshToken() == refresh)
+    }
+}
