@@ -83,6 +83,12 @@ public actor RegStateService {
     /// How many subscribers are listening.
     public var subscriberCount: Int { subscribers.count }
 
+    /// How many lettered events this service has broadcast since it was created.
+    ///
+    /// A subscriber that has received this many events (counting from before ``start()``) has seen every one, so a
+    /// short-lived host such as the CLI can wait for its printer to catch up before it exits, without sleeping.
+    public private(set) var emittedEventCount = 0
+
     private func removeSubscriber(_ id: UUID) {
         subscribers[id] = nil
     }
@@ -194,6 +200,7 @@ public actor RegStateService {
 
     func broadcast(_ event: RegStateEvent) {
         latestEvent = event
+        emittedEventCount += 1
         logger.log(.info, event.title)
         for continuation in subscribers.values { continuation.yield(event) }
     }

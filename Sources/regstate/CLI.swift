@@ -1,0 +1,53 @@
+import Foundation
+import RegState
+import RegStateSimulator
+
+/// The `regstate` tool: parses the command line, builds the engine and runs one command.
+enum CLI {
+    /// Runs the tool and returns its exit status.
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments without the program name.
+    ///   - environment: The process environment (`REGSTATE_HOME`, `HOME`).
+    ///   - terminal: Where input comes from and output goes.
+    ///   - providerTransport: How a real provider is reached; `nil` is URLSession (tests pass a simulator's).
+    static func run(arguments: [String], environment: [String: String], terminal: any Terminal,
+                    providerTransport: (any HTTPTransport)? = nil) async -> Int32 {
+        let options: CLIOptions
+        do {
+            options = try CLIOptions.parse(arguments, environment: environment)
+        } catch {
+            return usageFailure(error, terminal)
+        }
+        if options.help {
+            terminal.write(options.commandNamed ? Usage.text(for: options.command) : Usage.tool)
+            return ExitCode.success
+        }
+        let environment: CLIEnvironment
+        do {
+            environment = try CLIEnvironment.make(options, providerTransport: providerTransport)
+        } catch let error as UsageError {
+            return usageFailure(error, terminal)
+        } catch {
+            terminal.note("regstate: \(error.localizedDescription)")
+            return ExitCode.failure
+        }
+        let console = Console(terminal: terminal, json: options.json)
+        let printer = await EventPrinter.attach(to: environment.service, console: console)
+        let run = CommandRun(options: options, environment: environment, console: console, printer: printer)
+        let status = switch options.command {
+        case .walkthrough: await run.walkthrough()
+        case .status: await run.status()
+        case .events: await run.events()
+        case .logout: await run.logout()
+        case .clearState: await run.clearState()
+        }
+        await printer.drain(environment.service)
+        return status
+    }
+
+    private static func usageFailure(_ error: UsageError, _ terminal: any Terminal) -> Int32 {
+        terminal.note("regstate: \(error.message) (see 'regstate --help')")
+        return ExitCode.usage
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import RegState
+import RegStateSimulator
+
+/// The engine wired for one run: on the embedded simulator (its world persisted in the store) or on a real provider.
+struct CLIEnvironment: Sendable {
+    /// The engine.
+    let service: RegStateService
+    /// The simulator, when no `--issuer` was given; it plays the user and holds the inbox.
+    let simulator: Simulator?
+    /// The loopback listener, with `--loopback`.
+    let loopback: LoopbackRedirectListener?
+    /// Whether the backend steps are skipped (`--issuer` without `--backend`).
+    let backendSkipped: Bool
+
+    /// The simulator's provider, client, redirect and backend, as the engine is configured against it.
+    static let simulatedIssuer = SimulatorConfiguration.literalURL("https://idp.regstate.sim")
+    static let simulatedClientID = "regstate-cli"
+    static let simulatedBackend = SimulatorConfiguration.literalURL("https://api.regstate.sim")
+    static let simulatedRedirect = SimulatorConfiguration.literalURL(CLIOptions.defaultRedirectURI)
+
+    /// Builds the engine for `options`.
+    ///
+    /// - Parameter providerTransport: How a real provider (`--issuer`) is reached; URLSession unless a test routes it
+    ///   elsewhere (to a simulator, say).
+    ///
+    /// - Throws: ``UsageError`` when the store cannot be used or the redirect cannot be listened on;
+    ///   ``SimulatorError`` when the simulator's world cannot be opened.
+    static func make(_ options: CLIOptions, providerTransport: (any HTTPTransport)? = nil) throws -> CLIEnvironment {
+        try prepareStore(options.store)
+        let platform: any PlatformService = options.platform == .web ? FixedPlatformService.web : SystemPlatformService()
+        if let issuer = options.issuer, let clientID = options.clientID {
+            var redirect = options.redirectURI ?? simulatedRedirect
+            var listener: LoopbackRedirectListener?
+            if options.loopback {
+                let port = options.redirectURI?.port.flatMap { UInt16(exactly: $0) } ?? 0
+                let path = options.redirectURI.map(\.path).flatMap { $0.isEmpty ? nil : $0 } ?? "/callback"
+                do {
+                    let made = try LoopbackRedirectListener(port: port, path: path)
+                    listener = made
+                    redirect = made.redirectURI
+                } catch {
+                    throw UsageError(error.errorDescription ?? "the loopback listener could not start")
+                }
+            }
+            let configuration = RegStateConfiguration(
+                oidc: OIDCConfiguration(issuer: issuer, clientID: clientID, redirectURI: redirect),
+                backendURL: options.backend)
+            var dependencies = try dependencies(at: options.store, transport: providerTransport ?? URLSessionTransport())
+            dependencies.platform = platform
+            return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
+                                  simulator: nil, loopback: listener, backendSkipped: options.backend == nil)
+        }
+        let knobs = options.simulator
+        var simulated = SimulatorConfiguration(isOffline: knobs.offline, refusesRefresh: knobs.denyRefresh)
+        if let ttl = knobs.accessTokenLifetime { simulated.accessTokenLifetime = ttl }
+        if let ttl = knobs.refreshTokenLifetime { simulated.refreshTokenLifetime = ttl }
+        simulated.maxDevicesPerUser = knobs.maxDevices
+        let simulator = try Simulator(configuration: simulated, clock: SystemClock(),
+                                      persistence: options.store.appendingPathComponent("simulator", isDirectory: true))
+        let configuration = RegStateConfiguration(
+            oidc: OIDCConfiguration(issuer: simulatedIssuer, clientID: simulatedClientID, redirectURI: simulatedRedirect),
+            backendURL: simulatedBackend)
+        var dependencies = try dependencies(at: options.store, transport: simulator.transport)
+        dependencies.platform = platform
+        return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
+                              simulator: simulator, loopback: nil, backendSkipped: false)
+    }
+
+    /// Creates the store directory if needed and checks that this user can write in it.
+    private static func prepareStore(_ store: URL) throws(UsageError) {
+        let path = store.path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw UsageError("store \(path) is not a directory") }
+        } else {
+            do {
+                try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+            } catch {
+                throw UsageError("cannot create store directory \(path)")
+            }
+        }
+        guard FileManager.default.isWritableFile(atPath: path) else {
+            throw UsageError("cannot write to store directory \(path)")
+        }
+    }
+
+    private static func dependencies(at store: URL, transport: any HTTPTransport) throws(UsageError) -> RegStateDependencies {
+        do {
+            return try .onDisk(at: store, transport: transport)
+        } catch {
+            throw UsageError("cannot use store directory \(store.path) (\(error.localizedDescription))")
+        }
+    }
+}

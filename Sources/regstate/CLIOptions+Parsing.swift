@@ -1,0 +1,128 @@
+import Foundation
+
+extension CLIOptions {
+    /// Parses the arguments after the program name; options may come before or after the command, as `--name value`
+    /// or `--name=value`.
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments, without the program name.
+    ///   - environment: The process environment, for `REGSTATE_HOME` and `HOME`.
+    /// - Throws: ``UsageError`` for an unknown command or option, a missing or malformed value, or options that do
+    ///   not go together.
+    static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> CLIOptions {
+        var options = CLIOptions(store: defaultStore(environment))
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            if argument == "-h" || argument == "--help" {
+                options.help = true
+                continue
+            }
+            guard argument.hasPrefix("-"), argument != "-" else {
+                guard !options.commandNamed else { throw UsageError("unexpected argument '\(argument)'") }
+                guard let command = Command(rawValue: argument) else { throw UsageError("unknown command '\(argument)'") }
+                options.commandNamed = true
+                options.command = command
+                continue
+            }
+            let (name, inlineValue) = split(argument)
+            func value() throws(UsageError) -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
+                    throw UsageError("option \(name) needs a value")
+                }
+                return next
+            }
+            func flag() throws(UsageError) -> Bool {
+                guard inlineValue == nil else { throw UsageError("option \(name) takes no value") }
+                return true
+            }
+            switch name {
+            case "--store":
+                let path = try value()
+                guard !path.isEmpty else { throw UsageError("option --store needs a directory") }
+                options.store = URL(fileURLWithPath: NSString(string: path).expandingTildeInPath, isDirectory: true)
+            case "--json": options.json = try flag()
+            case "--platform":
+                let text = try value()
+                guard let platform = PlatformChoice(rawValue: text) else {
+                    throw UsageError("option --platform must be native or web, not '\(text)'")
+                }
+                options.platform = platform
+            case "--issuer": options.issuer = try httpURL(try value(), for: name)
+            case "--client-id":
+                let id = try value()
+                guard !id.isEmpty else { throw UsageError("option --client-id needs a value") }
+                options.clientID = id
+            case "--redirect-uri":
+                let text = try value()
+                guard let url = URL(string: text), url.scheme != nil else {
+                    throw UsageError("option --redirect-uri needs a URI, not '\(text)'")
+                }
+                options.redirectURI = url
+            case "--loopback": options.loopback = try flag()
+            case "--backend": options.backend = try httpURL(try value(), for: name)
+            case "--sim-access-ttl": options.simulator.accessTokenLifetime = try seconds(try value(), for: name)
+            case "--sim-refresh-ttl": options.simulator.refreshTokenLifetime = try seconds(try value(), for: name)
+            case "--sim-offline": options.simulator.offline = try flag()
+            case "--sim-deny-refresh": options.simulator.denyRefresh = try flag()
+            case "--sim-max-devices":
+                let text = try value()
+                guard let count = Int(text), count >= 0 else {
+                    throw UsageError("option --sim-max-devices needs a whole number, not '\(text)'")
+                }
+                options.simulator.maxDevices = count
+            default:
+                throw UsageError("unknown option '\(name)'")
+            }
+        }
+        if !options.help { try options.checkCombinations() }
+        return options
+    }
+
+    /// Options that only make sense together.
+    private func checkCombinations() throws(UsageError) {
+        if issuer != nil {
+            guard clientID != nil else { throw UsageError("option --issuer needs --client-id") }
+            guard simulator.isEmpty else { throw UsageError("the --sim-* options apply to the simulator, not to --issuer") }
+        } else {
+            for (given, name) in [(clientID != nil, "--client-id"), (redirectURI != nil, "--redirect-uri"),
+                                  (loopback, "--loopback"), (backend != nil, "--backend")] where given {
+                throw UsageError("option \(name) needs --issuer (the simulator has its own provider and backend)")
+            }
+        }
+        if loopback, let redirectURI {
+            guard redirectURI.scheme == "http", redirectURI.host == "127.0.0.1" else {
+                throw UsageError("with --loopback, --redirect-uri must be http://127.0.0.1:PORT/PATH")
+            }
+        }
+    }
+
+    /// `$REGSTATE_HOME`, else `$HOME/.local/state/regstate`.
+    static func defaultStore(_ environment: [String: String]) -> URL {
+        if let home = environment["REGSTATE_HOME"], !home.isEmpty {
+            return URL(fileURLWithPath: NSString(string: home).expandingTildeInPath, isDirectory: true)
+        }
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        return home.appendingPathComponent(".local/state/regstate", isDirectory: true)
+    }
+
+    private static func split(_ argument: String) -> (String, String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    private static func httpURL(_ text: String, for name: String) throws(UsageError) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
+              url.host?.isEmpty == false
+        else { throw UsageError("option \(name) needs an http(s) URL, not '\(text)'") }
+        return url
+    }
+
+    private static func seconds(_ text: String, for name: String) throws(UsageError) -> TimeInterval {
+        guard let value = TimeInterval(text), value.isFinite, value > 0 else {
+            throw UsageError("option \(name) needs a positive number of seconds, not '\(text)'")
+        }
+        return value
+    }
+}

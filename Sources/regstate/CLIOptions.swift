@@ -1,0 +1,32 @@
+import Foundation
+
+/// Everything the command line asked for, parsed and checked: which command, where the store is, how to talk.
+struct CLIOptions: Sendable, Equatable {
+    /// The command to run; `walkthrough` when none was named.
+    var command: Command = .walkthrough
+    /// Whether the command was named (so `--help` describes it rather than the tool).
+    var commandNamed = false
+    /// `--help`/`-h`: print the usage of ``command`` (or of the tool) and exit 0.
+    var help = false
+    /// `--store DIR`, else `$REGSTATE_HOME`, else `~/.local/state/regstate`.
+    var store: URL
+    /// `--json`: lettered events as JSON lines on stdout, every other text on stderr.
+    var json = false
+    /// `--platform native|web`.
+    var platform: PlatformChoice = .native
+    /// `--issuer URL`: a real OpenID Connect provider; `nil` runs the embedded simulator.
+    var issuer: URL?
+    /// `--client-id ID`, required with `--issuer`.
+    var clientID: String?
+    /// `--redirect-uri URI`; `nil` means `com.example.app:/callback` (or a loopback URI with `--loopback`).
+    var redirectURI: URL?
+    /// `--loopback`: catch the redirect on 127.0.0.1.
+    var loopback = false
+    /// `--backend URL`: a real registration backend.
+    var backend: URL?
+    /// The `--sim-*` knobs, for this run only.
+    var simulator = SimulatorKnobs()
+
+    /// The redirect URI used with a real provider when none is given.
+    static let defaultRedirectURI = "com.example.app:/callback"
+}

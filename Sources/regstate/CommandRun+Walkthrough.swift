@@ -1,0 +1,195 @@
+import Foundation
+import RegState
+import RegStateSimulator
+
+/// `walkthrough`: settle, then the registration menu (D) and the confirmation menu (G) until a session is active.
+extension CommandRun {
+    /// What the walkthrough does after one menu answer.
+    enum Step {
+        /// Show the menu for the new state.
+        case next
+        /// Stop with this exit status.
+        case exit(Int32)
+    }
+
+    /// Walks the user through registration; the exit status follows the state it ends in.
+    func walkthrough() async -> Int32 {
+        if environment.simulator != nil {
+            console.message("Using the embedded simulator (no network); its world lives in \(options.store.path)/simulator.")
+        } else if environment.backendSkipped {
+            console.message("No --backend given: the backend steps are skipped and the tokens are confirmed locally.")
+        }
+        var state = await service.start()
+        while true {
+            await drain()
+            let step: Step
+            switch state {
+            case .active:
+                console.message("Session active. Run 'regstate status' later to inspect it.")
+                return ExitCode.success
+            case .registrationRequired, .failed:
+                step = await registrationMenu()
+            case .awaitingConfirmation:
+                step = await confirmationMenu()
+            case .authenticating:
+                // A login left pending (an abandoned redirect): cancel it and offer the menu again.
+                do {
+                    try await service.retryRegistration()
+                    step = .next
+                } catch {
+                    step = .exit(notSettled(state))
+                }
+            case .unsettled:
+                step = .exit(notSettled(state))
+            }
+            if case .exit(let status) = step { return status }
+            state = await service.state
+        }
+    }
+
+    /// D (or after an error): 1 Social, 2 Email, q Quit.
+    private func registrationMenu() async -> Step {
+        console.message("Register:\n  1  Social login\n  2  Email (one-time code)\n  q  Quit")
+        switch await choose(from: ["1", "2", "q"]) {
+        case "1": return await socialLogin()
+        case "2": return await passwordlessLogin()
+        case "q": return await quit()
+        default: return .exit(endOfInput())
+        }
+    }
+
+    /// G: 1 Confirm, 2 Retry, q Quit.
+    private func confirmationMenu() async -> Step {
+        console.message("Confirm this profile?\n  1  Confirm\n  2  Retry (back to the registration options)\n  q  Quit")
+        switch await choose(from: ["1", "2", "q"]) {
+        case "1":
+            do {
+                try await service.confirmRegistration()
+            } catch {
+                await reportFailure(error)
+            }
+            return .next
+        case "2":
+            try? await service.retryRegistration()
+            return .next
+        case "q": return await quit()
+        default: return .exit(endOfInput())
+        }
+    }
+
+    /// Social login: on the simulator, sign in as an email; with a real provider, the browser round trip.
+    private func socialLogin() async -> Step {
+        let url: URL
+        do {
+            url = try await service.beginSocialRegistration()
+        } catch {
+            await reportFailure(error)
+            return .next
+        }
+        await drain()
+        let callback: URL
+        if let simulator = environment.simulator {
+            guard let email = await ask("Sign in as (email): ") else { return .exit(endOfInput()) }
+            do {
+                callback = try await simulator.authorize(url, as: email)
+            } catch {
+                console.message("The simulated sign-in failed: \(error.localizedDescription)")
+                try? await service.retryRegistration()
+                return .next
+            }
+        } else {
+            guard let redirect = await browserRedirect(for: url) else { return .exit(endOfInput()) }
+            callback = redirect
+        }
+        do {
+            try await service.completeSocialRegistration(callback: callback)
+        } catch {
+            await reportFailure(error)
+        }
+        return .next
+    }
+
+    /// Shows the authorization URL and returns the redirect: caught on the loopback, or read from the next line.
+    private func browserRedirect(for url: URL) async -> URL? {
+        console.message("Open this URL in a browser and sign in:")
+        console.message(url.absoluteString)
+        if let listener = environment.loopback {
+            console.message("Waiting for the redirect on \(listener.redirectURI.absoluteString) ...")
+            do {
+                return try await listener.waitForRedirect(timeout: 600)
+            } catch {
+                console.message("No redirect: \(error.errorDescription ?? "the listener failed").")
+                return URL(fileURLWithPath: "/")  // an unusable callback: the engine reports F and the menu returns
+            }
+        }
+        while true {
+            guard let line = await ask("Paste the full redirect URL: ") else { return nil }
+            if let redirect = URL(string: line), redirect.scheme != nil { return redirect }
+            console.message("That is not a URL.")
+        }
+    }
+
+    /// Passwordless: ask for the email, show the simulated inbox line, read the code.
+    private func passwordlessLogin() async -> Step {
+        guard let email = await ask("Email address: ") else { return .exit(endOfInput()) }
+        do {
+            try await service.beginPasswordlessRegistration(email: email)
+        } catch {
+            await reportFailure(error)
+            return .next
+        }
+        await drain()
+        if let simulator = environment.simulator {
+            if let code = await simulator.latestCode(for: email) {
+                console.message("inbox \(email): your RegState code is \(code)")
+            }
+        } else {
+            console.message("A one-time code was sent to \(email).")
+        }
+        guard let code = await ask("Code: ") else { return .exit(endOfInput()) }
+        do {
+            try await service.completePasswordlessRegistration(code: code)
+        } catch {
+            await reportFailure(error)
+        }
+        return .next
+    }
+
+    /// Reads answers until one of `choices` (or the end of input: `nil`).
+    private func choose(from choices: [String]) async -> String? {
+        while true {
+            guard let answer = await ask("Choose \(choices.joined(separator: ", ")): ") else { return nil }
+            if choices.contains(answer.lowercased()) { return answer.lowercased() }
+            console.message("Please answer \(choices.joined(separator: ", ")).")
+        }
+    }
+
+    /// Asks after the events so far are printed, so the question follows them.
+    private func ask(_ question: String) async -> String? {
+        await drain()
+        return await console.ask(question)
+    }
+
+    /// Errors already appear as lettered events (F); anything else is said here.
+    private func reportFailure(_ error: any Error) async {
+        await drain()
+        if error is RegStateError { return }
+        console.message("regstate: \(error)")
+    }
+
+    private func quit() async -> Step {
+        let state = await service.state
+        console.message("Stopped at \(EventText.human(state))")
+        return .exit(ExitCode.forState(state))
+    }
+
+    private func notSettled(_ state: RegState) -> Int32 {
+        console.message("regstate: the engine did not settle (\(state.caseName)).")
+        return ExitCode.failure
+    }
+
+    private func endOfInput() -> Int32 {
+        console.message("regstate: the input ended before the walkthrough finished.")
+        return ExitCode.failure
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import RegState
+
+/// How lettered events and states read: one human line ("Active H (social, online, alice@example.com)") or one
+/// JSON object (`{"letter":"H","event":"sessionActive",...}`). Neither ever holds a token.
+enum EventText {
+    /// The human line for `event`: its title and a short detail.
+    static func human(_ event: RegStateEvent) -> String {
+        switch event {
+        case .sessionActive(let session): "\(event.title) (\(details(of: session)))"
+        case .error(.renewal(let failure)):
+            "\(event.title) (\(failure.isRecoverable ? "recoverable" : "final")): \(failure.errorDescription ?? "unknown")"
+        case .error(let error): "\(event.title): \(error.errorDescription ?? "unknown error")"
+        case .awaitingConfirmation(let profile): "\(event.title) (\(describe(profile)))"
+        case .registrationRequired: event.title
+        }
+    }
+
+    /// The JSON object for `event`: at least `letter` and `event`, plus its non-secret details.
+    static func json(_ event: RegStateEvent) -> JSONValue {
+        var object: [String: JSONValue] = ["letter": .string(String(event.letter)), "title": .string(event.title)]
+        switch event {
+        case .sessionActive(let session):
+            object["event"] = "sessionActive"
+            object.merge(fields(of: session)) { _, new in new }
+        case .error(let error):
+            object["event"] = "error"
+            object["recoverable"] = .bool(error.isRecoverable)
+            object["message"] = .string(error.errorDescription ?? "unknown error")
+        case .awaitingConfirmation(let profile):
+            object["event"] = "awaitingConfirmation"
+            object["profile"] = fields(of: profile)
+        case .registrationRequired:
+            object["event"] = "registrationRequired"
+        }
+        return .object(object)
+    }
+
+    /// The summary of a settled state: "Active B (social, online, ...)", "Registration Required D", "Error F: ...".
+    static func human(_ state: RegState) -> String {
+        switch state {
+        case .unsettled: "Unsettled"
+        case .authenticating: "Authenticating"
+        case .registrationRequired: human(RegStateEvent.registrationRequired)
+        case .awaitingConfirmation(let profile): human(RegStateEvent.awaitingConfirmation(profile))
+        case .active(let session): human(RegStateEvent.sessionActive(session))
+        case .failed(let error): human(RegStateEvent.error(error))
+        }
+    }
+
+    /// "social, online, alice (alice@example.com), expires 2025-…" for a session.
+    static func details(of session: Session) -> String {
+        var parts: [String] = []
+        if session.activation == .nonNative { parts.append("non-native token") }
+        if let type = session.registrationType { parts.append(type.rawValue.lowercased()) }
+        switch session.connectivity {
+        case .online: parts.append("online")
+        case .offline(let issue): parts.append("offline: \(describe(issue))")
+        }
+        if let profile = session.profile { parts.append(describe(profile)) }
+        if let expiresAt = session.expiresAt { parts.append("access token expires \(timestamp(expiresAt))") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// "alice (alice@example.com)", or whatever of name and email is known.
+    static func describe(_ profile: Profile) -> String {
+        switch (profile.name, profile.email) {
+        case let (name?, email?) where name != email: "\(name) <\(email)>"
+        case let (_, email?): email
+        case let (name?, nil): name
+        case (nil, nil): profile.subject
+        }
+    }
+
+    /// The offline reason in words.
+    static func describe(_ issue: TransientIssue) -> String {
+        switch issue {
+        case .noInternet: "no internet"
+        case .ssoUnspecifiedIssue: "sign-in service problem"
+        }
+    }
+
+    /// ISO 8601 in UTC, to the second.
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle())
+    }
+
+    private static func fields(of session: Session) -> [String: JSONValue] {
+        var object: [String: JSONValue] = ["activation": .string(session.activation.rawValue)]
+        switch session.connectivity {
+        case .online: object["connectivity"] = "online"
+        case .offline(let issue):
+            object["connectivity"] = "offline"
+            object["offlineReason"] = .string(issue.rawValue)
+        }
+        if let type = session.registrationType { object["registrationType"] = .string(type.rawValue) }
+        if let expiresAt = session.expiresAt { object["expiresAt"] = .string(timestamp(expiresAt)) }
+        if let profile = session.profile { object["profile"] = fields(of: profile) }
+        return object
+    }
+
+    private static func fields(of profile: Profile) -> JSONValue {
+        var object: [String: JSONValue] = ["subject": .string(profile.subject), "issuer": .string(profile.issuer),
+                                           "emailVerified": .bool(profile.emailVerified)]
+        if let email = profile.email { object["email"] = .string(email) }
+        if let name = profile.name { object["name"] = .string(name) }
+        return .object(object)
+    }
+}

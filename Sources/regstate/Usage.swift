@@ -1,0 +1,90 @@
+/// The help texts: one for the tool, one per command.
+enum Usage {
+    /// `regstate --help`.
+    static let tool = """
+        regstate: register a user and keep their session, on the embedded simulator or a real OpenID provider.
+
+        Usage: regstate [COMMAND] [OPTIONS]
+
+        Commands:
+          walkthrough   Register step by step: social login or email code, then confirm (the default)
+          status        Settle and print the state with its letter
+          events        Print the event journal, redacted
+          logout        Revoke the refresh token and clear local data (online only)
+          clear-state   Wipe local state: tokens, profile, installation id, journal
+
+        \(options)
+        Exit status: 0 session active (A/B/C/H), 3 registration required (D), 1 error or refused, 2 bad usage.
+        Run 'regstate COMMAND --help' for one command.
+
+        """
+
+    /// The options every command accepts.
+    static let options = """
+        Options:
+          --store DIR              Local state (default $REGSTATE_HOME, else ~/.local/state/regstate);
+                                   the simulator's world lives in DIR/simulator, shared by later runs
+          --json                   Each lettered event as a JSON line on stdout; all other text on stderr
+          --platform native|web    web is a non-native platform: Active A (default native)
+          --issuer URL             Use a real OpenID Connect provider instead of the simulator
+          --client-id ID           The client registered at --issuer (required with it)
+          --redirect-uri URI       The registered redirect URI (default com.example.app:/callback)
+          --loopback               Catch the redirect on 127.0.0.1 (port and path from --redirect-uri)
+          --backend URL            A real registration backend (with --issuer; skipped when absent)
+          --sim-access-ttl SECONDS Simulator: access token lifetime for tokens issued in this run
+          --sim-refresh-ttl SECONDS
+                                   Simulator: refresh token lifetime for tokens issued in this run
+          --sim-offline            Simulator: every request fails as offline
+          --sim-deny-refresh       Simulator: refresh grants are refused (invalid_grant)
+          --sim-max-devices N      Simulator: devices one user may register
+          -h, --help               Show help
+
+        """
+
+    /// `regstate COMMAND --help`.
+    static func text(for command: Command) -> String {
+        let summary = switch command {
+        case .walkthrough:
+            """
+            Usage: regstate [walkthrough] [OPTIONS]
+
+            Settles, then walks through registration: at D choose 1 Social or 2 Email, at G choose 1 Confirm or
+            2 Retry (q quits). Answers are read one per line from standard input (a terminal, a pipe or a script).
+            On the simulator, social login asks which email to sign in as; email login prints the simulated inbox
+            line and asks for the code. With --issuer, social login prints the authorization URL on its own line
+            and reads the redirect URL from the next line (or catches it with --loopback).
+            Exit status: 0 session active, 3 registration required, 1 error or input ended.
+            """
+        case .status:
+            """
+            Usage: regstate status [OPTIONS]
+
+            Settles (renewing an expired token if needed) and prints the state with its letter.
+            Exit status: 0 session active (A/B/C/H, also offline after a recoverable E), 3 registration required (D),
+            1 settled in an error.
+            """
+        case .events:
+            """
+            Usage: regstate events [OPTIONS]
+
+            Prints the event journal, oldest first: sequence, time, event and details. Email addresses are masked;
+            the journal never holds tokens. With --json, one JSON object per line.
+            """
+        case .logout:
+            """
+            Usage: regstate logout [OPTIONS]
+
+            Revokes the refresh token at the provider and clears local credentials. Offline, nothing changes.
+            Exit status: 0 logged out, 1 refused (offline), 3 nothing to log out.
+            """
+        case .clearState:
+            """
+            Usage: regstate clear-state [OPTIONS]
+
+            Wipes this device's local state (tokens, profile, installation id, journal) and says what it removed.
+            The simulator's world (the server side) stays.
+            """
+        }
+        return summary + "\n\n" + options
+    }
+}

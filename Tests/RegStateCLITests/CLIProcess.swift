@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// What one run of the built `regstate` binary produced.
+struct CLIResult: Sendable {
+    /// The exit status.
+    var status: Int32
+    /// Everything written to standard output.
+    var stdout: String
+    /// Everything written to standard error.
+    var stderr: String
+
+    /// Standard output's lines, without empty ones.
+    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+}
+
+/// Runs the built `regstate` binary as a child process with piped standard streams, bounded by a timeout.
+final class CLIProcess {
+    /// How long a run may take before it is killed and the test fails.
+    static let timeout: TimeInterval = 60
+
+    private let process = Process()
+    private let input = Pipe()
+    private let output = StreamCollector()
+    private let errors = StreamCollector()
+    private let exited = StreamCollector()
+
+    /// Starts `regstate arguments…`.
+    init(_ arguments: [String]) throws {
+        let binary = try #require(Self.locateBinary(), "regstate not found next to the tests or in .build/debug")
+        process.executableURL = binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["REGSTATE_HOME"] = nil
+        process.environment = environment
+        let outputPipe = Pipe()
+        let errorPipe = Pipe()
+        process.standardInput = input
+        process.standardOutput = outputPipe
+        process.standardError = errorPipe
+        let exited = self.exited
+        process.terminationHandler = { _ in exited.finish() }
+        try process.run()
+        output.drain(outputPipe.fileHandleForReading)
+        errors.drain(errorPipe.fileHandleForReading)
+    }
+
+    /// Writes `text` to the child's standard input.
+    func send(_ text: String) {
+        input.fileHandleForWriting.write(Data(text.utf8))
+    }
+
+    /// Closes the child's standard input (end of input).
+    func closeInput() {
+        try? input.fileHandleForWriting.close()
+    }
+
+    /// Waits until standard error contains `marker` and returns it all.
+    func waitForStderr(containing marker: String) async throws -> String {
+        let text = await errors.wait(until: { $0.contains(marker) }, timeout: Self.timeout)
+        guard text.contains(marker) else {
+            process.terminate()
+            Issue.record("timed out waiting for '\(marker)' on stderr: \(text)")
+            throw CLITestError.timedOut
+        }
+        return text
+    }
+
+    /// Waits for the child to exit (killing it after ``timeout``) and for both output streams to end.
+    func finish() async throws -> CLIResult {
+        closeInput()
+        _ = await exited.wait(until: { _ in false }, timeout: Self.timeout)
+        guard exited.isFinished else {
+            process.terminate()
+            Issue.record("regstate did not exit within \(Self.timeout) s; stderr: \(errors.text)")
+            throw CLITestError.timedOut
+        }
+        let stdout = await output.wait(until: { _ in false }, timeout: Self.timeout)
+        let stderr = await errors.wait(until: { _ in false }, timeout: Self.timeout)
+        return CLIResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+
+    /// Runs `regstate arguments…` with `input` on standard input and returns what it produced.
+    static func run(_ arguments: [String], input: String = "") async throws -> CLIResult {
+        let child = try CLIProcess(arguments)
+        child.send(input)
+        return try await child.finish()
+    }
+
+    /// The built binary: next to the test bundle, or in the package's `.build/debug`.
+    static func locateBinary() -> URL? {
+        var candidates: [URL] = []
+        if let first = CommandLine.arguments.first {
+            let directory = URL(fileURLWithPath: first).deletingLastPathComponent()
+            candidates += [directory, directory.deletingLastPathComponent()]
+        }
+        candidates += [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while directory.pathComponents.count > 1 {
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+                candidates.append(directory.appendingPathComponent(".build/debug", isDirectory: true))
+                break
+            }
+            directory = directory.deletingLastPathComponent()
+        }
+        return candidates.map { $0.appendingPathComponent("regstate") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+}
+
+/// Why a CLI test gave up.
+enum CLITestError: Error {
+    /// The child did not produce what was expected in time.
+    case timedOut
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// One device (its own temporary `--store`) across several runs of the binary, remembering every output and every
+/// token the device ever stored, so a test can prove no token was printed.
+final class CLIScenario {
+    /// The store directory of this scenario.
+    let store: URL
+    /// Every result so far.
+    private(set) var results: [CLIResult] = []
+    /// Every token the store held after some run.
+    private(set) var secrets: Set<String> = []
+
+    /// A fresh, empty store directory.
+    init() throws {
+        store = FileManager.default.temporaryDirectory
+            .appendingPathComponent("regstate-cli-\(UUID().uuidString)", isDirectory: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: store)
+    }
+
+    /// Runs `regstate arguments… --store <store>` with `input`.
+    @discardableResult
+    func run(_ arguments: [String], input: String = "") async throws -> CLIResult {
+        try record(await CLIProcess.run(arguments + ["--store", store.path], input: input))
+    }
+
+    /// Starts an interactive run; hand its result to ``record(_:)``.
+    func start(_ arguments: [String]) throws -> CLIProcess {
+        try CLIProcess(arguments + ["--store", store.path])
+    }
+
+    /// Keeps `result` and the tokens now stored.
+    @discardableResult
+    func record(_ result: CLIResult) throws -> CLIResult {
+        results.append(result)
+        secrets.formUnion(try storedSecrets())
+        return result
+    }
+
+    /// Registers through the social walkthrough and checks it ended in Active H.
+    @discardableResult
+    func registerSocially(as email: String = "alice@example.com", _ extra: [String] = []) async throws -> CLIResult {
+        let result = try await run(extra, input: "1\n\(email)\n1\n")
+        #expect(result.status == 0, "walkthrough failed: \(result.stderr)")
+        #expect(result.stdout.contains("Active H"))
+        return result
+    }
+
+    /// The token strings in `<store>/secure/credentials`, if any.
+    func storedSecrets() throws -> Set<String> {
+        let url = store.appendingPathComponent("secure/credentials")
+        guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let keys = ["access_token", "refresh_token", "id_token", "security_token"]
+        return Set(keys.compactMap { object[$0] as? String }.filter { $0.count >= 8 })
+    }
+
+    /// Fails when any output of any run contains a token the store ever held.
+    func expectNoSecretsPrinted(sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(!secrets.isEmpty, "no tokens were stored", sourceLocation: sourceLocation)
+        for result in results {
+            for secret in secrets {
+                #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret),
+                        "a token appeared in the output", sourceLocation: sourceLocation)
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// `status`, `events`, `logout` and `clear-state` across runs that share one store and one simulated world.
+@Suite("CLI session commands")
+struct SessionCommandTests {
+    @Test("Given a 30 s access token (inside the 60 s grace period), when status runs later, then it renews: Active C")
+    func expiredTokenRenews() async throws {
+        let device = try CLIScenario()
+        try await device.registerSocially(["--sim-access-ttl", "30"])
+        let status = try await device.run(["status"])
+        #expect(status.status == 0)
+        #expect(status.lines.first?.hasPrefix("Active C") == true)
+        device.expectNoSecretsPrinted()
+    }
+
+    @Test("Given an expired token offline, when status runs, then Error E (recoverable) and the session stays active offline")
+    func offlineRenewalKeepsSession() async throws {
+        let device = try CLIScenario()
+        try await device.registerSocially(["--sim-access-ttl", "30"])
+        let status = try await device.run(["status", "--sim-offline"])
+        #expect(status.status == 0)
+        #expect(status.lines.first?.hasPrefix("Error E (recoverable)") == true)
+        #expect(status.stdout.contains("State: Active B (social, offline"))
+        let online = try await device.run(["status"])
+        #expect(online.lines.first?.hasPrefix("Active C") == true)
+    }
+
+    @Test("Given an expired token, when the provider refuses the refresh, then Error E then Registration Required D, exit 3")
+    func refusalLeadsToD() async throws {
+        let device = try CLIScenario()
+        try await device.registerSocially(["--sim-access-ttl", "30"])
+        let status = try await device.run(["status", "--sim-deny-refresh"])
+        #expect(status.status == 3)
+        #expect(status.lines.first?.hasPrefix("Error E (final)") == true)
+        #expect(status.lines.dropFirst().first == "Registration Required D")
+        #expect(try await device.run(["status"]).status == 3)
+    }
+
+    @Test("Given a session, when clear-state runs, then it lists what it removed and status says D with exit 3")
+    func clearStateThenD() async throws {
+        let device = try CLIScenario()
+        try await device.registerSocially()
+        let cleared = try await device.run(["clear-state"])
+        #expect(cleared.status == 0)
+        #expect(cleared.stdout.contains("Removed: credentials, installation_id, journal"))
+        #expect(try device.storedSecrets().isEmpty)
+        let status = try await device.run(["status"])
+        #expect(status.status == 3)
+        #expect(status.stdout.contains("State: Registration Required D"))
+        device.expectNoSecretsPrinted()
+    }
+
+    @Test("Given a session, when logout runs offline, then it is refused (exit 1) and nothing changes; online it ends in D")
+    func logoutOfflineRefusedThenOnline() async throws {
+        let device = try CLIScenario()
+        try await device.registerSocially()
+        let refused = try await device.run(["logout", "--sim-offline"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("Logout refused"))
+        #expect(try await device.run(["status"]).status == 0)
+
+        let done = try await device.run(["logout"])
+        #expect(done.status == 0)
+        #expect(done.lines.contains("Registration Required D"))
+        #expect(try device.storedSecrets().isEmpty)
+        #expect(try await device.run(["status"]).status == 3)
+        #expect(try await device.run(["logout"]).status == 3)
+        device.expectNoSecretsPrinted()
+    }
+
+    @Test("Given a registered device, when events runs, then the journal is printed with emails masked")
+    func eventsAreRedacted() async throws {
+        let device = try CLIScenario()
+        try await device.registerSocially(as: "grace@example.com")
+        let events = try await device.run(["events"])
+        #expect(events.status == 0)
+        #expect(events.lines.first?.hasPrefix("#1 ") == true)
+        #expect(events.stdout.contains("registrationConfirmed"))
+        #expect(events.stdout.contains("g***@example.com"))
+        #expect(!events.stdout.contains("grace@example.com"))
+
+        let json = try await device.run(["events", "--json"])
+        let names = try json.lines.map { line in
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return try #require(object["event"] as? String)
+        }
+        #expect(names.first == "launched" && names.contains("registrationConfirmed"))
+        #expect(!json.stdout.contains("grace@example.com"))
+        device.expectNoSecretsPrinted()
+    }
+}
