@@ -212,6 +212,20 @@ final class InteropPeer: Sendable {
         return RefreshTokenLedger(issued: numbers[0], revoked: numbers[1])
     }
 
+    /// Waits (30 s at most) until the provider has issued `count` refresh tokens, and returns its ledger.
+    ///
+    /// For a request the provider had not answered when the client gave up: it is processed once the provider runs
+    /// again, and this wait makes the order of that and the client's retry deterministic.
+    func waitForLedger(issued count: Int) async throws -> RefreshTokenLedger {
+        let deadline = ContinuousClock.now + .seconds(30)
+        var ledger = try await refreshTokenLedger()
+        while ledger.issued < count, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            ledger = try await refreshTokenLedger()
+        }
+        return ledger
+    }
+
     /// Whether the provider holds `refreshToken` as revoked (`true`), live (`false`) or not at all (`nil`).
     func isRevoked(refreshToken: String) async throws -> Bool? {
         let numbers = try await query(
