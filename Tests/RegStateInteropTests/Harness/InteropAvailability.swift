@@ -23,7 +23,7 @@ actor InteropAvailability {
         do {
             return try await InteropPeer.start(knobs: knobs)
         } catch {
-            let reason = "\(error)"
+            let reason = if case InteropError.providerUnavailable(let why) = error { why } else { "\(error)" }
             failure = reason
             try Self.unavailable(reason)
         }

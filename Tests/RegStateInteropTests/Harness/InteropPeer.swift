@@ -107,6 +107,8 @@ final class InteropPeer: Sendable {
             }
             lastFailure = "start.sh exited \(output.status): " + String(output.stderr.suffix(1_500))
             try? FileManager.default.removeItem(at: state)
+            // Only a lost race for the port is worth another port; a missing python3, curl or PyPI is not.
+            guard output.stderr.contains("Address already in use") || output.stderr.contains("did not answer") else { break }
         }
         throw InteropError.providerUnavailable(lastFailure)
     }
