@@ -8,7 +8,9 @@ public enum AuthorizationCallback {
     /// - Parameters:
     ///   - callback: The URL the browser was redirected to.
     ///   - expectedRedirect: The redirect URI the request named; scheme and host compare without case, port and
-    ///     path exactly (a trailing slash on either side is ignored).
+    ///     path exactly (a trailing slash on either side is ignored). For a private-use scheme
+    ///     (`com.example.app:/callback`) the authority form a user agent may rewrite it to
+    ///     (`com.example.app://callback/`) is the same redirect.
     ///   - expectedState: The request's `state`.
     ///   - issuer: The issuer identifier `iss` must equal.
     ///   - issuerRequired: Whether the provider advertises `authorization_response_iss_parameter_supported`.
@@ -22,11 +24,17 @@ public enum AuthorizationCallback {
         guard received.scheme?.lowercased() == expected.scheme?.lowercased() else {
             throw .malformedCallback("wrong scheme")
         }
-        guard (received.host ?? "").lowercased() == (expected.host ?? "").lowercased(),
-              effectivePort(received) == effectivePort(expected)
-        else { throw .malformedCallback("wrong host or port") }
-        guard trimmedPath(received.percentEncodedPath) == trimmedPath(expected.percentEncodedPath) else {
-            throw .malformedCallback("wrong path")
+        if isHierarchical(expected) {
+            guard (received.host ?? "").lowercased() == (expected.host ?? "").lowercased(),
+                  effectivePort(received) == effectivePort(expected)
+            else { throw .malformedCallback("wrong host or port") }
+            guard trimmedPath(received.percentEncodedPath) == trimmedPath(expected.percentEncodedPath) else {
+                throw .malformedCallback("wrong path")
+            }
+        } else {
+            guard customSchemeLocation(received) == customSchemeLocation(expected) else {
+                throw .malformedCallback("wrong path")
+            }
         }
         let parameters = received.percentEncodedQuery.map(FormEncoding.decode) ?? [:]
         guard let state = parameters["state"], state == expectedState else { throw .stateMismatch }
@@ -41,6 +49,20 @@ public enum AuthorizationCallback {
         }
         guard let code = parameters["code"], !code.isEmpty else { throw .malformedCallback("no code") }
         return code
+    }
+
+    /// Whether `components` is an `http`/`https` URL, whose host, port and path are compared separately.
+    private static func isHierarchical(_ components: URLComponents) -> Bool {
+        ["http", "https"].contains(components.scheme?.lowercased() ?? "")
+    }
+
+    /// A private-use scheme redirect's location without its slashes: `com.example.app:/callback`,
+    /// `com.example.app://callback/` and `com.example.app:callback` all read `callback`. User agents rewrite the
+    /// RFC 8252 §7.1 single-slash form into the authority form (curl and some browsers do), so the forms must match.
+    private static func customSchemeLocation(_ components: URLComponents) -> String {
+        let authority = (components.percentEncodedHost ?? "") + (components.port.map { ":\($0)" } ?? "")
+        let location = authority + "/" + components.percentEncodedPath
+        return location.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
     }
 
     private static func effectivePort(_ components: URLComponents) -> Int? {

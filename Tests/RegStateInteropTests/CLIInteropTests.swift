@@ -1,0 +1,66 @@
+import Foundation
+import RegState
+import Testing
+
+extension InteropTests {
+    /// The `regstate` binary against django-oauth-toolkit with `--issuer`: the walkthrough's social path with the
+    /// user played by login.sh, then `status`, then `logout`, each a separate run sharing one `--store`.
+    @Suite("CLI against django-oauth-toolkit")
+    struct CLI {
+        @Test("walkthrough --issuer: social login to Active H; status gives Active B; logout revokes at the provider, then D")
+        func walkthroughStatusLogout() async throws {
+            try await withInteropPeer { peer in
+                let store = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("interop-cli-\(UUID().uuidString)", isDirectory: true)
+                defer { try? FileManager.default.removeItem(at: store) }
+                let common = ["--store", store.path, "--issuer", peer.issuer.absoluteString,
+                              "--client-id", InteropPeer.clientID]
+
+                // The walkthrough: D, menu 1 Social, the authorization URL on its own line (stderr), the redirect
+                // pasted back, G, menu 1 Confirm, H.
+                let walkthrough = try CLIChild(common + ["--json", "walkthrough"])
+                walkthrough.send(line: "1")
+                let authorize = peer.issuer.absoluteString + "/authorize"
+                let line = try await walkthrough.stderrLine(where: { $0.hasPrefix(authorize) }, what: "the authorization URL")
+                let url = try #require(URL(string: line))
+                let callback = try await peer.login(url)
+                walkthrough.send(line: callback.absoluteString)
+                walkthrough.send(line: "1")
+                let run = try await walkthrough.finish()
+                #expect(run.status == 0, "walkthrough exit status; stderr: \(run.stderr.suffix(1_500))")
+                let events = Self.jsonEvents(run.stdout)
+                #expect(events.map(\.letter) == ["D", "G", "H"], "stdout: \(run.stdout)")
+                #expect(events.map(\.event) == ["registrationRequired", "awaitingConfirmation", "sessionActive"])
+
+                // What the CLI stored is a live refresh token at the provider.
+                let tokens = TokenService(store: try FileSecureStore(directory: store.appendingPathComponent("secure")))
+                let refreshToken = try #require(await tokens.refreshToken(), "the CLI stored no refresh token")
+                #expect(try await peer.isRevoked(refreshToken: refreshToken) == false)
+
+                // A later run: the stored token is still valid, Active B.
+                let status = try await CLIChild.run(common + ["status"])
+                #expect(status.status == 0, "status exit status; stderr: \(status.stderr.suffix(1_500))")
+                #expect(status.stdout.contains("Active B"), "stdout: \(status.stdout)")
+
+                // logout revokes the refresh token at the provider and clears local data.
+                let logout = try await CLIChild.run(common + ["logout"])
+                #expect(logout.status == 0, "logout exit status; stderr: \(logout.stderr.suffix(1_500))")
+                #expect(try await peer.isRevoked(refreshToken: refreshToken) == true)
+                #expect(await tokens.refreshToken() == nil)
+                let after = try await CLIChild.run(common + ["--json", "status"])
+                #expect(after.status == 3, "status after logout; stderr: \(after.stderr.suffix(1_500))")
+                #expect(Self.jsonEvents(after.stdout).map(\.letter) == ["D"])
+            }
+        }
+
+        /// The `letter` and `event` of each JSON line on stdout.
+        static func jsonEvents(_ stdout: String) -> [(letter: String, event: String)] {
+            stdout.split(separator: "\n").compactMap { line in
+                guard let object = (try? JSONValue.parse(Data(line.utf8)))?.objectValue,
+                      let letter = object["letter"]?.stringValue, let event = object["event"]?.stringValue
+                else { return nil }
+                return (letter, event)
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import RegState
+import Testing
+
+/// The app's side against one real provider: storage that survives relaunches, a counting transport and a clock.
+///
+/// The clock is a ``ManualClock`` started at the wall clock's now, so ID tokens the provider just issued validate,
+/// and expiry is reached by advancing it rather than by sleeping; the provider does not care whether the access
+/// token really expired when it is asked to refresh.
+struct InteropDevice {
+    let peer: InteropPeer
+    let clock = ManualClock(start: Date())
+    let store = InMemorySecureStore()
+    let journal = InMemoryJournal()
+    let transport: CountingTransport
+    let redirectURI: URL
+    let gracePeriod: TimeInterval
+
+    /// - Parameters:
+    ///   - timeout: how long each HTTP request may take (short when the provider will be paused).
+    ///   - gracePeriod: seconds before expiry at which the library renews (small for 2-second tokens).
+    init(peer: InteropPeer, redirectURI: URL = InteropPeer.customSchemeRedirect, timeout: TimeInterval = 10,
+         gracePeriod: TimeInterval = 60) {
+        self.peer = peer
+        self.redirectURI = redirectURI
+        self.gracePeriod = gracePeriod
+        transport = CountingTransport(timeout: timeout)
+    }
+
+    /// No backend: tokens are confirmed locally (`backendURL: nil`).
+    var configuration: RegStateConfiguration {
+        RegStateConfiguration(
+            oidc: OIDCConfiguration(issuer: peer.issuer, clientID: InteropPeer.clientID, redirectURI: redirectURI),
+            backendURL: nil, gracePeriod: gracePeriod)
+    }
+
+    /// A service as a fresh app launch builds it: new actor, same store, journal and transport.
+    func launch() -> RegStateService {
+        RegStateService(configuration: configuration, dependencies: RegStateDependencies(
+            store: store, journal: journal, transport: transport, clock: clock))
+    }
+
+    /// A bare OIDC client for the same provider (userinfo, revocation behind the engine's back), on its own transport.
+    func oidcClient() -> OIDCClient {
+        OIDCClient(configuration: configuration.oidc, transport: URLSessionTransport(defaultTimeout: 10), clock: clock)
+    }
+
+    /// The token service reading the same store the engine writes.
+    var tokens: TokenService { TokenService(store: store, clock: clock, gracePeriod: gracePeriod) }
+
+    /// Social registration through the library, the user played by login.sh: D → G → Active H.
+    func register() async throws -> RegStateService {
+        let service = launch()
+        #expect(await service.start() == .registrationRequired)
+        let url = try await service.beginSocialRegistration()
+        let callback = try await peer.login(url)
+        let profile = try await service.completeSocialRegistration(callback: callback)
+        #expect(profile.subject == InteropPeer.aliceSubject)
+        let session = try await service.confirmRegistration()
+        #expect(session.activation == .registered)
+        return service
+    }
+
+    /// The stored refresh token.
+    func storedRefreshToken() async throws -> String {
+        try #require(await tokens.refreshToken(), "no refresh token stored")
+    }
+}
+
+/// Pulls lettered events off one subscription, with a deadline so a missing event fails instead of hanging.
+struct EventTape {
+    private let stream: AsyncStream<RegStateEvent>
+    private let received = LockedValue<[RegStateEvent]>([])
+    private let pump: Task<Void, Never>
+
+    init(_ service: RegStateService) async {
+        stream = await service.events()
+        let received = self.received
+        let stream = self.stream
+        pump = Task {
+            for await event in stream { received.withLock { $0.append(event) } }
+        }
+    }
+
+    /// Waits (10 s at most) until `count` events arrived and returns all titles so far ("Active B", "Error E", ...).
+    func titles(atLeast count: Int) async -> [String] {
+        await events(atLeast: count).map(\.title)
+    }
+
+    /// Waits (10 s at most) until `count` events arrived and returns them.
+    func events(atLeast count: Int) async -> [RegStateEvent] {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while received.withLock({ $0.count }) < count, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return received.withLock { $0 }
+    }
+
+    /// Stops listening.
+    func close() {
+        pump.cancel()
+    }
+}

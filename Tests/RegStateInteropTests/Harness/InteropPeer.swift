@@ -1,0 +1,257 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import RegState
+
+/// One running django-oauth-toolkit provider, started by `../shared/interop-peer/start.sh` on a free loopback port
+/// with its own state directory.
+///
+/// The scripts are called where they are (never copied): the directory is found from the package root. Every test
+/// that uses a provider gets its own (``withInteropPeer(_:_:)``), so killing or pausing one disturbs no other test,
+/// and ``stop()`` always runs, also when the test fails.
+final class InteropPeer: Sendable {
+    /// The provider's knobs (seconds), passed to start.sh as `OIDC_*` environment variables.
+    struct Knobs: Sendable {
+        /// `OIDC_AT_TTL`: the access-token lifetime.
+        var accessTokenLifetime: Int?
+        /// `OIDC_RT_GRACE`: how long a just-rotated refresh token may still be presented.
+        var refreshGrace: Int?
+
+        var environment: [String: String] {
+            var environment: [String: String] = [:]
+            if let accessTokenLifetime { environment["OIDC_AT_TTL"] = String(accessTokenLifetime) }
+            if let refreshGrace { environment["OIDC_RT_GRACE"] = String(refreshGrace) }
+            return environment
+        }
+    }
+
+    /// The public client the provider's seed registers.
+    static let clientID = "swift-test-client"
+    /// The custom-scheme redirect URI the seed registers (RFC 8252 §7.1 form).
+    static let customSchemeRedirect = URL(string: "com.example.app:/callback")!
+    /// The loopback redirect URI the seed registers.
+    static let loopbackRedirect = URL(string: "http://127.0.0.1:8765/callback")!
+    /// The seeded user's `sub`.
+    static let aliceSubject = "1"
+
+    /// The port the provider listens on.
+    let port: Int
+    /// The provider's state directory: database, signing key, `server.log`.
+    let stateDirectory: URL
+    let knobs: Knobs
+    private let pid: LockedValue<pid_t>
+
+    /// The issuer identifier, exactly as discovery states it.
+    var issuer: URL { URL(string: "http://127.0.0.1:\(port)/o")! }
+
+    private init(port: Int, stateDirectory: URL, knobs: Knobs, pid: pid_t) {
+        self.port = port
+        self.stateDirectory = stateDirectory
+        self.knobs = knobs
+        self.pid = LockedValue(pid)
+    }
+
+    // MARK: Locating the scripts
+
+    /// `<package root>/../shared/interop-peer`, the package root being the first directory above this file with a
+    /// Package.swift. A git worktree nested one level deeper (`/work/wt/NAME`) finds it beside an ancestor instead;
+    /// `INTEROP_PEER_DIR` overrides both.
+    static let scriptsDirectory: URL? = {
+        if let override = ProcessInfo.processInfo.environment["INTEROP_PEER_DIR"], !override.isEmpty {
+            return URL(fileURLWithPath: override, isDirectory: true)
+        }
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while directory.path != "/",
+              !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+            directory.deleteLastPathComponent()
+        }
+        while directory.path != "/" {
+            directory.deleteLastPathComponent()
+            let candidate = directory.appendingPathComponent("shared/interop-peer", isDirectory: true)
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("start.sh").path) { return candidate }
+        }
+        return nil
+    }()
+
+    static func script(_ name: String) throws -> String {
+        guard let directory = scriptsDirectory else {
+            throw InteropError.providerUnavailable("no shared/interop-peer beside the package root or its ancestors")
+        }
+        let path = directory.appendingPathComponent(name).path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw InteropError.providerUnavailable("\(path) is missing or not executable")
+        }
+        return path
+    }
+
+    // MARK: Lifecycle
+
+    /// Starts a provider on a free port; retries on another port if the first attempt loses a race for it.
+    ///
+    /// - Throws: ``InteropError/providerUnavailable(_:)`` with start.sh's explanation.
+    static func start(knobs: Knobs = Knobs()) async throws -> InteropPeer {
+        let startScript = try script("start.sh")
+        var lastFailure = "no attempt"
+        for _ in 0..<3 {
+            let port = try freePort()
+            let state = FileManager.default.temporaryDirectory
+                .appendingPathComponent("interop-peer-\(port)-\(UUID().uuidString.prefix(8))", isDirectory: true)
+            // The first run creates the venv and pip-installs the provider; later runs reuse it (~3 s).
+            let output = try await ChildProcess.run("/bin/bash", [startScript, String(port), state.path],
+                                                    environment: knobs.environment, timeout: .seconds(240))
+            if output.status == 0, let pid = pid_t(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                return InteropPeer(port: port, stateDirectory: state, knobs: knobs, pid: pid)
+            }
+            lastFailure = "start.sh exited \(output.status): " + String(output.stderr.suffix(1_500))
+            try? FileManager.default.removeItem(at: state)
+            // Only a lost race for the port is worth another port; a missing python3, curl or PyPI is not.
+            guard output.stderr.contains("Address already in use") || output.stderr.contains("did not answer") else { break }
+        }
+        throw InteropError.providerUnavailable(lastFailure)
+    }
+
+    /// Stops the provider (resuming it first if it is paused) and removes its state directory.
+    func stop() async {
+        await terminate()
+        try? FileManager.default.removeItem(at: stateDirectory)
+    }
+
+    /// Kills the provider process (SIGKILL), as a crash or an outage would; the state directory stays for
+    /// ``restart()``.
+    ///
+    /// SIGKILL, not SIGTERM: a child of the test process inherits its blocked signal mask, SIGTERM included, so the
+    /// provider would never see a SIGTERM. SQLite rolls back whatever a kill interrupts.
+    func terminate() async {
+        let pid = self.pid.withLock { $0 }
+        guard pid > 0, Self.isRunning(pid) else { return }
+        _ = kill(pid, SIGKILL)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while Self.isRunning(pid), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Starts the provider again on the same port with the same state (database and signing key), after ``terminate()``.
+    ///
+    /// - Throws: ``InteropError/providerUnavailable(_:)``.
+    func restart() async throws {
+        let output = try await ChildProcess.run("/bin/bash", [try Self.script("start.sh"), String(port), stateDirectory.path],
+                                                environment: knobs.environment, timeout: .seconds(60))
+        guard output.status == 0, let pid = pid_t(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw InteropError.providerUnavailable("restart: start.sh exited \(output.status): \(output.stderr.suffix(1_500))")
+        }
+        self.pid.withLock { $0 = pid }
+    }
+
+    /// Freezes the provider (SIGSTOP): connections are accepted by the kernel but never answered, so clients time out.
+    func pause() {
+        _ = kill(pid.withLock { $0 }, SIGSTOP)
+    }
+
+    /// Lets a paused provider run again (SIGCONT).
+    func resume() {
+        _ = kill(pid.withLock { $0 }, SIGCONT)
+    }
+
+    /// Whether `pid` is a live process (a zombie counts as gone).
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+        return state != "Z" && state != "X"
+    }
+
+    /// A loopback port nobody listens on right now: bind port 0 and read back what the kernel chose.
+    private static func freePort() throws -> Int {
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socketFD >= 0 else { throw InteropError.providerUnavailable("socket() failed") }
+        defer { close(socketFD) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(socketFD, generic, length) == 0 && getsockname(socketFD, generic, &length) == 0
+            }
+        }
+        guard bound else { throw InteropError.providerUnavailable("no free loopback port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    // MARK: Playing the user and looking inside
+
+    /// Plays alice at the login page for `authorizationURL` (login.sh) and returns the callback URL.
+    ///
+    /// - Throws: ``InteropError/scriptFailed(_:)`` or ``InteropError/timedOut(_:)``.
+    func login(_ authorizationURL: URL) async throws -> URL {
+        let output = try await ChildProcess.run("/bin/bash", [try Self.script("login.sh"), authorizationURL.absoluteString],
+                                                timeout: .seconds(30))
+        let text = output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard output.status == 0, !text.isEmpty, let callback = URL(string: text) else {
+            throw InteropError.scriptFailed("login.sh exited \(output.status): \(output.stderr.suffix(500))")
+        }
+        return callback
+    }
+
+    /// The provider's own record of refresh tokens, read from its database: how many were ever issued and how many
+    /// are revoked. Each successful refresh adds one row and revokes its predecessor; reuse detection revokes all.
+    struct RefreshTokenLedger: Equatable, CustomStringConvertible {
+        var issued: Int
+        var revoked: Int
+        var description: String { "\(issued) issued, \(revoked) revoked" }
+    }
+
+    /// Reads ``RefreshTokenLedger`` from the provider's SQLite database (with `python3`, which start.sh needs anyway).
+    func refreshTokenLedger() async throws -> RefreshTokenLedger {
+        let numbers = try await query("select count(*), count(revoked) from oauth2_provider_refreshtoken")
+        guard numbers.count == 2 else { throw InteropError.scriptFailed("unexpected ledger answer \(numbers)") }
+        return RefreshTokenLedger(issued: numbers[0], revoked: numbers[1])
+    }
+
+    /// Waits (30 s at most) until the provider has issued `count` refresh tokens, and returns its ledger.
+    ///
+    /// For a request the provider had not answered when the client gave up: it is processed once the provider runs
+    /// again, and this wait makes the order of that and the client's retry deterministic.
+    func waitForLedger(issued count: Int) async throws -> RefreshTokenLedger {
+        let deadline = ContinuousClock.now + .seconds(30)
+        var ledger = try await refreshTokenLedger()
+        while ledger.issued < count, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            ledger = try await refreshTokenLedger()
+        }
+        return ledger
+    }
+
+    /// Whether the provider holds `refreshToken` as revoked (`true`), live (`false`) or not at all (`nil`).
+    func isRevoked(refreshToken: String) async throws -> Bool? {
+        let numbers = try await query(
+            "select count(*), count(revoked) from oauth2_provider_refreshtoken where token_checksum = ?",
+            argument: Self.sha256Hex(refreshToken))
+        guard numbers.count == 2, numbers[0] > 0 else { return nil }
+        return numbers[1] == numbers[0]
+    }
+
+    private func query(_ sql: String, argument: String? = nil) async throws -> [Int] {
+        let program = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], timeout=20)
+            row = db.execute(sys.argv[2], sys.argv[3:]).fetchone()
+            print(*row)
+            """
+        var arguments = ["-c", program, stateDirectory.appendingPathComponent("db.sqlite3").path, sql]
+        if let argument { arguments.append(argument) }
+        let output = try await ChildProcess.run("/usr/bin/env", ["python3"] + arguments, timeout: .seconds(30))
+        guard output.status == 0 else { throw InteropError.scriptFailed("sqlite query: \(output.stderr.suffix(500))") }
+        return output.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+    }
+
+    private static func sha256Hex(_ text: String) -> String {
+        SystemCrypto().sha256(Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}

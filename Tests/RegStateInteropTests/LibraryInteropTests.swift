@@ -1,0 +1,140 @@
+import Foundation
+import RegState
+import Testing
+
+extension InteropTests {
+    /// The library against django-oauth-toolkit: registration, relaunch, userinfo, logout and an explicit refusal.
+    ///
+    /// Each test starts its own provider (3 s warm) so no test sees another's tokens.
+    @Suite("Library against django-oauth-toolkit")
+    struct Library {
+        @Test("social registration with a custom-scheme redirect reaches Active H; a relaunch gives Active B")
+        func socialRegistrationThenRelaunch() async throws {
+            try await withInteropPeer { peer in
+                let device = InteropDevice(peer: peer)
+                let service = device.launch()
+                let tape = await EventTape(service)
+                #expect(await service.start() == .registrationRequired)
+                let url = try await service.beginSocialRegistration()
+                let query = FormEncodingProbe.query(of: url)
+                #expect(query["code_challenge_method"] == "S256")
+                #expect(query["redirect_uri"] == "com.example.app:/callback")
+                // login.sh hands back what the user agent made of the Location header: curl rewrites
+                // com.example.app:/callback into com.example.app://callback/ (finding 1).
+                let callback = try await peer.login(url)
+                #expect(callback.scheme == "com.example.app")
+                let profile = try await service.completeSocialRegistration(callback: callback)
+                #expect(profile.subject == InteropPeer.aliceSubject)
+                #expect(profile.issuer == peer.issuer.absoluteString)
+                #expect(profile.email == "alice@example.com")
+                #expect(profile.emailVerified)
+                #expect(profile.name == "Alice Test")
+                let session = try await service.confirmRegistration()
+                #expect(session.activation == .registered)
+                #expect(await tape.titles(atLeast: 3) == ["Registration Required D", "Awaiting Confirmation G", "Active H"])
+                tape.close()
+
+                let relaunched = device.launch()
+                let relaunchTape = await EventTape(relaunched)
+                let state = await relaunched.start()
+                #expect(state.letter == "B")
+                #expect(await relaunchTape.titles(atLeast: 1) == ["Active B"])
+                #expect(device.transport.refreshGrants == 0)
+                relaunchTape.close()
+            }
+        }
+
+        @Test("social registration with the loopback redirect URI reaches Active H")
+        func loopbackRedirectRegistration() async throws {
+            try await withInteropPeer { peer in
+                let device = InteropDevice(peer: peer, redirectURI: InteropPeer.loopbackRedirect)
+                let service = try await device.register()
+                #expect(await service.state.letter == "H")
+            }
+        }
+
+        @Test("userinfo answers for the stored access token with the ID token's subject and the same claims")
+        func userInfoMatchesIDToken() async throws {
+            try await withInteropPeer { peer in
+                let device = InteropDevice(peer: peer)
+                let service = try await device.register()
+                let accessToken = try await service.validAccessToken()
+                let idToken = try JSONWebToken(compact: try #require(await device.tokens.idToken()))
+                let claims = try await device.oidcClient().userInfo(accessToken: accessToken)
+                #expect(claims["sub"]?.stringValue == idToken.subject)
+                #expect(idToken.subject == InteropPeer.aliceSubject)
+                #expect(claims["email"]?.stringValue == idToken.claims["email"]?.stringValue)
+                #expect(claims["name"]?.stringValue == idToken.claims["name"]?.stringValue)
+                // A token the provider does not know is refused with 401.
+                await #expect(throws: OIDCError.unauthorized) {
+                    _ = try await device.oidcClient().userInfo(accessToken: "not-a-token")
+                }
+            }
+        }
+
+        @Test("logout revokes the refresh token at the provider, which then refuses it; local data is cleared (D)")
+        func logoutRevokes() async throws {
+            try await withInteropPeer { peer in
+                let device = InteropDevice(peer: peer)
+                let service = try await device.register()
+                let refreshToken = try await device.storedRefreshToken()
+                #expect(try await peer.isRevoked(refreshToken: refreshToken) == false)
+                let tape = await EventTape(service)
+                try await service.logout()
+                #expect(await service.state == .registrationRequired)
+                #expect(await tape.titles(atLeast: 2) == ["Active H", "Registration Required D"])
+                tape.close()
+                #expect(device.transport.revokedTokensSent == [refreshToken])
+                #expect(await device.tokens.refreshToken() == nil)
+                #expect(try device.store.data(forKey: TokenService.credentialsKey) == nil)
+                #expect(try await peer.isRevoked(refreshToken: refreshToken) == true)
+                let client = device.oidcClient()
+                do throws(OIDCError) {
+                    _ = try await client.refresh(refreshToken: refreshToken)
+                    Issue.record("the provider accepted a revoked refresh token")
+                } catch {
+                    #expect(error.isRefusal, "expected invalid_grant, got \(error)")
+                }
+                // A relaunch finds nothing: D.
+                #expect(await device.launch().start() == .registrationRequired)
+            }
+        }
+
+        @Test("a refresh token revoked behind the client's back: renewal gives Error E (final), storage cleared, then D")
+        func providerRefusal() async throws {
+            try await withInteropPeer { peer in
+                let device = InteropDevice(peer: peer)
+                let service = try await device.register()
+                let refreshToken = try await device.storedRefreshToken()
+                try await device.oidcClient().revoke(token: refreshToken, hint: .refreshToken)
+                let tape = await EventTape(service)
+                device.clock.advance(by: 3_601)
+                do {
+                    _ = try await service.validAccessToken()
+                    Issue.record("renewal with a revoked refresh token succeeded")
+                } catch let error as RegStateError {
+                    #expect(error == .renewal(.denied(reason: "invalid_grant")))
+                    #expect(!error.isRecoverable)
+                }
+                #expect(device.transport.refreshTokensSent == [refreshToken])
+                #expect(await service.state == .registrationRequired)
+                let events = await tape.events(atLeast: 3)
+                #expect(events.map(\.title) == ["Active H", "Error E", "Registration Required D"])
+                if events.count == 3, case .error(let error) = events[1] { #expect(!error.isRecoverable) }
+                tape.close()
+                #expect(try device.store.data(forKey: TokenService.credentialsKey) == nil)
+            }
+        }
+    }
+}
+
+/// Reads a URL's query for assertions.
+enum FormEncodingProbe {
+    static func query(of url: URL) -> [String: String] {
+        var result: [String: String] = [:]
+        for item in URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? [] {
+            result[item.name] = item.value ?? ""
+        }
+        return result
+    }
+}

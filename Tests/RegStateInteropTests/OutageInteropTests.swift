@@ -1,0 +1,123 @@
+import Foundation
+import RegState
+import Testing
+
+extension InteropTests {
+    /// The provider unreachable: killed (connection refused) or paused (timeouts). Renewal is a recoverable Error E, the
+    /// session stays active offline with its data; once the provider is back, renewal gives Active C.
+    @Suite("Provider down and back")
+    struct Outage {
+        @Test("provider killed: Error E recoverable, session kept offline with its tokens; restarted: Active C")
+        func providerKilled() async throws {
+            try await withInteropPeer { peer in
+                let device = InteropDevice(peer: peer, timeout: 5)
+                _ = try await device.register()
+                let refreshToken = try await device.storedRefreshToken()
+                await peer.terminate()
+
+                device.clock.advance(by: 3_601)
+                let service = device.launch()
+                let tape = await EventTape(service)
+                let state = await service.start()
+                guard case .active(let session) = state else {
+                    Issue.record("expected an active offline session, got \(state)")
+                    return
+                }
+                #expect(session.connectivity == .offline(.noInternet))
+                let events = await tape.events(atLeast: 2)
+                #expect(events.map(\.title) == ["Error E", "Active B"])
+                if case .error(let error) = events.first {
+                    #expect(error.isRecoverable)
+                    #expect(error == .renewal(.transient(.noInternet)))
+                }
+                #expect(try await device.storedRefreshToken() == refreshToken, "offline keeps every token")
+                // Logout needs the provider: refused, nothing changes.
+                await #expect(throws: LogoutError.offline(.noInternet)) { try await service.logout() }
+                #expect(try await device.storedRefreshToken() == refreshToken)
+
+                try await peer.restart()
+                #expect(await service.renewSession().letter == "C")
+                #expect(await tape.titles(atLeast: 3).last == "Active C")
+                tape.close()
+                guard case .active(let renewed) = await service.state else { return }
+                #expect(renewed.connectivity == .online)
+                #expect(try await device.storedRefreshToken() != refreshToken)
+                #expect(device.transport.refreshTokensSent.last == refreshToken)
+                #expect(try await peer.refreshTokenLedger() == .init(issued: 2, revoked: 1))
+            }
+        }
+
+        /// A refresh that times out may still be processed by the provider once it runs again: it rotates the token
+        /// while the client never sees the answer, and the client's retry presents the retired token (finding 4).
+        /// django-oauth-toolkit's `REFRESH_TOKEN_GRACE_PERIOD_SECONDS` (Auth0's "reuse interval", Okta's "grace
+        /// period") answers such a retry with the pair it already issued; this provider runs with 30 seconds. The
+        /// test waits until the provider has processed the lost request, so the retry always comes second.
+        @Test("provider paused: the refresh times out, Error E recoverable, offline; resumed: Active C")
+        func providerPaused() async throws {
+            try await withInteropPeer(InteropPeer.Knobs(refreshGrace: 30)) { peer in
+                let (device, service, refreshToken, tape) = try await Self.refreshLostToTimeout(peer)
+                #expect(await service.renewSession().letter == "C")
+                #expect(device.transport.refreshTokensSent == [refreshToken, refreshToken])
+                let titles = await tape.titles(atLeast: 4)
+                #expect(titles == ["Active H", "Error E", "Active H", "Active C"])
+                tape.close()
+                #expect(try await device.storedRefreshToken() != refreshToken)
+                let accessToken = try await service.validAccessToken()
+                let claims = try await device.oidcClient().userInfo(accessToken: accessToken)
+                #expect(claims["sub"]?.stringValue == InteropPeer.aliceSubject)
+                #expect(try await peer.refreshTokenLedger() == .init(issued: 2, revoked: 1))
+            }
+        }
+
+        /// The same outage without a grace period: the retry is reuse, the provider revokes the whole family and
+        /// refuses — an explicit denial, so Error E final, storage cleared, D. Deterministic because the test waits
+        /// until the provider has processed the lost request.
+        @Test("provider paused, no reuse grace: the retry after a lost rotation is refused, Error E final, D")
+        func providerPausedWithoutGrace() async throws {
+            try await withInteropPeer(InteropPeer.Knobs(refreshGrace: 0)) { peer in
+                let (device, service, refreshToken, tape) = try await Self.refreshLostToTimeout(peer)
+                #expect(await service.renewSession() == .registrationRequired)
+                #expect(device.transport.refreshTokensSent == [refreshToken, refreshToken])
+                let events = await tape.events(atLeast: 5)
+                #expect(events.map(\.title) == ["Active H", "Error E", "Active H", "Error E", "Registration Required D"])
+                if events.count == 5, case .error(let error) = events[3] {
+                    #expect(error == .renewal(.denied(reason: "invalid_grant")))
+                }
+                tape.close()
+                #expect(try device.store.data(forKey: TokenService.credentialsKey) == nil)
+                #expect(try await peer.refreshTokenLedger() == .init(issued: 2, revoked: 2), "reuse revoked the family")
+            }
+        }
+
+        /// Registers, pauses the provider, lets a renewal time out (recoverable E, offline, tokens kept), resumes the
+        /// provider and waits until it has processed the lost refresh request.
+        private static func refreshLostToTimeout(_ peer: InteropPeer) async throws
+            -> (InteropDevice, RegStateService, String, EventTape)
+        {
+            let device = InteropDevice(peer: peer, timeout: 2)
+            let service = try await device.register()
+            let refreshToken = try await device.storedRefreshToken()
+            let tape = await EventTape(service)
+            peer.pause()
+            device.clock.advance(by: 3_601)
+            do {
+                _ = try await service.validAccessToken()
+                Issue.record("renewal succeeded against a paused provider")
+            } catch let error as RegStateError {
+                #expect(error.isRecoverable)
+                #expect(error.letter == "E")
+            }
+            peer.resume()
+            guard case .active(let session) = await service.state else {
+                Issue.record("expected an active offline session, got \(await service.state)")
+                return (device, service, refreshToken, tape)
+            }
+            #expect(session.connectivity != .online)
+            #expect(try await device.storedRefreshToken() == refreshToken, "offline keeps every token")
+            #expect(device.transport.refreshTokensSent == [refreshToken])
+            // The provider now reads the request the client gave up on, and rotates.
+            #expect(try await peer.waitForLedger(issued: 2) == .init(issued: 2, revoked: 1))
+            return (device, service, refreshToken, tape)
+        }
+    }
+}
