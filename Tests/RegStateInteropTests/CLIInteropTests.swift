@@ -53,6 +53,30 @@ extension InteropTests {
             }
         }
 
+        @Test("walkthrough --issuer --loopback: the redirect is caught on 127.0.0.1, no pasting, Active H")
+        func loopbackWalkthrough() async throws {
+            try await withInteropPeer { peer in
+                let store = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("interop-cli-loopback-\(UUID().uuidString)", isDirectory: true)
+                defer { try? FileManager.default.removeItem(at: store) }
+                let walkthrough = try CLIChild([
+                    "--store", store.path, "--issuer", peer.issuer.absoluteString, "--client-id", InteropPeer.clientID,
+                    "--redirect-uri", "http://127.0.0.1:8765/callback", "--loopback", "--json", "walkthrough"])
+                walkthrough.send(line: "1")
+                let authorize = peer.issuer.absoluteString + "/authorize"
+                let line = try await walkthrough.stderrLine(where: { $0.hasPrefix(authorize) }, what: "the authorization URL")
+                let callback = try await peer.login(try #require(URL(string: line)))
+                #expect(callback.absoluteString.hasPrefix("http://127.0.0.1:8765/callback?"))
+                // The browser follows the provider's redirect to the CLI's listener.
+                let page = try await URLSessionTransport(defaultTimeout: 20).send(HTTPRequest(method: .get, url: callback))
+                #expect(page.status == 200)
+                walkthrough.send(line: "1")
+                let run = try await walkthrough.finish()
+                #expect(run.status == 0, "walkthrough exit status; stderr: \(run.stderr.suffix(1_500))")
+                #expect(Self.jsonEvents(run.stdout).map(\.letter) == ["D", "G", "H"], "stdout: \(run.stdout)")
+            }
+        }
+
         /// The `letter` and `event` of each JSON line on stdout.
         static func jsonEvents(_ stdout: String) -> [(letter: String, event: String)] {
             stdout.split(separator: "\n").compactMap { line in
