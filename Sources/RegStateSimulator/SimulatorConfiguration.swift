@@ -49,6 +49,9 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// When `true` (the default, as at real providers), a refresh token is issued only when the granted scope
     /// contains `offline_access`; when `false`, every token response carries one.
     public var requiresOfflineAccessForRefreshToken: Bool
+    /// Whether redirects carry RFC 9207's `iss` and discovery advertises it (default `true`). Providers such as
+    /// django-oauth-toolkit do neither; `false` behaves like them.
+    public var sendsIssuerInCallback = true
     /// Scripted users; any other address is created on first sign-in. Default ``SimulatorUser/defaults``.
     public var users: [SimulatorUser]
     /// The RSA key a new world signs with; `nil` (the default) generates a fresh 2048-bit key. A test suite can

@@ -56,7 +56,7 @@ extension Simulator {
             "jwks_uri": .string(issuer + "/.well-known/jwks.json"),
             "revocation_endpoint": .string(issuer + "/oauth/revoke"),
             "end_session_endpoint": .string(issuer + "/v2/logout"),
-            "authorization_response_iss_parameter_supported": true,
+            "authorization_response_iss_parameter_supported": .bool(configuration.sendsIssuerInCallback),
             "response_types_supported": ["code"],
             "response_modes_supported": ["query"],
             "code_challenge_methods_supported": ["S256"],

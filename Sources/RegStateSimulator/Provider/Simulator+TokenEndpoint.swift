@@ -135,19 +135,22 @@ extension Simulator {
         }
         if scopes.contains("openid") {
             body["id_token"] = .string(try idToken(for: user, clientID: family.clientID, authTime: family.authTime,
-                                                   nonce: nonce))
+                                                   accessToken: accessToken, nonce: nonce))
         }
         return .json(200, .object(body))
     }
 
-    /// An RS256 ID token (OIDC Core §2) for `user`.
-    func idToken(for user: SimulatorUser, clientID: String, authTime: Date, nonce: String?) throws -> String {
+    /// An RS256 ID token (OIDC Core §2) for `user`, as real providers shape it: one audience and so no `azp`; `at_hash` binding it to the access token
+    /// issued with it (OIDC Core 3.1.3.6: the left half of the access token's SHA-256, base64url).
+    func idToken(for user: SimulatorUser, clientID: String, authTime: Date, accessToken: String, nonce: String?) throws
+        -> String
+    {
         let now = clock.now()
         var claims: [String: JSONValue] = [
             "iss": .string(configuration.issuerIdentifier),
             "sub": .string(user.subject),
             "aud": .string(clientID),
-            "azp": .string(clientID),
+            "at_hash": .string(Base64URL.encode(Data(mint.crypto.sha256(Data(accessToken.utf8)).prefix(16)))),
             "iat": .number(now.timeIntervalSince1970.rounded(.down)),
             "exp": .number(now.addingTimeInterval(configuration.idTokenLifetime).timeIntervalSince1970.rounded(.down)),
             "auth_time": .number(authTime.timeIntervalSince1970.rounded(.down)),

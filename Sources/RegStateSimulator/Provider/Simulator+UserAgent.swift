@@ -111,10 +111,10 @@ extension Simulator {
             scope: scope, state: state))
     }
 
-    /// `redirectURI` with `parameters` (nil values left out) and `iss` appended to its query (RFC 9207).
+    /// `redirectURI` with `parameters` (nil values left out) and, unless switched off, `iss` appended (RFC 9207).
     func redirect(_ redirectURI: String, _ parameters: [(String, String?)]) throws -> URL {
         let pairs = parameters.compactMap { name, value in value.map { (name, $0) } }
-            + [("iss", configuration.issuerIdentifier)]
+            + (configuration.sendsIssuerInCallback ? [("iss", configuration.issuerIdentifier)] : [])
         let separator = redirectURI.contains("?") ? "&" : "?"
         guard let url = URL(string: redirectURI + separator + FormEncoding.encode(pairs)) else {
             throw SimulatorError.unregisteredRedirectURI(redirectURI)

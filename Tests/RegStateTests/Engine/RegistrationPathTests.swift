@@ -219,3 +219,13 @@ struct RegistrationPathTests {
 extension RegStateService {
     func validAccessTokenOrNil() async -> String? { try? await validAccessToken() }
 }
+
+@Suite("Registration against provider variants")
+struct ProviderVariantTests {
+    @Test("a provider that neither sends nor advertises RFC 9207 iss: social registration still reaches H")
+    func providerWithoutCallbackIssuer() async throws {
+        let harness = try EngineHarness { $0.sendsIssuerInCallback = false }
+        let service = try await harness.registeredService()
+        #expect(await service.state.letter == "H")
+    }
+}
