@@ -9,6 +9,9 @@ public struct RegStateConfiguration: Sendable {
     /// The agreed access token for non-native platforms (seed 002, Active **A**).
     public var nonNativeAccessToken: String
     /// Seconds before `expires_at` at which the access token already counts as expired (default 60).
+    ///
+    /// Keep it below the provider's access-token lifetime: with a lifetime at or under the grace period every use of
+    /// the token renews it first.
     public var gracePeriod: TimeInterval
 
     /// Creates a configuration.
