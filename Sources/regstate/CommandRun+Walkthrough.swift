@@ -98,8 +98,15 @@ extension CommandRun {
                 return .next
             }
         } else {
-            guard let redirect = await browserRedirect(for: url) else { return .exit(endOfInput()) }
-            callback = redirect
+            do {
+                guard let redirect = try await browserRedirect(for: url) else { return .exit(endOfInput()) }
+                callback = redirect
+            } catch {
+                // No redirect reached the loopback listener: cancel the pending login and offer the menu again.
+                console.message("No redirect: \(error.errorDescription ?? "the listener failed").")
+                try? await service.retryRegistration()
+                return .next
+            }
         }
         do {
             try await service.completeSocialRegistration(callback: callback)
@@ -109,18 +116,16 @@ extension CommandRun {
         return .next
     }
 
-    /// Shows the authorization URL and returns the redirect: caught on the loopback, or read from the next line.
-    private func browserRedirect(for url: URL) async -> URL? {
+    /// Shows the authorization URL and returns the redirect: caught on the loopback, or read from the next line;
+    /// `nil` when the input ends.
+    ///
+    /// - Throws: ``LoopbackListenerError`` when no redirect reaches the loopback listener in time.
+    private func browserRedirect(for url: URL) async throws(LoopbackListenerError) -> URL? {
         console.message("Open this URL in a browser and sign in:")
         console.message(url.absoluteString)
         if let listener = environment.loopback {
             console.message("Waiting for the redirect on \(listener.redirectURI.absoluteString) ...")
-            do {
-                return try await listener.waitForRedirect(timeout: 600)
-            } catch {
-                console.message("No redirect: \(error.errorDescription ?? "the listener failed").")
-                return URL(fileURLWithPath: "/")  // an unusable callback: the engine reports F and the menu returns
-            }
+            return try await listener.waitForRedirect(timeout: 600)
         }
         while true {
             guard let line = await ask("Paste the full redirect URL: ") else { return nil }
