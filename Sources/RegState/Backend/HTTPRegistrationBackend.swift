@@ -137,13 +137,9 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
 
     private func send(_ request: HTTPRequest) async throws(BackendError) -> HTTPResponse {
         do {
-            return try await transport.send(request)
-        } catch let error as TransportError {
-            throw .transport(error)
-        } catch is CancellationError {
-            throw .transport(.cancelled)
+            return try await transport.sendReportingTransportErrors(request)
         } catch {
-            throw .transport(.connectionFailed(String(describing: type(of: error))))
+            throw .transport(error)
         }
     }
 }

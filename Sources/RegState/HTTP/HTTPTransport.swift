@@ -43,3 +43,20 @@ extension TransportError: LocalizedError {
         }
     }
 }
+
+extension HTTPTransport {
+    /// Sends `request`; any failure comes back as a ``TransportError``: cancellation as ``TransportError/cancelled``,
+    /// an error of a custom transport as a connection failure named by its type (never its message, which could
+    /// quote the request).
+    package func sendReportingTransportErrors(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        do {
+            return try await send(request)
+        } catch let error as TransportError {
+            throw error
+        } catch is CancellationError {
+            throw .cancelled
+        } catch {
+            throw .connectionFailed(String(describing: type(of: error)))
+        }
+    }
+}

@@ -19,13 +19,9 @@ enum ResponseReading {
     /// Sends `request`, mapping transport failures.
     static func send(_ request: HTTPRequest, over transport: any HTTPTransport) async throws(OIDCError) -> HTTPResponse {
         do {
-            return try await transport.send(request)
-        } catch let error as TransportError {
-            throw .transport(error)
-        } catch is CancellationError {
-            throw .transport(.cancelled)
+            return try await transport.sendReportingTransportErrors(request)
         } catch {
-            throw .transport(.connectionFailed(String(describing: type(of: error))))
+            throw .transport(error)
         }
     }
 
