@@ -33,9 +33,13 @@ let package = Package(
         .executableTarget(name: "RegStateBenchmarks", dependencies: ["RegState", "RegStateSimulator"], swiftSettings: settings),
         // A child process for the crash tests: it rewrites a store and a journal until it is killed.
         .executableTarget(name: "RegStateCrashProbe", dependencies: ["RegState"], swiftSettings: settings),
-        .testTarget(name: "RegStateTests", dependencies: ["RegState", "RegStateSimulator", "RegStateCrashProbe"], swiftSettings: settings),
+        // What the test targets that run child processes share: finding the package root and the built executables.
+        .target(name: "RegStateTestSupport", path: "Tests/RegStateTestSupport", swiftSettings: settings),
+        .testTarget(name: "RegStateTests", dependencies: ["RegState", "RegStateSimulator", "RegStateCrashProbe",
+                                                          "RegStateTestSupport"], swiftSettings: settings),
         .testTarget(name: "RegStateSimulatorTests", dependencies: ["RegState", "RegStateSimulator"], swiftSettings: settings),
-        .testTarget(name: "RegStateCLITests", dependencies: ["regstate"], swiftSettings: settings),
-        .testTarget(name: "RegStateInteropTests", dependencies: ["RegState", "regstate"], swiftSettings: settings),
+        .testTarget(name: "RegStateCLITests", dependencies: ["regstate", "RegStateTestSupport"], swiftSettings: settings),
+        .testTarget(name: "RegStateInteropTests", dependencies: ["RegState", "regstate", "RegStateTestSupport"],
+                    swiftSettings: settings),
     ]
 )

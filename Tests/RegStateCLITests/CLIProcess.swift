@@ -1,4 +1,5 @@
 import Foundation
+import RegStateTestSupport
 import Testing
 
 /// What one run of the built `regstate` binary produced.
@@ -27,7 +28,7 @@ final class CLIProcess {
 
     /// Starts `regstate arguments…`.
     init(_ arguments: [String]) throws {
-        let binary = try #require(Self.locateBinary(), "regstate not found next to the tests or in .build/debug")
+        let binary = try #require(BuiltProducts.executable("regstate"), "regstate not found next to the tests or in .build/debug")
         process.executableURL = binary
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
@@ -87,25 +88,6 @@ final class CLIProcess {
         return try await child.finish()
     }
 
-    /// The built binary: next to the test bundle, or in the package's `.build/debug`.
-    static func locateBinary() -> URL? {
-        var candidates: [URL] = []
-        if let first = CommandLine.arguments.first {
-            let directory = URL(fileURLWithPath: first).deletingLastPathComponent()
-            candidates += [directory, directory.deletingLastPathComponent()]
-        }
-        candidates += [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while directory.pathComponents.count > 1 {
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-                candidates.append(directory.appendingPathComponent(".build/debug", isDirectory: true))
-                break
-            }
-            directory = directory.deletingLastPathComponent()
-        }
-        return candidates.map { $0.appendingPathComponent("regstate") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
 }
 
 /// Why a CLI test gave up.

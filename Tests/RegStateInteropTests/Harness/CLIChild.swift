@@ -1,4 +1,5 @@
 import Foundation
+import RegStateTestSupport
 import RegState
 import Testing
 
@@ -19,7 +20,7 @@ final class CLIChild: Sendable {
     ///
     /// - Throws: when the binary is missing or cannot be launched.
     init(_ arguments: [String]) throws {
-        let binary = try #require(Self.locateBinary(), "regstate not found next to the tests or in .build/debug")
+        let binary = try #require(BuiltProducts.executable("regstate"), "regstate not found next to the tests or in .build/debug")
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -83,25 +84,6 @@ final class CLIChild: Sendable {
         try await CLIChild(arguments).finish()
     }
 
-    /// The built binary: next to the test bundle, or in the package's `.build/debug`.
-    static func locateBinary() -> URL? {
-        var candidates: [URL] = []
-        if let first = CommandLine.arguments.first {
-            let directory = URL(fileURLWithPath: first).deletingLastPathComponent()
-            candidates += [directory, directory.deletingLastPathComponent()]
-        }
-        candidates += [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while directory.pathComponents.count > 1 {
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-                candidates.append(directory.appendingPathComponent(".build/debug", isDirectory: true))
-                break
-            }
-            directory.deleteLastPathComponent()
-        }
-        return candidates.map { $0.appendingPathComponent("regstate") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
 }
 
 /// Collects one output stream of a child on a dedicated thread.

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import RegStateTestSupport
 import RegState
 
 /// One running django-oauth-toolkit provider, started by `../shared/interop-peer/start.sh` on a free loopback port
@@ -63,11 +64,7 @@ final class InteropPeer: Sendable {
         if let override = ProcessInfo.processInfo.environment["INTEROP_PEER_DIR"], !override.isEmpty {
             return URL(fileURLWithPath: override, isDirectory: true)
         }
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while directory.path != "/",
-              !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-            directory.deleteLastPathComponent()
-        }
+        guard var directory = BuiltProducts.packageRoot else { return nil }
         while directory.path != "/" {
             directory.deleteLastPathComponent()
             let candidate = directory.appendingPathComponent("shared/interop-peer", isDirectory: true)

@@ -1,15 +1,12 @@
 import Foundation
 import Testing
+import RegStateTestSupport
 @testable import RegState
 
 @Suite("Diagrams")
 struct DiagramTests {
     static var diagramURL: URL {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/", !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
-            url.deleteLastPathComponent()
-        }
-        return url.appendingPathComponent("Diagrams/state-machine.md")
+        (BuiltProducts.packageRoot ?? URL(fileURLWithPath: ".")).appendingPathComponent("Diagrams/state-machine.md")
     }
 
     @Test("the committed state diagram is the one the transition function draws")
