@@ -17,7 +17,7 @@ public final class FileJournal: EventJournal {
     /// The journal file.
     public let url: URL
     /// Serialises this instance's reads, appends and rewrites.
-    private let lock = LockedValue(())
+    private let lock = NSLock()
 
     /// Opens the journal at `url`, creating an empty one (mode 0600) if missing; the parent directory must exist.
     ///
@@ -52,7 +52,7 @@ public final class FileJournal: EventJournal {
     /// - Throws: ``JournalError/writeFailed(_:)`` when `line` contains a newline or the file cannot be written.
     public func append(_ line: Data) throws {
         let framed = try JournalFraming.frame(line)
-        try lock.withLock { _ in
+        try lock.withLock {
             do {
                 let fd = try POSIX.openFile(url.path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, mode: 0o600)
                 defer { _ = close(fd) }
@@ -72,7 +72,7 @@ public final class FileJournal: EventJournal {
     ///
     /// - Throws: ``JournalError/unreadable(_:)`` when the file cannot be read.
     public func read() throws -> JournalContents {
-        try lock.withLock { _ in
+        try lock.withLock {
             let parsed: JournalFraming.Parsed
             do {
                 guard let data = try AtomicFile.contents(of: url) else {
@@ -95,7 +95,7 @@ public final class FileJournal: EventJournal {
     ///   the previous journal is then intact.
     public func replaceAll(with lines: [Data]) throws {
         let content = try JournalFraming.frame(lines: lines)
-        try lock.withLock { _ in
+        try lock.withLock {
             do {
                 try AtomicFile.write(content, to: url, mode: 0o600)
             } catch {
