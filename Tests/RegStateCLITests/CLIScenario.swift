@@ -1,4 +1,5 @@
 import Foundation
+import RegStateTestSupport
 import Testing
 
 /// One device (its own temporary `--store`) across several runs of the binary, remembering every output and every

@@ -1,4 +1,5 @@
 import Foundation
+import RegStateTestSupport
 import Testing
 
 /// Bad usage exits 2 with one line on stderr; help exits 0.

@@ -1,4 +1,5 @@
 import Foundation
+import RegStateTestSupport
 import RegState
 import Testing
 
@@ -18,7 +19,7 @@ extension InteropTests {
 
                 // The walkthrough: D, menu 1 Social, the authorization URL on its own line (stderr), the redirect
                 // pasted back, G, menu 1 Confirm, H.
-                let walkthrough = try CLIChild(common + ["--json", "walkthrough"])
+                let walkthrough = try CLIProcess(common + ["--json", "walkthrough"])
                 walkthrough.send(line: "1")
                 let authorize = peer.issuer.absoluteString + "/authorize"
                 let line = try await walkthrough.stderrLine(where: { $0.hasPrefix(authorize) }, what: "the authorization URL")
@@ -38,16 +39,16 @@ extension InteropTests {
                 #expect(try await peer.isRevoked(refreshToken: refreshToken) == false)
 
                 // A later run: the stored token is still valid, Active B.
-                let status = try await CLIChild.run(common + ["status"])
+                let status = try await CLIProcess.run(common + ["status"])
                 #expect(status.status == 0, "status exit status; stderr: \(status.stderr.suffix(1_500))")
                 #expect(status.stdout.contains("Active B"), "stdout: \(status.stdout)")
 
                 // logout revokes the refresh token at the provider and clears local data.
-                let logout = try await CLIChild.run(common + ["logout"])
+                let logout = try await CLIProcess.run(common + ["logout"])
                 #expect(logout.status == 0, "logout exit status; stderr: \(logout.stderr.suffix(1_500))")
                 #expect(try await peer.isRevoked(refreshToken: refreshToken) == true)
                 #expect(await tokens.refreshToken() == nil)
-                let after = try await CLIChild.run(common + ["--json", "status"])
+                let after = try await CLIProcess.run(common + ["--json", "status"])
                 #expect(after.status == 3, "status after logout; stderr: \(after.stderr.suffix(1_500))")
                 #expect(Self.jsonEvents(after.stdout).map(\.letter) == ["D"])
             }
@@ -59,7 +60,7 @@ extension InteropTests {
                 let store = FileManager.default.temporaryDirectory
                     .appendingPathComponent("interop-cli-loopback-\(UUID().uuidString)", isDirectory: true)
                 defer { try? FileManager.default.removeItem(at: store) }
-                let walkthrough = try CLIChild([
+                let walkthrough = try CLIProcess([
                     "--store", store.path, "--issuer", peer.issuer.absoluteString, "--client-id", InteropPeer.clientID,
                     "--redirect-uri", "http://127.0.0.1:8765/callback", "--loopback", "--json", "walkthrough"])
                 walkthrough.send(line: "1")

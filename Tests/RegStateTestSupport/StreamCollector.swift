@@ -3,22 +3,25 @@ import Foundation
 /// Collects one stream of the child (or just its exit) and wakes waiters when the text changes or the stream ends.
 ///
 /// `@unchecked Sendable` is safe: every stored property is read and written only while `lock` is held.
-final class StreamCollector: @unchecked Sendable {
+public final class StreamCollector: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
     private var finished = false
+    /// Creates an empty collector.
+    public init() {}
+
     private var waiters: [UUID: (predicate: @Sendable (String) -> Bool, continuation: CheckedContinuation<String, Never>)] = [:]
 
     /// The text so far.
-    var text: String {
+    public var text: String {
         lock.withLock { String(decoding: data, as: UTF8.self) }
     }
 
     /// Whether the stream has ended.
-    var isFinished: Bool { lock.withLock { finished } }
+    public var isFinished: Bool { lock.withLock { finished } }
 
     /// Reads `handle` to its end on a dedicated thread.
-    func drain(_ handle: FileHandle) {
+    public func drain(_ handle: FileHandle) {
         let thread = Thread { [self] in
             while true {
                 let chunk = handle.availableData
@@ -31,7 +34,7 @@ final class StreamCollector: @unchecked Sendable {
     }
 
     /// Marks the stream as ended.
-    func finish() {
+    public func finish() {
         let ready = lock.withLock { () -> [(CheckedContinuation<String, Never>, String)] in
             finished = true
             let text = String(decoding: data, as: UTF8.self)
@@ -42,7 +45,7 @@ final class StreamCollector: @unchecked Sendable {
     }
 
     /// Waits until `predicate` holds for the text, the stream ends, or `timeout` passes; returns the text.
-    func wait(until predicate: @escaping @Sendable (String) -> Bool, timeout: TimeInterval) async -> String {
+    public func wait(until predicate: @escaping @Sendable (String) -> Bool, timeout: TimeInterval) async -> String {
         let id = UUID()
         let watchdog = Task { [self] in
             try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))

@@ -1,24 +1,23 @@
 import Foundation
-import RegStateTestSupport
 import Testing
 
 /// What one run of the built `regstate` binary produced.
-struct CLIResult: Sendable {
+public struct CLIResult: Sendable {
     /// The exit status.
-    var status: Int32
+    public var status: Int32
     /// Everything written to standard output.
-    var stdout: String
+    public var stdout: String
     /// Everything written to standard error.
-    var stderr: String
+    public var stderr: String
 
     /// Standard output's lines, without empty ones.
-    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+    public var lines: [String] { stdout.split(separator: "\n").map(String.init) }
 }
 
 /// Runs the built `regstate` binary as a child process with piped standard streams, bounded by a timeout.
-final class CLIProcess {
+public final class CLIProcess {
     /// How long a run may take before it is killed and the test fails.
-    static let timeout: TimeInterval = 60
+    public static let timeout: TimeInterval = 60
 
     private let process = Process()
     private let input = Pipe()
@@ -27,7 +26,7 @@ final class CLIProcess {
     private let exited = StreamCollector()
 
     /// Starts `regstate arguments…`.
-    init(_ arguments: [String]) throws {
+    public init(_ arguments: [String]) throws {
         let binary = try #require(BuiltProducts.executable("regstate"), "regstate not found next to the tests or in .build/debug")
         process.executableURL = binary
         process.arguments = arguments
@@ -47,17 +46,17 @@ final class CLIProcess {
     }
 
     /// Writes `text` to the child's standard input.
-    func send(_ text: String) {
+    public func send(_ text: String) {
         input.fileHandleForWriting.write(Data(text.utf8))
     }
 
     /// Closes the child's standard input (end of input).
-    func closeInput() {
+    public func closeInput() {
         try? input.fileHandleForWriting.close()
     }
 
     /// Waits until standard error contains `marker` and returns it all.
-    func waitForStderr(containing marker: String) async throws -> String {
+    public func waitForStderr(containing marker: String) async throws -> String {
         let text = await errors.wait(until: { $0.contains(marker) }, timeout: Self.timeout)
         guard text.contains(marker) else {
             process.terminate()
@@ -68,7 +67,7 @@ final class CLIProcess {
     }
 
     /// Waits for the child to exit (killing it after ``timeout``) and for both output streams to end.
-    func finish() async throws -> CLIResult {
+    public func finish() async throws -> CLIResult {
         closeInput()
         _ = await exited.wait(until: { _ in false }, timeout: Self.timeout)
         guard exited.isFinished else {
@@ -82,16 +81,33 @@ final class CLIProcess {
     }
 
     /// Runs `regstate arguments…` with `input` on standard input and returns what it produced.
-    static func run(_ arguments: [String], input: String = "") async throws -> CLIResult {
+    public static func run(_ arguments: [String], input: String = "") async throws -> CLIResult {
         let child = try CLIProcess(arguments)
         child.send(input)
         return try await child.finish()
     }
 
+    /// Writes one line to the child's standard input.
+    public func send(line: String) {
+        send(line + "\n")
+    }
+
+    /// Waits until a line of standard error satisfies `predicate` and returns that line; `what` names it in the
+    /// failure.
+    public func stderrLine(where predicate: @escaping @Sendable (String) -> Bool, what: String) async throws -> String {
+        let lines: @Sendable (String) -> [String] = { $0.split(separator: "\n").map(String.init) }
+        let text = await errors.wait(until: { lines($0).contains(where: predicate) }, timeout: Self.timeout)
+        guard let line = lines(text).first(where: predicate) else {
+            process.terminate()
+            Issue.record("regstate never printed \(what); stderr: \(text.suffix(2_000))")
+            throw CLITestError.timedOut
+        }
+        return line
+    }
 }
 
 /// Why a CLI test gave up.
-enum CLITestError: Error {
+public enum CLITestError: Error {
     /// The child did not produce what was expected in time.
     case timedOut
 }
