@@ -52,6 +52,9 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// Whether redirects carry RFC 9207's `iss` and discovery advertises it (default `true`). Providers such as
     /// django-oauth-toolkit do neither; `false` behaves like them.
     public var sendsIssuerInCallback = true
+    /// Whether the OpenID discovery document lists `revocation_endpoint` (default `true`). Stock django-oauth-toolkit
+    /// lists it only in its RFC 8414 metadata, which the simulator always serves; `false` behaves like it.
+    public var listsRevocationInDiscovery = true
     /// Scripted users; any other address is created on first sign-in. Default ``SimulatorUser/defaults``.
     public var users: [SimulatorUser]
     /// The RSA key a new world signs with; `nil` (the default) generates a fresh 2048-bit key. A test suite can

@@ -100,6 +100,21 @@ extension InteropTests {
             }
         }
 
+        @Test("stock django-oauth-toolkit lists revocation only in RFC 8414 metadata: the client finds and uses it")
+        func revocationFromAuthorizationServerMetadata() async throws {
+            try await withInteropPeer { peer in
+                let device = InteropDevice(peer: peer)
+                _ = try await device.register()
+                let refreshToken = try await device.storedRefreshToken()
+                // The peer adds revocation_endpoint to its OIDC discovery; a stock install does not. Strip it.
+                let client = OIDCClient(configuration: device.configuration.oidc,
+                                        transport: StockDiscoveryTransport(base: URLSessionTransport(defaultTimeout: 10)),
+                                        clock: device.clock)
+                try await client.revoke(token: refreshToken, hint: .refreshToken)
+                #expect(try await peer.isRevoked(refreshToken: refreshToken) == true)
+            }
+        }
+
         @Test("a refresh token revoked behind the client's back: renewal gives Error E (final), storage cleared, then D")
         func providerRefusal() async throws {
             try await withInteropPeer { peer in
@@ -136,5 +151,19 @@ enum FormEncodingProbe {
             result[item.name] = item.value ?? ""
         }
         return result
+    }
+}
+
+/// The real provider's answers, but with `revocation_endpoint` removed from its OpenID discovery document, as a stock
+/// django-oauth-toolkit serves it.
+struct StockDiscoveryTransport: HTTPTransport {
+    let base: any HTTPTransport
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var response = try await base.send(request)
+        guard request.url.path.hasSuffix("/.well-known/openid-configuration"),
+              var document = response.jsonBody?.objectValue else { return response }
+        document["revocation_endpoint"] = nil
+        response.body = JSONValue.object(document).serialized()
+        return response
     }
 }

@@ -40,14 +40,17 @@ struct OIDCEndpointTests {
         #expect(post.formParameters == ["token": "rt", "token_type_hint": "refresh_token", "client_id": "client-1"])
     }
 
-    @Test("Without a revocation endpoint, revocation is unsupported and nothing is sent")
+    @Test("Without a revocation endpoint in either document, revocation is unsupported and the token is never sent")
     func revokeUnsupported() async throws {
         let transport = OIDCFixtures.provider(discovery: OIDCFixtures.discovery(revocation: false))
         let client = OIDCFixtures.client(transport)
         await #expect(throws: OIDCError.unsupported("the provider has no revocation endpoint")) {
             try await client.revoke(token: "rt")
         }
-        #expect(transport.requests.count == 1)
+        // Discovery, then the RFC 8414 metadata look-up: GETs only, none carrying the token.
+        #expect(transport.requests.allSatisfy { $0.method == .get && $0.body == nil })
+        #expect(transport.requests.map(\.url.path) == ["/.well-known/openid-configuration",
+                                                        "/.well-known/oauth-authorization-server"])
     }
 
     @Test("Passwordless start posts Auth0's JSON body")

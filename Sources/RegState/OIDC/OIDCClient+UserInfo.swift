@@ -38,13 +38,32 @@ extension OIDCClient {
     /// - Throws: ``OIDCError/unsupported(_:)`` when the provider has no revocation endpoint; ``OIDCError/server(status:)``
     ///   for 5xx (503 asks the client to retry later); OAuth errors (`unsupported_token_type`, …) and transport errors.
     public func revoke(token: String, hint: TokenTypeHint? = nil) async throws(OIDCError) {
-        guard let endpoint = try await metadata().revocationEndpoint else {
-            throw .unsupported("the provider has no revocation endpoint")
-        }
+        let endpoint = try await revocationEndpoint()
         var parameters = [("token", token)]
         if let hint { parameters.append(("token_type_hint", hint.rawValue)) }
         parameters.append(("client_id", configuration.clientID))
         let response = try await ResponseReading.send(.form(url: endpoint, parameters: parameters), over: transport)
         guard response.isSuccess else { throw ResponseReading.failure(response) }
+    }
+
+    /// The RFC 7009 endpoint: from OpenID discovery, else from RFC 8414 authorization-server metadata, where some
+    /// providers (django-oauth-toolkit among them) list it only.
+    ///
+    /// - Throws: ``OIDCError/unsupported(_:)`` when neither document names one; discovery errors.
+    func revocationEndpoint() async throws(OIDCError) -> URL {
+        if let endpoint = try await metadata().revocationEndpoint { return endpoint }
+        if let cachedRevocationEndpoint { return cachedRevocationEndpoint }
+        for url in configuration.authorizationServerMetadataURLs {
+            var request = HTTPRequest(method: .get, url: url)
+            request.headers["Accept"] = "application/json"
+            guard let response = try? await ResponseReading.send(request, over: transport), response.isSuccess,
+                  let document = response.jsonBody?.objectValue,
+                  document["issuer"]?.stringValue == configuration.issuerIdentifier,
+                  let text = document["revocation_endpoint"]?.stringValue, let endpoint = URL(string: text)
+            else { continue }
+            cachedRevocationEndpoint = endpoint
+            return endpoint
+        }
+        throw .unsupported("the provider has no revocation endpoint")
     }
 }

@@ -14,6 +14,7 @@ public actor OIDCClient {
     let clock: any RegStateClock
     var cachedMetadata: ProviderMetadata?
     var cachedKeys: JSONWebKeySet?
+    var cachedRevocationEndpoint: URL?
 
     /// Creates a client.
     ///

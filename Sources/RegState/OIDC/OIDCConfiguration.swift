@@ -61,6 +61,18 @@ public struct OIDCConfiguration: Sendable, Equatable {
         OIDCConfiguration.url(issuer, appending: "/.well-known/openid-configuration")
     }
 
+    /// Where RFC 8414 authorization-server metadata may be: the RFC's form (the well-known path inserted before the
+    /// issuer's path) and the appended form some providers serve.
+    public var authorizationServerMetadataURLs: [URL] {
+        let appended = OIDCConfiguration.url(issuer, appending: "/.well-known/oauth-authorization-server")
+        guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: false) else { return [appended] }
+        var path = components.path
+        while path.hasSuffix("/") { path.removeLast() }
+        components.path = "/.well-known/oauth-authorization-server" + path
+        guard let inserted = components.url, inserted != appended else { return [appended] }
+        return [inserted, appended]
+    }
+
     /// The scopes as one space-separated string.
     public var scopeString: String { scopes.joined(separator: " ") }
 

@@ -5,6 +5,7 @@ import RegState
 ///
 /// Endpoints, all under the issuer:
 /// - `GET /.well-known/openid-configuration` — discovery (OpenID Connect Discovery 1.0 §3).
+/// - `GET /.well-known/oauth-authorization-server` — RFC 8414 metadata (always lists revocation).
 /// - `GET /.well-known/jwks.json` — the signing key as a JWK set.
 /// - `GET /authorize` — for browsers; play the user with ``Simulator/authorize(_:as:)`` instead.
 /// - `POST /oauth/token` — authorization code, refresh token and passwordless OTP grants.
@@ -22,7 +23,12 @@ extension Simulator {
             return ServerResponse.serverError("The identity provider is unavailable.")
         }
         switch (path, request.method) {
-        case ("/.well-known/openid-configuration", .get): return .json(200, discoveryDocument)
+        case ("/.well-known/openid-configuration", .get):
+            var document = discoveryDocument.objectValue ?? [:]
+            // Switched off, like stock django-oauth-toolkit: revocation is only in the RFC 8414 document.
+            if !configuration.listsRevocationInDiscovery { document["revocation_endpoint"] = nil }
+            return .json(200, .object(document))
+        case ("/.well-known/oauth-authorization-server", .get): return .json(200, discoveryDocument)
         case ("/.well-known/jwks.json", .get): return .json(200, ["keys": [mint.jwk]])
         case ("/authorize", .get):
             return ServerResponse.oauthError(
@@ -32,7 +38,8 @@ extension Simulator {
         case ("/userinfo", .get), ("/userinfo", .post): return userinfo(request)
         case ("/oauth/revoke", .post): return revoke(request)
         case ("/v2/logout", .get): return endSession(request)
-        case ("/.well-known/openid-configuration", _), ("/.well-known/jwks.json", _), ("/authorize", _),
+        case ("/.well-known/openid-configuration", _), ("/.well-known/oauth-authorization-server", _),
+             ("/.well-known/jwks.json", _), ("/authorize", _),
              ("/oauth/token", _), ("/passwordless/start", _), ("/userinfo", _), ("/oauth/revoke", _),
              ("/v2/logout", _):
             return ServerResponse.methodNotAllowed

@@ -229,3 +229,30 @@ struct ProviderVariantTests {
         #expect(await service.state.letter == "H")
     }
 }
+
+extension ProviderVariantTests {
+    @Test("a provider that lists revocation only in RFC 8414 metadata: logout still revokes the refresh token there")
+    func revocationFromAuthorizationServerMetadata() async throws {
+        let harness = try EngineHarness { $0.listsRevocationInDiscovery = false }
+        let service = try await harness.registeredService()
+        let refresh = try #require(await harness.storedRefreshToken())
+        try await service.logout()
+        #expect(await service.state == .registrationRequired)
+        let reuse = try await harness.simulator.transport.send(.form(
+            url: URL(string: "https://idp.regstate.sim/oauth/token")!,
+            parameters: [("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", "regstate-cli")]))
+        #expect(reuse.status == 400)
+        #expect(reuse.jsonBody?["error"] == "invalid_grant")
+    }
+
+    @Test("RFC 8414 metadata URLs: inserted before the issuer's path, and appended", arguments: [
+        ("http://127.0.0.1:9000/o", ["http://127.0.0.1:9000/.well-known/oauth-authorization-server/o",
+                                    "http://127.0.0.1:9000/o/.well-known/oauth-authorization-server"]),
+        ("https://idp.regstate.sim", ["https://idp.regstate.sim/.well-known/oauth-authorization-server"]),
+    ])
+    func metadataURLs(_ issuer: String, _ expected: [String]) throws {
+        let configuration = OIDCConfiguration(issuer: try #require(URL(string: issuer)), clientID: "c",
+                                              redirectURI: try #require(URL(string: "com.example.app:/callback")))
+        #expect(configuration.authorizationServerMetadataURLs.map(\.absoluteString) == expected)
+    }
+}
