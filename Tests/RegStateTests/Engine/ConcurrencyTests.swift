@@ -49,7 +49,9 @@ struct ConcurrencyTests {
             _ = stream
         }
         await service.start()
-        for _ in 0..<100 where await service.subscriberCount > 0 { await Task.yield() }
+        // The stream's termination handler removes the subscriber on the actor, asynchronously: poll, bounded.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while await service.subscriberCount > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(await service.subscriberCount == 0)
     }
 
