@@ -17,7 +17,10 @@ extension RegStateService {
         case .inspectStoredTokens:
             return await feed(.storedTokensInspected(await tokens.inspect()))
         case .renew:
-            return await renewCoalesced(replacing: await tokens.accessToken()?.token).events
+            let requested = staleTokenForRenewal
+            staleTokenForRenewal = nil
+            let stale: String? = if let requested { requested } else { await tokens.accessToken()?.token }
+            return await renewCoalesced(replacing: stale).events
         case .startSocialAuthorization:
             return await startSocialAuthorization()
         case .sendPasswordlessCode(let email):
@@ -220,6 +223,8 @@ extension RegStateService {
             return .storage(error.errorDescription ?? "store")
         case let error as TokenServiceError:
             return .storage(error.errorDescription ?? "tokens")
+        case let error as CryptoError:
+            return .storage(error.errorDescription ?? "no random bytes for the installation id")
         default:
             return .backendFailed(error.localizedDescription)
         }

@@ -10,27 +10,41 @@ extension RegStateService {
     public func validAccessToken() async throws -> String {
         guard case .active = state, let current = await tokens.accessToken() else { throw AccessTokenError.noSession }
         if await tokens.isUsable(current.expiresAt) { return current.token }
-        return try await renewedAccessToken(replacing: current.token)
+        let failure = await renew(replacing: current.token, because: .expired)
+        if let renewed = await tokens.accessToken(), await tokens.isUsable(renewed.expiresAt) { return renewed.token }
+        throw RegStateError.renewal(failure ?? .transient(.ssoUnspecifiedIssue))
     }
 
-    /// Renews the session now (the host's "token expired" handling, or a backend 401) and returns the new state.
-    ///
-    /// - Parameter rejectedAccessToken: the token a server just rejected; when another renewal already replaced it,
-    ///   no new grant is made.
+    /// Renews the session now, whatever the stored token's expiry, and returns the new state.
     @discardableResult
-    public func renewSession(rejectedAccessToken: String? = nil) async -> RegState {
-        guard case .active(let session) = state, session.activation != .nonNative else { return state }
-        _ = try? await renewedAccessToken(replacing: rejectedAccessToken)
+    public func renewSession() async -> RegState {
+        await renew(replacing: nil, because: .host)
         return state
     }
 
-    private func renewedAccessToken(replacing staleToken: String?) async throws -> String {
-        let (result, _) = await renewCoalesced(replacing: staleToken)
-        if case .failure(let failure) = result.outcome { throw RegStateError.renewal(failure) }
-        guard let renewed = await tokens.accessToken(), await tokens.isUsable(renewed.expiresAt) else {
-            throw RegStateError.renewal(.transient(.ssoUnspecifiedIssue))
+    /// The one way a renewal is asked for: the first caller for a stale token journals
+    /// ``MachineEvent/renewalRequested(_:)``, whose effect runs (or joins) the single flight; later callers for the
+    /// same token join the flight, or find its result stored. `nil` forces a renewal.
+    ///
+    /// - Returns: why the renewal failed, when this caller learned it; `nil` when it succeeded or nothing was done.
+    @discardableResult
+    func renew(replacing staleToken: String?, because trigger: RenewalTrigger) async -> RenewalFailure? {
+        if let staleToken, renewalRequestedFor == staleToken {
+            let (result, _) = await renewCoalesced(replacing: staleToken)
+            if case .failure(let failure) = result.outcome { return failure }
+            return nil
         }
-        return renewed.token
+        renewalRequestedFor = staleToken
+        staleTokenForRenewal = staleToken
+        let applied: [MachineEvent]
+        do {
+            applied = try await apply(.renewalRequested(trigger))
+        } catch {
+            staleTokenForRenewal = nil  // no session to renew: the effect never ran
+            return nil
+        }
+        for case .renewalFailed(let failure, _) in applied { return failure }
+        return nil
     }
 
     /// Logs the user out: revokes the refresh token at the provider, clears local credentials, back to **D**.

@@ -32,8 +32,11 @@ public actor RegStateService {
     private var sequence = 0
     private var started = false
     var lastAppliedFlight = 0
-    /// The last access token a server rejected, so that many rejections of one token make one notice.
-    var noticedRejection: String?
+    /// The last stale access token a renewal was requested for, so that many callers seeing one token expire or be
+    /// rejected make one journaled request (the one "token expired" notice).
+    var renewalRequestedFor: String?
+    /// The stale token the next ``Effect/renew`` replaces; `nil` renews whatever is stored.
+    var staleTokenForRenewal: String?
 
     /// The social login in progress: PKCE verifier, state and nonce, kept in memory only.
     var pendingAuthorization: AuthorizationRequest?

@@ -31,6 +31,7 @@ public actor RenewalService {
            await tokens.isUsable(current.expiresAt), let stored = await tokens.storedSession() {
             return RenewalResult(flight: nil, outcome: .success(stored), stored: stored)
         }
+        // Checked again: another caller may have started a flight while this one awaited the token service.
         if let inFlight { return await inFlight.value }
         flights += 1
         let flight = flights
@@ -40,9 +41,6 @@ public actor RenewalService {
         if flights == flight { inFlight = nil }
         return result
     }
-
-    /// How many refresh-token grants this service has started.
-    public var flightCount: Int { flights }
 
     private func perform(flight: Int) async -> RenewalResult {
         let stored = await tokens.storedSession()

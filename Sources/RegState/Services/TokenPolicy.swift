@@ -95,12 +95,7 @@ extension RegStateService {
         if let current = await tokens.accessToken(), current.token != token, await tokens.isUsable(current.expiresAt) {
             return current.token
         }
-        if noticedRejection != token {
-            noticedRejection = token
-            _ = try? await apply(.renewalRequested(.backendUnauthorized))
-        }
-        // Joins the flight the notice started (or finds its result already stored).
-        _ = await renewCoalesced(replacing: token)
+        await renew(replacing: token, because: .backendUnauthorized)
         guard let current = await tokens.accessToken(), current.token != token, await tokens.isUsable(current.expiresAt) else {
             return nil
         }

@@ -132,7 +132,7 @@ public actor TokenService {
         let credentials = StoredCredentials(
             stage: .provisional, registrationType: registrationType, profile: profile, idToken: tokens.idToken,
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-            expiresAt: now.addingTimeInterval(tokens.expiresIn ?? assumedLifetime),
+            expiresAt: tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime),
             refreshExpiresAt: tokens.refreshExpiresIn.map { now.addingTimeInterval($0) })
         try save(credentials)
         return try summary(of: credentials)
@@ -166,7 +166,7 @@ public actor TokenService {
               credentials.refreshToken == usedRefreshToken else { return nil }
         let now = clock.now()
         credentials.accessToken = tokens.accessToken
-        credentials.expiresAt = now.addingTimeInterval(tokens.expiresIn ?? assumedLifetime)
+        credentials.expiresAt = tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime)
         if let refresh = tokens.refreshToken {
             credentials.refreshToken = refresh
             credentials.refreshExpiresAt = tokens.refreshExpiresIn.map { now.addingTimeInterval($0) }
@@ -175,16 +175,6 @@ public actor TokenService {
         if let profile { credentials.profile = profile }
         try save(credentials)
         return try summary(of: credentials)
-    }
-
-    /// Stores a new backend security token beside the confirmed credentials.
-    ///
-    /// - Throws: ``TokenServiceError/nothingProvisional`` when nothing is stored, or ``StoreError``.
-    public func storeSecurityToken(_ token: String, lifetime: TimeInterval) throws {
-        guard var credentials = try load() else { throw TokenServiceError.nothingProvisional }
-        credentials.securityToken = token
-        credentials.securityTokenExpiresAt = clock.now().addingTimeInterval(lifetime)
-        try save(credentials)
     }
 
     /// Removes provisional tokens (Retry, or a failure before confirmation); confirmed ones are left alone.

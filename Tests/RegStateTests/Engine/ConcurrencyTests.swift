@@ -19,10 +19,23 @@ struct ConcurrencyTests {
         #expect(Set(tokens).count == 1)
         #expect(await harness.simulator.refreshGrantCount == 1)
         #expect(await service.state.letter == "C")
+        let requests = try await service.journalEntries().filter { $0.event == .renewalRequested(.expired) }
+        #expect(requests.count == 1, "one journaled request for 50 callers of one expired token")
         // The session still works: the provider accepts the renewed token.
         harness.clock.advance(by: 3600)
         _ = try await service.validAccessToken()
         #expect(await harness.simulator.refreshGrantCount == 2)
+    }
+
+    @Test("given a valid token, when the host asks for a renewal, then one refresh, Active C, journaled as a host request")
+    func hostRequestedRenewal() async throws {
+        let harness = try EngineHarness()
+        let service = try await harness.registeredService()
+        let before = try #require(await harness.storedRefreshToken())
+        #expect(await service.renewSession().letter == "C")
+        #expect(await harness.simulator.refreshGrantCount == 1)
+        #expect(await harness.storedRefreshToken() != before)
+        #expect(try await service.journalEntries().contains { $0.event == .renewalRequested(.host) })
     }
 
     @Test("given several subscribers, when events happen, then each gets the latest on subscribing and every later one in order")
