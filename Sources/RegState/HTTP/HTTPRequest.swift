@@ -63,11 +63,6 @@ public struct HTTPRequest: Sendable, Equatable {
         guard let body, let text = String(data: body, encoding: .utf8) else { return [:] }
         return FormEncoding.decode(text)
     }
-
-    /// The URL's query parameters (last value wins).
-    public var queryParameters: [String: String] {
-        FormEncoding.queryItems(of: url)
-    }
 }
 
 extension HTTPRequest: CustomStringConvertible {

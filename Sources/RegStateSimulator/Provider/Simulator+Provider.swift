@@ -122,7 +122,7 @@ extension Simulator {
 
     /// `GET /v2/logout`: redirects to `post_logout_redirect_uri` when it is registered, else a plain 200.
     func endSession(_ request: HTTPRequest) -> HTTPResponse {
-        let query = request.queryParameters
+        let query = FormEncoding.queryItems(of: request.url)
         guard let target = query["post_logout_redirect_uri"], configuration.accepts(redirectURI: target) else {
             return HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data("Signed out.\n".utf8))
         }
