@@ -145,19 +145,19 @@ public actor Simulator {
             if configuration.isOffline { throw TransportError.offline }
         }
         requestLog.append("\(request.method.rawValue) \(request.url.path.isEmpty ? "/" : request.url.path)")
+        // A request that fails answers 500 and changes nothing, like a server whose transaction rolled back: a refresh
+        // grant must not retire a refresh token whose successor the client never received.
+        let before = world
         let response: HTTPResponse
         do {
             switch route {
             case .provider(let path): response = try handleProvider(request, path: path)
             case .backend(let path): response = try handleBackend(request, path: path)
             }
-        } catch {
-            return ServerResponse.serverError("The simulator failed to answer.")
-        }
-        do {
             try persistIfChanged()
         } catch {
-            return ServerResponse.serverError("The simulator could not save its world.")
+            world = before
+            return ServerResponse.serverError("The simulator failed: \(error.localizedDescription)")
         }
         return response
     }

@@ -67,7 +67,8 @@ struct PersistenceTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("simulator-world.json")
         try Data("not json".utf8).write(to: file)
-        #expect(throws: SimulatorError.worldUnreadable("simulator-world.json is not a simulator world")) {
+        #expect(throws: SimulatorError.worldUnreadable(
+            "\(file.path) is not a simulator world; move it aside to start a new world")) {
             try Simulator(persistence: directory)
         }
         #expect(try Data(contentsOf: file) == Data("not json".utf8))

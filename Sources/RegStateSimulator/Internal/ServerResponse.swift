@@ -38,13 +38,4 @@ enum ServerResponse {
         let token = parts[1].trimmingCharacters(in: .whitespaces)
         return token.isEmpty ? nil : token
     }
-
-    /// Whether `text` looks like an email address: one `@`, a non-empty local part, a dotted domain, no spaces.
-    static func isEmailAddress(_ text: String) -> Bool {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, text.count <= 254,
-              !text.contains(where: { $0.isWhitespace || $0 == "," || $0 == ";" }) else { return false }
-        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
-        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
-    }
 }

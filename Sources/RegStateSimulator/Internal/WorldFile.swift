@@ -18,7 +18,7 @@ struct WorldFile: Sendable {
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw SimulatorError.worldUnwritable("cannot create the directory")
+            throw SimulatorError.worldUnwritable("cannot create \(directory.path): \(SystemCallError.reason(of: error))")
         }
         url = directory.appendingPathComponent(Self.fileName)
     }
@@ -31,7 +31,7 @@ struct WorldFile: Sendable {
         do {
             contents = try AtomicFile.contents(of: url)
         } catch {
-            throw SimulatorError.worldUnreadable("cannot read \(Self.fileName)")
+            throw SimulatorError.worldUnreadable("cannot read \(url.path): \(SystemCallError.reason(of: error))")
         }
         guard let data = contents else { return nil }
         let decoder = JSONDecoder()
@@ -40,10 +40,12 @@ struct WorldFile: Sendable {
         do {
             world = try decoder.decode(World.self, from: data)
         } catch {
-            throw SimulatorError.worldUnreadable("\(Self.fileName) is not a simulator world")
+            throw SimulatorError.worldUnreadable(
+                "\(url.path) is not a simulator world; move it aside to start a new world")
         }
         guard world.version == World.currentVersion else {
-            throw SimulatorError.worldUnreadable("\(Self.fileName) has format version \(world.version)")
+            throw SimulatorError.worldUnreadable(
+                "\(url.path) has format version \(world.version), not \(World.currentVersion); move it aside to start a new world")
         }
         return world
     }
@@ -64,7 +66,7 @@ struct WorldFile: Sendable {
         do {
             try AtomicFile.write(data, to: url, mode: 0o600)
         } catch {
-            throw SimulatorError.worldUnwritable("cannot write \(Self.fileName)")
+            throw SimulatorError.worldUnwritable("cannot write \(url.path): \(SystemCallError.reason(of: error))")
         }
     }
 }

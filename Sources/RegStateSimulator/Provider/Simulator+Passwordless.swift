@@ -23,7 +23,7 @@ extension Simulator {
         guard (json["send"]?.stringValue ?? "code") == "code" else {
             return ServerResponse.oauthError(400, "bad.send", "Only send: code is supported.")
         }
-        guard let email = json["email"]?.stringValue, ServerResponse.isEmailAddress(email) else {
+        guard let email = json["email"]?.stringValue, EmailAddress.isValid(email) else {
             return ServerResponse.oauthError(400, "bad.email", "Invalid email address.")
         }
         let address = email.lowercased()

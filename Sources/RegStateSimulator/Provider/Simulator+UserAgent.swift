@@ -24,7 +24,7 @@ extension Simulator {
         case .redirect(let url): return url
         case .valid(let valid): request = valid
         }
-        guard ServerResponse.isEmailAddress(email) else { throw SimulatorError.invalidEmail(email) }
+        guard EmailAddress.isValid(email) else { throw SimulatorError.invalidEmail(email) }
         let user = signIn(email: email)
         let now = clock.now()
         let code: String

@@ -1,11 +1,11 @@
 import Foundation
 
 /// A deliberately simple email syntax check: catches typos before a round trip, leaves the real check to the
-/// provider (which sends the code or not).
-enum EmailAddress {
+/// provider (which sends the code or not). The simulator's provider uses the same rule.
+package enum EmailAddress {
     /// One `@`; a non-empty local part; a domain of at least two non-empty dot-separated labels; no whitespace,
     /// commas, semicolons or angle brackets; at most 254 characters.
-    static func isValid(_ text: String) -> Bool {
+    package static func isValid(_ text: String) -> Bool {
         guard text.count <= 254,
               !text.contains(where: { $0.isWhitespace || ",;<>\"".contains($0) })
         else { return false }
