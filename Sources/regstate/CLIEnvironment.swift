@@ -13,12 +13,6 @@ struct CLIEnvironment: Sendable {
     /// Whether the backend steps are skipped (`--issuer` without `--backend`).
     let backendSkipped: Bool
 
-    /// The simulator's provider, client, redirect and backend, as the engine is configured against it.
-    static let simulatedIssuer = SimulatorConfiguration.literalURL("https://idp.regstate.sim")
-    static let simulatedClientID = "regstate-cli"
-    static let simulatedBackend = SimulatorConfiguration.literalURL("https://api.regstate.sim")
-    static let simulatedRedirect = SimulatorConfiguration.literalURL(CLIOptions.defaultRedirectURI)
-
     /// Builds the engine for `options`.
     ///
     /// - Parameter providerTransport: How a real provider (`--issuer`) is reached; URLSession unless a test routes it
@@ -27,10 +21,11 @@ struct CLIEnvironment: Sendable {
     /// - Throws: ``UsageError`` when the store cannot be used or the redirect cannot be listened on;
     ///   ``SimulatorError`` when the simulator's world cannot be opened.
     static func make(_ options: CLIOptions, providerTransport: (any HTTPTransport)? = nil) throws -> CLIEnvironment {
-        try prepareStore(options.store)
-        let platform: any PlatformService = options.platform == .web ? FixedPlatformService.web : SystemPlatformService()
+        // The store first: opening it creates and checks the directory the simulator's world also lives in.
+        var dependencies = try dependencies(at: options.store, transport: providerTransport ?? URLSessionTransport())
+        dependencies.platform = options.platform == .web ? FixedPlatformService.web : SystemPlatformService()
         if let issuer = options.issuer, let clientID = options.clientID {
-            var redirect = options.redirectURI ?? simulatedRedirect
+            var redirect = options.redirectURI ?? SimulatorConfiguration.literalURL(CLIOptions.defaultRedirectURI)
             var listener: LoopbackRedirectListener?
             if options.loopback {
                 let port = options.redirectURI?.port.flatMap { UInt16(exactly: $0) } ?? 0
@@ -46,8 +41,6 @@ struct CLIEnvironment: Sendable {
             let configuration = RegStateConfiguration(
                 oidc: OIDCConfiguration(issuer: issuer, clientID: clientID, redirectURI: redirect),
                 backendURL: options.backend)
-            var dependencies = try dependencies(at: options.store, transport: providerTransport ?? URLSessionTransport())
-            dependencies.platform = platform
             return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
                                   simulator: nil, loopback: listener, backendSkipped: options.backend == nil)
         }
@@ -58,31 +51,14 @@ struct CLIEnvironment: Sendable {
         simulated.maxDevicesPerUser = knobs.maxDevices
         let simulator = try Simulator(configuration: simulated, clock: SystemClock(),
                                       persistence: options.store.appendingPathComponent("simulator", isDirectory: true))
+        dependencies.transport = simulator.transport
+        // The engine is configured exactly as the simulator is: its issuer, client, first redirect and backend.
+        let redirect = SimulatorConfiguration.literalURL(simulated.redirectURIs.first ?? CLIOptions.defaultRedirectURI)
         let configuration = RegStateConfiguration(
-            oidc: OIDCConfiguration(issuer: simulatedIssuer, clientID: simulatedClientID, redirectURI: simulatedRedirect),
-            backendURL: simulatedBackend)
-        var dependencies = try dependencies(at: options.store, transport: simulator.transport)
-        dependencies.platform = platform
+            oidc: OIDCConfiguration(issuer: simulated.issuer, clientID: simulated.clientID, redirectURI: redirect),
+            backendURL: simulated.backendURL)
         return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
                               simulator: simulator, loopback: nil, backendSkipped: false)
-    }
-
-    /// Creates the store directory if needed and checks that this user can write in it.
-    private static func prepareStore(_ store: URL) throws(UsageError) {
-        let path = store.path
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw UsageError("store \(path) is not a directory") }
-        } else {
-            do {
-                try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
-            } catch {
-                throw UsageError("cannot create store directory \(path)")
-            }
-        }
-        guard FileManager.default.isWritableFile(atPath: path) else {
-            throw UsageError("cannot write to store directory \(path)")
-        }
     }
 
     private static func dependencies(at store: URL, transport: any HTTPTransport) throws(UsageError) -> RegStateDependencies {

@@ -50,7 +50,7 @@ extension CommandRun {
             return ExitCode.failure
         } catch {
             await drain()
-            console.message("Logout failed: \(error)")
+            console.message("Logout failed: \(error.localizedDescription)")
             return ExitCode.failure
         }
     }

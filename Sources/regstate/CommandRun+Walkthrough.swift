@@ -179,7 +179,7 @@ extension CommandRun {
     private func reportFailure(_ error: any Error) async {
         await drain()
         if error is RegStateError { return }
-        console.message("regstate: \(error)")
+        console.message("regstate: \(error.localizedDescription)")
     }
 
     private func quit() async -> Step {

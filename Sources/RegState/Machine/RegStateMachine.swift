@@ -1,3 +1,5 @@
+import Foundation
+
 /// The pure transition function of the registration state machine: `(state, event) -> (state, [effect])`.
 ///
 /// It reads no clock, touches no storage and performs no I/O, so every path can be tested as a table and the state
@@ -150,6 +152,21 @@ public struct TransitionRejection: Error, Sendable, Equatable, CustomStringConve
 
     /// "<event> does not apply in <state>".
     public var description: String { "\(event) does not apply in state \(state)" }
+}
+
+extension TransitionRejection: LocalizedError {
+    /// A sentence saying what the state allows instead.
+    public var errorDescription: String? {
+        let advice = switch state {
+        case "active": "a session is already active; log out first"
+        case "registrationRequired": "no session or registration is in progress; start a registration"
+        case "authenticating": "a sign-in is in progress; finish it or cancel it with Retry"
+        case "awaitingConfirmation": "the profile is awaiting Confirm or Retry"
+        case "unsettled": "the service has not settled yet; wait for its first event"
+        default: "the last attempt failed; start a registration again"
+        }
+        return "That cannot be done now (\(event) in state \(state)): \(advice)."
+    }
 }
 
 extension RegState {

@@ -171,3 +171,14 @@ struct RegStateMachineTests {
         #expect(decoded == journal)
     }
 }
+
+@Suite("Rejections people read")
+struct TransitionRejectionTests {
+    @Test("a rejected call explains what the state allows", arguments: MachineSamples.states)
+    func rejectionSaysWhatToDo(_ state: RegState) {
+        let rejection = TransitionRejection(event: "confirmationRequested", state: state.caseName)
+        let text = rejection.localizedDescription
+        #expect(text.hasPrefix("That cannot be done now (confirmationRequested in state \(state.caseName)): "))
+        #expect(text.count > 60, "\(text)")
+    }
+}
