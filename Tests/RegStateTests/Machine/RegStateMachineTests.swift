@@ -182,3 +182,18 @@ struct TransitionRejectionTests {
         #expect(text.count > 60, "\(text)")
     }
 }
+
+@Suite("Journal redaction")
+struct JournalRedactionTests {
+    @Test("event details mask every email address and keep the rest")
+    func detailsMaskEmails() throws {
+        let details = try #require(MachineEvent.authenticated(MachineSamples.stored).redactedDetails)
+        let text = String(decoding: details.serialized(), as: UTF8.self)
+        #expect(!text.contains("alice@example.com"))
+        #expect(text.contains("a***@example.com"))
+        #expect(details["profile"]?["subject"] == "user-1")
+        #expect(MachineEvent.credentialsSubmitted.redactedDetails == nil)
+        #expect(MachineEvent.maskEmails(in: "to <bob@example.com> now") == "to <b***@example.com> now")
+        #expect(MachineEvent.maskEmails(in: "no address @ here") == "no address @ here")
+    }
+}
