@@ -196,9 +196,11 @@ public actor Simulator {
         savedWorld = world
     }
 
-    /// Forgets credentials that can no longer be used, so the world does not grow without bound.
+    /// Forgets tokens, codes and backend sessions that have expired for good, so they do not pile up in the world
+    /// file. (Users, token families, the inbox and installations are kept: tests and the CLI inspect them.)
     func pruneExpired() {
         let now = clock.now()
+        closeExpiredSecurityTokens(now: now)
         world.accessTokens = world.accessTokens.filter { $0.value.expiresAt > now }
         world.codes = world.codes.filter { $0.value.expiresAt > now }
         world.refreshTokens = world.refreshTokens.filter { record in record.value.expiresAt.map { $0 > now } ?? true }

@@ -129,19 +129,12 @@ extension Simulator {
         return body(record)
     }
 
-    /// The `sub` of an ID token signed by this world's key for the registered client, not expired.
+    /// The `sub` of an ID token signed by this world's key for the registered client, not expired: checked as a
+    /// relying party would, with the library's ``IDTokenValidator`` (no leeway).
     func verifiedSubject(ofIDToken idToken: String, now: Date) -> String? {
-        guard let claims = mint.verifiedClaims(idToken),
-              claims["iss"]?.stringValue == configuration.issuerIdentifier,
-              let exp = claims["exp"]?.numberValue, exp > now.timeIntervalSince1970,
-              let subject = claims["sub"]?.stringValue, !subject.isEmpty
-        else { return nil }
-        let clientID = configuration.clientID
-        switch claims["aud"] {
-        case .string(let audience) where audience == clientID: return subject
-        case .array(let audiences) where audiences.contains(.string(clientID)): return subject
-        default: return nil
-        }
+        let validator = IDTokenValidator(issuer: configuration.issuerIdentifier, clientID: configuration.clientID,
+                                         leeway: 0, crypto: mint.crypto)
+        return try? validator.validate(idToken, keySet: mint.keySet, expectedNonce: nil, now: now).subject
     }
 
     /// Closes the sessions whose security tokens have expired.

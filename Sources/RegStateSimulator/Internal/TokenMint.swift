@@ -3,8 +3,9 @@ import RegState
 
 /// Makes and checks the world's credentials: opaque random tokens, their storage hashes, and RS256 JWTs.
 ///
-/// The simulator signs and verifies its JWTs with its own few lines over ``CryptoProvider`` rather than with the
-/// library's JWT type, so that tests of the library's verifier run against an independent signer.
+/// The simulator signs its JWTs with its own few lines over ``CryptoProvider`` rather than with the library's JWT
+/// type, so that tests of the library's verifier run against an independent signer. Verifying (the backend checking
+/// an ID token) is a relying party's job, so there it uses the library's ``IDTokenValidator``.
 struct TokenMint: Sendable {
     let crypto: any CryptoProvider
     let signingKey: RSAPrivateKey
@@ -43,29 +44,9 @@ struct TokenMint: Sendable {
         return input + "." + Base64URL.encode(signature)
     }
 
-    /// The claims of `jwt` when it is an RS256 JWS signed by this world's key, else `nil`.
-    func verifiedClaims(_ jwt: String) -> [String: JSONValue]? {
-        let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-              let headerData = Base64URL.decode(String(parts[0])),
-              let header = try? JSONValue.parse(headerData),
-              header["alg"]?.stringValue == "RS256",
-              header["kid"].map({ $0.stringValue == keyID }) ?? true,
-              let payloadData = Base64URL.decode(String(parts[1])),
-              let claims = (try? JSONValue.parse(payloadData))?.objectValue,
-              let signature = Base64URL.decode(String(parts[2])),
-              let valid = try? crypto.verify(
-                  signature: signature, message: Data("\(parts[0]).\(parts[1])".utf8),
-                  publicKey: publicKey, algorithm: .rs256),
-              valid
-        else { return nil }
-        return claims
-    }
-
-    /// The JWK of the public key, as `jwks.json` lists it.
-    var jwk: JSONValue {
-        ["kty": "RSA", "use": "sig", "alg": "RS256", "kid": .string(keyID),
-         "n": .string(Base64URL.encode(publicKey.modulus)), "e": .string(Base64URL.encode(publicKey.exponent))]
+    /// The world's public key as a JWK set, as `jwks.json` lists it.
+    var keySet: JSONWebKeySet {
+        JSONWebKeySet(keys: [JSONWebKey(publicKey: publicKey, keyID: keyID)])
     }
 
     /// A `kid` derived from the public key, so the same key always has the same identifier.

@@ -29,7 +29,9 @@ extension Simulator {
             if !configuration.listsRevocationInDiscovery { document["revocation_endpoint"] = nil }
             return .json(200, .object(document))
         case ("/.well-known/oauth-authorization-server", .get): return .json(200, discoveryDocument)
-        case ("/.well-known/jwks.json", .get): return .json(200, ["keys": [mint.jwk]])
+        case ("/.well-known/jwks.json", .get):
+            let body = (try? JSONEncoder().encode(mint.keySet)).flatMap { try? JSONValue.parse($0) }
+            return .json(200, body ?? ["keys": []])
         case ("/authorize", .get):
             return ServerResponse.oauthError(
                 400, "invalid_request", "The simulator has no browser: call Simulator.authorize(_:as:) instead.")
