@@ -62,12 +62,15 @@ extension InteropTests {
                 defer { try? FileManager.default.removeItem(at: store) }
                 let walkthrough = try CLIProcess([
                     "--store", store.path, "--issuer", peer.issuer.absoluteString, "--client-id", InteropPeer.clientID,
-                    "--redirect-uri", "http://127.0.0.1:8765/callback", "--loopback", "--json", "walkthrough"])
+                    // Port 0: the listener takes a free port; the provider accepts any loopback port (RFC 8252 §7.3),
+                    // so parallel runs on one machine cannot collide on a fixed one.
+                    "--redirect-uri", "http://127.0.0.1:0/callback", "--loopback", "--json", "walkthrough"])
                 walkthrough.send(line: "1")
                 let authorize = peer.issuer.absoluteString + "/authorize"
                 let line = try await walkthrough.stderrLine(where: { $0.hasPrefix(authorize) }, what: "the authorization URL")
                 let callback = try await peer.login(try #require(URL(string: line)))
-                #expect(callback.absoluteString.hasPrefix("http://127.0.0.1:8765/callback?"))
+                #expect(callback.scheme == "http" && callback.host == "127.0.0.1" && callback.path == "/callback")
+                #expect(callback.port != nil && callback.port != 0 && callback.port != 8765)
                 // The browser follows the provider's redirect to the CLI's listener.
                 let page = try await URLSessionTransport(defaultTimeout: 20).send(HTTPRequest(method: .get, url: callback))
                 #expect(page.status == 200)
