@@ -55,9 +55,12 @@ struct SessionCommandTests {
     func logoutOfflineRefusedThenOnline() async throws {
         let device = try CLIScenario()
         try await device.registerSocially()
+        let before = try device.storedSecrets()
+        #expect(!before.isEmpty)
         let refused = try await device.run(["logout", "--sim-offline"])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("Logout refused"))
+        #expect(try device.storedSecrets() == before, "a refused logout keeps every stored token")
         #expect(try await device.run(["status"]).status == 0)
 
         let done = try await device.run(["logout"])

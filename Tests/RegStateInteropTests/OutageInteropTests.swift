@@ -10,19 +10,17 @@ extension InteropTests {
         @Test("provider killed: Error E recoverable, session kept offline with its tokens; restarted: Active C")
         func providerKilled() async throws {
             try await withInteropPeer { peer in
-                let device = InteropDevice(peer: peer, timeout: 5)
+                let device = InteropDevice(peer: peer)
                 _ = try await device.register()
                 let refreshToken = try await device.storedRefreshToken()
                 await peer.terminate()
+                device.transport.useTimeout(5)
 
                 device.clock.advance(by: 3_601)
                 let service = device.launch()
                 let tape = await EventTape(service)
                 let state = await service.start()
-                guard case .active(let session) = state else {
-                    Issue.record("expected an active offline session, got \(state)")
-                    return
-                }
+                let session = try #require(state.session, "expected an active offline session, got \(state)")
                 #expect(session.connectivity == .offline(.noInternet))
                 let events = await tape.events(atLeast: 2)
                 #expect(events.map(\.title) == ["Error E", "Active B"])
@@ -39,7 +37,7 @@ extension InteropTests {
                 #expect(await service.renewSession().letter == "C")
                 #expect(await tape.titles(atLeast: 3).last == "Active C")
                 tape.close()
-                guard case .active(let renewed) = await service.state else { return }
+                let renewed = try #require(await service.state.session, "not active after the renewal")
                 #expect(renewed.connectivity == .online)
                 #expect(try await device.storedRefreshToken() != refreshToken)
                 #expect(device.transport.refreshTokensSent.last == refreshToken)
@@ -94,11 +92,13 @@ extension InteropTests {
         private static func refreshLostToTimeout(_ peer: InteropPeer) async throws
             -> (InteropDevice, RegStateService, String, EventTape)
         {
-            let device = InteropDevice(peer: peer, timeout: 2)
+            let device = InteropDevice(peer: peer)
             let service = try await device.register()
             let refreshToken = try await device.storedRefreshToken()
             let tape = await EventTape(service)
             peer.pause()
+            // Only the requests to the paused provider run on a short fuse; registration had the ordinary timeout.
+            device.transport.useTimeout(2)
             device.clock.advance(by: 3_601)
             do {
                 _ = try await service.validAccessToken()
@@ -108,10 +108,8 @@ extension InteropTests {
                 #expect(error.letter == "E")
             }
             peer.resume()
-            guard case .active(let session) = await service.state else {
-                Issue.record("expected an active offline session, got \(await service.state)")
-                return (device, service, refreshToken, tape)
-            }
+            let state = await service.state
+            let session = try #require(state.session, "expected an active offline session, got \(state)")
             #expect(session.connectivity != .online)
             #expect(try await device.storedRefreshToken() == refreshToken, "offline keeps every token")
             #expect(device.transport.refreshTokensSent == [refreshToken])

@@ -23,8 +23,8 @@ struct PersistenceTests {
 
         let second = try SimulatorHarness(configuration: SimulatorConfiguration(), clock: clock, persistence: directory)
         #expect(await second.simulator.signingKeyID == keyID)
-        let dora = await first.simulator.user(email: "dora@example.com")
-        #expect(await second.simulator.user(email: "dora@example.com") == dora)
+        let dora = try #require(await first.simulator.user(email: "dora@example.com"))
+        #expect(try #require(await second.simulator.user(email: "dora@example.com")) == dora)
         let inbox = await first.simulator.inbox(for: "dora@example.com")
         #expect(inbox.count == 1)
         #expect(await second.simulator.inbox(for: "dora@example.com") == inbox)

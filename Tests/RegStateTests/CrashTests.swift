@@ -70,13 +70,15 @@ struct CrashTests {
         let absent = outcomes.filter { $0.storeSeq == 0 }.count
         let torn = outcomes.filter { $0.droppedLines > 0 }.count
         let debris = outcomes.filter { $0.leftoverTemporaryFiles > 0 }.count
+        // The invariants above hold vacuously for a run killed before its first write: most runs must have written.
+        #expect(outcomes.count - absent >= outcomes.count / 2, "only \(outcomes.count - absent) runs left a record")
         print(
             "CrashTests: \(outcomes.count) kills in \(ContinuousClock.now - started); killed between store write and "
                 + "journal append: \(between); before the first write: \(absent); torn journal tail: \(torn); "
                 + "temporary files left: \(debris)")
     }
 
-    /// Starts the probe in `root`, waits for "ready" (10 s at most), kills it after 0–40 ms; returns how many
+    /// Starts the probe in `root`, waits for "ready" (60 s at most: a bound for a loaded machine), kills it after 0–40 ms; returns how many
     /// temporary files it left behind.
     private static func runAndKill(_ probe: URL, root: URL, log: URL) async throws -> Int {
         let errorLog = log.appendingPathComponent("probe-stderr.txt")
@@ -92,7 +94,7 @@ struct CrashTests {
         process.standardError = errorHandle
         try process.run()
 
-        let ready = waitForReady(output.fileHandleForReading.fileDescriptor, timeout: 10)
+        let ready = waitForReady(output.fileHandleForReading.fileDescriptor, timeout: 60)
         if ready {
             try await Task.sleep(nanoseconds: UInt64.random(in: 0...40_000_000))
         }
@@ -100,7 +102,7 @@ struct CrashTests {
         let deadline = Date().addingTimeInterval(60)  // a bound for a loaded machine, not an expected time
         while process.isRunning && Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
         let stderr = String(decoding: (try? Data(contentsOf: errorLog)) ?? Data(), as: UTF8.self)
-        try #require(ready, "the probe did not print ready within 10 s: \(stderr)")
+        try #require(ready, "the probe did not print ready within 60 s: \(stderr)")
         try #require(!process.isRunning, "the probe did not exit within 60 s of SIGKILL")
         try #require(
             process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL,

@@ -86,10 +86,10 @@ struct OIDCIDTokenTests {
     }
 
     @Test("Profile claims: email_verified as a string, name preferred over preferred_username")
-    func profileClaims() {
-        let profile = try? ProfileService().profile(fromClaims: ["sub": "s", "iss": "i", "email_verified": "true", "name": "N",
-                                       "preferred_username": "p"])
+    func profileClaims() throws {
+        let profile = try ProfileService().profile(fromClaims: ["sub": "s", "iss": "i", "email_verified": "true", "name": "N",
+                                                                "preferred_username": "p"])
         #expect(profile == Profile(subject: "s", issuer: "i", emailVerified: true, name: "N"))
-        #expect((try? ProfileService().profile(fromClaims: ["iss": "i"])) == nil)
+        #expect(throws: ProfileError.missingClaim("sub")) { try ProfileService().profile(fromClaims: ["iss": "i"]) }
     }
 }

@@ -9,6 +9,8 @@ import RegState
 final class CountingTransport: HTTPTransport {
     private let base: URLSessionTransport
     private let log = LockedValue(Log())
+    /// A timeout that replaces the default for every later request, once a test expects the provider to hang.
+    private let timeoutOverride = LockedValue<TimeInterval?>(nil)
 
     private struct Log {
         var refreshTokensSent: [String] = []
@@ -36,7 +38,15 @@ final class CountingTransport: HTTPTransport {
                 log.revokedTokensSent.append(token)
             }
         }
+        var request = request
+        if let timeout = timeoutOverride.withLock({ $0 }) { request.timeout = timeout }
         return try await base.send(request)
+    }
+
+    /// Makes every later request give up after `timeout` seconds: set after pausing the provider, so the steps
+    /// before the outage run with the ordinary timeout.
+    func useTimeout(_ timeout: TimeInterval) {
+        timeoutOverride.withLock { $0 = timeout }
     }
 
     /// The refresh tokens presented in refresh-token grants, in order (one entry per grant sent).

@@ -39,19 +39,22 @@ struct AuthorizedTransportTests {
         #expect(policy.matches(try #require(URL(string: policyCase.url))) == policyCase.matches)
     }
 
-    @Test("a request the policy does not list never carries the token")
+    @Test("a request the policy does not list never carries the token; a listed one carries the stored access token")
     func unlistedRequestCarriesNoToken() async throws {
         let harness = try EngineHarness()
         let service = try await harness.registeredService()
+        let access = try #require(await TokenService(store: harness.store, clock: harness.clock).accessToken()?.token)
         let recorder = RecordingTransport(harness.simulator.transport)
         let transport = AuthorizedTransport(base: recorder, service: service,
                                             policy: TokenPolicy(validatingURLs: [URL(string: "https://api.regstate.sim/v1")!]))
         _ = try await transport.send(HTTPRequest(method: .get, url: Self.userinfo))
-        #expect(recorder.seen.withLock { $0 }.allSatisfy { $0.header("Authorization") == nil })
         let listed = try await AuthorizedTransport(base: recorder, service: service,
                                                    policy: TokenPolicy(validatingURLs: [Self.userinfo]))
             .send(HTTPRequest(method: .get, url: Self.userinfo))
         #expect(listed.status == 200)
+        let seen = recorder.seen.withLock { $0 }
+        #expect(seen.map(\.url) == [Self.userinfo, Self.userinfo])
+        #expect(seen.map { $0.header("Authorization") } == [nil, "Bearer \(access)"])
     }
 
     @Test("20 requests rejected at once: one notice, one refresh, every request retried with the new token")
@@ -104,22 +107,17 @@ struct SessionEndTests {
         var tape = await EventTape(service)
         _ = await tape.next(1)
         let backend = URL(string: "https://api.regstate.sim/v1")!
-        try await harness.simulator.forceLogout(email: "alice@example.com")
-        let securityToken = try #require(await TokenService(store: harness.store, clock: harness.clock).securityToken())
-        // The host's API call carries the provider token; the simulated backend answers with its forced logout.
-        let forced = HTTPResponse.json(403, ["error": "FORCED_LOGOUT"])
-        let backendStub = CannedBackend(response: forced)
-        let transport = AuthorizedTransport(base: backendStub, service: service, policy: TokenPolicy(validatingURLs: [backend]))
-        let response = try await transport.send(HTTPRequest(method: .get, url: backend.appendingPathComponent("registration")))
+        let access = try #require(await TokenService(store: harness.store, clock: harness.clock).accessToken()?.token)
+        // The host's API call carries the provider token; the host's backend answers with a forced logout.
+        let recorder = RecordingTransport(CannedBackend(response: HTTPResponse.json(403, ["error": "FORCED_LOGOUT"])))
+        let transport = AuthorizedTransport(base: recorder, service: service, policy: TokenPolicy(validatingURLs: [backend]))
+        let request = HTTPRequest(method: .get, url: backend.appendingPathComponent("registration"))
+        let response = try await transport.send(request)
         #expect(response.status == 403)
+        #expect(recorder.seen.withLock { $0 }.map { $0.header("Authorization") } == ["Bearer \(access)"])
         #expect(await service.state == .registrationRequired)
         #expect(await tape.next(2) == ["Error E", "Registration Required D"])
         #expect(try harness.store.data(forKey: TokenService.credentialsKey) == nil)
-        // And the simulator's backend really had ended that installation's session.
-        let registration = await HTTPRegistrationBackend(baseURL: URL(string: "https://api.regstate.sim")!,
-                                                             transport: harness.simulator.transport)
-            .registrationOrError(securityToken: securityToken)
-        #expect(registration == .forcedLogout)
     }
 
     @Test("clear-state removes tokens, installation id and journal; the next registration gets a new installation id")
@@ -165,15 +163,4 @@ struct SessionEndTests {
 struct CannedBackend: HTTPTransport {
     let response: HTTPResponse
     func send(_ request: HTTPRequest) async throws -> HTTPResponse { response }
-}
-
-extension HTTPRegistrationBackend {
-    func registrationOrError(securityToken: String) async -> BackendError? {
-        do {
-            _ = try await registration(securityToken: securityToken)
-            return nil
-        } catch {
-            return error
-        }
-    }
 }

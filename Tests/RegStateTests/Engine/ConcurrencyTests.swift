@@ -59,6 +59,7 @@ struct ConcurrencyTests {
         let service = harness.launch()
         do {
             let stream = await service.events()
+            #expect(await service.subscriberCount == 1, "the live stream is a subscriber")
             _ = stream
         }
         await service.start()
@@ -68,21 +69,78 @@ struct ConcurrencyTests {
         #expect(await service.subscriberCount == 0)
     }
 
-    @Test("the journal folds to the live state after every path, and holds no token")
-    func journalFoldsToState() async throws {
+    enum JournalPath: String, CaseIterable, Sendable {
+        case social, passwordless, retry, badCallback, renewal, offline, refused, logout
+
+        /// Where a relaunch after this path settles.
+        var relaunchLetter: Character {
+            switch self {
+            case .social, .passwordless, .renewal, .offline: "B"
+            case .retry, .badCallback, .refused, .logout: "D"
+            }
+        }
+    }
+
+    @Test("the journal folds to the live state after each path, holds no token, and folds again after a relaunch",
+          arguments: JournalPath.allCases)
+    func journalFoldsToState(_ path: JournalPath) async throws {
         let harness = try EngineHarness()
-        let service = try await harness.registeredService()
-        harness.clock.advance(by: 3600)
-        _ = try await service.validAccessToken()
-        let entries = try await service.journalEntries()
-        #expect(JournalEntry.fold(entries) == (await service.state))
+        let tokens = TokenService(store: harness.store, clock: harness.clock)
+        var secrets: [String] = []
+        func collectSecrets() async {
+            if let access = await tokens.accessToken()?.token { secrets.append(access) }
+            if let refresh = await tokens.refreshToken() { secrets.append(refresh) }
+        }
+        let service = harness.launch()
+        await service.start()
+        switch path {
+        case .social, .renewal, .offline, .refused, .logout:
+            let url = try await service.beginSocialRegistration()
+            try await service.completeSocialRegistration(callback: try await harness.simulator.authorize(url, as: "alice@example.com"))
+            try await service.confirmRegistration()
+        case .passwordless:
+            try await service.beginPasswordlessRegistration(email: "carol@example.com")
+            let code = try #require(await harness.simulator.latestCode(for: "carol@example.com"))
+            try await service.completePasswordlessRegistration(code: code)
+            await collectSecrets()
+            try await service.confirmRegistration()
+        case .retry:
+            let url = try await service.beginSocialRegistration()
+            try await service.completeSocialRegistration(callback: try await harness.simulator.authorize(url, as: "alice@example.com"))
+            await collectSecrets()
+            try await service.retryRegistration()
+        case .badCallback:
+            let url = try await service.beginSocialRegistration()
+            await #expect(throws: RegStateError.self) {
+                try await service.completeSocialRegistration(callback: try await harness.simulator.deny(url))
+            }
+        }
+        await collectSecrets()
+        switch path {
+        case .renewal:
+            harness.clock.advance(by: 3600)
+            _ = try await service.validAccessToken()
+        case .offline:
+            harness.clock.advance(by: 3600)
+            await harness.simulator.setOffline(true)
+            await #expect(throws: RegStateError.self) { try await service.validAccessToken() }
+        case .refused:
+            harness.clock.advance(by: 3600)
+            await harness.simulator.setRefusesRefresh(true)
+            await #expect(throws: RegStateError.self) { try await service.validAccessToken() }
+        case .logout:
+            try await service.logout()
+        case .social, .passwordless, .retry, .badCallback:
+            break
+        }
+        await collectSecrets()
+        #expect(JournalEntry.fold(try await service.journalEntries()) == (await service.state))
         let text = String(decoding: harness.journal.rawBytes, as: UTF8.self)
-        let refresh = try #require(await harness.storedRefreshToken())
-        let access = try #require(await TokenService(store: harness.store, clock: harness.clock).accessToken()?.token)
-        #expect(!text.contains(refresh))
-        #expect(!text.contains(access))
-        // A relaunch replays it: the folded state before the launch event is the one we left.
+        #expect(!secrets.isEmpty || path == .badCallback, "the path issued tokens to look for")
+        for secret in secrets { #expect(!text.contains(secret)) }
+        // A relaunch replays the journal and appends to it; the fold still agrees with the live state.
         let relaunched = harness.launch()
-        #expect(await relaunched.start().letter == "B")
+        #expect(await relaunched.start().letter == path.relaunchLetter)
+        #expect(JournalEntry.fold(try await relaunched.journalEntries()) == (await relaunched.state))
     }
 }

@@ -52,26 +52,58 @@ struct EngineHarness {
     }
 }
 
-/// Pulls lettered events off one subscription in order.
+/// Pulls lettered events off one subscription in order, with a deadline so a missing event fails the test instead of
+/// hanging the run.
 struct EventTape {
-    private var iterator: AsyncStream<RegStateEvent>.Iterator
+    /// How long to wait for an event that has not arrived yet.
+    static let deadline: Duration = .seconds(10)
+
+    /// Reads the subscription on its own task into `received`; stops reading when the tape is dropped.
+    private final class Pump: Sendable {
+        let received = LockedValue<[RegStateEvent]>([])
+        let task: Task<Void, Never>
+
+        init(_ stream: AsyncStream<RegStateEvent>) {
+            let received = self.received
+            task = Task {
+                for await event in stream { received.withLock { $0.append(event) } }
+            }
+        }
+
+        deinit { task.cancel() }
+    }
+
+    private let pump: Pump
+    private var consumed = 0
 
     init(_ service: RegStateService) async {
-        iterator = await service.events().makeAsyncIterator()
+        pump = Pump(await service.events())
     }
 
-    /// The next `count` events' titles ("Active B", "Error E", ...).
-    mutating func next(_ count: Int) async -> [String] {
-        var titles: [String] = []
-        for _ in 0..<count {
-            guard let event = await iterator.next() else { break }
-            titles.append(event.title)
+    /// The next `count` events' titles ("Active B", "Error E", ...); fewer, and a recorded issue, when they do not all
+    /// arrive within ``deadline``.
+    mutating func next(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async -> [String] {
+        let events = await take(count, sourceLocation: sourceLocation)
+        return events.map(\.title)
+    }
+
+    /// The next event, or `nil` (and a recorded issue) when none arrives within ``deadline``.
+    mutating func nextEvent(sourceLocation: SourceLocation = #_sourceLocation) async -> RegStateEvent? {
+        await take(1, sourceLocation: sourceLocation).first
+    }
+
+    private mutating func take(_ count: Int, sourceLocation: SourceLocation) async -> [RegStateEvent] {
+        let wanted = consumed + count
+        let until = ContinuousClock.now + Self.deadline
+        while pump.received.withLock({ $0.count }) < wanted, ContinuousClock.now < until {
+            try? await Task.sleep(for: .milliseconds(5))
         }
-        return titles
-    }
-
-    /// The next event.
-    mutating func nextEvent() async -> RegStateEvent? {
-        await iterator.next()
+        let all = pump.received.withLock { $0 }
+        let taken = Array(all[consumed..<min(wanted, all.count)])
+        consumed += taken.count
+        if taken.count < count {
+            Issue.record("only \(taken.count) of \(count) events arrived within \(Self.deadline)", sourceLocation: sourceLocation)
+        }
+        return taken
     }
 }

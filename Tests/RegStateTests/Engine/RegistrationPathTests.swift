@@ -147,22 +147,29 @@ struct RegistrationPathTests {
         case badSignature, algNone, wrongAudience, wrongIssuer, expired, wrongNonce
     }
 
-    @Test("an ID token that fails validation is F with the check that failed, and nothing is stored", arguments: BadIDToken.allCases)
+    @Test("an ID token that fails validation is F with the check that failed, nothing is stored, and the app can start again",
+          arguments: BadIDToken.allCases)
     func badIDToken(_ kind: BadIDToken) async throws {
         let crypto = SystemCrypto()
         let key = try crypto.generateRSAPrivateKey(bits: 2048)
         let harness = try EngineHarness()
-        var transport = TamperingTransport(base: harness.simulator.transport, key: key) { claims, _ in
+        // The `exp` the tampering wrote, so the expected failure names the exact instant.
+        let writtenExpiry = LockedValue<Double?>(nil)
+        var tampering = TamperingTransport(base: harness.simulator.transport, key: key) { claims, _ in
             switch kind {
             case .wrongAudience: claims["aud"] = "someone-else"
             case .wrongIssuer: claims["iss"] = "https://evil.example"
-            case .expired: claims["exp"] = .number(claims["iat"]?.numberValue.map { $0 - 600 } ?? 0)
+            case .expired:
+                let expiry = (claims["iat"]?.numberValue ?? 0) - 600
+                writtenExpiry.withLock { $0 = expiry }
+                claims["exp"] = .number(expiry)
             case .wrongNonce: claims["nonce"] = "replayed-nonce"
             case .badSignature, .algNone: break
             }
         }
-        if kind == .badSignature { transport.signWithOtherKey = try crypto.generateRSAPrivateKey(bits: 2048) }
-        if kind == .algNone { transport.unsigned = true }
+        if kind == .badSignature { tampering.signWithOtherKey = try crypto.generateRSAPrivateKey(bits: 2048) }
+        if kind == .algNone { tampering.unsigned = true }
+        let transport = SwitchableTransport(tampered: tampering, plain: harness.simulator.transport)
         let service = RegStateService(configuration: harness.configuration, dependencies: RegStateDependencies(
             store: harness.store, journal: harness.journal, transport: transport, clock: harness.clock))
         await service.start()
@@ -173,8 +180,25 @@ struct RegistrationPathTests {
             Issue.record("expected an invalid ID token, got \(String(describing: error))")
             return
         }
-        #expect(!reason.isEmpty)
+        let expected: IDTokenError
+        switch kind {
+        case .badSignature: expected = .invalidSignature
+        case .algNone: expected = .unsupportedAlgorithm("none")
+        case .wrongAudience: expected = .audienceMismatch
+        case .wrongIssuer: expected = .issuerMismatch(expected: "https://idp.regstate.sim", found: "https://evil.example")
+        case .expired:
+            let expiry = try #require(writtenExpiry.withLock { $0 }, "the tampering never saw an ID token")
+            expected = .expired(at: Date(timeIntervalSince1970: expiry))
+        case .wrongNonce: expected = .nonceMismatch
+        }
+        #expect(reason == expected.errorDescription)
+        #expect(await service.state == .failed(.registration(.invalidIDToken(reason))))
         #expect(try harness.store.data(forKey: TokenService.credentialsKey) == nil)
+        // The app can start again: with an honest provider the same service reaches G.
+        transport.tamper.withLock { $0 = false }
+        let again = try await service.beginSocialRegistration()
+        try await service.completeSocialRegistration(callback: try await harness.simulator.authorize(again, as: "alice@example.com"))
+        #expect(await service.state.letter == "G")
     }
 
     @Test("passwordless codes: wrong and expired are distinct F reasons, and the flow can be retried")
@@ -195,29 +219,49 @@ struct RegistrationPathTests {
         try await service.beginPasswordlessRegistration(email: "dave@example.com")
         let fresh = try #require(await harness.simulator.latestCode(for: "dave@example.com"))
         #expect(try await service.completePasswordlessRegistration(code: fresh).email == "dave@example.com")
+        try await service.retryRegistration()
+        #expect(await service.state == .registrationRequired)
         await #expect(throws: RegStateError.registration(.invalidEmail)) {
-            try await service.retryRegistration()
             try await service.beginPasswordlessRegistration(email: "not an email")
         }
+    }
+
+    @Test("passwordless: a code already redeemed (on another device) is F codeReused, distinct from a wrong code")
+    func passwordlessCodeReused() async throws {
+        let harness = try EngineHarness()
+        // A new start replaces the code, so one device cannot type a redeemed code again without asking for a new
+        // one. Two devices can: the second asks first, the first asks again (the inbox's latest code) and redeems it.
+        let waiting = RegStateService(configuration: harness.configuration, dependencies: RegStateDependencies(
+            store: InMemorySecureStore(), journal: InMemoryJournal(), transport: harness.simulator.transport, clock: harness.clock))
+        await waiting.start()
+        try await waiting.beginPasswordlessRegistration(email: "erin@example.com")
+        let service = harness.launch()
+        await service.start()
+        try await service.beginPasswordlessRegistration(email: "erin@example.com")
+        let code = try #require(await harness.simulator.latestCode(for: "erin@example.com"))
+        try await service.completePasswordlessRegistration(code: code)
+        #expect(await service.state.letter == "G")
+        await #expect(throws: RegStateError.registration(.codeReused)) {
+            try await waiting.completePasswordlessRegistration(code: code)
+        }
+        #expect(await waiting.state == .failed(.registration(.codeReused)))
     }
 
     @Test("the backend's device limit is F TOO_MANY_REGISTERED_DEVICES and the second device keeps no token")
     func deviceLimit() async throws {
         let harness = try EngineHarness { $0.maxDevicesPerUser = 1 }
         _ = try await harness.registeredService()
+        let secondStore = InMemorySecureStore()
         let second = RegStateService(configuration: harness.configuration, dependencies: RegStateDependencies(
-            store: InMemorySecureStore(), journal: InMemoryJournal(), transport: harness.simulator.transport, clock: harness.clock))
+            store: secondStore, journal: InMemoryJournal(), transport: harness.simulator.transport, clock: harness.clock))
         await second.start()
         let url = try await second.beginSocialRegistration()
         try await second.completeSocialRegistration(callback: try await harness.simulator.authorize(url, as: "alice@example.com"))
+        #expect(try secondStore.data(forKey: TokenService.credentialsKey) != nil, "G holds provisional tokens")
         await #expect(throws: RegStateError.registration(.tooManyRegisteredDevices)) { try await second.confirmRegistration() }
         #expect(await second.state == .failed(.registration(.tooManyRegisteredDevices)))
-        #expect(await second.validAccessTokenOrNil() == nil)
+        #expect(try secondStore.data(forKey: TokenService.credentialsKey) == nil)
     }
-}
-
-extension RegStateService {
-    func validAccessTokenOrNil() async -> String? { try? await validAccessToken() }
 }
 
 @Suite("Registration against provider variants")

@@ -28,14 +28,16 @@ struct StartupPathTests {
     func validIsB() async throws {
         let harness = try EngineHarness()
         _ = try await harness.registeredService()
-        let before = await harness.simulator.tokenRequestCount
+        await harness.simulator.resetCounters()
+        #expect(await harness.simulator.requestLog.isEmpty)
         let service = harness.launch()
         var tape = await EventTape(service)
         let state = await service.start()
         #expect(state.letter == "B")
         #expect(state.session?.profile?.email == "alice@example.com")
         #expect(await tape.next(1) == ["Active B"])
-        #expect(await harness.simulator.tokenRequestCount == before)
+        #expect(await harness.simulator.requestLog == [], "a launch with a valid token sends nothing")
+        #expect(await harness.simulator.tokenRequestCount == 0)
     }
 
     @Test("given an expired token, when relaunched, then Active C and the rotated refresh token is stored")
@@ -108,6 +110,8 @@ struct StartupPathTests {
         #expect(await service.start() == .registrationRequired)
         let first = await tape.nextEvent()
         #expect(first == .error(.renewal(.credentialsExhausted)))
+        #expect(await harness.storedRefreshToken() == nil)
+        #expect(try harness.store.data(forKey: TokenService.credentialsKey) == nil)
     }
 
     @Test("given a corrupt credentials record, when launched, then a clean D, the record set aside and nothing else lost")
@@ -119,6 +123,104 @@ struct StartupPathTests {
         #expect(await harness.launch().start() == .registrationRequired)
         #expect(try harness.store.data(forKey: TokenService.installationKey) == installation)
         #expect(try harness.store.data(forKey: TokenService.quarantineKey) != nil)
+    }
+}
+
+@Suite("Refresh token rotation and storage failures")
+struct RotationAndStorageTests {
+    @Test("given a refresh answer without refresh_token, when relaunched after expiry, then Active C and the old refresh token is kept")
+    func missingRefreshTokenKeepsOld() async throws {
+        let harness = try EngineHarness()
+        _ = try await harness.registeredService()
+        let tokens = TokenService(store: harness.store, clock: harness.clock)
+        let oldRefresh = try #require(await harness.storedRefreshToken())
+        let oldAccess = try #require(await tokens.accessToken()?.token)
+        harness.clock.advance(by: 3600)
+        let transport = RefreshGrantTransport(base: harness.simulator.transport, stripsRefreshToken: true)
+        let service = RegStateService(configuration: harness.configuration, dependencies: RegStateDependencies(
+            store: harness.store, journal: harness.journal, transport: transport, clock: harness.clock))
+        #expect(await service.start().letter == "C")
+        #expect(transport.stripped.withLock { $0 } == 1, "the refresh answer really lost its refresh_token")
+        #expect(await harness.storedRefreshToken() == oldRefresh)
+        let newAccess = try #require(await tokens.accessToken()?.token)
+        #expect(newAccess != oldAccess)
+        #expect(try await service.validAccessToken() == newAccess)
+    }
+
+    @Test("given the store cannot write the rotated tokens, when a caller asks for a token, then the new token is neither handed out nor stored alone")
+    func rotatedTokenPersistedBeforeUse() async throws {
+        let harness = try EngineHarness()
+        let transport = RefreshGrantTransport(base: harness.simulator.transport)
+        let service = RegStateService(configuration: harness.configuration, dependencies: RegStateDependencies(
+            store: harness.store, journal: harness.journal, transport: transport, clock: harness.clock))
+        await service.start()
+        let url = try await service.beginSocialRegistration()
+        try await service.completeSocialRegistration(callback: try await harness.simulator.authorize(url, as: "alice@example.com"))
+        try await service.confirmRegistration()
+        let tokens = TokenService(store: harness.store, clock: harness.clock)
+        let oldAccess = try #require(await tokens.accessToken()?.token)
+        let oldRefresh = try #require(await harness.storedRefreshToken())
+        harness.clock.advance(by: 3600)
+        let failure = StoreError.writeFailed(key: "credentials", reason: "disk full")
+        harness.store.failNextWrite(failure)
+        await #expect(throws: RegStateError.renewal(.storage(try #require(failure.errorDescription)))) {
+            try await service.validAccessToken()
+        }
+        // The provider did rotate: its new access token must not have been handed out or stored without its refresh token.
+        let issued = try #require(transport.issuedAccessTokens.withLock { $0 }.last, "no refresh answer reached the client")
+        #expect(issued != oldAccess)
+        // What is stored is the old pair or nothing (this library then ends the session), never half of the new one.
+        let stored = await tokens.accessToken()?.token
+        let storedRefresh = await harness.storedRefreshToken()
+        #expect((stored == oldAccess && storedRefresh == oldRefresh) || (stored == nil && storedRefresh == nil),
+                "the stored tokens are not the old pair after a failed write")
+        #expect((try? await service.validAccessToken()) != issued)
+    }
+
+    @Test("given the store cannot be read at launch, then a clean D and the installation id is kept")
+    func unreadableStoreAtLaunch() async throws {
+        let harness = try EngineHarness()
+        _ = try await harness.registeredService()
+        let installation = try #require(try harness.store.data(forKey: TokenService.installationKey))
+        let credentials = try #require(try harness.store.data(forKey: TokenService.credentialsKey))
+        let failure = StoreError.unreadable(key: "credentials", reason: "io")
+        harness.store.failNextRead(failure)
+        let service = harness.launch()
+        #expect(await service.start() == .registrationRequired)
+        #expect(try harness.store.data(forKey: TokenService.installationKey) == installation)
+        // The record it could not read is set aside, not destroyed, and the journal says why the launch found nothing.
+        #expect(try harness.store.data(forKey: TokenService.quarantineKey) == credentials)
+        #expect(try await service.journalEntries().last?.event
+                == .storedTokensInspected(.unreadable(reason: try #require(failure.errorDescription))))
+    }
+}
+
+/// Watches successful refresh-grant answers: records the access tokens they carry and, when `stripsRefreshToken`,
+/// removes their `refresh_token` as a provider that does not rotate would. Everything else is the simulator's answer
+/// unchanged.
+final class RefreshGrantTransport: HTTPTransport {
+    let base: any HTTPTransport
+    let stripsRefreshToken: Bool
+    /// The access tokens of the refresh answers, in order.
+    let issuedAccessTokens = LockedValue<[String]>([])
+    /// How many answers lost a refresh token.
+    let stripped = LockedValue(0)
+
+    init(base: any HTTPTransport, stripsRefreshToken: Bool = false) {
+        self.base = base
+        self.stripsRefreshToken = stripsRefreshToken
+    }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let response = try await base.send(request)
+        guard request.formParameters["grant_type"] == "refresh_token", response.status == 200,
+              var body = response.jsonBody?.objectValue else { return response }
+        if let access = body["access_token"]?.stringValue { issuedAccessTokens.withLock { $0.append(access) } }
+        guard stripsRefreshToken, body.removeValue(forKey: "refresh_token") != nil else { return response }
+        stripped.withLock { $0 += 1 }
+        var answer = response
+        answer.body = JSONValue.object(body).serialized()
+        return answer
     }
 }
 

@@ -41,3 +41,15 @@ struct TamperingTransport: HTTPTransport {
         return tampered
     }
 }
+
+/// Sends through `tampered` until a test turns `tamper` off, then through `plain`: one service can meet a bad
+/// provider answer and then an honest one, as an app whose user tries again would.
+struct SwitchableTransport: HTTPTransport {
+    let tampered: any HTTPTransport
+    let plain: any HTTPTransport
+    let tamper = LockedValue(true)
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await (tamper.withLock { $0 } ? tampered : plain).send(request)
+    }
+}
