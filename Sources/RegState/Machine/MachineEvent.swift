@@ -77,7 +77,9 @@ public enum MachineEvent: Sendable, Equatable, Codable {
 public enum StoredTokenStatus: Sendable, Equatable, Codable {
     /// No confirmed credentials.
     case nothing
-    /// Credentials exist but could not be read; they were set aside, nothing else was touched.
+    /// Credentials exist but are damaged (not a credentials record); they were set aside, nothing else was touched.
+    case corrupt(reason: String)
+    /// The store could not be read (an I/O failure); nothing was moved, a later launch may read it.
     case unreadable(reason: String)
     /// Confirmed credentials whose access token is valid beyond the grace period.
     case valid(StoredSession)

@@ -32,8 +32,12 @@ public enum RegStateMachine {
             return activate(Session(activation: .nonNative))
         case (.unsettled, .storedTokensInspected(let status)):
             switch status {
-            case .nothing, .unreadable:
+            case .nothing, .corrupt:
                 return Transition(.registrationRequired, [.emit(.registrationRequired)])
+            case .unreadable(let reason):
+                // Not D: the credentials may be fine, and registering again would replace them. Keep everything.
+                let error = RegStateError.renewal(.storage(reason))
+                return Transition(.failed(error), [.emit(.error(error))])
             case .valid(let stored):
                 return activate(stored.session(.stored))
             case .expired:
@@ -116,24 +120,22 @@ public enum RegStateMachine {
         return Transition(.failed(error), [.discardPendingAuthorization, .clearProvisionalTokens, .emit(.error(error))])
     }
 
-    /// Seed 000's precedence: a transient failure keeps the session (offline, data preserved); anything final ends it.
+    /// Seed 000's precedence: a recoverable failure (no answer from the provider, or a local store that failed)
+    /// keeps the session and its data; only a final one (an explicit refusal, a forced logout, every token expired
+    /// offline) ends it and clears storage.
     private static func renewalFailed(in state: RegState, failure: RenewalFailure, stored: StoredSession?) -> Transition {
         let error = RegStateError.renewal(failure)
-        if case .transient(let issue) = failure {
-            let offline = Connectivity.offline(issue)
-            let session: Session?
-            if case .active(var current) = state {
-                current.connectivity = offline
-                if let stored { current.expiresAt = stored.expiresAt }
-                session = current
-            } else {
-                session = stored?.session(.stored, connectivity: offline)
-            }
-            if let session {
-                return Transition(.active(session), [.emit(.error(error)), .emit(.sessionActive(session))])
-            }
+        guard failure.isRecoverable else { return Transition(.failed(error), [.emit(.error(error)), .clearAllTokens]) }
+        var session: Session?
+        if case .active(let current) = state {
+            session = current
+            if let stored { session?.expiresAt = stored.expiresAt }
+        } else {
+            session = stored?.session(.stored)
         }
-        return Transition(.failed(error), [.emit(.error(error)), .clearAllTokens])
+        if case .transient(let issue) = failure { session?.connectivity = .offline(issue) }
+        guard let session else { return Transition(.failed(error), [.emit(.error(error))]) }
+        return Transition(.active(session), [.emit(.error(error)), .emit(.sessionActive(session))])
     }
 }
 

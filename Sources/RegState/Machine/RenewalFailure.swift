@@ -12,15 +12,18 @@ public enum RenewalFailure: Error, Sendable, Equatable, Codable {
     case credentialsExhausted
     /// Nothing to renew with: no refresh token is stored.
     case noRefreshToken
-    /// The stored credentials could not be read or written; the detail is the store's reason.
+    /// The stored credentials could not be read or written; the detail is the store's reason. Recoverable: the
+    /// session and whatever is stored are kept, and a later attempt may succeed.
     case storage(String)
     /// The backend ended the session (`403 FORCED_LOGOUT`); local data is cleared.
     case forcedLogout
 
-    /// Whether the session survives this failure.
+    /// Whether the session survives this failure: a transient provider failure or a local storage failure.
     public var isRecoverable: Bool {
-        if case .transient = self { return true }
-        return false
+        switch self {
+        case .transient, .storage: true
+        case .denied, .credentialsExhausted, .noRefreshToken, .forcedLogout: false
+        }
     }
 }
 

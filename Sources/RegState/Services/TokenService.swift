@@ -39,18 +39,20 @@ public actor TokenService {
 
     // MARK: Reading
 
-    /// What is stored, for the launch decision (seed 002 steps 3–5): nothing, valid, expired, or unreadable.
+    /// What is stored, for the launch decision (seed 002 steps 3–5): nothing, valid, expired, corrupt or unreadable.
     ///
     /// Provisional credentials left by an app killed on the confirmation page are not a session: they are removed.
-    /// An unreadable record is moved to ``quarantineKey``; no other key is touched.
+    /// A damaged record is moved to ``quarantineKey``; a store that cannot be read is left as it is (the next launch
+    /// tries again). No other key is touched.
     public func inspect() -> StoredTokenStatus {
         let credentials: StoredCredentials?
         do {
             credentials = try load()
-        } catch {
-            let reason = (error as? any LocalizedError)?.errorDescription ?? "unreadable"
+        } catch TokenServiceError.corrupt {
             quarantine()
-            return .unreadable(reason: reason)
+            return .corrupt(reason: TokenServiceError.corrupt.errorDescription ?? "damaged")
+        } catch {
+            return .unreadable(reason: (error as? any LocalizedError)?.errorDescription ?? "unreadable")
         }
         guard let credentials else { return .nothing }
         switch credentials.stage {
@@ -62,7 +64,7 @@ public actor TokenService {
         case .confirmed:
             guard let summary = credentials.summary else {
                 quarantine()
-                return .unreadable(reason: "the stored credentials are incomplete")
+                return .corrupt(reason: "the stored credentials are incomplete")
             }
             return isUsable(summary.expiresAt) ? .valid(summary) : .expired(summary)
         }

@@ -169,15 +169,14 @@ struct RotationAndStorageTests {
         // The provider did rotate: its new access token must not have been handed out or stored without its refresh token.
         let issued = try #require(transport.issuedAccessTokens.withLock { $0 }.last, "no refresh answer reached the client")
         #expect(issued != oldAccess)
-        // What is stored is the old pair or nothing (this library then ends the session), never half of the new one.
-        let stored = await tokens.accessToken()?.token
-        let storedRefresh = await harness.storedRefreshToken()
-        #expect((stored == oldAccess && storedRefresh == oldRefresh) || (stored == nil && storedRefresh == nil),
-                "the stored tokens are not the old pair after a failed write")
+        // The old pair stays, whole: a local disk failure is recoverable and never ends the session (seed 000).
+        #expect(await tokens.accessToken()?.token == oldAccess)
+        #expect(await harness.storedRefreshToken() == oldRefresh)
+        #expect(await service.state.session != nil, "the session must survive a local write failure")
         #expect((try? await service.validAccessToken()) != issued)
     }
 
-    @Test("given the store cannot be read at launch, then a clean D and the installation id is kept")
+    @Test("given the store cannot be read at launch, then a recoverable E, nothing moved, and the next launch gives B")
     func unreadableStoreAtLaunch() async throws {
         let harness = try EngineHarness()
         _ = try await harness.registeredService()
@@ -186,12 +185,16 @@ struct RotationAndStorageTests {
         let failure = StoreError.unreadable(key: "credentials", reason: "io")
         harness.store.failNextRead(failure)
         let service = harness.launch()
-        #expect(await service.start() == .registrationRequired)
+        let reason = try #require(failure.errorDescription)
+        // Not D: registering again would replace credentials that may be fine. A typed, recoverable error instead.
+        #expect(await service.start() == .failed(.renewal(.storage(reason))))
+        #expect(RegStateError.renewal(.storage(reason)).isRecoverable)
+        #expect(try harness.store.data(forKey: TokenService.credentialsKey) == credentials)
         #expect(try harness.store.data(forKey: TokenService.installationKey) == installation)
-        // The record it could not read is set aside, not destroyed, and the journal says why the launch found nothing.
-        #expect(try harness.store.data(forKey: TokenService.quarantineKey) == credentials)
-        #expect(try await service.journalEntries().last?.event
-                == .storedTokensInspected(.unreadable(reason: try #require(failure.errorDescription))))
+        #expect(try harness.store.data(forKey: TokenService.quarantineKey) == nil)
+        #expect(try await service.journalEntries().last?.event == .storedTokensInspected(.unreadable(reason: reason)))
+        // The read error passes: the next launch finds the session.
+        #expect(await harness.launch().start().letter == "B")
     }
 }
 
