@@ -1,0 +1,61 @@
+import Foundation
+
+/// An ``HTTPTransport`` that adds the session's access token to requests the ``TokenPolicy`` matches, and on a
+/// response the policy calls a rejection, renews once and retries once.
+///
+/// However many requests are rejected at the same time, one renewal runs (they all wait for it and are retried with
+/// the new token). If renewal fails, or the retried request is rejected again, the original response is returned.
+/// A forced logout from the server ends the session (storage cleared, **E** then **D**) and is returned as it came.
+public struct AuthorizedTransport: HTTPTransport {
+    private let base: any HTTPTransport
+    private let service: RegStateService
+    private let policy: TokenPolicy
+
+    /// Wraps `base`, taking tokens from `service` for the URLs `policy` lists.
+    public init(base: any HTTPTransport, service: RegStateService, policy: TokenPolicy) {
+        self.base = base
+        self.service = service
+        self.policy = policy
+    }
+
+    /// Sends `request`, authorized when the policy matches it.
+    ///
+    /// - Throws: ``TransportError`` from `base`; ``RegStateError`` or ``AccessTokenError`` when no usable token can be
+    ///   had for a matching request.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard policy.matches(request.url) else { return try await base.send(request) }
+        let token = try await service.validAccessToken()
+        var authorized = request
+        authorized.headers["Authorization"] = "Bearer \(token)"
+        let response = try await base.send(authorized)
+        if policy.evaluateForcedLogout(response) {
+            try? await service.handleForcedLogout()
+            return response
+        }
+        guard policy.evaluateTokenRefresh(response) else { return response }
+        guard let renewed = await service.tokenRejected(token), renewed != token else { return response }
+        authorized.headers["Authorization"] = "Bearer \(renewed)"
+        let retried = try await base.send(authorized)
+        if policy.evaluateForcedLogout(retried) { try? await service.handleForcedLogout() }
+        return retried
+    }
+}
+
+extension RegStateService {
+    /// A server rejected `token`: renew once for everyone who saw it rejected and return the new token, or `nil` when
+    /// renewal failed.
+    ///
+    /// The first rejection of a token is journaled as ``MachineEvent/renewalRequested(_:)`` (the one "token expired"
+    /// notice, however many requests failed); later ones join the same renewal.
+    public func tokenRejected(_ token: String) async -> String? {
+        guard case .active(let session) = state, session.activation != .nonNative else { return nil }
+        if let current = await tokens.accessToken(), current.token != token, await tokens.isUsable(current.expiresAt) {
+            return current.token
+        }
+        await renew(replacing: token, because: .backendUnauthorized)
+        guard let current = await tokens.accessToken(), current.token != token, await tokens.isUsable(current.expiresAt) else {
+            return nil
+        }
+        return current.token
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Every outside effect the service uses, injected so that tests, the simulator and apps each supply their own.
+public struct RegStateDependencies: Sendable {
+    /// Where tokens live.
+    public var store: any SecureStore
+    /// Where events are recorded.
+    public var journal: any EventJournal
+    /// How HTTP requests are sent (URLSession, or the simulator's in-process transport).
+    public var transport: any HTTPTransport
+    /// The current time.
+    public var clock: any RegStateClock
+    /// Hashes, random bytes and signatures.
+    public var crypto: any CryptoProvider
+    /// Native or not, platform type, form factor.
+    public var platform: any PlatformService
+    /// Where diagnostics go.
+    public var logger: any RegStateLogger
+    /// The registration backend; `nil` builds ``HTTPRegistrationBackend`` from the configuration's backend URL.
+    public var backend: (any RegistrationBackend)?
+
+    /// Creates the dependencies; every one but the store and the journal has a real default.
+    public init(store: any SecureStore, journal: any EventJournal, transport: any HTTPTransport = URLSessionTransport(),
+                clock: any RegStateClock = SystemClock(), crypto: any CryptoProvider = SystemCrypto(),
+                platform: any PlatformService = SystemPlatformService(), logger: any RegStateLogger = SilentLogger(),
+                backend: (any RegistrationBackend)? = nil) {
+        self.store = store
+        self.journal = journal
+        self.transport = transport
+        self.clock = clock
+        self.crypto = crypto
+        self.platform = platform
+        self.logger = logger
+        self.backend = backend
+    }
+
+    /// Dependencies on disk in `directory`: a ``FileSecureStore`` in `directory/secure` and a ``FileJournal`` at
+    /// `directory/journal.log`, with the other defaults.
+    ///
+    /// - Throws: ``StoreError`` or ``JournalError`` when the directory cannot be used.
+    public static func onDisk(at directory: URL, transport: any HTTPTransport = URLSessionTransport()) throws -> RegStateDependencies {
+        let store = try FileSecureStore(directory: directory.appendingPathComponent("secure", isDirectory: true))
+        let journal = try FileJournal(url: directory.appendingPathComponent("journal.log"))
+        return RegStateDependencies(store: store, journal: journal, transport: transport)
+    }
+}
