@@ -1,20 +1,28 @@
+import Foundation
+
 /// Work the transition function asks the service to do: effects are values, performed by the actor shell, whose
 /// results come back as ``MachineEvent``s.
+///
+/// An effect carries every input it needs, secrets included (the redirect URL, the one-time code, the stale access
+/// token): they travel from the public call through ``SecretInput`` into the effect, never through a field of the
+/// shell and never into the journal.
 public enum Effect: Sendable, Equatable {
     /// Store the agreed non-native token, then report ``MachineEvent/nonNativeTokenInstalled``.
     case installNonNativeToken
     /// Read the stored credentials and check their expiry, then report ``MachineEvent/storedTokensInspected(_:)``.
     case inspectStoredTokens
-    /// Run (or join) the refresh-token grant, then report its success or failure.
-    case renew
+    /// Run (or join) the refresh-token grant that replaces `staleAccessToken`, then report its success or failure.
+    ///
+    /// `nil` renews whatever is stored, even when another caller just renewed it (launch, or the host forcing it).
+    case renew(replacing: String?)
     /// Discover the provider and issue an authorization URL with PKCE, state and nonce.
     case startSocialAuthorization
     /// Ask the provider to email a one-time code to `email`.
     case sendPasswordlessCode(email: String)
-    /// Check the redirect and exchange its code for tokens.
-    case exchangeAuthorizationCode
-    /// Verify the one-time code the user typed for `email`.
-    case verifyPasswordlessCode(email: String)
+    /// Check the redirect `callback` against the login in progress and exchange its code for tokens.
+    case exchangeAuthorizationCode(callback: URL)
+    /// Verify the one-time `code` the user typed for `email`.
+    case verifyPasswordlessCode(email: String, code: String)
     /// Register the profile and installation with the backend, then confirm the tokens.
     case confirmRegistration
     /// Forget the pending authorization (PKCE verifier, state, nonce), so a late callback is refused.

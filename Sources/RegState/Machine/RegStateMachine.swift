@@ -22,8 +22,12 @@ public enum RegStateMachine {
 
     /// Applies `event` to `state`.
     ///
+    /// - Parameters:
+    ///   - input: the secret the effect needs, handed in by the public call beside the event (never journaled); a
+    ///     journal replay has none, and needs none, because it runs no effects.
     /// - Throws: ``TransitionRejection`` when the event does not apply in `state`.
-    public static func transition(from state: RegState, on event: MachineEvent) throws(TransitionRejection) -> Transition {
+    public static func transition(from state: RegState, on event: MachineEvent,
+                                  carrying input: SecretInput? = nil) throws(TransitionRejection) -> Transition {
         switch (state, event) {
         // Launch: any state may be relaunched.
         case (_, .launched(let isNative)):
@@ -41,13 +45,14 @@ public enum RegStateMachine {
             case .valid(let stored):
                 return activate(stored.session(.stored))
             case .expired:
-                return Transition(.unsettled, [.renew])
+                return Transition(.unsettled, [.renew(replacing: nil)])
             }
 
         // Renewal.
         case (.active(let session), .renewalRequested):
             guard session.activation != .nonNative else { break }
-            return Transition(state, [.renew])
+            let stale: String? = if case .staleAccessToken(let token) = input { token } else { nil }
+            return Transition(state, [.renew(replacing: stale)])
         case (.unsettled, .renewalSucceeded(let stored)):
             return activate(stored.session(.renewed))
         case (.active(let session), .renewalSucceeded(let stored)):
@@ -70,9 +75,14 @@ public enum RegStateMachine {
         case (.authenticating, .authorizationIssued):
             return Transition(state)
         case (.authenticating(let method), .credentialsSubmitted):
-            switch method {
-            case .social: return Transition(state, [.exchangeAuthorizationCode])
-            case .passwordless(let email): return Transition(state, [.verifyPasswordlessCode(email: email)])
+            switch (method, input) {
+            case (.social, .callback(let callback)?):
+                return Transition(state, [.exchangeAuthorizationCode(callback: callback)])
+            case (.passwordless(let email), .code(let code)?):
+                return Transition(state, [.verifyPasswordlessCode(email: email, code: code)])
+            default:
+                // Nothing (or the other method's input) was submitted: say so, change nothing.
+                return Transition(state, [.emit(.error(.registration(.noPendingLogin)))])
             }
         case (_, .credentialsSubmitted):
             // A stray or replayed callback: say so, change nothing.

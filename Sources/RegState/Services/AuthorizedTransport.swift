@@ -40,22 +40,3 @@ public struct AuthorizedTransport: HTTPTransport {
         return retried
     }
 }
-
-extension RegStateService {
-    /// A server rejected `token`: renew once for everyone who saw it rejected and return the new token, or `nil` when
-    /// renewal failed.
-    ///
-    /// The first rejection of a token is journaled as ``MachineEvent/renewalRequested(_:)`` (the one "token expired"
-    /// notice, however many requests failed); later ones join the same renewal.
-    public func tokenRejected(_ token: String) async -> String? {
-        guard case .active(let session) = state, session.activation != .nonNative else { return nil }
-        if let current = await tokens.accessToken(), current.token != token, await tokens.isUsable(current.expiresAt) {
-            return current.token
-        }
-        await renew(replacing: token, because: .backendUnauthorized)
-        guard let current = await tokens.accessToken(), current.token != token, await tokens.isUsable(current.expiresAt) else {
-            return nil
-        }
-        return current.token
-    }
-}

@@ -9,8 +9,8 @@ extension RegStateService {
     public func beginSocialRegistration() async throws -> URL {
         let applied = try await apply(.registrationRequested(.social))
         try throwIfRefused(applied)
-        guard let request = pendingAuthorization else { throw RegStateError.registration(.noPendingLogin) }
-        return request.url
+        guard let url = loginURL else { throw RegStateError.registration(.noPendingLogin) }
+        return url
     }
 
     /// Completes social registration with the redirect the browser was sent to: checks it, exchanges the code,
@@ -20,9 +20,7 @@ extension RegStateService {
     ///   ID token, no login pending (a replayed redirect), …
     @discardableResult
     public func completeSocialRegistration(callback: URL) async throws -> Profile {
-        pendingCallback = callback
-        defer { pendingCallback = nil }
-        let applied = try await apply(.credentialsSubmitted)
+        let applied = try await apply(.credentialsSubmitted, carrying: .callback(callback))
         return try Self.profile(in: applied)
     }
 
@@ -40,9 +38,7 @@ extension RegStateService {
     /// - Throws: ``RegStateError`` (**F**): wrong, expired and reused codes are distinct reasons.
     @discardableResult
     public func completePasswordlessRegistration(code: String) async throws -> Profile {
-        pendingCode = code
-        defer { pendingCode = nil }
-        let applied = try await apply(.credentialsSubmitted)
+        let applied = try await apply(.credentialsSubmitted, carrying: .code(code))
         return try Self.profile(in: applied)
     }
 

@@ -8,10 +8,10 @@ extension RegStateService {
     ///
     /// - Throws: ``RegStateError`` (**E**) when renewal fails; ``AccessTokenError/noSession`` when no session is active.
     public func validAccessToken() async throws -> String {
-        guard case .active = state, let current = await tokens.accessToken() else { throw AccessTokenError.noSession }
-        if await tokens.isUsable(current.expiresAt) { return current.token }
-        let failure = await renew(replacing: current.token, because: .expired)
-        if let renewed = await tokens.accessToken(), await tokens.isUsable(renewed.expiresAt) { return renewed.token }
+        guard case .active = state, let current = await tokenSnapshot() else { throw AccessTokenError.noSession }
+        if let token = current.usableAccessToken { return token }
+        let failure = await renew(replacing: current.accessToken, because: .expired)
+        if let renewed = await tokenSnapshot()?.usableAccessToken { return renewed }
         throw RegStateError.renewal(failure ?? .transient(.ssoUnspecifiedIssue))
     }
 
@@ -22,29 +22,16 @@ extension RegStateService {
         return state
     }
 
-    /// The one way a renewal is asked for: the first caller for a stale token journals
-    /// ``MachineEvent/renewalRequested(_:)``, whose effect runs (or joins) the single flight; later callers for the
-    /// same token join the flight, or find its result stored. `nil` forces a renewal.
+    /// A server rejected `token`: renew once for everyone who saw it rejected and return the new token, or `nil` when
+    /// renewal failed.
     ///
-    /// - Returns: why the renewal failed, when this caller learned it; `nil` when it succeeded or nothing was done.
-    @discardableResult
-    func renew(replacing staleToken: String?, because trigger: RenewalTrigger) async -> RenewalFailure? {
-        if let staleToken, renewalRequestedFor == staleToken {
-            let (result, _) = await renewCoalesced(replacing: staleToken)
-            if case .failure(let failure) = result.outcome { return failure }
-            return nil
-        }
-        renewalRequestedFor = staleToken
-        staleTokenForRenewal = staleToken
-        let applied: [MachineEvent]
-        do {
-            applied = try await apply(.renewalRequested(trigger))
-        } catch {
-            staleTokenForRenewal = nil  // no session to renew: the effect never ran
-            return nil
-        }
-        for case .renewalFailed(let failure, _) in applied { return failure }
-        return nil
+    /// The first rejection of a token is journaled as ``MachineEvent/renewalRequested(_:)`` (the one "token expired"
+    /// notice, however many requests failed); later ones join the same renewal, or find it already renewed.
+    public func tokenRejected(_ token: String) async -> String? {
+        guard case .active(let session) = state, session.activation != .nonNative else { return nil }
+        await renew(replacing: token, because: .backendUnauthorized)
+        guard let current = await tokenSnapshot()?.usableAccessToken, current != token else { return nil }
+        return current
     }
 
     /// Logs the user out: revokes the refresh token at the provider, clears local credentials, back to **D**.
@@ -69,9 +56,9 @@ extension RegStateService {
     /// - Returns: the secure-store keys that were removed.
     @discardableResult
     public func clearState() async -> [String] {
-        let before = (try? dependencies.store.keys()) ?? []
+        let before = storedKeys()
         _ = try? await apply(.clearStateRequested)
-        let after = Set((try? dependencies.store.keys()) ?? [])
+        let after = Set(storedKeys())
         return before.filter { !after.contains($0) }
     }
 }

@@ -3,10 +3,10 @@ import Foundation
 /// The registration/auth engine: knows at every moment whether the user is registered and holds a usable session,
 /// and gets them there (seed 002's Reg-State service).
 ///
-/// It is a thin actor shell around ``RegStateMachine``: every call turns into a ``MachineEvent``, the pure transition
-/// function says what the new state is and which ``Effect``s to run, the shell journals the event, runs the effects
-/// through the services, and feeds their results back as events. Subscribers receive the lettered
-/// ``RegStateEvent``s through ``events()``.
+/// It is a thin actor shell around ``RegStateMachine``: every call turns into a ``MachineEvent`` (with, when the
+/// effect needs one, a ``SecretInput`` that is never journaled), the pure transition function says what the new state
+/// is and which ``Effect``s to run, the shell journals the event, runs the effects, and feeds their results back as
+/// events. Subscribers receive the lettered ``RegStateEvent``s through ``events()``.
 ///
 /// ```swift
 /// let service = RegStateService(configuration: config, dependencies: try .onDisk(at: directory))
@@ -17,55 +17,28 @@ import Foundation
 public actor RegStateService {
     /// The current state.
     public private(set) var state: RegState = .unsettled
-
-    let configuration: RegStateConfiguration
-    let dependencies: RegStateDependencies
-    let tokens: TokenService
-    let provider: OIDCClient
-    let renewal: RenewalService
-    let backend: (any RegistrationBackend)?
-    var logger: any RegStateLogger { dependencies.logger }
-
-    private var subscribers: [UUID: AsyncStream<RegStateEvent>.Continuation] = [:]
-    private var latestEvent: RegStateEvent?
+    /// The social login in progress (PKCE verifier, state, nonce), in memory only, beside the state it belongs to.
+    private var login: AuthorizationRequest?
+    private let runner: EffectRunner
+    private let renewal: RenewalService
+    private var broadcaster = EventBroadcaster()
+    private var recorder: JournalRecorder
     private var settleWaiters: [CheckedContinuation<RegState, Never>] = []
-    private var sequence = 0
     private var started = false
-    var lastAppliedFlight = 0
-    /// The last stale access token a renewal was requested for, so that many callers seeing one token expire or be
-    /// rejected make one journaled request (the one "token expired" notice).
-    var renewalRequestedFor: String?
-    /// The stale token the next ``Effect/renew`` replaces; `nil` renews whatever is stored.
-    var staleTokenForRenewal: String?
-
-    /// The social login in progress: PKCE verifier, state and nonce, kept in memory only.
-    var pendingAuthorization: AuthorizationRequest?
-    /// The redirect or one-time code the user just submitted, consumed by the next exchange effect.
-    var pendingCallback: URL?
-    var pendingCode: String?
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
-    public static let subscriberBufferSize = 64
+    public static let subscriberBufferSize = EventBroadcaster.bufferSize
     /// Journal lines kept before compaction folds history down to the last launch.
-    public static let journalCompactionThreshold = 1_000
+    public static let journalCompactionThreshold = JournalRecorder.compactionThreshold
 
     /// Creates the service. Nothing happens until ``start()``.
     public init(configuration: RegStateConfiguration, dependencies: RegStateDependencies) {
-        self.configuration = configuration
-        self.dependencies = dependencies
-        tokens = TokenService(store: dependencies.store, clock: dependencies.clock, crypto: dependencies.crypto,
-                              gracePeriod: configuration.gracePeriod)
-        provider = OIDCClient(configuration: configuration.oidc, transport: dependencies.transport,
-                              crypto: dependencies.crypto, clock: dependencies.clock)
-        renewal = RenewalService(tokens: tokens, provider: provider, clock: dependencies.clock)
-        if let backend = dependencies.backend {
-            self.backend = backend
-        } else if let url = configuration.backendURL {
-            backend = HTTPRegistrationBackend(baseURL: url, transport: dependencies.transport)
-        } else {
-            backend = nil
-        }
+        runner = EffectRunner(configuration: configuration, dependencies: dependencies)
+        renewal = RenewalService(tokens: runner.tokens, provider: runner.provider, clock: dependencies.clock)
+        recorder = JournalRecorder(journal: dependencies.journal, clock: dependencies.clock, logger: dependencies.logger)
     }
+
+    private var logger: any RegStateLogger { runner.logger }
 
     // MARK: Observing
 
@@ -74,28 +47,22 @@ public actor RegStateService {
     /// Every call returns a new, independent stream; it ends when the subscriber stops iterating. A subscriber that
     /// falls more than ``subscriberBufferSize`` events behind loses the oldest ones, never the newest.
     public func events() -> AsyncStream<RegStateEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: RegStateEvent.self,
-                                                            bufferingPolicy: .bufferingNewest(Self.subscriberBufferSize))
-        let id = UUID()
-        subscribers[id] = continuation
-        if let latestEvent { continuation.yield(latestEvent) }
-        continuation.onTermination = { [weak self] _ in
+        broadcaster.subscribe { [weak self] id in
             Task { await self?.removeSubscriber(id) }
         }
-        return stream
     }
 
     /// How many subscribers are listening.
-    public var subscriberCount: Int { subscribers.count }
+    public var subscriberCount: Int { broadcaster.count }
 
     /// How many lettered events this service has broadcast since it was created.
     ///
     /// A subscriber that has received this many events (counting from before ``start()``) has seen every one, so a
     /// short-lived host such as the CLI can wait for its printer to catch up before it exits, without sleeping.
-    public private(set) var emittedEventCount = 0
+    public var emittedEventCount: Int { broadcaster.emittedCount }
 
-    private func removeSubscriber(_ id: UUID) {
-        subscribers[id] = nil
+    private func removeSubscriber(_ id: Int) {
+        broadcaster.remove(id)
     }
 
     /// Starts the service (on first call) and waits until it has settled: D, G, an active session, or an error.
@@ -119,9 +86,9 @@ public actor RegStateService {
     public func start() async -> RegState {
         if !started {
             started = true
-            replayJournal()
+            state = recorder.replay()
         }
-        _ = try? await apply(.launched(isNative: dependencies.platform.platform.isNative))
+        _ = try? await apply(.launched(isNative: runner.isNative))
         return state
     }
 
@@ -129,48 +96,19 @@ public actor RegStateService {
     ///
     /// - Throws: ``JournalError`` when it cannot be read.
     public func journalEntries() throws -> [JournalEntry] {
-        try dependencies.journal.read().lines.compactMap { try? JournalEntry.decode($0) }
-    }
-
-    private func replayJournal() {
-        do {
-            let contents = try dependencies.journal.read()
-            if contents.droppedLines > 0 {
-                logger.log(.warning, "journal: dropped \(contents.droppedLines) damaged line(s)")
-            }
-            let entries = contents.lines.compactMap { try? JournalEntry.decode($0) }
-            sequence = entries.last?.sequence ?? 0
-            state = JournalEntry.fold(entries)
-            logger.log(.debug, "journal: replayed \(entries.count) event(s) to \(state.caseName)")
-            if entries.count > Self.journalCompactionThreshold { compact(entries) }
-        } catch {
-            logger.log(.warning, "journal: unreadable, starting fresh (\(error.localizedDescription))")
-        }
-    }
-
-    /// Keeps the history from the last launch on: a launch resets the state, so the fold is unchanged.
-    private func compact(_ entries: [JournalEntry]) {
-        guard let lastLaunch = entries.lastIndex(where: { if case .launched = $0.event { true } else { false } }) else {
-            return
-        }
-        let kept = entries[lastLaunch...].compactMap { try? $0.encoded() }
-        do {
-            try dependencies.journal.replaceAll(with: kept)
-        } catch {
-            logger.log(.warning, "journal: compaction failed (\(error.localizedDescription))")
-        }
+        try recorder.entries()
     }
 
     // MARK: The shell
 
     /// Applies `event`: transition, journal, effects; returns every event applied, this one first, then the results
-    /// of its effects in order.
+    /// of its effects in order. `input` goes to the effect the event asks for, never to the journal.
     ///
     /// - Throws: ``TransitionRejection`` when `event` does not apply in the current state (nothing changes).
     @discardableResult
-    func apply(_ event: MachineEvent) async throws(TransitionRejection) -> [MachineEvent] {
-        let transition = try RegStateMachine.transition(from: state, on: event)
-        record(event)
+    func apply(_ event: MachineEvent, carrying input: SecretInput? = nil) async throws(TransitionRejection) -> [MachineEvent] {
+        let transition = try RegStateMachine.transition(from: state, on: event, carrying: input)
+        recorder.record(event)
         state = transition.state
         logger.log(.debug, "\(event.name) -> \(state.caseName)")
         var applied = [event]
@@ -183,7 +121,8 @@ public actor RegStateService {
 
     /// Applies the result of an effect; a result the state no longer accepts (the user moved on meanwhile) is logged
     /// and dropped.
-    func feed(_ event: MachineEvent) async -> [MachineEvent] {
+    private func feed(_ event: MachineEvent?) async -> [MachineEvent] {
+        guard let event else { return [] }
         do {
             return try await apply(event)
         } catch {
@@ -192,32 +131,54 @@ public actor RegStateService {
         }
     }
 
-    private func record(_ event: MachineEvent) {
-        sequence += 1
-        let entry = JournalEntry(sequence: sequence, recordedAt: dependencies.clock.now(), event: event)
-        do {
-            try dependencies.journal.append(try entry.encoded())
-        } catch {
-            // The journal is a record, not the source of the session: a full disk must not log the user out.
-            logger.log(.warning, "journal: append failed (\(error.localizedDescription))")
+    /// Performs one effect and returns the events its result applied.
+    private func perform(_ effect: Effect) async -> [MachineEvent] {
+        switch effect {
+        case .emit(let event):
+            broadcaster.broadcast(event)
+            logger.log(.info, event.title)
+            return []
+        case .installNonNativeToken:
+            return await feed(await runner.installNonNativeToken())
+        case .inspectStoredTokens:
+            return await feed(await runner.inspectStoredTokens())
+        case .renew(let staleAccessToken):
+            return await feed(await renewal.renew(replacing: staleAccessToken).event)
+        case .startSocialAuthorization:
+            switch await runner.startSocialAuthorization() {
+            case .success(let request):
+                login = request
+                return await feed(.authorizationIssued)
+            case .failure(let failure):
+                return await feed(.registrationFailed(failure))
+            }
+        case .sendPasswordlessCode(let email):
+            return await feed(await runner.sendPasswordlessCode(to: email))
+        case .exchangeAuthorizationCode(let callback):
+            // One callback per login: a replay of this redirect finds nothing pending.
+            let request = login
+            login = nil
+            return await feed(await runner.exchangeAuthorizationCode(callback, for: request) { await self.isAuthenticating })
+        case .verifyPasswordlessCode(let email, let code):
+            return await feed(await runner.verifyPasswordlessCode(code, for: email) { await self.isAuthenticating })
+        case .confirmRegistration:
+            return await feed(await runner.confirmRegistration())
+        case .discardPendingAuthorization:
+            login = nil
+            return []
+        case .clearProvisionalTokens:
+            await runner.clearProvisionalTokens()
+            return []
+        case .clearAllTokens:
+            return await feed(await runner.clearAllTokens())
+        case .clearEverything:
+            await runner.clearEverything()
+            recorder.reset()
+            broadcaster.forgetLatest()
+            return await feed(.credentialsCleared)
+        case .logout:
+            return await feed(await runner.logout())
         }
-    }
-
-    func broadcast(_ event: RegStateEvent) {
-        latestEvent = event
-        emittedEventCount += 1
-        logger.log(.info, event.title)
-        for continuation in subscribers.values { continuation.yield(event) }
-    }
-
-    func resetJournal() {
-        do {
-            try dependencies.journal.replaceAll(with: [])
-        } catch {
-            logger.log(.warning, "journal: clear failed (\(error.localizedDescription))")
-        }
-        sequence = 0
-        latestEvent = nil
     }
 
     private func resumeSettleWaiters() {
@@ -225,5 +186,40 @@ public actor RegStateService {
         let waiters = settleWaiters
         settleWaiters.removeAll()
         for waiter in waiters { waiter.resume(returning: state) }
+    }
+
+    // MARK: For the public calls in the extensions
+
+    /// The authorization URL of the social login in progress.
+    var loginURL: URL? { login?.url }
+
+    /// The stored credentials now, read once.
+    func tokenSnapshot() async -> TokenSnapshot? {
+        await runner.tokens.snapshot()
+    }
+
+    /// The keys in the secure store now.
+    func storedKeys() -> [String] { runner.storedKeys() }
+
+    /// The one way a renewal is asked for. ``RenewalService`` decides: the first caller for a stale token journals
+    /// ``MachineEvent/renewalRequested(_:)``, whose effect runs (or joins) the single flight; later callers for the
+    /// same token join it, or find that someone already renewed it. `nil` forces a renewal.
+    ///
+    /// - Returns: why the renewal failed, when this caller learned it; `nil` when it succeeded or nothing was done.
+    @discardableResult
+    func renew(replacing staleAccessToken: String?, because trigger: RenewalTrigger) async -> RenewalFailure? {
+        switch await renewal.admit(replacing: staleAccessToken) {
+        case .alreadyRenewed:
+            return nil
+        case .join:
+            let outcome = await renewal.renew(replacing: staleAccessToken)
+            _ = await feed(outcome.event)
+            return outcome.failure
+        case .request:
+            let input = staleAccessToken.map(SecretInput.staleAccessToken)
+            guard let applied = try? await apply(.renewalRequested(trigger), carrying: input) else { return nil }
+            for case .renewalFailed(let failure, _) in applied { return failure }
+            return nil
+        }
     }
 }

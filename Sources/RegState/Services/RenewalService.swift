@@ -2,118 +2,176 @@ import Foundation
 
 /// Renews the access token with the refresh-token grant (seed 002's RenewalService), one flight at a time.
 ///
-/// Concurrent callers share one renewal: with rotating refresh tokens a second, parallel grant would present a refresh
-/// token the first one just retired, and the provider's reuse detection would revoke the whole session. The rotated
-/// refresh token is persisted (in the same atomic write as the new access token) before any caller gets a result.
-public actor RenewalService {
+/// It owns the whole single flight: who asks for a renewal (the first caller for a stale token, so many requests
+/// failing with one token make one journaled request, the one "token expired" notice), who runs the grant, who joins
+/// it, and who finds that someone already renewed the token. Concurrent callers share one grant: with rotating
+/// refresh tokens a second, parallel grant would present a refresh token the first one just retired, and the
+/// provider's reuse detection would revoke the whole session. The rotated refresh token is persisted (in the same
+/// atomic write as the new access token) before any caller gets a result.
+package actor RenewalService {
     private let tokens: TokenService
     private let provider: any TokenRefreshing
     private let clock: any RegStateClock
-    private var inFlight: Task<RenewalResult, Never>?
-    private var flights = 0
+    /// The grant in progress, shared by every caller that arrives while it runs.
+    private var inFlight: Task<RenewalOutcome.Result, Never>?
+    /// The last stale access token a renewal was requested for.
+    private var requestedFor: String?
 
     /// Creates the service.
-    public init(tokens: TokenService, provider: any TokenRefreshing, clock: any RegStateClock = SystemClock()) {
+    package init(tokens: TokenService, provider: any TokenRefreshing, clock: any RegStateClock) {
         self.tokens = tokens
         self.provider = provider
         self.clock = clock
     }
 
-    /// Renews the stored credentials, unless another caller already replaced `staleAccessToken`.
-    ///
-    /// Joining a flight in progress returns that flight's result. When the stored access token is no longer
-    /// `staleAccessToken` and is usable, another flight already renewed it: the result says so and no request is made.
-    ///
-    /// - Parameter staleAccessToken: the access token the caller found expired or rejected; `nil` forces a renewal.
-    public func renew(replacing staleAccessToken: String?) async -> RenewalResult {
-        if let inFlight { return await inFlight.value }
-        if let staleAccessToken, let current = await tokens.accessToken(), current.token != staleAccessToken,
-           await tokens.isUsable(current.expiresAt), let stored = await tokens.storedSession() {
-            return RenewalResult(flight: nil, outcome: .success(stored), stored: stored)
-        }
-        // Checked again: another caller may have started a flight while this one awaited the token service.
-        if let inFlight { return await inFlight.value }
-        flights += 1
-        let flight = flights
-        let task = Task { await self.perform(flight: flight) }
-        inFlight = task
-        let result = await task.value
-        if flights == flight { inFlight = nil }
-        return result
+    /// What a caller that found `staleAccessToken` expired or rejected should do: nothing when someone already
+    /// renewed it; journal a renewal request when it is the first caller for this token (or forces one with `nil`),
+    /// so that many requests failing with one token make one journaled request; otherwise join the renewal asked for.
+    package func admit(replacing staleAccessToken: String?) async -> RenewalAdmission {
+        if await renewedElsewhere(staleAccessToken) != nil { return .alreadyRenewed }
+        if let staleAccessToken, requestedFor == staleAccessToken { return .join }
+        requestedFor = staleAccessToken
+        return .request
     }
 
-    private func perform(flight: Int) async -> RenewalResult {
-        let stored = await tokens.storedSession()
-        guard let refreshToken = await tokens.refreshToken() else {
-            return RenewalResult(flight: flight, outcome: .failure(.noRefreshToken), stored: stored)
-        }
+    /// Renews the stored credentials, unless someone already replaced `staleAccessToken`.
+    ///
+    /// The caller that starts a grant gets ``RenewalOutcome/ran(_:)`` and is the one that applies its result;
+    /// callers arriving while it runs get ``RenewalOutcome/joined(_:)``. When the stored access token is no longer
+    /// `staleAccessToken` and is usable, the answer is ``RenewalOutcome/alreadyRenewed(_:)`` and no request is made.
+    ///
+    /// - Parameter staleAccessToken: the access token the caller found expired or rejected; `nil` forces a renewal.
+    package func renew(replacing staleAccessToken: String?) async -> RenewalOutcome {
+        if let inFlight { return .joined(await inFlight.value) }
+        if let session = await renewedElsewhere(staleAccessToken) { return .alreadyRenewed(session) }
+        // Checked again: another caller may have started a grant while this one awaited the token service.
+        if let inFlight { return .joined(await inFlight.value) }
+        let task = Task { await self.grant() }
+        inFlight = task
+        let result = await task.value
+        inFlight = nil
+        return .ran(result)
+    }
+
+    /// The stored session, when the stored access token is no longer `staleAccessToken` and is usable: someone
+    /// already renewed it. One read of the record.
+    private func renewedElsewhere(_ staleAccessToken: String?) async -> StoredSession? {
+        guard let staleAccessToken, let current = await tokens.snapshot(), current.accessToken != staleAccessToken,
+              current.isUsable else { return nil }
+        return current.session
+    }
+
+    private func grant() async -> RenewalOutcome.Result {
+        let snapshot = await tokens.snapshot()
+        let stored = snapshot?.session
+        guard let refreshToken = snapshot?.refreshToken else { return .init(.failure(.noRefreshToken), stored: stored) }
         let response: TokenResponse
         do {
             response = try await provider.refreshTokens(using: refreshToken)
         } catch {
-            return RenewalResult(flight: flight, outcome: .failure(classify(error, stored: stored)), stored: stored)
+            return .init(.failure(classify(error, stored: stored)), stored: stored)
         }
         var profile: Profile?
         if let idToken = response.idToken {
             // OIDC Core 12.2: a refreshed ID token must be about the same subject.
             guard let refreshed = try? ProfileService().profile(fromIDToken: idToken) else {
-                return RenewalResult(flight: flight, outcome: .failure(.transient(.ssoUnspecifiedIssue)), stored: stored)
+                return .init(.failure(.transient(.ssoUnspecifiedIssue)), stored: stored)
             }
             if let stored, refreshed.subject != stored.profile.subject || refreshed.issuer != stored.profile.issuer {
-                return RenewalResult(flight: flight, outcome: .failure(.denied(reason: "the refreshed identity is another user")),
-                                     stored: stored)
+                return .init(.failure(.denied(reason: "the refreshed identity is another user")), stored: stored)
             }
             profile = refreshed
         }
         do {
             guard let renewed = try await tokens.storeRenewed(response, profile: profile, replacing: refreshToken) else {
-                return RenewalResult(flight: flight, outcome: .failure(.storage("the session changed during renewal")),
-                                     stored: await tokens.storedSession())
+                return .init(.failure(.storage("the session changed during renewal")), stored: await tokens.storedSession())
             }
-            return RenewalResult(flight: flight, outcome: .success(renewed), stored: renewed)
+            return .init(.success(renewed), stored: renewed)
         } catch {
             let reason = (error as? any LocalizedError)?.errorDescription ?? "write failed"
-            return RenewalResult(flight: flight, outcome: .failure(.storage(reason)), stored: stored)
+            return .init(.failure(.storage(reason)), stored: stored)
         }
     }
 
     /// Seed 000's rules: only an explicit refusal is final; a transient failure is final only when every token,
     /// the refresh token included, has expired.
-    private func classify(_ error: any Error, stored: StoredSession?) -> RenewalFailure {
-        if let error = error as? OIDCError, error.isRefusal {
+    private func classify(_ error: OIDCError, stored: StoredSession?) -> RenewalFailure {
+        if error.isRefusal {
             if case .oauth(let code, _, _) = error { return .denied(reason: code) }
             return .denied(reason: "refused")
         }
         if let refreshExpiresAt = stored?.refreshExpiresAt, refreshExpiresAt <= clock.now() {
             return .credentialsExhausted
         }
-        if let error = error as? OIDCError, case .transport = error { return .transient(.noInternet) }
-        if error is TransportError { return .transient(.noInternet) }
+        if case .transport = error { return .transient(.noInternet) }
         return .transient(.ssoUnspecifiedIssue)
     }
 }
 
-/// The outcome of one renewal request.
-public struct RenewalResult: Sendable, Equatable {
-    /// The flight that produced it; `nil` when no grant was needed because another flight already renewed.
-    public var flight: Int?
-    /// The new session summary, or why renewal failed.
-    public var outcome: Result<StoredSession, RenewalFailure>
-    /// What is stored after the attempt.
-    public var stored: StoredSession?
+/// What ``RenewalService/admit(replacing:)`` tells a caller to do.
+package enum RenewalAdmission: Sendable, Equatable {
+    /// Journal a renewal request; its effect runs (or joins) the grant.
+    case request
+    /// A request for this token is already journaled: join its renewal.
+    case join
+    /// Someone already renewed the token: nothing to do.
+    case alreadyRenewed
+}
+
+/// What ``RenewalService/renew(replacing:)`` answers: the one outcome type of a renewal request.
+package enum RenewalOutcome: Sendable, Equatable {
+    /// The result of one grant: the new session summary or why renewal failed, and what is stored afterwards.
+    package struct Result: Sendable, Equatable {
+        /// The new session summary, or why renewal failed.
+        package var outcome: Swift.Result<StoredSession, RenewalFailure>
+        /// What is stored after the attempt.
+        package var stored: StoredSession?
+
+        init(_ outcome: Swift.Result<StoredSession, RenewalFailure>, stored: StoredSession?) {
+            self.outcome = outcome
+            self.stored = stored
+        }
+    }
+
+    /// This call ran the grant: it, and no other caller, applies the result.
+    case ran(Result)
+    /// This call joined a grant another caller ran (and applies).
+    case joined(Result)
+    /// Another flight already replaced the stale token; no request was made.
+    case alreadyRenewed(StoredSession)
+
+    /// The event that applies the result, for the caller that ran the grant; `nil` for everyone else.
+    package var event: MachineEvent? {
+        guard case .ran(let result) = self else { return nil }
+        switch result.outcome {
+        case .success(let stored): return .renewalSucceeded(stored)
+        case .failure(let failure): return .renewalFailed(failure, stored: result.stored)
+        }
+    }
+
+    /// Why renewal failed, when it did.
+    package var failure: RenewalFailure? {
+        switch self {
+        case .ran(let result), .joined(let result):
+            if case .failure(let failure) = result.outcome { return failure }
+            return nil
+        case .alreadyRenewed:
+            return nil
+        }
+    }
 }
 
 /// Something that can run the refresh-token grant: the identity provider seam ``RenewalService`` depends on.
-public protocol TokenRefreshing: Sendable {
+package protocol TokenRefreshing: Sendable {
     /// Exchanges `refreshToken` for new tokens.
     ///
-    /// - Throws: ``OIDCError`` (or ``TransportError``); ``OIDCError/isRefusal`` marks an explicit denial.
-    func refreshTokens(using refreshToken: String) async throws -> TokenResponse
+    /// - Throws: ``OIDCError``; ``OIDCError/isRefusal`` marks an explicit denial.
+    func refreshTokens(using refreshToken: String) async throws(OIDCError) -> TokenResponse
 }
 
 extension OIDCClient: TokenRefreshing {
     /// The refresh-token grant at the discovered token endpoint.
-    public func refreshTokens(using refreshToken: String) async throws -> TokenResponse {
+    package func refreshTokens(using refreshToken: String) async throws(OIDCError) -> TokenResponse {
         try await refresh(refreshToken: refreshToken)
     }
 }

@@ -70,15 +70,26 @@ public actor TokenService {
         }
     }
 
+    /// The stored credentials as they are now, read and decoded once, for one decision; `nil` when there are none
+    /// (or they cannot be read).
+    ///
+    /// A caller that needs several facts about one record (the token and whether it is usable, the refresh token and
+    /// the session it belongs to) asks for one snapshot instead of reading the store once per question, so the facts
+    /// cannot come from two different records.
+    package func snapshot() -> TokenSnapshot? {
+        guard let credentials = try? load() else { return nil }
+        return TokenSnapshot(credentials, isUsable: isUsable(credentials.expiresAt),
+                             securityTokenUsable: isUsable(credentials.securityTokenExpiresAt))
+    }
+
     /// The summary of the stored credentials, when there are readable ones with a registration.
     public func storedSession() -> StoredSession? {
-        (try? load())?.summary
+        snapshot()?.session
     }
 
     /// The stored access token and its expiry, whatever its stage; `nil` when there is none.
     public func accessToken() -> (token: String, expiresAt: Date?)? {
-        guard let credentials = try? load() else { return nil }
-        return (credentials.accessToken, credentials.expiresAt)
+        snapshot().map { ($0.accessToken, $0.expiresAt) }
     }
 
     /// Whether an access token expiring at `expiresAt` is still usable beyond the grace period.
@@ -89,18 +100,17 @@ public actor TokenService {
 
     /// The stored refresh token.
     public func refreshToken() -> String? {
-        (try? load())?.refreshToken
+        snapshot()?.refreshToken
     }
 
     /// The stored ID token.
     public func idToken() -> String? {
-        (try? load())?.idToken
+        snapshot()?.idToken
     }
 
     /// The backend security token, when one is stored and not expired.
     public func securityToken() -> String? {
-        guard let credentials = try? load(), let token = credentials.securityToken else { return nil }
-        return isUsable(credentials.securityTokenExpiresAt) ? token : nil
+        snapshot()?.securityToken
     }
 
     /// The installation identifier: random, created on first use, kept until clear-state, so the backend can tell

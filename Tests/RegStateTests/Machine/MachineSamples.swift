@@ -10,6 +10,7 @@ enum MachineSamples {
     static let nonNativeSession = Session(activation: .nonNative)
     static let states = TransitionTable.states
     static let events = TransitionTable.events
+    static let callback = URL(string: "com.example.app:/callback?code=c&state=s")!
 }
 
 extension RegState {

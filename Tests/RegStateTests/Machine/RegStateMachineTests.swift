@@ -11,6 +11,7 @@ struct RegStateMachineTests {
         let when: MachineEvent
         let then: RegState
         let effects: [Effect]
+        var carrying: SecretInput?
         var testDescription: String { "given \(given.sampleLabel) when \(when.name)" }
     }
 
@@ -43,7 +44,7 @@ struct RegStateMachineTests {
                 effects: [.emit(.error(.renewal(.storage("disk full")))), .emit(.sessionActive(S.storedSession))]),
             Row(given: .unsettled, when: .storedTokensInspected(.valid(s)), then: .active(S.storedSession),
                 effects: [.emit(.sessionActive(S.storedSession))]),
-            Row(given: .unsettled, when: .storedTokensInspected(.expired(s)), then: .unsettled, effects: [.renew]),
+            Row(given: .unsettled, when: .storedTokensInspected(.expired(s)), then: .unsettled, effects: [.renew(replacing: nil)]),
             // Renewal: C on success; E transient keeps the session offline; E final clears.
             Row(given: .unsettled, when: .renewalSucceeded(s), then: .active(s.session(.renewed)),
                 effects: [.emit(.sessionActive(s.session(.renewed)))]),
@@ -57,7 +58,9 @@ struct RegStateMachineTests {
                 effects: [.emit(.error(deniedError)), .clearAllTokens]),
             Row(given: .failed(deniedError), when: .credentialsCleared, then: .registrationRequired, effects: [.emit(g)]),
             Row(given: .active(S.storedSession), when: .renewalRequested(.backendUnauthorized), then: .active(S.storedSession),
-                effects: [.renew]),
+                effects: [.renew(replacing: "stale-token")], carrying: .staleAccessToken("stale-token")),
+            Row(given: .active(S.storedSession), when: .renewalRequested(.host), then: .active(S.storedSession),
+                effects: [.renew(replacing: nil)]),
             // Registration (steps 6-7, G, H, Retry, F).
             Row(given: .registrationRequired, when: .registrationRequested(.social), then: social, effects: [.startSocialAuthorization]),
             Row(given: .registrationRequired, when: .registrationRequested(.passwordless(email: "alice@example.com")), then: email,
@@ -65,8 +68,14 @@ struct RegStateMachineTests {
             Row(given: .failed(.registration(.stateMismatch)), when: .registrationRequested(.social), then: social,
                 effects: [.startSocialAuthorization]),
             Row(given: social, when: .authorizationIssued, then: social, effects: []),
-            Row(given: social, when: .credentialsSubmitted, then: social, effects: [.exchangeAuthorizationCode]),
-            Row(given: email, when: .credentialsSubmitted, then: email, effects: [.verifyPasswordlessCode(email: "alice@example.com")]),
+            Row(given: social, when: .credentialsSubmitted, then: social, effects: [.exchangeAuthorizationCode(callback: S.callback)],
+                carrying: .callback(S.callback)),
+            Row(given: email, when: .credentialsSubmitted, then: email,
+                effects: [.verifyPasswordlessCode(email: "alice@example.com", code: "123456")], carrying: .code("123456")),
+            // Submitted without the input its method needs (or with the other method's): F, nothing changes.
+            Row(given: social, when: .credentialsSubmitted, then: social, effects: [.emit(.error(.registration(.noPendingLogin)))],
+                carrying: .code("123456")),
+            Row(given: email, when: .credentialsSubmitted, then: email, effects: [.emit(.error(.registration(.noPendingLogin)))]),
             Row(given: social, when: .authenticated(s), then: confirming, effects: [.emit(.awaitingConfirmation(S.profile))]),
             Row(given: confirming, when: .confirmationRequested, then: confirming, effects: [.confirmRegistration]),
             Row(given: confirming, when: .registrationConfirmed(s), then: .active(s.session(.registered)),
@@ -94,7 +103,7 @@ struct RegStateMachineTests {
 
     @Test("valid pairs give the expected state and effects", arguments: validRows)
     func validPair(_ row: Row) throws {
-        let transition = try RegStateMachine.transition(from: row.given, on: row.when)
+        let transition = try RegStateMachine.transition(from: row.given, on: row.when, carrying: row.carrying)
         #expect(transition.state == row.then)
         #expect(transition.effects == row.effects)
     }

@@ -75,6 +75,21 @@ package enum TransitionTable {
         ("Logout", [.launched(isNative: true), .storedTokensInspected(.valid(stored)), .logoutRequested, .loggedOut]),
     ]
 
+    /// The secret a public call would hand in with `event` in `state`, so the table shows the effect it asks for.
+    package static func input(for event: MachineEvent, in state: RegState) -> SecretInput? {
+        switch (state, event) {
+        case (.authenticating(.social), .credentialsSubmitted): .callback(URL(fileURLWithPath: "/callback"))
+        case (.authenticating(.passwordless), .credentialsSubmitted): .code("123456")
+        case (_, .renewalRequested): .staleAccessToken("stale")
+        default: nil
+        }
+    }
+
+    /// `event` applied to `state` with the input a public call would hand in; `nil` when it does not apply.
+    package static func transition(from state: RegState, on event: MachineEvent) -> RegStateMachine.Transition? {
+        try? RegStateMachine.transition(from: state, on: event, carrying: input(for: event, in: state))
+    }
+
     /// A label for a sample state that tells the sample shapes apart.
     package static func label(_ state: RegState) -> String {
         switch state {
@@ -93,7 +108,7 @@ package enum TransitionTable {
         var edges: [String] = []
         for state in states {
             for event in events {
-                guard let transition = try? RegStateMachine.transition(from: state, on: event) else { continue }
+                guard let transition = transition(from: state, on: event) else { continue }
                 let target = transition.state
                 // Self-loops that only run effects would drown the picture; they are listed in the table below.
                 if target == state, emitted(transition).isEmpty { continue }
@@ -125,7 +140,7 @@ package enum TransitionTable {
             var state = RegState.unsettled
             var letters: [String] = []
             for event in path.events {
-                guard let transition = try? RegStateMachine.transition(from: state, on: event) else { break }
+                guard let transition = transition(from: state, on: event) else { break }
                 letters += emitted(transition).map(\.title)
                 state = transition.state
             }
@@ -134,7 +149,7 @@ package enum TransitionTable {
         }
         lines += ["", "## Transition table", "", "| state | accepted events |", "|---|---|"]
         for state in states {
-            let accepted = events.filter { (try? RegStateMachine.transition(from: state, on: $0)) != nil }.map(\.name)
+            let accepted = events.filter { transition(from: state, on: $0) != nil }.map(\.name)
             var unique: [String] = []
             for name in accepted where !unique.contains(name) { unique.append(name) }
             lines.append("| \(label(state)) | \(unique.joined(separator: ", ")) |")

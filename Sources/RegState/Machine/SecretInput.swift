@@ -1,0 +1,25 @@
+import Foundation
+
+/// A value a public call hands the transition function beside its event, for the effect the event asks for.
+///
+/// It holds what must never be journaled: the redirect URL (it carries the authorization code), the one-time code,
+/// the access token a caller found stale. ``MachineEvent`` stays free of them; the effect carries them as values.
+public enum SecretInput: Sendable, Equatable {
+    /// The redirect the browser was sent to, for ``MachineEvent/credentialsSubmitted`` of a social login.
+    case callback(URL)
+    /// The one-time code the user typed, for ``MachineEvent/credentialsSubmitted`` of a passwordless login.
+    case code(String)
+    /// The access token a caller found expired or rejected, for ``MachineEvent/renewalRequested(_:)``.
+    case staleAccessToken(String)
+}
+
+extension SecretInput: CustomStringConvertible {
+    /// The kind of input only: the value is a secret.
+    public var description: String {
+        switch self {
+        case .callback: "callback(redacted)"
+        case .code: "code(redacted)"
+        case .staleAccessToken: "staleAccessToken(redacted)"
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+
+/// Performs the effects that talk to the outside world (store, provider, backend) and answers with the event that
+/// reports the result. It keeps no state of its own: the service shell owns the state, the login in progress and the
+/// event and journal plumbing, and feeds the answer back through the machine.
+struct EffectRunner: Sendable {
+    let configuration: RegStateConfiguration
+    let dependencies: RegStateDependencies
+    let tokens: TokenService
+    let provider: OIDCClient
+    let backend: (any RegistrationBackend)?
+    var logger: any RegStateLogger { dependencies.logger }
+
+    init(configuration: RegStateConfiguration, dependencies: RegStateDependencies) {
+        self.configuration = configuration
+        self.dependencies = dependencies
+        tokens = TokenService(store: dependencies.store, clock: dependencies.clock, crypto: dependencies.crypto,
+                              gracePeriod: configuration.gracePeriod)
+        provider = OIDCClient(configuration: configuration.oidc, transport: dependencies.transport,
+                              crypto: dependencies.crypto, clock: dependencies.clock)
+        if let backend = dependencies.backend {
+            self.backend = backend
+        } else if let url = configuration.backendURL {
+            backend = HTTPRegistrationBackend(baseURL: url, transport: dependencies.transport)
+        } else {
+            backend = nil
+        }
+    }
+
+    /// Whether the platform is native (seed 002 step 1).
+    var isNative: Bool { dependencies.platform.platform.isNative }
+
+    /// The keys in the secure store now.
+    func storedKeys() -> [String] { (try? dependencies.store.keys()) ?? [] }
+
+    func installNonNativeToken() async -> MachineEvent {
+        do {
+            try await tokens.installNonNativeToken(configuration.nonNativeAccessToken)
+        } catch {
+            logger.log(.error, "non-native token: \(error.localizedDescription)")
+        }
+        return .nonNativeTokenInstalled
+    }
+
+    func inspectStoredTokens() async -> MachineEvent {
+        .storedTokensInspected(await tokens.inspect())
+    }
+
+    /// A new login (PKCE verifier, state, nonce) and its authorization URL, or why none can be made.
+    func startSocialAuthorization() async -> Result<AuthorizationRequest, RegistrationFailure> {
+        guard isNative else { return .failure(.unsupported("social login needs a native platform")) }
+        do {
+            return .success(try await provider.makeAuthorizationRequest())
+        } catch {
+            return .failure(RegistrationFailure(error))
+        }
+    }
+
+    func sendPasswordlessCode(to email: String) async -> MachineEvent {
+        do {
+            try await provider.startPasswordless(email: email)
+            return .authorizationIssued
+        } catch {
+            return .registrationFailed(RegistrationFailure(error))
+        }
+    }
+
+    /// Checks `callback` against `login`, exchanges its code and stores the validated tokens as provisional;
+    /// `nil` when the user moved on meanwhile (`stillWanted` said no).
+    func exchangeAuthorizationCode(_ callback: URL, for login: AuthorizationRequest?,
+                                   stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
+        guard let login else { return .registrationFailed(.noPendingLogin) }
+        do {
+            let code = try await provider.authorizationCode(from: callback, for: login)
+            let response = try await provider.exchangeCode(code, for: login)
+            return await authenticate(with: response, nonce: login.nonce, type: .social, stillWanted: stillWanted)
+        } catch {
+            return .registrationFailed(RegistrationFailure(error))
+        }
+    }
+
+    func verifyPasswordlessCode(_ code: String, for email: String,
+                                stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
+        do {
+            let response = try await provider.verifyPasswordless(email: email, code: code)
+            return await authenticate(with: response, nonce: nil, type: .passwordless, stillWanted: stillWanted)
+        } catch {
+            return .registrationFailed(RegistrationFailure(error))
+        }
+    }
+
+    /// Validates the ID token, then stores the tokens as provisional: only a validated identity reaches G.
+    private func authenticate(with response: TokenResponse, nonce: String?, type: RegistrationType,
+                              stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
+        guard let idToken = response.idToken else {
+            return .registrationFailed(.malformedResponse("the token response has no id_token"))
+        }
+        let verified: VerifiedIDToken
+        do {
+            verified = try await provider.validateIDToken(idToken, expectedNonce: nonce)
+        } catch {
+            return .registrationFailed(RegistrationFailure(error))
+        }
+        guard await stillWanted() else { return nil }
+        do {
+            return .authenticated(try await tokens.storeProvisional(response, registrationType: type, profile: verified.profile))
+        } catch {
+            return .registrationFailed(RegistrationFailure(mapping: error))
+        }
+    }
+
+    /// Confirm (seed 002): register the installation and the profile with the backend, then confirm the tokens.
+    func confirmRegistration() async -> MachineEvent {
+        do {
+            guard let backend else { return .registrationConfirmed(try await tokens.confirm()) }
+            guard let snapshot = await tokens.snapshot(), let idToken = snapshot.idToken, let stored = snapshot.session else {
+                return .registrationFailed(.noPendingLogin)
+            }
+            let platform = dependencies.platform.platform
+            let installation = InstallationInfo(installationID: try await tokens.installationID(),
+                                                platform: platform.type, formFactor: platform.formFactor)
+            let grant = try await backend.securityToken(idToken: idToken, installation: installation)
+            try await backend.updateProfile(stored.profile, registrationType: stored.registrationType,
+                                            securityToken: grant.securityToken)
+            let confirmed = try await tokens.confirm(securityToken: grant.securityToken, securityTokenLifetime: grant.expiresIn)
+            return .registrationConfirmed(confirmed)
+        } catch {
+            return .registrationFailed(RegistrationFailure(mapping: error))
+        }
+    }
+
+    func clearProvisionalTokens() async {
+        do {
+            try await tokens.clearProvisional()
+        } catch {
+            // Left-over provisional tokens are never a session: the next launch removes them.
+            logger.log(.warning, "clear provisional: \(error.localizedDescription)")
+        }
+    }
+
+    /// Removes all credentials; `nil` when the store refused (nothing to report).
+    func clearAllTokens() async -> MachineEvent? {
+        do {
+            try await tokens.clearAll()
+            return .credentialsCleared
+        } catch {
+            logger.log(.error, "clear tokens: \(error.localizedDescription)")
+            return nil
+        }
+    }
+
+    func clearEverything() async {
+        do {
+            _ = try await tokens.clearEverything()
+        } catch {
+            logger.log(.error, "clear state: \(error.localizedDescription)")
+        }
+    }
+
+    /// Logout only while online (seed 000): the refresh token is revoked first; if the provider cannot be reached,
+    /// nothing changes.
+    func logout() async -> MachineEvent {
+        let snapshot = await tokens.snapshot()
+        if let refreshToken = snapshot?.refreshToken {
+            do {
+                try await provider.revoke(token: refreshToken, hint: .refreshToken)
+            } catch let error where error.isTransient {
+                let issue: TransientIssue = if case .transport = error { .noInternet } else { .ssoUnspecifiedIssue }
+                return .logoutRefused(issue)
+            } catch {
+                // A provider without revocation, or one that refuses: the local logout still happens.
+                logger.log(.warning, "logout: revocation failed (\(error.localizedDescription))")
+            }
+        }
+        if let backend, let securityToken = snapshot?.securityToken {
+            try? await backend.deleteInstallation(securityToken: securityToken)
+        }
+        do {
+            try await tokens.clearAll()
+        } catch {
+            logger.log(.error, "logout: \(error.localizedDescription)")
+        }
+        return .loggedOut
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// The error mapping: what the provider, the backend and the stores throw, as the **F** reason a user can act on.
+extension RegistrationFailure {
+    /// The reason for a provider error.
+    init(_ error: OIDCError) {
+        self = switch error {
+        case .transport(let transport): .providerUnreachable(transport.errorDescription ?? "unreachable")
+        case .server(let status): .providerUnreachable("HTTP \(status)")
+        case .unexpectedStatus(let status): .malformedResponse("unexpected HTTP \(status)")
+        case .oauth(let code, let description, _): .tokenRequestFailed(error: code, description: description)
+        case .malformedResponse(let reason): .malformedResponse(reason)
+        case .issuerMismatch(let expected, let found): .discoveryFailed("issuer \(found) is not \(expected)")
+        case .unsupported(let what): .unsupported(what)
+        case .authorizationError(let code, let description): .authorizationDenied(error: code, description: description)
+        case .stateMismatch: .stateMismatch
+        case .callbackIssuerMismatch: .issuerMismatchInCallback
+        case .malformedCallback(let reason): .malformedCallback(reason)
+        case .invalidIDToken(let reason): .invalidIDToken(reason.errorDescription ?? "\(reason)")
+        case .unauthorized: .tokenRequestFailed(error: "unauthorized", description: nil)
+        case .invalidEmail: .invalidEmail
+        case .wrongCode: .wrongCode
+        case .codeExpired: .codeExpired
+        case .codeReused: .codeReused
+        case .crypto(let crypto): .storage(crypto.errorDescription ?? "crypto")
+        }
+    }
+
+    /// The reason for a backend error: the device and token limits are their own reasons.
+    init(_ error: BackendError) {
+        self = switch error {
+        case .tooManyRegisteredDevices: .tooManyRegisteredDevices
+        case .maxSecurityTokens: .maxSecurityTokens
+        default: .backendFailed(error.errorDescription ?? "backend")
+        }
+    }
+
+    /// The reason for an error from a step that mixes the provider, the backend and the stores (confirmation).
+    init(mapping error: any Error) {
+        self = switch error {
+        case let error as OIDCError: Self(error)
+        case let error as BackendError: Self(error)
+        case let error as StoreError: .storage(error.errorDescription ?? "store")
+        case let error as TokenServiceError: .storage(error.errorDescription ?? "tokens")
+        case let error as CryptoError: .storage(error.errorDescription ?? "no random bytes for the installation id")
+        default: .backendFailed(error.localizedDescription)
+        }
+    }
+}
