@@ -146,10 +146,10 @@ extension CommandRun {
         await drain()
         if let simulator = environment.simulator {
             if let code = await simulator.latestCode(for: email) {
-                console.message("inbox \(email): your RegState code is \(code)")
+                console.message("inbox \(EventText.masked(email)): your RegState code is \(code)")
             }
         } else {
-            console.message("A one-time code was sent to \(email).")
+            console.message("A one-time code was sent to \(EventText.masked(email)).")
         }
         guard let code = await ask("Code: ") else { return .exit(endOfInput()) }
         do {

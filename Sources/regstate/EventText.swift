@@ -1,8 +1,12 @@
 import Foundation
 import RegState
 
-/// How lettered events and states read: one human line ("Active H (social, online, alice@example.com)") or one
+/// How lettered events and states read: one human line ("Active H (social, online, a***@example.com)") or one
 /// JSON object (`{"letter":"H","event":"sessionActive",...}`). Neither ever holds a token.
+///
+/// Personal data has one policy in everything the CLI prints — the human lines, `--json` and `events`: email
+/// addresses are masked (`a***@example.com`) with ``MachineEvent/maskEmails(in:)``, the journal's own redaction;
+/// the subject and the display name are shown. Output pasted into a bug report or a CI log names no address.
 enum EventText {
     /// The human line for `event`: its title and a short detail.
     static func human(_ event: RegStateEvent) -> String {
@@ -10,7 +14,7 @@ enum EventText {
         case .sessionActive(let session): "\(event.title) (\(details(of: session)))"
         case .error(.renewal(let failure)):
             "\(event.title) (\(failure.isRecoverable ? "recoverable" : "final")): \(failure.errorDescription ?? "unknown")"
-        case .error(let error): "\(event.title): \(error.errorDescription ?? "unknown error")"
+        case .error(let error): "\(event.title): \(masked(error.errorDescription ?? "unknown error"))"
         case .awaitingConfirmation(let profile): "\(event.title) (\(describe(profile)))"
         case .registrationRequired: event.title
         }
@@ -26,7 +30,7 @@ enum EventText {
         case .error(let error):
             object["event"] = "error"
             object["recoverable"] = .bool(error.isRecoverable)
-            object["message"] = .string(error.errorDescription ?? "unknown error")
+            object["message"] = .string(masked(error.errorDescription ?? "unknown error"))
         case .awaitingConfirmation(let profile):
             object["event"] = "awaitingConfirmation"
             object["profile"] = fields(of: profile)
@@ -38,14 +42,8 @@ enum EventText {
 
     /// The summary of a settled state: "Active B (social, online, ...)", "Registration Required D", "Error F: ...".
     static func human(_ state: RegState) -> String {
-        switch state {
-        case .unsettled: "Unsettled"
-        case .authenticating: "Authenticating"
-        case .registrationRequired: human(RegStateEvent.registrationRequired)
-        case .awaitingConfirmation(let profile): human(RegStateEvent.awaitingConfirmation(profile))
-        case .active(let session): human(RegStateEvent.sessionActive(session))
-        case .failed(let error): human(RegStateEvent.error(error))
-        }
+        if let event = state.event { return human(event) }
+        return if case .authenticating = state { "Authenticating" } else { "Unsettled" }
     }
 
     /// "social, online, alice (alice@example.com), expires 2025-…" for a session.
@@ -62,14 +60,20 @@ enum EventText {
         return parts.joined(separator: ", ")
     }
 
-    /// "alice (alice@example.com)", or whatever of name and email is known.
+    /// "Alice <a***@example.com>", or whatever of name and email is known; addresses masked.
     static func describe(_ profile: Profile) -> String {
-        switch (profile.name, profile.email) {
+        let text = switch (profile.name, profile.email) {
         case let (name?, email?) where name != email: "\(name) <\(email)>"
         case let (_, email?): email
         case let (name?, nil): name
         case (nil, nil): profile.subject
         }
+        return masked(text)
+    }
+
+    /// The printed-output policy for personal data: every email address masked.
+    static func masked(_ text: String) -> String {
+        MachineEvent.maskEmails(in: text)
     }
 
     /// The offline reason in words.
@@ -102,8 +106,8 @@ enum EventText {
     private static func fields(of profile: Profile) -> JSONValue {
         var object: [String: JSONValue] = ["subject": .string(profile.subject), "issuer": .string(profile.issuer),
                                            "emailVerified": .bool(profile.emailVerified)]
-        if let email = profile.email { object["email"] = .string(email) }
-        if let name = profile.name { object["name"] = .string(name) }
+        if let email = profile.email { object["email"] = .string(masked(email)) }
+        if let name = profile.name { object["name"] = .string(masked(name)) }
         return .object(object)
     }
 }

@@ -10,7 +10,8 @@ struct WalkthroughTests {
         let walkthrough = try await device.registerSocially()
         let titles = walkthrough.lines.map { $0.prefix { $0 != "(" }.trimmingCharacters(in: .whitespaces) }
         #expect(titles == ["Registration Required D", "Awaiting Confirmation G", "Active H"])
-        #expect(walkthrough.stdout.contains("alice@example.com"))
+        #expect(walkthrough.stdout.contains("a***@example.com"), "the email is masked, as in --json and events")
+        #expect(!walkthrough.stdout.contains("alice@example.com"))
         #expect(walkthrough.stderr.contains("1  Social login") && walkthrough.stderr.contains("1  Confirm"))
 
         let status = try await device.run(["status"])

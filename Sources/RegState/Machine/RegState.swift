@@ -15,16 +15,20 @@ public enum RegState: Sendable, Equatable, Codable {
     /// **E** or **F** with its typed reason.
     case failed(RegStateError)
 
-    /// The letter of the state as the seed names it: A/B/C/H, D, G, E/F; `nil` while unsettled or authenticating.
-    public var letter: Character? {
+    /// The lettered event that announces this state: the one projection from state to event, used by the machine's
+    /// diagrams, the CLI and the tests; `nil` while unsettled or authenticating, which have no letter.
+    public var event: RegStateEvent? {
         switch self {
         case .unsettled, .authenticating: nil
-        case .registrationRequired: "D"
-        case .awaitingConfirmation: "G"
-        case .active(let session): session.activation.letter
-        case .failed(let error): error.letter
+        case .registrationRequired: .registrationRequired
+        case .awaitingConfirmation(let profile): .awaitingConfirmation(profile)
+        case .active(let session): .sessionActive(session)
+        case .failed(let error): .error(error)
         }
     }
+
+    /// The letter of the state as the seed names it: A/B/C/H, D, G, E/F; `nil` while unsettled or authenticating.
+    public var letter: Character? { event?.letter }
 
     /// Whether the engine has settled: not unsettled.
     public var isSettled: Bool { self != .unsettled }

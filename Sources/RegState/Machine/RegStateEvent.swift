@@ -12,11 +12,12 @@ public enum RegStateEvent: Sendable, Equatable {
     /// **D**: the app should present the registration options.
     case registrationRequired
 
-    /// A, B, C, H, D, E, F or G.
+    /// A, B, C, H, D, E, F or G: the one place that knows the letters (an ``Activation``'s raw value is its letter).
     public var letter: Character {
         switch self {
         case .sessionActive(let session): session.activation.letter
-        case .error(let error): error.letter
+        case .error(.renewal): "E"
+        case .error(.registration): "F"
         case .awaitingConfirmation: "G"
         case .registrationRequired: "D"
         }
