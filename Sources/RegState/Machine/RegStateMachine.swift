@@ -22,103 +22,168 @@ public enum RegStateMachine {
 
     /// Applies `event` to `state`.
     ///
+    /// Every event lists every state, with no catch-all: a new event or state does not compile until this table says
+    /// what it does.
+    ///
     /// - Parameters:
     ///   - input: the secret the effect needs, handed in by the public call beside the event (never journaled); a
     ///     journal replay has none, and needs none, because it runs no effects.
     /// - Throws: ``TransitionRejection`` when the event does not apply in `state`.
     public static func transition(from state: RegState, on event: MachineEvent,
                                   carrying input: SecretInput? = nil) throws(TransitionRejection) -> Transition {
-        switch (state, event) {
+        let rejection = TransitionRejection(event: event, state: state)
+        switch event {
         // Launch: any state may be relaunched.
-        case (_, .launched(let isNative)):
+        case .launched(let isNative):
             return Transition(.unsettled, [isNative ? .inspectStoredTokens : .installNonNativeToken])
-        case (.unsettled, .nonNativeTokenInstalled):
-            return activate(Session(activation: .nonNative))
-        case (.unsettled, .storedTokensInspected(let status)):
-            switch status {
-            case .nothing, .corrupt:
-                return Transition(.registrationRequired, [.emit(.registrationRequired)])
-            case .unreadable(let reason):
-                // Not D: the credentials may be fine, and registering again would replace them. Keep everything.
-                let error = RegStateError.renewal(.storage(reason))
-                return Transition(.failed(error), [.emit(.error(error))])
-            case .valid(let stored):
-                return activate(stored.session(.stored))
-            case .expired:
-                return Transition(.unsettled, [.renew(replacing: nil)])
+        case .nonNativeTokenInstalled:
+            switch state {
+            case .unsettled: return activate(Session(activation: .nonNative))
+            case .registrationRequired, .authenticating, .awaitingConfirmation, .active, .failed: throw rejection
+            }
+        case .storedTokensInspected(let status):
+            switch state {
+            case .unsettled: return inspected(status)
+            case .registrationRequired, .authenticating, .awaitingConfirmation, .active, .failed: throw rejection
             }
 
         // Renewal.
-        case (.active(let session), .renewalRequested):
-            guard session.activation != .nonNative else { break }
-            let stale: String? = if case .staleAccessToken(let token) = input { token } else { nil }
-            return Transition(state, [.renew(replacing: stale)])
-        case (.unsettled, .renewalSucceeded(let stored)):
-            return activate(stored.session(.renewed))
-        case (.active(let session), .renewalSucceeded(let stored)):
-            guard session.activation != .nonNative else { break }
-            return activate(stored.session(.renewed))
-        case (.unsettled, .renewalFailed(let failure, let stored)):
-            return renewalFailed(in: state, failure: failure, stored: stored)
-        case (.active(let session), .renewalFailed(let failure, let stored)):
-            guard session.activation != .nonNative else { break }
-            return renewalFailed(in: state, failure: failure, stored: stored)
+        case .renewalRequested:
+            switch state {
+            case .active(let session) where session.activation != .nonNative:
+                let stale: String? = if case .staleAccessToken(let token) = input { token } else { nil }
+                return Transition(state, [.renew(replacing: stale)])
+            case .unsettled, .registrationRequired, .authenticating, .awaitingConfirmation, .active, .failed: throw rejection
+            }
+        case .renewalSucceeded(let stored):
+            switch state {
+            case .unsettled: return activate(stored.session(.renewed))
+            case .active(let session) where session.activation != .nonNative: return activate(stored.session(.renewed))
+            case .registrationRequired, .authenticating, .awaitingConfirmation, .active, .failed: throw rejection
+            }
+        case .renewalFailed(let failure, let stored):
+            switch state {
+            case .unsettled: return renewalFailed(in: state, failure: failure, stored: stored)
+            case .active(let session) where session.activation != .nonNative:
+                return renewalFailed(in: state, failure: failure, stored: stored)
+            case .registrationRequired, .authenticating, .awaitingConfirmation, .active, .failed: throw rejection
+            }
 
         // Registration.
-        case (.registrationRequired, .registrationRequested(let method)), (.failed, .registrationRequested(let method)):
-            switch method {
-            case .social: return Transition(.authenticating(method), [.startSocialAuthorization])
-            case .passwordless(let email): return Transition(.authenticating(method), [.sendPasswordlessCode(email: email)])
+        case .registrationRequested(let method):
+            switch state {
+            case .registrationRequired, .failed:
+                switch method {
+                case .social: return Transition(.authenticating(method), [.startSocialAuthorization])
+                case .passwordless(let email): return Transition(.authenticating(method), [.sendPasswordlessCode(email: email)])
+                }
+            case .authenticating: return fail(.loginAlreadyInProgress)
+            case .unsettled, .awaitingConfirmation, .active: throw rejection
             }
-        case (.authenticating, .registrationRequested):
-            return fail(.loginAlreadyInProgress)
-        case (.authenticating, .authorizationIssued):
-            return Transition(state)
-        case (.authenticating(let method), .credentialsSubmitted):
-            switch (method, input) {
-            case (.social, .callback(let callback)?):
-                return Transition(state, [.exchangeAuthorizationCode(callback: callback)])
-            case (.passwordless(let email), .code(let code)?):
-                return Transition(state, [.verifyPasswordlessCode(email: email, code: code)])
-            default:
-                // Nothing (or the other method's input) was submitted: say so, change nothing.
+        case .authorizationIssued:
+            switch state {
+            case .authenticating: return Transition(state)
+            case .unsettled, .registrationRequired, .awaitingConfirmation, .active, .failed: throw rejection
+            }
+        case .credentialsSubmitted:
+            switch state {
+            case .authenticating(let method): return submitted(method, input, in: state)
+            case .unsettled, .registrationRequired, .awaitingConfirmation, .active, .failed:
+                // A stray or replayed callback: say so, change nothing.
                 return Transition(state, [.emit(.error(.registration(.noPendingLogin)))])
             }
-        case (_, .credentialsSubmitted):
-            // A stray or replayed callback: say so, change nothing.
-            return Transition(state, [.emit(.error(.registration(.noPendingLogin)))])
-        case (.authenticating, .authenticated(let stored)):
-            return Transition(.awaitingConfirmation(stored.profile), [.emit(.awaitingConfirmation(stored.profile))])
-        case (.authenticating, .registrationFailed(let failure)), (.awaitingConfirmation, .registrationFailed(let failure)):
-            return fail(failure)
-        case (.awaitingConfirmation, .confirmationRequested):
-            return Transition(state, [.confirmRegistration])
-        case (.awaitingConfirmation, .registrationConfirmed(let stored)):
-            return activate(stored.session(.registered))
-        case (.awaitingConfirmation, .retryRequested), (.authenticating, .retryRequested), (.failed, .retryRequested):
-            return Transition(.registrationRequired,
-                              [.discardPendingAuthorization, .clearProvisionalTokens, .emit(.registrationRequired)])
+        case .authenticated(let stored):
+            switch state {
+            case .authenticating: return Transition(.awaitingConfirmation(stored.profile), [.emit(.awaitingConfirmation(stored.profile))])
+            case .unsettled, .registrationRequired, .awaitingConfirmation, .active, .failed: throw rejection
+            }
+        case .registrationFailed(let failure):
+            switch state {
+            case .authenticating, .awaitingConfirmation: return fail(failure)
+            case .unsettled, .registrationRequired, .active, .failed: throw rejection
+            }
+        case .confirmationRequested:
+            switch state {
+            case .awaitingConfirmation: return Transition(state, [.confirmRegistration])
+            case .unsettled, .registrationRequired, .authenticating, .active, .failed: throw rejection
+            }
+        case .registrationConfirmed(let stored):
+            switch state {
+            case .awaitingConfirmation: return activate(stored.session(.registered))
+            case .unsettled, .registrationRequired, .authenticating, .active, .failed: throw rejection
+            }
+        case .retryRequested:
+            switch state {
+            case .awaitingConfirmation, .authenticating, .failed:
+                return Transition(.registrationRequired,
+                                  [.discardPendingAuthorization, .clearProvisionalTokens, .emit(.registrationRequired)])
+            case .unsettled, .registrationRequired, .active: throw rejection
+            }
 
         // Ending a session.
-        case (.active, .logoutRequested), (.awaitingConfirmation, .logoutRequested), (.failed, .logoutRequested):
+        case .logoutRequested:
+            guard hasSomethingToEnd(state) else { throw rejection }
             return Transition(state, [.logout])
-        case (.active, .logoutRefused), (.awaitingConfirmation, .logoutRefused), (.failed, .logoutRefused):
+        case .logoutRefused:
+            guard hasSomethingToEnd(state) else { throw rejection }
             return Transition(state)
-        case (.active, .loggedOut), (.awaitingConfirmation, .loggedOut), (.failed, .loggedOut):
+        case .loggedOut:
+            guard hasSomethingToEnd(state) else { throw rejection }
             return Transition(.registrationRequired, [.discardPendingAuthorization, .emit(.registrationRequired)])
-        case (.active(let session), .forcedLogout):
-            guard session.activation != .nonNative else { break }
-            let error = RegStateError.renewal(.forcedLogout)
-            return Transition(.failed(error), [.emit(.error(error)), .clearAllTokens])
-        case (_, .clearStateRequested):
+        case .forcedLogout:
+            switch state {
+            case .active(let session) where session.activation != .nonNative:
+                let error = RegStateError.renewal(.forcedLogout)
+                return Transition(.failed(error), [.emit(.error(error)), .clearAllTokens])
+            case .unsettled, .registrationRequired, .authenticating, .awaitingConfirmation, .active, .failed: throw rejection
+            }
+        case .clearStateRequested:
             return Transition(.unsettled, [.discardPendingAuthorization, .clearEverything])
-        case (.unsettled, .credentialsCleared), (.failed(.renewal), .credentialsCleared):
-            return Transition(.registrationRequired, [.emit(.registrationRequired)])
-
-        default:
-            break
+        case .credentialsCleared:
+            switch state {
+            case .unsettled, .failed(.renewal): return Transition(.registrationRequired, [.emit(.registrationRequired)])
+            case .registrationRequired, .authenticating, .awaitingConfirmation, .active, .failed(.registration):
+                throw rejection
+            }
         }
-        throw TransitionRejection(event: event.name, state: state.caseName)
+    }
+
+    /// Seed 002 steps 3–5: what the stored credentials found at launch lead to.
+    private static func inspected(_ status: StoredTokenStatus) -> Transition {
+        switch status {
+        case .nothing, .corrupt:
+            return Transition(.registrationRequired, [.emit(.registrationRequired)])
+        case .unreadable(let reason):
+            // Not D: the credentials may be fine, and registering again would replace them. Keep everything.
+            let error = RegStateError.renewal(.storage(reason))
+            return Transition(.failed(error), [.emit(.error(error))])
+        case .valid(let stored):
+            return activate(stored.session(.stored))
+        case .expired:
+            return Transition(.unsettled, [.renew(replacing: nil)])
+        }
+    }
+
+    /// The redirect (social) or the code (passwordless) came in: the effect carries it. Without it (or with the
+    /// other method's input) there is nothing to check: F, nothing changes.
+    private static func submitted(_ method: RegistrationMethod, _ input: SecretInput?, in state: RegState) -> Transition {
+        let nothing = Transition(state, [.emit(.error(.registration(.noPendingLogin)))])
+        switch method {
+        case .social:
+            guard case .callback(let callback)? = input else { return nothing }
+            return Transition(state, [.exchangeAuthorizationCode(callback: callback)])
+        case .passwordless(let email):
+            guard case .code(let code)? = input else { return nothing }
+            return Transition(state, [.verifyPasswordlessCode(email: email, code: code)])
+        }
+    }
+
+    /// Whether logging out means anything: a session, provisional tokens, or a failure that may have left tokens.
+    private static func hasSomethingToEnd(_ state: RegState) -> Bool {
+        switch state {
+        case .active, .awaitingConfirmation, .failed: true
+        case .unsettled, .registrationRequired, .authenticating: false
+        }
     }
 
     private static func activate(_ session: Session) -> Transition {
@@ -151,33 +216,37 @@ public enum RegStateMachine {
 
 /// An event that does not apply in the current state: the typed outcome of an invalid (state, event) pair.
 public struct TransitionRejection: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The event's case name.
-    public var event: String
-    /// The state's case name.
-    public var state: String
+    /// The event that was rejected.
+    public var event: MachineEvent
+    /// The state it was rejected in.
+    public var state: RegState
 
     /// Creates a rejection.
-    public init(event: String, state: String) {
+    public init(event: MachineEvent, state: RegState) {
         self.event = event
         self.state = state
     }
 
-    /// "<event> does not apply in <state>".
-    public var description: String { "\(event) does not apply in state \(state)" }
+    /// "<event> does not apply in state <state>", by case names only: the values may hold personal data.
+    public var description: String { "\(event.name) does not apply in state \(state.caseName)" }
+
+    /// What the state allows instead, in words.
+    public var advice: String {
+        switch state {
+        case .active: "a session is already active; log out first"
+        case .registrationRequired: "no session or registration is in progress; start a registration"
+        case .authenticating: "a sign-in is in progress; finish it or cancel it with Retry"
+        case .awaitingConfirmation: "the profile is awaiting Confirm or Retry"
+        case .unsettled: "the service has not settled yet; wait for its first event"
+        case .failed: "the last attempt failed; start a registration again"
+        }
+    }
 }
 
 extension TransitionRejection: LocalizedError {
     /// A sentence saying what the state allows instead.
     public var errorDescription: String? {
-        let advice = switch state {
-        case "active": "a session is already active; log out first"
-        case "registrationRequired": "no session or registration is in progress; start a registration"
-        case "authenticating": "a sign-in is in progress; finish it or cancel it with Retry"
-        case "awaitingConfirmation": "the profile is awaiting Confirm or Retry"
-        case "unsettled": "the service has not settled yet; wait for its first event"
-        default: "the last attempt failed; start a registration again"
-        }
-        return "That cannot be done now (\(event) in state \(state)): \(advice)."
+        "That cannot be done now (\(event.name) in state \(state.caseName)): \(advice)."
     }
 }
 

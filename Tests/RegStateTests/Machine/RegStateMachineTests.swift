@@ -148,7 +148,7 @@ struct RegStateMachineTests {
         if expected.contains(pair.event.name) {
             #expect(throws: Never.self) { try RegStateMachine.transition(from: pair.state, on: pair.event) }
         } else {
-            #expect(throws: TransitionRejection(event: pair.event.name, state: pair.state.caseName)) {
+            #expect(throws: TransitionRejection(event: pair.event, state: pair.state)) {
                 try RegStateMachine.transition(from: pair.state, on: pair.event)
             }
         }
@@ -172,32 +172,62 @@ struct RegStateMachineTests {
         #expect(checked > 10, "only \(checked) state-changing pairs were checked")
     }
 
-    @Test("replaying a journal folds to the same state as applying it live")
-    func foldIsDeterministic() throws {
-        let journal: [MachineEvent] = [
-            .launched(isNative: true), .storedTokensInspected(.nothing), .registrationRequested(.social),
-            .authorizationIssued, .credentialsSubmitted, .authenticated(S.stored), .confirmationRequested,
-            .registrationConfirmed(S.stored), .launched(isNative: true), .storedTokensInspected(.expired(S.stored)),
-            .renewalFailed(.transient(.ssoUnspecifiedIssue), stored: S.stored), .renewalRequested(.host),
-            .renewalSucceeded(S.stored),
-        ]
-        var state = RegState.unsettled
-        for event in journal { state = try RegStateMachine.transition(from: state, on: event).state }
-        #expect(state == .active(S.stored.session(.renewed)))
-        let encoded = try JSONEncoder().encode(journal)
-        let decoded = try JSONDecoder().decode([MachineEvent].self, from: encoded)
-        #expect(decoded == journal)
+    @Test("the journal a real engine wrote folds to the state it is in, and every line decodes to what was applied")
+    func foldsARealJournal() async throws {
+        let harness = try EngineHarness()
+        let service = try await harness.registeredService()
+        harness.clock.advance(by: 7200)
+        _ = try await service.validAccessToken()                    // expired: renewed, C
+        try await service.logout()                                  // D
+        try await service.beginPasswordlessRegistration(email: "carol@example.com")
+        let relaunched = harness.launch()
+        await relaunched.start()                                    // relaunch in the middle of a login
+        let entries = try await relaunched.journalEntries()
+        let names = entries.map(\.event.name)
+        for name in ["registrationRequested", "credentialsSubmitted", "authenticated", "registrationConfirmed",
+                     "renewalRequested", "renewalSucceeded", "logoutRequested", "loggedOut", "launched"] {
+            #expect(names.contains(name), "the journal has no \(name): \(names)")
+        }
+        #expect(entries.map(\.sequence) == Array(1...entries.count))
+        #expect(JournalEntry.fold(entries) == (await relaunched.state))
+        #expect(JournalEntry.fold(Array(entries.dropLast(2))) != (await relaunched.state), "the fold depends on the events")
+        // What the journal holds is exactly what was applied: every line round-trips.
+        let lines = try harness.journal.read().lines
+        #expect(try lines.map { try JournalEntry.decode($0) } == entries)
+        #expect(try entries.map { try $0.encoded() } == lines)
     }
 }
 
 @Suite("Rejections people read")
 struct TransitionRejectionTests {
-    @Test("a rejected call explains what the state allows", arguments: MachineSamples.states)
+    /// What each state's advice must say: the way out of that state.
+    static func expectedAdvice(_ state: RegState) -> String {
+        switch state {
+        case .active: "log out first"
+        case .registrationRequired: "start a registration"
+        case .authenticating: "cancel it with Retry"
+        case .awaitingConfirmation: "awaiting Confirm or Retry"
+        case .unsettled: "wait for its first event"
+        case .failed: "the last attempt failed"
+        }
+    }
+
+    @Test("each rejection the machine throws explains what its state allows", arguments: MachineSamples.states)
     func rejectionSaysWhatToDo(_ state: RegState) {
-        let rejection = TransitionRejection(event: "confirmationRequested", state: state.caseName)
-        let text = rejection.localizedDescription
-        #expect(text.hasPrefix("That cannot be done now (confirmationRequested in state \(state.caseName)): "))
-        #expect(text.count > 60, "\(text)")
+        // Every rejection the machine really throws in this state, not a hand-made one.
+        let rejections = MachineSamples.events.compactMap { event -> TransitionRejection? in
+            let result = Result { () throws(TransitionRejection) in try RegStateMachine.transition(from: state, on: event) }
+            if case .failure(let rejection) = result { return rejection }
+            return nil
+        }
+        #expect(!rejections.isEmpty, "\(state.caseName) rejects nothing")
+        for rejection in rejections {
+            #expect(rejection.state == state)
+            let text = rejection.localizedDescription
+            #expect(text == "That cannot be done now (\(rejection.event.name) in state \(state.caseName)): \(rejection.advice).")
+            #expect(rejection.advice.contains(Self.expectedAdvice(state)), "\(text)")
+            #expect(!text.contains("alice@example.com"), "a rejection names cases, never personal data")
+        }
     }
 }
 

@@ -77,11 +77,14 @@ package enum TransitionTable {
 
     /// The secret a public call would hand in with `event` in `state`, so the table shows the effect it asks for.
     package static func input(for event: MachineEvent, in state: RegState) -> SecretInput? {
-        switch (state, event) {
-        case (.authenticating(.social), .credentialsSubmitted): .callback(URL(fileURLWithPath: "/callback"))
-        case (.authenticating(.passwordless), .credentialsSubmitted): .code("123456")
-        case (_, .renewalRequested): .staleAccessToken("stale")
-        default: nil
+        switch event {
+        case .credentialsSubmitted:
+            if case .authenticating(.passwordless) = state { .code("123456") } else { .callback(URL(fileURLWithPath: "/callback")) }
+        case .renewalRequested: .staleAccessToken("stale")
+        case .launched, .nonNativeTokenInstalled, .storedTokensInspected, .renewalSucceeded, .renewalFailed,
+             .registrationRequested, .authorizationIssued, .authenticated, .registrationFailed, .confirmationRequested,
+             .registrationConfirmed, .retryRequested, .logoutRequested, .logoutRefused, .loggedOut, .forcedLogout,
+             .clearStateRequested, .credentialsCleared: nil
         }
     }
 
@@ -98,7 +101,7 @@ package enum TransitionTable {
         case .active(let session) where session.connectivity.isOffline: "active_\(session.activation.rawValue)_offline"
         case .active(let session): "active_\(session.activation.rawValue)"
         case .failed(let error): "failed_\(error.letter)"
-        default: state.caseName
+        case .unsettled, .registrationRequired, .awaitingConfirmation: state.caseName
         }
     }
 
@@ -168,7 +171,10 @@ extension MachineEvent {
     var appliesEverywhere: Bool {
         switch self {
         case .launched, .clearStateRequested: true
-        default: false
+        case .nonNativeTokenInstalled, .storedTokensInspected, .renewalRequested, .renewalSucceeded, .renewalFailed,
+             .registrationRequested, .authorizationIssued, .credentialsSubmitted, .authenticated, .registrationFailed,
+             .confirmationRequested, .registrationConfirmed, .retryRequested, .logoutRequested, .logoutRefused, .loggedOut,
+             .forcedLogout, .credentialsCleared: false
         }
     }
 }
