@@ -13,6 +13,8 @@ let package = Package(
     products: [
         .library(name: "RegState", targets: ["RegState"]),
         .library(name: "RegStateSimulator", targets: ["RegStateSimulator"]),
+        // Test doubles for apps: in-memory store, manual clock, recording logger, a device on the simulator.
+        .library(name: "RegStateTesting", targets: ["RegStateTesting"]),
         .executable(name: "regstate", targets: ["regstate"]),
     ],
     targets: [
@@ -28,18 +30,19 @@ let package = Package(
             swiftSettings: settings
         ),
         .target(name: "RegStateSimulator", dependencies: ["RegState"], swiftSettings: settings),
+        .target(name: "RegStateTesting", dependencies: ["RegState", "RegStateSimulator"], swiftSettings: settings),
         .executableTarget(name: "regstate", dependencies: ["RegState", "RegStateSimulator"], swiftSettings: settings),
         // Prints figures for the hot paths; run it in release: swift run -c release RegStateBenchmarks
-        .executableTarget(name: "RegStateBenchmarks", dependencies: ["RegState", "RegStateSimulator"], swiftSettings: settings),
+        .executableTarget(name: "RegStateBenchmarks", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting"], swiftSettings: settings),
         // A child process for the crash tests: it rewrites a store and a journal until it is killed.
         .executableTarget(name: "RegStateCrashProbe", dependencies: ["RegState"], swiftSettings: settings),
         // What the test targets that run child processes share: finding the package root and the built executables.
         .target(name: "RegStateTestSupport", path: "Tests/RegStateTestSupport", swiftSettings: settings),
-        .testTarget(name: "RegStateTests", dependencies: ["RegState", "RegStateSimulator", "RegStateCrashProbe",
+        .testTarget(name: "RegStateTests", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting", "RegStateCrashProbe",
                                                           "RegStateTestSupport"], swiftSettings: settings),
-        .testTarget(name: "RegStateSimulatorTests", dependencies: ["RegState", "RegStateSimulator"], swiftSettings: settings),
+        .testTarget(name: "RegStateSimulatorTests", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting"], swiftSettings: settings),
         .testTarget(name: "RegStateCLITests", dependencies: ["regstate", "RegStateTestSupport"], swiftSettings: settings),
-        .testTarget(name: "RegStateInteropTests", dependencies: ["RegState", "regstate", "RegStateTestSupport"],
+        .testTarget(name: "RegStateInteropTests", dependencies: ["RegState", "RegStateTesting", "regstate", "RegStateTestSupport"],
                     swiftSettings: settings),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateTesting
 import RegStateSimulator
 
 // Figures for the paths an app hits on every launch and every API call. Run in release:

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import RegState
+import RegStateTesting
 import RegStateSimulator
 
 @Suite("Passwordless email against the simulator")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import RegState
+import RegStateTesting
 import RegStateSimulator
 
 /// The OIDC client against the in-process simulator: real discovery, PKCE, token, JWKS and signature checks.

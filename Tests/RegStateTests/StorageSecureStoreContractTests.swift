@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateTesting
 import Testing
 
 /// The two store implementations, so the shared contract is checked against both.

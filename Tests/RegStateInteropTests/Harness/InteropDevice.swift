@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateTesting
 import Testing
 
 /// The app's side against one real provider: storage that survives relaunches, a counting transport and a clock.

@@ -2,50 +2,13 @@ import Foundation
 import Testing
 @testable import RegState
 import RegStateSimulator
+import RegStateTesting
 
-/// One simulated world (provider + backend on a manual clock) and the device-side storage that survives relaunches.
-struct EngineHarness {
-    let clock = ManualClock()
-    let simulator: Simulator
-    let store = InMemorySecureStore()
-    let journal = InMemoryJournal()
-    static let redirect = URL(string: "com.example.app:/callback")!
+/// One simulated world (provider + backend on a manual clock) and the device-side storage that survives relaunches:
+/// the ``SimulatedDevice`` the `RegStateTesting` product ships.
+typealias EngineHarness = SimulatedDevice
 
-    /// One provider key for every engine test: RSA key generation is the slowest thing a world does.
-    static let sharedSigningKey: RSAPrivateKey? = try? SystemCrypto().generateRSAPrivateKey(bits: 2048)
-
-    init(configure: (inout SimulatorConfiguration) -> Void = { _ in }) throws {
-        var configuration = SimulatorConfiguration()
-        configuration.signingKey = Self.sharedSigningKey
-        configure(&configuration)
-        simulator = try Simulator(configuration: configuration, clock: clock)
-    }
-
-    var configuration: RegStateConfiguration {
-        RegStateConfiguration(
-            oidc: OIDCConfiguration(issuer: URL(string: "https://idp.regstate.sim")!, clientID: "regstate-cli",
-                                    redirectURI: Self.redirect),
-            backendURL: URL(string: "https://api.regstate.sim")!,
-            nonNativeAccessToken: "agreed-non-native-token")
-    }
-
-    /// A service as a fresh app launch would build it: new actor, same store, journal and world.
-    func launch(platform: any PlatformService = SystemPlatformService(formFactor: "390x844")) -> RegStateService {
-        RegStateService(configuration: configuration, dependencies: RegStateDependencies(
-            store: store, journal: journal, transport: simulator.transport, clock: clock, platform: platform))
-    }
-
-    /// Registers alice through the social path to Active H and returns the service.
-    func registeredService(email: String = "alice@example.com") async throws -> RegStateService {
-        let service = launch()
-        #expect(await service.start() == .registrationRequired)
-        let url = try await service.beginSocialRegistration()
-        let callback = try await simulator.authorize(url, as: email)
-        try await service.completeSocialRegistration(callback: callback)
-        try await service.confirmRegistration()
-        return service
-    }
-
+extension SimulatedDevice {
     /// The stored refresh token, read the way the engine reads it.
     func storedRefreshToken() async -> String? {
         await TokenService(store: store, clock: clock).refreshToken()

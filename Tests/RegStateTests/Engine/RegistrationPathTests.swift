@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RegState
+import RegStateTesting
 import RegStateSimulator
 
 @Suite("Registration paths: G, H, Retry, F")
@@ -68,7 +69,7 @@ struct RegistrationPathTests {
     // MARK: Bad input: each is F with its own reason, nothing stored, and the app can start again.
 
     enum BadCallback: String, CaseIterable, Sendable {
-        case wrongState, missingState, denied, wrongIssuer, otherRedirect
+        case wrongState, missingState, denied, wrongIssuer, otherRedirect, noCode
     }
 
     @Test("a bad callback is F with its reason, stores nothing, and the app can start again", arguments: BadCallback.allCases)
@@ -89,23 +90,21 @@ struct RegistrationPathTests {
             expected = .stateMismatch
         case .denied:
             components = try #require(URLComponents(url: try await harness.simulator.deny(url), resolvingAgainstBaseURL: false))
-            expected = .authorizationDenied(error: "access_denied", description: nil)
+            expected = .authorizationDenied(error: "access_denied", description: "The user denied the request.")
         case .wrongIssuer:
             components.queryItems = components.queryItems?.map { $0.name == "iss" ? URLQueryItem(name: "iss", value: "https://evil.example") : $0 }
             expected = .issuerMismatchInCallback
         case .otherRedirect:
             components.scheme = "com.attacker.app"
-            expected = .malformedCallback("")
+            expected = .malformedCallback("wrong scheme")
+        case .noCode:
+            components.queryItems = components.queryItems?.filter { $0.name != "code" }
+            expected = .malformedCallback("no code")
         }
         let callback = try #require(components.url)
         let error = await #expect(throws: RegStateError.self) { try await service.completeSocialRegistration(callback: callback) }
-        guard case .registration(let failure)? = error else { Issue.record("not F: \(String(describing: error))"); return }
-        switch (failure, expected) {
-        case (.authorizationDenied(let code, _), .authorizationDenied(let expectedCode, _)): #expect(code == expectedCode)
-        case (.malformedCallback, .malformedCallback): break
-        default: #expect(failure == expected)
-        }
-        #expect(await service.state == .failed(.registration(failure)))
+        #expect(error == .registration(expected), "each bad callback has its exact reason")
+        #expect(await service.state == .failed(.registration(expected)))
         #expect(try harness.store.data(forKey: TokenService.credentialsKey) == nil)
         // The app can start again.
         let again = try await service.beginSocialRegistration()

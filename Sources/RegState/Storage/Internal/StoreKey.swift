@@ -1,7 +1,7 @@
 /// The rule every ``SecureStore`` implementation of the package applies to keys, so that a key is always a safe
 /// file name: 1–200 characters from `A–Z a–z 0–9 . _ -`, not starting with a dot (dot-files are the store's own
 /// temporary files).
-enum StoreKey {
+package enum StoreKey {
     /// The longest key, leaving room in a file name for the temporary-file prefix and suffix.
     static let maximumLength = 200
 
@@ -20,7 +20,7 @@ enum StoreKey {
     }
 
     /// Throws ``StoreError/invalidKey(_:)`` unless `key` follows the rule.
-    static func validate(_ key: String) throws(StoreError) {
+    package static func validate(_ key: String) throws(StoreError) {
         guard isValid(key) else { throw StoreError.invalidKey(key) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 /// A ``SecureStore`` in memory, for tests and previews: same key rules as ``FileSecureStore``, nothing persisted.
 ///

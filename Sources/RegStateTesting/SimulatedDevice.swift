@@ -1,0 +1,76 @@
+import Foundation
+import RegState
+import RegStateSimulator
+
+/// One device in one simulated world, for tests: an in-process provider and backend (``Simulator``) on a
+/// ``ManualClock``, and the device-side storage (``InMemorySecureStore``, ``InMemoryJournal``, ``RecordingLogger``)
+/// that survives relaunches of the service.
+///
+/// ```swift
+/// let device = try SimulatedDevice()                     // a world with default knobs
+/// let service = try await device.registeredService()     // Active H, registered through the social path
+/// device.clock.advance(by: 7200)                         // expire the access token without sleeping
+/// ```
+public struct SimulatedDevice: Sendable {
+    /// The world's and the device's time.
+    public let clock: ManualClock
+    /// The identity provider and registration backend.
+    public let simulator: Simulator
+    /// The device's secure store.
+    public let store: InMemorySecureStore
+    /// The device's event journal.
+    public let journal: InMemoryJournal
+    /// Everything the engine logged.
+    public let logger: RecordingLogger
+    /// The knobs the world was created with (the simulator's setters change them later).
+    public let world: SimulatorConfiguration
+
+    /// The redirect URI the device registers with.
+    public static let redirect = URL(string: "com.example.app:/callback") ?? URL(fileURLWithPath: "/callback")
+    /// One provider key for every simulated world in a process: RSA key generation is the slowest thing a world does.
+    public static let sharedSigningKey: RSAPrivateKey? = try? SystemCrypto().generateRSAPrivateKey(bits: 2048)
+
+    /// Creates a world with the knobs `configure` sets (lifetimes, offline, refusal, limits, …).
+    ///
+    /// - Throws: ``SimulatorError`` when the world cannot be made.
+    public init(clock: ManualClock = ManualClock(), configure: (inout SimulatorConfiguration) -> Void = { _ in }) throws {
+        var configuration = SimulatorConfiguration()
+        configuration.signingKey = Self.sharedSigningKey
+        configure(&configuration)
+        world = configuration
+        self.clock = clock
+        simulator = try Simulator(configuration: configuration, clock: clock)
+        store = InMemorySecureStore()
+        journal = InMemoryJournal()
+        logger = RecordingLogger()
+    }
+
+    /// The engine configuration that points at the simulator.
+    public var configuration: RegStateConfiguration {
+        RegStateConfiguration(
+            oidc: OIDCConfiguration(issuer: world.issuer, clientID: world.clientID, redirectURI: Self.redirect),
+            backendURL: world.backendURL,
+            nonNativeAccessToken: "agreed-non-native-token")
+    }
+
+    /// A service as a fresh app launch would build it: a new actor over the same store, journal and world.
+    public func launch(platform: any PlatformService = SystemPlatformService(formFactor: "390x844"),
+                       transport: (any HTTPTransport)? = nil) -> RegStateService {
+        RegStateService(configuration: configuration, dependencies: RegStateDependencies(
+            store: store, journal: journal, transport: transport ?? simulator.transport, clock: clock,
+            platform: platform, logger: logger))
+    }
+
+    /// A launched service, registered as `email` through the social path (D, G, Confirm): Active H.
+    ///
+    /// - Throws: whatever the registration throws.
+    public func registeredService(email: String = "alice@example.com") async throws -> RegStateService {
+        let service = launch()
+        await service.start()
+        let url = try await service.beginSocialRegistration()
+        let callback = try await simulator.authorize(url, as: email)
+        try await service.completeSocialRegistration(callback: callback)
+        try await service.confirmRegistration()
+        return service
+    }
+}
