@@ -12,6 +12,10 @@ extension Simulator {
     /// Makes every provider endpoint answer `500 server_error` (a transient outage), or brings it back.
     public func setProviderDown(_ down: Bool) { configuration.providerDown = down }
 
+    /// Makes every refresh grant answer a malformed `200` (or stops it); see
+    /// ``SimulatorConfiguration/answersRefreshMalformed``.
+    public func setAnswersRefreshMalformed(_ malformed: Bool) { configuration.answersRefreshMalformed = malformed }
+
     /// Sets the real-time delay before every answer, in seconds.
     public func setLatency(_ seconds: TimeInterval) { configuration.latency = max(0, seconds) }
 

@@ -46,6 +46,9 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     public var refusesRefresh: Bool
     /// When `true`, every provider endpoint answers `500 server_error` (the backend stays up). Default `false`.
     public var providerDown: Bool
+    /// When `true`, every refresh-token grant answers `200` with a body that is not a token response (a broken
+    /// proxy, a truncated answer) and rotates nothing. Default `false`.
+    public var answersRefreshMalformed = false
     /// When `true` (the default, as at real providers), a refresh token is issued only when the granted scope
     /// contains `offline_access`; when `false`, every token response carries one.
     public var requiresOfflineAccessForRefreshToken: Bool

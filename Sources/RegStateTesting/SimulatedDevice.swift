@@ -61,15 +61,25 @@ public struct SimulatedDevice: Sendable {
             platform: platform, logger: logger))
     }
 
+    /// The social sign-in on `service`, which must be in **D** (or after an error): the authorization URL, the user
+    /// `email` at the simulator's authorization endpoint, the redirect back. Returns the profile awaiting confirmation
+    /// (**G**).
+    ///
+    /// - Throws: whatever the registration throws.
+    @discardableResult
+    public func signIn(_ service: RegStateService, as email: String = "alice@example.com") async throws -> Profile {
+        let url = try await service.beginSocialRegistration()
+        let callback = try await simulator.authorize(url, as: email)
+        return try await service.completeSocialRegistration(callback: callback)
+    }
+
     /// A launched service, registered as `email` through the social path (D, G, Confirm): Active H.
     ///
     /// - Throws: whatever the registration throws.
     public func registeredService(email: String = "alice@example.com") async throws -> RegStateService {
         let service = launch()
         await service.start()
-        let url = try await service.beginSocialRegistration()
-        let callback = try await simulator.authorize(url, as: email)
-        try await service.completeSocialRegistration(callback: callback)
+        try await signIn(service, as: email)
         try await service.confirmRegistration()
         return service
     }

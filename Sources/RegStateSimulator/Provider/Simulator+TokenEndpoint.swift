@@ -75,6 +75,9 @@ extension Simulator {
         if configuration.refusesRefresh {
             return ServerResponse.oauthError(400, "invalid_grant", "The provider refuses to renew this session.")
         }
+        if configuration.answersRefreshMalformed {
+            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data("{\"access_tok".utf8))
+        }
         let key = mint.storageKey(token)
         guard let record = world.refreshTokens[key], let family = world.families[record.familyID] else {
             return ServerResponse.oauthError(400, "invalid_grant", "The refresh token is invalid or expired.")

@@ -46,8 +46,7 @@ struct ConcurrencyTests {
         await service.start()
         var late = await EventTape(service)
         #expect(await late.next(1) == ["Registration Required D"])
-        let url = try await service.beginSocialRegistration()
-        try await service.completeSocialRegistration(callback: try await harness.simulator.authorize(url, as: "bob@example.com"))
+        try await harness.signIn(service, as: "bob@example.com")
         try await service.confirmRegistration()
         #expect(await early.next(3) == ["Registration Required D", "Awaiting Confirmation G", "Active H"])
         #expect(await late.next(2) == ["Awaiting Confirmation G", "Active H"])
@@ -95,8 +94,7 @@ struct ConcurrencyTests {
         await service.start()
         switch path {
         case .social, .renewal, .offline, .refused, .logout:
-            let url = try await service.beginSocialRegistration()
-            try await service.completeSocialRegistration(callback: try await harness.simulator.authorize(url, as: "alice@example.com"))
+            try await harness.signIn(service, as: "alice@example.com")
             try await service.confirmRegistration()
         case .passwordless:
             try await service.beginPasswordlessRegistration(email: "carol@example.com")
@@ -105,8 +103,7 @@ struct ConcurrencyTests {
             await collectSecrets()
             try await service.confirmRegistration()
         case .retry:
-            let url = try await service.beginSocialRegistration()
-            try await service.completeSocialRegistration(callback: try await harness.simulator.authorize(url, as: "alice@example.com"))
+            try await harness.signIn(service, as: "alice@example.com")
             await collectSecrets()
             try await service.retryRegistration()
         case .badCallback:

@@ -47,8 +47,7 @@ struct RegistrationPathTests {
         let harness = try EngineHarness()
         let service = harness.launch()
         await service.start()
-        let url = try await service.beginSocialRegistration()
-        try await service.completeSocialRegistration(callback: try await harness.simulator.authorize(url, as: "alice@example.com"))
+        try await harness.signIn(service, as: "alice@example.com")
         #expect(try harness.store.data(forKey: TokenService.credentialsKey) != nil)
         try await service.retryRegistration()
         #expect(await service.state == .registrationRequired)
@@ -61,8 +60,7 @@ struct RegistrationPathTests {
         let harness = try EngineHarness()
         let service = harness.launch()
         await service.start()
-        let url = try await service.beginSocialRegistration()
-        try await service.completeSocialRegistration(callback: try await harness.simulator.authorize(url, as: "alice@example.com"))
+        try await harness.signIn(service, as: "alice@example.com")
         #expect(await harness.launch().start() == .registrationRequired)
     }
 
@@ -107,8 +105,7 @@ struct RegistrationPathTests {
         #expect(await service.state == .failed(.registration(expected)))
         #expect(try harness.store.data(forKey: TokenService.credentialsKey) == nil)
         // The app can start again.
-        let again = try await service.beginSocialRegistration()
-        try await service.completeSocialRegistration(callback: try await harness.simulator.authorize(again, as: "alice@example.com"))
+        try await harness.signIn(service, as: "alice@example.com")
         #expect(await service.state.letter == "G")
     }
 
@@ -195,8 +192,7 @@ struct RegistrationPathTests {
         #expect(try harness.store.data(forKey: TokenService.credentialsKey) == nil)
         // The app can start again: with an honest provider the same service reaches G.
         transport.tamper.withLock { $0 = false }
-        let again = try await service.beginSocialRegistration()
-        try await service.completeSocialRegistration(callback: try await harness.simulator.authorize(again, as: "alice@example.com"))
+        try await harness.signIn(service, as: "alice@example.com")
         #expect(await service.state.letter == "G")
     }
 
@@ -254,8 +250,7 @@ struct RegistrationPathTests {
         let second = RegStateService(configuration: harness.configuration, dependencies: RegStateDependencies(
             store: secondStore, journal: InMemoryJournal(), transport: harness.simulator.transport, clock: harness.clock))
         await second.start()
-        let url = try await second.beginSocialRegistration()
-        try await second.completeSocialRegistration(callback: try await harness.simulator.authorize(url, as: "alice@example.com"))
+        try await harness.signIn(second, as: "alice@example.com")
         #expect(try secondStore.data(forKey: TokenService.credentialsKey) != nil, "G holds provisional tokens")
         await #expect(throws: RegStateError.registration(.tooManyRegisteredDevices)) { try await second.confirmRegistration() }
         #expect(await second.state == .failed(.registration(.tooManyRegisteredDevices)))

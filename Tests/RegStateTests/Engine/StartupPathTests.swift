@@ -154,8 +154,7 @@ struct RotationAndStorageTests {
         let service = RegStateService(configuration: harness.configuration, dependencies: RegStateDependencies(
             store: harness.store, journal: harness.journal, transport: transport, clock: harness.clock))
         await service.start()
-        let url = try await service.beginSocialRegistration()
-        try await service.completeSocialRegistration(callback: try await harness.simulator.authorize(url, as: "alice@example.com"))
+        try await harness.signIn(service, as: "alice@example.com")
         try await service.confirmRegistration()
         let tokens = TokenService(store: harness.store, clock: harness.clock)
         let oldAccess = try #require(await tokens.accessToken()?.token)
@@ -227,17 +226,6 @@ final class RefreshGrantTransport: HTTPTransport {
     }
 }
 
-/// Answers refresh grants with a body that is not a token response; everything else goes to the simulator.
-struct MalformedRefreshTransport: HTTPTransport {
-    let base: any HTTPTransport
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        if request.formParameters["grant_type"] == "refresh_token" {
-            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data("{\"access_tok".utf8))
-        }
-        return try await base.send(request)
-    }
-}
-
 @Suite("Bad input at launch")
 struct BadInputAtLaunchTests {
     @Test("a torn journal tail is dropped at replay; the launch settles as usual")
@@ -257,10 +245,8 @@ struct BadInputAtLaunchTests {
         _ = try await harness.registeredService()
         let refresh = await harness.storedRefreshToken()
         harness.clock.advance(by: 3600)
-        let service = RegStateService(configuration: harness.configuration, dependencies: RegStateDependencies(
-            store: harness.store, journal: harness.journal,
-            transport: MalformedRefreshTransport(base: harness.simulator.transport), clock: harness.clock))
-        let state = await service.start()
+        await harness.simulator.setAnswersRefreshMalformed(true)
+        let state = await harness.launch().start()
         #expect(state.session?.connectivity == .offline(.ssoUnspecifiedIssue))
         #expect(await harness.storedRefreshToken() == refresh)
     }
