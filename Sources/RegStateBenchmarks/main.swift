@@ -29,7 +29,7 @@ print("RegState benchmarks (\(ProcessInfo.processInfo.activeProcessorCount) core
 
 // The pure transition function: the cost of the machine itself.
 let stored = StoredSession(registrationType: .social, expiresAt: Date(timeIntervalSince1970: 1_900_000_000),
-                           hasRefreshToken: true, profile: Profile(subject: "s", issuer: "https://idp.example"))
+                           profile: Profile(subject: "s", issuer: "https://idp.example"))
 let transition = await measure("transition (launch → inspect → B), 1000 per call", iterations: 200) {
     for _ in 0..<500 {
         _ = try? RegStateMachine.transition(from: .active(stored.session(.stored)), on: .launched(isNative: true))

@@ -10,7 +10,7 @@ struct PrintedPersonalDataTests {
     static let profile = Profile(subject: "user-1", issuer: "https://idp.example", email: "alice@example.com",
                                  emailVerified: true, name: "Alice Example")
     static let stored = StoredSession(registrationType: .social, expiresAt: Date(timeIntervalSince1970: 1_800_000_000),
-                                      hasRefreshToken: true, profile: profile)
+                                      profile: profile)
     static let events: [RegStateEvent] = [
         .awaitingConfirmation(profile),
         .sessionActive(stored.session(.registered)),

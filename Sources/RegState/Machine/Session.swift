@@ -35,18 +35,16 @@ public struct StoredSession: Sendable, Equatable, Codable {
     public var expiresAt: Date
     /// When the refresh token expires, when the provider said so; `nil` when unknown or never.
     public var refreshExpiresAt: Date?
-    /// Whether a refresh token is stored.
-    public var hasRefreshToken: Bool
     /// The profile decoded from the ID token.
     public var profile: Profile
 
     /// Creates a summary.
-    public init(registrationType: RegistrationType, expiresAt: Date, refreshExpiresAt: Date? = nil,
-                hasRefreshToken: Bool, profile: Profile) {
+    ///
+    /// Journals written before 2026-11 also carry `hasRefreshToken`, which nothing read; decoding ignores it.
+    public init(registrationType: RegistrationType, expiresAt: Date, refreshExpiresAt: Date? = nil, profile: Profile) {
         self.registrationType = registrationType
         self.expiresAt = expiresAt
         self.refreshExpiresAt = refreshExpiresAt
-        self.hasRefreshToken = hasRefreshToken
         self.profile = profile
     }
 

@@ -7,7 +7,7 @@ package enum TransitionTable {
     package static let profile = Profile(subject: "user-1", issuer: "https://idp.example", email: "alice@example.com",
                                          emailVerified: true, name: "Alice")
     package static let stored = StoredSession(registrationType: .social, expiresAt: epoch.addingTimeInterval(3600),
-                                              hasRefreshToken: true, profile: profile)
+                                              profile: profile)
 
     /// One value of each state shape the machine distinguishes.
     package static let states: [RegState] = [

@@ -43,7 +43,7 @@ package struct StoredCredentials: Sendable, Equatable, Codable, CustomStringConv
     package var summary: StoredSession? {
         guard let registrationType, let profile, let expiresAt else { return nil }
         return StoredSession(registrationType: registrationType, expiresAt: expiresAt,
-                             refreshExpiresAt: refreshExpiresAt, hasRefreshToken: refreshToken != nil, profile: profile)
+                             refreshExpiresAt: refreshExpiresAt, profile: profile)
     }
 
     package var description: String {
