@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads an authorization response redirect (RFC 6749 §4.1.2, RFC 9207): the pure checks behind
-/// ``OIDCClient/authorizationCode(from:for:)``, usable without a client.
+/// `OIDCClient/authorizationCode(from:for:)`, usable without a client.
 public enum AuthorizationCallback {
     /// The authorization code in `callback`, after every check.
     ///

@@ -2,8 +2,8 @@ import Foundation
 
 /// One authorization code request in flight: the URL to open and the secrets needed to finish it.
 ///
-/// Keep it until the callback arrives, then pass it to ``OIDCClient/authorizationCode(from:for:)`` and
-/// ``OIDCClient/exchangeCode(_:for:)``. `state`, `nonce` and `codeVerifier` are secrets, so the description shows
+/// Keep it until the callback arrives, then pass it to `OIDCClient/authorizationCode(from:for:)` and
+/// `OIDCClient/exchangeCode(_:for:)`. `state`, `nonce` and `codeVerifier` are secrets, so the description shows
 /// only the endpoint and the issue time.
 public struct AuthorizationRequest: Sendable, Equatable, Codable {
     /// The authorization URL to open in the browser.

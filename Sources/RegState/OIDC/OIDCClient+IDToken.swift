@@ -12,7 +12,7 @@ extension OIDCClient {
     ///     exchange, where no nonce was sent.
     /// - Returns: The verified token and its ``Profile``.
     /// - Throws: ``OIDCError/invalidIDToken(_:)`` for a failed check; discovery and JWKS fetch errors otherwise.
-    public func validateIDToken(_ idToken: String, expectedNonce: String?) async throws(OIDCError) -> VerifiedIDToken {
+    package func validateIDToken(_ idToken: String, expectedNonce: String?) async throws(OIDCError) -> VerifiedIDToken {
         let validator = IDTokenValidator(issuer: configuration.issuerIdentifier, clientID: configuration.clientID,
                                          leeway: configuration.idTokenLeeway, crypto: crypto)
         var keys = try await keySet(forceRefresh: false)

@@ -2,7 +2,7 @@ import Foundation
 
 extension OIDCClient {
     /// The grant type of Auth0's passwordless one-time-code exchange at the token endpoint.
-    public static let passwordlessGrantType = "http://auth0.com/oauth/grant-type/passwordless/otp"
+    package static let passwordlessGrantType = "http://auth0.com/oauth/grant-type/passwordless/otp"
 
     /// Asks the provider to email a one-time code to `email` (Auth0's `POST /passwordless/start`).
     ///
@@ -10,7 +10,7 @@ extension OIDCClient {
     /// basic syntax first, so a typo is reported without a round trip.
     /// - Throws: ``OIDCError/invalidEmail`` for an unusable address, ``OIDCError/unsupported(_:)`` when the
     ///   configuration has no passwordless start URL, and the provider's errors.
-    public func startPasswordless(email: String) async throws(OIDCError) {
+    package func startPasswordless(email: String) async throws(OIDCError) {
         let address = email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailAddress.isValid(address) else { throw .invalidEmail }
         guard let url = configuration.passwordlessStartURL else {
@@ -39,7 +39,7 @@ extension OIDCClient {
     /// mentioning "expired" is ``OIDCError/codeExpired``, one mentioning "used" is ``OIDCError/codeReused``, any
     /// other is ``OIDCError/wrongCode``.
     /// - Throws: those three, ``OIDCError/invalidEmail``, and the token endpoint's other errors.
-    public func verifyPasswordless(email: String, code: String) async throws(OIDCError) -> TokenResponse {
+    package func verifyPasswordless(email: String, code: String) async throws(OIDCError) -> TokenResponse {
         let address = email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailAddress.isValid(address) else { throw .invalidEmail }
         let otp = code.trimmingCharacters(in: .whitespacesAndNewlines)

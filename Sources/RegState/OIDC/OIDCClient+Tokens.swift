@@ -8,7 +8,7 @@ extension OIDCClient {
     /// ``validateIDToken(_:expectedNonce:)`` with the request's nonce.
     /// - Throws: ``OIDCError/oauth(error:description:status:)`` when the provider refuses (`invalid_grant` for a
     ///   used, expired or stolen code), transport, server and malformed-response errors otherwise.
-    public func exchangeCode(_ code: String, for request: AuthorizationRequest) async throws(OIDCError)
+    package func exchangeCode(_ code: String, for request: AuthorizationRequest) async throws(OIDCError)
         -> TokenResponse
     {
         try await tokenRequest([
@@ -29,7 +29,7 @@ extension OIDCClient {
     ///   - scope: A narrower scope to ask for; `nil` keeps the granted one.
     /// - Throws: ``OIDCError`` whose ``OIDCError/isRefusal`` is true when the provider explicitly refused
     ///   (`invalid_grant`: revoked, expired or reused token), ``OIDCError/isTransient`` when a retry may work.
-    public func refresh(refreshToken: String, scope: String? = nil) async throws(OIDCError) -> TokenResponse {
+    package func refresh(refreshToken: String, scope: String? = nil) async throws(OIDCError) -> TokenResponse {
         var parameters = [
             ("grant_type", "refresh_token"),
             ("refresh_token", refreshToken),

@@ -8,7 +8,7 @@ extension OIDCClient {
     /// - Throws: ``OIDCError/unauthorized`` on 401 (expired or revoked token), ``OIDCError/unsupported(_:)`` when
     ///   the provider has no userinfo endpoint, ``OIDCError/malformedResponse(_:)`` when the answer is not a JSON
     ///   object (signed userinfo responses are not supported), and transport and server errors.
-    public func userInfo(accessToken: String) async throws(OIDCError) -> [String: JSONValue] {
+    package func userInfo(accessToken: String) async throws(OIDCError) -> [String: JSONValue] {
         guard let endpoint = try await metadata().userinfoEndpoint else {
             throw .unsupported("the provider has no userinfo endpoint")
         }
@@ -24,7 +24,7 @@ extension OIDCClient {
     }
 
     /// Which kind of token a revocation names (RFC 7009 §2.1 `token_type_hint`).
-    public enum TokenTypeHint: String, Sendable, Equatable {
+    package enum TokenTypeHint: String, Sendable, Equatable {
         /// An access token.
         case accessToken = "access_token"
         /// A refresh token (revoking it also ends its access tokens at most providers).
@@ -37,7 +37,7 @@ extension OIDCClient {
     /// unknown or already revoked token too.
     /// - Throws: ``OIDCError/unsupported(_:)`` when the provider has no revocation endpoint; ``OIDCError/server(status:)``
     ///   for 5xx (503 asks the client to retry later); OAuth errors (`unsupported_token_type`, …) and transport errors.
-    public func revoke(token: String, hint: TokenTypeHint? = nil) async throws(OIDCError) {
+    package func revoke(token: String, hint: TokenTypeHint? = nil) async throws(OIDCError) {
         let endpoint = try await revocationEndpoint()
         var parameters = [("token", token)]
         if let hint { parameters.append(("token_type_hint", hint.rawValue)) }

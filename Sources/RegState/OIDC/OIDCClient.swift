@@ -6,9 +6,9 @@ import Foundation
 /// An actor because it caches the discovery document and the signing keys; every network call goes through the
 /// injected ``HTTPTransport``, so the same code runs against a real provider, the simulator and canned test
 /// responses. Every method throws ``OIDCError``; branch on ``OIDCError/isTransient`` and ``OIDCError/isRefusal``.
-public actor OIDCClient {
+package actor OIDCClient {
     /// The provider and client this instance talks to.
-    public nonisolated let configuration: OIDCConfiguration
+    package nonisolated let configuration: OIDCConfiguration
     let transport: any HTTPTransport
     let crypto: any CryptoProvider
     let clock: any RegStateClock
@@ -23,7 +23,7 @@ public actor OIDCClient {
     ///   - transport: Sends the HTTP requests; URLSession by default, the simulator's transport in tests.
     ///   - crypto: SHA-256, random bytes and RSA verification.
     ///   - clock: The time ID tokens are checked against.
-    public init(
+    package init(
         configuration: OIDCConfiguration,
         transport: any HTTPTransport = URLSessionTransport(),
         crypto: any CryptoProvider = SystemCrypto(),
@@ -41,7 +41,7 @@ public actor OIDCClient {
     ///
     /// - Throws: ``OIDCError/issuerMismatch(expected:found:)`` when the document describes another issuer (compared
     ///   as exact strings, OIDC Discovery §4.3); transport, server and malformed-response errors otherwise.
-    public func metadata() async throws(OIDCError) -> ProviderMetadata {
+    package func metadata() async throws(OIDCError) -> ProviderMetadata {
         if let cachedMetadata { return cachedMetadata }
         var request = HTTPRequest(method: .get, url: configuration.discoveryURL)
         request.headers["Accept"] = "application/json"
@@ -68,7 +68,7 @@ public actor OIDCClient {
     /// `client_id`, `redirect_uri`, `scope`, `state`, `nonce`, `code_challenge`, `code_challenge_method=S256` and
     /// the configuration's additional parameters.
     /// - Throws: discovery errors, or ``OIDCError/crypto(_:)`` when random bytes are unavailable.
-    public func makeAuthorizationRequest() async throws(OIDCError) -> AuthorizationRequest {
+    package func makeAuthorizationRequest() async throws(OIDCError) -> AuthorizationRequest {
         let metadata = try await metadata()
         let state: String
         let nonce: String
@@ -115,7 +115,7 @@ public actor OIDCClient {
     /// an earlier process).
     /// - Throws: ``OIDCError/malformedCallback(_:)``, ``OIDCError/stateMismatch``,
     ///   ``OIDCError/callbackIssuerMismatch``, ``OIDCError/authorizationError(error:description:)``.
-    public func authorizationCode(from callback: URL, for request: AuthorizationRequest) async throws(OIDCError)
+    package func authorizationCode(from callback: URL, for request: AuthorizationRequest) async throws(OIDCError)
         -> String
     {
         let metadata = try await metadata()

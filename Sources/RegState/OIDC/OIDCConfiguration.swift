@@ -2,7 +2,7 @@ import Foundation
 
 /// How RegState talks to one OpenID provider: who it is, who we are, and where the provider sends the user back.
 ///
-/// A value, so that an app builds it once from its settings and hands it to ``OIDCClient``; the CLI builds it from
+/// A value, so that an app builds it once from its settings and hands it to `OIDCClient`; the CLI builds it from
 /// `--issuer` and `--client-id`.
 public struct OIDCConfiguration: Sendable, Equatable {
     /// The issuer identifier, exactly as the provider's discovery document states it (compared as a string).

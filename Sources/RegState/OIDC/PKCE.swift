@@ -2,7 +2,7 @@ import Foundation
 
 /// Proof Key for Code Exchange (RFC 7636) with the `S256` method, and the random `state`/`nonce` values.
 ///
-/// Public so that apps and tests can check a challenge against a verifier; ``OIDCClient`` uses it for every
+/// Public so that apps and tests can check a challenge against a verifier; `OIDCClient` uses it for every
 /// authorization request.
 public enum PKCE {
     /// The only method RegState sends: `S256` (RFC 7636 §4.2); `plain` offers no protection against a stolen code.

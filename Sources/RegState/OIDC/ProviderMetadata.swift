@@ -3,7 +3,7 @@ import Foundation
 /// The members of an OpenID provider's discovery document (OIDC Discovery §3) that RegState uses.
 ///
 /// Unknown members are ignored; missing optional members are `nil`. The document is trusted only after its `issuer`
-/// has been compared with the configured issuer (``OIDCClient/metadata()`` does that).
+/// has been compared with the configured issuer (`OIDCClient/metadata()` does that).
 public struct ProviderMetadata: Codable, Sendable, Equatable {
     /// The issuer identifier; must equal the configured issuer exactly.
     public var issuer: String

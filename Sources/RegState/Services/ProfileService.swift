@@ -4,15 +4,15 @@ import Foundation
 ///
 /// It only reads claims; the ID token's signature and claims are validated before (OIDC Core 3.1.3.7) by the OIDC
 /// client, so a profile never comes from an unvalidated token.
-public struct ProfileService: Sendable {
+package struct ProfileService: Sendable {
     /// Creates the service.
-    public init() {}
+    package init() {}
 
     /// The profile the claims describe: `sub`, `iss`, `email`, `email_verified` (a Boolean or the string `"true"`),
     /// `name` (else `preferred_username`, else `nickname`) and `picture`; empty strings count as absent.
     ///
     /// - Throws: ``ProfileError/missingClaim(_:)`` when `sub` or `iss` is missing or not a string.
-    public func profile(fromClaims claims: [String: JSONValue]) throws(ProfileError) -> Profile {
+    package func profile(fromClaims claims: [String: JSONValue]) throws(ProfileError) -> Profile {
         guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else { throw .missingClaim("sub") }
         guard let issuer = claims["iss"]?.stringValue, !issuer.isEmpty else { throw .missingClaim("iss") }
         func text(_ name: String) -> String? {
@@ -31,7 +31,7 @@ public struct ProfileService: Sendable {
     /// The profile in a compact JWT's payload, read without verifying it: for tokens already validated and stored.
     ///
     /// - Throws: ``ProfileError/malformedToken`` when the token is not a JWT with a JSON object payload.
-    public func profile(fromIDToken compact: String) throws(ProfileError) -> Profile {
+    package func profile(fromIDToken compact: String) throws(ProfileError) -> Profile {
         let segments = compact.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3, let payload = Base64URL.decode(String(segments[1])),
               let claims = (try? JSONValue.parse(payload))?.objectValue
@@ -41,7 +41,7 @@ public struct ProfileService: Sendable {
 }
 
 /// Why a profile could not be prepared.
-public enum ProfileError: Error, Sendable, Equatable {
+package enum ProfileError: Error, Sendable, Equatable {
     /// A required claim is missing.
     case missingClaim(String)
     /// The ID token is not a readable JWT.
@@ -50,7 +50,7 @@ public enum ProfileError: Error, Sendable, Equatable {
 
 extension ProfileError: LocalizedError {
     /// A sentence for people.
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .missingClaim(let claim): "The identity token has no '\(claim)' claim."
         case .malformedToken: "The identity token cannot be read."

@@ -6,28 +6,28 @@ import Foundation
 /// All credentials live in one record under ``credentialsKey`` so that every update is one atomic store write: a crash
 /// leaves the old set or the new set, never a new access token beside a dead refresh token. It is an actor so that
 /// read-modify-write updates (a renewal landing while a logout clears) cannot interleave.
-public actor TokenService {
+package actor TokenService {
     /// The store key of the credentials record.
-    public static let credentialsKey = "credentials"
+    package static let credentialsKey = "credentials"
     /// The store key of the installation identifier.
-    public static let installationKey = "installation_id"
+    package static let installationKey = "installation_id"
     /// Where an unreadable credentials record is set aside, so that nothing is silently destroyed.
-    public static let quarantineKey = "credentials.unreadable"
+    package static let quarantineKey = "credentials.unreadable"
 
     private let store: any SecureStore
     private let clock: any RegStateClock
     private let crypto: any CryptoProvider
     /// How long before `expires_at` a token already counts as expired, so it is not used as it dies.
-    public let gracePeriod: TimeInterval
+    package let gracePeriod: TimeInterval
     /// The lifetime assumed when a provider omits `expires_in`.
-    public let assumedLifetime: TimeInterval
+    package let assumedLifetime: TimeInterval
 
     /// Creates the service over `store`.
     ///
     /// - Parameters:
     ///   - gracePeriod: seconds before expiry at which a token is treated as expired (default 60).
     ///   - assumedLifetime: the access-token lifetime to assume when the provider does not say (default 3600).
-    public init(store: any SecureStore, clock: any RegStateClock = SystemClock(),
+    package init(store: any SecureStore, clock: any RegStateClock = SystemClock(),
                 crypto: any CryptoProvider = SystemCrypto(), gracePeriod: TimeInterval = 60,
                 assumedLifetime: TimeInterval = 3600) {
         self.store = store
@@ -44,7 +44,7 @@ public actor TokenService {
     /// Provisional credentials left by an app killed on the confirmation page are not a session: they are removed.
     /// A damaged record is moved to ``quarantineKey``; a store that cannot be read is left as it is (the next launch
     /// tries again). No other key is touched.
-    public func inspect() -> StoredTokenStatus {
+    package func inspect() -> StoredTokenStatus {
         let credentials: StoredCredentials?
         do {
             credentials = try load()
@@ -83,33 +83,33 @@ public actor TokenService {
     }
 
     /// The summary of the stored credentials, when there are readable ones with a registration.
-    public func storedSession() -> StoredSession? {
+    package func storedSession() -> StoredSession? {
         snapshot()?.session
     }
 
     /// The stored access token and its expiry, whatever its stage; `nil` when there is none.
-    public func accessToken() -> (token: String, expiresAt: Date?)? {
+    package func accessToken() -> (token: String, expiresAt: Date?)? {
         snapshot().map { ($0.accessToken, $0.expiresAt) }
     }
 
     /// Whether an access token expiring at `expiresAt` is still usable beyond the grace period.
-    public func isUsable(_ expiresAt: Date?) -> Bool {
+    package func isUsable(_ expiresAt: Date?) -> Bool {
         guard let expiresAt else { return true }
         return expiresAt.addingTimeInterval(-gracePeriod) > clock.now()
     }
 
     /// The stored refresh token.
-    public func refreshToken() -> String? {
+    package func refreshToken() -> String? {
         snapshot()?.refreshToken
     }
 
     /// The stored ID token.
-    public func idToken() -> String? {
+    package func idToken() -> String? {
         snapshot()?.idToken
     }
 
     /// The backend security token, when one is stored and not expired.
-    public func securityToken() -> String? {
+    package func securityToken() -> String? {
         snapshot()?.securityToken
     }
 
@@ -117,7 +117,7 @@ public actor TokenService {
     /// a reinstalled or wiped device from the one it knew (seed 002).
     ///
     /// - Throws: ``StoreError`` when it cannot be stored, or ``CryptoError`` when no random bytes are available.
-    public func installationID() throws -> String {
+    package func installationID() throws -> String {
         if let data = try store.data(forKey: Self.installationKey), let id = String(data: data, encoding: .utf8), !id.isEmpty {
             return id
         }
@@ -131,7 +131,7 @@ public actor TokenService {
     /// Installs the agreed non-native token (Active **A**).
     ///
     /// - Throws: ``StoreError``.
-    public func installNonNativeToken(_ token: String) throws {
+    package func installNonNativeToken(_ token: String) throws {
         try save(StoredCredentials(stage: .nonNative, accessToken: token))
     }
 
@@ -139,7 +139,7 @@ public actor TokenService {
     ///
     /// - Throws: ``StoreError``.
     @discardableResult
-    public func storeProvisional(_ tokens: TokenResponse, registrationType: RegistrationType, profile: Profile) throws -> StoredSession {
+    package func storeProvisional(_ tokens: TokenResponse, registrationType: RegistrationType, profile: Profile) throws -> StoredSession {
         let now = clock.now()
         let credentials = StoredCredentials(
             stage: .provisional, registrationType: registrationType, profile: profile, idToken: tokens.idToken,
@@ -154,7 +154,7 @@ public actor TokenService {
     ///
     /// - Throws: ``TokenServiceError/nothingProvisional`` or ``StoreError``.
     @discardableResult
-    public func confirm(securityToken: String? = nil, securityTokenLifetime: TimeInterval? = nil) throws -> StoredSession {
+    package func confirm(securityToken: String? = nil, securityTokenLifetime: TimeInterval? = nil) throws -> StoredSession {
         guard var credentials = try load(), credentials.stage == .provisional else {
             throw TokenServiceError.nothingProvisional
         }
@@ -173,7 +173,7 @@ public actor TokenService {
     ///
     /// - Returns: the new summary, or `nil` when the credentials changed meanwhile (nothing was written).
     /// - Throws: ``StoreError``.
-    public func storeRenewed(_ tokens: TokenResponse, profile: Profile?, replacing usedRefreshToken: String) throws -> StoredSession? {
+    package func storeRenewed(_ tokens: TokenResponse, profile: Profile?, replacing usedRefreshToken: String) throws -> StoredSession? {
         guard var credentials = try load(), credentials.stage == .confirmed,
               credentials.refreshToken == usedRefreshToken else { return nil }
         let now = clock.now()
@@ -192,7 +192,7 @@ public actor TokenService {
     /// Removes provisional tokens (Retry, or a failure before confirmation); confirmed ones are left alone.
     ///
     /// - Throws: ``StoreError``.
-    public func clearProvisional() throws {
+    package func clearProvisional() throws {
         guard let credentials = try? load() else { return }
         if credentials.stage == .provisional { try store.removeValue(forKey: Self.credentialsKey) }
     }
@@ -200,7 +200,7 @@ public actor TokenService {
     /// Removes all credentials (logout, final renewal failure); the installation id stays.
     ///
     /// - Throws: ``StoreError``.
-    public func clearAll() throws {
+    package func clearAll() throws {
         try store.removeValue(forKey: Self.credentialsKey)
         try store.removeValue(forKey: Self.quarantineKey)
     }
@@ -208,7 +208,7 @@ public actor TokenService {
     /// Removes everything this service keeps, including the installation id (clear-state); returns the removed keys.
     ///
     /// - Throws: ``StoreError``.
-    public func clearEverything() throws -> [String] {
+    package func clearEverything() throws -> [String] {
         var removed: [String] = []
         for key in [Self.credentialsKey, Self.quarantineKey, Self.installationKey] where try store.data(forKey: key) != nil {
             try store.removeValue(forKey: key)
@@ -251,7 +251,7 @@ public actor TokenService {
 }
 
 /// Why the token service could not do what was asked.
-public enum TokenServiceError: Error, Sendable, Equatable {
+package enum TokenServiceError: Error, Sendable, Equatable {
     /// The stored credentials record is not readable (it is set aside by ``TokenService/inspect()``).
     case corrupt
     /// There are no provisional tokens to confirm.
@@ -260,7 +260,7 @@ public enum TokenServiceError: Error, Sendable, Equatable {
 
 extension TokenServiceError: LocalizedError {
     /// A sentence for people.
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .corrupt: "The stored credentials are damaged."
         case .nothingProvisional: "There is no pending registration to confirm."
