@@ -28,6 +28,8 @@ public actor Simulator {
     let file: WorldFile?
     var world: World
     var savedWorld: World?
+    /// The defect built into every ID token issued, when a test asked for one.
+    var idTokenDefect: IDTokenDefect?
 
     /// Creates a world, or reopens the one saved in `persistence`.
     ///

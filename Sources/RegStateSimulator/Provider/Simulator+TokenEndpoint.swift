@@ -162,7 +162,7 @@ extension Simulator {
             "name": .string(user.name),
         ]
         if let nonce { claims["nonce"] = .string(nonce) }
-        return try mint.signedJWT(claims)
+        return try signedIDToken(claims)
     }
 
     /// The requested scope reduced to the supported scopes, in request order, without repeats.

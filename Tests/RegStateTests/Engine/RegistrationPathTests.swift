@@ -139,59 +139,31 @@ struct RegistrationPathTests {
         #expect(try harness.store.data(forKey: TokenService.credentialsKey) == nil)
     }
 
-    enum BadIDToken: String, CaseIterable, Sendable {
-        case badSignature, algNone, wrongAudience, wrongIssuer, expired, wrongNonce
-    }
-
     @Test("an ID token that fails validation is F with the check that failed, nothing is stored, and the app can start again",
-          arguments: BadIDToken.allCases)
-    func badIDToken(_ kind: BadIDToken) async throws {
-        let crypto = SystemCrypto()
-        let key = try crypto.generateRSAPrivateKey(bits: 2048)
+          arguments: IDTokenDefect.allCases)
+    func badIDToken(_ defect: IDTokenDefect) async throws {
         let harness = try EngineHarness()
-        // The `exp` the tampering wrote, so the expected failure names the exact instant.
-        let writtenExpiry = LockedValue<Double?>(nil)
-        var tampering = TamperingTransport(base: harness.simulator.transport, key: key) { claims, _ in
-            switch kind {
-            case .wrongAudience: claims["aud"] = "someone-else"
-            case .wrongIssuer: claims["iss"] = "https://evil.example"
-            case .expired:
-                let expiry = (claims["iat"]?.numberValue ?? 0) - 600
-                writtenExpiry.withLock { $0 = expiry }
-                claims["exp"] = .number(expiry)
-            case .wrongNonce: claims["nonce"] = "replayed-nonce"
-            case .badSignature, .algNone: break
-            }
-        }
-        if kind == .badSignature { tampering.signWithOtherKey = try crypto.generateRSAPrivateKey(bits: 2048) }
-        if kind == .algNone { tampering.unsigned = true }
-        let transport = SwitchableTransport(tampered: tampering, plain: harness.simulator.transport)
-        let service = RegStateService(configuration: harness.configuration, dependencies: RegStateDependencies(
-            store: harness.store, journal: harness.journal, transport: transport, clock: harness.clock))
+        let service = harness.launch()
         await service.start()
-        let url = try await service.beginSocialRegistration()
-        let callback = try await harness.simulator.authorize(url, as: "alice@example.com")
-        let error = await #expect(throws: RegStateError.self) { try await service.completeSocialRegistration(callback: callback) }
+        await harness.simulator.setIDTokenDefect(defect)
+        let error = await #expect(throws: RegStateError.self) { try await harness.signIn(service, as: "alice@example.com") }
         guard case .registration(.invalidIDToken(let reason))? = error else {
             Issue.record("expected an invalid ID token, got \(String(describing: error))")
             return
         }
-        let expected: IDTokenError
-        switch kind {
-        case .badSignature: expected = .invalidSignature
-        case .algNone: expected = .unsupportedAlgorithm("none")
-        case .wrongAudience: expected = .audienceMismatch
-        case .wrongIssuer: expected = .issuerMismatch(expected: "https://idp.regstate.sim", found: "https://evil.example")
-        case .expired:
-            let expiry = try #require(writtenExpiry.withLock { $0 }, "the tampering never saw an ID token")
-            expected = .expired(at: Date(timeIntervalSince1970: expiry))
-        case .wrongNonce: expected = .nonceMismatch
+        let expected: IDTokenError = switch defect {
+        case .badSignature: .invalidSignature
+        case .algNone: .unsupportedAlgorithm("none")
+        case .wrongAudience: .audienceMismatch
+        case .wrongIssuer: .issuerMismatch(expected: "https://idp.regstate.sim", found: IDTokenDefect.wrongIssuerValue)
+        case .expired: .expired(at: Date(timeIntervalSince1970: harness.clock.now().timeIntervalSince1970.rounded(.down) - 600))
+        case .wrongNonce: .nonceMismatch
         }
         #expect(reason == expected.errorDescription)
         #expect(await service.state == .failed(.registration(.invalidIDToken(reason))))
         #expect(try harness.store.data(forKey: TokenService.credentialsKey) == nil)
         // The app can start again: with an honest provider the same service reaches G.
-        transport.tamper.withLock { $0 = false }
+        await harness.simulator.setIDTokenDefect(nil)
         try await harness.signIn(service, as: "alice@example.com")
         #expect(await service.state.letter == "G")
     }

@@ -1,0 +1,51 @@
+import Foundation
+import RegState
+
+/// A defect the simulator builds into every ID token it issues, so a test can check that the client refuses it
+/// (OIDC Core 3.1.3.7) without a hand-written transport: set it with ``Simulator/setIDTokenDefect(_:)``.
+public enum IDTokenDefect: String, Sendable, Equatable, CaseIterable {
+    /// The signature does not verify against the published key (its first byte is changed).
+    case badSignature
+    /// The token is unsigned: `alg` is `none` and the signature is empty.
+    case algNone
+    /// `aud` names another client.
+    case wrongAudience
+    /// `iss` names another issuer (`https://evil.example`).
+    case wrongIssuer
+    /// `exp` is ten minutes before `iat`: the token was dead on arrival.
+    case expired
+    /// `nonce` is not the one the authorization request sent.
+    case wrongNonce
+
+    /// The issuer a ``wrongIssuer`` token names.
+    public static let wrongIssuerValue = "https://evil.example"
+}
+
+extension Simulator {
+    /// Builds `defect` into every ID token issued from now on; `nil` issues honest tokens again.
+    public func setIDTokenDefect(_ defect: IDTokenDefect?) { idTokenDefect = defect }
+
+    /// `claims` signed as the world signs them, with the defect in effect.
+    func signedIDToken(_ claims: [String: JSONValue]) throws -> String {
+        var claims = claims
+        switch idTokenDefect {
+        case .wrongAudience: claims["aud"] = "someone-else"
+        case .wrongIssuer: claims["iss"] = .string(IDTokenDefect.wrongIssuerValue)
+        case .expired: claims["exp"] = .number((claims["iat"]?.numberValue ?? 0) - 600)
+        case .wrongNonce: claims["nonce"] = "replayed-nonce"
+        case .badSignature, .algNone, nil: break
+        }
+        switch idTokenDefect {
+        case .algNone:
+            let header: JSONValue = ["alg": "none", "typ": "JWT"]
+            return Base64URL.encode(header.serialized()) + "." + Base64URL.encode(JSONValue.object(claims).serialized()) + "."
+        case .badSignature:
+            let token = try mint.signedJWT(claims)
+            guard let dot = token.lastIndex(of: ".") else { return token }
+            let first = token.index(after: dot)
+            return String(token[..<first]) + (token[first] == "A" ? "B" : "A") + String(token[token.index(after: first)...])
+        case .wrongAudience, .wrongIssuer, .expired, .wrongNonce, nil:
+            return try mint.signedJWT(claims)
+        }
+    }
+}
