@@ -30,6 +30,10 @@ public actor Simulator {
     var savedWorld: World?
     /// The defect built into every ID token issued, when a test asked for one.
     var idTokenDefect: IDTokenDefect?
+    /// Every request that reached the host API's resource endpoint, oldest first (in memory only).
+    public internal(set) var resourceRequests: [ResourceRequest] = []
+    /// Whether the resource endpoint answers `403 FORCED_LOGOUT`.
+    var forcesLogoutAtResource = false
 
     /// Creates a world, or reopens the one saved in `persistence`.
     ///

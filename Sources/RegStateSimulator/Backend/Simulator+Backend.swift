@@ -46,6 +46,8 @@ extension Simulator {
             }
         case ("/v1/security-token", _), ("/v1/registration", _), ("/v1/profile", _), ("/v1/installation", _):
             return ServerResponse.methodNotAllowed
+        case (let path, .get) where path == "/v1/resource" || path.hasPrefix("/v1/resource/"):
+            return handleResource(request, path: path)
         default: return ServerResponse.notFound
         }
     }

@@ -82,23 +82,32 @@ extension Simulator {
 
     /// `GET|POST /userinfo`: the claims of the access token's user, or 401 with a bearer challenge.
     func userinfo(_ request: HTTPRequest) -> HTTPResponse {
+        switch bearerUser(of: request) {
+        case .success(let user):
+            return .json(200, ["sub": .string(user.subject), "email": .string(user.email), "email_verified": true,
+                               "name": .string(user.name)])
+        case .failure(let refusal):
+            return refusal.response
+        }
+    }
+
+    /// The user whose live access token `request` carries as its bearer token, or why there is none.
+    func bearerUser(of request: HTTPRequest) -> Result<SimulatorUser, BearerRefusal> {
         guard let token = ServerResponse.bearerToken(of: request) else {
-            return HTTPResponse(status: 401, headers: ["WWW-Authenticate": "Bearer"])
+            return .failure(BearerRefusal(reason: "no bearer token", response: HTTPResponse(status: 401, headers: ["WWW-Authenticate": "Bearer"])))
         }
-        guard let record = world.accessTokens[mint.storageKey(token)] else {
-            return ServerResponse.invalidBearerToken("The access token is unknown or expired.")
+        func refuse(_ description: String) -> Result<SimulatorUser, BearerRefusal> {
+            .failure(BearerRefusal(reason: description, response: ServerResponse.invalidBearerToken(description)))
         }
-        guard record.expiresAt > clock.now() else {
-            return ServerResponse.invalidBearerToken("The access token has expired.")
-        }
+        guard let record = world.accessTokens[mint.storageKey(token)] else { return refuse("The access token is unknown or expired.") }
+        guard record.expiresAt > clock.now() else { return refuse("The access token has expired.") }
         guard !record.revoked, world.families[record.familyID]?.revoked != true else {
-            return ServerResponse.invalidBearerToken("The access token has been revoked.")
+            return refuse("The access token has been revoked.")
         }
         guard let user = world.users.values.first(where: { $0.subject == record.subject }) else {
-            return ServerResponse.invalidBearerToken("The access token's user no longer exists.")
+            return refuse("The access token's user no longer exists.")
         }
-        return .json(200, ["sub": .string(user.subject), "email": .string(user.email), "email_verified": true,
-                           "name": .string(user.name)])
+        return .success(user)
     }
 
     /// `POST /oauth/revoke` (RFC 7009): 200 for a known client whatever the token; a refresh token takes its family

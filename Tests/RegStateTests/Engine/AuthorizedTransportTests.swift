@@ -3,17 +3,6 @@ import Testing
 @testable import RegState
 import RegStateSimulator
 
-/// Records what each request carried on its way to the simulator.
-final class RecordingTransport: HTTPTransport {
-    let base: any HTTPTransport
-    let seen = LockedValue<[HTTPRequest]>([])
-    init(_ base: any HTTPTransport) { self.base = base }
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        seen.withLock { $0.append(request) }
-        return try await base.send(request)
-    }
-}
-
 @Suite("Authorized requests (token policy)")
 struct AuthorizedTransportTests {
     static let userinfo = URL(string: "https://idp.regstate.sim/userinfo")!
@@ -39,22 +28,26 @@ struct AuthorizedTransportTests {
         #expect(policy.matches(try #require(URL(string: policyCase.url))) == policyCase.matches)
     }
 
-    @Test("a request the policy does not list never carries the token; a listed one carries the stored access token")
+    static let resource = URL(string: "https://api.regstate.sim/v1/resource")!
+
+    @Test("a request the policy does not list never carries the token; a listed one carries the live access token")
     func unlistedRequestCarriesNoToken() async throws {
         let harness = try EngineHarness()
         let service = try await harness.registeredService()
-        let access = try #require(await TokenService(store: harness.store, clock: harness.clock).accessToken()?.token)
-        let recorder = RecordingTransport(harness.simulator.transport)
-        let transport = AuthorizedTransport(base: recorder, service: service,
-                                            policy: TokenPolicy(validatingURLs: [URL(string: "https://api.regstate.sim/v1")!]))
-        _ = try await transport.send(HTTPRequest(method: .get, url: Self.userinfo))
-        let listed = try await AuthorizedTransport(base: recorder, service: service,
-                                                   policy: TokenPolicy(validatingURLs: [Self.userinfo]))
-            .send(HTTPRequest(method: .get, url: Self.userinfo))
+        let subject = try #require(await harness.simulator.user(email: "alice@example.com")).subject
+        let tickets = Self.resource.appendingPathComponent("tickets")
+        let unlisted = try await AuthorizedTransport(base: harness.simulator.transport, service: service,
+                                                     policy: TokenPolicy(validatingURLs: [URL(string: "https://api.regstate.sim/v2")!]))
+            .send(HTTPRequest(method: .get, url: tickets))
+        #expect(unlisted.status == 401)
+        let listed = try await AuthorizedTransport(base: harness.simulator.transport, service: service,
+                                                   policy: TokenPolicy(validatingURLs: [Self.resource]))
+            .send(HTTPRequest(method: .get, url: tickets))
         #expect(listed.status == 200)
-        let seen = recorder.seen.withLock { $0 }
-        #expect(seen.map(\.url) == [Self.userinfo, Self.userinfo])
-        #expect(seen.map { $0.header("Authorization") } == [nil, "Bearer \(access)"])
+        #expect(await harness.simulator.resourceRequests == [
+            ResourceRequest(path: "/v1/resource/tickets", bearer: .none),
+            ResourceRequest(path: "/v1/resource/tickets", bearer: .accepted(subject: subject)),
+        ])
     }
 
     @Test("20 requests rejected at once: one notice, one refresh, every request retried with the new token")
@@ -106,15 +99,14 @@ struct SessionEndTests {
         let service = try await harness.registeredService()
         var tape = await EventTape(service)
         _ = await tape.next(1)
-        let backend = URL(string: "https://api.regstate.sim/v1")!
-        let access = try #require(await TokenService(store: harness.store, clock: harness.clock).accessToken()?.token)
+        let subject = try #require(await harness.simulator.user(email: "alice@example.com")).subject
         // The host's API call carries the provider token; the host's backend answers with a forced logout.
-        let recorder = RecordingTransport(CannedBackend(response: HTTPResponse.json(403, ["error": "FORCED_LOGOUT"])))
-        let transport = AuthorizedTransport(base: recorder, service: service, policy: TokenPolicy(validatingURLs: [backend]))
-        let request = HTTPRequest(method: .get, url: backend.appendingPathComponent("registration"))
-        let response = try await transport.send(request)
+        await harness.simulator.setForcesLogoutAtResource(true)
+        let transport = AuthorizedTransport(base: harness.simulator.transport, service: service,
+                                            policy: TokenPolicy(validatingURLs: [AuthorizedTransportTests.resource]))
+        let response = try await transport.send(HTTPRequest(method: .get, url: AuthorizedTransportTests.resource))
         #expect(response.status == 403)
-        #expect(recorder.seen.withLock { $0 }.map { $0.header("Authorization") } == ["Bearer \(access)"])
+        #expect(await harness.simulator.resourceRequests.map(\.bearer) == [.accepted(subject: subject)])
         #expect(await service.state == .registrationRequired)
         #expect(await tape.next(2) == ["Error E", "Registration Required D"])
         #expect(try harness.store.data(forKey: TokenService.credentialsKey) == nil)
@@ -156,10 +148,4 @@ struct SessionEndTests {
         #expect(JournalEntry.fold(entries) == (await service.state))
         #expect(entries.map(\.sequence) == entries.map(\.sequence).sorted())
     }
-}
-
-/// A backend that answers every request with one response: for a host API whose answers the test chooses.
-struct CannedBackend: HTTPTransport {
-    let response: HTTPResponse
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse { response }
 }
