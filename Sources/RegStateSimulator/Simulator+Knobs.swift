@@ -16,6 +16,10 @@ extension Simulator {
     /// ``SimulatorConfiguration/answersRefreshMalformed``.
     public func setAnswersRefreshMalformed(_ malformed: Bool) { configuration.answersRefreshMalformed = malformed }
 
+    /// Makes refresh grants rotate (the default) or keep the presented refresh token; see
+    /// ``SimulatorConfiguration/rotatesRefreshTokens``.
+    public func setRotatesRefreshTokens(_ rotates: Bool) { configuration.rotatesRefreshTokens = rotates }
+
     /// Sets the real-time delay before every answer, in seconds.
     public func setLatency(_ seconds: TimeInterval) { configuration.latency = max(0, seconds) }
 

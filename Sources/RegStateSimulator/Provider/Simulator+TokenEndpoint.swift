@@ -99,16 +99,20 @@ extension Simulator {
         guard let user = world.users.values.first(where: { $0.subject == family.subject }) else {
             return ServerResponse.oauthError(400, "invalid_grant", "The refresh token's user no longer exists.")
         }
+        guard configuration.rotatesRefreshTokens else {
+            return try tokenResponse(familyID: record.familyID, user: user, nonce: nil, refreshToken: .never)
+        }
         world.refreshTokens[key]?.used = true
-        return try tokenResponse(familyID: record.familyID, user: user, nonce: nil, alwaysRotate: true)
+        return try tokenResponse(familyID: record.familyID, user: user, nonce: nil, refreshToken: .always)
     }
 
     /// Mints the tokens of one grant or rotation in `familyID` and answers with them.
     ///
     /// - Parameters:
     ///   - nonce: The authorization request's nonce, carried into the ID token (never on refresh or OTP).
-    ///   - alwaysRotate: A refresh grant always returns a new refresh token, whatever the scope rule says.
-    func tokenResponse(familyID: String, user: SimulatorUser, nonce: String?, alwaysRotate: Bool = false) throws
+    ///   - refreshToken: Whether a new refresh token is issued: by the scope rule, always (a rotating refresh grant)
+    ///     or never (a refresh grant that keeps the presented one).
+    func tokenResponse(familyID: String, user: SimulatorUser, nonce: String?, refreshToken issue: RefreshTokenIssue = .byScope) throws
         -> HTTPResponse
     {
         guard let family = world.families[familyID] else {
@@ -126,7 +130,12 @@ extension Simulator {
             "expires_in": .number(configuration.accessTokenLifetime.rounded()),
             "scope": .string(family.scope),
         ]
-        if alwaysRotate || scopes.contains("offline_access") || !configuration.requiresOfflineAccessForRefreshToken {
+        let issuesRefreshToken = switch issue {
+        case .always: true
+        case .never: false
+        case .byScope: scopes.contains("offline_access") || !configuration.requiresOfflineAccessForRefreshToken
+        }
+        if issuesRefreshToken {
             let refreshToken = try mint.opaqueToken()
             world.refreshTokens[mint.storageKey(refreshToken)] = RefreshTokenRecord(
                 familyID: familyID, expiresAt: configuration.refreshTokenLifetime.map { now.addingTimeInterval($0) })
@@ -174,4 +183,14 @@ extension Simulator {
         }
         return granted.joined(separator: " ")
     }
+}
+
+/// Whether a token response carries a new refresh token.
+enum RefreshTokenIssue {
+    /// When the granted scope asks for one (`offline_access`), or the world does not require it.
+    case byScope
+    /// Always: a rotating refresh grant.
+    case always
+    /// Never: a refresh grant that keeps the presented refresh token.
+    case never
 }

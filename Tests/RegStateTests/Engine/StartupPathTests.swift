@@ -136,15 +136,20 @@ struct RotationAndStorageTests {
         let oldRefresh = try #require(await harness.storedRefreshToken())
         let oldAccess = try #require(await tokens.accessToken()?.token)
         harness.clock.advance(by: 3600)
-        let transport = RefreshGrantTransport(base: harness.simulator.transport, stripsRefreshToken: true)
-        let service = RegStateService(configuration: harness.configuration, dependencies: RegStateDependencies(
-            store: harness.store, journal: harness.journal, transport: transport, clock: harness.clock))
+        await harness.simulator.setRotatesRefreshTokens(false)
+        await harness.simulator.resetCounters()
+        let service = harness.launch()
         #expect(await service.start().letter == "C")
-        #expect(transport.stripped.withLock { $0 } == 1, "the refresh answer really lost its refresh_token")
+        #expect(await harness.simulator.refreshGrantCount == 1, "one refresh answer, without refresh_token")
         #expect(await harness.storedRefreshToken() == oldRefresh)
         let newAccess = try #require(await tokens.accessToken()?.token)
         #expect(newAccess != oldAccess)
         #expect(try await service.validAccessToken() == newAccess)
+        // The kept refresh token is the one the provider still honours: the next expiry renews again.
+        harness.clock.advance(by: 3600)
+        let renewedAgain = try await service.validAccessToken()
+        #expect(renewedAgain != newAccess)
+        #expect(await harness.storedRefreshToken() == oldRefresh)
     }
 
     @Test("given the store cannot write the rotated tokens, when a caller asks for a token, then the new token is neither handed out nor stored alone")
@@ -197,32 +202,23 @@ struct RotationAndStorageTests {
     }
 }
 
-/// Watches successful refresh-grant answers: records the access tokens they carry and, when `stripsRefreshToken`,
-/// removes their `refresh_token` as a provider that does not rotate would. Everything else is the simulator's answer
-/// unchanged.
+/// Watches successful refresh-grant answers and records the access tokens they carry, so a test can tell the token
+/// the provider issued from the one the engine hands out. The answers pass unchanged: an observer, not a fake.
 final class RefreshGrantTransport: HTTPTransport {
     let base: any HTTPTransport
-    let stripsRefreshToken: Bool
     /// The access tokens of the refresh answers, in order.
     let issuedAccessTokens = LockedValue<[String]>([])
-    /// How many answers lost a refresh token.
-    let stripped = LockedValue(0)
 
-    init(base: any HTTPTransport, stripsRefreshToken: Bool = false) {
+    init(base: any HTTPTransport) {
         self.base = base
-        self.stripsRefreshToken = stripsRefreshToken
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let response = try await base.send(request)
         guard request.formParameters["grant_type"] == "refresh_token", response.status == 200,
-              var body = response.jsonBody?.objectValue else { return response }
+              let body = response.jsonBody?.objectValue else { return response }
         if let access = body["access_token"]?.stringValue { issuedAccessTokens.withLock { $0.append(access) } }
-        guard stripsRefreshToken, body.removeValue(forKey: "refresh_token") != nil else { return response }
-        stripped.withLock { $0 += 1 }
-        var answer = response
-        answer.body = JSONValue.object(body).serialized()
-        return answer
+        return response
     }
 }
 
