@@ -40,3 +40,29 @@ public enum Effect: Sendable, Equatable {
     /// Deliver a lettered event to every subscriber.
     case emit(RegStateEvent)
 }
+
+extension Effect: CustomStringConvertible, CustomReflectable {
+    /// The effect's case with its secrets redacted: the callback URL, the one-time code and the stale access token
+    /// never reach a log, a test failure message or `dump`.
+    public var description: String {
+        switch self {
+        case .installNonNativeToken: "installNonNativeToken"
+        case .inspectStoredTokens: "inspectStoredTokens"
+        case .renew(let stale): "renew(replacing: \(stale == nil ? "nil" : "redacted"))"
+        case .startSocialAuthorization: "startSocialAuthorization"
+        case .sendPasswordlessCode: "sendPasswordlessCode"
+        case .exchangeAuthorizationCode: "exchangeAuthorizationCode(callback: redacted)"
+        case .verifyPasswordlessCode: "verifyPasswordlessCode(code: redacted)"
+        case .confirmRegistration: "confirmRegistration"
+        case .discardPendingAuthorization: "discardPendingAuthorization"
+        case .clearProvisionalTokens: "clearProvisionalTokens"
+        case .clearAllTokens: "clearAllTokens"
+        case .clearEverything: "clearEverything"
+        case .logout: "logout"
+        case .emit(let event): "emit(\(event.title))"
+        }
+    }
+
+    /// Reflection shows the redacted description only.
+    public var customMirror: Mirror { Mirror(self, children: ["effect": description]) }
+}

@@ -13,7 +13,7 @@ public enum SecretInput: Sendable, Equatable {
     case staleAccessToken(String)
 }
 
-extension SecretInput: CustomStringConvertible {
+extension SecretInput: CustomStringConvertible, CustomReflectable {
     /// The kind of input only: the value is a secret.
     public var description: String {
         switch self {
@@ -22,4 +22,7 @@ extension SecretInput: CustomStringConvertible {
         case .staleAccessToken: "staleAccessToken(redacted)"
         }
     }
+
+    /// Reflection shows the redacted description only.
+    public var customMirror: Mirror { Mirror(self, children: ["input": description]) }
 }

@@ -26,3 +26,31 @@ struct JournalFormatTests {
         #expect(try JournalEntry.decode(rewritten) == entry)
     }
 }
+
+@Suite("Effects keep their secrets")
+struct EffectRedactionTests {
+    @Test("an effect's description and reflection never show the callback, the code or the stale token")
+    func effectsAreRedacted() {
+        let callback = URL(string: "com.example.app:/callback?code=secret-code&state=secret-state")!
+        let effects: [Effect] = [.exchangeAuthorizationCode(callback: callback),
+                                 .verifyPasswordlessCode(email: "alice@example.com", code: "654321"),
+                                 .renew(replacing: "stale-access-token")]
+        for effect in effects {
+            var dumped = ""
+            dump(effect, to: &dumped)
+            for text in [String(describing: effect), String(reflecting: effect), dumped] {
+                for secret in ["secret-code", "secret-state", "654321", "stale-access-token", "alice@example.com"] {
+                    #expect(!text.contains(secret), "\(text)")
+                }
+            }
+        }
+        #expect(String(describing: Effect.renew(replacing: nil)) == "renew(replacing: nil)")
+        for input in [SecretInput.callback(callback), .code("654321"), .staleAccessToken("stale-access-token")] {
+            var dumped = ""
+            dump(input, to: &dumped)
+            for text in [String(describing: input), String(reflecting: input), dumped] {
+                #expect(!["secret-code", "654321", "stale-access-token"].contains { text.contains($0) }, "\(text)")
+            }
+        }
+    }
+}
