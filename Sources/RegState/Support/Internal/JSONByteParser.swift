@@ -68,6 +68,8 @@ struct JSONByteParser {
         guard depth <= maximumDepth else { throw .tooDeep(limit: maximumDepth) }
         index += 1
         var members: [String: JSONValue] = [:]
+        // Claims sets and headers hold a handful to a few dozen members: start big enough to skip most regrowth.
+        members.reserveCapacity(16)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
