@@ -78,7 +78,7 @@ public struct IDTokenValidator: Sendable {
 
     /// Validates an ID token that came with a refresh (OpenID Connect Core 1.0 §12.2) against the one the session
     /// began with: every check of ``validate(_:keySet:expectedNonce:now:)``, then `iss` and `sub` equal to the
-    /// original's, and `nonce`, when the new token has one, equal to the original's.
+    /// original's (checked before the nonce), and `nonce`, when the new token has one, equal to the original's.
     ///
     /// - Parameters:
     ///   - idToken: the compact ID token from the refresh response.
@@ -93,11 +93,11 @@ public struct IDTokenValidator: Sendable {
         let token = try parse(idToken)
         try verifySignature(of: token, keySet: keySet)
         try checkClaims(of: token, now: now)
-        if let nonce = token.nonce, nonce != original.nonce { throw .nonceMismatch }
         try checkSubject(of: token)
         guard token.issuer == original.issuer, token.subject == original.subject else {
             throw .refreshedIdentityMismatch
         }
+        if let nonce = token.nonce, nonce != original.nonce { throw .nonceMismatch }
         return token
     }
 
