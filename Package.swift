@@ -33,7 +33,10 @@ let package = Package(
         .target(name: "RegStateTesting", dependencies: ["RegState", "RegStateSimulator"], swiftSettings: settings),
         .executableTarget(name: "regstate", dependencies: ["RegState", "RegStateSimulator"], swiftSettings: settings),
         // Prints figures for the hot paths; run it in release: swift run -c release RegStateBenchmarks
-        .executableTarget(name: "RegStateBenchmarks", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting"], swiftSettings: settings),
+        .executableTarget(name: "RegStateBenchmarks",
+                         dependencies: ["RegState", "RegStateSimulator", "RegStateTesting",
+                                        .target(name: "CLibCrypto", condition: .when(platforms: [.linux]))],
+                         swiftSettings: settings),
         // A child process for the crash tests: it rewrites a store and a journal until it is killed.
         .executableTarget(name: "RegStateCrashProbe", dependencies: ["RegState"], swiftSettings: settings),
         // What the test targets that run child processes share: finding the package root and the built executables.

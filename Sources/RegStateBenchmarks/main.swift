@@ -27,6 +27,9 @@ defer { try? FileManager.default.removeItem(at: scratch) }
 
 print("RegState benchmarks (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
 
+try IDTokenValidationBenchmark.run()
+print("")
+
 // The pure transition function: the cost of the machine itself.
 let stored = StoredSession(registrationType: .social, expiresAt: Date(timeIntervalSince1970: 1_900_000_000),
                            profile: Profile(subject: "s", issuer: "https://idp.example"))

@@ -82,7 +82,12 @@ public actor Simulator {
         }
         self.configuration = configuration
         self.clock = clock
-        self.mint = TokenMint(crypto: crypto, signingKey: signingKey, publicKey: publicKey, keyID: world.keyID)
+        do {
+            self.mint = try TokenMint(crypto: crypto, signingKey: signingKey, publicKey: publicKey, keyID: world.keyID,
+                                      algorithm: configuration.idTokenSigningAlgorithm)
+        } catch {
+            throw SimulatorError.signingKeyUnusable(String(describing: type(of: error)))
+        }
         self.file = file
         self.world = world
         self.savedWorld = file == nil ? nil : world

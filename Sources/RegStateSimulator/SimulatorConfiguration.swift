@@ -61,6 +61,14 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// Whether the OpenID discovery document lists `revocation_endpoint` (default `true`). Stock django-oauth-toolkit
     /// lists it only in its RFC 8414 metadata, which the simulator always serves; `false` behaves like it.
     public var listsRevocationInDiscovery = true
+    /// The algorithm ID tokens are signed with: `.rs256` (the default), `.ps256` (the world's RSA key, published
+    /// with `alg: PS256`) or `.es256` (a P-256 key made when the simulator is created, published beside the RSA key;
+    /// it is not saved with a persisted world, so a reopened world signs with a new one). Read once, when the
+    /// ``Simulator`` is created.
+    public var idTokenSigningAlgorithm: SignatureAlgorithm = .rs256
+    /// What discovery lists as `id_token_signing_alg_values_supported`; `nil` (the default) lists the signing
+    /// algorithm alone. Set it to play a provider that advertises `none` or does not list what it signs with.
+    public var advertisedIDTokenSigningAlgorithms: [String]?
     /// Scripted users; any other address is created on first sign-in. Default ``SimulatorUser/defaults``.
     public var users: [SimulatorUser]
     /// The RSA key a new world signs with; `nil` (the default) generates a fresh 2048-bit key. A test suite can

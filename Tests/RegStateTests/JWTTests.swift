@@ -22,7 +22,7 @@ struct JWTTests {
         #expect(try !token.verifySignature(with: CryptoTestKeys.primaryPublic, crypto: crypto))
     }
 
-    @Test("sign then parse round-trips", arguments: SignatureAlgorithm.allCases)
+    @Test("sign then parse round-trips", arguments: SignatureAlgorithm.rsaAlgorithms)
     func signParseRoundTrip(algorithm: SignatureAlgorithm) throws {
         let claims: [String: JSONValue] = [
             "iss": "https://issuer.example", "sub": "user-1", "aud": ["app", "api"], "exp": 1_800_000_600,
@@ -95,7 +95,9 @@ struct JWTTests {
             MalformedCase(name: "empty payload", compact: "\(header)..AA", error: .invalidBase64URL(.payload)),
             MalformedCase(
                 name: "signature not base64url", compact: "\(header).\(payload).a b", error: .invalidBase64URL(.signature)),
-            MalformedCase(name: "header not JSON", compact: "\(segment("alg")).\(payload).AA", error: .notJSONObject(.header)),
+            MalformedCase(
+                name: "header not JSON", compact: "\(segment("alg")).\(payload).AA",
+                error: .invalidJSON(.header, .unexpectedByte(offset: 0))),
             MalformedCase(
                 name: "header a JSON array", compact: "\(segment(#"["RS256"]"#)).\(payload).AA", error: .notJSONObject(.header)),
             MalformedCase(name: "payload a JSON string", compact: "\(header).\(segment(#""x""#)).AA", error: .notJSONObject(.payload)),

@@ -30,6 +30,32 @@ public protocol CryptoProvider: Sendable {
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)``.
     func publicKey(of privateKey: RSAPrivateKey) throws -> RSAPublicKey
+
+    // Added for ES256 and for verifying many tokens with one parsed key; each has a default in
+    // `CryptoProvider+Defaults.swift`, so providers written before keep compiling.
+
+    /// A public key parsed once into the provider's ready form, to verify many signatures without re-reading it.
+    ///
+    /// - Throws: ``CryptoError/invalidKey(_:)`` when the key cannot be used (too short, not on the curve, …).
+    func verificationKey(for key: PublicKeyMaterial) throws -> any VerificationKey
+    /// Whether `signature` is a valid ES256 signature of `message` by `publicKey`.
+    ///
+    /// `signature` is the JOSE form (RFC 7518 §3.4): `r` and `s` as two 32-byte big-endian halves, 64 bytes in all;
+    /// any other length does not verify.
+    /// - Throws: ``CryptoError/invalidKey(_:)`` when the point is not on P-256 or the provider has no ES256.
+    func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws -> Bool
+    /// Generates a new P-256 private key.
+    ///
+    /// - Throws: ``CryptoError/keyGenerationFailed(_:)``.
+    func generateP256PrivateKey() throws -> P256PrivateKey
+    /// The public half of a P-256 private key.
+    ///
+    /// - Throws: ``CryptoError/invalidKey(_:)``.
+    func publicKey(of privateKey: P256PrivateKey) throws -> P256PublicKey
+    /// Signs `message` with ES256 and returns the JOSE form (64 bytes, `r` then `s`).
+    ///
+    /// - Throws: ``CryptoError`` when the key is unusable or signing fails.
+    func sign(message: Data, privateKey: P256PrivateKey) throws -> Data
 }
 
 /// The JWS signature algorithms RegState signs and verifies (RFC 7518 §3.3 and §3.5).
@@ -40,6 +66,14 @@ public enum SignatureAlgorithm: String, Sendable, Equatable, Codable, CaseIterab
     case ps256 = "PS256"
     /// RSASSA-PSS with SHA-512 and a 64-byte salt: the ongoing-access request signature.
     case ps512 = "PS512"
+    /// ECDSA over P-256 with SHA-256 (RFC 7518 §3.4); signatures are `r || s`, 64 bytes.
+    case es256 = "ES256"
+
+    /// The RSA algorithms (RS256, PS256, PS512): those the RSA `sign`/`verify` requirements take.
+    public static let rsaAlgorithms: [SignatureAlgorithm] = [.rs256, .ps256, .ps512]
+
+    /// Whether the algorithm signs with an RSA key.
+    public var isRSA: Bool { self != .es256 }
 }
 
 /// An RSA public key as a JWK carries it: big-endian modulus and exponent, without leading zero bytes.
@@ -95,9 +129,9 @@ extension CryptoError: LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .randomFailed: "The system's random generator failed."
-        case .invalidKey(let detail): "The RSA key cannot be used (\(detail))."
+        case .invalidKey(let detail): "The key cannot be used (\(detail))."
         case .signingFailed(let detail): "Signing failed (\(detail))."
-        case .keyGenerationFailed(let detail): "RSA key generation failed (\(detail))."
+        case .keyGenerationFailed(let detail): "Key generation failed (\(detail))."
         }
     }
 }

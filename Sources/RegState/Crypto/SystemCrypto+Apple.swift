@@ -37,6 +37,7 @@ extension SystemCrypto {
     public func verify(
         signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm
     ) throws -> Bool {
+        guard algorithm.isRSA else { throw CryptoError.invalidKey("an RSA key cannot verify \(algorithm.rawValue)") }
         guard publicKey.bitCount >= Self.minimumRSAKeyBits, !publicKey.exponent.isEmpty else {
             throw CryptoError.invalidKey("modulus shorter than \(Self.minimumRSAKeyBits) bits")
         }
@@ -54,6 +55,7 @@ extension SystemCrypto {
     /// - Throws: ``CryptoError/invalidKey(_:)`` for a key that does not load or is too short,
     ///   ``CryptoError/signingFailed(_:)`` when Security fails to sign.
     public func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws -> Data {
+        guard algorithm.isRSA else { throw CryptoError.invalidKey("an RSA key cannot sign \(algorithm.rawValue)") }
         let key = try Self.secKey(privateKey.pkcs1DER, keyClass: kSecAttrKeyClassPrivate)
         guard SecKeyGetBlockSize(key) * 8 >= Self.minimumRSAKeyBits else {
             throw CryptoError.invalidKey("modulus shorter than \(Self.minimumRSAKeyBits) bits")
@@ -104,6 +106,8 @@ extension SystemCrypto {
         case .rs256: .rsaSignatureMessagePKCS1v15SHA256
         case .ps256: .rsaSignatureMessagePSSSHA256
         case .ps512: .rsaSignatureMessagePSSSHA512
+        // Never reached: the RSA entry points refuse ES256 before asking for a Security algorithm.
+        case .es256: .ecdsaSignatureMessageX962SHA256
         }
     }
 

@@ -52,6 +52,7 @@ extension SystemCrypto {
     public func verify(
         signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm
     ) throws -> Bool {
+        guard algorithm.isRSA else { throw CryptoError.invalidKey("an RSA key cannot verify \(algorithm.rawValue)") }
         let key = try Self.loadPublicKey(publicKey)
         defer { EVP_PKEY_free(key) }
         guard let context = EVP_MD_CTX_new() else { throw CryptoError.invalidKey("out of memory") }
@@ -80,6 +81,7 @@ extension SystemCrypto {
     /// - Throws: ``CryptoError/invalidKey(_:)`` for a key that does not load or is too short,
     ///   ``CryptoError/signingFailed(_:)`` when libcrypto fails to sign.
     public func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws -> Data {
+        guard algorithm.isRSA else { throw CryptoError.invalidKey("an RSA key cannot sign \(algorithm.rawValue)") }
         let key = try Self.loadPrivateKey(privateKey)
         defer { EVP_PKEY_free(key) }
         guard let context = EVP_MD_CTX_new() else { throw CryptoError.signingFailed("out of memory") }
@@ -142,15 +144,15 @@ extension SystemCrypto {
 }
 
 extension SystemCrypto {
-    private static func digest(for algorithm: SignatureAlgorithm) -> OpaquePointer? {
+    static func digest(for algorithm: SignatureAlgorithm) -> OpaquePointer? {
         switch algorithm {
-        case .rs256, .ps256: EVP_sha256()
+        case .rs256, .ps256, .es256: EVP_sha256()
         case .ps512: EVP_sha512()
         }
     }
 
     /// PKCS #1 v1.5 for RS256; PSS with a digest-long salt and MGF1 over the same hash for PS256/PS512 (RFC 7518 §3.5).
-    private static func configurePadding(_ keyContext: OpaquePointer, algorithm: SignatureAlgorithm) -> Bool {
+    static func configurePadding(_ keyContext: OpaquePointer, algorithm: SignatureAlgorithm) -> Bool {
         guard algorithm.usesPSS else {
             return EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_PADDING) == 1
         }
@@ -160,7 +162,7 @@ extension SystemCrypto {
     }
 
     /// Loads PKCS #1 private-key DER; the caller frees the result with `EVP_PKEY_free`.
-    private static func loadPrivateKey(_ key: RSAPrivateKey, checkingSize: Bool = true) throws -> OpaquePointer {
+    static func loadPrivateKey(_ key: RSAPrivateKey, checkingSize: Bool = true) throws -> OpaquePointer {
         let der = Array(key.pkcs1DER)
         let loaded: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
@@ -175,7 +177,7 @@ extension SystemCrypto {
     }
 
     /// Loads a modulus and exponent through their PKCS #1 DER; the caller frees the result with `EVP_PKEY_free`.
-    private static func loadPublicKey(_ key: RSAPublicKey) throws -> OpaquePointer {
+    static func loadPublicKey(_ key: RSAPublicKey) throws -> OpaquePointer {
         guard !key.modulus.isEmpty, !key.exponent.isEmpty else {
             throw CryptoError.invalidKey("empty modulus or exponent")
         }
@@ -192,7 +194,7 @@ extension SystemCrypto {
     }
 
     /// Frees `key` and throws when it is not RSA or (when asked) is shorter than the minimum.
-    private static func checked(_ key: OpaquePointer, checkingSize: Bool) throws -> OpaquePointer {
+    static func checked(_ key: OpaquePointer, checkingSize: Bool) throws -> OpaquePointer {
         guard EVP_PKEY_is_a(key, "RSA") == 1 else {
             EVP_PKEY_free(key)
             throw CryptoError.invalidKey("not an RSA key")
@@ -205,7 +207,7 @@ extension SystemCrypto {
     }
 
     /// Runs one of libcrypto's `i2d_*` encoders twice: once for the length, once into a buffer of that length.
-    private static func encode(
+    static func encode(
         _ key: OpaquePointer,
         with encoder: (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32
     ) -> Data? {
@@ -228,7 +230,7 @@ extension SystemCrypto {
 
     /// Calls `body` with a pointer to `data`'s bytes and their count; the pointer is never `nil`, even for empty data,
     /// because some libcrypto entry points reject a `NULL` buffer of length zero.
-    private static func withBytes<Result>(
+    static func withBytes<Result>(
         _ data: Data, _ body: (UnsafePointer<UInt8>, Int) throws -> Result
     ) rethrows -> Result {
         let bytes = data.isEmpty ? [0] : Array(data)

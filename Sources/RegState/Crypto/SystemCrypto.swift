@@ -20,7 +20,7 @@ extension SignatureAlgorithm {
     /// Whether the algorithm uses RSASSA-PSS padding (salt as long as the digest, MGF1 with the same hash).
     var usesPSS: Bool {
         switch self {
-        case .rs256: false
+        case .rs256, .es256: false
         case .ps256, .ps512: true
         }
     }

@@ -5,29 +5,47 @@ import Foundation
 /// Messages name the check that failed, never the token. Only ``unknownKeyID(_:)`` is worth a retry: the issuer may
 /// have rotated its keys, so refetch the JWKS once (see ``suggestsKeyRefresh``); every other case is final.
 public enum IDTokenError: Error, Sendable, Equatable {
-    /// The token is not a well-formed JWT, or a required claim (`sub`, `exp`, `iat`) is missing or mistyped.
+    /// A required claim (`sub`, `exp`, `iat`) is missing or mistyped; the text names the claim.
     case malformed(String)
+    /// The token is not a well-formed compact JWS (too large, bad base64url, JSON with duplicate members, …).
+    case invalidJWT(JWTError)
     /// The `alg` is not one the validator accepts (`none` and HMAC never are).
     case unsupportedAlgorithm(String)
     /// The JWKS has no RSA signing key with the header's `kid` (`nil` when the header has none and the set is
     /// ambiguous).
     case unknownKeyID(String?)
+    /// The JWKS has keys with the header's `kid`, but none whose type, curve or own `alg` fits the header's `alg`
+    /// (RFC 8725 §3.1); carries the header's algorithm.
+    case keyDoesNotFitAlgorithm(String)
     /// The signature does not verify under the issuer's key, or that key cannot be used.
     case invalidSignature
     /// `iss` is not exactly the expected issuer.
     case issuerMismatch(expected: String, found: String?)
-    /// `aud` does not contain this client's ID.
+    /// `aud` does not contain this client's ID (or is not a string or a non-empty array of strings).
     case audienceMismatch
+    /// `aud` lists an audience that is neither this client nor one the validator trusts (OIDC Core §3.1.3.7 step 3).
+    case untrustedAudience
     /// `azp` is missing while there are several audiences, or is not this client's ID.
     case authorizedPartyMismatch
     /// `exp` (plus leeway) is not in the future.
     case expired(at: Date)
     /// `iat` is later than now plus leeway.
     case issuedInFuture
+    /// `nbf` is later than now plus leeway.
+    case notYetValid
+    /// `exp`, `iat` or `nbf` is not a finite number of seconds between 1970 and 9999; carries the claim's name.
+    case invalidTimeClaim(String)
+    /// `sub` is empty, longer than 255 characters, or not printable ASCII (OIDC Core §2).
+    case invalidSubject
     /// `iat` is further in the past than the allowed maximum age.
     case tooOld
     /// A nonce was expected and the token's `nonce` is missing or different.
     case nonceMismatch
+    /// A refreshed ID token names another subject or issuer than the original (OIDC Core §12.2).
+    case refreshedIdentityMismatch
+    /// The discovery document lists `none` among `id_token_signing_alg_values_supported`: a provider that may send
+    /// unsigned ID tokens is refused outright.
+    case unsignedTokensAdvertised
 
     /// Whether refetching the issuer's JWKS and validating once more could succeed.
     public var suggestsKeyRefresh: Bool {
@@ -41,6 +59,9 @@ extension IDTokenError: LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .malformed(let reason): "The ID token is malformed (\(reason))."
+        case .invalidJWT(let error): "The ID token is malformed: \(error.errorDescription ?? "not a JWT")"
+        case .keyDoesNotFitAlgorithm(let algorithm):
+            "The issuer's key for this ID token does not fit its algorithm \"\(algorithm.prefix(32))\"."
         case .unsupportedAlgorithm(let algorithm):
             "The ID token is signed with \"\(algorithm.prefix(32))\", which is not accepted."
         case .unknownKeyID(let keyID):
@@ -53,11 +74,17 @@ extension IDTokenError: LocalizedError {
         case .issuerMismatch(let expected, let found):
             "The ID token was issued by \(found.map { "\"\($0.prefix(200))\"" } ?? "nobody"), not \"\(expected)\"."
         case .audienceMismatch: "The ID token was not issued for this app."
+        case .untrustedAudience: "The ID token is also issued for an audience this app does not trust."
         case .authorizedPartyMismatch: "The ID token's authorized party is not this app."
         case .expired(let date): "The ID token expired at \(date.formatted(.iso8601))."
         case .issuedInFuture: "The ID token's issue time is in the future."
+        case .notYetValid: "The ID token is not valid yet (nbf)."
+        case .invalidTimeClaim(let name): "The ID token's \"\(name.prefix(8))\" is not a sane time."
+        case .invalidSubject: "The ID token's subject is empty, too long or not ASCII."
         case .tooOld: "The ID token was issued too long ago."
         case .nonceMismatch: "The ID token does not answer this sign-in request (nonce mismatch)."
+        case .refreshedIdentityMismatch: "The renewed ID token is for another user or issuer than the original."
+        case .unsignedTokensAdvertised: "The provider says it may send unsigned ID tokens (alg none), which is refused."
         }
     }
 }

@@ -1,17 +1,25 @@
 import Foundation
 
-/// Validates an OpenID Connect ID token as OpenID Connect Core 1.0 §3.1.3.7 requires, before any claim is believed.
+/// Validates an OpenID Connect ID token as OpenID Connect Core 1.0 §3.1.3.7 and RFC 8725 require, before any claim
+/// is believed.
 ///
-/// Checks run in a fixed order and the first failure is reported: structure, algorithm, key lookup by `kid`,
-/// signature, `iss`, `aud`, `azp`, `exp`, `iat` (and maximum age), `nonce`, then the presence of `sub`. A missing key
-/// is reported as ``IDTokenError/unknownKeyID(_:)`` so the caller can refetch the issuer's JWKS once and retry.
-/// The validator reads no clock: the caller passes `now` from its injected ``RegStateClock``.
+/// Checks run in a fixed order and the first failure is reported: structure (size, strict base64url, strict JSON,
+/// no `crit`), algorithm, key lookup by `kid` (never by `jku`, `x5u` or `jwk`), key type and `alg` against the
+/// header, signature, `iss`, `aud` (every entry trusted), `azp`, `exp`, `iat` (and maximum age), `nbf`, `nonce`,
+/// then `sub` (1–255 printable ASCII characters). A missing key is reported as ``IDTokenError/unknownKeyID(_:)`` so
+/// the caller can refetch the issuer's JWKS once and retry. The validator reads no clock: the caller passes `now`
+/// from its injected ``RegStateClock``. ``validateRefreshed(_:original:keySet:now:)`` adds OIDC Core §12.2.
 public struct IDTokenValidator: Sendable {
+    /// The latest instant a time claim may name: 9999-12-31T23:59:59Z. Anything later is not a sane time.
+    public static let latestTime: TimeInterval = 253_402_300_799
+
     /// The issuer identifier `iss` must equal exactly (no normalisation of trailing slashes or case).
     public var issuer: String
     /// This app's OAuth client ID, which `aud` must contain.
     public var clientID: String
-    /// The clock skew tolerated on `exp` and `iat`, in seconds.
+    /// Audiences besides ``clientID`` that may appear in `aud`; any other entry is refused. Empty by default.
+    public var trustedAudiences: Set<String>
+    /// The clock skew tolerated on `exp`, `iat` and `nbf`, in seconds.
     public var leeway: TimeInterval
     /// How old `iat` may be, in seconds, or `nil` for no limit.
     public var maximumAge: TimeInterval?
@@ -25,20 +33,24 @@ public struct IDTokenValidator: Sendable {
     /// - Parameters:
     ///   - issuer: the expected `iss`, exactly as the discovery document states it.
     ///   - clientID: this app's client ID.
-    ///   - leeway: clock skew tolerated on `exp` and `iat` (default 60 seconds).
+    ///   - trustedAudiences: other audiences `aud` may list (default none).
+    ///   - leeway: clock skew tolerated on `exp`, `iat` and `nbf` (default 60 seconds).
     ///   - maximumAge: the oldest `iat` accepted, in seconds before `now`; `nil` for no limit.
-    ///   - allowedAlgorithms: accepted algorithms (default RS256 and PS256).
+    ///   - allowedAlgorithms: accepted algorithms (default RS256, PS256 and ES256; ``OIDCClient`` narrows them to
+    ///     what discovery lists).
     ///   - crypto: the signature verifier.
     public init(
         issuer: String,
         clientID: String,
+        trustedAudiences: Set<String> = [],
         leeway: TimeInterval = 60,
         maximumAge: TimeInterval? = nil,
-        allowedAlgorithms: Set<SignatureAlgorithm> = [.rs256, .ps256],
+        allowedAlgorithms: Set<SignatureAlgorithm> = [.rs256, .ps256, .es256],
         crypto: any CryptoProvider = SystemCrypto()
     ) {
         self.issuer = issuer
         self.clientID = clientID
+        self.trustedAudiences = trustedAudiences
         self.leeway = leeway
         self.maximumAge = maximumAge
         self.allowedAlgorithms = allowedAlgorithms
@@ -49,60 +61,118 @@ public struct IDTokenValidator: Sendable {
     ///
     /// - Parameters:
     ///   - idToken: the compact ID token from the token response.
-    ///   - keySet: the issuer's JWKS.
-    ///   - expectedNonce: the nonce sent in the authorization request, or `nil` when none was sent (for example an
-    ///     ID token from a refresh).
+    ///   - keySet: the issuer's JWKS; its keys are parsed once and cached in it.
+    ///   - expectedNonce: the nonce sent in the authorization request, or `nil` when none was sent.
     ///   - now: the current instant from the caller's clock.
     /// - Throws: ``IDTokenError`` for the first check that fails.
     public func validate(
         _ idToken: String, keySet: JSONWebKeySet, expectedNonce: String?, now: Date
     ) throws(IDTokenError) -> JSONWebToken {
-        let token: JSONWebToken
-        do {
-            token = try JSONWebToken(compact: idToken)
-        } catch {
-            throw .malformed(error.errorDescription ?? "not a JWT")
-        }
+        let token = try parse(idToken)
         try verifySignature(of: token, keySet: keySet)
-        try checkIssuerAndAudience(of: token)
-        try checkTimes(of: token, now: now)
+        try checkClaims(of: token, now: now)
         if let expectedNonce, token.nonce != expectedNonce { throw .nonceMismatch }
-        guard token.subject != nil else { throw .malformed("no string \"sub\" claim") }
+        try checkSubject(of: token)
         return token
+    }
+
+    /// Validates an ID token that came with a refresh (OpenID Connect Core 1.0 §12.2) against the one the session
+    /// began with: every check of ``validate(_:keySet:expectedNonce:now:)``, then `iss` and `sub` equal to the
+    /// original's (checked before the nonce), and `nonce`, when the new token has one, equal to the original's.
+    ///
+    /// - Parameters:
+    ///   - idToken: the compact ID token from the refresh response.
+    ///   - original: the ID token stored for the session (parsed; it was validated when it arrived and may have
+    ///     expired since).
+    ///   - keySet: the issuer's JWKS.
+    ///   - now: the current instant from the caller's clock.
+    /// - Throws: ``IDTokenError``; ``IDTokenError/refreshedIdentityMismatch`` for another `iss` or `sub`.
+    public func validateRefreshed(
+        _ idToken: String, original: JSONWebToken, keySet: JSONWebKeySet, now: Date
+    ) throws(IDTokenError) -> JSONWebToken {
+        let token = try parse(idToken)
+        try verifySignature(of: token, keySet: keySet)
+        try checkClaims(of: token, now: now)
+        try checkSubject(of: token)
+        guard token.issuer == original.issuer, token.subject == original.subject else {
+            throw .refreshedIdentityMismatch
+        }
+        if let nonce = token.nonce, nonce != original.nonce { throw .nonceMismatch }
+        return token
+    }
+
+    private func parse(_ idToken: String) throws(IDTokenError) -> JSONWebToken {
+        do throws(JWTError) {
+            return try JSONWebToken(compact: idToken)
+        } catch {
+            throw .invalidJWT(error)
+        }
     }
 
     private func verifySignature(of token: JSONWebToken, keySet: JSONWebKeySet) throws(IDTokenError) {
         guard let algorithm = token.signatureAlgorithm, allowedAlgorithms.contains(algorithm) else {
             throw .unsupportedAlgorithm(token.algorithm)
         }
-        guard let jwk = keySet.key(withID: token.keyID) else { throw .unknownKeyID(token.keyID) }
-        // A key published for one algorithm must not verify another (RFC 7517 §4.4).
-        if let keyAlgorithm = jwk.algorithm, keyAlgorithm != token.algorithm { throw .invalidSignature }
+        let index = try keySet.indexOfKey(withID: token.keyID, for: algorithm)
         let valid: Bool
         do {
-            valid = try crypto.verify(
-                signature: token.signature, message: token.signingInput, publicKey: jwk.rsaPublicKey(),
-                algorithm: algorithm)
+            let key = try keySet.verificationKey(at: index, crypto: crypto)
+            valid = try key.verify(signature: token.signature, message: token.signingInput, algorithm: algorithm)
         } catch {
             throw .invalidSignature
         }
         guard valid else { throw .invalidSignature }
     }
 
-    private func checkIssuerAndAudience(of token: JSONWebToken) throws(IDTokenError) {
-        guard token.issuer == issuer else { throw .issuerMismatch(expected: issuer, found: token.issuer) }
-        let audience = token.audience
+    private func checkClaims(of token: JSONWebToken, now: Date) throws(IDTokenError) {
+        let claims = token.claims
+        guard case .string(let tokenIssuer)? = claims["iss"], tokenIssuer == issuer else {
+            throw .issuerMismatch(expected: issuer, found: claims["iss"]?.stringValue)
+        }
+        let audience: [String]
+        switch claims["aud"] {
+        case .string(let single)?: audience = [single]
+        case .array(let values)? where !values.isEmpty:
+            audience = try values.map { value throws(IDTokenError) in
+                guard case .string(let entry) = value else { throw .audienceMismatch }
+                return entry
+            }
+        default: throw .audienceMismatch
+        }
         guard audience.contains(clientID) else { throw .audienceMismatch }
-        let authorizedParty = token.authorizedParty
-        if audience.count > 1, authorizedParty == nil { throw .authorizedPartyMismatch }
-        if let authorizedParty, authorizedParty != clientID { throw .authorizedPartyMismatch }
+        for entry in audience where entry != clientID && !trustedAudiences.contains(entry) {
+            throw .untrustedAudience
+        }
+        switch claims["azp"] {
+        case nil: if audience.count > 1 { throw .authorizedPartyMismatch }
+        case .string(let party)?: if party != clientID { throw .authorizedPartyMismatch }
+        default: throw .authorizedPartyMismatch
+        }
+        let nowSeconds = now.timeIntervalSince1970
+        guard let expiresAt = try time("exp", in: claims) else { throw .malformed("no numeric \"exp\" claim") }
+        guard nowSeconds < expiresAt + leeway else { throw .expired(at: Date(timeIntervalSince1970: expiresAt)) }
+        guard let issuedAt = try time("iat", in: claims) else { throw .malformed("no numeric \"iat\" claim") }
+        guard issuedAt <= nowSeconds + leeway else { throw .issuedInFuture }
+        if let maximumAge, nowSeconds - issuedAt > maximumAge + leeway { throw .tooOld }
+        if let notBefore = try time("nbf", in: claims), notBefore > nowSeconds + leeway { throw .notYetValid }
     }
 
-    private func checkTimes(of token: JSONWebToken, now: Date) throws(IDTokenError) {
-        guard let expiresAt = token.expiresAt else { throw .malformed("no numeric \"exp\" claim") }
-        guard now < expiresAt.addingTimeInterval(leeway) else { throw .expired(at: expiresAt) }
-        guard let issuedAt = token.issuedAt else { throw .malformed("no numeric \"iat\" claim") }
-        guard issuedAt <= now.addingTimeInterval(leeway) else { throw .issuedInFuture }
-        if let maximumAge, now.timeIntervalSince(issuedAt) > maximumAge + leeway { throw .tooOld }
+    /// A NumericDate claim: `nil` when absent, an error unless a finite number between 0 and ``latestTime``.
+    private func time(_ name: String, in claims: [String: JSONValue]) throws(IDTokenError) -> TimeInterval? {
+        switch claims[name] {
+        case nil: return nil
+        case .number(let seconds)? where seconds.isFinite && seconds >= 0 && seconds <= Self.latestTime: return seconds
+        case .number?: throw .invalidTimeClaim(name)
+        // A non-number `exp` or `iat` is reported as missing (a required claim); a non-number `nbf` is refused.
+        default: if name == "nbf" { throw .invalidTimeClaim(name) } else { return nil }
+        }
+    }
+
+    private func checkSubject(of token: JSONWebToken) throws(IDTokenError) {
+        guard case .string(let subject)? = token.claims["sub"] else { throw .malformed("no string \"sub\" claim") }
+        let bytes = subject.utf8
+        guard (1...255).contains(bytes.count), bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+            throw .invalidSubject
+        }
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 
-/// One JSON Web Key (RFC 7517) as an issuer publishes it in its JWKS; RegState uses RSA signing keys.
+/// One JSON Web Key (RFC 7517) as an issuer publishes it in its JWKS: RSA keys (RS256, PS256) and P-256 keys (ES256).
 ///
-/// Members RegState does not use are ignored when decoding. Non-RSA keys decode too (with `n`/`e` absent), so one
-/// unfamiliar key does not make a whole key set unreadable.
+/// Members RegState does not use are ignored when decoding. Keys of other types decode too (with their members
+/// absent), so one unfamiliar key does not make a whole key set unreadable.
 public struct JSONWebKey: Sendable, Hashable, Codable {
-    /// `kty`: the key family, `"RSA"` for the keys RegState can use.
+    /// `kty`: the key family, `"RSA"` or `"EC"` for the keys RegState can use.
     public var keyType: String
     /// `kid`: the identifier a JWS header names to pick this key.
     public var keyID: String?
@@ -17,6 +17,12 @@ public struct JSONWebKey: Sendable, Hashable, Codable {
     public var modulus: String?
     /// `e`: the RSA public exponent, base64url.
     public var exponent: String?
+    /// `crv`: the curve of an EC key, `"P-256"` for the keys RegState can use.
+    public var curve: String?
+    /// `x`: the EC point's x coordinate, base64url.
+    public var x: String?
+    /// `y`: the EC point's y coordinate, base64url.
+    public var y: String?
 
     private enum CodingKeys: String, CodingKey {
         case keyType = "kty"
@@ -25,12 +31,15 @@ public struct JSONWebKey: Sendable, Hashable, Codable {
         case algorithm = "alg"
         case modulus = "n"
         case exponent = "e"
+        case curve = "crv"
+        case x
+        case y
     }
 
     /// Creates a key from its members as they appear in JSON.
     public init(
         keyType: String, keyID: String? = nil, use: String? = nil, algorithm: String? = nil,
-        modulus: String? = nil, exponent: String? = nil
+        modulus: String? = nil, exponent: String? = nil, curve: String? = nil, x: String? = nil, y: String? = nil
     ) {
         self.keyType = keyType
         self.keyID = keyID
@@ -38,6 +47,9 @@ public struct JSONWebKey: Sendable, Hashable, Codable {
         self.algorithm = algorithm
         self.modulus = modulus
         self.exponent = exponent
+        self.curve = curve
+        self.x = x
+        self.y = y
     }
 
     /// The JWK for an RSA public signing key, ready to publish in a key set.
@@ -52,9 +64,30 @@ public struct JSONWebKey: Sendable, Hashable, Codable {
             modulus: Base64URL.encode(publicKey.modulus), exponent: Base64URL.encode(publicKey.exponent))
     }
 
+    /// The JWK for a P-256 public signing key (ES256), ready to publish in a key set.
+    public init(publicKey: P256PublicKey, keyID: String) {
+        self.init(
+            keyType: "EC", keyID: keyID, use: "sig", algorithm: SignatureAlgorithm.es256.rawValue, curve: "P-256",
+            x: Base64URL.encode(publicKey.x), y: Base64URL.encode(publicKey.y))
+    }
+
     /// Whether this is an RSA key that may verify signatures (`use` absent or `"sig"`).
     public var isRSASigningKey: Bool {
-        keyType == "RSA" && (use == nil || use == "sig")
+        keyType == "RSA" && isSigningKey
+    }
+
+    /// Whether the key may verify signatures: `use` absent or `"sig"`.
+    public var isSigningKey: Bool { use == nil || use == "sig" }
+
+    /// Whether this key may verify `algorithm`: a signing key whose type (and curve) fits the algorithm, and whose
+    /// own `alg`, when it has one, is that algorithm (RFC 7517 §4.4, RFC 8725 §3.1).
+    public func fits(_ algorithm: SignatureAlgorithm) -> Bool {
+        guard isSigningKey, self.algorithm == nil || self.algorithm == algorithm.rawValue else { return false }
+        switch keyType {
+        case "RSA": return algorithm.isRSA
+        case "EC": return algorithm == .es256 && curve == "P-256"
+        default: return false
+        }
     }
 
     /// The RSA public key this JWK describes.
@@ -69,5 +102,34 @@ public struct JSONWebKey: Sendable, Hashable, Codable {
             exponent.contains(where: { $0 != 0 })
         else { throw JWTError.invalidKey("missing or malformed e") }
         return RSAPublicKey(modulus: modulus, exponent: exponent)
+    }
+
+    /// The P-256 public key this JWK describes.
+    ///
+    /// - Throws: ``JWTError/invalidKey(_:)`` when it is not an EC P-256 key or `x`/`y` are not 32 bytes of base64url.
+    public func p256PublicKey() throws(JWTError) -> P256PublicKey {
+        guard keyType == "EC", curve == "P-256" else { throw .invalidKey("not an EC key on P-256") }
+        guard let xText = x, let yText = y, let x = Base64URL.decode(xText), let y = Base64URL.decode(yText),
+            let key = P256PublicKey(x: x, y: y)
+        else { throw .invalidKey("missing or malformed x or y") }
+        return key
+    }
+
+    /// The key material, RSA or P-256, this JWK describes.
+    ///
+    /// - Throws: ``JWTError/invalidKey(_:)`` for another key type or malformed members.
+    public func publicKeyMaterial() throws(JWTError) -> PublicKeyMaterial {
+        switch keyType {
+        case "RSA":
+            do {
+                return .rsa(try rsaPublicKey())
+            } catch let error as JWTError {
+                throw error
+            } catch {
+                throw .invalidKey("malformed RSA key")
+            }
+        case "EC": return .p256(try p256PublicKey())
+        default: throw .invalidKey("unsupported kty")
+        }
     }
 }

@@ -2,16 +2,23 @@ import Foundation
 
 /// A parsed JWS in compact serialization (RFC 7515 §7.1) whose payload is a JWT claims set (RFC 7519).
 ///
-/// Parsing checks structure only: three base64url segments, a JSON-object header with an `alg`, a JSON-object
-/// payload. Nothing here is trusted until ``verifySignature(with:crypto:)`` (or ``IDTokenValidator``) says so.
+/// Parsing checks structure only, on the token's UTF-8 bytes: at most ``maximumCompactLength`` bytes, three
+/// strict base64url segments, a JSON-object header with a string `alg`, no `crit`, a string `kid` if any, and a
+/// JSON-object payload, both read strictly (``JSONValue/parse(_:limits:)``: duplicate members are an error).
+/// Nothing here is trusted until ``verifySignature(with:crypto:)`` (or ``IDTokenValidator``) says so.
 /// The token is a bearer credential, so its description and reflection show only the algorithm and key ID.
 public struct JSONWebToken: Sendable, Equatable {
+    /// The longest compact token accepted, in bytes (16 KiB): far above any real ID token, far below harm.
+    public static let maximumCompactLength = 16 << 10
+
     /// The protected header members.
     public let header: [String: JSONValue]
     /// The claims (the decoded payload).
     public let claims: [String: JSONValue]
     /// The header's `alg`, exactly as written (algorithm names are case-sensitive).
     public let algorithm: String
+    /// The header's `kid`, which names the key in the issuer's JWKS.
+    public let keyID: String?
     /// The bytes the signature covers: the ASCII of `header-segment.payload-segment`.
     public let signingInput: Data
     /// The decoded signature bytes (empty for an unsecured token).
@@ -24,31 +31,67 @@ public struct JSONWebToken: Sendable, Equatable {
     /// - Parameter compact: `header.payload.signature`, each segment base64url.
     /// - Throws: ``JWTError`` when the text is not a structurally valid JWS with a JSON claims set.
     public init(compact: String) throws(JWTError) {
-        let segments = compact.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3 else { throw .wrongSegmentCount(segments.count) }
-        header = try Self.decodeObject(String(segments[0]), part: .header)
-        claims = try Self.decodeObject(String(segments[1]), part: .payload)
-        guard let signature = Base64URL.decode(String(segments[2])) else { throw .invalidBase64URL(.signature) }
-        guard let algorithm = header["alg"]?.stringValue else { throw .missingAlgorithm }
-        guard header["crit"] == nil else { throw .unsupportedCriticalHeader }
+        var text = compact
+        guard text.utf8.count <= Self.maximumCompactLength else { throw .tooLarge(limit: Self.maximumCompactLength) }
+        let parts = text.withUTF8 { Self.parts(of: $0) }
+        let parsed = try parts.get()
+        header = parsed.header
+        claims = parsed.claims
+        signature = Data(parsed.signature)
+        signingInput = parsed.signingInput
+        guard case .string(let algorithm)? = header["alg"] else { throw .missingAlgorithm }
         self.algorithm = algorithm
-        self.signature = signature
-        signingInput = Data("\(segments[0]).\(segments[1])".utf8)
+        // RFC 7515 §4.1.11: RegState understands no extension, so any `crit` (well-formed or not) is refused.
+        guard header["crit"] == nil else { throw .unsupportedCriticalHeader }
+        switch header["kid"] {
+        case nil: keyID = nil
+        case .string(let value)?: keyID = value
+        default: throw .invalidHeaderMember("kid")
+        }
         compactSerialization = compact
     }
-
-    /// The header's `kid`, which names the key in the issuer's JWKS.
-    public var keyID: String? { header["kid"]?.stringValue }
 
     /// The algorithm as one RegState supports, or `nil` for `none`, HMAC and everything else.
     public var signatureAlgorithm: SignatureAlgorithm? { SignatureAlgorithm(rawValue: algorithm) }
 
-    private static func decodeObject(_ segment: String, part: JWTError.Part) throws(JWTError) -> [String: JSONValue] {
-        guard !segment.isEmpty, let data = Base64URL.decode(segment) else { throw .invalidBase64URL(part) }
-        guard let value = try? JSONValue.parse(data), let object = value.objectValue else {
-            throw .notJSONObject(part)
+    private struct Parts {
+        var header: [String: JSONValue]
+        var claims: [String: JSONValue]
+        var signature: [UInt8]
+        var signingInput: Data
+    }
+
+    /// Splits on the two `.` bytes and decodes each segment.
+    private static func parts(of bytes: UnsafeBufferPointer<UInt8>) -> Result<Parts, JWTError> {
+        var dots: [Int] = []
+        for index in bytes.indices where bytes[index] == UInt8(ascii: ".") { dots.append(index) }
+        guard dots.count == 2 else { return .failure(.wrongSegmentCount(dots.count + 1)) }
+        let first = dots[0], second = dots[1]
+        do throws(JWTError) {
+            let header = try object(UnsafeBufferPointer(rebasing: bytes[0..<first]), part: .header)
+            let claims = try object(UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second]), part: .payload)
+            guard let signature = Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: bytes[(second + 1)...])) else {
+                throw .invalidBase64URL(.signature)
+            }
+            let signingInput = Data(UnsafeBufferPointer(rebasing: bytes[0..<second]))
+            return .success(Parts(header: header, claims: claims, signature: signature, signingInput: signingInput))
+        } catch {
+            return .failure(error)
         }
-        return object
+    }
+
+    private static func object(_ segment: UnsafeBufferPointer<UInt8>, part: JWTError.Part) throws(JWTError)
+        -> [String: JSONValue]
+    {
+        guard !segment.isEmpty, let decoded = Base64URL.decode(bytes: segment) else { throw .invalidBase64URL(part) }
+        let value = decoded.withUnsafeBufferPointer {
+            JSONValue.parse(bytes: $0, maximumDepth: JSONLimits.joseSegment.maximumDepth)
+        }
+        switch value {
+        case .success(.object(let members)): return members
+        case .success: throw .notJSONObject(part)
+        case .failure(let error): throw .invalidJSON(part, error)
+        }
     }
 }
 

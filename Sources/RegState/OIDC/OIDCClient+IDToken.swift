@@ -1,25 +1,70 @@
 import Foundation
 
 extension OIDCClient {
-    /// Validates an ID token (OIDC Core §3.1.3.7: signature against the issuer's JWKS, `iss`, `aud`, `azp`, `exp`,
-    /// `iat`, `nonce`) and reads the user's profile from its claims.
+    /// Validates an ID token (OIDC Core §3.1.3.7 and RFC 8725: signature against the issuer's JWKS with an algorithm
+    /// discovery lists, `iss`, `aud`, `azp`, `exp`, `iat`, `nbf`, `nonce`, `sub`) and reads the user's profile from
+    /// its claims.
     ///
-    /// The JWKS is fetched from the discovery document's `jwks_uri` and cached. When the token names a key the cached
-    /// set lacks, the set is fetched again once (the provider may have rotated its keys) and validation retried.
+    /// The JWKS is fetched from the discovery document's `jwks_uri` and cached, its keys parsed once. When the token
+    /// names a key the cached set lacks, the set is fetched again once (the provider may have rotated its keys) and
+    /// validation retried.
     /// - Parameters:
     ///   - idToken: The compact ID token.
-    ///   - expectedNonce: The nonce of the authorization request; `nil` for tokens from a refresh or a passwordless
-    ///     exchange, where no nonce was sent.
+    ///   - expectedNonce: The nonce of the authorization request; `nil` for tokens from a passwordless exchange,
+    ///     where no nonce was sent.
     /// - Returns: The verified token and its ``Profile``.
-    /// - Throws: ``OIDCError/invalidIDToken(_:)`` for a failed check; discovery and JWKS fetch errors otherwise.
+    /// - Throws: ``OIDCError/invalidIDToken(_:)`` for a failed check (``IDTokenError/unsignedTokensAdvertised`` when
+    ///   discovery lists `none`); discovery and JWKS fetch errors otherwise.
     package func validateIDToken(_ idToken: String, expectedNonce: String?) async throws(OIDCError) -> VerifiedIDToken {
+        try await validated { validator, keys, now throws(IDTokenError) in
+            try validator.validate(idToken, keySet: keys, expectedNonce: expectedNonce, now: now)
+        }
+    }
+
+    /// Validates an ID token that came with a refresh against the session's original one (OIDC Core §12.2): every
+    /// check of ``validateIDToken(_:expectedNonce:)``, then `iss` and `sub` equal to the original's and `nonce`, when
+    /// present, equal to the original's.
+    ///
+    /// - Parameters:
+    ///   - idToken: The compact ID token from the refresh response.
+    ///   - originalIDToken: The compact ID token stored for the session (validated when it arrived; may be expired).
+    /// - Returns: The verified new token and its ``Profile``.
+    /// - Throws: ``OIDCError/invalidIDToken(_:)`` (``IDTokenError/refreshedIdentityMismatch`` for another user or
+    ///   issuer); discovery and JWKS fetch errors otherwise.
+    package func validateRefreshedIDToken(_ idToken: String, originalIDToken: String) async throws(OIDCError)
+        -> VerifiedIDToken
+    {
+        let original: JSONWebToken
+        do throws(JWTError) {
+            original = try JSONWebToken(compact: originalIDToken)
+        } catch {
+            throw .invalidIDToken(.refreshedIdentityMismatch)
+        }
+        return try await validated { validator, keys, now throws(IDTokenError) in
+            try validator.validateRefreshed(idToken, original: original, keySet: keys, now: now)
+        }
+    }
+
+    /// Runs `check` with a validator for this client and the discovery document's algorithms, refetching the JWKS
+    /// once on an unknown `kid`, and reads the profile.
+    private func validated(
+        _ check: (IDTokenValidator, JSONWebKeySet, Date) throws(IDTokenError) -> JSONWebToken
+    ) async throws(OIDCError) -> VerifiedIDToken {
+        let algorithms: Set<SignatureAlgorithm>
+        let metadata = try await metadata()
+        do throws(IDTokenError) {
+            algorithms = try metadata.acceptedIDTokenAlgorithms()
+        } catch {
+            throw .invalidIDToken(error)
+        }
         let validator = IDTokenValidator(issuer: configuration.issuerIdentifier, clientID: configuration.clientID,
-                                         leeway: configuration.idTokenLeeway, crypto: crypto)
+                                         leeway: configuration.idTokenLeeway, allowedAlgorithms: algorithms,
+                                         crypto: crypto)
         var keys = try await keySet(forceRefresh: false)
         var refetched = false
         while true {
             do throws(IDTokenError) {
-                let token = try validator.validate(idToken, keySet: keys, expectedNonce: expectedNonce, now: clock.now())
+                let token = try check(validator, keys, clock.now())
                 guard let profile = try? ProfileService().profile(fromClaims: token.claims) else {
                     throw IDTokenError.malformed("no sub or iss claim")
                 }
@@ -33,6 +78,9 @@ extension OIDCClient {
     }
 
     /// The issuer's signing keys, from the cache unless `forceRefresh`; a failed fetch keeps the old cache.
+    ///
+    /// The set is read strictly (``JSONWebKeySet/parse(_:)``, at most ``JSONLimits/keySet``) and kept as one value,
+    /// so each key is parsed into a ready key once for as long as the set is cached.
     func keySet(forceRefresh: Bool) async throws(OIDCError) -> JSONWebKeySet {
         if !forceRefresh, let cachedKeys { return cachedKeys }
         let metadata = try await metadata()
@@ -40,10 +88,14 @@ extension OIDCClient {
         let response = try await ResponseReading.send(request, over: transport)
         guard response.isSuccess else { throw ResponseReading.failure(response) }
         let keys: JSONWebKeySet
-        do {
-            keys = try JSONDecoder().decode(JSONWebKeySet.self, from: response.body)
+        do throws(JSONWebKeySet.ParseError) {
+            keys = try JSONWebKeySet.parse(response.body)
         } catch {
-            throw .malformedResponse("the JWKS is not valid (\(Self.decodingDetail(error)))")
+            switch error {
+            case .json(let detail):
+                throw .malformedResponse("the JWKS is not valid (\(detail.errorDescription ?? "not JSON"))")
+            case .noKeysArray: throw .malformedResponse("the JWKS is not valid (missing keys)")
+            }
         }
         cachedKeys = keys
         return keys

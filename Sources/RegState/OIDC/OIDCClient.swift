@@ -49,7 +49,7 @@ package actor OIDCClient {
         guard response.isSuccess else { throw ResponseReading.failure(response) }
         let metadata: ProviderMetadata
         do {
-            metadata = try JSONDecoder().decode(ProviderMetadata.self, from: response.body)
+            metadata = try JSONValue.decodeStrictly(ProviderMetadata.self, from: response.body)
         } catch {
             throw .malformedResponse("the discovery document is not valid (\(Self.decodingDetail(error)))")
         }
@@ -140,6 +140,7 @@ package actor OIDCClient {
 
     /// A short, value-free description of a decoding failure: which member was wrong.
     static func decodingDetail(_ error: any Error) -> String {
+        if let error = error as? JSONParseError { return error.errorDescription ?? "not JSON" }
         guard let error = error as? DecodingError else { return "not JSON" }
         switch error {
         case .keyNotFound(let key, _): return "missing \(key.stringValue)"

@@ -25,6 +25,8 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
     public var codeChallengeMethodsSupported: [String]?
     /// Grant types the provider accepts.
     public var grantTypesSupported: [String]?
+    /// `id_token_signing_alg_values_supported`: the algorithms the provider may sign ID tokens with.
+    public var idTokenSigningAlgValuesSupported: [String]?
 
     /// Creates metadata, as a test or a configuration without discovery would.
     public init(
@@ -37,7 +39,8 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         endSessionEndpoint: URL? = nil,
         authorizationResponseIssParameterSupported: Bool? = nil,
         codeChallengeMethodsSupported: [String]? = nil,
-        grantTypesSupported: [String]? = nil
+        grantTypesSupported: [String]? = nil,
+        idTokenSigningAlgValuesSupported: [String]? = nil
     ) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
@@ -49,6 +52,7 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         self.authorizationResponseIssParameterSupported = authorizationResponseIssParameterSupported
         self.codeChallengeMethodsSupported = codeChallengeMethodsSupported
         self.grantTypesSupported = grantTypesSupported
+        self.idTokenSigningAlgValuesSupported = idTokenSigningAlgValuesSupported
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -62,8 +66,21 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
         case grantTypesSupported = "grant_types_supported"
+        case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
     }
 
     /// Whether the callback must carry an `iss` parameter equal to the issuer (RFC 9207 §2.4).
     public var requiresCallbackIssuer: Bool { authorizationResponseIssParameterSupported ?? false }
+
+    /// The ID token algorithms RegState accepts from this provider: those of RS256, PS256 and ES256 that
+    /// `id_token_signing_alg_values_supported` lists, or RS256 alone when discovery is silent (OIDC Discovery §3
+    /// makes RS256 the default). `none` and HMAC are never accepted; other listed names are ignored.
+    ///
+    /// - Throws: ``IDTokenError/unsignedTokensAdvertised`` when the list contains `none`.
+    public func acceptedIDTokenAlgorithms() throws(IDTokenError) -> Set<SignatureAlgorithm> {
+        guard let listed = idTokenSigningAlgValuesSupported else { return [.rs256] }
+        if listed.contains("none") { throw .unsignedTokensAdvertised }
+        let offered: Set<SignatureAlgorithm> = [.rs256, .ps256, .es256]
+        return Set(listed.compactMap(SignatureAlgorithm.init(rawValue:))).intersection(offered)
+    }
 }

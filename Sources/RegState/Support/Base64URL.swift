@@ -1,24 +1,100 @@
 import Foundation
 
-/// Base64url without padding (RFC 4648 §5), the encoding of JWT segments, JWK members and PKCE challenges.
+/// Base64url without padding (RFC 4648 §5, RFC 7515 §2), the encoding of JWT segments, JWK members and PKCE
+/// challenges, over bytes.
+///
+/// Decoding is strict, as a JWS verifier must be: only the 64 characters of the URL-safe alphabet, no `=` padding,
+/// no whitespace, no length that leaves a lone character, and no stray bits in the last character (so each byte
+/// string has exactly one encoding and a token cannot be altered without changing its bytes).
 public enum Base64URL {
+    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// 255 for bytes outside the alphabet, otherwise the 6-bit value.
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 255, count: 256)
+        for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(value) }
+        return table
+    }()
+
     /// Encodes bytes as unpadded base64url text.
     public static func encode(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        String(decoding: encodeBytes(data), as: UTF8.self)
     }
 
-    /// Decodes base64url text, padded or not; `nil` when it is not base64url.
+    /// Encodes bytes as unpadded base64url, ASCII bytes out.
+    public static func encodeBytes(_ data: some Collection<UInt8>) -> [UInt8] {
+        let input = Array(data)
+        var output: [UInt8] = []
+        output.reserveCapacity((input.count * 4 + 2) / 3)
+        alphabet.withUnsafeBufferPointer { table in
+            var index = 0
+            while index + 3 <= input.count {
+                let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                output.append(table[Int(chunk >> 18 & 63)])
+                output.append(table[Int(chunk >> 12 & 63)])
+                output.append(table[Int(chunk >> 6 & 63)])
+                output.append(table[Int(chunk & 63)])
+                index += 3
+            }
+            let remaining = input.count - index
+            if remaining == 1 {
+                let chunk = UInt32(input[index]) << 16
+                output.append(table[Int(chunk >> 18 & 63)])
+                output.append(table[Int(chunk >> 12 & 63)])
+            } else if remaining == 2 {
+                let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+                output.append(table[Int(chunk >> 18 & 63)])
+                output.append(table[Int(chunk >> 12 & 63)])
+                output.append(table[Int(chunk >> 6 & 63)])
+            }
+        }
+        return output
+    }
+
+    /// Decodes strict unpadded base64url text; `nil` when it is not.
     public static func decode(_ text: String) -> Data? {
-        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "=") })
-        else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 = base64.replacingOccurrences(of: "=", with: "")
-        let remainder = base64.count % 4
-        if remainder == 1 { return nil }
-        if remainder > 0 { base64 += String(repeating: "=", count: 4 - remainder) }
-        return Data(base64Encoded: base64)
+        var text = text
+        return text.withUTF8 { decode(bytes: $0) }.map { Data($0) }
+    }
+
+    /// Decodes strict unpadded base64url from ASCII bytes; `nil` for padding, a character outside the alphabet, a
+    /// length of 4n+1, or non-zero bits left over in the last character.
+    public static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        let remainder = input.count % 4
+        guard remainder != 1 else { return nil }
+        var output = [UInt8](repeating: 0, count: input.count / 4 * 3 + max(remainder - 1, 0))
+        let valid = values.withUnsafeBufferPointer { table -> Bool in
+            output.withUnsafeMutableBufferPointer { out -> Bool in
+                var index = 0
+                var written = 0
+                var bad: UInt8 = 0
+                while index + 4 <= input.count {
+                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                    let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
+                    bad |= a | b | c | d
+                    let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    out[written] = UInt8(truncatingIfNeeded: chunk >> 16)
+                    out[written + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
+                    out[written + 2] = UInt8(truncatingIfNeeded: chunk)
+                    index += 4
+                    written += 3
+                }
+                // Any value of 64 or more (255 marks a byte outside the alphabet) sets bit 6 or 7.
+                guard bad & 0xC0 == 0 else { return false }
+                if remainder == 2 {
+                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                    guard (a | b) & 0xC0 == 0, b & 0x0F == 0 else { return false }
+                    out[written] = a << 2 | b >> 4
+                } else if remainder == 3 {
+                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                    let c = table[Int(input[index + 2])]
+                    guard (a | b | c) & 0xC0 == 0, c & 0x03 == 0 else { return false }
+                    out[written] = a << 2 | b >> 4
+                    out[written + 1] = (b & 0x0F) << 4 | c >> 2
+                }
+                return true
+            }
+        }
+        return valid ? output : nil
     }
 }

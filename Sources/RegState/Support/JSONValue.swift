@@ -96,11 +96,42 @@ public enum JSONValue: Sendable, Hashable, Codable {
         objectValue?[key]
     }
 
-    /// Parses JSON text into a value.
+    /// Parses JSON text into a value, strictly and within `limits`.
     ///
-    /// - Throws: `DecodingError` when `data` is not JSON.
-    public static func parse(_ data: Data) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: data)
+    /// This is the one JSON reading for everything a peer sends that security depends on (JOSE headers and
+    /// payloads, JWKS, token, discovery and userinfo answers): RFC 8259 over UTF-8 bytes, with duplicate member names
+    /// refused (RFC 7515 §4, RFC 7519 §4), numbers that do not fit a finite `Double` refused, strings checked for
+    /// valid UTF-8 and lone surrogates, and size and nesting bounded.
+    /// - Parameters:
+    ///   - data: the JSON text, UTF-8.
+    ///   - limits: the size and depth bounds; ``JSONLimits/responseBody`` by default.
+    /// - Throws: ``JSONParseError`` naming what was wrong and where, never the content.
+    public static func parse(_ data: Data, limits: JSONLimits = .responseBody) throws(JSONParseError) -> JSONValue {
+        guard data.count <= limits.maximumBytes else { throw .tooLarge(limit: limits.maximumBytes) }
+        let result: Result<JSONValue, JSONParseError> = data.withUnsafeBytes { raw in
+            parse(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: limits.maximumDepth)
+        }
+        return try result.get()
+    }
+
+    /// Parses UTF-8 bytes already known to be within a size limit; the JWT reader's entry point.
+    static func parse(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> Result<JSONValue, JSONParseError> {
+        do throws(JSONParseError) {
+            return .success(try JSONByteParser.parse(bytes, maximumDepth: maximumDepth))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Decodes `type` from `data` after the strict reading of ``parse(_:limits:)`` has accepted it, so a `Decodable`
+    /// type (a discovery document, a JWKS) gets the same refusal of duplicates, bad numbers and oversize input.
+    ///
+    /// - Throws: ``JSONParseError`` when the strict reading refuses the text, otherwise the `DecodingError`.
+    public static func decodeStrictly<T: Decodable>(
+        _ type: T.Type, from data: Data, limits: JSONLimits = .responseBody
+    ) throws -> T {
+        _ = try parse(data, limits: limits)
+        return try JSONDecoder().decode(type, from: data)
     }
 
     /// The value as compact JSON text with sorted keys, so equal values serialise identically.

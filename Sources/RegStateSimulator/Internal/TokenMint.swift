@@ -1,7 +1,8 @@
 import Foundation
 import RegState
 
-/// Makes and checks the world's credentials: opaque random tokens, their storage hashes, and RS256 JWTs.
+/// Makes and checks the world's credentials: opaque random tokens, their storage hashes, and JWTs signed RS256,
+/// PS256 (the world's RSA key) or ES256 (a P-256 key of this simulator instance).
 ///
 /// The simulator signs its JWTs with its own few lines over ``CryptoProvider`` rather than with the library's JWT
 /// type, so that tests of the library's verifier run against an independent signer. Verifying (the backend checking
@@ -11,6 +12,28 @@ struct TokenMint: Sendable {
     let signingKey: RSAPrivateKey
     let publicKey: RSAPublicKey
     let keyID: String
+    /// The ID token signing algorithm (``SimulatorConfiguration/idTokenSigningAlgorithm``).
+    let algorithm: SignatureAlgorithm
+    /// The P-256 key for ES256, with its public half and `kid`; `nil` unless the algorithm is ES256.
+    let ellipticKey: (privateKey: P256PrivateKey, publicKey: P256PublicKey, keyID: String)?
+
+    /// A mint for the world's RSA key; for ES256 a P-256 key is made through `crypto`.
+    init(crypto: any CryptoProvider, signingKey: RSAPrivateKey, publicKey: RSAPublicKey, keyID: String,
+         algorithm: SignatureAlgorithm = .rs256) throws {
+        self.crypto = crypto
+        self.signingKey = signingKey
+        self.publicKey = publicKey
+        self.keyID = keyID
+        self.algorithm = algorithm
+        if algorithm == .es256 {
+            let privateKey = try crypto.generateP256PrivateKey()
+            let publicKey = try crypto.publicKey(of: privateKey)
+            let keyID = String(Base64URL.encode(crypto.sha256(publicKey.x + publicKey.y)).prefix(16))
+            ellipticKey = (privateKey, publicKey, keyID)
+        } else {
+            ellipticKey = nil
+        }
+    }
 
     /// A fresh opaque token: 32 random bytes, base64url.
     func opaqueToken() throws -> String {
@@ -35,18 +58,27 @@ struct TokenMint: Sendable {
         }
     }
 
-    /// A compact JWS (RS256, with `kid` and `typ: JWT`) over `claims`.
+    /// A compact JWS (the mint's algorithm, with `kid` and `typ: JWT`) over `claims`.
     func signedJWT(_ claims: [String: JSONValue]) throws -> String {
-        let header: JSONValue = ["alg": "RS256", "typ": "JWT", "kid": .string(keyID)]
+        let kid = ellipticKey?.keyID ?? keyID
+        let header: JSONValue = ["alg": .string(algorithm.rawValue), "typ": "JWT", "kid": .string(kid)]
         let payload = JSONValue.object(claims).serialized()
         let input = Base64URL.encode(header.serialized()) + "." + Base64URL.encode(payload)
-        let signature = try crypto.sign(message: Data(input.utf8), privateKey: signingKey, algorithm: .rs256)
+        let signature: Data
+        if let ellipticKey {
+            signature = try crypto.sign(message: Data(input.utf8), privateKey: ellipticKey.privateKey)
+        } else {
+            signature = try crypto.sign(message: Data(input.utf8), privateKey: signingKey, algorithm: algorithm)
+        }
         return input + "." + Base64URL.encode(signature)
     }
 
-    /// The world's public key as a JWK set, as `jwks.json` lists it.
+    /// The world's public keys as a JWK set, as `jwks.json` lists them: the RSA key (published for the signing
+    /// algorithm when that is an RSA one), then the P-256 key when signing ES256.
     var keySet: JSONWebKeySet {
-        JSONWebKeySet(keys: [JSONWebKey(publicKey: publicKey, keyID: keyID)])
+        var keys = [JSONWebKey(publicKey: publicKey, keyID: keyID, algorithm: algorithm.isRSA ? algorithm : .rs256)]
+        if let ellipticKey { keys.append(JSONWebKey(publicKey: ellipticKey.publicKey, keyID: ellipticKey.keyID)) }
+        return JSONWebKeySet(keys: keys)
     }
 
     /// A `kid` derived from the public key, so the same key always has the same identifier.

@@ -70,7 +70,8 @@ extension Simulator {
             "response_modes_supported": ["query"],
             "code_challenge_methods_supported": ["S256"],
             "grant_types_supported": ["authorization_code", "refresh_token", .string(Self.passwordlessGrantType)],
-            "id_token_signing_alg_values_supported": ["RS256"],
+            "id_token_signing_alg_values_supported": .array(
+                (configuration.advertisedIDTokenSigningAlgorithms ?? [mint.algorithm.rawValue]).map { .string($0) }),
             "token_endpoint_auth_methods_supported": ["none"],
             "revocation_endpoint_auth_methods_supported": ["none"],
             "subject_types_supported": ["public"],

@@ -1,0 +1,57 @@
+import Foundation
+
+// Defaults for the requirements added to `CryptoProvider` after its first release, so a provider written before
+// (a test double, an app's own) keeps compiling: ready keys fall back to the per-call `verify`, and the P-256
+// operations report that the provider has none.
+
+extension CryptoProvider {
+    /// A ready key that calls this provider's per-call `verify` each time.
+    public func verificationKey(for key: PublicKeyMaterial) throws -> any VerificationKey {
+        ProviderVerificationKey(provider: self, material: key)
+    }
+
+    /// Not supported by this provider: throws.
+    ///
+    /// - Throws: ``CryptoError/invalidKey(_:)`` always.
+    public func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws -> Bool {
+        throw CryptoError.invalidKey("this crypto provider has no ES256")
+    }
+
+    /// Not supported by this provider: throws.
+    ///
+    /// - Throws: ``CryptoError/keyGenerationFailed(_:)`` always.
+    public func generateP256PrivateKey() throws -> P256PrivateKey {
+        throw CryptoError.keyGenerationFailed("this crypto provider has no P-256")
+    }
+
+    /// Not supported by this provider: throws.
+    ///
+    /// - Throws: ``CryptoError/invalidKey(_:)`` always.
+    public func publicKey(of privateKey: P256PrivateKey) throws -> P256PublicKey {
+        throw CryptoError.invalidKey("this crypto provider has no P-256")
+    }
+
+    /// Not supported by this provider: throws.
+    ///
+    /// - Throws: ``CryptoError/signingFailed(_:)`` always.
+    public func sign(message: Data, privateKey: P256PrivateKey) throws -> Data {
+        throw CryptoError.signingFailed("this crypto provider has no ES256")
+    }
+}
+
+/// A ready key that is only the material and the provider: each verification goes through the provider's per-call
+/// `verify`. What providers without a faster form (and the Apple backend) use.
+struct ProviderVerificationKey: VerificationKey {
+    let provider: any CryptoProvider
+    let material: PublicKeyMaterial
+
+    func verify(signature: Data, message: Data, algorithm: SignatureAlgorithm) throws -> Bool {
+        guard material.fits(algorithm) else { throw CryptoError.invalidKey("the key does not fit \(algorithm.rawValue)") }
+        switch material {
+        case .rsa(let key):
+            return try provider.verify(signature: signature, message: message, publicKey: key, algorithm: algorithm)
+        case .p256(let key):
+            return try provider.verify(signature: signature, message: message, publicKey: key)
+        }
+    }
+}

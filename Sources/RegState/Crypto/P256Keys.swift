@@ -1,0 +1,65 @@
+import Foundation
+
+/// A P-256 public key as a JWK carries it (RFC 7518 §6.2.1): the point's `x` and `y`, 32 big-endian bytes each.
+public struct P256PublicKey: Sendable, Hashable {
+    /// The x coordinate, 32 bytes.
+    public let x: Data
+    /// The y coordinate, 32 bytes.
+    public let y: Data
+
+    /// Creates a key from its coordinates; `nil` unless both are exactly 32 bytes (RFC 7518 §6.2.1.2).
+    ///
+    /// Whether the point lies on the curve is checked by the provider when the key is first used.
+    public init?(x: Data, y: Data) {
+        guard x.count == 32, y.count == 32 else { return nil }
+        self.x = x
+        self.y = y
+    }
+
+    /// The uncompressed SEC 1 point, `04 || x || y`.
+    public var uncompressedPoint: Data { Data([0x04]) + x + y }
+}
+
+/// A P-256 private key, held as PKCS #8 DER (what both libcrypto and CryptoKit import and export).
+///
+/// Its description never shows the key material.
+public struct P256PrivateKey: Sendable, Equatable, CustomStringConvertible {
+    /// The PKCS #8 `PrivateKeyInfo` DER encoding.
+    public let pkcs8DER: Data
+
+    /// Wraps PKCS #8 DER bytes; they are checked when the key is first used.
+    public init(pkcs8DER: Data) {
+        self.pkcs8DER = pkcs8DER
+    }
+
+    /// A redacted description.
+    public var description: String { "P256PrivateKey(redacted)" }
+}
+
+/// A public key of one of the families RegState verifies with.
+public enum PublicKeyMaterial: Sendable, Hashable {
+    /// An RSA key, for RS256, PS256 and PS512.
+    case rsa(RSAPublicKey)
+    /// A P-256 key, for ES256.
+    case p256(P256PublicKey)
+
+    /// Whether a signature made with `algorithm` can be checked with this key: RSA keys for the RSA algorithms,
+    /// P-256 keys for ES256 (RFC 8725 §3.1: the key's type must fit the algorithm).
+    public func fits(_ algorithm: SignatureAlgorithm) -> Bool {
+        switch self {
+        case .rsa: algorithm.isRSA
+        case .p256: algorithm == .es256
+        }
+    }
+}
+
+/// A public key in a provider's ready form, parsed once, that verifies many signatures.
+///
+/// Implementations hold no mutable state visible to callers, so one value can be shared across tasks.
+public protocol VerificationKey: Sendable {
+    /// Whether `signature` is a valid `algorithm` signature of `message` by this key.
+    ///
+    /// A signature that does not verify (including one of the wrong length) returns `false`.
+    /// - Throws: ``CryptoError/invalidKey(_:)`` when the algorithm does not fit the key.
+    func verify(signature: Data, message: Data, algorithm: SignatureAlgorithm) throws -> Bool
+}

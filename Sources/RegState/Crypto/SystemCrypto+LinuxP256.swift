@@ -1,0 +1,133 @@
+#if canImport(CLibCrypto)
+import CLibCrypto
+import Foundation
+
+// ES256 and ready keys on libcrypto. JOSE carries ECDSA signatures as `r || s` (RFC 7518 §3.4); libcrypto speaks
+// DER `ECDSA-Sig-Value`, so signatures are converted at this boundary, and a JOSE signature of any length but 64
+// bytes never reaches libcrypto.
+
+extension SystemCrypto {
+    /// A key loaded once into libcrypto (`EVP_PKEY`), reused for every verification.
+    ///
+    /// - Throws: ``CryptoError/invalidKey(_:)`` for an RSA key under 2048 bits or a point not on P-256.
+    public func verificationKey(for key: PublicKeyMaterial) throws -> any VerificationKey {
+        switch key {
+        case .rsa(let rsa): try LibCryptoVerificationKey(key: Self.loadPublicKey(rsa), material: key)
+        case .p256(let p256): try LibCryptoVerificationKey(key: Self.loadP256PublicKey(p256), material: key)
+        }
+    }
+
+    /// Whether `signature` (JOSE `r || s`) is a valid ES256 signature of `message` by `publicKey`.
+    ///
+    /// - Throws: ``CryptoError/invalidKey(_:)`` when the point is not on P-256.
+    public func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws -> Bool {
+        let key = try LibCryptoVerificationKey(key: Self.loadP256PublicKey(publicKey), material: .p256(publicKey))
+        return try key.verify(signature: signature, message: message, algorithm: .es256)
+    }
+
+    /// Generates a P-256 key with `EVP_PKEY_keygen` and exports it as PKCS #8 DER.
+    ///
+    /// - Throws: ``CryptoError/keyGenerationFailed(_:)``.
+    public func generateP256PrivateKey() throws -> P256PrivateKey {
+        guard let context = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, nil) else {
+            throw CryptoError.keyGenerationFailed("out of memory")
+        }
+        defer { EVP_PKEY_CTX_free(context) }
+        var generated: OpaquePointer?
+        guard EVP_PKEY_keygen_init(context) == 1,
+            EVP_PKEY_CTX_set_ec_paramgen_curve_nid(context, NID_X9_62_prime256v1) == 1,
+            EVP_PKEY_keygen(context, &generated) == 1, let key = generated
+        else {
+            ERR_clear_error()
+            throw CryptoError.keyGenerationFailed("libcrypto could not generate the key")
+        }
+        defer { EVP_PKEY_free(key) }
+        guard let info = EVP_PKEY2PKCS8(key) else {
+            ERR_clear_error()
+            throw CryptoError.keyGenerationFailed("libcrypto could not encode the key")
+        }
+        defer { PKCS8_PRIV_KEY_INFO_free(info) }
+        guard let der = Self.encode(info, with: i2d_PKCS8_PRIV_KEY_INFO) else {
+            throw CryptoError.keyGenerationFailed("libcrypto could not encode the key")
+        }
+        return P256PrivateKey(pkcs8DER: der)
+    }
+
+    /// The public half of a P-256 private key, read from its `SubjectPublicKeyInfo`.
+    ///
+    /// - Throws: ``CryptoError/invalidKey(_:)`` when the DER is not a P-256 private key.
+    public func publicKey(of privateKey: P256PrivateKey) throws -> P256PublicKey {
+        let key = try Self.loadP256PrivateKey(privateKey)
+        defer { EVP_PKEY_free(key) }
+        guard let der = Self.encode(key, with: i2d_PUBKEY), let publicKey = DER.p256PublicKey(fromSubjectPublicKeyInfo: der)
+        else { throw CryptoError.invalidKey("the public half cannot be encoded") }
+        return publicKey
+    }
+
+    /// Signs `message` with ES256; the JOSE form (`r || s`, 64 bytes).
+    ///
+    /// - Throws: ``CryptoError/invalidKey(_:)`` for a key that is not P-256, ``CryptoError/signingFailed(_:)``.
+    public func sign(message: Data, privateKey: P256PrivateKey) throws -> Data {
+        let key = try Self.loadP256PrivateKey(privateKey)
+        defer { EVP_PKEY_free(key) }
+        guard let context = EVP_MD_CTX_new() else { throw CryptoError.signingFailed("out of memory") }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else {
+            ERR_clear_error()
+            throw CryptoError.invalidKey("the key does not accept ES256")
+        }
+        var signature = [UInt8](repeating: 0, count: Int(EVP_PKEY_get_size(key)))
+        var length = signature.count
+        let status = Self.withBytes(message) { bytes, count in
+            EVP_DigestSign(context, &signature, &length, bytes, count)
+        }
+        guard status == 1, let jose = DER.joseSignature(ecdsa: Data(signature.prefix(length))) else {
+            ERR_clear_error()
+            throw CryptoError.signingFailed("libcrypto refused to sign")
+        }
+        return jose
+    }
+}
+
+extension SystemCrypto {
+    /// Loads a P-256 point through its `SubjectPublicKeyInfo` (libcrypto checks it lies on the curve); the caller
+    /// frees the result with `EVP_PKEY_free`.
+    static func loadP256PublicKey(_ key: P256PublicKey) throws -> OpaquePointer {
+        let der = Array(DER.p256SubjectPublicKeyInfo(key))
+        let loaded: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            return d2i_PUBKEY(nil, &cursor, buffer.count)
+        }
+        guard let loaded else {
+            ERR_clear_error()
+            throw CryptoError.invalidKey("not a point on P-256")
+        }
+        return loaded
+    }
+
+    /// Loads PKCS #8 DER and checks it is an EC key on P-256; the caller frees the result with `EVP_PKEY_free`.
+    static func loadP256PrivateKey(_ key: P256PrivateKey) throws -> OpaquePointer {
+        let der = Array(key.pkcs8DER)
+        let loaded: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
+            guard buffer.baseAddress != nil, !buffer.isEmpty else { return nil }
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            return d2i_AutoPrivateKey(nil, &cursor, buffer.count)
+        }
+        guard let loaded else {
+            ERR_clear_error()
+            throw CryptoError.invalidKey("not a PKCS #8 private key")
+        }
+        var name = [CChar](repeating: 0, count: 64)
+        var nameLength = 0
+        guard EVP_PKEY_is_a(loaded, "EC") == 1,
+            EVP_PKEY_get_group_name(loaded, &name, name.count, &nameLength) == 1,
+            String(decoding: name.prefix(nameLength).map { UInt8(bitPattern: $0) }, as: UTF8.self) == "prime256v1"
+        else {
+            ERR_clear_error()
+            EVP_PKEY_free(loaded)
+            throw CryptoError.invalidKey("not a P-256 key")
+        }
+        return loaded
+    }
+}
+#endif
