@@ -55,6 +55,12 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// Whether the OpenID discovery document lists `revocation_endpoint` (default `true`). Stock django-oauth-toolkit
     /// lists it only in its RFC 8414 metadata, which the simulator always serves; `false` behaves like it.
     public var listsRevocationInDiscovery = true
+    /// When set, userinfo answers with this `sub` instead of the access token's user's: a provider (or a proxy)
+    /// handing out someone else's claims. Default `nil`.
+    public var userinfoSubject: String?
+    /// Requests the simulator answers with a redirect instead of serving them (see ``SimulatorRedirect``): to another
+    /// origin, or to another path of the same one. Default none.
+    public var redirects: [SimulatorRedirect] = []
     /// Scripted users; any other address is created on first sign-in. Default ``SimulatorUser/defaults``.
     public var users: [SimulatorUser]
     /// The RSA key a new world signs with; `nil` (the default) generates a fresh 2048-bit key. A test suite can

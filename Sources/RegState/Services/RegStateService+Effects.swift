@@ -207,6 +207,8 @@ extension RegStateService {
             case .malformedCallback(let reason): return .malformedCallback(reason)
             case .invalidIDToken(let reason): return .invalidIDToken(reason.errorDescription ?? "\(reason)")
             case .unauthorized: return .tokenRequestFailed(error: "unauthorized", description: nil)
+            case .insecureURL(let what): return .discoveryFailed("not https: \(what)")
+            case .userInfoSubjectMismatch: return .malformedResponse("the userinfo sub is not the ID token's")
             case .invalidEmail: return .invalidEmail
             case .wrongCode: return .wrongCode
             case .codeExpired: return .codeExpired

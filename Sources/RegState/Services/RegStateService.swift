@@ -139,7 +139,10 @@ public actor RegStateService {
                 logger.log(.warning, "journal: dropped \(contents.droppedLines) damaged line(s)")
             }
             let entries = contents.lines.compactMap { try? JournalEntry.decode($0) }
-            sequence = entries.last?.sequence ?? 0
+            if entries.count < contents.lines.count {
+                logger.log(.warning, "journal: dropped \(contents.lines.count - entries.count) unreadable entr(ies)")
+            }
+            sequence = entries.map(\.sequence).max() ?? 0
             state = JournalEntry.fold(entries)
             logger.log(.debug, "journal: replayed \(entries.count) event(s) to \(state.caseName)")
             if entries.count > Self.journalCompactionThreshold { compact(entries) }

@@ -97,7 +97,7 @@ extension Simulator {
         guard let user = world.users.values.first(where: { $0.subject == record.subject }) else {
             return ServerResponse.invalidBearerToken("The access token's user no longer exists.")
         }
-        return .json(200, ["sub": .string(user.subject), "email": .string(user.email), "email_verified": true,
+        return .json(200, ["sub": .string(configuration.userinfoSubject ?? user.subject), "email": .string(user.email), "email_verified": true,
                            "name": .string(user.name)])
     }
 
