@@ -58,6 +58,9 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// When set, userinfo answers with this `sub` instead of the access token's user's: a provider (or a proxy)
     /// handing out someone else's claims. Default `nil`.
     public var userinfoSubject: String?
+    /// Discovery members served as given instead of the simulator's own (for example `"token_endpoint":
+    /// "http://idp.regstate.sim/oauth/token"`, a downgrade to plain HTTP). Default none.
+    public var discoveryOverrides: [String: String] = [:]
     /// Requests the simulator answers with a redirect instead of serving them (see ``SimulatorRedirect``): to another
     /// origin, or to another path of the same one. Default none.
     public var redirects: [SimulatorRedirect] = []

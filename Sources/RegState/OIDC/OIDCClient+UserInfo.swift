@@ -55,7 +55,8 @@ extension OIDCClient {
     /// The RFC 7009 endpoint: from OpenID discovery, else from RFC 8414 authorization-server metadata, where some
     /// providers (django-oauth-toolkit among them) list it only.
     ///
-    /// - Throws: ``OIDCError/unsupported(_:)`` when neither document names one; discovery errors.
+    /// - Throws: ``OIDCError/unsupported(_:)`` when neither document names one; ``OIDCError/insecureURL(_:)`` when
+    ///   the RFC 8414 document names one that is not `https` or loopback; discovery errors.
     func revocationEndpoint() async throws(OIDCError) -> URL {
         if let endpoint = try await metadata().revocationEndpoint { return endpoint }
         if let cachedRevocationEndpoint { return cachedRevocationEndpoint }
@@ -67,6 +68,7 @@ extension OIDCClient {
                   document["issuer"]?.stringValue == configuration.issuerIdentifier,
                   let text = document["revocation_endpoint"]?.stringValue, let endpoint = URL(string: text)
             else { continue }
+            guard TransportSecurity.allows(endpoint) else { throw .insecureURL("revocation_endpoint") }
             cachedRevocationEndpoint = endpoint
             return endpoint
         }

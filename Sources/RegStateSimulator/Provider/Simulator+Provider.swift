@@ -56,6 +56,12 @@ extension Simulator {
     static let supportedScopes = ["openid", "profile", "email", "offline_access"]
 
     var discoveryDocument: JSONValue {
+        guard case .object(var members) = standardDiscoveryDocument else { return standardDiscoveryDocument }
+        for (name, value) in configuration.discoveryOverrides { members[name] = .string(value) }
+        return .object(members)
+    }
+
+    private var standardDiscoveryDocument: JSONValue {
         let issuer = configuration.issuerIdentifier
         return [
             "issuer": .string(issuer),
