@@ -40,7 +40,7 @@ let package = Package(
         // What the test targets that run child processes share: finding the package root and the built executables.
         .target(name: "RegStateTestSupport", path: "Tests/RegStateTestSupport", swiftSettings: settings),
         .testTarget(name: "RegStateTests", dependencies: ["RegState", "RegStateSimulator", "RegStateCrashProbe",
-                                                          "RegStateTestSupport"], swiftSettings: settings),
+                                                          "RegStateFuzz", "RegStateTestSupport"], swiftSettings: settings),
         .testTarget(name: "RegStateSimulatorTests", dependencies: ["RegState", "RegStateSimulator"], swiftSettings: settings),
         .testTarget(name: "RegStateCLITests", dependencies: ["regstate", "RegStateTestSupport"], swiftSettings: settings),
         .testTarget(name: "RegStateInteropTests", dependencies: ["RegState", "regstate", "RegStateTestSupport"],

@@ -94,12 +94,17 @@ enum FuzzResponses {
     }
 }
 
-/// Authorization callback URLs, against a private-use and a loopback redirect, with and without RFC 9207 `iss`.
+/// Authorization callback URLs, against a private-use and a loopback redirect, with and without RFC 9207 `iss`; and
+/// the same URLs as requests judged by a token policy (URL normalisation).
 enum FuzzCallback {
     static let redirects = ["com.example.app:/callback", "http://127.0.0.1:8765/callback"].compactMap(URL.init(string:))
+    static let policy = TokenPolicy(validatingURLs: ["https://api.fuzz.test/v1", "http://[::1]:8080/a/b/"]
+        .compactMap(URL.init(string:)))
 
     static func run(_ data: Data) {
         guard let url = URL(string: FuzzFixture.text(data)) else { return }
+        _ = policy.matches(url)
+        _ = TokenPolicy(validatingURLs: [url]).matches(url)
         for redirect in redirects {
             for required in [false, true] {
                 _ = try? AuthorizationCallback.code(from: url, expectedRedirect: redirect, expectedState: "state",
