@@ -49,6 +49,18 @@ struct TransportSecurityTests {
         #expect(!log.contains { $0.contains("downgraded") })
     }
 
+    @Test("a plain-http revocation endpoint found only in RFC 8414 metadata is refused; the token is not sent")
+    func insecureRFC8414Revocation() async throws {
+        let (simulator, client) = try Self.world {
+            $0.listsRevocationInDiscovery = false
+            $0.discoveryOverrides = ["revocation_endpoint": "http://idp.regstate.sim/oauth/revoke"]
+        }
+        await #expect(throws: OIDCError.insecureURL("revocation_endpoint")) {
+            try await client.revoke(token: "rt", hint: .refreshToken)
+        }
+        #expect(!(await simulator.requestLog).contains { $0.contains("revoke") })
+    }
+
     @Test("the same endpoints over https on another host are accepted")
     func secureEndpoints() async throws {
         let (_, client) = try Self.world {
