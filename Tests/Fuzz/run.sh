@@ -15,7 +15,8 @@ targets=("$@")
 scratch="$root/.build/fuzz"
 
 nice -n 19 swift build --package-path "$root" --scratch-path "$scratch" --product RegStateFuzz \
-    -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+    -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 |
+    { grep -v "Cannot export local symbol" || true; } # gold's noise about the sanitizer runtime's local symbols
 binary="$scratch/debug/RegStateFuzz"
 mkdir -p "$scratch/findings" "$scratch/logs"
 
