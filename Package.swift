@@ -39,10 +39,14 @@ let package = Package(
                          swiftSettings: settings),
         // A child process for the crash tests: it rewrites a store and a journal until it is killed.
         .executableTarget(name: "RegStateCrashProbe", dependencies: ["RegState"], swiftSettings: settings),
+        // The fuzz targets (Tests/Fuzz/run.sh builds them with -sanitize=fuzzer,address and runs them); built plainly,
+        // it replays inputs through a target, which the tests do with the corpus.
+        .executableTarget(name: "RegStateFuzz", dependencies: ["RegState", "RegStateTesting"], path: "Tests/Fuzz/RegStateFuzz",
+                          swiftSettings: settings),
         // What the test targets that run child processes share: finding the package root and the built executables.
         .target(name: "RegStateTestSupport", path: "Tests/RegStateTestSupport", swiftSettings: settings),
         .testTarget(name: "RegStateTests", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting", "RegStateCrashProbe",
-                                                          "RegStateTestSupport"], swiftSettings: settings),
+                                                          "RegStateFuzz", "RegStateTestSupport"], swiftSettings: settings),
         .testTarget(name: "RegStateSimulatorTests", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting"], swiftSettings: settings),
         .testTarget(name: "RegStateCLITests", dependencies: ["regstate", "RegStateTestSupport"], swiftSettings: settings),
         .testTarget(name: "RegStateInteropTests", dependencies: ["RegState", "RegStateTesting", "regstate", "RegStateTestSupport"],

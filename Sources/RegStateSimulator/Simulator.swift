@@ -144,6 +144,11 @@ public actor Simulator {
     /// Answers one request, as the in-process transport delivers it.
     func serve(_ request: HTTPRequest) async throws -> HTTPResponse {
         if configuration.isOffline { throw TransportError.offline }
+        if let redirect = configuration.redirects.first(where: { $0.matches(request.url) }) {
+            requestLog.append("\(request.method.rawValue) \(request.url.path) redirected")
+            return HTTPResponse(status: redirect.status, headers: ["Location": redirect.to.absoluteString])
+        }
+        if configuration.redirects.contains(where: { $0.targets(request.url) }) { return redirectTarget(request) }
         guard let route = route(request.url) else {
             throw TransportError.connectionFailed("unknown host \(request.url.host ?? "")")
         }

@@ -69,6 +69,15 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// What discovery lists as `id_token_signing_alg_values_supported`; `nil` (the default) lists the signing
     /// algorithm alone. Set it to play a provider that advertises `none` or does not list what it signs with.
     public var advertisedIDTokenSigningAlgorithms: [String]?
+    /// When set, userinfo answers with this `sub` instead of the access token's user's: a provider (or a proxy)
+    /// handing out someone else's claims. Default `nil`.
+    public var userinfoSubject: String?
+    /// Discovery members served as given instead of the simulator's own (for example `"token_endpoint":
+    /// "http://idp.regstate.sim/oauth/token"`, a downgrade to plain HTTP). Default none.
+    public var discoveryOverrides: [String: String] = [:]
+    /// Requests the simulator answers with a redirect instead of serving them (see ``SimulatorRedirect``): to another
+    /// origin, or to another path of the same one. Default none.
+    public var redirects: [SimulatorRedirect] = []
     /// Scripted users; any other address is created on first sign-in. Default ``SimulatorUser/defaults``.
     public var users: [SimulatorUser]
     /// The RSA key a new world signs with; `nil` (the default) generates a fresh 2048-bit key. A test suite can

@@ -60,14 +60,15 @@ extension InteropTests {
                 let service = try await device.register()
                 let accessToken = try await service.validAccessToken()
                 let idToken = try JSONWebToken(compact: try #require(await device.tokens.idToken()))
-                let claims = try await device.oidcClient().userInfo(accessToken: accessToken)
+                let claims = try await device.oidcClient().userInfo(accessToken: accessToken,
+                                                                        subject: try #require(idToken.subject))
                 #expect(claims["sub"]?.stringValue == idToken.subject)
                 #expect(idToken.subject == InteropPeer.aliceSubject)
                 #expect(claims["email"]?.stringValue == idToken.claims["email"]?.stringValue)
                 #expect(claims["name"]?.stringValue == idToken.claims["name"]?.stringValue)
                 // A token the provider does not know is refused with 401.
                 await #expect(throws: OIDCError.unauthorized) {
-                    _ = try await device.oidcClient().userInfo(accessToken: "not-a-token")
+                    _ = try await device.oidcClient().userInfo(accessToken: "not-a-token", subject: InteropPeer.aliceSubject)
                 }
             }
         }

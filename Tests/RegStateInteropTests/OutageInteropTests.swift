@@ -61,7 +61,7 @@ extension InteropTests {
                 tape.close()
                 #expect(try await device.storedRefreshToken() != refreshToken)
                 let accessToken = try await service.validAccessToken()
-                let claims = try await device.oidcClient().userInfo(accessToken: accessToken)
+                let claims = try await device.oidcClient().userInfo(accessToken: accessToken, subject: InteropPeer.aliceSubject)
                 #expect(claims["sub"]?.stringValue == InteropPeer.aliceSubject)
                 #expect(try await peer.refreshTokenLedger() == .init(issued: 2, revoked: 1))
             }

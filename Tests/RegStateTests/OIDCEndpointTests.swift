@@ -12,9 +12,9 @@ struct OIDCEndpointTests {
                 ? .json(200, ["sub": "u-1", "email": "a@example.com"]) : .json(401, ["error": "invalid_token"])
         }
         let client = OIDCFixtures.client(transport)
-        let claims = try await client.userInfo(accessToken: "good")
+        let claims = try await client.userInfo(accessToken: "good", subject: "u-1")
         #expect(claims["sub"] == "u-1")
-        await #expect(throws: OIDCError.unauthorized) { try await client.userInfo(accessToken: "bad") }
+        await #expect(throws: OIDCError.unauthorized) { try await client.userInfo(accessToken: "bad", subject: "u-1") }
     }
 
     static let revocationCases: [(HTTPResponse, OIDCError?)] = [

@@ -91,7 +91,7 @@ struct OIDCSimulatorEndToEndTests {
         let renewed = try await client.refresh(refreshToken: refreshToken)
         #expect(renewed.accessToken != tokens.accessToken)
         #expect(renewed.refreshToken != nil && renewed.refreshToken != refreshToken)
-        let claims = try await client.userInfo(accessToken: renewed.accessToken)
+        let claims = try await client.userInfo(accessToken: renewed.accessToken, subject: verified.profile.subject)
         #expect(claims["sub"]?.stringValue == verified.profile.subject)
         #expect(claims["email"]?.stringValue == "alice@example.com")
     }
@@ -131,9 +131,11 @@ struct OIDCSimulatorEndToEndTests {
 
     @Test("A revoked access token is unauthorized at userinfo")
     func revokedAccessToken() async throws {
-        let (_, tokens, _) = try await signIn()
+        let (_, tokens, verified) = try await signIn()
         try await client.revoke(token: tokens.accessToken, hint: .accessToken)
-        await #expect(throws: OIDCError.unauthorized) { try await client.userInfo(accessToken: tokens.accessToken) }
+        await #expect(throws: OIDCError.unauthorized) {
+            try await client.userInfo(accessToken: tokens.accessToken, subject: verified.profile.subject)
+        }
     }
 
     @Test("Loopback redirect: the listener catches the simulator's redirect")

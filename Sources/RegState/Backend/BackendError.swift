@@ -20,6 +20,8 @@ public enum BackendError: Error, Sendable, Equatable {
     case unexpectedStatus(Int, code: String?)
     /// A success response that could not be read; the reason names what was wrong.
     case malformedResponse(String)
+    /// The backend URL is not `https` (nor `http` to a loopback host); nothing was sent.
+    case insecureURL
 
     /// Whether trying again later may succeed: transport failures, 5xx and 429, and unreadable success responses.
     public var isTransient: Bool {
@@ -45,6 +47,7 @@ extension BackendError: LocalizedError {
         case .unexpectedStatus(let status, let code):
             "The server answered HTTP \(status)\(code.map { " (\($0.prefix(64)))" } ?? "")."
         case .malformedResponse(let reason): "The server sent an unreadable answer (\(reason))."
+        case .insecureURL: "The server must be reached over HTTPS."
         }
     }
 }

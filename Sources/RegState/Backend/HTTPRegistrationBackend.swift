@@ -10,6 +10,8 @@ import Foundation
 ///   "registration_type"} | null}`.
 /// - `PUT /v1/profile` (Bearer) `{"sub", "email", "name", "registration_type"}` → `200`.
 /// - `DELETE /v1/installation` (Bearer) → `204`.
+/// - Every request goes to `https` (or `http` on a loopback host); another base URL is refused with
+///   ``BackendError/insecureURL`` before anything is sent.
 /// - On any Bearer endpoint, `401` → ``BackendError/unauthorized`` and `403 FORCED_LOGOUT` →
 ///   ``BackendError/forcedLogout``.
 public struct HTTPRegistrationBackend: RegistrationBackend {
@@ -135,7 +137,9 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
         return URL(string: text + path) ?? baseURL.appendingPathComponent(String(path.dropFirst()))
     }
 
+    /// Sends `request`, which must go to an `https` (or loopback `http`) URL: a token never travels in clear text.
     private func send(_ request: HTTPRequest) async throws(BackendError) -> HTTPResponse {
+        guard TransportSecurity.allows(request.url) else { throw .insecureURL }
         do {
             return try await transport.sendReportingTransportErrors(request)
         } catch {

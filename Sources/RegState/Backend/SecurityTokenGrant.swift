@@ -23,7 +23,8 @@ public struct SecurityTokenGrant: Sendable, Equatable, CustomStringConvertible, 
 
     /// Lifetime and registration only.
     public var description: String {
-        "SecurityTokenGrant(securityToken: redacted, expiresIn: \(Int(expiresIn)), registered: \(registered))"
+        "SecurityTokenGrant(securityToken: redacted, expiresIn: \(SecondsText.describe(expiresIn)), "
+            + "registered: \(registered))"
     }
 
     /// The same redacted description.

@@ -4,8 +4,20 @@ import Foundation
 ///
 /// The default is ``URLSessionTransport``; the simulator supplies an in-process transport that answers from memory,
 /// so the same discovery, token, userinfo and revocation code runs against both.
+///
+/// ## The redirect contract
+/// A transport sends exactly the request it is given, to exactly its URL, and returns a redirect (3xx) as it came:
+/// it never follows one itself. Requests carry bearer tokens (the session's access token through
+/// ``AuthorizedTransport``, the access token to userinfo, refresh tokens to the token endpoint); a transport that
+/// follows a redirect carries them to wherever the server points — another path, another port, another host.
+/// Following is the caller's decision: ``AuthorizedTransport`` follows redirects itself, judging every hop by its
+/// ``TokenPolicy`` and dropping `Authorization` whenever the origin changes; RegState's OpenID and backend clients do
+/// not follow redirects at all. ``URLSessionTransport`` keeps this contract on Apple platforms and on Linux; a
+/// transport an app plugs in must keep it too (with URLSession: a session delegate whose
+/// `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)` completes with `nil` — a per-task
+/// delegate is not consulted for redirects by FoundationNetworking on Linux).
 public protocol HTTPTransport: Sendable {
-    /// Sends `request` and returns the response, whatever its status.
+    /// Sends `request` and returns the response, whatever its status; a redirect is returned, not followed.
     ///
     /// - Throws: ``TransportError`` when no response arrived (offline, refused, timed out, cancelled).
     func send(_ request: HTTPRequest) async throws -> HTTPResponse

@@ -4,17 +4,22 @@ import FoundationNetworking
 #endif
 
 /// The default ``HTTPTransport``: URLSession, on Apple platforms and on Linux (FoundationNetworking).
+///
+/// It never follows a redirect (the ``HTTPTransport`` contract): its own session's delegate refuses every one, so a
+/// 3xx comes back as it is and no header — a bearer token least of all — is sent anywhere the caller did not name.
+/// The session is its own for that reason: a session an app configured could follow redirects behind its back.
 public struct URLSessionTransport: HTTPTransport {
-    private let session: URLSession
+    private let owner: SessionOwner
     private let defaultTimeout: TimeInterval
 
-    /// Creates a transport over `session` (an ephemeral session by default: RegState keeps no cookies or cache).
-    public init(session: URLSession = URLSession(configuration: .ephemeral), defaultTimeout: TimeInterval = 30) {
-        self.session = session
+    /// Creates a transport with its own session built from `configuration` (ephemeral by default: RegState keeps no
+    /// cookies or cache), which never follows redirects.
+    public init(configuration: URLSessionConfiguration = .ephemeral, defaultTimeout: TimeInterval = 30) {
+        self.owner = SessionOwner(configuration: configuration)
         self.defaultTimeout = defaultTimeout
     }
 
-    /// Sends `request` through URLSession.
+    /// Sends `request` through URLSession; a redirect is returned as it came.
     ///
     /// - Throws: ``TransportError``, mapped from `URLError`.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -28,7 +33,7 @@ public struct URLSessionTransport: HTTPTransport {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: urlRequest)
+            (data, response) = try await owner.session.data(for: urlRequest)
         } catch let error as URLError {
             throw Self.map(error)
         } catch is CancellationError {
@@ -54,5 +59,27 @@ public struct URLSessionTransport: HTTPTransport {
         case .badURL, .unsupportedURL: .invalidRequest(error.localizedDescription)
         default: .connectionFailed("URLError \(error.code.rawValue)")
         }
+    }
+}
+
+/// Owns the transport's session and its redirect-refusing delegate; invalidates the session when the last copy of
+/// the transport goes (a session keeps its delegate alive until it is invalidated).
+private final class SessionOwner: Sendable {
+    let session: URLSession
+
+    init(configuration: URLSessionConfiguration) {
+        session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+    }
+
+    deinit { session.finishTasksAndInvalidate() }
+}
+
+/// Completes every redirect with `nil`: URLSession then finishes the task with the 3xx response itself.
+///
+/// `@unchecked Sendable`: it has no state at all.
+private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
     }
 }

@@ -16,10 +16,27 @@ public struct JournalEntry: Sendable, Equatable, Codable {
         self.event = event
     }
 
+    /// The largest sequence number a journal line may carry: 2^53 − 1, the largest integer every JSON reader holds
+    /// exactly. Counting on from it cannot overflow; a line beyond it (or below 1) is damaged and is not read.
+    public static let maximumSequence = 9_007_199_254_740_991
+
     enum CodingKeys: String, CodingKey {
         case sequence = "seq"
         case recordedAt = "at"
         case event
+    }
+
+    /// Decodes an entry; a `seq` outside `1...maximumSequence` is an error like any other damage.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let sequence = try container.decode(Int.self, forKey: .sequence)
+        guard (1...Self.maximumSequence).contains(sequence) else {
+            throw DecodingError.dataCorruptedError(forKey: .sequence, in: container,
+                                                   debugDescription: "sequence out of range")
+        }
+        self.sequence = sequence
+        recordedAt = try container.decode(Date.self, forKey: .recordedAt)
+        event = try container.decode(MachineEvent.self, forKey: .event)
     }
 
     /// The entry as one line of compact JSON (no newline).

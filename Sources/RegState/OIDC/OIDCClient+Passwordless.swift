@@ -9,13 +9,15 @@ extension OIDCClient {
     /// Sends `{"client_id", "connection": "email", "email", "send": "code"}` as JSON. The address is checked for
     /// basic syntax first, so a typo is reported without a round trip.
     /// - Throws: ``OIDCError/invalidEmail`` for an unusable address, ``OIDCError/unsupported(_:)`` when the
-    ///   configuration has no passwordless start URL, and the provider's errors.
+    ///   configuration has no passwordless start URL, ``OIDCError/insecureURL(_:)`` when that URL is not `https` or
+    ///   loopback, and the provider's errors.
     package func startPasswordless(email: String) async throws(OIDCError) {
         let address = email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailAddress.isValid(address) else { throw .invalidEmail }
         guard let url = configuration.passwordlessStartURL else {
             throw .unsupported("passwordless login is not configured")
         }
+        guard TransportSecurity.allows(url) else { throw .insecureURL("passwordless start URL") }
         let body: JSONValue = [
             "client_id": .string(configuration.clientID),
             "connection": "email",

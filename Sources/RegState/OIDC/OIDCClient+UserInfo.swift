@@ -1,14 +1,19 @@
 import Foundation
 
 extension OIDCClient {
-    /// The user's claims from the userinfo endpoint (OIDC Core §5.3), fetched with the access token as a bearer.
+    /// The user's claims from the userinfo endpoint (OIDC Core §5.3), fetched with the access token as a bearer, once
+    /// their `sub` is the ID token's.
     ///
-    /// The caller should check that the `sub` here equals the ID token's before trusting the other claims
-    /// (OIDC Core §5.3.2).
-    /// - Throws: ``OIDCError/unauthorized`` on 401 (expired or revoked token), ``OIDCError/unsupported(_:)`` when
-    ///   the provider has no userinfo endpoint, ``OIDCError/malformedResponse(_:)`` when the answer is not a JSON
-    ///   object (signed userinfo responses are not supported), and transport and server errors.
-    package func userInfo(accessToken: String) async throws(OIDCError) -> [String: JSONValue] {
+    /// OIDC Core §5.3.2: the `sub` in the userinfo response must equal the ID token's, or the response must not be
+    /// used (it may be someone else's claims, substituted). Nothing of a response whose `sub` differs is returned.
+    /// - Parameters:
+    ///   - accessToken: The bearer token.
+    ///   - subject: The `sub` of the session's validated ID token (``VerifiedIDToken/profile`` or ``Profile/subject``).
+    /// - Throws: ``OIDCError/userInfoSubjectMismatch`` when the claims name another subject;
+    ///   ``OIDCError/unauthorized`` on 401 (expired or revoked token), ``OIDCError/unsupported(_:)`` when the provider
+    ///   has no userinfo endpoint, ``OIDCError/malformedResponse(_:)`` when the answer is not a JSON object with a
+    ///   string `sub` (signed userinfo responses are not supported), and transport and server errors.
+    package func userInfo(accessToken: String, subject: String) async throws(OIDCError) -> [String: JSONValue] {
         guard let endpoint = try await metadata().userinfoEndpoint else {
             throw .unsupported("the provider has no userinfo endpoint")
         }
@@ -17,9 +22,10 @@ extension OIDCClient {
         let response = try await ResponseReading.send(request, over: transport)
         if response.status == 401 { throw .unauthorized }
         let claims = try ResponseReading.jsonObject(response, what: "userinfo response")
-        guard claims["sub"]?.stringValue?.isEmpty == false else {
+        guard let received = claims["sub"]?.stringValue, !received.isEmpty else {
             throw .malformedResponse("the userinfo response has no sub")
         }
+        guard received == subject else { throw .userInfoSubjectMismatch }
         return claims
     }
 
@@ -49,7 +55,8 @@ extension OIDCClient {
     /// The RFC 7009 endpoint: from OpenID discovery, else from RFC 8414 authorization-server metadata, where some
     /// providers (django-oauth-toolkit among them) list it only.
     ///
-    /// - Throws: ``OIDCError/unsupported(_:)`` when neither document names one; discovery errors.
+    /// - Throws: ``OIDCError/unsupported(_:)`` when neither document names one; ``OIDCError/insecureURL(_:)`` when
+    ///   the RFC 8414 document names one that is not `https` or loopback; discovery errors.
     func revocationEndpoint() async throws(OIDCError) -> URL {
         if let endpoint = try await metadata().revocationEndpoint { return endpoint }
         if let cachedRevocationEndpoint { return cachedRevocationEndpoint }
@@ -61,6 +68,7 @@ extension OIDCClient {
                   document["issuer"]?.stringValue == configuration.issuerIdentifier,
                   let text = document["revocation_endpoint"]?.stringValue, let endpoint = URL(string: text)
             else { continue }
+            guard TransportSecurity.allows(endpoint) else { throw .insecureURL("revocation_endpoint") }
             cachedRevocationEndpoint = endpoint
             return endpoint
         }

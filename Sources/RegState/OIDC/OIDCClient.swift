@@ -39,10 +39,14 @@ package actor OIDCClient {
 
     /// The provider's discovery document, fetched once and cached; a failure is not cached, so the next call retries.
     ///
-    /// - Throws: ``OIDCError/issuerMismatch(expected:found:)`` when the document describes another issuer (compared
+    /// The issuer and every endpoint the document names must be `https` (or `http` to a loopback host); the
+    /// discovery request is not sent for an issuer that is not, and a document naming such an endpoint is refused.
+    /// - Throws: ``OIDCError/insecureURL(_:)`` for an issuer or endpoint that is not `https` or loopback;
+    ///   ``OIDCError/issuerMismatch(expected:found:)`` when the document describes another issuer (compared
     ///   as exact strings, OIDC Discovery §4.3); transport, server and malformed-response errors otherwise.
     package func metadata() async throws(OIDCError) -> ProviderMetadata {
         if let cachedMetadata { return cachedMetadata }
+        guard TransportSecurity.allows(configuration.issuer) else { throw .insecureURL("issuer") }
         var request = HTTPRequest(method: .get, url: configuration.discoveryURL)
         request.headers["Accept"] = "application/json"
         let response = try await ResponseReading.send(request, over: transport)
@@ -55,6 +59,9 @@ package actor OIDCClient {
         }
         guard metadata.issuer == configuration.issuerIdentifier else {
             throw .issuerMismatch(expected: configuration.issuerIdentifier, found: metadata.issuer)
+        }
+        if let insecure = metadata.namedEndpoints.first(where: { !TransportSecurity.allows($0.url) }) {
+            throw .insecureURL(insecure.name)
         }
         cachedMetadata = metadata
         return metadata

@@ -69,6 +69,17 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
     }
 
+    /// Every endpoint the document names, with its member name: what must be `https` (or loopback) before it is used.
+    var namedEndpoints: [(name: String, url: URL)] {
+        var endpoints: [(name: String, url: URL)] = [
+            ("authorization_endpoint", authorizationEndpoint), ("token_endpoint", tokenEndpoint), ("jwks_uri", jwksURI),
+        ]
+        if let userinfoEndpoint { endpoints.append(("userinfo_endpoint", userinfoEndpoint)) }
+        if let revocationEndpoint { endpoints.append(("revocation_endpoint", revocationEndpoint)) }
+        if let endSessionEndpoint { endpoints.append(("end_session_endpoint", endSessionEndpoint)) }
+        return endpoints
+    }
+
     /// Whether the callback must carry an `iss` parameter equal to the issuer (RFC 9207 §2.4).
     public var requiresCallbackIssuer: Bool { authorizationResponseIssParameterSupported ?? false }
 

@@ -43,11 +43,11 @@ extension TokenResponse: CustomStringConvertible, CustomDebugStringConvertible, 
     /// Which members are present and the lifetimes, never a token.
     public var description: String {
         var parts = ["accessToken: redacted", "tokenType: \(tokenType)"]
-        if let expiresIn { parts.append("expiresIn: \(Int(expiresIn))") }
+        if let expiresIn { parts.append("expiresIn: \(SecondsText.describe(expiresIn))") }
         if refreshToken != nil { parts.append("refreshToken: redacted") }
         if idToken != nil { parts.append("idToken: redacted") }
         if let scope { parts.append("scope: \(scope)") }
-        if let refreshExpiresIn { parts.append("refreshExpiresIn: \(Int(refreshExpiresIn))") }
+        if let refreshExpiresIn { parts.append("refreshExpiresIn: \(SecondsText.describe(refreshExpiresIn))") }
         return "TokenResponse(\(parts.joined(separator: ", ")))"
     }
 

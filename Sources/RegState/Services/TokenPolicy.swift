@@ -27,18 +27,12 @@ public struct TokenPolicy: Sendable {
         response.status == 403 && response.jsonBody?["error"]?.stringValue == "FORCED_LOGOUT"
     }
 
-    /// Whether `url` is under one of the validating URLs (scheme, host and port equal; path a prefix at a `/`).
+    /// Whether `url` is under one of the validating URLs, both normalised first: scheme and host without case, the
+    /// effective port, and the path after decoding unreserved escapes and removing dot segments, compared segment by
+    /// segment (`/v1` covers `/v1/x`, not `/v10` and not `/v1/../admin`). A path a server could still decode into
+    /// another one (`%2F`, `%5C`, `%25`, `..;`) matches nothing; so does any URL that is not `http` or `https`.
     public func matches(_ url: URL) -> Bool {
-        validatingURLs.contains { base in
-            guard base.scheme?.lowercased() == url.scheme?.lowercased(),
-                  base.host?.lowercased() == url.host?.lowercased(),
-                  Self.port(of: base) == Self.port(of: url) else { return false }
-            let prefix = base.path.hasSuffix("/") ? String(base.path.dropLast()) : base.path
-            return url.path == prefix || url.path.hasPrefix(prefix + "/") || prefix.isEmpty
-        }
-    }
-
-    private static func port(of url: URL) -> Int? {
-        url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
+        guard let target = NormalizedURL(url) else { return false }
+        return validatingURLs.contains { base in NormalizedURL(base).map(target.isUnder) ?? false }
     }
 }

@@ -56,6 +56,12 @@ extension Simulator {
     static let supportedScopes = ["openid", "profile", "email", "offline_access"]
 
     var discoveryDocument: JSONValue {
+        guard case .object(var members) = standardDiscoveryDocument else { return standardDiscoveryDocument }
+        for (name, value) in configuration.discoveryOverrides { members[name] = .string(value) }
+        return .object(members)
+    }
+
+    private var standardDiscoveryDocument: JSONValue {
         let issuer = configuration.issuerIdentifier
         return [
             "issuer": .string(issuer),
@@ -85,7 +91,7 @@ extension Simulator {
     func userinfo(_ request: HTTPRequest) -> HTTPResponse {
         switch bearerUser(of: request) {
         case .success(let user):
-            return .json(200, ["sub": .string(user.subject), "email": .string(user.email), "email_verified": true,
+            return .json(200, ["sub": .string(configuration.userinfoSubject ?? user.subject), "email": .string(user.email), "email_verified": true,
                                "name": .string(user.name)])
         case .failure(let refusal):
             return refusal.response

@@ -36,7 +36,10 @@ struct JournalRecorder {
                 logger.log(.warning, "journal: dropped \(contents.droppedLines) damaged line(s)")
             }
             let entries = contents.lines.compactMap { try? JournalEntry.decode($0) }
-            sequence = entries.last?.sequence ?? 0
+            if entries.count < contents.lines.count {
+                logger.log(.warning, "journal: dropped \(contents.lines.count - entries.count) unreadable entr(ies)")
+            }
+            sequence = entries.map(\.sequence).max() ?? 0
             let state = JournalEntry.fold(entries)
             logger.log(.debug, "journal: replayed \(entries.count) event(s) to \(state.caseName)")
             if entries.count > Self.compactionThreshold { compact(entries) }

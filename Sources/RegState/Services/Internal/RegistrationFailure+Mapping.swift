@@ -18,6 +18,8 @@ extension RegistrationFailure {
         case .malformedCallback(let reason): .malformedCallback(reason)
         case .invalidIDToken(let reason): .invalidIDToken(reason.errorDescription ?? "\(reason)")
         case .unauthorized: .tokenRequestFailed(error: "unauthorized", description: nil)
+        case .insecureURL(let what): .discoveryFailed("not https: \(what)")
+        case .userInfoSubjectMismatch: .malformedResponse("the userinfo sub is not the ID token's")
         case .invalidEmail: .invalidEmail
         case .wrongCode: .wrongCode
         case .codeExpired: .codeExpired

@@ -1,0 +1,136 @@
+import Foundation
+
+/// A URL reduced to what decides where a request goes — scheme, host, effective port and path segments — so that a
+/// request and a ``TokenPolicy`` prefix compare the way a server would route them, not the way their text reads.
+///
+/// Normalisation (RFC 3986 §6.2.2): scheme and host lowercased; the port made explicit (80 for `http`, 443 for
+/// `https`); percent-escapes of unreserved characters decoded (`%7E` is `~`, `%2e` is `.`) and the other escapes'
+/// hex digits uppercased; dot segments removed (§5.2.4), so `/v1/../admin` is `/admin`. Query and fragment do not
+/// take part.
+///
+/// A path that could still mean something else to a server is *unsafe* and matches no prefix: an escaped slash or
+/// backslash (`%2F`, `%5C`), an escaped percent (`%25`, which a second decoding turns into an escape), a malformed
+/// escape, or a dot segment carrying parameters (`..;`). A URL that is not `http` or `https`, or has no host, is not
+/// normalised at all.
+struct NormalizedURL: Equatable, Sendable {
+    /// `http` or `https`.
+    var scheme: String
+    /// The host, lowercased.
+    var host: String
+    /// The port, explicit or the scheme's default.
+    var port: Int
+    /// The path's segments after normalisation; a trailing empty segment stands for a trailing slash.
+    var segments: [String]
+    /// Whether the path holds something a server might decode into another path (see the type's discussion).
+    var isUnsafe: Bool
+
+    /// Normalises `url`; `nil` for a URL that is not `http`/`https` with a host.
+    init?(_ url: URL) {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = components.percentEncodedHost?.lowercased(), !host.isEmpty, !host.contains("%")
+        else { return nil }
+        self.scheme = scheme
+        self.host = host
+        self.port = components.port ?? (scheme == "https" ? 443 : 80)
+        var unsafe = false
+        var decoded: [String] = []
+        for raw in components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            guard let segment = Self.decodingUnreserved(raw) else {
+                unsafe = true
+                decoded.append(String(raw))
+                continue
+            }
+            decoded.append(segment)
+        }
+        self.segments = Self.removingDotSegments(decoded, unsafe: &unsafe)
+        self.isUnsafe = unsafe
+    }
+
+    /// Whether this URL is `prefix` or below it: same scheme, host and port, and the prefix's segments (without its
+    /// trailing slash) leading this path's, so `/v1` covers `/v1` and `/v1/x` but not `/v10`. An unsafe path is under
+    /// nothing; an unsafe prefix covers nothing.
+    func isUnder(_ prefix: NormalizedURL) -> Bool {
+        guard !isUnsafe, !prefix.isUnsafe, scheme == prefix.scheme, host == prefix.host, port == prefix.port else {
+            return false
+        }
+        var wanted = prefix.segments
+        if wanted.last == "" { wanted.removeLast() }
+        var have = segments
+        if have.last == "", have.count > wanted.count { have.removeLast() }
+        return have.count >= wanted.count && Array(have.prefix(wanted.count)) == wanted
+    }
+
+    /// Whether `other` is the same origin (scheme, host, effective port).
+    func hasSameOrigin(as other: NormalizedURL) -> Bool {
+        scheme == other.scheme && host == other.host && port == other.port
+    }
+
+    /// RFC 3986's unreserved characters, the only ones whose escapes can be decoded without changing the meaning.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+             UInt8(ascii: "~"):
+            true
+        default: false
+        }
+    }
+
+    /// `segment` with unreserved escapes decoded and the other escapes' hex uppercased; `nil` when it holds a
+    /// malformed escape or an escaped `/`, `\` or `%`.
+    private static func decodingUnreserved(_ segment: Substring) -> String? {
+        let bytes = Array(segment.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "%") else {
+                result.append(bytes[index])
+                index += 1
+                continue
+            }
+            guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            else { return nil }
+            let value = high << 4 | low
+            if value == UInt8(ascii: "/") || value == UInt8(ascii: "\\") || value == UInt8(ascii: "%") { return nil }
+            if isUnreserved(value) {
+                result.append(value)
+            } else {
+                result.append(contentsOf: Array(String(format: "%%%02X", value).utf8))
+            }
+            index += 3
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// RFC 3986 §5.2.4 over segments: `.` dropped, `..` removes the segment before it (never above the root). A dot
+    /// segment with parameters (`..;x`), which some servers treat as a dot segment, marks the path unsafe.
+    private static func removingDotSegments(_ input: [String], unsafe: inout Bool) -> [String] {
+        var output: [String] = []
+        for (position, segment) in input.enumerated() {
+            let isLast = position == input.count - 1
+            let bare = segment.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            if bare != segment, bare == "." || bare == ".." { unsafe = true }
+            switch segment {
+            case ".":
+                if isLast { output.append("") }
+            case "..":
+                if !output.isEmpty { output.removeLast() }
+                if isLast { output.append("") }
+            default:
+                output.append(segment)
+            }
+        }
+        return output
+    }
+}

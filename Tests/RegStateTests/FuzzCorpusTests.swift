@@ -1,0 +1,29 @@
+import Foundation
+import RegStateTestSupport
+import Testing
+
+/// Every input in the fuzz corpus — the seeds and the regression inputs of every finding — replayed through its
+/// target by the plain (unsanitized) build of `RegStateFuzz`: none may crash or hang.
+@Suite("Fuzz corpus replay")
+struct FuzzCorpusTests {
+    @Test("the corpus of each fuzz target replays without a crash",
+          arguments: ["jwt", "jwks", "responses", "callback", "journal", "store"])
+    func replay(_ target: String) throws {
+        let fuzz = try #require(BuiltProducts.executable("RegStateFuzz"), "RegStateFuzz not built")
+        let root = try #require(BuiltProducts.packageRoot)
+        let corpus = root.appendingPathComponent("Tests/Fuzz/Corpus/\(target)")
+        let inputs = try FileManager.default.contentsOfDirectory(atPath: corpus.path)
+        #expect(!inputs.isEmpty)
+        let process = Process()
+        process.executableURL = fuzz
+        process.arguments = [target, corpus.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        #expect(printed == "\(target): \(inputs.count) input(s) replayed\n")
+    }
+}
