@@ -21,7 +21,8 @@ public struct OngoingAccessConfiguration: Sendable {
     /// When the refresh token has expired: `true` (the default) sends the user through consent again, `false` fails
     /// with ``OngoingAccessError/oAuthTokenExpired``.
     public var autoRecoverExpiredCredentials: Bool
-    /// Seconds before the access token's expiry at which it already counts as expired (default 30).
+    /// Seconds before a token's expiry at which it already counts as expired (default 30): an access token is
+    /// refreshed then, a refresh token is treated as expired.
     public var gracePeriod: TimeInterval
     /// Clock skew tolerated on an answer's `iat` and `exp`, in seconds (default 60).
     public var answerLeeway: TimeInterval

@@ -8,7 +8,10 @@ extension OngoingAccessService {
     {
         guard var token = given else { return try await consent(scope: scope) }
         let now = dependencies.clock.now()
-        if token.refreshTokenExpiresAt <= now { return try await recover(scope: scope) }
+        // A refresh token within the grace period of its expiry would die on the way: treat it as expired already.
+        if token.refreshTokenExpiresAt.addingTimeInterval(-configuration.gracePeriod) <= now {
+            return try await recover(scope: scope)
+        }
         var refreshed = false
         if token.accessTokenExpiresAt.addingTimeInterval(-configuration.gracePeriod) <= now {
             guard let renewed = try await refreshOrExpired(token) else { return try await recover(scope: scope) }

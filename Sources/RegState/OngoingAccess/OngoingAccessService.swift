@@ -97,7 +97,12 @@ public actor OngoingAccessService {
         }
     }
 
+    /// How many events this service has sent since it was created, so a short-lived host (the CLI) can wait for its
+    /// printer to catch up without sleeping.
+    public private(set) var emittedEventCount = 0
+
     func emit(_ event: OngoingAccessEvent) {
+        emittedEventCount += 1
         broadcast.send(event)
     }
 }
