@@ -23,6 +23,7 @@ enum CLI {
             terminal.write(options.commandNamed ? Usage.text(for: options.command) : Usage.tool)
             return ExitCode.success
         }
+        if options.command == .ongoingAccess { return await OngoingAccessCommand.run(options, terminal: terminal) }
         let environment: CLIEnvironment
         do {
             environment = try CLIEnvironment.make(options, providerTransport: providerTransport)
@@ -41,6 +42,7 @@ enum CLI {
         case .events: await run.events()
         case .logout: await run.logout()
         case .clearState: await run.clearState()
+        case .ongoingAccess: ExitCode.usage  // dispatched above
         }
         await printer.drain(environment.service)
         return status

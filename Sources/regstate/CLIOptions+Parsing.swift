@@ -18,6 +18,10 @@ extension CLIOptions {
                 continue
             }
             guard argument.hasPrefix("-"), argument != "-" else {
+                if options.command == .ongoingAccess, options.ongoing.action == nil {
+                    try options.ongoing.setAction(argument)
+                    continue
+                }
                 guard !options.commandNamed else { throw UsageError("unexpected argument '\(argument)'") }
                 guard let command = Command(rawValue: argument) else { throw UsageError("unknown command '\(argument)'") }
                 options.commandNamed = true
@@ -71,6 +75,8 @@ extension CLIOptions {
                     throw UsageError("option --sim-max-devices needs a whole number, not '\(text)'")
                 }
                 options.simulator.maxDevices = count
+            case "--scope-from", "--scope-to": try options.ongoing.setScope(name, try value())
+            case "--no-auto-recover": options.ongoing.noAutoRecover = try flag()
             default:
                 throw UsageError("unknown option '\(name)'")
             }
@@ -81,6 +87,7 @@ extension CLIOptions {
 
     /// Options that only make sense together.
     private func checkCombinations() throws(UsageError) {
+        try ongoing.check(command: command, issuer: issuer)
         if issuer != nil {
             guard clientID != nil else { throw UsageError("option --issuer needs --client-id") }
             guard simulator.isEmpty else { throw UsageError("the --sim-* options apply to the simulator, not to --issuer") }

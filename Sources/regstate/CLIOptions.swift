@@ -26,6 +26,8 @@ struct CLIOptions: Sendable, Equatable {
     var backend: URL?
     /// The `--sim-*` knobs, for this run only.
     var simulator = SimulatorKnobs()
+    /// `ongoing-access authorize|fetch` and its options.
+    var ongoing = OngoingAccessOptions()
 
     /// The redirect URI used with a real provider when none is given.
     static let defaultRedirectURI = "com.example.app:/callback"

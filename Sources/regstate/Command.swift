@@ -10,4 +10,6 @@ enum Command: String, Sendable, CaseIterable {
     case logout
     /// Wipe local state.
     case clearState = "clear-state"
+    /// Consent once, then restore and read data without the user (`authorize` | `fetch`).
+    case ongoingAccess = "ongoing-access"
 }

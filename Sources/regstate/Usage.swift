@@ -12,6 +12,8 @@ enum Usage {
           events        Print the event journal, redacted
           logout        Revoke the refresh token and clear local data (online only)
           clear-state   Wipe local state: tokens, profile, installation id, journal
+          ongoing-access authorize|fetch
+                        Consent once, then restore access and read data without the user
 
         \(options)
         Exit status: 0 session active (A/B/C/H), 3 registration required (D), 1 error or refused, 2 bad usage.
@@ -84,6 +86,8 @@ enum Usage {
             Wipes this device's local state (tokens, profile, installation id, journal) and says what it removed.
             The simulator's world (the server side) stays.
             """
+        case .ongoingAccess:
+            OngoingAccessCommand.usage
         }
         return summary + "\n\n" + options
     }

@@ -1,0 +1,130 @@
+import Foundation
+
+/// The wire protocol of an ongoing-access provider: signed requests out, verified answers in.
+///
+/// Every request is a JWT signed with the app's key (PS512) carrying a fresh `nonce` and a `timestamp`; every answer
+/// is a JWS that must pass ``JWSVerifier``, echo the request's nonce and be recent. Nothing here stores anything.
+struct OngoingAccessClient: Sendable {
+    let configuration: OngoingAccessConfiguration
+    let dependencies: OngoingAccessDependencies
+
+    var crypto: any CryptoProvider { dependencies.crypto }
+
+    func endpoint(_ path: String) -> URL {
+        configuration.providerURL.appendingPathComponent("v1").appendingPathComponent(path)
+    }
+
+    /// A fresh random value (32 bytes, base64url) for nonces, state and PKCE verifiers.
+    func randomToken() throws(OngoingAccessError) -> String {
+        do {
+            return try PKCE.randomToken(crypto: crypto)
+        } catch {
+            throw .crypto(.randomFailed)
+        }
+    }
+
+    /// Sends `claims` as a signed request to `path` and returns the verified answer's payload.
+    func exchange(_ path: String, claims: [String: JSONValue], now: Date) async throws(OngoingAccessError) -> [String: JSONValue] {
+        let nonce = try randomToken()
+        var all = claims
+        all["client_id"] = .string(configuration.appID)
+        all["nonce"] = .string(nonce)
+        all["timestamp"] = .number((now.timeIntervalSince1970 * 1000).rounded(.down))
+        all["iat"] = .number(now.timeIntervalSince1970.rounded(.down))
+        let jwt: String
+        do {
+            jwt = try CompactJWS.sign(payload: all, keyID: configuration.appKeyID, privateKey: dependencies.appPrivateKey,
+                                      algorithm: .ps512, crypto: crypto)
+        } catch {
+            throw .crypto(error)
+        }
+        let request = HTTPRequest.json(.post, url: endpoint(path), body: ["request": .string(jwt)])
+        let response = try await send(request)
+        guard let answer = response.jsonBody?["token"]?.stringValue else {
+            throw .malformedAnswer("no \"token\" in the answer")
+        }
+        let payload = try await verify(answer)
+        guard payload["nonce"]?.stringValue == nonce else { throw .replayedAnswer }
+        guard let issuedAt = payload["iat"]?.numberValue.map(Date.init(timeIntervalSince1970:)) else {
+            throw .malformedAnswer("no numeric \"iat\"")
+        }
+        guard issuedAt <= now.addingTimeInterval(configuration.answerLeeway),
+              now.timeIntervalSince(issuedAt) <= configuration.maximumAnswerAge + configuration.answerLeeway
+        else { throw .replayedAnswer }
+        return payload
+    }
+
+    /// Sends `request`; a non-2xx status becomes ``OngoingAccessError/providerRefused(status:error:)``.
+    func send(_ request: HTTPRequest) async throws(OngoingAccessError) -> HTTPResponse {
+        let response: HTTPResponse
+        do {
+            response = try await dependencies.transport.sendReportingTransportErrors(request)
+        } catch {
+            throw .transport(error)
+        }
+        guard response.isSuccess else {
+            let code = response.jsonBody?["error"]?.stringValue ?? "http_\(response.status)"
+            throw .providerRefused(status: response.status, error: code)
+        }
+        return response
+    }
+
+    /// Verifies a signed answer, following an allow-listed `jku` only.
+    func verify(_ compact: String) async throws(OngoingAccessError) -> [String: JSONValue] {
+        let verifier = JWSVerifier(keys: configuration.providerKeys, allowedAlgorithms: configuration.allowedAlgorithms,
+                                   allowedKeySetURLs: configuration.allowedKeySetURLs, crypto: crypto)
+        let transport = dependencies.transport
+        do {
+            return try await verifier.verify(compact) { url throws(JWSRejection) in
+                try await Self.fetchKeySet(url, transport: transport)
+            }.payload
+        } catch {
+            throw .answerRejected(error)
+        }
+    }
+
+    /// Reads a key set from an allow-listed URL (the verifier has already checked the list).
+    static func fetchKeySet(_ url: URL, transport: any HTTPTransport) async throws(JWSRejection) -> JSONWebKeySet {
+        let response: HTTPResponse
+        do {
+            response = try await transport.sendReportingTransportErrors(
+                HTTPRequest(method: .get, url: url, headers: ["Accept": "application/json"]))
+        } catch {
+            throw .keySetUnavailable(error.localizedDescription)
+        }
+        guard response.isSuccess, let value = try? JSONValue.parse(response.body), let entries = value["keys"]?.arrayValue
+        else { throw .keySetUnavailable("HTTP \(response.status), not a key set") }
+        let keys = entries.compactMap { entry -> JSONWebKey? in
+            guard let members = entry.objectValue, let type = members["kty"]?.stringValue else { return nil }
+            return JSONWebKey(keyType: type, keyID: members["kid"]?.stringValue, use: members["use"]?.stringValue,
+                              algorithm: members["alg"]?.stringValue, modulus: members["n"]?.stringValue,
+                              exponent: members["e"]?.stringValue)
+        }
+        return JSONWebKeySet(keys: keys)
+    }
+
+    /// Reads `{"value", "expires_on"}` members of a token answer into an ``OAuthToken``.
+    static func token(from payload: [String: JSONValue]) throws(OngoingAccessError) -> OAuthToken {
+        func part(_ name: String) throws(OngoingAccessError) -> (String, Date) {
+            guard let object = payload[name]?.objectValue, let value = object["value"]?.stringValue, !value.isEmpty,
+                  let expires = object["expires_on"]?.numberValue
+            else { throw .malformedAnswer("no \"\(name)\" with value and expires_on") }
+            return (value, Date(timeIntervalSince1970: expires))
+        }
+        let access = try part("access_token")
+        let refresh = try part("refresh_token")
+        return OAuthToken(accessToken: access.0, accessTokenExpiresAt: access.1, refreshToken: refresh.0,
+                          refreshTokenExpiresAt: refresh.1, tokenType: payload["token_type"]?.stringValue ?? "Bearer")
+    }
+
+    /// A `GET` of data under the session, with the access token.
+    func data(_ path: String, session: OngoingAccessSession, token: OAuthToken) async throws(OngoingAccessError) -> JSONValue {
+        let url = endpoint("session").appendingPathComponent(session.key).appendingPathComponent(path)
+        let request = HTTPRequest(method: .get, url: url, headers: [
+            "Authorization": "Bearer \(token.accessToken)", "Accept": "application/json",
+        ])
+        let response = try await send(request)
+        guard let value = response.jsonBody else { throw .malformedAnswer("the data answer is not JSON") }
+        return value
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// Verifies a provider's signed answers with a fixed policy: an algorithm allow-list, a `kid` that must name a known
+/// key, a `jku` that must be on an allow-list (and is fetched only then), keys of at least 2048 bits and signatures
+/// exactly as long as the key.
+///
+/// The checks run in that order and the first failure is reported, before any claim is read. Keys come from the
+/// pinned ``keys`` first; an allow-listed `jku` is fetched only when the pinned set has no key with the `kid`.
+public struct JWSVerifier: Sendable {
+    /// The algorithms accepted. `none` and HMAC cannot be expressed, so they are never accepted.
+    public var allowedAlgorithms: Set<SignatureAlgorithm>
+    /// The provider's keys, pinned in the app.
+    public var keys: JSONWebKeySet
+    /// The key-set URLs a `jku` header may name; compared by scheme, host, port and path.
+    public var allowedKeySetURLs: [URL]
+    /// The provider that checks signatures.
+    public var crypto: any CryptoProvider
+
+    /// Creates a verifier.
+    ///
+    /// - Parameters:
+    ///   - keys: the pinned provider keys.
+    ///   - allowedAlgorithms: accepted algorithms (default PS512 and RS256).
+    ///   - allowedKeySetURLs: the `jku` values that may be followed (default none: a `jku` is refused).
+    ///   - crypto: the signature verifier.
+    public init(keys: JSONWebKeySet, allowedAlgorithms: Set<SignatureAlgorithm> = [.ps512, .rs256],
+                allowedKeySetURLs: [URL] = [], crypto: any CryptoProvider = SystemCrypto()) {
+        self.keys = keys
+        self.allowedAlgorithms = allowedAlgorithms
+        self.allowedKeySetURLs = allowedKeySetURLs
+        self.crypto = crypto
+    }
+
+    /// Verifies `compact` against the pinned keys only (an allow-listed `jku` is accepted but not fetched).
+    ///
+    /// - Throws: ``JWSRejection`` for the first check that fails.
+    public func verify(_ compact: String) throws(JWSRejection) -> CompactJWS {
+        let jws = try CompactJWS(parsing: compact)
+        let (algorithm, keyID) = try checkHeader(jws)
+        guard let jwk = keys.key(withID: keyID) else { throw .unknownKeyID(keyID) }
+        try checkSignature(jws, algorithm: algorithm, jwk: jwk)
+        return jws
+    }
+
+    /// Verifies `compact`, fetching the key set of an allow-listed `jku` with `fetchKeySet` when the pinned keys do
+    /// not have the `kid`. A `jku` off the allow-list is refused before anything is fetched.
+    ///
+    /// - Throws: ``JWSRejection`` for the first check that fails.
+    public func verify(
+        _ compact: String, fetchKeySet: @Sendable (URL) async throws(JWSRejection) -> JSONWebKeySet
+    ) async throws(JWSRejection) -> CompactJWS {
+        let jws = try CompactJWS(parsing: compact)
+        let (algorithm, keyID) = try checkHeader(jws)
+        var jwk = keys.key(withID: keyID)
+        if jwk == nil, let text = jws.keySetURL, let url = URL(string: text) {
+            jwk = try await fetchKeySet(url).key(withID: keyID)
+        }
+        guard let jwk else { throw .unknownKeyID(keyID) }
+        try checkSignature(jws, algorithm: algorithm, jwk: jwk)
+        return jws
+    }
+
+    /// Whether `url` is on the `jku` allow-list.
+    public func allows(keySetURL url: URL) -> Bool {
+        allowedKeySetURLs.contains { Self.sameLocation($0, url) }
+    }
+
+    private func checkHeader(_ jws: CompactJWS) throws(JWSRejection) -> (SignatureAlgorithm, String) {
+        guard jws.header["crit"] == nil else { throw .criticalHeader }
+        guard let name = jws.algorithm else { throw .unsupportedAlgorithm("(none given)") }
+        guard let algorithm = SignatureAlgorithm(rawValue: name), allowedAlgorithms.contains(algorithm) else {
+            throw .unsupportedAlgorithm(name)
+        }
+        guard let keyID = jws.keyID, !keyID.isEmpty else { throw .missingKeyID }
+        if let text = jws.keySetURL {
+            guard let url = URL(string: text), allows(keySetURL: url) else {
+                throw .foreignKeySetURL(URL(string: text)?.host ?? "an unreadable URL")
+            }
+        }
+        return (algorithm, keyID)
+    }
+
+    private func checkSignature(_ jws: CompactJWS, algorithm: SignatureAlgorithm, jwk: JSONWebKey) throws(JWSRejection) {
+        if let keyAlgorithm = jwk.algorithm, keyAlgorithm != algorithm.rawValue { throw .keyAlgorithmMismatch }
+        let key: RSAPublicKey
+        do {
+            key = try jwk.rsaPublicKey()
+        } catch {
+            throw .unknownKeyID(jwk.keyID ?? "")
+        }
+        guard key.bitCount >= SystemCrypto.minimumRSAKeyBits else { throw .weakKey(bits: key.bitCount) }
+        let expected = (key.bitCount + 7) / 8
+        guard jws.signature.count == expected else {
+            throw .signatureLengthMismatch(expected: expected, found: jws.signature.count)
+        }
+        let valid = (try? crypto.verify(signature: jws.signature, message: jws.signingInput, publicKey: key,
+                                        algorithm: algorithm)) ?? false
+        guard valid else { throw .invalidSignature }
+    }
+
+    private static func sameLocation(_ lhs: URL, _ rhs: URL) -> Bool {
+        lhs.scheme?.lowercased() == rhs.scheme?.lowercased() && lhs.host?.lowercased() == rhs.host?.lowercased()
+            && lhs.port == rhs.port && lhs.path == rhs.path && rhs.query == nil && rhs.fragment == nil
+            && rhs.user == nil && rhs.password == nil
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Why ongoing access could not be authorized, restored or used. No case carries token material.
+///
+/// After any of these nothing was stored and the token the app holds is unchanged and still usable.
+public enum OngoingAccessError: Error, Sendable, Equatable {
+    /// The refresh token has expired (or the provider refused it) and `autoRecoverExpiredCredentials` is off: send
+    /// the user through consent again (seed 003's `AuthErrorOAuthTokenExpired`).
+    case oAuthTokenExpired
+    /// The user refused consent.
+    case consentRefused
+    /// The consent redirect did not pass the checks (state, redirect URI, issuer) or carried another error.
+    case consentFailed(OIDCError)
+    /// The consent screen could not be shown or was abandoned; the detail names the cause's type.
+    case consentUnavailable(String)
+    /// A signed answer failed verification.
+    case answerRejected(JWSRejection)
+    /// A signed answer does not answer this request (its `nonce` differs, or it is too old): a replay.
+    case replayedAnswer
+    /// The pre-authorization code had already expired when it arrived.
+    case preAuthorizationExpired
+    /// A verified answer lacks a member or has one of the wrong type; the detail names it.
+    case malformedAnswer(String)
+    /// The provider answered with an error status; carries the status and its OAuth error code.
+    case providerRefused(status: Int, error: String)
+    /// The data call was refused (401) even with a fresh access token.
+    case accessRejected
+    /// No access is authorized in this service yet: call ``OngoingAccessService/authorizeOngoingAccess(scope:oAuthToken:)``.
+    case notAuthorized
+    /// Another authorization is running in this service.
+    case authorizationInProgress
+    /// No response arrived.
+    case transport(TransportError)
+    /// The token could not be stored or read.
+    case store(StoreError)
+    /// The app's key could not sign, or random bytes failed.
+    case crypto(CryptoError)
+
+    /// Whether trying again later may succeed without the user doing anything.
+    public var isTransient: Bool {
+        switch self {
+        case .transport(let error): error.isTransient
+        case .providerRefused(let status, _): status >= 500
+        case .authorizationInProgress: true
+        default: false
+        }
+    }
+}
+
+extension OngoingAccessError: LocalizedError {
+    /// A sentence for people.
+    public var errorDescription: String? {
+        switch self {
+        case .oAuthTokenExpired: "The ongoing-access token has expired; the user must consent again."
+        case .consentRefused: "The user refused to share their data."
+        case .consentFailed(let error): "The consent answer was not accepted: \(error.localizedDescription)"
+        case .consentUnavailable(let detail): "The consent screen could not be completed (\(detail))."
+        case .answerRejected(let rejection): rejection.errorDescription
+        case .replayedAnswer: "The provider's answer does not belong to this request (replayed)."
+        case .preAuthorizationExpired: "The pre-authorization code had already expired."
+        case .malformedAnswer(let detail): "The provider's answer is incomplete (\(detail))."
+        case .providerRefused(let status, let error): "The provider refused the request (HTTP \(status), \(error.prefix(64)))."
+        case .accessRejected: "The provider refused the access token."
+        case .notAuthorized: "Ongoing access has not been authorized yet."
+        case .authorizationInProgress: "Another ongoing-access authorization is in progress."
+        case .transport(let error): error.localizedDescription
+        case .store(let error): error.localizedDescription
+        case .crypto(let error): error.localizedDescription
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// Ongoing access in the digi.me style (seed 003): the user consents once, the app keeps the returned
+/// ``OAuthToken``, and later restores access with it without the user.
+///
+/// It sits beside ``RegStateService`` with its own configuration, dependencies, state, events and store record; it
+/// never reads or changes the registration session.
+///
+/// ```swift
+/// let access = OngoingAccessService(configuration: config, dependencies: deps)
+/// let result = try await access.authorizeOngoingAccess(scope: nil, oAuthToken: storedToken)
+/// storedToken = result.oAuthToken          // may be new: an expired access token was refreshed on the way
+/// let files = try await access.files()
+/// ```
+///
+/// Every request is a JWT signed with the app's key (PS512) with a fresh nonce and timestamp; every answer is a JWS
+/// verified against the provider's pinned key before anything in it is used. A failure stores nothing and leaves the
+/// token the app holds usable.
+public actor OngoingAccessService {
+    /// How many events a subscriber may fall behind before the oldest are dropped.
+    public static let subscriberBufferSize = 64
+
+    /// The configuration in use.
+    public nonisolated let configuration: OngoingAccessConfiguration
+    /// Where ongoing access stands.
+    public private(set) var state: OngoingAccessState = .idle
+
+    let dependencies: OngoingAccessDependencies
+    let client: OngoingAccessClient
+    private let broadcast = EventBroadcast<OngoingAccessEvent>(bufferSize: OngoingAccessService.subscriberBufferSize)
+    /// The token of the open session, for data calls; private to the actor, never journaled or shown.
+    var currentToken: OAuthToken?
+
+    /// Creates the service; nothing is sent until ``authorizeOngoingAccess(scope:oAuthToken:)``.
+    public init(configuration: OngoingAccessConfiguration, dependencies: OngoingAccessDependencies) {
+        self.configuration = configuration
+        self.dependencies = dependencies
+        client = OngoingAccessClient(configuration: configuration, dependencies: dependencies)
+    }
+
+    /// A stream of events for one subscriber: every event from now on, in order. It ends when the subscriber stops.
+    public nonisolated func events() -> AsyncStream<OngoingAccessEvent> {
+        broadcast.subscribe()
+    }
+
+    /// How many subscribers are listening.
+    public nonisolated var subscriberCount: Int { broadcast.count }
+
+    /// The token in the configured ``OngoingAccessTokenStore``, or `nil` when there is no store or no record.
+    ///
+    /// - Throws: ``OngoingAccessError/store(_:)`` when the record cannot be read.
+    public func storedRecord() throws(OngoingAccessError) -> OngoingAccessTokenStore.Record? {
+        do {
+            return try dependencies.tokenStore?.load()
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// Authorizes ongoing access: with no token, through the user's consent; with a token, without the user.
+    ///
+    /// With a token whose access token has expired, it is refreshed first and the new token is returned (and stored,
+    /// when a token store is configured): **replace the token you hold with the returned one**. When the refresh token
+    /// has expired (or the provider refuses it), ``OngoingAccessConfiguration/autoRecoverExpiredCredentials`` decides:
+    /// `true` sends the user through consent again, `false` throws ``OngoingAccessError/oAuthTokenExpired``.
+    /// - Parameters:
+    ///   - scope: the data the session may read (a time range); `nil` reads everything the contract allows.
+    ///   - oAuthToken: the token from an earlier authorization, or `nil` to ask for consent.
+    /// - Returns: the session and the token to keep.
+    /// - Throws: ``OngoingAccessError``; nothing is stored then and the given token is unchanged.
+    public func authorizeOngoingAccess(
+        scope: OngoingAccessScope? = nil, oAuthToken: OAuthToken? = nil
+    ) async throws(OngoingAccessError) -> OngoingAccessAuthorization {
+        if case .authorizing = state { throw .authorizationInProgress }
+        let before = state
+        state = .authorizing
+        do throws(OngoingAccessError) {
+            let result = try await authorize(scope: scope ?? .all, token: oAuthToken)
+            if let store = dependencies.tokenStore {
+                do {
+                    try store.save(OngoingAccessTokenStore.Record(token: result.oAuthToken, scope: scope ?? .all))
+                } catch {
+                    throw .store(error)
+                }
+            }
+            currentToken = result.oAuthToken
+            state = .authorized(result.session)
+            switch result.origin {
+            case .consent: emit(.authorized(scope: result.session.scope))
+            case .restored: emit(.restored(refreshed: result.refreshed))
+            }
+            return result
+        } catch {
+            state = error == .oAuthTokenExpired ? .expired : before
+            emit(error == .oAuthTokenExpired ? .expired : .failed(error))
+            throw error
+        }
+    }
+
+    /// How many events this service has sent since it was created, so a short-lived host (the CLI) can wait for its
+    /// printer to catch up without sleeping.
+    public private(set) var emittedEventCount = 0
+
+    func emit(_ event: OngoingAccessEvent) {
+        emittedEventCount += 1
+        broadcast.send(event)
+    }
+}

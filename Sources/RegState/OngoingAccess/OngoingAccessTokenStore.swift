@@ -1,0 +1,91 @@
+import Foundation
+
+/// Keeps the ongoing-access token in a ``SecureStore``, as its own record beside the registration credentials.
+///
+/// The record lives under ``recordKey`` alone: the registration engine never reads, writes or clears it, and this
+/// store never touches the engine's keys. One write replaces the whole record, so a crash leaves the old token or the
+/// new one.
+public struct OngoingAccessTokenStore: Sendable {
+    /// The key of the record.
+    public static let recordKey = "ongoing-access"
+    /// The record's format version.
+    static let currentVersion = 1
+
+    /// The stored record: the token and the scope it was authorized for.
+    public struct Record: Sendable, Equatable, Codable {
+        /// The format version.
+        var version: Int
+        /// The token.
+        public var token: OAuthToken
+        /// The scope asked for when the token was obtained.
+        public var scope: OngoingAccessScope
+
+        /// Creates a record.
+        public init(token: OAuthToken, scope: OngoingAccessScope) {
+            version = OngoingAccessTokenStore.currentVersion
+            self.token = token
+            self.scope = scope
+        }
+    }
+
+    /// The underlying store.
+    public let store: any SecureStore
+
+    /// Keeps records in `store`.
+    public init(store: any SecureStore) {
+        self.store = store
+    }
+
+    /// The stored record, or `nil` when there is none.
+    ///
+    /// - Throws: ``StoreError/unreadable(key:reason:)`` when the record exists but cannot be read.
+    public func load() throws(StoreError) -> Record? {
+        let data: Data?
+        do {
+            data = try store.data(forKey: Self.recordKey)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .unreadable(key: Self.recordKey, reason: String(describing: type(of: error)))
+        }
+        guard let data else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        guard let record = try? decoder.decode(Record.self, from: data) else {
+            throw .unreadable(key: Self.recordKey, reason: "not an ongoing-access record")
+        }
+        guard record.version == Self.currentVersion else {
+            throw .unreadable(key: Self.recordKey, reason: "format version \(record.version) is not known")
+        }
+        return record
+    }
+
+    /// Replaces the record.
+    ///
+    /// - Throws: ``StoreError/writeFailed(key:reason:)``.
+    public func save(_ record: Record) throws(StoreError) {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        do {
+            try store.set(try encoder.encode(record), forKey: Self.recordKey)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .writeFailed(key: Self.recordKey, reason: String(describing: type(of: error)))
+        }
+    }
+
+    /// Removes the record; removing a missing one is not an error.
+    ///
+    /// - Throws: ``StoreError/writeFailed(key:reason:)``.
+    public func remove() throws(StoreError) {
+        do {
+            try store.removeValue(forKey: Self.recordKey)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .writeFailed(key: Self.recordKey, reason: String(describing: type(of: error)))
+        }
+    }
+}

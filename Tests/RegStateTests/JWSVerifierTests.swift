@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@testable import RegState
+
+@Suite("JWSVerifier: the fixed policy for signed answers")
+struct JWSVerifierTests {
+    let crypto = SystemCrypto()
+    var keys: JSONWebKeySet {
+        JSONWebKeySet(keys: [JSONWebKey(publicKey: CryptoTestKeys.primaryPublic, keyID: "p1", algorithm: .ps512),
+                             JSONWebKey(publicKey: CryptoTestKeys.otherPublic, keyID: "r1", algorithm: .rs256)])
+    }
+
+    func signed(_ algorithm: SignatureAlgorithm, kid: String?, key: RSAPrivateKey = CryptoTestKeys.primary,
+                header: [String: JSONValue] = [:]) throws -> String {
+        try CompactJWS.sign(payload: ["nonce": "n-1"], header: header, keyID: kid, privateKey: key, algorithm: algorithm,
+                            crypto: crypto)
+    }
+
+    @Test("PS512 and RS256 answers verify under their pinned keys", arguments: [(SignatureAlgorithm.ps512, "p1"), (.rs256, "r1")])
+    func verifies(algorithm: SignatureAlgorithm, kid: String) throws {
+        let key = kid == "p1" ? CryptoTestKeys.primary : CryptoTestKeys.other
+        let jws = try JWSVerifier(keys: keys).verify(try signed(algorithm, kid: kid, key: key))
+        #expect(jws.payload["nonce"] == "n-1")
+        #expect(jws.algorithm == algorithm.rawValue)
+    }
+
+    @Test("The allow-list is the verifier's, not the token's: PS256 and a removed RS256 are refused")
+    func allowList() throws {
+        #expect(throws: JWSRejection.unsupportedAlgorithm("PS256")) {
+            try JWSVerifier(keys: keys).verify(try signed(.ps256, kid: "p1"))
+        }
+        #expect(throws: JWSRejection.unsupportedAlgorithm("RS256")) {
+            try JWSVerifier(keys: keys, allowedAlgorithms: [.ps512]).verify(try signed(.rs256, kid: "r1", key: CryptoTestKeys.other))
+        }
+    }
+
+    @Test("A key published for PS512 does not verify RS256, even with a valid signature")
+    func keyAlgorithmMismatch() throws {
+        #expect(throws: JWSRejection.keyAlgorithmMismatch) {
+            try JWSVerifier(keys: keys).verify(try signed(.rs256, kid: "p1"))
+        }
+    }
+
+    @Test("crit headers are refused; a jku, even allow-listed, is not followed by the synchronous verify")
+    func headers() throws {
+        #expect(throws: JWSRejection.criticalHeader) {
+            try JWSVerifier(keys: keys).verify(try signed(.ps512, kid: "p1", header: ["crit": ["exp"]]))
+        }
+        let allowed = URL(string: "https://keys.example/jwks")!
+        let verifier = JWSVerifier(keys: keys, allowedKeySetURLs: [allowed])
+        #expect(throws: JWSRejection.unknownKeyID("elsewhere")) {
+            try verifier.verify(try signed(.ps512, kid: "elsewhere", header: ["jku": .string(allowed.absoluteString)]))
+        }
+        #expect(throws: JWSRejection.foreignKeySetURL("keys.example")) {
+            try verifier.verify(try signed(.ps512, kid: "p1", header: ["jku": "https://keys.example/other"]))
+        }
+        #expect(verifier.allows(keySetURL: URL(string: "HTTPS://KEYS.example/jwks")!))
+        #expect(!verifier.allows(keySetURL: URL(string: "https://keys.example/jwks?x=1")!))
+    }
+
+    @Test("Structure problems are malformed", arguments: ["a.b", "a.b.c.d", "..", "e30.e30.!!!", "W10.e30.AA"])
+    func malformed(text: String) {
+        #expect(throws: JWSRejection.self) { try JWSVerifier(keys: keys).verify(text) }
+    }
+
+    @Test("The JWS's description shows no payload")
+    func redacted() throws {
+        let jws = try CompactJWS(parsing: try signed(.ps512, kid: "p1"))
+        #expect(!"\(jws)".contains("n-1"))
+        #expect(!String(reflecting: jws).contains("n-1"))
+    }
+}
