@@ -74,12 +74,14 @@ extension InteropTests {
         /// until the provider has processed the lost request. django says `invalid_grant`; Glewlwyd (which has no
         /// grace) answers HTTP 400 with an empty body, twice, which the answer rule reads as a refusal.
         @Test("provider paused, no reuse grace: the retry after a lost rotation is refused, Error E final, D",
-              arguments: [PeerKind.django])
+              arguments: PeerKind.allCases)
         func providerPausedWithoutGrace(kind: PeerKind) async throws {
             try await withPeer(kind, PeerKnobs(refreshGrace: 0)) { peer in
                 let (device, service, refreshToken, tape) = try await Self.refreshLostToTimeout(peer)
                 #expect(await service.renewSession() == .registrationRequired)
-                #expect(device.transport.refreshTokensSent == [refreshToken, refreshToken])
+                // The lost request, then the refused retry; Glewlwyd's bare 400 is asked once more before it counts.
+                let sends = kind == .django ? 2 : 3
+                #expect(device.transport.refreshTokensSent == Array(repeating: refreshToken, count: sends))
                 let events = await tape.events(atLeast: 5)
                 #expect(events.map(\.title) == ["Active H", "Error E", "Active H", "Error E", "Registration Required D"])
                 if events.count == 5, case .error(let error) = events[3] {

@@ -20,6 +20,9 @@ public struct OIDCConfiguration: Sendable, Equatable {
     public var additionalAuthorizationParameters: [String: String]
     /// Where passwordless email login starts; `nil` disables it. Auth0 serves it at `<issuer>/passwordless/start`.
     public var passwordlessStartURL: URL?
+    /// How long to wait, in seconds, before asking the token endpoint once more after an unexplained 4xx answer to a
+    /// refresh (no readable OAuth error body); the same answer again is a refusal (see ``OIDCError/isRefusal``).
+    public var unexplainedAnswerRetryDelay: TimeInterval = 1
 
     /// The scopes requested when none are given: an ID token with profile and email, and a refresh token.
     public static let defaultScopes = ["openid", "profile", "email", "offline_access"]

@@ -196,6 +196,8 @@ extension RegStateService {
             switch error {
             case .transport(let transport): return .providerUnreachable(transport.errorDescription ?? "unreachable")
             case .server(let status): return .providerUnreachable("HTTP \(status)")
+            case .notTheProvider(let status): return .providerUnreachable("HTTP \(status) from a web page, not the sign-in service")
+            case .unexplainedRefusal: return .tokenRequestFailed(error: error.refusalReason, description: nil)
             case .unexpectedStatus(let status): return .malformedResponse("unexpected HTTP \(status)")
             case .oauth(let code, let description, _): return .tokenRequestFailed(error: code, description: description)
             case .malformedResponse(let reason): return .malformedResponse(reason)

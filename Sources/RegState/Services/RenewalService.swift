@@ -80,14 +80,14 @@ public actor RenewalService {
     /// Seed 000's rules: only an explicit refusal is final; a transient failure is final only when every token,
     /// the refresh token included, has expired.
     private func classify(_ error: any Error, stored: StoredSession?) -> RenewalFailure {
-        if let error = error as? OIDCError, error.isRefusal {
-            if case .oauth(let code, _, _) = error { return .denied(reason: code) }
-            return .denied(reason: "refused")
-        }
+        // The token-endpoint answer rule is OIDCError.isRefusal's; the reason journaled is the provider's code or
+        // what was unexplained about its answer.
+        if let error = error as? OIDCError, error.isRefusal { return .denied(reason: error.refusalReason) }
         if let refreshExpiresAt = stored?.refreshExpiresAt, refreshExpiresAt <= clock.now() {
             return .credentialsExhausted
         }
         if let error = error as? OIDCError, case .transport = error { return .transient(.noInternet) }
+        if let error = error as? OIDCError, case .notTheProvider = error { return .transient(.noInternet) }
         if error is TransportError { return .transient(.noInternet) }
         return .transient(.ssoUnspecifiedIssue)
     }

@@ -27,6 +27,7 @@ extension Simulator {
             var document = discoveryDocument.objectValue ?? [:]
             // Switched off, like stock django-oauth-toolkit: revocation is only in the RFC 8414 document.
             if !configuration.listsRevocationInDiscovery { document["revocation_endpoint"] = nil }
+            document["scopes_supported"] = configuration.scopesSupported.map { .array($0.map { .string($0) }) }
             return .json(200, .object(document))
         case ("/.well-known/oauth-authorization-server", .get): return .json(200, discoveryDocument)
         case ("/.well-known/jwks.json", .get):

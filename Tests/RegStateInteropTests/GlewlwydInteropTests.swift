@@ -1,0 +1,69 @@
+import Foundation
+import RegState
+import Testing
+
+extension InteropTests {
+    /// What only Glewlwyd shows: a retired refresh token refused with HTTP 400 and an empty body, ID tokens signed
+    /// ES256 (`GLW_SIGNING=ES256`), and a provider without a revocation endpoint.
+    @Suite("Glewlwyd's own habits")
+    struct Glewlwyd {
+        @Test("glewlwyd: a refresh token retired behind the client's back is refused with a bare 400: asked twice, Error E final, storage cleared, D")
+        func retiredTokenBareRefusal() async throws {
+            try await withPeer(.glewlwyd) { peer in
+                let device = InteropDevice(peer: peer)
+                let service = try await device.register()
+                let refreshToken = try await device.storedRefreshToken()
+                // Another client of the same grant rotates it: the stored refresh token is retired at the provider.
+                _ = try await device.oidcClient().refresh(refreshToken: refreshToken)
+                #expect(try await peer.isRevoked(refreshToken: refreshToken) == true)
+
+                // What the provider answers, seen from outside: 400 and nothing else.
+                let raw = try await URLSessionTransport(defaultTimeout: 10).send(HTTPRequest.form(
+                    url: peer.issuer.appendingPathComponent("token"),
+                    parameters: [("grant_type", "refresh_token"), ("refresh_token", refreshToken),
+                                 ("client_id", peer.clientID)]))
+                #expect(raw.status == 400)
+                #expect(raw.body.isEmpty)
+
+                let tape = await EventTape(service)
+                device.clock.advance(by: 3_601)
+                do {
+                    _ = try await service.validAccessToken()
+                    Issue.record("renewal with a retired refresh token succeeded")
+                } catch let error as RegStateError {
+                    #expect(error == .renewal(.denied(reason: "HTTP 400 without an error body, twice")))
+                    #expect(!error.isRecoverable)
+                }
+                #expect(device.transport.refreshTokensSent == [refreshToken, refreshToken], "asked once more, then decided")
+                #expect(await service.state == .registrationRequired)
+                #expect(await tape.titles(atLeast: 3) == ["Active H", "Error E", "Registration Required D"])
+                tape.close()
+                #expect(try device.store.data(forKey: TokenService.credentialsKey) == nil)
+                let journaled = try await service.journalEntries().contains { entry in
+                    if case .renewalFailed(.denied(reason: "HTTP 400 without an error body, twice"), _) = entry.event {
+                        return true
+                    }
+                    return false
+                }
+                #expect(journaled, "the journal says why the session ended")
+            }
+        }
+
+        @Test("glewlwyd GLW_SIGNING=ES256: registration validates the ES256 ID token (Active H), renewal validates the refreshed one (Active C)",
+              .disabled("needs ES256 from the jose branch"))
+        func es256RegistrationAndRenewal() async throws {
+            try await withPeer(.glewlwyd, PeerKnobs(accessTokenLifetime: 5, signing: "ES256")) { peer in
+                let device = InteropDevice(peer: peer, gracePeriod: 1)
+                let service = try await device.register()
+                let idToken = try JSONWebToken(compact: try #require(await device.tokens.idToken()))
+                #expect(idToken.header["alg"]?.stringValue == "ES256")
+                let first = try await device.storedRefreshToken()
+                device.clock.advance(by: 5)
+                _ = try await service.validAccessToken()
+                #expect(await service.state.letter == "C")
+                #expect(device.transport.refreshTokensSent == [first])
+                #expect(try await peer.refreshTokenLedger() == .init(issued: 2, revoked: 1))
+            }
+        }
+    }
+}
