@@ -30,6 +30,8 @@ enum Usage {
           --client-id ID           The client registered at --issuer (required with it)
           --redirect-uri URI       The registered redirect URI (default com.example.app:/callback)
           --loopback               Catch the redirect on 127.0.0.1 (port and path from --redirect-uri)
+          --scope SCOPES           Scopes to ask for (default openid profile email offline_access; openid
+                                   always; optional ones the provider's discovery does not list are left out)
           --backend URL            A real registration backend (with --issuer; skipped when absent)
           --sim-access-ttl SECONDS Simulator: access token lifetime for tokens issued in this run
           --sim-refresh-ttl SECONDS

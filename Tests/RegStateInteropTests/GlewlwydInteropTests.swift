@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateTestSupport
 import Testing
 
 extension InteropTests {
@@ -63,6 +64,28 @@ extension InteropTests {
                 #expect(await service.state.letter == "C")
                 #expect(device.transport.refreshTokensSent == [first])
                 #expect(try await peer.refreshTokenLedger() == .init(issued: 2, revoked: 1))
+            }
+        }
+
+        @Test("glewlwyd CLI --scope openid,email: the authorization request asks for exactly those scopes, Active H")
+        func cliScope() async throws {
+            try await withPeer(.glewlwyd) { peer in
+                let store = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("interop-cli-scope-\(UUID().uuidString)", isDirectory: true)
+                defer { try? FileManager.default.removeItem(at: store) }
+                let walkthrough = try CLIProcess(["--store", store.path, "--issuer", peer.issuer.absoluteString,
+                                                  "--client-id", peer.clientID, "--scope", "openid,email", "--json",
+                                                  "walkthrough"])
+                walkthrough.send(line: "1")
+                let authorize = peer.authorizationEndpoint.absoluteString
+                let line = try await walkthrough.stderrLine(where: { $0.hasPrefix(authorize) }, what: "the authorization URL")
+                let url = try #require(URL(string: line))
+                #expect(FormEncodingProbe.query(of: url)["scope"] == "openid email")
+                walkthrough.send(line: try await peer.login(url).absoluteString)
+                walkthrough.send(line: "1")
+                let run = try await walkthrough.finish()
+                #expect(run.status == 0, "walkthrough exit status; stderr: \(run.stderr.suffix(1_500))")
+                #expect(CLI.jsonEvents(run.stdout).map(\.letter) == ["D", "G", "H"], "stdout: \(run.stdout)")
             }
         }
     }

@@ -25,6 +25,8 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
     public var codeChallengeMethodsSupported: [String]?
     /// Grant types the provider accepts.
     public var grantTypesSupported: [String]?
+    /// `scopes_supported`: the scopes the provider says it knows; `nil` when it does not publish the list.
+    public var scopesSupported: [String]?
 
     /// Creates metadata, as a test or a configuration without discovery would.
     public init(
@@ -37,7 +39,8 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         endSessionEndpoint: URL? = nil,
         authorizationResponseIssParameterSupported: Bool? = nil,
         codeChallengeMethodsSupported: [String]? = nil,
-        grantTypesSupported: [String]? = nil
+        grantTypesSupported: [String]? = nil,
+        scopesSupported: [String]? = nil
     ) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
@@ -49,6 +52,7 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         self.authorizationResponseIssParameterSupported = authorizationResponseIssParameterSupported
         self.codeChallengeMethodsSupported = codeChallengeMethodsSupported
         self.grantTypesSupported = grantTypesSupported
+        self.scopesSupported = scopesSupported
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -62,6 +66,7 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
         case grantTypesSupported = "grant_types_supported"
+        case scopesSupported = "scopes_supported"
     }
 
     /// Whether the callback must carry an `iss` parameter equal to the issuer (RFC 9207 §2.4).
