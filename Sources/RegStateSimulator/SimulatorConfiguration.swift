@@ -55,6 +55,9 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// Whether the OpenID discovery document lists `revocation_endpoint` (default `true`). Stock django-oauth-toolkit
     /// lists it only in its RFC 8414 metadata, which the simulator always serves; `false` behaves like it.
     public var listsRevocationInDiscovery = true
+    /// Whether the provider offers RFC 7009 revocation (default `true`); `false` behaves like Glewlwyd as provisioned
+    /// in `../shared/glewlwyd-peer`: neither metadata document lists an endpoint and `/oauth/revoke` is not found.
+    public var offersRevocation = true
     /// How a refresh token the provider will not renew is refused (default ``RefreshRefusalStyle/oauthError``);
     /// ``RefreshRefusalStyle/bareStatus(_:)`` answers as Glewlwyd does, `400` with an empty body.
     public var refreshRefusal = RefreshRefusalStyle.oauthError

@@ -10,7 +10,7 @@ enum Usage {
           walkthrough   Register step by step: social login or email code, then confirm (the default)
           status        Settle and print the state with its letter
           events        Print the event journal, redacted
-          logout        Revoke the refresh token and clear local data (online only)
+          logout        Revoke the refresh token (where the provider can) and clear local data (online only)
           clear-state   Wipe local state: tokens, profile, installation id, journal
 
         \(options)
@@ -76,7 +76,10 @@ enum Usage {
             """
             Usage: regstate logout [OPTIONS]
 
-            Revokes the refresh token at the provider and clears local credentials. Offline, nothing changes.
+            Revokes the refresh token at the provider and clears local credentials, and says which happened: revoked,
+            not revoked because the provider offers no revocation (the token stays valid there until it expires), or
+            revocation refused. When the provider cannot be reached, nothing changes. With --json, a line
+            {"result":"logout","loggedOut":…,"revocation":"revoked|unsupported|refused|nothingToRevoke|unreachable"}.
             Exit status: 0 logged out, 1 refused (offline), 3 nothing to log out.
             """
         case .clearState:

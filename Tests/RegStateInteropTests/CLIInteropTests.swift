@@ -47,6 +47,8 @@ extension InteropTests {
                 // logout revokes the refresh token at a provider that can, and clears local data either way.
                 let logout = try await CLIProcess.run(common + ["logout"])
                 #expect(logout.status == 0, "logout exit status; stderr: \(logout.stderr.suffix(1_500))")
+                let told = peer.supportsRevocation ? "the provider revoked the refresh token" : "the provider offers no revocation"
+                #expect(logout.stdout.contains(told), "stdout: \(logout.stdout)")
                 #expect(try await peer.isRevoked(refreshToken: refreshToken) == peer.supportsRevocation)
                 #expect(await tokens.refreshToken() == nil)
                 let after = try await CLIProcess.run(common + ["--json", "status"])

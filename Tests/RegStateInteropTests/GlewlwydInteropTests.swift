@@ -88,5 +88,44 @@ extension InteropTests {
                 #expect(CLI.jsonEvents(run.stdout).map(\.letter) == ["D", "G", "H"], "stdout: \(run.stdout)")
             }
         }
+
+        @Test("glewlwyd: logout without a revocation endpoint says so (library .revocationUnsupported, CLI --json \"unsupported\"); the refresh token really stays valid there")
+        func logoutWithoutRevocation() async throws {
+            try await withPeer(.glewlwyd) { peer in
+                let device = InteropDevice(peer: peer)
+                let service = try await device.register()
+                let refreshToken = try await device.storedRefreshToken()
+                let tape = await EventTape(service)
+                let result = try await service.logout()
+                #expect(result == .revocationUnsupported)
+                #expect(await service.state == .registrationRequired)
+                #expect(await tape.titles(atLeast: 2) == ["Active H", "Registration Required D"])
+                tape.close()
+                #expect(device.transport.revokedTokensSent.isEmpty)
+                #expect(try device.store.data(forKey: TokenService.credentialsKey) == nil)
+                // What the result said is true: the provider still holds the token as live and renews with it.
+                #expect(try await peer.isRevoked(refreshToken: refreshToken) == false)
+                _ = try await device.oidcClient().refresh(refreshToken: refreshToken)
+
+                // The CLI says the same, in --json.
+                let store = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("interop-cli-logout-\(UUID().uuidString)", isDirectory: true)
+                defer { try? FileManager.default.removeItem(at: store) }
+                let common = ["--store", store.path, "--issuer", peer.issuer.absoluteString, "--client-id", peer.clientID]
+                let walkthrough = try CLIProcess(common + ["walkthrough"])
+                walkthrough.send(line: "1")
+                let line = try await walkthrough.stderrLine(where: { $0.hasPrefix(peer.authorizationEndpoint.absoluteString) },
+                                                            what: "the authorization URL")
+                walkthrough.send(line: try await peer.login(try #require(URL(string: line))).absoluteString)
+                walkthrough.send(line: "1")
+                #expect(try await walkthrough.finish().status == 0)
+                let logout = try await CLIProcess.run(common + ["--json", "logout"])
+                #expect(logout.status == 0, "stderr: \(logout.stderr.suffix(1_500))")
+                let object = logout.stdout.split(separator: "\n").compactMap { try? JSONValue.parse(Data($0.utf8)) }
+                    .first { $0.objectValue?["result"]?.stringValue == "logout" }
+                #expect(object == ["result": "logout", "loggedOut": true, "revocation": "unsupported"], "stdout: \(logout.stdout)")
+                #expect(logout.stderr.contains("stays valid there until it expires"))
+            }
+        }
     }
 }

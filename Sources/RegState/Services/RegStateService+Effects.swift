@@ -167,17 +167,23 @@ extension RegStateService {
     /// Logout only while online (seed 000): the refresh token is revoked first; if the provider cannot be reached,
     /// nothing changes.
     private func performLogout() async -> [MachineEvent] {
+        var result = LogoutResult.nothingToRevoke
         if let refreshToken = await tokens.refreshToken() {
             do {
                 try await provider.revoke(token: refreshToken, hint: .refreshToken)
+                result = .revoked
             } catch let error where error.isTransient {
                 let issue: TransientIssue = if case .transport = error { .noInternet } else { .ssoUnspecifiedIssue }
                 return await feed(.logoutRefused(issue))
             } catch {
-                // A provider without revocation, or one that refuses: the local logout still happens.
-                logger.log(.warning, "logout: revocation failed (\(error.localizedDescription))")
+                // A provider without revocation, or one that refuses: the local logout still happens, and says so.
+                if case .unsupported = error { result = .revocationUnsupported } else {
+                    result = .revocationRefused(error.errorDescription ?? "refused")
+                }
+                logger.log(.warning, "logout: the refresh token was not revoked (\(error.localizedDescription))")
             }
         }
+        lastLogout = result
         if let backend, let securityToken = await tokens.securityToken() {
             try? await backend.deleteInstallation(securityToken: securityToken)
         }

@@ -51,10 +51,14 @@ extension RegStateService {
     ///
     /// Only while online (seed 000): when the provider cannot be reached nothing changes and the call throws.
     ///
+    /// - Returns: what happened at the provider: revoked, no revocation offered, or revocation refused.
     /// - Throws: ``LogoutError/offline(_:)``; ``TransitionRejection`` when there is no session to end.
-    public func logout() async throws {
+    @discardableResult
+    public func logout() async throws -> LogoutResult {
+        lastLogout = nil
         let applied = try await apply(.logoutRequested)
         for case .logoutRefused(let issue) in applied { throw LogoutError.offline(issue) }
+        return lastLogout ?? .nothingToRevoke
     }
 
     /// The backend ended the session (`403 FORCED_LOGOUT`): local data is cleared and the user must register again.

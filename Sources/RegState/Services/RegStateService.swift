@@ -43,6 +43,8 @@ public actor RegStateService {
     /// The redirect or one-time code the user just submitted, consumed by the next exchange effect.
     var pendingCallback: URL?
     var pendingCode: String?
+    /// What the last logout effect did at the provider; read by ``logout()``.
+    var lastLogout: LogoutResult?
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
     public static let subscriberBufferSize = 64
