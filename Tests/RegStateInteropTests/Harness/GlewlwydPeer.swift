@@ -70,6 +70,7 @@ final class GlewlwydPeer: Peer {
     private static func environment(_ knobs: PeerKnobs) -> [String: String] {
         var environment = ["GLW_LOGLEVEL": "DEBUG"]
         if let lifetime = knobs.accessTokenLifetime { environment["GLW_AT_TTL"] = String(lifetime) }
+        if let lifetime = knobs.refreshTokenLifetime { environment["GLW_RT_TTL"] = String(lifetime) }
         if let signing = knobs.signing { environment["GLW_SIGNING"] = signing }
         return environment
     }

@@ -25,6 +25,8 @@ struct PeerKnobs: Sendable {
     var accessTokenLifetime: Int?
     /// django only (`OIDC_RT_GRACE`): how long a just-rotated refresh token may still be presented.
     var refreshGrace: Int?
+    /// Glewlwyd only (`GLW_RT_TTL`): the refresh-token lifetime in seconds (default 14 days).
+    var refreshTokenLifetime: Int?
     /// Glewlwyd only (`GLW_SIGNING`): `RS256` (default) or `ES256` for ID and access tokens.
     var signing: String?
 }
@@ -55,8 +57,9 @@ protocol Peer: AnyObject, Sendable {
     var customSchemeRedirect: URL { get }
     /// A loopback redirect URI the provisioning registers.
     var loopbackRedirect: URL { get }
-    /// The seeded user's email address and whether the ID token says it is verified.
+    /// The seeded user's email address.
     var aliceEmail: String { get }
+    /// Whether the ID token says the email address is verified (Glewlwyd sends no `email_verified`).
     var aliceEmailVerified: Bool { get }
     /// Whether the provider has an RFC 7009 revocation endpoint.
     var supportsRevocation: Bool { get }
