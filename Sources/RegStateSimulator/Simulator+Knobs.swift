@@ -9,6 +9,17 @@ extension Simulator {
     /// Makes every refresh-token grant answer `400 invalid_grant` (the provider's explicit refusal), or stops it.
     public func setRefusesRefresh(_ refuses: Bool) { configuration.refusesRefresh = refuses }
 
+    /// Sets how a refresh token the provider will not renew is refused: RFC 6749's `400 invalid_grant`, or a bare
+    /// status with an empty body (Glewlwyd's `400`).
+    public func setRefreshRefusal(_ style: RefreshRefusalStyle) { configuration.refreshRefusal = style }
+
+    /// Sets the scopes discovery lists (`nil`: no `scopes_supported`), and whether a request for another scope is
+    /// refused with `invalid_scope` rather than the scope dropped.
+    public func setScopesSupported(_ scopes: [String]?, refusingOthers: Bool = true) {
+        configuration.scopesSupported = scopes
+        configuration.refusesUnknownScopes = refusingOthers
+    }
+
     /// Makes every provider endpoint answer `500 server_error` (a transient outage), or brings it back.
     public func setProviderDown(_ down: Bool) { configuration.providerDown = down }
 

@@ -78,6 +78,18 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// Requests the simulator answers with a redirect instead of serving them (see ``SimulatorRedirect``): to another
     /// origin, or to another path of the same one. Default none.
     public var redirects: [SimulatorRedirect] = []
+    /// Whether the provider offers RFC 7009 revocation (default `true`); `false` behaves like Glewlwyd as provisioned
+    /// in `../shared/glewlwyd-peer`: neither metadata document lists an endpoint and `/oauth/revoke` is not found.
+    public var offersRevocation = true
+    /// How a refresh token the provider will not renew is refused (default ``RefreshRefusalStyle/oauthError``);
+    /// ``RefreshRefusalStyle/bareStatus(_:)`` answers as Glewlwyd does, `400` with an empty body.
+    public var refreshRefusal = RefreshRefusalStyle.oauthError
+    /// The scopes discovery lists as `scopes_supported` (default `openid profile email offline_access`); `nil` leaves
+    /// the member out, as some providers do. Requested scopes outside the list are dropped from the grant, or refused.
+    public var scopesSupported: [String]? = ["openid", "profile", "email", "offline_access"]
+    /// When `true`, an authorization request for a scope outside ``scopesSupported`` is refused with `invalid_scope`
+    /// (the whole request, as many providers do); when `false` (the default) such a scope is silently dropped.
+    public var refusesUnknownScopes = false
     /// Scripted users; any other address is created on first sign-in. Default ``SimulatorUser/defaults``.
     public var users: [SimulatorUser]
     /// The RSA key a new world signs with; `nil` (the default) generates a fresh 2048-bit key. A test suite can

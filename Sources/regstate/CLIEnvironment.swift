@@ -39,7 +39,8 @@ struct CLIEnvironment: Sendable {
                 }
             }
             let configuration = RegStateConfiguration(
-                oidc: OIDCConfiguration(issuer: issuer, clientID: clientID, redirectURI: redirect),
+                oidc: OIDCConfiguration(issuer: issuer, clientID: clientID, redirectURI: redirect,
+                                        scopes: options.scopes ?? OIDCConfiguration.defaultScopes),
                 backendURL: options.backend)
             return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
                                   simulator: nil, loopback: listener, backendSkipped: options.backend == nil)
@@ -55,7 +56,8 @@ struct CLIEnvironment: Sendable {
         // The engine is configured exactly as the simulator is: its issuer, client, first redirect and backend.
         let redirect = SimulatorConfiguration.literalURL(simulated.redirectURIs.first ?? CLIOptions.defaultRedirectURI)
         let configuration = RegStateConfiguration(
-            oidc: OIDCConfiguration(issuer: simulated.issuer, clientID: simulated.clientID, redirectURI: redirect),
+            oidc: OIDCConfiguration(issuer: simulated.issuer, clientID: simulated.clientID, redirectURI: redirect,
+                                    scopes: options.scopes ?? OIDCConfiguration.defaultScopes),
             backendURL: simulated.backendURL)
         return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
                               simulator: simulator, loopback: nil, backendSkipped: false)

@@ -64,6 +64,12 @@ extension CLIOptions {
                 }
                 options.redirectURI = url
             case "--loopback": options.loopback = try flag()
+            case "--scope":
+                let scopes = try value().split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+                guard !scopes.isEmpty, scopes.allSatisfy(Self.isScopeToken) else {
+                    throw UsageError("option --scope needs scope names separated by spaces or commas")
+                }
+                options.scopes = (options.scopes ?? []) + scopes
             case "--backend": options.backend = try httpURL(try value(), for: name)
             case "--sim-access-ttl": options.simulator.accessTokenLifetime = try seconds(try value(), for: name)
             case "--sim-refresh-ttl": options.simulator.refreshTokenLifetime = try seconds(try value(), for: name)
@@ -102,6 +108,11 @@ extension CLIOptions {
                 throw UsageError("with --loopback, --redirect-uri must be http://127.0.0.1:PORT/PATH")
             }
         }
+    }
+
+    /// RFC 6749 §3.3: a scope token is printable ASCII without space, `"` or `\\`.
+    static func isScopeToken(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { $0.value >= 0x21 && $0.value <= 0x7E && $0 != "\"" && $0 != "\\" }
     }
 
     /// `$REGSTATE_HOME`, else `$HOME/.local/state/regstate`.

@@ -22,6 +22,9 @@ struct CLIOptions: Sendable, Equatable {
     var redirectURI: URL?
     /// `--loopback`: catch the redirect on 127.0.0.1.
     var loopback = false
+    /// `--scope SCOPES` (repeatable, space- or comma-separated): the scopes to ask for instead of
+    /// `openid profile email offline_access`; `openid` is always asked for.
+    var scopes: [String]?
     /// `--backend URL`: a real registration backend.
     var backend: URL?
     /// The `--sim-*` knobs, for this run only.

@@ -40,19 +40,33 @@ extension CommandRun {
             return ExitCode.registrationRequired
         }
         do {
-            try await service.logout()
+            let result = try await service.logout()
             await drain()
-            console.result("Logged out: the refresh token was revoked and local credentials were cleared.")
+            console.result("Logged out: \(result)")
+            if options.json { console.jsonLine(Self.logoutJSON(revocation: result.name, detail: result.detail)) }
             return ExitCode.success
         } catch let error as LogoutError {
             await drain()
             console.message("Logout refused: \(error.errorDescription ?? "offline, nothing was changed.")")
+            if options.json, case .offline(let issue) = error {
+                console.jsonLine(Self.logoutJSON(revocation: "unreachable", detail: issue.rawValue))
+            }
             return ExitCode.failure
         } catch {
             await drain()
             console.message("Logout failed: \(error.localizedDescription)")
             return ExitCode.failure
         }
+    }
+
+    /// The `--json` line of a logout: `{"result":"logout","loggedOut":…,"revocation":…}` where `revocation` is
+    /// `revoked`, `unsupported`, `refused`, `nothingToRevoke` or `unreachable` (then nothing changed), and `detail`
+    /// the provider's reason or the transient issue.
+    static func logoutJSON(revocation: String, detail: String?) -> JSONValue {
+        var object: [String: JSONValue] = ["result": "logout", "loggedOut": .bool(revocation != "unreachable"),
+                                           "revocation": .string(revocation)]
+        if let detail { object["detail"] = .string(detail) }
+        return .object(object)
     }
 
     /// Wipes the device's local state and lists what was removed; the simulator's world stays.

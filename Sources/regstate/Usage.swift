@@ -10,7 +10,7 @@ enum Usage {
           walkthrough   Register step by step: social login or email code, then confirm (the default)
           status        Settle and print the state with its letter
           events        Print the event journal, redacted
-          logout        Revoke the refresh token and clear local data (online only)
+          logout        Revoke the refresh token (where the provider can) and clear local data (online only)
           clear-state   Wipe local state: tokens, profile, installation id, journal
           ongoing-access authorize|fetch
                         Consent once, then restore access and read data without the user
@@ -32,6 +32,8 @@ enum Usage {
           --client-id ID           The client registered at --issuer (required with it)
           --redirect-uri URI       The registered redirect URI (default com.example.app:/callback)
           --loopback               Catch the redirect on 127.0.0.1 (port and path from --redirect-uri)
+          --scope SCOPES           Scopes to ask for (default openid profile email offline_access; openid
+                                   always; optional ones the provider's discovery does not list are left out)
           --backend URL            A real registration backend (with --issuer; skipped when absent)
           --sim-access-ttl SECONDS Simulator: access token lifetime for tokens issued in this run
           --sim-refresh-ttl SECONDS
@@ -76,7 +78,10 @@ enum Usage {
             """
             Usage: regstate logout [OPTIONS]
 
-            Revokes the refresh token at the provider and clears local credentials. Offline, nothing changes.
+            Revokes the refresh token at the provider and clears local credentials, and says which happened: revoked,
+            not revoked because the provider offers no revocation (the token stays valid there until it expires), or
+            revocation refused. When the provider cannot be reached, nothing changes. With --json, a line
+            {"result":"logout","loggedOut":…,"revocation":"revoked|unsupported|refused|nothingToRevoke|unreachable"}.
             Exit status: 0 logged out, 1 refused (offline), 3 nothing to log out.
             """
         case .clearState:

@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 import Testing
 
 /// `status`, `events`, `logout` and `clear-state` across runs that share one store and one simulated world.
@@ -66,10 +67,31 @@ struct SessionCommandTests {
         let done = try await device.run(["logout"])
         #expect(done.status == 0)
         #expect(done.lines.contains("Registration Required D"))
+        #expect(done.stdout.contains("Logged out: the provider revoked the refresh token"), "stdout: \(done.stdout)")
         #expect(try device.storedSecrets().isEmpty)
         #expect(try await device.run(["status"]).status == 3)
         #expect(try await device.run(["logout"]).status == 3)
         device.expectNoSecretsPrinted()
+    }
+
+    @Test("Given --json, when logout runs offline and then online, then a logout line says unreachable, then revoked")
+    func logoutJSON() async throws {
+        let device = try CLIScenario()
+        try await device.registerSocially()
+        let refused = try await device.run(["--json", "logout", "--sim-offline"])
+        #expect(refused.status == 1)
+        #expect(Self.logoutLine(refused.stdout) == ["result": "logout", "loggedOut": false, "revocation": "unreachable",
+                                                   "detail": "noInternet"])
+        let done = try await device.run(["--json", "logout"])
+        #expect(done.status == 0)
+        #expect(Self.logoutLine(done.stdout) == ["result": "logout", "loggedOut": true, "revocation": "revoked"])
+        device.expectNoSecretsPrinted()
+    }
+
+    /// The JSON object on stdout whose `result` is `logout`.
+    static func logoutLine(_ stdout: String) -> JSONValue? {
+        stdout.split(separator: "\n").compactMap { try? JSONValue.parse(Data($0.utf8)) }
+            .first { $0.objectValue?["result"]?.stringValue == "logout" }
     }
 
     @Test("Given a registered device, when events runs, then the journal is printed with emails masked")

@@ -18,6 +18,8 @@ struct UsageTests {
         ["--issuer", "not a url", "--client-id", "x"],
         ["--client-id", "x"],
         ["--json=yes"],
+        ["--scope", ""],
+        ["--scope", "openid \"email\""],
         ["--store", "/dev/null/regstate"],
     ]
 

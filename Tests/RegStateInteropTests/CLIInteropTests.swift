@@ -4,24 +4,25 @@ import RegState
 import Testing
 
 extension InteropTests {
-    /// The `regstate` binary against django-oauth-toolkit with `--issuer`: the walkthrough's social path with the
-    /// user played by login.sh, then `status`, then `logout`, each a separate run sharing one `--store`.
-    @Suite("CLI against django-oauth-toolkit")
+    /// The `regstate` binary against each real provider with `--issuer`: the walkthrough's social path with the
+    /// user played by the peer's login script, then `status`, then `logout`, each a separate run sharing one `--store`.
+    @Suite("CLI against real providers")
     struct CLI {
-        @Test("walkthrough --issuer: social login to Active H; status gives Active B; logout revokes at the provider, then D")
-        func walkthroughStatusLogout() async throws {
-            try await withInteropPeer { peer in
+        @Test("walkthrough --issuer: social login to Active H; status gives Active B; logout (revoking where the provider can), then D",
+              arguments: PeerKind.allCases)
+        func walkthroughStatusLogout(kind: PeerKind) async throws {
+            try await withPeer(kind) { peer in
                 let store = FileManager.default.temporaryDirectory
                     .appendingPathComponent("interop-cli-\(UUID().uuidString)", isDirectory: true)
                 defer { try? FileManager.default.removeItem(at: store) }
                 let common = ["--store", store.path, "--issuer", peer.issuer.absoluteString,
-                              "--client-id", InteropPeer.clientID]
+                              "--client-id", peer.clientID]
 
                 // The walkthrough: D, menu 1 Social, the authorization URL on its own line (stderr), the redirect
                 // pasted back, G, menu 1 Confirm, H.
                 let walkthrough = try CLIProcess(common + ["--json", "walkthrough"])
                 walkthrough.send(line: "1")
-                let authorize = peer.issuer.absoluteString + "/authorize"
+                let authorize = peer.authorizationEndpoint.absoluteString
                 let line = try await walkthrough.stderrLine(where: { $0.hasPrefix(authorize) }, what: "the authorization URL")
                 let url = try #require(URL(string: line))
                 let callback = try await peer.login(url)
@@ -43,10 +44,12 @@ extension InteropTests {
                 #expect(status.status == 0, "status exit status; stderr: \(status.stderr.suffix(1_500))")
                 #expect(status.stdout.contains("Active B"), "stdout: \(status.stdout)")
 
-                // logout revokes the refresh token at the provider and clears local data.
+                // logout revokes the refresh token at a provider that can, and clears local data either way.
                 let logout = try await CLIProcess.run(common + ["logout"])
                 #expect(logout.status == 0, "logout exit status; stderr: \(logout.stderr.suffix(1_500))")
-                #expect(try await peer.isRevoked(refreshToken: refreshToken) == true)
+                let told = peer.supportsRevocation ? "the provider revoked the refresh token" : "the provider offers no revocation"
+                #expect(logout.stdout.contains(told), "stdout: \(logout.stdout)")
+                #expect(try await peer.isRevoked(refreshToken: refreshToken) == peer.supportsRevocation)
                 #expect(await tokens.refreshToken() == nil)
                 let after = try await CLIProcess.run(common + ["--json", "status"])
                 #expect(after.status == 3, "status after logout; stderr: \(after.stderr.suffix(1_500))")
@@ -54,19 +57,22 @@ extension InteropTests {
             }
         }
 
-        @Test("walkthrough --issuer --loopback: the redirect is caught on 127.0.0.1, no pasting, Active H")
+        /// django only: Glewlwyd 2.7.5 compares a loopback redirect URI exactly, port included (403 for any port
+        /// but the registered `http://127.0.0.1/callback`), although RFC 8252 §7.3 asks providers to accept any port;
+        /// the CLI's listener cannot take port 80. The library's loopback test runs against both.
+        @Test("django: walkthrough --issuer --loopback: the redirect is caught on 127.0.0.1, no pasting, Active H")
         func loopbackWalkthrough() async throws {
-            try await withInteropPeer { peer in
+            try await withPeer(.django) { peer in
                 let store = FileManager.default.temporaryDirectory
                     .appendingPathComponent("interop-cli-loopback-\(UUID().uuidString)", isDirectory: true)
                 defer { try? FileManager.default.removeItem(at: store) }
                 let walkthrough = try CLIProcess([
-                    "--store", store.path, "--issuer", peer.issuer.absoluteString, "--client-id", InteropPeer.clientID,
+                    "--store", store.path, "--issuer", peer.issuer.absoluteString, "--client-id", peer.clientID,
                     // Port 0: the listener takes a free port; the provider accepts any loopback port (RFC 8252 §7.3),
                     // so parallel runs on one machine cannot collide on a fixed one.
                     "--redirect-uri", "http://127.0.0.1:0/callback", "--loopback", "--json", "walkthrough"])
                 walkthrough.send(line: "1")
-                let authorize = peer.issuer.absoluteString + "/authorize"
+                let authorize = peer.authorizationEndpoint.absoluteString
                 let line = try await walkthrough.stderrLine(where: { $0.hasPrefix(authorize) }, what: "the authorization URL")
                 let callback = try await peer.login(try #require(URL(string: line)))
                 #expect(callback.scheme == "http" && callback.host == "127.0.0.1" && callback.path == "/callback")

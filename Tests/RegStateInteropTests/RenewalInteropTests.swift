@@ -10,11 +10,12 @@ extension InteropTests {
     /// a refresh token sent twice.
     @Suite("Renewal with rotating refresh tokens")
     struct Renewal {
-        static let knobs = InteropPeer.Knobs(accessTokenLifetime: 2)
+        static let knobs = PeerKnobs(accessTokenLifetime: 2)
 
-        @Test("a 2-second token: B until it expires, then renewal gives Active C, stores the rotated refresh token and never sends the old one again")
-        func renewalRotates() async throws {
-            try await withInteropPeer(Self.knobs) { peer in
+        @Test("a 2-second token: B until it expires, then renewal gives Active C, stores the rotated refresh token and never sends the old one again",
+              arguments: PeerKind.allCases)
+        func renewalRotates(kind: PeerKind) async throws {
+            try await withPeer(kind, Self.knobs) { peer in
                 let device = InteropDevice(peer: peer, gracePeriod: 1)
                 _ = try await device.register()
                 let first = try await device.storedRefreshToken()
@@ -53,9 +54,10 @@ extension InteropTests {
             }
         }
 
-        @Test("50 concurrent renewals of an expired token: one refresh reaches the provider, reuse detection never fires, the session still works")
-        func fiftyConcurrentRenewals() async throws {
-            try await withInteropPeer(Self.knobs) { peer in
+        @Test("50 concurrent renewals of an expired token: one refresh reaches the provider, reuse detection never fires, the session still works",
+              arguments: PeerKind.allCases)
+        func fiftyConcurrentRenewals(kind: PeerKind) async throws {
+            try await withPeer(kind, Self.knobs) { peer in
                 let device = InteropDevice(peer: peer, gracePeriod: 1)
                 let service = try await device.register()
                 let first = try await device.storedRefreshToken()

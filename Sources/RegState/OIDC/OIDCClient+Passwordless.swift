@@ -47,13 +47,14 @@ extension OIDCClient {
         let otp = code.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !otp.isEmpty else { throw .wrongCode }
         do throws(OIDCError) {
+            let supported = try await metadata().scopesSupported
             return try await tokenRequest([
                 ("grant_type", Self.passwordlessGrantType),
                 ("client_id", configuration.clientID),
                 ("username", address),
                 ("otp", otp),
                 ("realm", "email"),
-                ("scope", configuration.scopeString),
+                ("scope", configuration.requestedScopes(supported: supported).joined(separator: " ")),
             ])
         } catch {
             throw Self.passwordlessError(error)

@@ -27,8 +27,13 @@ extension OIDCClient {
     /// - Parameters:
     ///   - refreshToken: The refresh token.
     ///   - scope: A narrower scope to ask for; `nil` keeps the granted one.
-    /// - Throws: ``OIDCError`` whose ``OIDCError/isRefusal`` is true when the provider explicitly refused
-    ///   (`invalid_grant`: revoked, expired or reused token), ``OIDCError/isTransient`` when a retry may work.
+    /// An unexplained 4xx (no readable OAuth error body, or a code outside RFC 6749 §5.2) is asked once more after
+    /// ``OIDCConfiguration/unexplainedAnswerRetryDelay``; the same status again is
+    /// ``OIDCError/unexplainedRefusal(status:error:)``. The retry presents the same refresh token: a provider that
+    /// refused it has not rotated it, so no reuse detection can fire.
+    /// - Throws: ``OIDCError`` whose ``OIDCError/isRefusal`` is true when the provider refused (`invalid_grant`:
+    ///   revoked, expired or reused token; or the same unexplained 4xx twice), ``OIDCError/isTransient`` when a retry
+    ///   may work.
     package func refresh(refreshToken: String, scope: String? = nil) async throws(OIDCError) -> TokenResponse {
         var parameters = [
             ("grant_type", "refresh_token"),
@@ -36,7 +41,21 @@ extension OIDCClient {
             ("client_id", configuration.clientID),
         ]
         if let scope { parameters.append(("scope", scope)) }
-        return try await tokenRequest(parameters)
+        let first: OIDCError
+        do {
+            return try await tokenRequest(parameters)
+        } catch where error.isUnexplained4xx {
+            first = error
+        }
+        let delay = configuration.unexplainedAnswerRetryDelay
+        if delay > 0 { try? await Task.sleep(for: .milliseconds(Int(delay * 1_000))) }
+        do {
+            return try await tokenRequest(parameters)
+        } catch {
+            guard error.isUnexplained4xx, error.status == first.status else { throw error }
+            if case .oauth(let code, _, _) = error { throw .unexplainedRefusal(status: error.status ?? 400, error: code) }
+            throw .unexplainedRefusal(status: error.status ?? 400, error: nil)
+        }
     }
 
     /// Posts `parameters` to the token endpoint and reads the response.

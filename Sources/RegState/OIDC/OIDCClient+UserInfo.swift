@@ -55,16 +55,31 @@ extension OIDCClient {
     /// The RFC 7009 endpoint: from OpenID discovery, else from RFC 8414 authorization-server metadata, where some
     /// providers (django-oauth-toolkit among them) list it only.
     ///
-    /// - Throws: ``OIDCError/unsupported(_:)`` when neither document names one; ``OIDCError/insecureURL(_:)`` when
-    ///   the RFC 8414 document names one that is not `https` or loopback; discovery errors.
+    /// - Throws: ``OIDCError/unsupported(_:)`` when neither document names one (only when the provider answered:
+    ///   an unreachable provider throws its transient error, so "no revocation" is never concluded offline);
+    ///   ``OIDCError/insecureURL(_:)`` when the RFC 8414 document names one that is not `https` or loopback;
+    ///   discovery errors.
     func revocationEndpoint() async throws(OIDCError) -> URL {
         if let endpoint = try await metadata().revocationEndpoint { return endpoint }
         if let cachedRevocationEndpoint { return cachedRevocationEndpoint }
+        var unanswered: OIDCError?
+        var answered = false
         for url in configuration.authorizationServerMetadataURLs {
             var request = HTTPRequest(method: .get, url: url)
             request.headers["Accept"] = "application/json"
-            guard let response = try? await ResponseReading.send(request, over: transport), response.isSuccess,
-                  let document = response.jsonBody?.objectValue,
+            let response: HTTPResponse
+            do {
+                response = try await ResponseReading.send(request, over: transport)
+            } catch {
+                unanswered = error
+                continue
+            }
+            if !response.isSuccess, ResponseReading.failure(response).isTransient {
+                unanswered = ResponseReading.failure(response)
+            } else {
+                answered = true
+            }
+            guard response.isSuccess, let document = response.jsonBody?.objectValue,
                   document["issuer"]?.stringValue == configuration.issuerIdentifier,
                   let text = document["revocation_endpoint"]?.stringValue, let endpoint = URL(string: text)
             else { continue }
@@ -72,6 +87,7 @@ extension OIDCClient {
             cachedRevocationEndpoint = endpoint
             return endpoint
         }
+        if let unanswered, !answered { throw unanswered }
         throw .unsupported("the provider has no revocation endpoint")
     }
 }

@@ -72,7 +72,7 @@ package actor OIDCClient {
     /// Builds a new authorization request: fresh PKCE verifier, `state` and `nonce`, and the URL to open.
     ///
     /// The URL is the authorization endpoint (keeping any query it already has) plus `response_type=code`,
-    /// `client_id`, `redirect_uri`, `scope`, `state`, `nonce`, `code_challenge`, `code_challenge_method=S256` and
+    /// `client_id`, `redirect_uri`, `scope` (``OIDCConfiguration/requestedScopes(supported:)``), `state`, `nonce`, `code_challenge`, `code_challenge_method=S256` and
     /// the configuration's additional parameters.
     /// - Throws: discovery errors, or ``OIDCError/crypto(_:)`` when random bytes are unavailable.
     package func makeAuthorizationRequest() async throws(OIDCError) -> AuthorizationRequest {
@@ -93,7 +93,7 @@ package actor OIDCClient {
             ("response_type", "code"),
             ("client_id", configuration.clientID),
             ("redirect_uri", configuration.redirectURI.absoluteString),
-            ("scope", configuration.scopeString),
+            ("scope", configuration.requestedScopes(supported: metadata.scopesSupported).joined(separator: " ")),
             ("state", state),
             ("nonce", nonce),
             ("code_challenge", PKCE.challenge(for: verifier, crypto: crypto)),

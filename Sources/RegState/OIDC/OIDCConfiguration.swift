@@ -12,7 +12,8 @@ public struct OIDCConfiguration: Sendable, Equatable {
     /// Where the provider redirects after authorization: a custom scheme (`com.example.app:/callback`) or a loopback
     /// URL (`http://127.0.0.1:PORT/callback`, see ``LoopbackRedirectListener``).
     public var redirectURI: URL
-    /// The scopes requested; `offline_access` asks for a refresh token.
+    /// The scopes to request; `offline_access` asks for a refresh token. `openid` is always sent, and an optional
+    /// scope the provider's discovery does not list is left out (``requestedScopes(supported:)``).
     public var scopes: [String]
     /// Clock skew tolerated when checking an ID token's `exp` and `iat`, in seconds.
     public var idTokenLeeway: TimeInterval
@@ -20,9 +21,30 @@ public struct OIDCConfiguration: Sendable, Equatable {
     public var additionalAuthorizationParameters: [String: String]
     /// Where passwordless email login starts; `nil` disables it. Auth0 serves it at `<issuer>/passwordless/start`.
     public var passwordlessStartURL: URL?
+    /// How long to wait, in seconds, before asking the token endpoint once more after an unexplained 4xx answer to a
+    /// refresh (no readable OAuth error body); the same answer again is a refusal (see ``OIDCError/isRefusal``).
+    public var unexplainedAnswerRetryDelay: TimeInterval = 1
 
     /// The scopes requested when none are given: an ID token with profile and email, and a refresh token.
     public static let defaultScopes = ["openid", "profile", "email", "offline_access"]
+
+    /// The scopes asked for only when the provider knows them: a provider that publishes `scopes_supported` without
+    /// one of these is not asked for it (many refuse a whole request over one unknown scope, `invalid_scope`).
+    public static let optionalScopes: Set<String> = ["profile", "email", "offline_access"]
+
+    /// The scopes an authorization request asks for at a provider that publishes `supported` (`nil`: it does not).
+    ///
+    /// `openid` always, first; then the configured ``scopes`` in order, without repeats, leaving out an optional
+    /// scope (``optionalScopes``) that a published `scopes_supported` does not list. Any other configured scope is
+    /// asked for as configured: the app named it on purpose.
+    public func requestedScopes(supported: [String]?) -> [String] {
+        var requested = ["openid"]
+        for scope in scopes where !scope.isEmpty && !requested.contains(scope) {
+            if let supported, Self.optionalScopes.contains(scope), !supported.contains(scope) { continue }
+            requested.append(scope)
+        }
+        return requested
+    }
 
     /// Creates a configuration.
     ///

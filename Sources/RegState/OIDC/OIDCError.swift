@@ -7,8 +7,15 @@ import Foundation
 public enum OIDCError: Error, Sendable, Equatable {
     /// No response arrived (offline, timeout, refused connection).
     case transport(TransportError)
-    /// The provider answered with a 5xx status (or 429, rate limiting).
+    /// The provider answered with a 5xx status, 429 (rate limiting) or 408 (request timeout).
     case server(status: Int)
+    /// The answer did not come from the provider: an HTML page (a captive portal, a proxy's login or error page)
+    /// where an OpenID provider answers JSON. Transient: the device is not really on the internet yet.
+    case notTheProvider(status: Int)
+    /// The token endpoint answered a refresh with the same 4xx twice, a short backoff apart, without a reason RegState
+    /// can act on: no readable OAuth error body (`error` is `nil`; Glewlwyd answers a retired refresh token with HTTP
+    /// 400 and an empty body) or an error code outside RFC 6749 §5.2. Read as a refusal (see ``isRefusal``).
+    case unexplainedRefusal(status: Int, error: String?)
     /// An OAuth error response (RFC 6749 §5.2): `error`, `error_description` and the HTTP status.
     case oauth(error: String, description: String?, status: Int)
     /// The provider's response could not be understood; the reason names what was wrong, never a value.
@@ -49,23 +56,73 @@ public enum OIDCError: Error, Sendable, Equatable {
     /// A random-number or hashing failure while building a request.
     case crypto(CryptoError)
 
-    /// Whether trying again later may succeed: transport failures, 5xx, and malformed success responses (a proxy or
-    /// a provider having a bad moment). OAuth errors are the provider's considered answer and are not transient.
+    /// The RFC 6749 §5.2 error codes: the provider's considered "no" to a token request.
+    public static let refusalCodes: Set<String> = [
+        "invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type",
+        "invalid_scope",
+    ]
+
+    /// OAuth error codes that say "not now" rather than "no" (RFC 6749 §4.1.2.1, RFC 8628 §3.5).
+    public static let transientCodes: Set<String> = ["temporarily_unavailable", "server_error", "slow_down"]
+
+    /// Whether trying again later may succeed — the transient half of the token-endpoint answer rule (see
+    /// ``isRefusal`` for the whole rule): no answer (offline, timeout, refused connection), 5xx, 429, 408, an HTML
+    /// page instead of the provider's JSON (a captive portal), a malformed success response, and the OAuth codes
+    /// `temporarily_unavailable`, `server_error` and `slow_down`.
     public var isTransient: Bool {
         switch self {
         case .transport(let error): error.isTransient
-        case .server: true
-        case .malformedResponse: true
+        case .server, .notTheProvider, .malformedResponse: true
+        case .oauth(let error, _, _): Self.transientCodes.contains(error)
         default: false
         }
     }
 
-    /// Whether the provider explicitly refused the grant (`invalid_grant` or `unauthorized_client` from the token
-    /// endpoint): the refresh token or code is dead and the stored tokens should be cleared.
+    /// Whether the provider refused the grant, so the refresh token (or code) is dead and the stored tokens are cleared.
+    ///
+    /// The token-endpoint answer rule, the same at registration and at renewal:
+    /// - an RFC 6749 §5.2 error body with one of ``refusalCodes`` (`invalid_grant`, `invalid_client`, ...) is a
+    ///   refusal;
+    /// - no answer, 5xx, 429, 408 and answers that are not the provider speaking (an HTML page) are transient
+    ///   (``isTransient``);
+    /// - any other 4xx (no readable error body, or an error code outside both lists) is neither: a refresh is asked
+    ///   once more after a short backoff (``OIDCConfiguration/unexplainedAnswerRetryDelay``), and the same status
+    ///   again is ``unexplainedRefusal(status:error:)``, a refusal whose reason is journaled. A different answer on
+    ///   the retry is read by this rule in its own right.
     public var isRefusal: Bool {
         switch self {
-        case .oauth(let error, _, _): error == "invalid_grant" || error == "unauthorized_client"
+        case .oauth(let error, _, _): Self.refusalCodes.contains(error)
+        case .unexplainedRefusal: true
         default: false
+        }
+    }
+
+    /// Whether this 4xx answer gets one more try before it counts (the third part of the rule in ``isRefusal``).
+    var isUnexplained4xx: Bool {
+        switch self {
+        case .unexpectedStatus(let status): (400..<500).contains(status)
+        case .oauth(let error, _, let status):
+            (400..<500).contains(status) && !Self.refusalCodes.contains(error) && !Self.transientCodes.contains(error)
+        default: false
+        }
+    }
+
+    /// The HTTP status of an answer that carried one.
+    var status: Int? {
+        switch self {
+        case .server(let status), .notTheProvider(let status), .unexpectedStatus(let status): status
+        case .oauth(_, _, let status), .unexplainedRefusal(let status, _): status
+        default: nil
+        }
+    }
+
+    /// The reason journaled for a refusal: the OAuth code, or what was unexplained about the answer.
+    public var refusalReason: String {
+        switch self {
+        case .oauth(let error, _, _): error
+        case .unexplainedRefusal(let status, let error?): "\(error) (HTTP \(status)), twice"
+        case .unexplainedRefusal(let status, nil): "HTTP \(status) without an error body, twice"
+        default: "refused"
         }
     }
 }
@@ -76,6 +133,10 @@ extension OIDCError: LocalizedError {
         switch self {
         case .transport(let error): error.errorDescription
         case .server(let status): "The sign-in service failed (HTTP \(status)). Try again later."
+        case .notTheProvider(let status):
+            "Something other than the sign-in service answered (HTTP \(status), a web page): sign in to the network first."
+        case .unexplainedRefusal:
+            "The sign-in service refused the request without a reason (\(refusalReason))."
         case .oauth(let error, let description, let status):
             "The sign-in service refused the request (HTTP \(status), \(error)\(description.map { ": \($0)" } ?? ""))."
         case .malformedResponse(let reason): "The sign-in service sent an unreadable answer (\(reason))."

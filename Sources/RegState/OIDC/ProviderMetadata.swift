@@ -27,6 +27,8 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
     public var grantTypesSupported: [String]?
     /// `id_token_signing_alg_values_supported`: the algorithms the provider may sign ID tokens with.
     public var idTokenSigningAlgValuesSupported: [String]?
+    /// `scopes_supported`: the scopes the provider says it knows; `nil` when it does not publish the list.
+    public var scopesSupported: [String]?
 
     /// Creates metadata, as a test or a configuration without discovery would.
     public init(
@@ -40,7 +42,8 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         authorizationResponseIssParameterSupported: Bool? = nil,
         codeChallengeMethodsSupported: [String]? = nil,
         grantTypesSupported: [String]? = nil,
-        idTokenSigningAlgValuesSupported: [String]? = nil
+        idTokenSigningAlgValuesSupported: [String]? = nil,
+        scopesSupported: [String]? = nil
     ) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
@@ -53,6 +56,7 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         self.codeChallengeMethodsSupported = codeChallengeMethodsSupported
         self.grantTypesSupported = grantTypesSupported
         self.idTokenSigningAlgValuesSupported = idTokenSigningAlgValuesSupported
+        self.scopesSupported = scopesSupported
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -67,6 +71,7 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
         case grantTypesSupported = "grant_types_supported"
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
+        case scopesSupported = "scopes_supported"
     }
 
     /// Every endpoint the document names, with its member name: what must be `https` (or loopback) before it is used.

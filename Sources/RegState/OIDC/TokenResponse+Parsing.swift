@@ -11,10 +11,12 @@ extension TokenResponse {
     ///
     /// - Throws: ``OIDCError/oauth(error:description:status:)`` for an RFC 6749 §5.2 error body on 4xx,
     ///   ``OIDCError/server(status:)`` for 5xx and 429, ``OIDCError/unexpectedStatus(_:)`` for another non-2xx,
-    ///   ``OIDCError/malformedResponse(_:)`` for an unreadable 2xx.
+    ///   ``OIDCError/notTheProvider(status:)`` for an HTML page (a captive portal) with any status,
+    ///   ``OIDCError/malformedResponse(_:)`` for another unreadable 2xx.
     public static func parse(_ response: HTTPResponse) throws(OIDCError) -> TokenResponse {
         guard response.isSuccess else { throw ResponseReading.failure(response) }
         guard let object = response.jsonBody?.objectValue else {
+            if ResponseReading.isWebPage(response) { throw .notTheProvider(status: response.status) }
             throw .malformedResponse("the token response is not a JSON object")
         }
         guard let accessToken = object["access_token"]?.stringValue, !accessToken.isEmpty else {

@@ -34,16 +34,6 @@ extension RegStateService {
         return current
     }
 
-    /// Logs the user out: revokes the refresh token at the provider, clears local credentials, back to **D**.
-    ///
-    /// Only while online (seed 000): when the provider cannot be reached nothing changes and the call throws.
-    ///
-    /// - Throws: ``LogoutError/offline(_:)``; ``TransitionRejection`` when there is no session to end.
-    public func logout() async throws {
-        let applied = try await apply(.logoutRequested)
-        for case .logoutRefused(let issue) in applied { throw LogoutError.offline(issue) }
-    }
-
     /// The backend ended the session (`403 FORCED_LOGOUT`): local data is cleared and the user must register again.
     ///
     /// - Throws: ``TransitionRejection`` when no session is active.

@@ -25,6 +25,8 @@ public actor RegStateService {
     private var recorder: JournalRecorder
     private var settleWaiters: [CheckedContinuation<RegState, Never>] = []
     private var started = false
+    /// What the last logout did at the provider, for ``logout()`` to return; no token in it.
+    private var lastLogout: LogoutResult?
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
     public static let subscriberBufferSize = EventBroadcaster.bufferSize
@@ -97,6 +99,22 @@ public actor RegStateService {
     /// - Throws: ``JournalError`` when it cannot be read.
     public func journalEntries() throws -> [JournalEntry] {
         try recorder.entries()
+    }
+
+    // MARK: Logout
+
+    /// Logs the user out: revokes the refresh token at the provider, clears local credentials, back to **D**.
+    ///
+    /// Only while online (seed 000): when the provider cannot be reached nothing changes and the call throws.
+    ///
+    /// - Returns: what happened at the provider: revoked, no revocation offered, or revocation refused.
+    /// - Throws: ``LogoutError/offline(_:)``; ``TransitionRejection`` when there is no session to end.
+    @discardableResult
+    public func logout() async throws -> LogoutResult {
+        lastLogout = nil
+        let applied = try await apply(.logoutRequested)
+        for case .logoutRefused(let issue) in applied { throw LogoutError.offline(issue) }
+        return lastLogout ?? .nothingToRevoke
     }
 
     // MARK: The shell
@@ -177,7 +195,9 @@ public actor RegStateService {
             broadcaster.forgetLatest()
             return await feed(.credentialsCleared)
         case .logout:
-            return await feed(await runner.logout())
+            let outcome = await runner.logout()
+            lastLogout = outcome.result
+            return await feed(outcome.event)
         }
     }
 

@@ -96,14 +96,16 @@ package actor RenewalService {
     /// Seed 000's rules: only an explicit refusal is final; a transient failure is final only when every token,
     /// the refresh token included, has expired.
     private func classify(_ error: OIDCError, stored: StoredSession?) -> RenewalFailure {
-        if error.isRefusal {
-            if case .oauth(let code, _, _) = error { return .denied(reason: code) }
-            return .denied(reason: "refused")
-        }
+        // The token-endpoint answer rule is OIDCError.isRefusal's; the reason journaled is the provider's code or
+        // what was unexplained about its answer.
+        if error.isRefusal { return .denied(reason: error.refusalReason) }
         if let refreshExpiresAt = stored?.refreshExpiresAt, refreshExpiresAt <= clock.now() {
             return .credentialsExhausted
         }
-        if case .transport = error { return .transient(.noInternet) }
+        switch error {
+        case .transport, .notTheProvider: return .transient(.noInternet)
+        default: break
+        }
         return .transient(.ssoUnspecifiedIssue)
     }
 }

@@ -26,9 +26,16 @@ extension Simulator {
         case ("/.well-known/openid-configuration", .get):
             var document = discoveryDocument.objectValue ?? [:]
             // Switched off, like stock django-oauth-toolkit: revocation is only in the RFC 8414 document.
-            if !configuration.listsRevocationInDiscovery { document["revocation_endpoint"] = nil }
+            if !configuration.listsRevocationInDiscovery || !configuration.offersRevocation {
+                document["revocation_endpoint"] = nil
+            }
+            document["scopes_supported"] = configuration.scopesSupported.map { .array($0.map { .string($0) }) }
             return .json(200, .object(document))
-        case ("/.well-known/oauth-authorization-server", .get): return .json(200, discoveryDocument)
+        case ("/.well-known/oauth-authorization-server", .get):
+            var document = discoveryDocument.objectValue ?? [:]
+            if !configuration.offersRevocation { document["revocation_endpoint"] = nil }
+            return .json(200, .object(document))
+        case ("/oauth/revoke", _) where !configuration.offersRevocation: return ServerResponse.notFound
         case ("/.well-known/jwks.json", .get):
             let body = (try? JSONEncoder().encode(mint.keySet)).flatMap { try? JSONValue.parse($0) }
             return .json(200, body ?? ["keys": []])

@@ -73,37 +73,44 @@ extension Simulator {
             return ServerResponse.oauthError(400, "invalid_request", "The refresh_token parameter is required.")
         }
         if configuration.refusesRefresh {
-            return ServerResponse.oauthError(400, "invalid_grant", "The provider refuses to renew this session.")
+            return refreshRefused("The provider refuses to renew this session.")
         }
         if configuration.answersRefreshMalformed {
             return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data("{\"access_tok".utf8))
         }
         let key = mint.storageKey(token)
         guard let record = world.refreshTokens[key], let family = world.families[record.familyID] else {
-            return ServerResponse.oauthError(400, "invalid_grant", "The refresh token is invalid or expired.")
+            return refreshRefused("The refresh token is invalid or expired.")
         }
         guard family.clientID == form["client_id"] else {
-            return ServerResponse.oauthError(400, "invalid_grant", "The refresh token was issued to another client.")
+            return refreshRefused("The refresh token was issued to another client.")
         }
         guard !family.revoked else {
-            return ServerResponse.oauthError(400, "invalid_grant", "The refresh token has been revoked.")
+            return refreshRefused("The refresh token has been revoked.")
         }
         guard !record.used else {
             revokeFamily(record.familyID)
-            return ServerResponse.oauthError(
-                400, "invalid_grant", "Refresh token reuse detected: every token of this grant is revoked.")
+            return refreshRefused("Refresh token reuse detected: every token of this grant is revoked.")
         }
         if let expiresAt = record.expiresAt, expiresAt <= clock.now() {
-            return ServerResponse.oauthError(400, "invalid_grant", "The refresh token has expired.")
+            return refreshRefused("The refresh token has expired.")
         }
         guard let user = world.users.values.first(where: { $0.subject == family.subject }) else {
-            return ServerResponse.oauthError(400, "invalid_grant", "The refresh token's user no longer exists.")
+            return refreshRefused("The refresh token's user no longer exists.")
         }
         guard configuration.rotatesRefreshTokens else {
             return try tokenResponse(familyID: record.familyID, user: user, nonce: nil, refreshToken: .never)
         }
         world.refreshTokens[key]?.used = true
         return try tokenResponse(familyID: record.familyID, user: user, nonce: nil, refreshToken: .always)
+    }
+
+    /// A refusal of a refresh token in the configured ``RefreshRefusalStyle``.
+    func refreshRefused(_ description: String) -> HTTPResponse {
+        switch configuration.refreshRefusal {
+        case .oauthError: ServerResponse.oauthError(400, "invalid_grant", description)
+        case .bareStatus(let status): HTTPResponse(status: status, headers: ["Cache-Control": "no-store"])
+        }
     }
 
     /// Mints the tokens of one grant or rotation in `familyID` and answers with them.
@@ -175,10 +182,10 @@ extension Simulator {
     }
 
     /// The requested scope reduced to the supported scopes, in request order, without repeats.
-    static func grantedScope(_ requested: String?) -> String {
+    static func grantedScope(_ requested: String?, supported: [String] = supportedScopes) -> String {
         var granted: [String] = []
         for scope in (requested ?? "openid").split(separator: " ").map(String.init)
-        where supportedScopes.contains(scope) && !granted.contains(scope) {
+        where supported.contains(scope) && !granted.contains(scope) {
             granted.append(scope)
         }
         return granted.joined(separator: " ")

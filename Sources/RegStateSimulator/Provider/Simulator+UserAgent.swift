@@ -102,7 +102,12 @@ extension Simulator {
         guard query["code_challenge_method"] == "S256" else {
             return try failure("invalid_request", "code_challenge_method must be S256.")
         }
-        let scope = Self.grantedScope(query["scope"])
+        let supported = configuration.scopesSupported ?? Self.supportedScopes
+        if configuration.refusesUnknownScopes,
+           let unknown = (query["scope"] ?? "").split(separator: " ").first(where: { !supported.contains(String($0)) }) {
+            return try failure("invalid_scope", "The scope \(unknown) is not supported.")
+        }
+        let scope = Self.grantedScope(query["scope"], supported: supported)
         guard scope.split(separator: " ").contains("openid") else {
             return try failure("invalid_scope", "The scope must include openid.")
         }

@@ -13,25 +13,35 @@ actor InteropAvailability {
     /// Whether this run must not skip: the environment variable `CI` is `true`.
     static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
 
-    private var failure: String?
+    private var failures: [PeerKind: String] = [:]
 
-    /// Starts a provider, or explains why not.
+    /// Starts a django-oauth-toolkit provider, or explains why not.
     ///
     /// - Throws: the start failure under CI; otherwise cancels the calling test (`Test.cancel`) with the reason.
     func startPeer(knobs: InteropPeer.Knobs) async throws -> InteropPeer {
-        if let failure { try Self.unavailable(failure) }
+        try await start(.django) { try await InteropPeer.start(knobs: knobs) }
+    }
+
+    /// Starts a Glewlwyd provider, or explains why not (the same rules as ``startPeer(knobs:)``).
+    func startGlewlwyd(knobs: PeerKnobs) async throws -> GlewlwydPeer {
+        try await start(.glewlwyd) { try await GlewlwydPeer.start(knobs: knobs) }
+    }
+
+    private func start<P: Sendable>(_ kind: PeerKind, _ starter: () async throws -> P) async throws -> P {
+        if let failure = failures[kind] { try Self.unavailable(kind, failure) }
         do {
-            return try await InteropPeer.start(knobs: knobs)
+            return try await starter()
         } catch {
             let reason = if case InteropError.providerUnavailable(let why) = error { why } else { "\(error)" }
-            failure = reason
-            try Self.unavailable(reason)
+            failures[kind] = reason
+            try Self.unavailable(kind, reason)
         }
     }
 
-    private static func unavailable(_ reason: String) throws -> Never {
-        if isCI { throw InteropError.providerUnavailable(reason) }
-        try Test.cancel("skipped: the interop provider (../shared/interop-peer) cannot run here: \(reason)")
+    private static func unavailable(_ kind: PeerKind, _ reason: String) throws -> Never {
+        if isCI { throw InteropError.providerUnavailable("\(kind.rawValue): \(reason)") }
+        let directory = kind == .django ? "interop-peer" : "glewlwyd-peer"
+        try Test.cancel("skipped: the \(kind.rawValue) provider (../shared/\(directory)) cannot run here: \(reason)")
     }
 }
 

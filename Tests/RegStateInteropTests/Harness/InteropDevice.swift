@@ -9,7 +9,7 @@ import Testing
 /// and expiry is reached by advancing it rather than by sleeping; the provider does not care whether the access
 /// token really expired when it is asked to refresh.
 struct InteropDevice {
-    let peer: InteropPeer
+    let peer: any Peer
     let clock = ManualClock(start: Date())
     let store = InMemorySecureStore()
     let journal = InMemoryJournal()
@@ -20,10 +20,9 @@ struct InteropDevice {
     /// - Parameters:
     ///   - timeout: how long each HTTP request may take (short when the provider will be paused).
     ///   - gracePeriod: seconds before expiry at which the library renews (small for 2-second tokens).
-    init(peer: InteropPeer, redirectURI: URL = InteropPeer.customSchemeRedirect, timeout: TimeInterval = 10,
-         gracePeriod: TimeInterval = 60) {
+    init(peer: any Peer, redirectURI: URL? = nil, timeout: TimeInterval = 10, gracePeriod: TimeInterval = 60) {
         self.peer = peer
-        self.redirectURI = redirectURI
+        self.redirectURI = redirectURI ?? peer.customSchemeRedirect
         self.gracePeriod = gracePeriod
         transport = CountingTransport(timeout: timeout)
     }
@@ -31,7 +30,7 @@ struct InteropDevice {
     /// No backend: tokens are confirmed locally (`backendURL: nil`).
     var configuration: RegStateConfiguration {
         RegStateConfiguration(
-            oidc: OIDCConfiguration(issuer: peer.issuer, clientID: InteropPeer.clientID, redirectURI: redirectURI),
+            oidc: OIDCConfiguration(issuer: peer.issuer, clientID: peer.clientID, redirectURI: redirectURI),
             backendURL: nil, gracePeriod: gracePeriod)
     }
 
@@ -49,14 +48,15 @@ struct InteropDevice {
     /// The token service reading the same store the engine writes.
     var tokens: TokenService { TokenService(store: store, clock: clock, gracePeriod: gracePeriod) }
 
-    /// Social registration through the library, the user played by login.sh: D → G → Active H.
+    /// Social registration through the library, the user played by the peer's login script: D → G → Active H.
     func register() async throws -> RegStateService {
         let service = launch()
         #expect(await service.start() == .registrationRequired)
         let url = try await service.beginSocialRegistration()
         let callback = try await peer.login(url)
         let profile = try await service.completeSocialRegistration(callback: callback)
-        #expect(profile.subject == InteropPeer.aliceSubject)
+        let subject = try await peer.aliceSubject()
+        #expect(profile.subject == subject)
         let session = try await service.confirmRegistration()
         #expect(session.activation == .registered)
         return service

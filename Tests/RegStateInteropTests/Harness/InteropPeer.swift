@@ -13,7 +13,7 @@ import RegState
 /// The scripts are called where they are (never copied): the directory is found from the package root. Every test
 /// that uses a provider gets its own (``withInteropPeer(_:_:)``), so killing or pausing one disturbs no other test,
 /// and ``stop()`` always runs, also when the test fails.
-final class InteropPeer: Sendable {
+final class InteropPeer: Peer {
     /// The provider's knobs (seconds), passed to start.sh as `OIDC_*` environment variables.
     struct Knobs: Sendable {
         /// `OIDC_AT_TTL`: the access-token lifetime.
@@ -38,6 +38,16 @@ final class InteropPeer: Sendable {
     /// The seeded user's `sub`.
     static let aliceSubject = "1"
 
+    var kind: PeerKind { .django }
+    var clientID: String { Self.clientID }
+    var customSchemeRedirect: URL { Self.customSchemeRedirect }
+    var loopbackRedirect: URL { Self.loopbackRedirect }
+    var authorizationEndpoint: URL { issuer.appendingPathComponent("authorize") }
+    var aliceEmail: String { "alice@example.com" }
+    var aliceEmailVerified: Bool { true }
+    var supportsRevocation: Bool { true }
+    func aliceSubject() async throws -> String { Self.aliceSubject }
+
     /// The port the provider listens on.
     let port: Int
     /// The provider's state directory: database, signing key, `server.log`.
@@ -57,21 +67,9 @@ final class InteropPeer: Sendable {
 
     // MARK: Locating the scripts
 
-    /// `<package root>/../shared/interop-peer`, the package root being the first directory above this file with a
-    /// Package.swift. A git worktree nested one level deeper (`/work/wt/NAME`) finds it beside an ancestor instead;
-    /// `INTEROP_PEER_DIR` overrides both.
-    static let scriptsDirectory: URL? = {
-        if let override = ProcessInfo.processInfo.environment["INTEROP_PEER_DIR"], !override.isEmpty {
-            return URL(fileURLWithPath: override, isDirectory: true)
-        }
-        guard var directory = BuiltProducts.packageRoot else { return nil }
-        while directory.path != "/" {
-            directory.deleteLastPathComponent()
-            let candidate = directory.appendingPathComponent("shared/interop-peer", isDirectory: true)
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("start.sh").path) { return candidate }
-        }
-        return nil
-    }()
+    /// `<package root>/../shared/interop-peer` (or beside an ancestor, for a nested worktree); `INTEROP_PEER_DIR`
+    /// overrides it.
+    static let scriptsDirectory = PeerProcess.sharedDirectory("shared/interop-peer", override: "INTEROP_PEER_DIR")
 
     static func script(_ name: String) throws -> String {
         guard let directory = scriptsDirectory else {
@@ -93,7 +91,7 @@ final class InteropPeer: Sendable {
         let startScript = try script("start.sh")
         var lastFailure = "no attempt"
         for _ in 0..<3 {
-            let port = try freePort()
+            let port = try PeerProcess.freePort()
             let state = FileManager.default.temporaryDirectory
                 .appendingPathComponent("interop-peer-\(port)-\(UUID().uuidString.prefix(8))", isDirectory: true)
             // The first run creates the venv and pip-installs the provider; later runs reuse it (~3 s).
@@ -118,17 +116,8 @@ final class InteropPeer: Sendable {
 
     /// Kills the provider process (SIGKILL), as a crash or an outage would; the state directory stays for
     /// ``restart()``.
-    ///
-    /// SIGKILL, not SIGTERM: a child of the test process inherits its blocked signal mask, SIGTERM included, so the
-    /// provider would never see a SIGTERM. SQLite rolls back whatever a kill interrupts.
     func terminate() async {
-        let pid = self.pid.withLock { $0 }
-        guard pid > 0, Self.isRunning(pid) else { return }
-        _ = kill(pid, SIGKILL)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while Self.isRunning(pid), ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
+        await PeerProcess.killAndWait(pid.withLock { $0 })
     }
 
     /// Starts the provider again on the same port with the same state (database and signing key), after ``terminate()``.
@@ -153,34 +142,6 @@ final class InteropPeer: Sendable {
         _ = kill(pid.withLock { $0 }, SIGCONT)
     }
 
-    /// Whether `pid` is a live process (a zombie counts as gone).
-    private static func isRunning(_ pid: pid_t) -> Bool {
-        guard kill(pid, 0) == 0 else { return false }
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return true }
-        let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
-        return state != "Z" && state != "X"
-    }
-
-    /// A loopback port nobody listens on right now: bind port 0 and read back what the kernel chose.
-    private static func freePort() throws -> Int {
-        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socketFD >= 0 else { throw InteropError.providerUnavailable("socket() failed") }
-        defer { close(socketFD) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(socketFD, generic, length) == 0 && getsockname(socketFD, generic, &length) == 0
-            }
-        }
-        guard bound else { throw InteropError.providerUnavailable("no free loopback port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     // MARK: Playing the user and looking inside
 
     /// Plays alice at the login page for `authorizationURL` (login.sh) and returns the callback URL.
@@ -196,33 +157,11 @@ final class InteropPeer: Sendable {
         return callback
     }
 
-    /// The provider's own record of refresh tokens, read from its database: how many were ever issued and how many
-    /// are revoked. Each successful refresh adds one row and revokes its predecessor; reuse detection revokes all.
-    struct RefreshTokenLedger: Equatable, CustomStringConvertible {
-        var issued: Int
-        var revoked: Int
-        var description: String { "\(issued) issued, \(revoked) revoked" }
-    }
-
     /// Reads ``RefreshTokenLedger`` from the provider's SQLite database (with `python3`, which start.sh needs anyway).
     func refreshTokenLedger() async throws -> RefreshTokenLedger {
         let numbers = try await query("select count(*), count(revoked) from oauth2_provider_refreshtoken")
         guard numbers.count == 2 else { throw InteropError.scriptFailed("unexpected ledger answer \(numbers)") }
         return RefreshTokenLedger(issued: numbers[0], revoked: numbers[1])
-    }
-
-    /// Waits (30 s at most) until the provider has issued `count` refresh tokens, and returns its ledger.
-    ///
-    /// For a request the provider had not answered when the client gave up: it is processed once the provider runs
-    /// again, and this wait makes the order of that and the client's retry deterministic.
-    func waitForLedger(issued count: Int) async throws -> RefreshTokenLedger {
-        let deadline = ContinuousClock.now + .seconds(30)
-        var ledger = try await refreshTokenLedger()
-        while ledger.issued < count, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(100))
-            ledger = try await refreshTokenLedger()
-        }
-        return ledger
     }
 
     /// Whether the provider holds `refreshToken` as revoked (`true`), live (`false`) or not at all (`nil`).
@@ -235,17 +174,8 @@ final class InteropPeer: Sendable {
     }
 
     private func query(_ sql: String, argument: String? = nil) async throws -> [Int] {
-        let program = """
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1], timeout=20)
-            row = db.execute(sys.argv[2], sys.argv[3:]).fetchone()
-            print(*row)
-            """
-        var arguments = ["-c", program, stateDirectory.appendingPathComponent("db.sqlite3").path, sql]
-        if let argument { arguments.append(argument) }
-        let output = try await ChildProcess.run("/usr/bin/env", ["python3"] + arguments, timeout: .seconds(30))
-        guard output.status == 0 else { throw InteropError.scriptFailed("sqlite query: \(output.stderr.suffix(500))") }
-        return output.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        try await PeerProcess.query(stateDirectory.appendingPathComponent("db.sqlite3"), sql, argument.map { [$0] } ?? [])
+            .compactMap { Int($0) }
     }
 
     private static func sha256Hex(_ text: String) -> String {

@@ -2,18 +2,29 @@ import Foundation
 
 /// Maps non-success provider responses to ``OIDCError``, the same way for every endpoint.
 enum ResponseReading {
-    /// The error a non-2xx response stands for.
+    /// The error a non-2xx response stands for (the rule is written out at ``OIDCError/isRefusal``).
     ///
-    /// 5xx and 429 are the server's trouble (transient); a 4xx with an RFC 6749 §5.2 body is an OAuth error; any
-    /// other status is unexpected (a configuration problem, not transient).
+    /// 5xx, 429 and 408 are the server's trouble (transient); an HTML page is not the provider speaking (transient);
+    /// a 4xx with an RFC 6749 §5.2 body is an OAuth error; any other status is unexpected.
     static func failure(_ response: HTTPResponse) -> OIDCError {
-        if response.status >= 500 || response.status == 429 {
+        // RFC 6585 §6: 511 Network Authentication Required is a captive portal's status by definition.
+        if response.status == 511 { return .notTheProvider(status: 511) }
+        if response.status >= 500 || response.status == 429 || response.status == 408 {
             return .server(status: response.status)
         }
+        if isWebPage(response) { return .notTheProvider(status: response.status) }
         if let object = response.jsonBody?.objectValue, let error = object["error"]?.stringValue, !error.isEmpty {
             return .oauth(error: error, description: object["error_description"]?.stringValue, status: response.status)
         }
         return .unexpectedStatus(response.status)
+    }
+
+    /// Whether `response` is an HTML page: its content type says so, or its body starts like markup.
+    static func isWebPage(_ response: HTTPResponse) -> Bool {
+        if let type = response.header("Content-Type")?.lowercased(),
+           type.hasPrefix("text/html") || type.hasPrefix("application/xhtml") { return true }
+        let start = response.body.prefix(64).drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        return start.first == UInt8(ascii: "<")
     }
 
     /// Sends `request`, mapping transport failures.

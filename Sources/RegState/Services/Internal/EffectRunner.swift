@@ -158,18 +158,25 @@ struct EffectRunner: Sendable {
     }
 
     /// Logout only while online (seed 000): the refresh token is revoked first; if the provider cannot be reached,
-    /// nothing changes.
-    func logout() async -> MachineEvent {
+    /// nothing changes (``MachineEvent/logoutRefused(_:)`` and no result).
+    ///
+    /// - Returns: the event to feed back and, when the logout happened, what it did at the provider.
+    func logout() async -> (event: MachineEvent, result: LogoutResult?) {
         let snapshot = await tokens.snapshot()
+        var result = LogoutResult.nothingToRevoke
         if let refreshToken = snapshot?.refreshToken {
             do {
                 try await provider.revoke(token: refreshToken, hint: .refreshToken)
+                result = .revoked
             } catch let error where error.isTransient {
                 let issue: TransientIssue = if case .transport = error { .noInternet } else { .ssoUnspecifiedIssue }
-                return .logoutRefused(issue)
+                return (.logoutRefused(issue), nil)
             } catch {
-                // A provider without revocation, or one that refuses: the local logout still happens.
-                logger.log(.warning, "logout: revocation failed (\(error.localizedDescription))")
+                // A provider without revocation, or one that refuses: the local logout still happens, and says so.
+                if case .unsupported = error { result = .revocationUnsupported } else {
+                    result = .revocationRefused(error.errorDescription ?? "refused")
+                }
+                logger.log(.warning, "logout: the refresh token was not revoked (\(error.localizedDescription))")
             }
         }
         if let backend, let securityToken = snapshot?.securityToken {
@@ -180,6 +187,6 @@ struct EffectRunner: Sendable {
         } catch {
             logger.log(.error, "logout: \(error.localizedDescription)")
         }
-        return .loggedOut
+        return (.loggedOut, result)
     }
 }

@@ -7,6 +7,8 @@ extension RegistrationFailure {
         self = switch error {
         case .transport(let transport): .providerUnreachable(transport.errorDescription ?? "unreachable")
         case .server(let status): .providerUnreachable("HTTP \(status)")
+        case .notTheProvider(let status): .providerUnreachable("HTTP \(status) from a web page, not the sign-in service")
+        case .unexplainedRefusal: .tokenRequestFailed(error: error.refusalReason, description: nil)
         case .unexpectedStatus(let status): .malformedResponse("unexpected HTTP \(status)")
         case .oauth(let code, let description, _): .tokenRequestFailed(error: code, description: description)
         case .malformedResponse(let reason): .malformedResponse(reason)

@@ -1,0 +1,199 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import RegState
+import RegStateTestSupport
+import Testing
+
+/// Which real OpenID provider an interop test runs against.
+enum PeerKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// django-oauth-toolkit (Python), `../shared/interop-peer`: ``InteropPeer``.
+    case django
+    /// Glewlwyd (C, Debian's package), `../shared/glewlwyd-peer`: ``GlewlwydPeer``.
+    case glewlwyd
+
+    var testDescription: String { rawValue }
+}
+
+/// The knobs both peers understand (each maps them to its own environment variables); a knob one peer lacks is
+/// ignored by it, and a test that depends on such a knob runs against that peer only.
+struct PeerKnobs: Sendable {
+    /// The access-token lifetime in seconds (`OIDC_AT_TTL` / `GLW_AT_TTL`).
+    var accessTokenLifetime: Int?
+    /// django only (`OIDC_RT_GRACE`): how long a just-rotated refresh token may still be presented.
+    var refreshGrace: Int?
+    /// Glewlwyd only (`GLW_RT_TTL`): the refresh-token lifetime in seconds (default 14 days).
+    var refreshTokenLifetime: Int?
+    /// Glewlwyd only (`GLW_SIGNING`): `RS256` (default) or `ES256` for ID and access tokens.
+    var signing: String?
+}
+
+/// The provider's own record of refresh tokens, read from its database: how many were ever issued and how many are
+/// revoked (django: `revoked` set; Glewlwyd: `gpor_enabled = 0`). Each successful refresh adds one and retires its
+/// predecessor; reuse detection retires the whole family.
+struct RefreshTokenLedger: Equatable, CustomStringConvertible {
+    var issued: Int
+    var revoked: Int
+    var description: String { "\(issued) issued, \(revoked) revoked" }
+}
+
+/// One running real provider, started for one test and always stopped after it (``withPeer(_:_:_:)``).
+///
+/// The library and CLI tests are written against this protocol and run once per ``PeerKind``; what only one peer
+/// can do (django's revocation endpoint and reuse grace, Glewlwyd's ES256 signing) is tested on that peer's type.
+protocol Peer: AnyObject, Sendable {
+    /// Which provider this is.
+    var kind: PeerKind { get }
+    /// The issuer identifier, exactly as discovery states it.
+    var issuer: URL { get }
+    /// The authorization endpoint discovery names (the CLI prints URLs starting with it).
+    var authorizationEndpoint: URL { get }
+    /// The public client the provisioning registers (PKCE S256 required, no secret).
+    var clientID: String { get }
+    /// The custom-scheme redirect URI the provisioning registers (RFC 8252 §7.1 form).
+    var customSchemeRedirect: URL { get }
+    /// A loopback redirect URI the provisioning registers.
+    var loopbackRedirect: URL { get }
+    /// The seeded user's email address.
+    var aliceEmail: String { get }
+    /// Whether the ID token says the email address is verified (Glewlwyd sends no `email_verified`).
+    var aliceEmailVerified: Bool { get }
+    /// Whether the provider has an RFC 7009 revocation endpoint.
+    var supportsRevocation: Bool { get }
+    /// The seeded user's `sub` (Glewlwyd makes one at the first grant).
+    func aliceSubject() async throws -> String
+    /// Plays alice at the provider for `authorizationURL` and returns the callback URL.
+    func login(_ authorizationURL: URL) async throws -> URL
+    /// Kills the provider (SIGKILL); its state stays for ``restart()``.
+    func terminate() async
+    /// Starts the provider again on the same port with the same state (tokens and signing keys).
+    func restart() async throws
+    /// Freezes the provider (SIGSTOP): connections are accepted but never answered.
+    func pause()
+    /// Lets a paused provider run again (SIGCONT).
+    func resume()
+    /// Kills the provider and removes its state directory.
+    func stop() async
+    /// The provider's refresh-token ledger.
+    func refreshTokenLedger() async throws -> RefreshTokenLedger
+    /// Whether the provider holds `refreshToken` as revoked (`true`), live (`false`) or not at all (`nil`).
+    func isRevoked(refreshToken: String) async throws -> Bool?
+}
+
+extension Peer {
+    /// Waits (30 s at most) until the provider has issued `count` refresh tokens, and returns its ledger.
+    ///
+    /// For a request the provider had not answered when the client gave up: it is processed once the provider runs
+    /// again, and this wait makes the order of that and the client's retry deterministic.
+    func waitForLedger(issued count: Int) async throws -> RefreshTokenLedger {
+        let deadline = ContinuousClock.now + .seconds(30)
+        var ledger = try await refreshTokenLedger()
+        while ledger.issued < count, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            ledger = try await refreshTokenLedger()
+        }
+        return ledger
+    }
+}
+
+/// Runs `body` with a freshly started provider of `kind`, and always stops it afterwards, also when `body` throws.
+///
+/// Under `CI=true` a provider that does not start fails the test; elsewhere the test is skipped with the reason.
+func withPeer<Result: Sendable>(
+    _ kind: PeerKind,
+    _ knobs: PeerKnobs = PeerKnobs(),
+    _ body: (any Peer) async throws -> Result
+) async throws -> Result {
+    let peer: any Peer = switch kind {
+    case .django:
+        try await InteropAvailability.shared.startPeer(knobs: InteropPeer.Knobs(
+            accessTokenLifetime: knobs.accessTokenLifetime, refreshGrace: knobs.refreshGrace))
+    case .glewlwyd:
+        try await InteropAvailability.shared.startGlewlwyd(knobs: knobs)
+    }
+    do {
+        let result = try await body(peer)
+        await peer.stop()
+        return result
+    } catch {
+        await peer.stop()
+        throw error
+    }
+}
+
+/// Process and database helpers both peers use.
+enum PeerProcess {
+    /// Whether `pid` is a live process (a zombie counts as gone).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+        return state != "Z" && state != "X"
+    }
+
+    /// SIGKILLs `pid` and waits (10 s at most) until it is gone.
+    ///
+    /// SIGKILL, not SIGTERM: a child of the test process inherits its blocked signal mask, SIGTERM included, so the
+    /// provider would never see a SIGTERM. SQLite rolls back whatever a kill interrupts.
+    static func killAndWait(_ pid: pid_t) async {
+        guard pid > 0, isRunning(pid) else { return }
+        _ = kill(pid, SIGKILL)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while isRunning(pid), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// A loopback port nobody listens on right now: bind port 0 and read back what the kernel chose.
+    static func freePort() throws -> Int {
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socketFD >= 0 else { throw InteropError.providerUnavailable("socket() failed") }
+        defer { close(socketFD) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(socketFD, generic, length) == 0 && getsockname(socketFD, generic, &length) == 0
+            }
+        }
+        guard bound else { throw InteropError.providerUnavailable("no free loopback port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// The first row of `sql` (with `arguments` bound) in the SQLite database at `database`, its columns as text,
+    /// read with `python3` (which both start scripts need anyway).
+    static func query(_ database: URL, _ sql: String, _ arguments: [String] = []) async throws -> [String] {
+        let program = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], timeout=20)
+            row = db.execute(sys.argv[2], sys.argv[3:]).fetchone()
+            print(*(row or ()), sep="\\n")
+            """
+        let output = try await ChildProcess.run("/usr/bin/env", ["python3", "-c", program, database.path, sql] + arguments,
+                                                timeout: .seconds(30))
+        guard output.status == 0 else { throw InteropError.scriptFailed("sqlite query: \(output.stderr.suffix(500))") }
+        return output.stdout.split(separator: "\n").map(String.init)
+    }
+
+    /// The first directory named `relative` beside the package root or one of its ancestors (a git worktree sits
+    /// deeper than the checkout), or `override` when that environment variable is set.
+    static func sharedDirectory(_ relative: String, override: String) -> URL? {
+        if let path = ProcessInfo.processInfo.environment[override], !path.isEmpty {
+            return URL(fileURLWithPath: path, isDirectory: true)
+        }
+        guard var directory = BuiltProducts.packageRoot else { return nil }
+        while directory.path != "/" {
+            directory.deleteLastPathComponent()
+            let candidate = directory.appendingPathComponent(relative, isDirectory: true)
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("start.sh").path) { return candidate }
+        }
+        return nil
+    }
+}
