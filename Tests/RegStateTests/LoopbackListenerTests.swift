@@ -15,7 +15,9 @@ struct LoopbackListenerTests {
     func roundTrip() async throws {
         let listener = try LoopbackRedirectListener()
         async let redirect = listener.waitForRedirect(timeout: 120)
-        let transport = URLSessionTransport()
+        // The listener serves once its wait has started, which a busy test run (every core taken by other suites)
+        // may delay for a while: the requests wait as long as the listener does rather than the default 30 s.
+        let transport = URLSessionTransport(defaultTimeout: 120)
         // A request for another path first (browsers ask for /favicon.ico): answered 404, waiting goes on.
         let favicon = try await transport.send(HTTPRequest(
             method: .get, url: try #require(URL(string: "http://127.0.0.1:\(listener.port)/favicon.ico"))))
