@@ -175,7 +175,16 @@ public actor Simulator {
             world = before
             return ServerResponse.serverError("The simulator failed: \(error.localizedDescription)")
         }
-        return response
+        return stamped(response)
+    }
+
+    /// `response` with the `Date` header a real server sends, from the simulator's clock (unless the answer already
+    /// has one). A device whose clock differs from the simulator's estimates its offset from it.
+    func stamped(_ response: HTTPResponse) -> HTTPResponse {
+        guard response.header("Date") == nil else { return response }
+        var stamped = response
+        stamped.headers["Date"] = ProviderClockEstimate.httpDate(clock.now())
+        return stamped
     }
 
     /// Which server a URL addresses, and the path under that server's base.

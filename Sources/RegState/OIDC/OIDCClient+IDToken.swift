@@ -46,7 +46,8 @@ extension OIDCClient {
     }
 
     /// Runs `check` with a validator for this client and the discovery document's algorithms, refetching the JWKS
-    /// once on an unknown `kid`, and reads the profile.
+    /// once on an unknown `kid`, and reads the profile. Time claims are checked on the provider's clock (the device
+    /// clock plus ``ProviderClockEstimate/offset``), so a wrong device clock does not refuse a fresh token.
     private func validated(
         _ check: (IDTokenValidator, JSONWebKeySet, Date) throws(IDTokenError) -> JSONWebToken
     ) async throws(OIDCError) -> VerifiedIDToken {
@@ -64,7 +65,7 @@ extension OIDCClient {
         var refetched = false
         while true {
             do throws(IDTokenError) {
-                let token = try check(validator, keys, clock.now())
+                let token = try check(validator, keys, clockEstimate.providerNow(deviceNow: clock.now()))
                 guard let profile = try? ProfileService().profile(fromClaims: token.claims) else {
                     throw IDTokenError.malformed("no sub or iss claim")
                 }

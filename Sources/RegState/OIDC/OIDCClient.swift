@@ -12,6 +12,9 @@ package actor OIDCClient {
     let transport: any HTTPTransport
     let crypto: any CryptoProvider
     let clock: any RegStateClock
+    /// The offset to the provider's clock, estimated from its answers' `Date` headers; ID token time claims are
+    /// checked on the provider's clock.
+    package nonisolated let clockEstimate: ProviderClockEstimate
     var cachedMetadata: ProviderMetadata?
     var cachedKeys: JSONWebKeySet?
     var cachedRevocationEndpoint: URL?
@@ -22,17 +25,24 @@ package actor OIDCClient {
     ///   - configuration: The provider and client.
     ///   - transport: Sends the HTTP requests; URLSession by default, the simulator's transport in tests.
     ///   - crypto: SHA-256, random bytes and RSA verification.
-    ///   - clock: The time ID tokens are checked against.
+    ///   - clock: The device clock; ID tokens are checked against it plus the estimated offset to the provider.
+    ///   - clockEstimate: Where the offset to the provider's clock is kept (a new one by default).
+    ///   - onClockOffset: Called with the new offset (seconds, provider minus device) each time the estimate moves
+    ///     by at least ``ProviderClockEstimate/negligible`` seconds.
     package init(
         configuration: OIDCConfiguration,
         transport: any HTTPTransport = URLSessionTransport(),
         crypto: any CryptoProvider = SystemCrypto(),
-        clock: any RegStateClock = SystemClock()
+        clock: any RegStateClock = SystemClock(),
+        clockEstimate: ProviderClockEstimate = ProviderClockEstimate(),
+        onClockOffset: @escaping @Sendable (TimeInterval) -> Void = { _ in }
     ) {
         self.configuration = configuration
-        self.transport = transport
+        self.transport = ClockObservingTransport(base: transport, estimate: clockEstimate, clock: clock,
+                                                 onChange: onClockOffset)
         self.crypto = crypto
         self.clock = clock
+        self.clockEstimate = clockEstimate
     }
 
     // MARK: - Discovery

@@ -16,8 +16,10 @@ struct EffectRunner: Sendable {
         self.dependencies = dependencies
         tokens = TokenService(store: dependencies.store, clock: dependencies.clock, crypto: dependencies.crypto,
                               gracePeriod: configuration.gracePeriod)
+        let logger = dependencies.logger
         provider = OIDCClient(configuration: configuration.oidc, transport: dependencies.transport,
-                              crypto: dependencies.crypto, clock: dependencies.clock)
+                              crypto: dependencies.crypto, clock: dependencies.clock,
+                              onClockOffset: { offset in logger.log(.warning, ClockOffsetNote.sentence(offset)) })
         if let backend = dependencies.backend {
             self.backend = backend
         } else if let url = configuration.backendURL {
