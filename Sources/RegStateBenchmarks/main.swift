@@ -28,6 +28,7 @@ defer { try? FileManager.default.removeItem(at: scratch) }
 print("RegState benchmarks (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
 
 try IDTokenValidationBenchmark.run()
+try DPoPProofBenchmark.run()
 print("")
 
 // The pure transition function: the cost of the machine itself.

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Keeps the installation's one DPoP key in the secure store, beside the credentials it binds (under
+/// ``recordKey``), and nowhere else: never in the journal, logs, errors or descriptions.
+///
+/// Record: `{"version":1,"kty":"EC","crv":"P-256","pkcs8":"<base64url>"}`. A record that is torn or of another curve
+/// is a typed error (``DPoPError/keyRecordUnreadable(reason:)``, ``DPoPError/keyRecordWrongCurve(curve:)``), never
+/// silently replaced: the tokens it binds are useless without it, so the caller starts a new registration.
+public struct DPoPKeyStore: Sendable {
+    /// The secure-store key of the record.
+    public static let recordKey = "dpop-key"
+
+    private let store: any SecureStore
+    private let crypto: any CryptoProvider
+
+    /// A key store over `store`, making and reading keys with `crypto`.
+    public init(store: any SecureStore, crypto: any CryptoProvider) {
+        self.store = store
+        self.crypto = crypto
+    }
+
+    /// The stored key, or `nil` when there is none.
+    ///
+    /// - Throws: ``DPoPError`` when a record exists but is torn, of another curve, or the store fails.
+    public func load() throws(DPoPError) -> DPoPKey? {
+        let data: Data?
+        do {
+            data = try store.data(forKey: Self.recordKey)
+        } catch {
+            throw .storeFailed(reason: "the key record cannot be read")
+        }
+        guard let data else { return nil }
+        return try decode(data)
+    }
+
+    /// A fresh key, stored in place of any previous one (a new registration, logout, clear-state).
+    ///
+    /// - Throws: ``DPoPError`` when the key cannot be made or stored.
+    @discardableResult
+    public func replace() throws(DPoPError) -> DPoPKey {
+        let key = try DPoPKey.generate(crypto: crypto)
+        let record: JSONValue = [
+            "version": 1, "kty": "EC", "crv": "P-256", "pkcs8": .string(Base64URL.encode(key.privateKey.pkcs8DER)),
+        ]
+        do {
+            try store.set(record.serialized(), forKey: Self.recordKey)
+        } catch {
+            throw .storeFailed(reason: "the key record cannot be written")
+        }
+        return key
+    }
+
+    /// The stored key, or a fresh stored one when there is none. A torn record still throws.
+    public func loadOrCreate() throws(DPoPError) -> DPoPKey {
+        if let key = try load() { return key }
+        return try replace()
+    }
+
+    /// Removes the key (logout, clear-state); removing a missing key is not an error.
+    public func remove() throws(DPoPError) {
+        do {
+            try store.removeValue(forKey: Self.recordKey)
+        } catch {
+            throw .storeFailed(reason: "the key record cannot be removed")
+        }
+    }
+
+    private func decode(_ data: Data) throws(DPoPError) -> DPoPKey {
+        let record: JSONValue
+        do {
+            record = try JSONValue.parse(data, limits: .joseSegment)
+        } catch {
+            throw .keyRecordUnreadable(reason: "not a JSON record")
+        }
+        guard record["version"]?.intValue == 1 else { throw .keyRecordUnreadable(reason: "unknown record version") }
+        guard let curve = record["crv"]?.stringValue, record["kty"]?.stringValue == "EC" else {
+            throw .keyRecordUnreadable(reason: "kty or crv missing")
+        }
+        guard curve == "P-256" else { throw .keyRecordWrongCurve(curve: String(curve.prefix(16))) }
+        guard let encoded = record["pkcs8"]?.stringValue, let der = Base64URL.decode(encoded), !der.isEmpty else {
+            throw .keyRecordUnreadable(reason: "private key missing or not base64url")
+        }
+        do {
+            return try DPoPKey(privateKey: P256PrivateKey(pkcs8DER: der), crypto: crypto)
+        } catch {
+            throw .keyRecordUnreadable(reason: "the private key is not a usable P-256 key")
+        }
+    }
+}
