@@ -29,7 +29,7 @@ def esc(s):
     return s.replace("\\", "\\\\").replace('"', '\\"')
 
 # Fixed positions (rendered with neato -n): a column per participant, a row per message or note, straight lines.
-gap = max(170, 7 * max((len(r[3]) for r in rows if r[0] == "msg"), default=20) // 2)
+gap = max(170, 6 * max((len(r[3]) for r in rows if r[0] == "msg"), default=20))  # about a label's width
 col = {p: i * gap for i, p in enumerate(participants)}
 row_y = lambda i: -(i + 1) * 34
 bottom = row_y(len(rows))
