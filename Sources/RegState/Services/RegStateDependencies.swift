@@ -44,7 +44,7 @@ public struct RegStateDependencies: Sendable {
         return RegStateDependencies(store: store, journal: journal, transport: transport)
     }
 
-    /// The platform's default store in one line: on Apple platforms a ``KeychainSecureStore`` for `keychainService`
+    /// The platform's default store in one line: on Apple platforms a `KeychainSecureStore` for `keychainService`
     /// and a ``FileJournal`` at `directory/journal.log`; elsewhere ``onDisk(at:transport:)`` (a ``FileSecureStore``
     /// in `directory/secure`). Only the non-Apple branch is compiled and tested on Linux.
     ///
