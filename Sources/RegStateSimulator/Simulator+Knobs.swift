@@ -3,7 +3,7 @@ import RegState
 
 /// Runtime knobs and administrative actions: what a test changes between two steps of a scenario.
 extension Simulator {
-    /// Takes the network away (`true`: every request throws ``TransportError/offline``) or gives it back.
+    /// Takes the network away (`true`: every request throws `TransportError.offline`) or gives it back.
     public func setOffline(_ offline: Bool) { configuration.isOffline = offline }
 
     /// Makes every refresh-token grant answer `400 invalid_grant` (the provider's explicit refusal), or stops it.

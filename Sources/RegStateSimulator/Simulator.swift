@@ -3,7 +3,7 @@ import RegState
 
 /// An in-process OpenID provider and registration backend that speak HTTP semantics, for tests and the CLI.
 ///
-/// The simulator answers ``HTTPRequest`` values with ``HTTPResponse`` values through ``transport``, so RegState's
+/// The simulator answers `HTTPRequest` values with `HTTPResponse` values through ``transport``, so RegState's
 /// real discovery, PKCE, token, refresh, userinfo, revocation, JWT validation and backend code runs against it
 /// unchanged. It signs ID tokens with a real 2048-bit RSA key, rotates refresh tokens and detects their reuse,
 /// delivers passwordless codes to an ``inbox(for:)``, and plays the user at the authorization endpoint through
@@ -96,8 +96,8 @@ public actor Simulator {
     /// A transport that delivers requests to this simulator: the provider under
     /// ``SimulatorConfiguration/issuer``, the backend under ``SimulatorConfiguration/backendURL``.
     ///
-    /// It honours ``SimulatorConfiguration/isOffline`` (throws ``TransportError/offline``) and
-    /// ``SimulatorConfiguration/latency``; any other host throws ``TransportError/connectionFailed(_:)``.
+    /// It honours ``SimulatorConfiguration/isOffline`` (throws `TransportError.offline`) and
+    /// ``SimulatorConfiguration/latency``; any other host throws `TransportError.connectionFailed`.
     public nonisolated var transport: any HTTPTransport { InProcessTransport(simulator: self) }
 
     // MARK: - Inspection

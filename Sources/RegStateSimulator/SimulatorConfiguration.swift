@@ -39,7 +39,7 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     public var maxSecurityTokensPerDevice: Int?
     /// Seconds every request waits (real time) before it is answered. Default 0.
     public var latency: TimeInterval
-    /// When `true`, every request throws ``TransportError/offline`` without reaching the world. Default `false`.
+    /// When `true`, every request throws `TransportError.offline` without reaching the world. Default `false`.
     public var isOffline: Bool
     /// When `true`, every refresh-token grant answers `400 invalid_grant`: the provider's explicit refusal to renew.
     /// Default `false`.

@@ -3,7 +3,7 @@ import Foundation
 /// Why the simulator refused something outside HTTP: a request a real server would not redirect back for, or a world
 /// it cannot load or save.
 ///
-/// HTTP-level failures are not errors: they are ``HTTPResponse`` values with the status and body a real server sends.
+/// HTTP-level failures are not errors: they are `HTTPResponse` values with the status and body a real server sends.
 /// No case ever carries a token, a code or key material.
 public enum SimulatorError: Error, Sendable, Equatable {
     /// The URL is not the simulator's authorization endpoint.

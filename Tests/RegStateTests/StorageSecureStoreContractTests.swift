@@ -3,9 +3,11 @@ import RegState
 import RegStateTesting
 import Testing
 
-/// The two store implementations, so the shared contract is checked against both.
+/// The store implementations, so the shared contract is checked against each: `standard` is the one
+/// `RegStateDependencies.standard(at:keychainService:)` picks (the Keychain store on Apple platforms, the file store
+/// on Linux, where the Keychain store is not compiled).
 enum StorageStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case file, memory
+    case file, memory, standard
 
     var testDescription: String { rawValue }
 
@@ -14,6 +16,15 @@ enum StorageStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertib
         switch self {
         case .memory: try body(InMemorySecureStore())
         case .file: try withStorageScratch { try body(try FileSecureStore(directory: $0.appendingPathComponent("s"))) }
+        case .standard:
+            try withStorageScratch { directory in
+                let store = try RegStateDependencies.standard(at: directory, keychainService: "regstate.tests.\(UUID())").store
+                #if !canImport(Security)
+                #expect(store is FileSecureStore)
+                #endif
+                try body(store)
+                _ = try? store.removeAll()
+            }
         }
     }
 }

@@ -23,7 +23,7 @@ public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
 }
 
-/// Why no HTTP response arrived. Every case but ``invalidRequest`` is transient: the same request may work later.
+/// Why no HTTP response arrived. Every case but ``invalidRequest(_:)`` is transient: the same request may work later.
 public enum TransportError: Error, Sendable, Equatable {
     /// The device has no network.
     case offline

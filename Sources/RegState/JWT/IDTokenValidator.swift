@@ -36,7 +36,7 @@ public struct IDTokenValidator: Sendable {
     ///   - trustedAudiences: other audiences `aud` may list (default none).
     ///   - leeway: clock skew tolerated on `exp`, `iat` and `nbf` (default 60 seconds).
     ///   - maximumAge: the oldest `iat` accepted, in seconds before `now`; `nil` for no limit.
-    ///   - allowedAlgorithms: accepted algorithms (default RS256, PS256 and ES256; ``OIDCClient`` narrows them to
+    ///   - allowedAlgorithms: accepted algorithms (default RS256, PS256 and ES256; `OIDCClient` narrows them to
     ///     what discovery lists).
     ///   - crypto: the signature verifier.
     public init(

@@ -26,6 +26,8 @@ public enum RegStateMachine {
     /// what it does.
     ///
     /// - Parameters:
+    ///   - state: the state the event arrives in.
+    ///   - event: what happened.
     ///   - input: the secret the effect needs, handed in by the public call beside the event (never journaled); a
     ///     journal replay has none, and needs none, because it runs no effects.
     /// - Throws: ``TransitionRejection`` when the event does not apply in `state`.

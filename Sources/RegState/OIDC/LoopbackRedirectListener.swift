@@ -9,7 +9,7 @@ import Foundation
 /// pool, never spinning — answers the browser with a small page and returns the redirect URL.
 ///
 /// `@unchecked Sendable` is safe: the descriptors are immutable after `init`, and the mutable flags are behind
-/// ``LockedValue``; descriptors are closed only in `deinit`, when no wait (which holds a strong reference) is running.
+/// `LockedValue`; descriptors are closed only in `deinit`, when no wait (which holds a strong reference) is running.
 public final class LoopbackRedirectListener: @unchecked Sendable {
     /// The port the listener is bound to.
     public let port: UInt16

@@ -43,4 +43,21 @@ public struct RegStateDependencies: Sendable {
         let journal = try FileJournal(url: directory.appendingPathComponent("journal.log"))
         return RegStateDependencies(store: store, journal: journal, transport: transport)
     }
+
+    /// The platform's default store in one line: on Apple platforms a `KeychainSecureStore` for `keychainService`
+    /// and a ``FileJournal`` at `directory/journal.log`; elsewhere ``onDisk(at:transport:)`` (a ``FileSecureStore``
+    /// in `directory/secure`). Only the non-Apple branch is compiled and tested on Linux.
+    ///
+    /// - Throws: ``StoreError`` or ``JournalError`` when the directory cannot be used.
+    public static func standard(at directory: URL, keychainService: String,
+                                transport: any HTTPTransport = URLSessionTransport()) throws -> RegStateDependencies {
+        #if canImport(Security)
+        let journal = try FileJournal(url: directory.appendingPathComponent("journal.log"))
+        return RegStateDependencies(store: KeychainSecureStore(service: keychainService), journal: journal,
+                                    transport: transport)
+        #else
+        _ = keychainService
+        return try onDisk(at: directory, transport: transport)
+        #endif
+    }
 }

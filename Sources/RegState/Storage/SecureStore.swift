@@ -3,7 +3,8 @@ import Foundation
 /// Where token material lives: a small key–value store that keeps secrets at rest.
 ///
 /// Implementations: ``FileSecureStore`` (Linux and macOS: one directory, mode 0700, files 0600, atomic writes),
-/// `InMemorySecureStore` (tests, previews; in the RegStateTesting product) and, for Apple apps, a Keychain store in `Examples/`.
+/// `InMemorySecureStore` (tests, previews; in the RegStateTesting product) and `KeychainSecureStore` on Apple platforms
+/// (not compiled on Linux).
 /// Every write is all-or-nothing: after a crash a key holds its old value or its new one, never a torn one.
 public protocol SecureStore: Sendable {
     /// The value stored under `key`, or `nil` when there is none.

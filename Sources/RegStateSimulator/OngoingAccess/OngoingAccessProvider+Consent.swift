@@ -56,7 +56,7 @@ extension OngoingAccessProvider {
     }
 }
 
-/// A ``ConsentPresenter`` that plays the user at an ``OngoingAccessProvider``: each presentation takes the next
+/// A `ConsentPresenter` that plays the user at an ``OngoingAccessProvider``: each presentation takes the next
 /// scripted decision (the last one repeats), and counts itself.
 public final class ScriptedConsent: ConsentPresenter {
     /// What the scripted user does.

@@ -16,7 +16,7 @@ extension Simulator {
     ///   - email: Who signs in; any address works, a new one creates its user.
     /// - Returns: The redirect URL, carrying a code or an error.
     /// - Throws: ``SimulatorError`` (unknown client, unregistered redirect URI, not the authorization endpoint,
-    ///   invalid email, provider down), ``TransportError/offline`` when offline.
+    ///   invalid email, provider down), `TransportError.offline` when offline.
     public func authorize(_ authorizationURL: URL, as email: String) throws -> URL {
         let checked = try checkAuthorizationRequest(authorizationURL)
         let request: ValidAuthorizationRequest

@@ -18,6 +18,10 @@ package enum TransitionTable {
         .awaitingConfirmation(profile),
         .active(stored.session(.stored)),
         .active(stored.session(.stored, connectivity: .offline(.noInternet))),
+        .active(stored.session(.renewed)),
+        .active(stored.session(.renewed, connectivity: .offline(.noInternet))),
+        .active(stored.session(.registered)),
+        .active(stored.session(.registered, connectivity: .offline(.noInternet))),
         .active(Session(activation: .nonNative)),
         .failed(.registration(.stateMismatch)),
         .failed(.renewal(.denied(reason: "invalid_grant"))),
@@ -108,22 +112,7 @@ package enum TransitionTable {
     /// `Diagrams/state-machine.md`: a Mermaid state diagram of every accepted transition between the sample states,
     /// and the lettered events of each seed path.
     package static func markdown() -> String {
-        var edges: [String] = []
-        for state in states {
-            for event in events {
-                guard let transition = transition(from: state, on: event) else { continue }
-                let target = transition.state
-                // Self-loops that only run effects would drown the picture; they are listed in the table below.
-                if target == state, emitted(transition).isEmpty { continue }
-                // A relaunch or clear-state leads every state back to unsettled: drawn once, from unsettled.
-                if event.appliesEverywhere, state != .unsettled { continue }
-                var text = event.name
-                let letters = emitted(transition).map { String($0.letter) }
-                if !letters.isEmpty { text += " / " + letters.joined(separator: ",") }
-                let edge = "    \(label(state)) --> \(label(target)) : \(text)"
-                if !edges.contains(edge) { edges.append(edge) }
-            }
-        }
+        let edges = drawnEdges().map { "    \($0.from) --> \($0.to) : \($0.label)" }
         var lines = [
             "# RegState state machine",
             "",
@@ -157,6 +146,58 @@ package enum TransitionTable {
             for name in accepted where !unique.contains(name) { unique.append(name) }
             lines.append("| \(label(state)) | \(unique.joined(separator: ", ")) |")
         }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One drawn edge: sample-state labels and the event / letters label.
+    package struct Edge: Equatable, Sendable {
+        package let from: String
+        package let to: String
+        package let label: String
+    }
+
+    /// Every accepted transition between the sample states, minus effect-only self-loops and the everywhere events
+    /// (drawn once, from unsettled).
+    package static func drawnEdges() -> [Edge] {
+        var edges: [Edge] = []
+        for state in states {
+            for event in events {
+                guard let edge = edge(from: state, on: event), !edges.contains(edge) else { continue }
+                edges.append(edge)
+            }
+        }
+        return edges
+    }
+
+    /// The edge `event` in `state` draws, or `nil` when the event does not apply or the edge is not drawn.
+    package static func edge(from state: RegState, on event: MachineEvent) -> Edge? {
+        guard let transition = transition(from: state, on: event) else { return nil }
+        let target = transition.state
+        // Self-loops that only run effects would drown the picture; they are listed in the table below.
+        if target == state, emitted(transition).isEmpty { return nil }
+        // A relaunch or clear-state leads every state back to unsettled: drawn once, from unsettled.
+        if event.appliesEverywhere, state != .unsettled { return nil }
+        var text = event.name
+        let letters = emitted(transition).map { String($0.letter) }
+        if !letters.isEmpty { text += " / " + letters.joined(separator: ",") }
+        return Edge(from: label(state), to: label(target), label: text)
+    }
+
+    /// `Diagrams/state-machine.dot`: the same edges as `markdown()`, for Graphviz.
+    package static func dot() -> String {
+        var lines = [
+            "// Generated from RegStateMachine.transition by DiagramTests; do not edit by hand.",
+            "digraph RegState {",
+            "    rankdir=LR;",
+            "    node [shape=box, style=rounded, fontname=\"Helvetica\"];",
+            "    edge [fontname=\"Helvetica\", fontsize=10];",
+            "    start [shape=point];",
+            "    start -> unsettled;",
+        ]
+        for edge in drawnEdges() {
+            lines.append("    \(edge.from) -> \(edge.to) [label=\"\(edge.label)\"];")
+        }
+        lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
 

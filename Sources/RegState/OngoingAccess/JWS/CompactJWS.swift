@@ -3,7 +3,7 @@ import Foundation
 /// A JWS in compact serialization (RFC 7515 §7.1) with a JSON-object payload: the signed requests an app sends to an
 /// ongoing-access provider and the signed answers it gets back.
 ///
-/// Parsing checks structure only (through ``JSONValue/parse(_:)``, the package's one JSON reading); nothing is trusted
+/// Parsing checks structure only (through ``JSONValue/parse(_:limits:)``, the package's one JSON reading); nothing is trusted
 /// until ``JWSVerifier`` says so. The description shows the algorithm and key ID only: the payload can hold tokens.
 public struct CompactJWS: Sendable, Equatable {
     /// The protected header members.

@@ -4,8 +4,8 @@ import RegState
 /// Seed 003's ongoing access in an app: consent once, keep the token, restore later without the user.
 ///
 /// The app's RSA key comes from its developer portal as PEM; the provider's public key is pinned as a JWK set.
-/// `OngoingAccessTokenStore` keeps the token in the app's `SecureStore` (the Keychain store of
-/// `KeychainSecureStore.swift` on Apple platforms, `FileSecureStore` elsewhere), in its own record.
+/// `OngoingAccessTokenStore` keeps the token in the app's `SecureStore` (`KeychainSecureStore` on Apple
+/// platforms, `FileSecureStore` elsewhere), in its own record.
 final class ListeningHistory {
     private let access: OngoingAccessService
     private let tokens: OngoingAccessTokenStore

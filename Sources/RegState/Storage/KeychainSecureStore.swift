@@ -1,14 +1,18 @@
 #if canImport(Security)
 import Foundation
-import RegState
 import Security
 
-/// A `SecureStore` over the Keychain: one generic-password item per key, this device only, available after the
-/// first unlock so background renewals work. Each `SecItemUpdate`/`SecItemAdd` is atomic, as the protocol requires.
-final class KeychainSecureStore: SecureStore {
+/// A ``SecureStore`` over the Keychain (Apple platforms only): one generic-password item per key, this device only,
+/// available after the first unlock so background renewals work. Each `SecItemUpdate`/`SecItemAdd` is atomic, as the
+/// protocol requires. ``RegStateDependencies/standard(at:keychainService:transport:)`` picks it on Apple platforms.
+///
+/// Not compiled or tested on Linux (the project's CI is Linux-only); the store contract it follows is the one
+/// ``FileSecureStore`` and `InMemorySecureStore` are tested against.
+public final class KeychainSecureStore: SecureStore {
     private let service: String
 
-    init(service: String = "com.example.app.regstate") {
+    /// A store whose items carry `service` (use your bundle identifier plus a suffix).
+    public init(service: String) {
         self.service = service
     }
 
@@ -18,7 +22,8 @@ final class KeychainSecureStore: SecureStore {
          kSecAttrAccount as String: key]
     }
 
-    func data(forKey key: String) throws -> Data? {
+    /// The item's data, or `nil` when there is none.
+    public func data(forKey key: String) throws -> Data? {
         var query = query(key)
         query[kSecReturnData as String] = true
         var result: AnyObject?
@@ -30,7 +35,8 @@ final class KeychainSecureStore: SecureStore {
         return data
     }
 
-    func set(_ data: Data, forKey key: String) throws {
+    /// Updates the item, or adds it when missing.
+    public func set(_ data: Data, forKey key: String) throws {
         let attributes: [String: Any] = [kSecValueData as String: data,
                                          kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly]
         var status = SecItemUpdate(query(key) as CFDictionary, attributes as CFDictionary)
@@ -40,14 +46,16 @@ final class KeychainSecureStore: SecureStore {
         guard status == errSecSuccess else { throw StoreError.writeFailed(key: key, reason: "Keychain status \(status)") }
     }
 
-    func removeValue(forKey key: String) throws {
+    /// Deletes the item; a missing item is not an error.
+    public func removeValue(forKey key: String) throws {
         let status = SecItemDelete(query(key) as CFDictionary)
         guard status == errSecSuccess || status == errSecItemNotFound else {
             throw StoreError.writeFailed(key: key, reason: "Keychain status \(status)")
         }
     }
 
-    func keys() throws -> [String] {
+    /// The accounts of this service's items, sorted.
+    public func keys() throws -> [String] {
         var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
                                     kSecAttrService as String: service,
                                     kSecReturnAttributes as String: true,
