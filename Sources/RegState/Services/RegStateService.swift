@@ -30,7 +30,7 @@ public actor RegStateService {
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
     public static let subscriberBufferSize = EventBroadcaster.bufferSize
-    /// Journal lines kept before compaction folds history down to the last launch.
+    /// Journal entries kept after the journal's snapshot before compaction folds them into a new snapshot.
     public static let journalCompactionThreshold = JournalRecorder.compactionThreshold
 
     /// Creates the service. Nothing happens until ``start()``.
