@@ -17,7 +17,7 @@ struct LaunchBudgetTests {
     @Test("the default launch budget is 2 s")
     func defaultBudget() throws {
         let harness = try EngineHarness()
-        #expect(harness.configuration.launchBudget == 2)
+        #expect(RegStateConfiguration(oidc: harness.configuration.oidc).launchBudget == 2)
     }
 
     @Test("given an expired token and a provider that never answers, launch settles E then B offline; C follows when the renewal lands, with one grant")
