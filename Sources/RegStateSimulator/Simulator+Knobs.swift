@@ -31,6 +31,9 @@ extension Simulator {
     /// ``SimulatorConfiguration/rotatesRefreshTokens``.
     public func setRotatesRefreshTokens(_ rotates: Bool) { configuration.rotatesRefreshTokens = rotates }
 
+    /// Holds every request unanswered while `holds` is set (a stalled provider); clearing it lets them answer.
+    public func setHoldsRequests(_ holds: Bool) { configuration.holdsRequests = holds }
+
     /// Sets the real-time delay before every answer, in seconds.
     public func setLatency(_ seconds: TimeInterval) { configuration.latency = max(0, seconds) }
 

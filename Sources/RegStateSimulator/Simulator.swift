@@ -152,6 +152,9 @@ public actor Simulator {
         guard let route = route(request.url) else {
             throw TransportError.connectionFailed("unknown host \(request.url.host ?? "")")
         }
+        while configuration.holdsRequests {
+            do { try await Task.sleep(nanoseconds: 5_000_000) } catch { throw TransportError.cancelled }
+        }
         if configuration.latency > 0 {
             do {
                 try await Task.sleep(nanoseconds: UInt64(configuration.latency * 1_000_000_000))

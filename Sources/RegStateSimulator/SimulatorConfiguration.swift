@@ -49,6 +49,9 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// When `true`, every refresh-token grant answers `200` with a body that is not a token response (a broken
     /// proxy, a truncated answer) and rotates nothing. Default `false`.
     public var answersRefreshMalformed = false
+    /// Holds every request without answering while set (a provider that accepts connections and never answers);
+    /// held requests answer normally once it is cleared. Default `false`.
+    public var holdsRequests = false
     /// When `false`, refresh grants do not rotate: the answer has no `refresh_token` and the one presented stays
     /// valid, as at providers that keep one refresh token for the whole grant. Default `true`.
     public var rotatesRefreshTokens = true

@@ -46,11 +46,16 @@ public struct SimulatedDevice: Sendable {
     }
 
     /// The engine configuration that points at the simulator.
+    ///
+    /// Its ``RegStateConfiguration/launchBudget`` is 60 s, not 2 s: on a loaded test machine a launch renewal may take
+    /// longer than 2 s of wall time, and a test must not settle offline by accident. Tests of the budget set their own.
     public var configuration: RegStateConfiguration {
-        RegStateConfiguration(
+        var configuration = RegStateConfiguration(
             oidc: OIDCConfiguration(issuer: world.issuer, clientID: world.clientID, redirectURI: Self.redirect),
             backendURL: world.backendURL,
             nonNativeAccessToken: "agreed-non-native-token")
+        configuration.launchBudget = 60
+        return configuration
     }
 
     /// A service as a fresh app launch would build it: a new actor over the same store, journal and world.

@@ -64,14 +64,30 @@ public struct URLSessionTransport: HTTPTransport {
 
 /// Owns the transport's session and its redirect-refusing delegate; invalidates the session when the last copy of
 /// the transport goes (a session keeps its delegate alive until it is invalidated).
-private final class SessionOwner: Sendable {
-    let session: URLSession
+///
+/// The session is made on the first request, not with the transport: a host that never sends (the CLI on the
+/// simulator, an app launching offline on stored credentials) builds no networking objects.
+///
+/// `@unchecked Sendable`: the lazily made session is guarded by `lock`; the configuration is only read.
+private final class SessionOwner: @unchecked Sendable {
+    private let configuration: URLSessionConfiguration
+    private let lock = NSLock()
+    private var made: URLSession?
 
     init(configuration: URLSessionConfiguration) {
-        session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+        self.configuration = configuration
     }
 
-    deinit { session.finishTasksAndInvalidate() }
+    var session: URLSession {
+        lock.withLock {
+            if let made { return made }
+            let session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+            made = session
+            return session
+        }
+    }
+
+    deinit { made?.finishTasksAndInvalidate() }
 }
 
 /// Completes every redirect with `nil`: URLSession then finishes the task with the 3xx response itself.

@@ -13,6 +13,12 @@ public struct RegStateConfiguration: Sendable {
     /// Keep it below the provider's access-token lifetime: with a lifetime at or under the grace period every use of
     /// the token renews it first.
     public var gracePeriod: TimeInterval
+    /// Seconds a launch with stored credentials waits for the provider before it settles without it (default 2).
+    ///
+    /// When the launch renewal has not answered within this budget, the launch settles as if the provider were
+    /// unreachable (seed 000: Error **E**, recoverable, then the stored session offline, Active **B**) while the renewal
+    /// goes on; when it lands, its result applies (Active **C** on success). Never more than one grant.
+    public var launchBudget: TimeInterval = 2
 
     /// Creates a configuration.
     public init(oidc: OIDCConfiguration, backendURL: URL? = nil, nonNativeAccessToken: String = "non-native",

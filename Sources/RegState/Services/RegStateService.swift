@@ -20,7 +20,7 @@ public actor RegStateService {
     /// The social login in progress (PKCE verifier, state, nonce), in memory only, beside the state it belongs to.
     private var login: AuthorizationRequest?
     private let runner: EffectRunner
-    private let renewal: RenewalService
+    let renewal: RenewalService
     private var broadcaster = EventBroadcaster()
     private var recorder: JournalRecorder
     private var settleWaiters: [CheckedContinuation<RegState, Never>] = []
@@ -30,7 +30,7 @@ public actor RegStateService {
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
     public static let subscriberBufferSize = EventBroadcaster.bufferSize
-    /// Journal lines kept before compaction folds history down to the last launch.
+    /// Journal entries kept after the journal's snapshot before compaction folds them into a new snapshot.
     public static let journalCompactionThreshold = JournalRecorder.compactionThreshold
 
     /// Creates the service. Nothing happens until ``start()``.
@@ -40,7 +40,7 @@ public actor RegStateService {
         recorder = JournalRecorder(journal: dependencies.journal, clock: dependencies.clock, logger: dependencies.logger)
     }
 
-    private var logger: any RegStateLogger { runner.logger }
+    var logger: any RegStateLogger { runner.logger }
 
     // MARK: Observing
 
@@ -139,7 +139,7 @@ public actor RegStateService {
 
     /// Applies the result of an effect; a result the state no longer accepts (the user moved on meanwhile) is logged
     /// and dropped.
-    private func feed(_ event: MachineEvent?) async -> [MachineEvent] {
+    func feed(_ event: MachineEvent?) async -> [MachineEvent] {
         guard let event else { return [] }
         do {
             return try await apply(event)
@@ -160,6 +160,8 @@ public actor RegStateService {
             return await feed(await runner.installNonNativeToken())
         case .inspectStoredTokens:
             return await feed(await runner.inspectStoredTokens())
+        case .renew(nil) where state == .unsettled:
+            return await renewWithinLaunchBudget()
         case .renew(let staleAccessToken):
             return await feed(await renewal.renew(replacing: staleAccessToken).event)
         case .startSocialAuthorization:
@@ -217,6 +219,12 @@ public actor RegStateService {
     func tokenSnapshot() async -> TokenSnapshot? {
         await runner.tokens.snapshot()
     }
+
+    /// The launch budget of the configuration, in seconds.
+    var launchBudget: TimeInterval { runner.configuration.launchBudget }
+
+    /// The stored session summary now (no token), read once.
+    func storedSession() async -> StoredSession? { await runner.tokens.storedSession() }
 
     /// The keys in the secure store now.
     func storedKeys() -> [String] { runner.storedKeys() }

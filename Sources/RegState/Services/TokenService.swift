@@ -15,6 +15,8 @@ package actor TokenService {
     package static let quarantineKey = "credentials.unreadable"
 
     private let store: any SecureStore
+    /// The last record decoded and the bytes it came from: the same bytes are not decoded again.
+    private var decoded: (data: Data, credentials: StoredCredentials)?
     private let clock: any RegStateClock
     private let crypto: any CryptoProvider
     /// How long before `expires_at` a token already counts as expired, so it is not used as it dies.
@@ -221,10 +223,14 @@ package actor TokenService {
 
     private func load() throws -> StoredCredentials? {
         guard let data = try store.data(forKey: Self.credentialsKey) else { return nil }
+        // Many callers at once read one record: decode it once per distinct content, whoever wrote it.
+        if let decoded, decoded.data == data { return decoded.credentials }
         do {
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .secondsSince1970
-            return try decoder.decode(StoredCredentials.self, from: data)
+            let credentials = try decoder.decode(StoredCredentials.self, from: data)
+            decoded = (data, credentials)
+            return credentials
         } catch {
             throw TokenServiceError.corrupt
         }

@@ -5,14 +5,19 @@ import Foundation
 ///
 /// A value owned by the service actor, which serialises every mutation.
 struct JournalRecorder {
-    /// Journal lines kept before compaction folds history down to the last launch.
-    static let compactionThreshold = 1_000
+    /// Entries kept after the snapshot before compaction folds them into a new one: a launch replays at most this
+    /// many entries (plus the snapshot) and the journal stays bounded however long the process runs.
+    static let compactionThreshold = 32
 
     private let journal: any EventJournal
     private let clock: any RegStateClock
     private let logger: any RegStateLogger
     /// The sequence number of the last entry written (or replayed).
     private var sequence = 0
+    /// The fold of everything journaled so far (snapshot plus entries): what the next snapshot holds.
+    private var folded = RegState.unsettled
+    /// Entries in the journal after its snapshot (or from its start).
+    private var tail = 0
 
     init(journal: any EventJournal, clock: any RegStateClock, logger: any RegStateLogger) {
         self.journal = journal
@@ -23,27 +28,32 @@ struct JournalRecorder {
     /// The journal, oldest first.
     ///
     /// - Throws: ``JournalError`` when it cannot be read.
+    /// After a compaction, the entries since the snapshot.
     func entries() throws -> [JournalEntry] {
         try journal.read().lines.compactMap { try? JournalEntry.decode($0) }
     }
 
-    /// Reads the journal, continues its numbering and returns the state it folds to; compacts a long journal.
-    /// An unreadable journal starts fresh (``RegState/unsettled``).
+    /// Reads the journal (its snapshot, if any, then the entries after it), continues its numbering and returns the
+    /// state it folds to; compacts a long tail. An unreadable journal starts fresh (``RegState/unsettled``).
     mutating func replay() -> RegState {
         do {
             let contents = try journal.read()
             if contents.droppedLines > 0 {
                 logger.log(.warning, "journal: dropped \(contents.droppedLines) damaged line(s)")
             }
-            let entries = contents.lines.compactMap { try? JournalEntry.decode($0) }
-            if entries.count < contents.lines.count {
-                logger.log(.warning, "journal: dropped \(contents.lines.count - entries.count) unreadable entr(ies)")
+            var lines = contents.lines[...]
+            let snapshot = lines.first.flatMap(JournalSnapshot.decode)
+            if snapshot != nil { lines = lines.dropFirst() }
+            let entries = lines.compactMap { try? JournalEntry.decode($0) }
+            if entries.count < lines.count {
+                logger.log(.warning, "journal: dropped \(lines.count - entries.count) unreadable entr(ies)")
             }
-            sequence = entries.map(\.sequence).max() ?? 0
-            let state = JournalEntry.fold(entries)
-            logger.log(.debug, "journal: replayed \(entries.count) event(s) to \(state.caseName)")
-            if entries.count > Self.compactionThreshold { compact(entries) }
-            return state
+            sequence = max(snapshot?.sequence ?? 0, entries.map(\.sequence).max() ?? 0)
+            folded = entries.reduce(snapshot?.state ?? .unsettled, Self.fold)
+            tail = entries.count
+            logger.log(.debug, "journal: replayed \(entries.count) event(s) to \(folded.caseName)")
+            if tail > Self.compactionThreshold { compact() }
+            return folded
         } catch {
             logger.log(.warning, "journal: unreadable, starting fresh (\(error.localizedDescription))")
             return .unsettled
@@ -60,6 +70,9 @@ struct JournalRecorder {
             // A full disk must not log the user out.
             logger.log(.warning, "journal: append failed (\(error.localizedDescription))")
         }
+        folded = Self.fold(folded, entry)
+        tail += 1
+        if tail > Self.compactionThreshold { compact() }
     }
 
     /// Empties the journal and restarts the numbering (clear-state).
@@ -70,18 +83,22 @@ struct JournalRecorder {
             logger.log(.warning, "journal: clear failed (\(error.localizedDescription))")
         }
         sequence = 0
+        folded = .unsettled
+        tail = 0
     }
 
-    /// Keeps the history from the last launch on: a launch resets the state, so the fold is unchanged.
-    private func compact(_ entries: [JournalEntry]) {
-        guard let lastLaunch = entries.lastIndex(where: { if case .launched = $0.event { true } else { false } }) else {
-            return
-        }
-        let kept = entries[lastLaunch...].compactMap { try? $0.encoded() }
+    /// Replaces the journal with one snapshot of the folded state, atomically (old journal or new, never torn).
+    private mutating func compact() {
         do {
-            try journal.replaceAll(with: kept)
+            try journal.replaceAll(with: [try JournalSnapshot(sequence: sequence, state: folded).encoded()])
+            tail = 0
         } catch {
             logger.log(.warning, "journal: compaction failed (\(error.localizedDescription))")
         }
+    }
+
+    /// One step of ``JournalEntry/fold(_:)``.
+    private static func fold(_ state: RegState, _ entry: JournalEntry) -> RegState {
+        (try? RegStateMachine.transition(from: state, on: entry.event).state) ?? state
     }
 }

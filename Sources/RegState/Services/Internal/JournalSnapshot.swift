@@ -1,0 +1,41 @@
+import Foundation
+
+/// The folded state of every journal entry up to `sequence`: the first line of a compacted journal.
+///
+/// A compacted journal is this one line followed by the entries after it, so a launch replays a bounded tail whatever
+/// the history. The line is `{"snapshot":{"seq":N,"state":{...}}}`; the state holds what the journaled events held
+/// (session summary, profile), never a token. It is written with ``EventJournal/replaceAll(with:)``, which is atomic:
+/// a crash leaves the old journal or the new one, never a torn mix. Journals written before snapshots existed have no
+/// such line and replay from ``RegState/unsettled`` as before.
+struct JournalSnapshot: Codable, Equatable {
+    /// The sequence number of the last entry folded in.
+    var sequence: Int
+    /// The fold of every entry up to ``sequence``.
+    var state: RegState
+
+    enum CodingKeys: String, CodingKey {
+        case sequence = "seq"
+        case state
+    }
+
+    private struct Line: Codable {
+        var snapshot: JournalSnapshot
+    }
+
+    /// The journal line.
+    func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return try encoder.encode(Line(snapshot: self))
+    }
+
+    /// The snapshot `line` holds, or `nil` when it is an ordinary entry (or not a snapshot at all).
+    static func decode(_ line: Data) -> JournalSnapshot? {
+        // Cheap test first: every entry line starts with another key.
+        guard line.starts(with: Data(#"{"snapshot":"#.utf8)) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try? decoder.decode(Line.self, from: line).snapshot
+    }
+}

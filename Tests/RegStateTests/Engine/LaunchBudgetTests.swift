@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import RegState
+import RegStateSimulator
+import RegStateTesting
+
+@Suite("Launch budget: a stalled provider never holds the launch")
+struct LaunchBudgetTests {
+    private func launch(_ harness: EngineHarness, budget: TimeInterval) -> RegStateService {
+        var configuration = harness.configuration
+        configuration.launchBudget = budget
+        return RegStateService(configuration: configuration, dependencies: RegStateDependencies(
+            store: harness.store, journal: harness.journal, transport: harness.simulator.transport,
+            clock: harness.clock, logger: harness.logger))
+    }
+
+    @Test("the default launch budget is 2 s")
+    func defaultBudget() throws {
+        let harness = try EngineHarness()
+        #expect(RegStateConfiguration(oidc: harness.configuration.oidc).launchBudget == 2)
+    }
+
+    @Test("given an expired token and a provider that never answers, launch settles E then B offline; C follows when the renewal lands, with one grant")
+    func stalledProviderSettlesOfflineThenC() async throws {
+        let harness = try EngineHarness()
+        _ = try await harness.registeredService()
+        let oldRefresh = try #require(await harness.storedRefreshToken())
+        harness.clock.advance(by: 3600)
+        await harness.simulator.setHoldsRequests(true)
+        let service = launch(harness, budget: 0.05)
+        var tape = await EventTape(service)
+        let state = await service.start()
+        #expect(state.letter == "B")
+        #expect(state.session?.connectivity == .offline(.noInternet))
+        #expect(await tape.next(2) == ["Error E", "Active B"])
+        #expect(await harness.storedRefreshToken() == oldRefresh, "nothing stored while the grant is held")
+        await harness.simulator.setHoldsRequests(false)
+        #expect(await tape.next(1) == ["Active C"])
+        #expect(await service.state.letter == "C")
+        #expect(await harness.simulator.refreshGrantCount == 1)
+        #expect(await harness.storedRefreshToken() != oldRefresh)
+    }
+
+    @Test("given a provider that answers within the budget, launch is C with no offline detour")
+    func answerInTimeIsC() async throws {
+        let harness = try EngineHarness()
+        _ = try await harness.registeredService()
+        harness.clock.advance(by: 3600)
+        let service = launch(harness, budget: 30)
+        var tape = await EventTape(service)
+        #expect(await service.start().letter == "C")
+        #expect(await tape.next(1) == ["Active C"])
+    }
+
+    @Test("given a stalled launch renewal, a caller asking for the token joins it: still one grant")
+    func callerJoinsTheHeldRenewal() async throws {
+        let harness = try EngineHarness()
+        _ = try await harness.registeredService()
+        harness.clock.advance(by: 3600)
+        await harness.simulator.setHoldsRequests(true)
+        let service = launch(harness, budget: 0.05)
+        #expect(await service.start().letter == "B")
+        let caller = Task { try? await service.validAccessToken() }
+        await harness.simulator.setHoldsRequests(false)
+        _ = await caller.value
+        _ = await service.settled()
+        #expect(await harness.simulator.refreshGrantCount == 1)
+    }
+}
