@@ -13,6 +13,9 @@ public struct RegStateConfiguration: Sendable {
     /// Keep it below the provider's access-token lifetime: with a lifetime at or under the grace period every use of
     /// the token renews it first.
     public var gracePeriod: TimeInterval
+    /// Who renews the session (default ``SessionSource/selfRenewing``); ``SessionSource/host`` is served by
+    /// ``HostSession``.
+    public var sessionSource: SessionSource = .selfRenewing
 
     /// Creates a configuration.
     public init(oidc: OIDCConfiguration, backendURL: URL? = nil, nonNativeAccessToken: String = "non-native",
