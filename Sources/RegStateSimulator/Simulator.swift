@@ -34,6 +34,10 @@ public actor Simulator {
     public internal(set) var resourceRequests: [ResourceRequest] = []
     /// Whether the resource endpoint answers `403 FORCED_LOGOUT`.
     var forcesLogoutAtResource = false
+    /// Whether the resource endpoint takes the backend security token instead of the provider access token.
+    var resourceTakesSecurityToken = false
+    /// Whether the resource endpoint answers `401` to every token (a backend that keeps rejecting).
+    var resourceRejectsEveryToken = false
 
     /// Creates a world, or reopens the one saved in `persistence`.
     ///

@@ -19,6 +19,9 @@ public struct RegStateConfiguration: Sendable {
     /// unreachable (seed 000: Error **E**, recoverable, then the stored session offline, Active **B**) while the renewal
     /// goes on; when it lands, its result applies (Active **C** on success). Never more than one grant.
     public var launchBudget: TimeInterval = 2
+    /// Who renews the session (default ``SessionSource/selfRenewing``); ``SessionSource/host`` is served by
+    /// ``HostSession``.
+    public var sessionSource: SessionSource = .selfRenewing
 
     /// Creates a configuration.
     public init(oidc: OIDCConfiguration, backendURL: URL? = nil, nonNativeAccessToken: String = "non-native",

@@ -41,18 +41,42 @@ extension Simulator {
     /// Makes the resource endpoint answer `403 FORCED_LOGOUT` (or stops it).
     public func setForcesLogoutAtResource(_ forces: Bool) { forcesLogoutAtResource = forces }
 
+    /// Makes the resource endpoint accept only a live backend security token (host mode, seed 000) instead of the
+    /// provider's access token; a forced-out installation then gets `403 FORCED_LOGOUT`.
+    public func setResourceTakesSecurityToken(_ takes: Bool) { resourceTakesSecurityToken = takes }
+
+    /// Makes the resource endpoint answer `401` to every token, live or not (a backend that keeps rejecting).
+    public func setResourceRejectsEveryToken(_ rejects: Bool) { resourceRejectsEveryToken = rejects }
+
     func handleResource(_ request: HTTPRequest, path: String) -> HTTPResponse {
-        let checked = bearerUser(of: request)
+        let checked = resourceTakesSecurityToken ? securityTokenSubject(of: request) : bearerUser(of: request).map(\.subject)
         let bearer: ResourceRequest.Bearer = switch checked {
-        case .success(let user): .accepted(subject: user.subject)
+        case .success(let subject): .accepted(subject: subject)
         case .failure where ServerResponse.bearerToken(of: request) == nil: .none
         case .failure(let refusal): .refused(refusal.reason)
         }
         resourceRequests.append(ResourceRequest(path: path, bearer: bearer))
         if forcesLogoutAtResource { return .json(403, ["error": "FORCED_LOGOUT"]) }
+        if resourceRejectsEveryToken { return ServerResponse.backendError(401, "token_expired") }
         switch checked {
-        case .success(let user): return .json(200, ["sub": .string(user.subject)])
+        case .success(let subject): return .json(200, ["sub": .string(subject)])
         case .failure(let refusal): return refusal.response
         }
+    }
+
+    /// The subject of the request's live security token; a forced-out installation is removed and answered
+    /// `403 FORCED_LOGOUT`.
+    private func securityTokenSubject(of request: HTTPRequest) -> Result<String, BearerRefusal> {
+        let expired = BearerRefusal(reason: "no live security token",
+                                    response: ServerResponse.backendError(401, "token_expired"))
+        guard let token = ServerResponse.bearerToken(of: request),
+              let record = world.securityTokens[mint.storageKey(token)], record.expiresAt > clock.now(),
+              let installation = world.installations[record.installationID]
+        else { return .failure(expired) }
+        if installation.forcedLogout {
+            removeInstallation(record.installationID)
+            return .failure(BearerRefusal(reason: "forced logout", response: .json(403, ["error": "FORCED_LOGOUT"])))
+        }
+        return .success(record.subject)
     }
 }
