@@ -21,6 +21,9 @@ public struct RegStateConfiguration: Sendable {
     public var launchBudget: TimeInterval = 2
     /// Who renews the session (default ``SessionSource/selfRenewing``); ``SessionSource/host`` is served by
     /// ``HostSession``.
+    ///
+    /// ``RegStateService`` does not read this yet: it always renews by itself. A host-driven app creates a
+    /// ``HostSession`` directly until the two are joined (issue 15).
     public var sessionSource: SessionSource = .selfRenewing
 
     /// Creates a configuration.
