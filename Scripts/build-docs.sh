@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=.build/docs
 graphs="$scratch/symbol-graphs"
-rm -rf "$graphs"; mkdir -p "$graphs"
+# Symbol graphs are written only when a module compiles, so an incremental build would leave some out: start clean.
+rm -rf "$scratch"; mkdir -p "$graphs"
 swift build --scratch-path "$scratch" --target RegStateSimulator \
   -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" \
   -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public >/dev/null
