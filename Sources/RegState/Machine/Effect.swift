@@ -37,6 +37,9 @@ public enum Effect: Sendable, Equatable {
     /// Revoke the refresh token at the provider and clear local credentials; report ``MachineEvent/loggedOut`` or
     /// ``MachineEvent/logoutRefused(_:)``.
     case logout
+    /// Validate the ID token the host handed in and exchange it at the backend for a security token bound to this
+    /// installation; report ``MachineEvent/hostTokenAccepted(_:)`` or why not.
+    case exchangeIDToken(String)
     /// Deliver a lettered event to every subscriber.
     case emit(RegStateEvent)
 }
@@ -59,6 +62,7 @@ extension Effect: CustomStringConvertible, CustomReflectable {
         case .clearAllTokens: "clearAllTokens"
         case .clearEverything: "clearEverything"
         case .logout: "logout"
+        case .exchangeIDToken: "exchangeIDToken(redacted)"
         case .emit(let event): "emit(\(event.title))"
         }
     }

@@ -45,6 +45,16 @@ public enum MachineEvent: Sendable, Equatable, Codable {
     case clearStateRequested
     /// Stored credentials were removed after a final failure, a forced logout or a clear-state.
     case credentialsCleared
+    /// The host app handed in an ID token (host mode, seed 000's `updateToken`); the token itself travels beside the
+    /// event as ``SecretInput/idToken(_:)`` and is never journaled.
+    case hostTokenSubmitted
+    /// The host's ID token was validated and exchanged for a backend security token, stored with the session.
+    case hostTokenAccepted(StoredSession)
+    /// The host's ID token was refused (a validation rule, the backend, a device or token limit) or could not be
+    /// exchanged; nothing was stored.
+    case hostTokenRefused(RegistrationFailure)
+    /// The backend security token was renewed with the stored ID token (self mode) and stored.
+    case securityTokenRenewed
 
     /// The event's case name, for journals, diagrams and rejections.
     public var name: String {
@@ -69,6 +79,10 @@ public enum MachineEvent: Sendable, Equatable, Codable {
         case .forcedLogout: "forcedLogout"
         case .clearStateRequested: "clearStateRequested"
         case .credentialsCleared: "credentialsCleared"
+        case .hostTokenSubmitted: "hostTokenSubmitted"
+        case .hostTokenAccepted: "hostTokenAccepted"
+        case .hostTokenRefused: "hostTokenRefused"
+        case .securityTokenRenewed: "securityTokenRenewed"
         }
     }
 }
@@ -93,6 +107,8 @@ public enum RenewalTrigger: String, Sendable, Equatable, Codable {
     case expired
     /// The backend answered 401 to an authenticated request.
     case backendUnauthorized
+    /// The backend security token expired before a request could use it (host mode).
+    case securityTokenExpired
     /// The host asked explicitly.
     case host
 }

@@ -52,6 +52,9 @@ public enum RegStateMachine {
         // Renewal.
         case .renewalRequested:
             switch state {
+            case .active(let session) where session.isHostDriven:
+                // Host mode: RegState does not renew; the host is told, once for this expiry.
+                return Transition(state, [.emit(.error(.renewal(.awaitingHost)))])
             case .active(let session) where session.activation != .nonNative:
                 let stale: String? = if case .staleAccessToken(let token) = input { token } else { nil }
                 return Transition(state, [.renew(replacing: stale)])
@@ -60,7 +63,8 @@ public enum RegStateMachine {
         case .renewalSucceeded(let stored):
             switch state {
             case .unsettled: return activate(stored.session(.renewed))
-            case .active(let session) where session.activation != .nonNative: return activate(stored.session(.renewed))
+            case .active(let session) where session.activation != .nonNative && !session.isHostDriven:
+                return activate(stored.session(.renewed))
             case .registrationRequired, .authenticating, .awaitingConfirmation, .active, .failed: throw rejection
             }
         case .renewalFailed(let failure, let stored):
@@ -141,6 +145,39 @@ public enum RegStateMachine {
             }
         case .clearStateRequested:
             return Transition(.unsettled, [.discardPendingAuthorization, .clearEverything])
+
+        // Host mode (seed 000) and the backend security token.
+        case .hostTokenSubmitted:
+            switch state {
+            case .registrationRequired, .failed: return exchange(input, in: state)
+            case .active(let session) where session.isHostDriven: return exchange(input, in: state)
+            case .unsettled, .authenticating, .awaitingConfirmation, .active: throw rejection
+            }
+        case .hostTokenAccepted(let stored):
+            switch state {
+            case .registrationRequired, .failed: return activate(stored.session(.registered))
+            case .active(let session) where session.isHostDriven: return activate(stored.session(.renewed))
+            case .unsettled, .authenticating, .awaitingConfirmation, .active: throw rejection
+            }
+        case .hostTokenRefused(let failure):
+            let error = RegStateError.registration(failure)
+            switch state {
+            case .registrationRequired, .failed: return Transition(.failed(error), [.emit(.error(error))])
+            // The session the host renewed before stays; the host hears why this token was refused.
+            case .active(let session) where session.isHostDriven: return Transition(state, [.emit(.error(error))])
+            case .unsettled, .authenticating, .awaitingConfirmation, .active: throw rejection
+            }
+        case .securityTokenRenewed:
+            switch state {
+            case .active(let session) where session.activation != .nonNative && !session.isHostDriven:
+                guard session.connectivity.isOffline else { return Transition(state) }
+                // The backend answered: back online, and the app hears it.
+                var renewed = session
+                renewed.connectivity = .online
+                return activate(renewed)
+            case .unsettled, .registrationRequired, .authenticating, .awaitingConfirmation, .active, .failed:
+                throw rejection
+            }
         case .credentialsCleared:
             switch state {
             case .unsettled, .failed(.renewal): return Transition(.registrationRequired, [.emit(.registrationRequired)])
@@ -160,6 +197,9 @@ public enum RegStateMachine {
             let error = RegStateError.renewal(.storage(reason))
             return Transition(.failed(error), [.emit(.error(error))])
         case .valid(let stored):
+            return activate(stored.session(.stored))
+        case .expired(let stored) where stored.registrationType == .hostSSO:
+            // Host mode: RegState cannot renew; the session is kept and the host is told at the first use.
             return activate(stored.session(.stored))
         case .expired:
             return Transition(.unsettled, [.renew(replacing: nil)])
@@ -186,6 +226,12 @@ public enum RegStateMachine {
         case .active, .awaitingConfirmation, .failed: true
         case .unsettled, .registrationRequired, .authenticating: false
         }
+    }
+
+    /// The host's ID token came in: the effect carries it. A replay has none and needs none.
+    private static func exchange(_ input: SecretInput?, in state: RegState) -> Transition {
+        guard case .idToken(let idToken)? = input else { return Transition(state) }
+        return Transition(state, [.exchangeIDToken(idToken)])
     }
 
     private static func activate(_ session: Session) -> Transition {
@@ -216,52 +262,3 @@ public enum RegStateMachine {
     }
 }
 
-/// An event that does not apply in the current state: the typed outcome of an invalid (state, event) pair.
-public struct TransitionRejection: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The event that was rejected.
-    public var event: MachineEvent
-    /// The state it was rejected in.
-    public var state: RegState
-
-    /// Creates a rejection.
-    public init(event: MachineEvent, state: RegState) {
-        self.event = event
-        self.state = state
-    }
-
-    /// "<event> does not apply in state <state>", by case names only: the values may hold personal data.
-    public var description: String { "\(event.name) does not apply in state \(state.caseName)" }
-
-    /// What the state allows instead, in words.
-    public var advice: String {
-        switch state {
-        case .active: "a session is already active; log out first"
-        case .registrationRequired: "no session or registration is in progress; start a registration"
-        case .authenticating: "a sign-in is in progress; finish it or cancel it with Retry"
-        case .awaitingConfirmation: "the profile is awaiting Confirm or Retry"
-        case .unsettled: "the service has not settled yet; wait for its first event"
-        case .failed: "the last attempt failed; start a registration again"
-        }
-    }
-}
-
-extension TransitionRejection: LocalizedError {
-    /// A sentence saying what the state allows instead.
-    public var errorDescription: String? {
-        "That cannot be done now (\(event.name) in state \(state.caseName)): \(advice)."
-    }
-}
-
-extension RegState {
-    /// The case name, for rejections, diagrams and logs.
-    public var caseName: String {
-        switch self {
-        case .unsettled: "unsettled"
-        case .registrationRequired: "registrationRequired"
-        case .authenticating: "authenticating"
-        case .awaitingConfirmation: "awaitingConfirmation"
-        case .active: "active"
-        case .failed: "failed"
-        }
-    }
-}

@@ -4,6 +4,8 @@ public enum RegistrationType: String, Sendable, Equatable, Codable, CaseIterable
     case social = "SOCIAL"
     /// A one-time code sent to the email address.
     case passwordless = "PASSWORDLESS"
+    /// The host app's own sign-in (host mode, seed 000): the host pushes ID tokens in and renews them.
+    case hostSSO = "HOST_SSO"
 }
 
 /// The registration method the user chose on the registration page (state **D**).

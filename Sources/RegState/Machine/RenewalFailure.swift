@@ -17,11 +17,15 @@ public enum RenewalFailure: Error, Sendable, Equatable, Codable {
     case storage(String)
     /// The backend ended the session (`403 FORCED_LOGOUT`); local data is cleared.
     case forcedLogout
+    /// Host mode: the backend security token was rejected or expired, and RegState does not renew by itself. The host
+    /// renews with its SSO and calls ``RegStateService/updateToken(idToken:)`` (or reports a transient issue or a
+    /// denial). Sent once per expiry however many requests failed; the session stays, requests wait.
+    case awaitingHost
 
     /// Whether the session survives this failure: a transient provider failure or a local storage failure.
     public var isRecoverable: Bool {
         switch self {
-        case .transient, .storage: true
+        case .transient, .storage, .awaitingHost: true
         case .denied, .credentialsExhausted, .noRefreshToken, .forcedLogout: false
         }
     }
@@ -38,6 +42,7 @@ extension RenewalFailure: LocalizedError {
         case .noRefreshToken: "The session expired and cannot be renewed. Please sign in again."
         case .storage(let reason): "The stored session could not be used (\(reason))."
         case .forcedLogout: "The session was ended by the server. Please sign in again."
+        case .awaitingHost: "The session with the server expired; waiting for the app to renew it."
         }
     }
 }

@@ -11,6 +11,8 @@ public enum SecretInput: Sendable, Equatable {
     case code(String)
     /// The access token a caller found expired or rejected, for ``MachineEvent/renewalRequested(_:)``.
     case staleAccessToken(String)
+    /// The ID token the host app handed in, for ``MachineEvent/hostTokenSubmitted``.
+    case idToken(String)
 }
 
 extension SecretInput: CustomStringConvertible, CustomReflectable {
@@ -20,6 +22,7 @@ extension SecretInput: CustomStringConvertible, CustomReflectable {
         case .callback: "callback(redacted)"
         case .code: "code(redacted)"
         case .staleAccessToken: "staleAccessToken(redacted)"
+        case .idToken: "idToken(redacted)"
         }
     }
 

@@ -27,6 +27,11 @@ public struct Session: Sendable, Equatable, Codable {
     }
 }
 
+extension Session {
+    /// Whether the host app renews this session (host mode, seed 000): it was signed in by the host's SSO.
+    public var isHostDriven: Bool { registrationType == .hostSSO }
+}
+
 /// What the token service knows about stored credentials, without the tokens: the non-secret facts events carry.
 public struct StoredSession: Sendable, Equatable, Codable {
     /// How the user registered.

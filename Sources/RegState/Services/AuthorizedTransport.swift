@@ -1,14 +1,18 @@
 import Foundation
 
-/// An ``HTTPTransport`` that adds the session's access token to requests the ``TokenPolicy`` matches, and on a
-/// response the policy calls a rejection, renews once and retries once.
+/// An ``HTTPTransport`` that adds the token the ``TokenPolicy`` names for each request's URL (the provider's access
+/// token or the backend security token), and on a response the policy calls a rejection, renews once and retries
+/// once.
 ///
 /// However many requests are rejected at the same time, one renewal runs (they all wait for it and are retried with
-/// the new token). If renewal fails, or the retried request is rejected again, the original response is returned.
-/// A forced logout from the server ends the session (storage cleared, **E** then **D**) and is returned as it came.
+/// the new token). If renewal fails, the original response is returned. If the request retried with the renewed
+/// token is rejected again, it fails with ``AuthorizationError/rejectedAfterRenewal`` and that token is not renewed
+/// again for this failure before a backoff on the injected clock, so a server that keeps rejecting costs one
+/// renewal, not one per call. A forced logout from the server ends the session (storage cleared, **E** then **D**)
+/// and is returned as it came.
 ///
 /// Redirects are followed here, never by `base` (see ``HTTPTransport``): up to five hops, each one a new request
-/// that the policy judges afresh, so the token goes to a redirect's target only when the policy lists that URL too,
+/// that the policy judges afresh, so a token goes to a redirect's target only when the policy lists that URL too,
 /// and any `Authorization` the caller set is dropped when the origin changes. A 3xx answer beyond the fifth hop, or
 /// without a usable `Location`, is returned as it came.
 public struct AuthorizedTransport: HTTPTransport {
@@ -23,10 +27,11 @@ public struct AuthorizedTransport: HTTPTransport {
         self.policy = policy
     }
 
-    /// Sends `request`, authorized when the policy matches it.
+    /// Sends `request`, authorized when the policy lists its URL.
     ///
-    /// - Throws: ``TransportError`` from `base`; ``RegStateError`` or ``AccessTokenError`` when no usable token can be
-    ///   had for a matching request.
+    /// - Throws: ``TransportError`` from `base`; ``AuthorizationError``, ``RegStateError`` or ``AccessTokenError``
+    ///   when no usable token can be had for a listed request; `CancellationError` when the caller's task is
+    ///   cancelled while it waits for a renewal.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var current = request
         var response = try await sendOnce(current)
@@ -38,10 +43,10 @@ public struct AuthorizedTransport: HTTPTransport {
         return response
     }
 
-    /// One hop: authorized when the policy matches its URL, renewed and retried once on a rejection.
+    /// One hop: authorized when the policy lists its URL, renewed and retried once on a rejection.
     private func sendOnce(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard policy.matches(request.url) else { return try await base.send(request) }
-        let token = try await service.validAccessToken()
+        guard let carrier = policy.carrier(for: request.url) else { return try await base.send(request) }
+        let token = try await service.token(for: carrier)
         var authorized = request
         authorized.headers["Authorization"] = "Bearer \(token)"
         let response = try await base.send(authorized)
@@ -49,11 +54,42 @@ public struct AuthorizedTransport: HTTPTransport {
             try? await service.handleForcedLogout()
             return response
         }
-        guard policy.evaluateTokenRefresh(response) else { return response }
-        guard let renewed = await service.tokenRejected(token), renewed != token else { return response }
+        guard policy.evaluateTokenRefresh(request, response) else { return response }
+        guard let renewed = try await service.renewed(carrier, after: token), renewed != token else { return response }
         authorized.headers["Authorization"] = "Bearer \(renewed)"
         let retried = try await base.send(authorized)
-        if policy.evaluateForcedLogout(retried) { try? await service.handleForcedLogout() }
+        if policy.evaluateForcedLogout(retried) {
+            try? await service.handleForcedLogout()
+            return retried
+        }
+        if policy.evaluateTokenRefresh(request, retried) {
+            await service.rejectedAgain(carrier, token: renewed)
+            throw AuthorizationError.rejectedAfterRenewal
+        }
         return retried
+    }
+}
+
+extension RegStateService {
+    /// The token `carrier` names, for a request the policy lists.
+    func token(for carrier: TokenCarrier) async throws -> String {
+        switch carrier {
+        case .accessToken: try await validAccessToken()
+        case .securityToken: try await securityToken()
+        }
+    }
+
+    /// The server rejected `token`: the renewed token to retry with, or `nil` when renewal failed.
+    ///
+    /// - Throws: ``AuthorizationError/rejectedAfterRenewal`` when `token` was renewed for a rejection and rejected
+    ///   again (before the backoff has passed); the security token's renewal failure.
+    func renewed(_ carrier: TokenCarrier, after token: String) async throws -> String? {
+        switch carrier {
+        case .accessToken:
+            if accessBackoff.isExhausted(token, at: clock.now()) { throw AuthorizationError.rejectedAfterRenewal }
+            return await tokenRejected(token)
+        case .securityToken:
+            return try await securityTokenRejected(token)
+        }
     }
 }

@@ -19,11 +19,8 @@ public struct RegStateConfiguration: Sendable {
     /// unreachable (seed 000: Error **E**, recoverable, then the stored session offline, Active **B**) while the renewal
     /// goes on; when it lands, its result applies (Active **C** on success). Never more than one grant.
     public var launchBudget: TimeInterval = 2
-    /// Who renews the session (default ``SessionSource/selfRenewing``); ``SessionSource/host`` is served by
-    /// ``HostSession``.
-    ///
-    /// ``RegStateService`` does not read this yet: it always renews by itself. A host-driven app creates a
-    /// ``HostSession`` directly until the two are joined (issue 15).
+    /// Who renews the session (default ``SessionSource/selfRenewing``): RegState with the refresh token, or the host
+    /// app, which pushes ID tokens in with ``RegStateService/updateToken(idToken:)`` (seed 000).
     public var sessionSource: SessionSource = .selfRenewing
 
     /// Creates a configuration.

@@ -8,7 +8,8 @@ extension RegStateService {
     ///
     /// - Throws: ``RegStateError`` (**E**) when renewal fails; ``AccessTokenError/noSession`` when no session is active.
     public func validAccessToken() async throws -> String {
-        guard case .active = state, let current = await tokenSnapshot() else { throw AccessTokenError.noSession }
+        guard case .active(let session) = state, let current = await tokenSnapshot() else { throw AccessTokenError.noSession }
+        guard !session.isHostDriven else { throw AccessTokenError.hostDriven }
         if let token = current.usableAccessToken { return token }
         let failure = await renew(replacing: current.accessToken, because: .expired)
         if let renewed = await tokenSnapshot()?.usableAccessToken { return renewed }
@@ -28,7 +29,9 @@ extension RegStateService {
     /// The first rejection of a token is journaled as ``MachineEvent/renewalRequested(_:)`` (the one "token expired"
     /// notice, however many requests failed); later ones join the same renewal, or find it already renewed.
     public func tokenRejected(_ token: String) async -> String? {
-        guard case .active(let session) = state, session.activation != .nonNative else { return nil }
+        guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven else { return nil }
+        // Renewed for a rejection and rejected again: no new grant before the backoff.
+        guard !accessBackoff.isExhausted(token, at: clock.now()) else { return nil }
         await renew(replacing: token, because: .backendUnauthorized)
         guard let current = await tokenSnapshot()?.usableAccessToken, current != token else { return nil }
         return current
@@ -38,6 +41,7 @@ extension RegStateService {
     ///
     /// - Throws: ``TransitionRejection`` when no session is active.
     public func handleForcedLogout() async throws {
+        await securityFlight.fail(.forcedLogout)
         try await apply(.forcedLogout)
     }
 
@@ -57,6 +61,9 @@ extension RegStateService {
 public enum AccessTokenError: Error, Sendable, Equatable {
     /// No session is active.
     case noSession
+    /// The session is host-driven (``SessionSource/host``): it has no provider access token, only the backend
+    /// security token (``RegStateService/securityToken()``).
+    case hostDriven
 }
 
 /// Why logout did not happen.
@@ -67,7 +74,12 @@ public enum LogoutError: Error, Sendable, Equatable {
 
 extension AccessTokenError: LocalizedError {
     /// A sentence for people.
-    public var errorDescription: String? { "No session is active." }
+    public var errorDescription: String? {
+        switch self {
+        case .noSession: "No session is active."
+        case .hostDriven: "The host renews this session: it has a security token, no access token."
+        }
+    }
 }
 
 extension LogoutError: LocalizedError {

@@ -19,7 +19,7 @@ public actor RegStateService {
     public private(set) var state: RegState = .unsettled
     /// The social login in progress (PKCE verifier, state, nonce), in memory only, beside the state it belongs to.
     private var login: AuthorizationRequest?
-    private let runner: EffectRunner
+    let runner: EffectRunner
     let renewal: RenewalService
     private var broadcaster = EventBroadcaster()
     private var recorder: JournalRecorder
@@ -27,6 +27,10 @@ public actor RegStateService {
     private var started = false
     /// What the last logout did at the provider, for ``logout()`` to return; no token in it.
     private var lastLogout: LogoutResult?
+    /// The single flight of the backend security token (both modes).
+    let securityFlight: SecurityTokenFlight
+    /// Access tokens renewed for a rejection and rejected again: not renewed again before the backoff.
+    var accessBackoff = RejectionBackoff()
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
     public static let subscriberBufferSize = EventBroadcaster.bufferSize
@@ -38,7 +42,14 @@ public actor RegStateService {
         runner = EffectRunner(configuration: configuration, dependencies: dependencies)
         renewal = RenewalService(tokens: runner.tokens, provider: runner.provider, clock: dependencies.clock)
         recorder = JournalRecorder(journal: dependencies.journal, clock: dependencies.clock, logger: dependencies.logger)
+        securityFlight = SecurityTokenFlight(clock: dependencies.clock)
     }
+
+    /// Who renews the session: the configuration's ``RegStateConfiguration/sessionSource``.
+    public nonisolated var sessionSource: SessionSource { runner.configuration.sessionSource }
+
+    /// The injected clock.
+    nonisolated var clock: any RegStateClock { runner.dependencies.clock }
 
     var logger: any RegStateLogger { runner.logger }
 
@@ -134,6 +145,8 @@ public actor RegStateService {
             applied += await perform(effect)
         }
         resumeSettleWaiters()
+        // A session that ended takes every request waiting for its security token with it.
+        if state.session == nil { await securityFlight.fail(.loggedOut) }
         return applied
     }
 
@@ -196,6 +209,8 @@ public actor RegStateService {
             recorder.reset()
             broadcaster.forgetLatest()
             return await feed(.credentialsCleared)
+        case .exchangeIDToken(let idToken):
+            return await feed(await runner.exchangeHostIDToken(idToken, renewing: state.session?.isHostDriven == true))
         case .logout:
             let outcome = await runner.logout()
             lastLogout = outcome.result

@@ -1,11 +1,11 @@
 import Foundation
 
 /// Who renews the session: RegState itself (it logs in and refreshes, seeds 002/004) or the host app, which has
-/// its own login and pushes ID tokens in (seed 000; see ``HostSession``).
+/// its own login and pushes ID tokens in (seed 000; see ``RegStateService/updateToken(idToken:)``).
 public enum SessionSource: String, Sendable, Equatable, Codable, CaseIterable {
     /// RegState logs in and renews with the refresh token (``RegStateService``).
     case selfRenewing
     /// The host app logs in and renews; RegState exchanges the ID tokens it is handed for the backend security token
-    /// and tells the host when that token expired (``HostSession``).
+    /// and tells the host once when that token expired (**E** ``RenewalFailure/awaitingHost``).
     case host
 }

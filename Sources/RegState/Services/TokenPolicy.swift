@@ -1,25 +1,48 @@
 import Foundation
 
-/// Which requests carry the session's access token, and which responses mean "the token was rejected"
-/// (seed 001's TokenManagementPolicy).
+/// Which requests carry a token and which token, and which responses mean "the token was rejected" (seed 001's
+/// TokenManagementPolicy, completed with seed 000's backend security token).
 ///
-/// Only URLs that match a validating URL — same scheme, host and port, and a path under its path — ever see the
-/// `Authorization` header; every other request goes out untouched, so a token can never leak to a third party.
+/// Only URLs that match a listed URL — same scheme, host and port, and a path under its path — ever see the
+/// `Authorization` header; every other request goes out untouched, so a token can never leak to a third party. The
+/// provider's access token goes to ``validatingURLs``, the backend security token to ``securityTokenURLs``; when a
+/// URL is under both, the longer (more specific) listed URL decides, and on a tie the security token.
+///
+/// A listed request while no session is active fails with ``AuthorizationError/noSession`` rather than going out
+/// without a token (ForgeRock's policy sends it unchanged): the caller learns at once why it would be refused.
 public struct TokenPolicy: Sendable {
-    /// The URLs whose requests get the token.
+    /// The URLs whose requests get the provider's access token.
     public var validatingURLs: [URL]
-    /// Whether a response means the token must be renewed and the request retried (default: HTTP 401).
-    public var evaluateTokenRefresh: @Sendable (HTTPResponse) -> Bool
+    /// The URLs whose requests get the backend security token (the registration backend's API).
+    public var securityTokenURLs: [URL]
+    /// Whether the response to a request means its token must be renewed and the request retried once (default:
+    /// HTTP 401). It gets the request too, so a policy can judge by path or method.
+    public var evaluateTokenRefresh: @Sendable (HTTPRequest, HTTPResponse) -> Bool
     /// Whether a response means the server ended the session (default: `403` with error `FORCED_LOGOUT`, seed 000).
     public var evaluateForcedLogout: @Sendable (HTTPResponse) -> Bool
 
     /// Creates a policy.
-    public init(validatingURLs: [URL],
-                evaluateTokenRefresh: @escaping @Sendable (HTTPResponse) -> Bool = { $0.status == 401 },
+    ///
+    /// - Parameters:
+    ///   - validatingURLs: where the provider's access token goes.
+    ///   - securityTokenURLs: where the backend security token goes (default: nowhere).
+    ///   - evaluateTokenRefresh: whether a response to a request means "renew and retry once".
+    ///   - evaluateForcedLogout: whether a response means the server ended the session.
+    public init(validatingURLs: [URL], securityTokenURLs: [URL] = [],
+                evaluateTokenRefresh: @escaping @Sendable (HTTPRequest, HTTPResponse) -> Bool = { _, response in
+                    response.status == 401
+                },
                 evaluateForcedLogout: @escaping @Sendable (HTTPResponse) -> Bool = TokenPolicy.isForcedLogout) {
         self.validatingURLs = validatingURLs
+        self.securityTokenURLs = securityTokenURLs
         self.evaluateTokenRefresh = evaluateTokenRefresh
         self.evaluateForcedLogout = evaluateForcedLogout
+    }
+
+    /// The policy of a host-mode app, or of any app whose API is the registration backend: every request under
+    /// `backendURL` carries the backend security token, nothing else carries a token.
+    public static func backend(_ backendURL: URL) -> TokenPolicy {
+        TokenPolicy(validatingURLs: [], securityTokenURLs: [backendURL])
     }
 
     /// `403 {"error": "FORCED_LOGOUT"}`: the registration backend's way of ending a device's session.
@@ -27,12 +50,33 @@ public struct TokenPolicy: Sendable {
         response.status == 403 && response.jsonBody?["error"]?.stringValue == "FORCED_LOGOUT"
     }
 
-    /// Whether `url` is under one of the validating URLs, both normalised first: scheme and host without case, the
-    /// effective port, and the path after decoding unreserved escapes and removing dot segments, compared segment by
-    /// segment (`/v1` covers `/v1/x`, not `/v10` and not `/v1/../admin`). A path a server could still decode into
-    /// another one (`%2F`, `%5C`, `%25`, `..;`) matches nothing; so does any URL that is not `http` or `https`.
-    public func matches(_ url: URL) -> Bool {
-        guard let target = NormalizedURL(url) else { return false }
-        return validatingURLs.contains { base in NormalizedURL(base).map(target.isUnder) ?? false }
+    /// Which token a request to `url` carries, or `nil` when it carries none.
+    ///
+    /// Both `url` and the listed URLs are normalised first: scheme and host without case, the effective port, and the
+    /// path after decoding unreserved escapes and removing dot segments, compared segment by segment (`/v1` covers
+    /// `/v1/x`, not `/v10` and not `/v1/../admin`). A path a server could still decode into another one (`%2F`,
+    /// `%5C`, `%25`, `..;`) matches nothing; so does any URL that is not `http` or `https`.
+    public func carrier(for url: URL) -> TokenCarrier? {
+        guard let target = NormalizedURL(url) else { return nil }
+        func longest(_ bases: [URL]) -> Int? {
+            bases.compactMap(NormalizedURL.init).filter(target.isUnder).map(\.segments.count).max()
+        }
+        switch (longest(validatingURLs), longest(securityTokenURLs)) {
+        case (nil, nil): return nil
+        case (.some, nil): return .accessToken
+        case (nil, .some): return .securityToken
+        case (.some(let access), .some(let security)): return access > security ? .accessToken : .securityToken
+        }
     }
+
+    /// Whether a request to `url` carries a token at all (see ``carrier(for:)``).
+    public func matches(_ url: URL) -> Bool { carrier(for: url) != nil }
+}
+
+/// Which token a request carries, as ``TokenPolicy/carrier(for:)`` decides per URL.
+public enum TokenCarrier: String, Sendable, Equatable, CaseIterable {
+    /// The identity provider's access token (self mode; renewed with the refresh token).
+    case accessToken
+    /// The registration backend's security token, bound to this installation (both modes).
+    case securityToken
 }

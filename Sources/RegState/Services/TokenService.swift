@@ -14,10 +14,10 @@ package actor TokenService {
     /// Where an unreadable credentials record is set aside, so that nothing is silently destroyed.
     package static let quarantineKey = "credentials.unreadable"
 
-    private let store: any SecureStore
+    let store: any SecureStore
     /// The last record decoded and the bytes it came from: the same bytes are not decoded again.
     private var decoded: (data: Data, credentials: StoredCredentials)?
-    private let clock: any RegStateClock
+    let clock: any RegStateClock
     private let crypto: any CryptoProvider
     /// How long before `expires_at` a token already counts as expired, so it is not used as it dies.
     package let gracePeriod: TimeInterval
@@ -221,7 +221,7 @@ package actor TokenService {
 
     // MARK: Internals
 
-    private func load() throws -> StoredCredentials? {
+    func load() throws -> StoredCredentials? {
         guard let data = try store.data(forKey: Self.credentialsKey) else { return nil }
         // Many callers at once read one record: decode it once per distinct content, whoever wrote it.
         if let decoded, decoded.data == data { return decoded.credentials }
@@ -236,7 +236,7 @@ package actor TokenService {
         }
     }
 
-    private func save(_ credentials: StoredCredentials) throws {
+    func save(_ credentials: StoredCredentials) throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys]
@@ -250,7 +250,7 @@ package actor TokenService {
         try? store.removeValue(forKey: Self.credentialsKey)
     }
 
-    private func summary(of credentials: StoredCredentials) throws -> StoredSession {
+    func summary(of credentials: StoredCredentials) throws -> StoredSession {
         guard let summary = credentials.summary else { throw TokenServiceError.corrupt }
         return summary
     }

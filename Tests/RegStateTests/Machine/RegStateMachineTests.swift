@@ -118,23 +118,30 @@ struct RegStateMachineTests {
                                                   "logoutRefused", "loggedOut"])
         let authenticating: Set<String> = anyState.union(["registrationRequested", "authorizationIssued", "authenticated",
                                                           "registrationFailed", "retryRequested"])
+        let host: Set<String> = ["hostTokenSubmitted", "hostTokenAccepted", "hostTokenRefused"]
+        let selfRenewable = renewable.union(["securityTokenRenewed"])
+        let hostRenewable = renewable.subtracting(["renewalSucceeded"]).union(host)
         return [
+            "active_host_H": hostRenewable,
+            "active_host_H_offline": hostRenewable,
+            "active_host_C": hostRenewable,
+            "active_host_C_offline": hostRenewable,
             "unsettled": anyState.union(["nonNativeTokenInstalled", "storedTokensInspected", "renewalSucceeded",
                                          "renewalFailed", "credentialsCleared"]),
-            "registrationRequired": anyState.union(["registrationRequested"]),
+            "registrationRequired": anyState.union(["registrationRequested"]).union(host),
             "authenticating_social": authenticating,
             "authenticating_passwordless": authenticating,
             "awaitingConfirmation": anyState.union(["registrationFailed", "confirmationRequested", "registrationConfirmed",
                                                     "retryRequested", "logoutRequested", "logoutRefused", "loggedOut"]),
-            "active_B": renewable,
-            "active_B_offline": renewable,
-            "active_C": renewable,
-            "active_C_offline": renewable,
-            "active_H": renewable,
-            "active_H_offline": renewable,
+            "active_B": selfRenewable,
+            "active_B_offline": selfRenewable,
+            "active_C": selfRenewable,
+            "active_C_offline": selfRenewable,
+            "active_H": selfRenewable,
+            "active_H_offline": selfRenewable,
             "active_A": anyState.union(["logoutRequested", "logoutRefused", "loggedOut"]),
-            "failed_F": failed,
-            "failed_E": failed.union(["credentialsCleared"]),
+            "failed_F": failed.union(host),
+            "failed_E": failed.union(["credentialsCleared"]).union(host),
         ]
     }()
 

@@ -8,6 +8,8 @@ package enum TransitionTable {
                                          emailVerified: true, name: "Alice")
     package static let stored = StoredSession(registrationType: .social, expiresAt: epoch.addingTimeInterval(3600),
                                               profile: profile)
+    package static let hostStored = StoredSession(registrationType: .hostSSO, expiresAt: epoch.addingTimeInterval(3600),
+                                                  profile: profile)
 
     /// One value of each state shape the machine distinguishes.
     package static let states: [RegState] = [
@@ -23,6 +25,10 @@ package enum TransitionTable {
         .active(stored.session(.registered)),
         .active(stored.session(.registered, connectivity: .offline(.noInternet))),
         .active(Session(activation: .nonNative)),
+        .active(hostStored.session(.registered)),
+        .active(hostStored.session(.registered, connectivity: .offline(.noInternet))),
+        .active(hostStored.session(.renewed)),
+        .active(hostStored.session(.renewed, connectivity: .offline(.noInternet))),
         .failed(.registration(.stateMismatch)),
         .failed(.renewal(.denied(reason: "invalid_grant"))),
     ]
@@ -56,6 +62,10 @@ package enum TransitionTable {
         .forcedLogout,
         .clearStateRequested,
         .credentialsCleared,
+        .hostTokenSubmitted,
+        .hostTokenAccepted(hostStored),
+        .hostTokenRefused(.tooManyRegisteredDevices),
+        .securityTokenRenewed,
     ]
 
     /// The seed's paths as event sequences from launch, with the letters each emits.
@@ -77,6 +87,13 @@ package enum TransitionTable {
         ("Registration fails", [.launched(isNative: true), .storedTokensInspected(.nothing), .registrationRequested(.social),
                                 .authorizationIssued, .credentialsSubmitted, .registrationFailed(.stateMismatch)]),
         ("Logout", [.launched(isNative: true), .storedTokensInspected(.valid(stored)), .logoutRequested, .loggedOut]),
+        ("Host sign-in", [.launched(isNative: true), .storedTokensInspected(.nothing), .hostTokenSubmitted,
+                          .hostTokenAccepted(hostStored)]),
+        ("Host renewal", [.launched(isNative: true), .storedTokensInspected(.valid(hostStored)),
+                          .renewalRequested(.backendUnauthorized), .hostTokenSubmitted, .hostTokenAccepted(hostStored)]),
+        ("Host transient issue", [.launched(isNative: true), .storedTokensInspected(.valid(hostStored)),
+                                  .renewalRequested(.backendUnauthorized),
+                                  .renewalFailed(.transient(.noInternet), stored: hostStored)]),
     ]
 
     /// The secret a public call would hand in with `event` in `state`, so the table shows the effect it asks for.
@@ -85,10 +102,11 @@ package enum TransitionTable {
         case .credentialsSubmitted:
             if case .authenticating(.passwordless) = state { .code("123456") } else { .callback(URL(fileURLWithPath: "/callback")) }
         case .renewalRequested: .staleAccessToken("stale")
+        case .hostTokenSubmitted: .idToken("id-token")
         case .launched, .nonNativeTokenInstalled, .storedTokensInspected, .renewalSucceeded, .renewalFailed,
              .registrationRequested, .authorizationIssued, .authenticated, .registrationFailed, .confirmationRequested,
              .registrationConfirmed, .retryRequested, .logoutRequested, .logoutRefused, .loggedOut, .forcedLogout,
-             .clearStateRequested, .credentialsCleared: nil
+             .clearStateRequested, .credentialsCleared, .hostTokenAccepted, .hostTokenRefused, .securityTokenRenewed: nil
         }
     }
 
@@ -102,6 +120,8 @@ package enum TransitionTable {
         switch state {
         case .authenticating(.social): "authenticating_social"
         case .authenticating(.passwordless): "authenticating_passwordless"
+        case .active(let session) where session.isHostDriven:
+            "active_host_\(session.activation.rawValue)" + (session.connectivity.isOffline ? "_offline" : "")
         case .active(let session) where session.connectivity.isOffline: "active_\(session.activation.rawValue)_offline"
         case .active(let session): "active_\(session.activation.rawValue)"
         case .failed(let error): "failed_\(error.letter)"
@@ -215,7 +235,8 @@ extension MachineEvent {
         case .nonNativeTokenInstalled, .storedTokensInspected, .renewalRequested, .renewalSucceeded, .renewalFailed,
              .registrationRequested, .authorizationIssued, .credentialsSubmitted, .authenticated, .registrationFailed,
              .confirmationRequested, .registrationConfirmed, .retryRequested, .logoutRequested, .logoutRefused, .loggedOut,
-             .forcedLogout, .credentialsCleared: false
+             .forcedLogout, .credentialsCleared, .hostTokenSubmitted, .hostTokenAccepted, .hostTokenRefused,
+             .securityTokenRenewed: false
         }
     }
 }

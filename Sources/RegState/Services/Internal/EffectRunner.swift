@@ -45,7 +45,8 @@ struct EffectRunner: Sendable {
     }
 
     func inspectStoredTokens() async -> MachineEvent {
-        .storedTokensInspected(await tokens.inspect())
+        if configuration.sessionSource == .host { _ = await tokens.migrateLegacyHostSession() }
+        return .storedTokensInspected(await tokens.inspect())
     }
 
     /// A new login (PKCE verifier, state, nonce) and its authorization URL, or why none can be made.
@@ -182,7 +183,12 @@ struct EffectRunner: Sendable {
             }
         }
         if let backend, let securityToken = snapshot?.securityToken {
-            try? await backend.deleteInstallation(securityToken: securityToken)
+            do {
+                try await backend.deleteInstallation(securityToken: securityToken)
+            } catch {
+                // Host mode has no refresh token to revoke: the backend is then the one that must be reached.
+                if snapshot?.refreshToken == nil, error.isTransient { return (.logoutRefused(TransientIssue(error)), nil) }
+            }
         }
         do {
             try await tokens.clearAll()

@@ -1,0 +1,76 @@
+import Foundation
+
+/// The backend security token: the host's ID token exchanged (host mode) and the stored one renewed (self mode).
+extension EffectRunner {
+    /// Host mode: validates `idToken` with the registration rules (no nonce: the host's login made it), exchanges it
+    /// for a security token bound to this installation and stores the session. `renewing` says whether a session is
+    /// active (a failure then keeps it: offline on a transient one).
+    func exchangeHostIDToken(_ idToken: String, renewing: Bool) async -> MachineEvent {
+        let verified: VerifiedIDToken
+        do {
+            verified = try await provider.validateIDToken(idToken, expectedNonce: nil)
+        } catch {
+            if error.isTransient, renewing {
+                return .renewalFailed(.transient(TransientIssue(error)), stored: await tokens.storedSession())
+            }
+            return .hostTokenRefused(RegistrationFailure(error))
+        }
+        guard let backend else { return .hostTokenRefused(.unsupported("host mode needs a backend")) }
+        do {
+            let grant = try await backend.securityToken(idToken: idToken, installation: try await installation())
+            let stored = try await tokens.storeHostSession(
+                idToken: idToken, profile: verified.profile, securityToken: grant.securityToken,
+                expiresAt: dependencies.clock.now().addingTimeInterval(grant.expiresIn))
+            return .hostTokenAccepted(stored)
+        } catch let error as BackendError {
+            if error == .forcedLogout, renewing { return .forcedLogout }
+            if error.isTransient {
+                guard renewing else { return .hostTokenRefused(.providerUnreachable(error.errorDescription ?? "backend")) }
+                return .renewalFailed(.transient(TransientIssue(error)), stored: await tokens.storedSession())
+            }
+            if error == .invalidIDToken || error == .unauthorized {
+                return .hostTokenRefused(.backendFailed(BackendError.invalidIDToken.errorDescription ?? "refused"))
+            }
+            return .hostTokenRefused(RegistrationFailure(error))
+        } catch {
+            return .hostTokenRefused(RegistrationFailure(mapping: error))
+        }
+    }
+
+    /// Self mode: exchanges the stored ID token for a new security token and stores it in place of `replaced`.
+    ///
+    /// - Returns: the new security token.
+    /// - Throws: ``BackendError`` (``BackendError/invalidIDToken`` when the stored ID token has expired: renew the
+    ///   provider tokens first), or ``AuthorizationError/noSession``.
+    func renewSecurityToken(replacing replaced: String?) async throws -> String {
+        guard let backend, let snapshot = await tokens.snapshot(), let idToken = snapshot.idToken else {
+            throw AuthorizationError.noSession
+        }
+        let grant = try await backend.securityToken(idToken: idToken, installation: try await installation())
+        guard try await tokens.storeSecurityToken(grant, replacing: replaced) else {
+            // Someone replaced it meanwhile (a logout, another process): use what is stored now.
+            guard let current = await tokens.snapshot()?.securityToken else { throw AuthorizationError.noSession }
+            return current
+        }
+        return grant.securityToken
+    }
+
+    /// This installation as the backend knows it.
+    func installation() async throws -> InstallationInfo {
+        let platform = dependencies.platform.platform
+        return InstallationInfo(installationID: try await tokens.installationID(), platform: platform.type,
+                                formFactor: platform.formFactor)
+    }
+}
+
+extension TransientIssue {
+    /// `noInternet` when nothing answered, otherwise `ssoUnspecifiedIssue`.
+    init(_ error: OIDCError) {
+        self = if case .transport = error { .noInternet } else { .ssoUnspecifiedIssue }
+    }
+
+    /// `noInternet` when nothing answered, otherwise `ssoUnspecifiedIssue`.
+    init(_ error: BackendError) {
+        self = if case .transport = error { .noInternet } else { .ssoUnspecifiedIssue }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// Host mode (seed 000, ``SessionSource/host``): the host app owns the login and pushes ID tokens in; RegState
+/// validates them, exchanges them for the backend security token and tells the host once when that token expired.
+///
+/// Call ``updateToken(idToken:)`` as the seed recommends: after the host's login, at launch when a session is active
+/// (``RegState/session``), and when the events say **E** ``RenewalFailure/awaitingHost``. The same ID token again is
+/// ignored while the session is active, online and nothing waits for the host.
+extension RegStateService {
+    /// The host's ID token: validated (the same rules as registration), exchanged at the backend for a security token
+    /// bound to this installation, stored. From **D** the session becomes **Active H**; an active one is renewed
+    /// (**Active C**) and the requests waiting for the host are retried once with the new security token.
+    ///
+    /// - Returns: the state afterwards.
+    /// - Throws: ``AuthorizationError``: an invalid ID token, the device or token limit, a forced logout, offline
+    ///   (the session stays, offline), or ``AuthorizationError/wrongSessionSource(_:)`` in self mode.
+    @discardableResult
+    public func updateToken(idToken: String) async throws(AuthorizationError) -> RegState {
+        guard sessionSource == .host else { throw .wrongSessionSource(sessionSource) }
+        if case .active(let session) = state, session.connectivity == .online, !(await securityFlight.isPending),
+           let stored = await tokenSnapshot(), stored.idToken == idToken, stored.securityToken != nil {
+            return state
+        }
+        let applied: [MachineEvent]
+        do {
+            applied = try await apply(.hostTokenSubmitted, carrying: .idToken(idToken))
+        } catch {
+            throw .unexpected(error.advice)
+        }
+        for event in applied {
+            switch event {
+            case .hostTokenAccepted:
+                guard let token = await tokenSnapshot()?.securityToken else { throw .noSession }
+                await securityFlight.finish(.success(token))
+                return state
+            case .hostTokenRefused(let failure):
+                let error = AuthorizationError(failure)
+                await securityFlight.fail(error)
+                throw error
+            case .renewalFailed(.transient(let issue), _):
+                await securityFlight.fail(.offline(issue))
+                throw .offline(issue)
+            case .forcedLogout:
+                await securityFlight.fail(.forcedLogout)
+                throw .forcedLogout
+            default:
+                continue
+            }
+        }
+        return state
+    }
+
+    /// The host could not renew for a transient reason (seed 000's `notifyTokenRenewalTransientIssue`): **E**
+    /// recoverable, the session stays active and offline with its data, and the requests waiting for the host fail
+    /// with ``AuthorizationError/offline(_:)``. The host is not told again for this token before the backoff.
+    ///
+    /// - Throws: ``AuthorizationError/noSession`` without a host-driven session;
+    ///   ``AuthorizationError/wrongSessionSource(_:)`` in self mode.
+    public func notifyTokenRenewalTransientIssue(_ issue: TransientIssue) async throws(AuthorizationError) {
+        guard sessionSource == .host else { throw .wrongSessionSource(sessionSource) }
+        guard let session = state.session, session.isHostDriven else { throw .noSession }
+        _ = try? await apply(.renewalFailed(.transient(issue), stored: await storedSession()))
+        await securityFlight.fail(.offline(issue))
+    }
+
+    /// Ends the session for `reason`, by seed 000's precedence rules (in both modes):
+    /// - ``HostLogoutReason/userRequested``: ``logout()``; only online, otherwise nothing changes.
+    /// - ``HostLogoutReason/ssoDenied``: the SSO refused to renew; **E** final, storage cleared, **D**.
+    /// - ``HostLogoutReason/allTokensExpiredOffline``: every token expired offline; **E** final, storage cleared, **D**.
+    ///
+    /// Requests waiting for a new token fail with ``AuthorizationError/loggedOut``.
+    ///
+    /// - Returns: what happened at the provider.
+    /// - Throws: ``AuthorizationError/logoutNeedsConnection`` (nothing changed); ``AuthorizationError/noSession``.
+    @discardableResult
+    public func logout(_ reason: HostLogoutReason) async throws(AuthorizationError) -> LogoutResult {
+        switch reason {
+        case .userRequested:
+            do {
+                return try await logout()
+            } catch is LogoutError {
+                throw .logoutNeedsConnection
+            } catch {
+                throw .noSession
+            }
+        case .ssoDenied, .allTokensExpiredOffline:
+            guard let session = state.session, session.activation != .nonNative else { throw .noSession }
+            let failure: RenewalFailure = reason == .ssoDenied ? .denied(reason: "sso_denied") : .credentialsExhausted
+            _ = try? await apply(.renewalFailed(failure, stored: await storedSession()))
+            return .nothingToRevoke
+        }
+    }
+}
+
+extension AuthorizationError {
+    /// The host's ID token was refused for `failure`.
+    init(_ failure: RegistrationFailure) {
+        self = switch failure {
+        case .invalidIDToken(let reason): .invalidIDToken(reason)
+        case .tooManyRegisteredDevices: .tooManyRegisteredDevices
+        case .maxSecurityTokens: .maxSecurityTokens
+        case .providerUnreachable, .discoveryFailed: .offline(.noInternet)
+        case .backendFailed: .backendRejectedIDToken
+        default: .unexpected(failure.errorDescription ?? "refused")
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// The backend security token's life in both modes: handed out, renewed once for however many rejections, held off
+/// when the backend keeps rejecting, and the session ended when the backend forces a logout.
+extension RegStateService {
+    /// The backend security token for a request the ``TokenPolicy`` sends it with: the stored one while it lives;
+    /// when it expired, or while a renewal runs, the renewed one.
+    ///
+    /// In self mode an expired token is renewed with the stored ID token (the provider tokens are renewed first when
+    /// the backend refuses that ID token). In host mode the host is told once (**E**
+    /// ``RenewalFailure/awaitingHost``) and the call waits for its ``updateToken(idToken:)``. A caller whose task is
+    /// cancelled stops waiting at once with `CancellationError`; the renewal goes on for the others.
+    ///
+    /// - Throws: ``AuthorizationError`` or `CancellationError`.
+    public func securityToken() async throws -> String {
+        guard case .active(let session) = state, session.activation != .nonNative, let snapshot = await tokenSnapshot()
+        else { throw AuthorizationError.noSession }
+        if let usable = snapshot.securityToken, !(await securityFlight.isPending) { return usable }
+        // Expired, missing or being renewed: the same path as a rejection of the stored one.
+        return try await securityTokenRejected(snapshot.storedSecurityToken ?? "", because: .securityTokenExpired)
+    }
+
+    /// How many authorized requests wait for a renewed security token now (host mode: for the host's answer).
+    public var heldRequestCount: Int {
+        get async { await securityFlight.waiting }
+    }
+
+    /// The backend rejected `token`: one renewal for every caller that saw it rejected, and the new token.
+    ///
+    /// - Throws: ``AuthorizationError/rejectedAfterRenewal`` when `token` was itself renewed for a rejection and
+    ///   rejected again (until the backoff has passed); the renewal's failure; `CancellationError`.
+    func securityTokenRejected(_ token: String, because trigger: RenewalTrigger = .backendUnauthorized) async throws
+        -> String
+    {
+        guard case .active(let session) = state, session.activation != .nonNative else {
+            throw AuthorizationError.noSession
+        }
+        if let current = await tokenSnapshot()?.securityToken, current != token, !(await securityFlight.isPending) {
+            return current
+        }
+        switch await securityFlight.admit(rejected: token) {
+        case .exhausted:
+            throw AuthorizationError.rejectedAfterRenewal
+        case .wait:
+            break
+        case .start where session.isHostDriven:
+            // The one notice to the host, journaled and lettered: E awaitingHost.
+            _ = try? await apply(.renewalRequested(trigger))
+        case .start:
+            // Not a child of this caller: a cancelled caller must not cancel the renewal the others wait for.
+            Task { await self.runSecurityTokenRenewal(replacing: token) }
+        }
+        return try await securityFlight.wait(for: token)
+    }
+
+    /// A request retried with a renewed token was rejected again: that token is not renewed again before the backoff.
+    func rejectedAgain(_ carrier: TokenCarrier, token: String) async {
+        switch carrier {
+        case .accessToken: accessBackoff.holdOff(token, at: clock.now())
+        case .securityToken: await securityFlight.rejectedAgain(token)
+        }
+    }
+
+    /// Self mode: exchanges the stored ID token for a new security token; when the backend refuses that ID token
+    /// (it expired), renews the provider tokens once and exchanges the new one. Every waiter gets the result.
+    private func runSecurityTokenRenewal(replacing token: String) async {
+        let result: Result<String, AuthorizationError>
+        do {
+            result = .success(try await exchangeRenewingIDToken(replacing: token))
+        } catch let error as AuthorizationError {
+            result = .failure(error)
+        } catch let error as BackendError {
+            result = .failure(await securityTokenFailure(error))
+        } catch {
+            result = .failure(.unexpected("the security token could not be renewed"))
+        }
+        if case .success = result { _ = await feed(.securityTokenRenewed) }
+        await securityFlight.finish(result)
+    }
+
+    private func exchangeRenewingIDToken(replacing token: String) async throws -> String {
+        do {
+            return try await runner.renewSecurityToken(replacing: token.isEmpty ? nil : token)
+        } catch BackendError.invalidIDToken {
+            if let failure = await renew(replacing: nil, because: .backendUnauthorized) {
+                throw failure.isRecoverable ? AuthorizationError.offline(failure.transientIssue) : .loggedOut
+            }
+            return try await runner.renewSecurityToken(replacing: token.isEmpty ? nil : token)
+        }
+    }
+
+    /// What a backend failure of the renewal means for the session and the callers.
+    private func securityTokenFailure(_ error: BackendError) async -> AuthorizationError {
+        switch error {
+        case .forcedLogout:
+            try? await handleForcedLogout()
+            return .forcedLogout
+        case .tooManyRegisteredDevices: return .tooManyRegisteredDevices
+        case .maxSecurityTokens: return .maxSecurityTokens
+        case .invalidIDToken, .unauthorized: return .backendRejectedIDToken
+        default:
+            guard error.isTransient else { return .unexpected(error.errorDescription ?? "backend") }
+            let issue = TransientIssue(error)
+            _ = await feed(.renewalFailed(.transient(issue), stored: await storedSession()))
+            return .offline(issue)
+        }
+    }
+}
+
+extension RenewalFailure {
+    /// The transient issue of a recoverable failure (`ssoUnspecifiedIssue` for a storage failure).
+    var transientIssue: TransientIssue {
+        if case .transient(let issue) = self { return issue }
+        return .ssoUnspecifiedIssue
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The backend security token's life in the credentials record (both modes) and the host-mode record.
+extension TokenService {
+    /// The store key the first host-mode implementation (2026-11) kept its record under; read once and migrated.
+    static let legacyHostSessionKey = "host-session"
+
+    /// Stores a host-mode session: the ID token the host pushed, its profile and the security token bought with it,
+    /// in the one credentials record (stage confirmed, registration type ``RegistrationType/hostSSO``). The
+    /// session's expiry is the security token's.
+    ///
+    /// - Throws: ``StoreError``.
+    func storeHostSession(idToken: String, profile: Profile, securityToken: String, expiresAt: Date) throws -> StoredSession {
+        let credentials = StoredCredentials(
+            stage: .confirmed, registrationType: .hostSSO, profile: profile, idToken: idToken, accessToken: "",
+            refreshToken: nil, expiresAt: expiresAt, securityToken: securityToken, securityTokenExpiresAt: expiresAt)
+        try save(credentials)
+        return try summary(of: credentials)
+    }
+
+    /// Stores a renewed security token beside the confirmed credentials, but only if the stored one is still
+    /// `replaced` (compare-and-swap: a logout or another renewal meanwhile wins).
+    ///
+    /// - Returns: whether it was stored.
+    /// - Throws: ``StoreError``.
+    func storeSecurityToken(_ grant: SecurityTokenGrant, replacing replaced: String?) throws -> Bool {
+        guard var credentials = try load(), credentials.stage == .confirmed, credentials.securityToken == replaced else {
+            return false
+        }
+        credentials.securityToken = grant.securityToken
+        credentials.securityTokenExpiresAt = clock.now().addingTimeInterval(grant.expiresIn)
+        if credentials.registrationType == .hostSSO { credentials.expiresAt = credentials.securityTokenExpiresAt }
+        try save(credentials)
+        return true
+    }
+
+    /// Moves a record of the first host-mode implementation (`host-session`: ID token, security token, expiry) into
+    /// the credentials record, when there is no credentials record; `true` when one was moved.
+    func migrateLegacyHostSession() -> Bool {
+        guard (try? load()) == nil, let data = try? store.data(forKey: Self.legacyHostSessionKey) else { return false }
+        defer { try? store.removeValue(forKey: Self.legacyHostSessionKey) }
+        guard let legacy = try? JSONDecoder().decode(LegacyHostCredentials.self, from: data),
+              let profile = try? ProfileService().profile(fromIDToken: legacy.idToken) else { return false }
+        return (try? storeHostSession(idToken: legacy.idToken, profile: profile, securityToken: legacy.securityToken,
+                                      expiresAt: legacy.securityTokenExpiresAt)) != nil
+    }
+}
+
+/// The record the first host-mode implementation stored under `host-session` (JSONEncoder defaults).
+struct LegacyHostCredentials: Codable, Sendable {
+    var idToken: String
+    var securityToken: String
+    var securityTokenExpiresAt: Date
+}
