@@ -45,7 +45,7 @@ public enum RegStateMachine {
             }
         case .storedTokensInspected(let status):
             switch state {
-            case .unsettled: return inspected(status)
+            case .unsettled: return inspected(status, input)
             case .registrationRequired, .authenticating, .awaitingConfirmation, .active, .failed: throw rejection
             }
 
@@ -188,7 +188,7 @@ public enum RegStateMachine {
     }
 
     /// Seed 002 steps 3–5: what the stored credentials found at launch lead to.
-    private static func inspected(_ status: StoredTokenStatus) -> Transition {
+    private static func inspected(_ status: StoredTokenStatus, _ input: SecretInput?) -> Transition {
         switch status {
         case .nothing, .corrupt:
             return Transition(.registrationRequired, [.emit(.registrationRequired)])
@@ -202,7 +202,9 @@ public enum RegStateMachine {
             // Host mode: RegState cannot renew; the session is kept and the host is told at the first use.
             return activate(stored.session(.stored))
         case .expired:
-            return Transition(.unsettled, [.renew(replacing: nil)])
+            // The expired token, when the shell read it, lets the renewal see that another process replaced it.
+            let stale: String? = if case .staleAccessToken(let token) = input { token } else { nil }
+            return Transition(.unsettled, [.renew(replacing: stale)])
         }
     }
 

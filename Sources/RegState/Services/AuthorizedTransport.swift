@@ -43,6 +43,9 @@ public struct AuthorizedTransport: HTTPTransport {
         return response
     }
 
+    /// Whether the policy gives a request to `url` a token.
+    func lists(_ url: URL) -> Bool { policy.matches(url) }
+
     /// One hop: authorized when the policy lists its URL, renewed and retried once on a rejection.
     private func sendOnce(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard let carrier = policy.carrier(for: request.url) else { return try await base.send(request) }

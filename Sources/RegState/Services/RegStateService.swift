@@ -146,16 +146,16 @@ public actor RegStateService {
         }
         resumeSettleWaiters()
         // A session that ended takes every request waiting for its security token with it.
-        if state.session == nil { await securityFlight.fail(.loggedOut) }
+        if state.session == nil, state != .unsettled { await securityFlight.fail(.loggedOut) }
         return applied
     }
 
     /// Applies the result of an effect; a result the state no longer accepts (the user moved on meanwhile) is logged
     /// and dropped.
-    func feed(_ event: MachineEvent?) async -> [MachineEvent] {
+    func feed(_ event: MachineEvent?, carrying input: SecretInput? = nil) async -> [MachineEvent] {
         guard let event else { return [] }
         do {
-            return try await apply(event)
+            return try await apply(event, carrying: input)
         } catch {
             logger.log(.debug, "dropped late result: \(error)")
             return []
@@ -172,9 +172,10 @@ public actor RegStateService {
         case .installNonNativeToken:
             return await feed(await runner.installNonNativeToken())
         case .inspectStoredTokens:
-            return await feed(await runner.inspectStoredTokens())
-        case .renew(nil) where state == .unsettled:
-            return await renewWithinLaunchBudget()
+            let inspected = await runner.inspectStoredTokens()
+            return await feed(inspected.event, carrying: inspected.stale)
+        case .renew(let staleAccessToken) where state == .unsettled:
+            return await renewWithinLaunchBudget(replacing: staleAccessToken)
         case .renew(let staleAccessToken):
             return await feed(await renewal.renew(replacing: staleAccessToken).event)
         case .startSocialAuthorization:
