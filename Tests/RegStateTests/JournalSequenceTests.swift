@@ -62,4 +62,28 @@ struct JournalSequenceTests {
         #expect(sequences.dropFirst(2).first == 3)
         #expect(sequences == Array(1...sequences.count))
     }
+
+    /// A journal whose last line sits at the largest sequence the reader accepts: the next write must not exceed it.
+    /// The recorder renumbers the history from the last launch and every line stays readable.
+    @Test("at the maximum sequence the next entry is still readable (renumbered, never past the cap)")
+    func recorderNeverWritesPastTheCap() async throws {
+        let journal = InMemoryJournal()
+        try journal.append(Self.line(seq: String(JournalEntry.maximumSequence - 1), isNative: false))
+        try journal.append(Self.line(seq: String(JournalEntry.maximumSequence), isNative: false))
+        let service = RegStateService(
+            configuration: RegStateConfiguration(oidc: OIDCConfiguration(
+                issuer: URL(string: "https://idp.regstate.sim")!, clientID: "c",
+                redirectURI: URL(string: "com.example.app:/callback")!)),
+            dependencies: RegStateDependencies(store: InMemorySecureStore(), journal: journal,
+                                               transport: try Simulator().transport, clock: ManualClock(),
+                                               platform: FixedPlatformService.web, logger: Recorder()))
+        _ = await service.start()
+        let lines = try journal.read().lines
+        #expect(lines.count >= 2)
+        let decoded = lines.compactMap { try? JournalEntry.decode($0) }
+        #expect(decoded.count == lines.count, "every line written must be one the reader accepts")
+        let sequences = decoded.map(\.sequence)
+        #expect(sequences == Array(1...sequences.count))
+        #expect(sequences.allSatisfy { $0 <= JournalEntry.maximumSequence })
+    }
 }

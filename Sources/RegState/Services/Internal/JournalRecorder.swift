@@ -51,7 +51,10 @@ struct JournalRecorder {
     }
 
     /// Appends `event` as the next entry.
+    /// The numbering never passes ``JournalEntry/maximumSequence`` (the reader refuses larger values): at the cap the
+    /// history from the last launch is renumbered from 1 first.
     mutating func record(_ event: MachineEvent) {
+        if sequence >= JournalEntry.maximumSequence { renumber() }
         sequence += 1
         let entry = JournalEntry(sequence: sequence, recordedAt: clock.now(), event: event)
         do {
@@ -70,6 +73,24 @@ struct JournalRecorder {
             logger.log(.warning, "journal: clear failed (\(error.localizedDescription))")
         }
         sequence = 0
+    }
+
+    /// Rewrites the history from the last launch on (all of it when there is no launch) numbered 1, 2, 3 …; the fold
+    /// reads entries in order, so the state is unchanged. Continues the numbering after the last kept entry.
+    private mutating func renumber() {
+        let entries = (try? entries()) ?? []
+        let lastLaunch = entries.lastIndex(where: { if case .launched = $0.event { true } else { false } })
+        let kept = entries[(lastLaunch ?? entries.startIndex)...].enumerated().map { offset, entry in
+            JournalEntry(sequence: offset + 1, recordedAt: entry.recordedAt, event: entry.event)
+        }
+        do {
+            try journal.replaceAll(with: kept.compactMap { try? $0.encoded() })
+            sequence = kept.count
+        } catch {
+            logger.log(.warning, "journal: renumbering failed (\(error.localizedDescription))")
+            sequence = 0
+        }
+        logger.log(.info, "journal: sequence reached its maximum, renumbered \(kept.count) entr(ies)")
     }
 
     /// Keeps the history from the last launch on: a launch resets the state, so the fold is unchanged.
