@@ -21,11 +21,14 @@ public enum RenewalFailure: Error, Sendable, Equatable, Codable {
     /// renews with its SSO and calls ``RegStateService/updateToken(idToken:)`` (or reports a transient issue or a
     /// denial). Sent once per expiry however many requests failed; the session stays, requests wait.
     case awaitingHost
+    /// The refresh answer's ID token failed validation (OIDC Core 12.2 / 3.1.3.7); the reason names the check
+    /// (an ``IDTokenError`` case), never the token. Recoverable: nothing was stored, the session and its tokens stay.
+    case invalidRefreshedIDToken(reason: String)
 
     /// Whether the session survives this failure: a transient provider failure or a local storage failure.
     public var isRecoverable: Bool {
         switch self {
-        case .transient, .storage, .awaitingHost: true
+        case .transient, .storage, .awaitingHost, .invalidRefreshedIDToken: true
         case .denied, .credentialsExhausted, .noRefreshToken, .forcedLogout: false
         }
     }
@@ -43,6 +46,8 @@ extension RenewalFailure: LocalizedError {
         case .storage(let reason): "The stored session could not be used (\(reason))."
         case .forcedLogout: "The session was ended by the server. Please sign in again."
         case .awaitingHost: "The session with the server expired; waiting for the app to renew it."
+        case .invalidRefreshedIDToken(let reason):
+            "The session could not be renewed: the sign-in service sent an invalid ID token (\(reason)). The session is kept."
         }
     }
 }
