@@ -42,6 +42,9 @@ enum CLI {
         case .events: await run.events()
         case .logout: await run.logout()
         case .clearState: await run.clearState()
+        case .call: await run.call()
+        case .updateToken: await run.updateToken()
+        case .notifyTransient: await run.notifyTransient()
         case .ongoingAccess: ExitCode.usage  // dispatched above
         }
         await printer.drain(environment.service)

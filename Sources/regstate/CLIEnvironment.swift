@@ -12,6 +12,10 @@ struct CLIEnvironment: Sendable {
     let loopback: LoopbackRedirectListener?
     /// Whether the backend steps are skipped (`--issuer` without `--backend`).
     let backendSkipped: Bool
+    /// The registration backend's URL, when there is one.
+    var backendURL: URL?
+    /// How the engine reaches the provider and backend (the simulator's in-process transport, or URLSession).
+    var transport: any HTTPTransport
 
     /// Builds the engine for `options`.
     ///
@@ -38,12 +42,14 @@ struct CLIEnvironment: Sendable {
                     throw UsageError(error.errorDescription ?? "the loopback listener could not start")
                 }
             }
-            let configuration = RegStateConfiguration(
+            var configuration = RegStateConfiguration(
                 oidc: OIDCConfiguration(issuer: issuer, clientID: clientID, redirectURI: redirect,
                                         scopes: options.scopes ?? OIDCConfiguration.defaultScopes),
                 backendURL: options.backend)
+            configuration.sessionSource = options.sessionSource
             return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
-                                  simulator: nil, loopback: listener, backendSkipped: options.backend == nil)
+                                  simulator: nil, loopback: listener, backendSkipped: options.backend == nil,
+                                  backendURL: options.backend, transport: dependencies.transport)
         }
         let knobs = options.simulator
         var simulated = SimulatorConfiguration(isOffline: knobs.offline, refusesRefresh: knobs.denyRefresh)
@@ -58,12 +64,14 @@ struct CLIEnvironment: Sendable {
         dependencies.transport = simulator.transport
         // The engine is configured exactly as the simulator is: its issuer, client, first redirect and backend.
         let redirect = SimulatorConfiguration.literalURL(simulated.redirectURIs.first ?? CLIOptions.defaultRedirectURI)
-        let configuration = RegStateConfiguration(
+        var configuration = RegStateConfiguration(
             oidc: OIDCConfiguration(issuer: simulated.issuer, clientID: simulated.clientID, redirectURI: redirect,
                                     scopes: options.scopes ?? OIDCConfiguration.defaultScopes),
             backendURL: simulated.backendURL)
+        configuration.sessionSource = options.sessionSource
         return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
-                              simulator: simulator, loopback: nil, backendSkipped: false)
+                              simulator: simulator, loopback: nil, backendSkipped: false,
+                              backendURL: simulated.backendURL, transport: dependencies.transport)
     }
 
     private static func dependencies(at store: URL, transport: any HTTPTransport) throws(UsageError) -> RegStateDependencies {

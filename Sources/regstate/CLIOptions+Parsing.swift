@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 extension CLIOptions {
     /// Parses the arguments after the program name; options may come before or after the command, as `--name value`
@@ -20,6 +21,15 @@ extension CLIOptions {
             guard argument.hasPrefix("-"), argument != "-" else {
                 if options.command == .ongoingAccess, options.ongoing.action == nil {
                     try options.ongoing.setAction(argument)
+                    continue
+                }
+                if options.command == .call, options.callPath == nil {
+                    guard argument.hasPrefix("/") else { throw UsageError("call needs a path starting with /") }
+                    options.callPath = argument
+                    continue
+                }
+                if options.command == .notifyTransient, options.transientIssue == nil {
+                    options.transientIssue = try transientIssue(argument)
                     continue
                 }
                 guard !options.commandNamed else { throw UsageError("unexpected argument '\(argument)'") }
@@ -64,6 +74,9 @@ extension CLIOptions {
                 }
                 options.redirectURI = url
             case "--loopback": options.loopback = try flag()
+            case "--host-mode": options.hostMode = try flag()
+            case "--sim-api-rejects": options.simulator.apiRejects = try flag()
+            case "--sim-api-forces-logout": options.simulator.apiForcesLogout = try flag()
             case "--scope":
                 let scopes = try value().split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
                 guard !scopes.isEmpty, scopes.allSatisfy(Self.isScopeToken) else {
@@ -96,6 +109,9 @@ extension CLIOptions {
     /// Options that only make sense together.
     private func checkCombinations() throws(UsageError) {
         try ongoing.check(command: command, issuer: issuer)
+        if command == .notifyTransient, transientIssue == nil {
+            throw UsageError("notify-transient needs no-internet or sso-unspecified")
+        }
         if issuer != nil {
             guard clientID != nil else { throw UsageError("option --issuer needs --client-id") }
             guard simulator.isEmpty else { throw UsageError("the --sim-* options apply to the simulator, not to --issuer") }
@@ -109,6 +125,15 @@ extension CLIOptions {
             guard redirectURI.scheme == "http", redirectURI.host == "127.0.0.1" else {
                 throw UsageError("with --loopback, --redirect-uri must be http://127.0.0.1:PORT/PATH")
             }
+        }
+    }
+
+    /// `no-internet` or `sso-unspecified`.
+    private static func transientIssue(_ text: String) throws(UsageError) -> TransientIssue {
+        switch text {
+        case "no-internet": .noInternet
+        case "sso-unspecified": .ssoUnspecifiedIssue
+        default: throw UsageError("notify-transient takes no-internet or sso-unspecified, not '\(text)'")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 /// Everything the command line asked for, parsed and checked: which command, where the store is, how to talk.
 struct CLIOptions: Sendable, Equatable {
@@ -31,6 +32,18 @@ struct CLIOptions: Sendable, Equatable {
     var simulator = SimulatorKnobs()
     /// `ongoing-access authorize|fetch` and its options.
     var ongoing = OngoingAccessOptions()
+    /// `--host-mode`: the host app renews the session (seed 000); implied by `update-token` and `notify-transient`.
+    var hostMode = false
+    /// `call [PATH]`: the backend path to call (default `/v1/resource/tickets`).
+    var callPath: String?
+    /// `notify-transient no-internet|sso-unspecified`.
+    var transientIssue: TransientIssue?
+
+    /// Who renews: the host with `--host-mode` or a host-only command, RegState otherwise.
+    var sessionSource: SessionSource { hostMode || command.isHostOnly ? .host : .selfRenewing }
+
+    /// The path `call` uses when none is given: the simulator's resource endpoint.
+    static let defaultCallPath = "/v1/resource/tickets"
 
     /// The redirect URI used with a real provider when none is given.
     static let defaultRedirectURI = "com.example.app:/callback"

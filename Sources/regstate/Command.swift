@@ -12,4 +12,13 @@ enum Command: String, Sendable, CaseIterable {
     case clearState = "clear-state"
     /// Consent once, then restore and read data without the user (`authorize` | `fetch`).
     case ongoingAccess = "ongoing-access"
+    /// An authorized request to the backend, printed with its outcome.
+    case call
+    /// Host mode: hand in an ID token read from standard input, as a host app would push it.
+    case updateToken = "update-token"
+    /// Host mode: the host could not renew for a transient reason (`no-internet` | `sso-unspecified`).
+    case notifyTransient = "notify-transient"
+
+    /// Whether the command exists only in host mode (and so implies `--host-mode`).
+    var isHostOnly: Bool { self == .updateToken || self == .notifyTransient }
 }

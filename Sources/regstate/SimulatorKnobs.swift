@@ -19,6 +19,11 @@ struct SimulatorKnobs: Sendable, Equatable {
     /// many seconds, so a test can let a token expire without sleeping or issuing one shorter than the grace.
     var advance: TimeInterval?
 
+    /// `--sim-api-rejects`: the backend API answers 401 to every token.
+    var apiRejects = false
+    /// `--sim-api-forces-logout`: the backend API answers `403 FORCED_LOGOUT`.
+    var apiForcesLogout = false
+
     /// Whether any knob was set.
     var isEmpty: Bool { self == SimulatorKnobs() }
 }

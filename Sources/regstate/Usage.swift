@@ -14,6 +14,10 @@ enum Usage {
           clear-state   Wipe local state: tokens, profile, installation id, journal
           ongoing-access authorize|fetch
                         Consent once, then restore access and read data without the user
+          call [PATH]   An authorized request to the backend (default /v1/resource/tickets); prints its status
+          update-token  Host mode: hand in an ID token read from standard input (as a host app would)
+          notify-transient no-internet|sso-unspecified
+                        Host mode: the host could not renew now; the session stays, offline
 
         \(options)
         Exit status: 0 session active (A/B/C/H), 3 registration required (D), 1 error or refused, 2 bad usage.
@@ -35,6 +39,8 @@ enum Usage {
           --scope SCOPES           Scopes to ask for (default openid profile email offline_access; openid
                                    always; optional ones the provider's discovery does not list are left out)
           --backend URL            A real registration backend (with --issuer; skipped when absent)
+          --host-mode              The host app renews the session (seed 000): it pushes ID tokens with
+                                   update-token; implied by update-token and notify-transient
           --sim-access-ttl SECONDS Simulator: access token lifetime for tokens issued in this run
           --sim-refresh-ttl SECONDS
                                    Simulator: refresh token lifetime for tokens issued in this run
@@ -44,6 +50,8 @@ enum Usage {
           --sim-offline            Simulator: every request fails as offline
           --sim-deny-refresh       Simulator: refresh grants are refused (invalid_grant)
           --sim-max-devices N      Simulator: devices one user may register
+          --sim-api-rejects        Simulator: the backend API answers 401 to every token
+          --sim-api-forces-logout  Simulator: the backend API answers 403 FORCED_LOGOUT
           -h, --help               Show help
 
         """
@@ -96,6 +104,36 @@ enum Usage {
             """
         case .ongoingAccess:
             OngoingAccessCommand.usage
+        case .call:
+            """
+            Usage: regstate call [PATH] [OPTIONS]
+
+            Settles, then sends an authorized GET to the backend at PATH (default /v1/resource/tickets) with the
+            backend security token, and prints the status. A 401 renews the security token once and retries once
+            (self mode: exchanging the stored ID token, renewing the provider tokens first if it expired; host mode:
+            the host is told, and since this run cannot answer for it the call fails as offline). A second 401 fails
+            with rejectedAfterRenewal; 403 FORCED_LOGOUT ends the session. With --json, a line
+            {"result":"call","path":…,"status":…} or {"result":"call","path":…,"error":…}.
+            Exit status: 0 on a 2xx answer, 1 on any other answer or failure, 3 when no session is active.
+            """
+        case .updateToken:
+            """
+            Usage: regstate update-token [OPTIONS] < ID_TOKEN
+
+            Host mode: reads one ID token from standard input, as a host app pushes it after its own login or when
+            told the security token expired; validates it by the registration rules, exchanges it at the backend for
+            a security token and prints the state (Active H from D, Active C when renewing). The same ID token again
+            is ignored while the session is active. The token is never printed or journaled.
+            Exit status: 0 session active, 1 refused (invalid token, device or token limit, offline), 2 no token.
+            """
+        case .notifyTransient:
+            """
+            Usage: regstate notify-transient no-internet|sso-unspecified [OPTIONS]
+
+            Host mode: the host could not renew for a transient reason. Error E (recoverable), the session stays
+            active and offline with all its data.
+            Exit status: 0 session kept, 3 no session is active.
+            """
         }
         return summary + "\n\n" + options
     }

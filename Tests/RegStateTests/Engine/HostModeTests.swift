@@ -304,7 +304,7 @@ struct HostModeTests {
         app.device.clock.advance(by: 31)
         let again = Task { try await api.send(app.resource) }
         await eventually { await service.heldRequestCount == 1 }
-        #expect(await counter.notices == 2)
+        await eventually { await counter.notices == 2 }
         try await service.notifyTokenRenewalTransientIssue(.noInternet)
         _ = try? await again.value
     }
