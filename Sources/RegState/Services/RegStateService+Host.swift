@@ -17,6 +17,7 @@ extension RegStateService {
     @discardableResult
     public func updateToken(idToken: String) async throws(AuthorizationError) -> RegState {
         guard sessionSource == .host else { throw .wrongSessionSource(sessionSource) }
+        if !state.isSettled { _ = await settled() }
         if case .active(let session) = state, session.connectivity == .online, !(await securityFlight.isPending),
            let stored = await tokenSnapshot(), stored.idToken == idToken, stored.securityToken != nil {
             return state

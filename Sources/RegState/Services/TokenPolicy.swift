@@ -8,8 +8,8 @@ import Foundation
 /// provider's access token goes to ``validatingURLs``, the backend security token to ``securityTokenURLs``; when a
 /// URL is under both, the longer (more specific) listed URL decides, and on a tie the security token.
 ///
-/// A listed request while no session is active fails with ``AuthorizationError/noSession`` rather than going out
-/// without a token (ForgeRock's policy sends it unchanged): the caller learns at once why it would be refused.
+/// A listed request while no session is active goes out unchanged, without a token, as ForgeRock's policy does
+/// (seed 001): the server's answer says why it was refused.
 public struct TokenPolicy: Sendable {
     /// The URLs whose requests get the provider's access token.
     public var validatingURLs: [URL]
