@@ -1,0 +1,77 @@
+import Foundation
+import RegState
+import RegStateTestSupport
+import Testing
+
+/// Issue 14, from outside: the CLI's simulator and real-provider runs share the default store but never each
+/// other's credentials; and short access tokens do not cost a grant per run. Child processes, not threads.
+@Suite("CLI: credentials bound to their provider; grants bounded by lifetimes")
+struct CredentialBindingCLITests {
+    static func credentials(in store: URL) -> Data? {
+        FileManager.default.contents(atPath: store.appendingPathComponent("secure/credentials").path)
+    }
+
+    /// Rewrites the stored record as the previous format had it: no `issuer`, no `client_id`.
+    static func dropBinding(in store: URL) throws {
+        let url = store.appendingPathComponent("secure/credentials")
+        let data = try #require(FileManager.default.contents(atPath: url.path))
+        var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["issuer"] is String && object["client_id"] is String, "the CLI stores a bound record")
+        object["issuer"] = nil
+        object["client_id"] = nil
+        try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(to: url, options: .atomic)
+    }
+
+    @Test("Given a session on the embedded simulator (expired token), when status and logout run with --issuer <another server>, then D with the reason and exit 3, nothing reaches that server; plain status is still Active", arguments: [false, true])
+    func otherIssuerSeesDAndIsSentNothing(previousFormat: Bool) async throws {
+        let device = try CLIScenario()
+        try await device.registerSocially()
+        if previousFormat { try Self.dropBinding(in: device.store) }
+        try SharedStoreProcessTests.expireStoredAccessToken(in: device.store)
+        let stored = try #require(Self.credentials(in: device.store))
+        let other = try CountingListener()
+        defer { other.close() }
+        let grantsBefore = try await SharedStoreProcessTests.refreshGrants(in: device.store)
+
+        let status = try await device.run(["status", "--issuer", other.issuer, "--client-id", "x"])
+        #expect(status.status == 3, "stderr: \(status.stderr)")
+        #expect(status.lines.contains("State: Registration Required D"), "got: \(status.stdout)")
+        #expect(status.stdout.contains("Reason: the stored credentials were issued by another provider (issuer)"))
+        let logout = try await device.run(["logout", "--issuer", other.issuer, "--client-id", "x"])
+        #expect(logout.status == 3)
+        let events = try await device.run(["events", "--issuer", other.issuer, "--client-id", "x"])
+        #expect(events.stdout.contains(#"storedTokensInspected {"boundElsewhere":"issuer"}"#), "got: \(events.stdout)")
+        #expect(other.received.withLock { $0 } == [], "the other server was sent something")
+        #expect(Self.credentials(in: device.store) == stored, "the simulator's record is left alone")
+
+        let own = try await device.run(["status"])
+        #expect(own.status == 0, "stderr: \(own.stderr)")
+        #expect(own.stdout.contains("State: Active C"), "got: \(own.stdout)")
+        #expect(try await SharedStoreProcessTests.refreshGrants(in: device.store) == grantsBefore + 1)
+        if previousFormat {
+            let renewed = try #require(Self.credentials(in: device.store))
+            let object = try #require(try JSONSerialization.jsonObject(with: renewed) as? [String: Any])
+            #expect(object["issuer"] as? String == "https://idp.regstate.sim", "adopted and written at renewal")
+        }
+        device.expectNoSecretsPrinted()
+    }
+
+    @Test("Given 30 s access tokens, when status runs four times, then at most one refresh grant (counted at the simulator's persisted counter); four more runs past half the lifetime make exactly one")
+    func fourRunsAtMostOneGrant() async throws {
+        let device = try CLIScenario()
+        try await device.registerSocially(["--sim-access-ttl", "30"])
+        let start = try await SharedStoreProcessTests.refreshGrants(in: device.store)
+        for _ in 0..<4 {
+            let status = try await device.run(["status", "--sim-access-ttl", "30"])
+            #expect(status.status == 0, "stderr: \(status.stderr)")
+        }
+        let afterFour = try await SharedStoreProcessTests.refreshGrants(in: device.store)
+        #expect(afterFour - start <= 1, "grants: \(afterFour - start)")
+        for _ in 0..<4 {
+            let status = try await device.run(["status", "--sim-access-ttl", "30", "--sim-advance", "20"])
+            #expect(status.status == 0, "stderr: \(status.stderr)")
+            #expect(status.stdout.contains("State: Active"), "got: \(status.stdout)")
+        }
+        #expect(try await SharedStoreProcessTests.refreshGrants(in: device.store) - afterFour == 1)
+    }
+}
