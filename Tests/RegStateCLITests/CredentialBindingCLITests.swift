@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 14, from outside: the CLI's simulator and real-provider runs share the default store but never each
 /// other's credentials; and short access tokens do not cost a grant per run. Child processes, not threads.
-@Suite("CLI: credentials bound to their provider; grants bounded by lifetimes")
+@Suite("CLI, issue 14 from outside: credentials bound to their provider, grants bounded by lifetimes, TLS but loopback")
 struct CredentialBindingCLITests {
     static func credentials(in store: URL) -> Data? {
         FileManager.default.contents(atPath: store.appendingPathComponent("secure/credentials").path)
@@ -73,5 +73,21 @@ struct CredentialBindingCLITests {
             #expect(status.stdout.contains("State: Active"), "got: \(status.stdout)")
         }
         #expect(try await SharedStoreProcessTests.refreshGrants(in: device.store) - afterFour == 1)
+    }
+
+    @Test("Given an http issuer that is not loopback (an IPv4-mapped IPv6 address of this very listener), when the walkthrough signs in, then Error F names the issuer and the listener is sent nothing; the same listener as 127.0.0.1 is reached")
+    func plainHTTPIsRefusedBeforeSending() async throws {
+        let listener = try CountingListener()
+        defer { listener.close() }
+        let device = try CLIScenario()
+        let mapped = "http://[::ffff:127.0.0.1]:\(listener.port)"
+        let refused = try await device.run(["--issuer", mapped, "--client-id", "x"], input: "1\nq\n")
+        #expect(refused.stdout.contains("Error F: The sign-in service is misconfigured (not https: issuer)"),
+                "got: \(refused.stdout)")
+        #expect(listener.received.withLock { $0 } == [])
+        // Control: loopback http is allowed, and the discovery request does reach this listener.
+        _ = try await device.run(["--issuer", listener.issuer, "--client-id", "x"], input: "1\nq\n")
+        #expect(listener.received.withLock { $0 }.first?.hasPrefix("GET /.well-known/openid-configuration") == true,
+                "got: \(listener.received.withLock { $0 })")
     }
 }
