@@ -121,6 +121,37 @@ struct CredentialBindingMigrationTests {
         }
     }
 
+    @Test("A record as an earlier main wrote it (the store fuzz seed, byte for byte): adopted by its issuer and client, D for another, the bytes untouched")
+    func earlierMainRecord() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let bytes = try Data(contentsOf: root.appendingPathComponent("Tests/Fuzz/Corpus/store/confirmed"))
+        #expect(try Self.keys(bytes).isDisjoint(with: ["issuer", "client_id"]))
+        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_795_511_000))
+        func binding(_ issuer: String, _ client: String) -> CredentialBinding {
+            CredentialBinding(OIDCConfiguration(issuer: SimulatorConfiguration.literalURL(issuer), clientID: client,
+                                                redirectURI: SimulatorConfiguration.literalURL("com.example.app:/callback")))
+        }
+        let cases: [(CredentialBinding, CredentialBindingMismatch?)] = [
+            (binding("https://idp.regstate.sim", "regstate-cli"), nil),
+            (binding("https://idp.elsewhere.example", "regstate-cli"), .issuer),
+            (binding("https://idp.regstate.sim", "x"), .client),
+        ]
+        for (binding, reason) in cases {
+            let store = InMemorySecureStore([TokenService.credentialsKey: bytes])
+            let tokens = TokenService(store: store, clock: clock, binding: binding)
+            let status = await tokens.inspect()
+            if let reason {
+                #expect(status == .boundElsewhere(reason))
+                #expect(await tokens.snapshot() == nil)
+            } else {
+                #expect(status.isValid, "got \(status)")
+                #expect(await tokens.snapshot()?.refreshToken == "T")
+            }
+            #expect(try store.data(forKey: TokenService.credentialsKey) == bytes)
+        }
+    }
+
     @Test("Host mode: a session stored for another issuer is not picked up, sends nothing and survives a logout; a previous-format one of this configuration is")
     func hostMode() async throws {
         let app = try HostApp()
@@ -148,4 +179,8 @@ struct CredentialBindingMigrationTests {
         #expect(try await app.session().isAuthenticated)
         #expect(try await HostSession(configuration: configuration, dependencies: dependencies).isAuthenticated == false)
     }
+}
+
+extension StoredTokenStatus {
+    var isValid: Bool { if case .valid = self { true } else { false } }
 }
