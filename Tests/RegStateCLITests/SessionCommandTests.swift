@@ -18,11 +18,16 @@ struct SessionCommandTests {
     @Test("Given a 30 s access token (shorter than the 60 s grace), when status runs four times right after registration, then none renews: the grace is at most half the lifetime")
     func shortLivedTokenIsNotRenewedOnEveryCall() async throws {
         let device = try CLIScenario()
+        let registered = Date()
         try await device.registerSocially(["--sim-access-ttl", "30"])
         for _ in 0..<4 {
             let status = try await device.run(["status"])
             #expect(status.status == 0)
-            #expect(status.lines.first?.hasPrefix("Active B") == true)
+            // The token is usable for 15 s: on a machine so loaded that the runs take longer, one renews (C), and
+            // CredentialBindingCLITests bounds the grants that costs.
+            if Date().timeIntervalSince(registered) < 15 {
+                #expect(status.lines.first?.hasPrefix("Active B") == true, "got: \(status.stdout)")
+            }
         }
         // Past half its lifetime, the same token is renewed once.
         let later = try await device.run(["status", "--sim-advance", "20"])
