@@ -177,8 +177,8 @@ extension Data {
 
 extension RegStateService {
     /// Authorizes a request the app builds itself (okta's `authorize(&request)`): sets `Authorization` to the token
-    /// the policy names for its URL, and leaves an unlisted request, or any request while no session is active,
-    /// untouched.
+    /// the policy names for its URL, and leaves an unlisted request untouched. A listed request while no session is
+    /// active throws ``AuthorizationError/noSession`` (or ``AccessTokenError/noSession``).
     ///
     /// It does not retry: send the request through ``AuthorizedTransport`` or a session configured with
     /// ``RegStateURLProtocol`` to have a rejection renewed once and the request retried once.
@@ -186,8 +186,8 @@ extension RegStateService {
     /// - Throws: ``AuthorizationError``, ``AccessTokenError`` or ``RegStateError`` when the listed request cannot get
     ///   its token; `CancellationError` while it waits for a renewal.
     public nonisolated func authorize(_ request: inout URLRequest, policy: TokenPolicy) async throws {
-        guard let url = request.url, let carrier = policy.carrier(for: url),
-              let token = try await tokenIfSignedIn(for: carrier) else { return }
+        guard let url = request.url, let carrier = policy.carrier(for: url) else { return }
+        let token = try await token(for: carrier)
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
     }
 }

@@ -2,7 +2,9 @@ import Foundation
 
 /// An ``HTTPTransport`` that adds the token the ``TokenPolicy`` names for each request's URL (the provider's access
 /// token or the backend security token), and on a response the policy calls a rejection, renews once and retries
-/// once. A listed request while no session is active goes out unchanged, as ForgeRock's policy does (seed 001).
+/// once. A listed request while no session is active fails with ``AccessTokenError/noSession`` or
+/// ``AuthorizationError/noSession`` and is not sent (ForgeRock's policy sends it unchanged; failing keeps every
+/// request of another configuration's or a signed-out session off the wire and tells the caller why).
 ///
 /// However many requests are rejected at the same time, one renewal runs (they all wait for it and are retried with
 /// the new token). If renewal fails, the original response is returned. If the request retried with the renewed
@@ -48,8 +50,8 @@ public struct AuthorizedTransport: HTTPTransport {
 
     /// One hop: authorized when the policy lists its URL, renewed and retried once on a rejection.
     private func sendOnce(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard let carrier = policy.carrier(for: request.url), let token = try await service.tokenIfSignedIn(for: carrier)
-        else { return try await base.send(request) }
+        guard let carrier = policy.carrier(for: request.url) else { return try await base.send(request) }
+        let token = try await service.token(for: carrier)
         var authorized = request
         authorized.headers["Authorization"] = "Bearer \(token)"
         let response = try await base.send(authorized)
@@ -79,18 +81,6 @@ extension RegStateService {
         switch carrier {
         case .accessToken: try await validAccessToken()
         case .securityToken: try await securityToken()
-        }
-    }
-
-    /// The token `carrier` names, or `nil` when no session is active: a listed request then goes out unchanged, as
-    /// ForgeRock's policy does (seed 001), and the server's answer says why it was refused.
-    func tokenIfSignedIn(for carrier: TokenCarrier) async throws -> String? {
-        do {
-            return try await token(for: carrier)
-        } catch AuthorizationError.noSession {
-            return nil
-        } catch AccessTokenError.noSession {
-            return nil
         }
     }
 

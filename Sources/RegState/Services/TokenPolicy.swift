@@ -8,8 +8,9 @@ import Foundation
 /// provider's access token goes to ``validatingURLs``, the backend security token to ``securityTokenURLs``; when a
 /// URL is under both, the longer (more specific) listed URL decides, and on a tie the security token.
 ///
-/// A listed request while no session is active goes out unchanged, without a token, as ForgeRock's policy does
-/// (seed 001): the server's answer says why it was refused.
+/// A listed request while no session is active fails with `noSession` and is not sent. ForgeRock's policy (seed 001)
+/// sends it unchanged; RegState fails instead, so that nothing of a signed-out (or another configuration's) session
+/// reaches the server and the caller learns why at once.
 public struct TokenPolicy: Sendable {
     /// The URLs whose requests get the provider's access token.
     public var validatingURLs: [URL]

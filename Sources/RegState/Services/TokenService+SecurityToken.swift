@@ -13,7 +13,8 @@ extension TokenService {
     func storeHostSession(idToken: String, profile: Profile, securityToken: String, expiresAt: Date) throws -> StoredSession {
         let credentials = StoredCredentials(
             stage: .confirmed, registrationType: .hostSSO, profile: profile, idToken: idToken, accessToken: "",
-            refreshToken: nil, expiresAt: expiresAt, securityToken: securityToken, securityTokenExpiresAt: expiresAt)
+            refreshToken: nil, expiresAt: expiresAt, securityToken: securityToken, securityTokenExpiresAt: expiresAt,
+            issuer: binding?.issuer, clientID: binding?.clientID)
         try save(credentials)
         return try summary(of: credentials)
     }
@@ -38,11 +39,16 @@ extension TokenService {
     /// the credentials record, when there is no credentials record; `true` when one was moved.
     func migrateLegacyHostSession() -> Bool {
         guard (try? load()) == nil, let data = try? store.data(forKey: Self.legacyHostSessionKey) else { return false }
-        defer { try? store.removeValue(forKey: Self.legacyHostSessionKey) }
         guard let legacy = try? JSONDecoder().decode(LegacyHostCredentials.self, from: data),
               let profile = try? ProfileService().profile(fromIDToken: legacy.idToken) else { return false }
-        return (try? storeHostSession(idToken: legacy.idToken, profile: profile, securityToken: legacy.securityToken,
-                                      expiresAt: legacy.securityTokenExpiresAt)) != nil
+        // Another configuration's session is not this one's to adopt.
+        if let binding, binding.mismatch(issuer: legacy.issuer, clientID: legacy.clientID, idToken: legacy.idToken) != nil {
+            return false
+        }
+        guard (try? storeHostSession(idToken: legacy.idToken, profile: profile, securityToken: legacy.securityToken,
+                                     expiresAt: legacy.securityTokenExpiresAt)) != nil else { return false }
+        try? store.removeValue(forKey: Self.legacyHostSessionKey)
+        return true
     }
 }
 
@@ -51,4 +57,8 @@ struct LegacyHostCredentials: Codable, Sendable {
     var idToken: String
     var securityToken: String
     var securityTokenExpiresAt: Date
+    /// The issuer the session was bound to (written from 2026-11-24 on).
+    var issuer: String?
+    /// The client id the session was bound to.
+    var clientID: String?
 }

@@ -91,9 +91,9 @@ struct HostModeTests {
         let app = try HostApp()
         let service = await app.launch()
         #expect(await service.state == .registrationRequired)
-        // No session: the listed request goes out unchanged (ForgeRock's policy) and the backend refuses it.
-        #expect(try await app.api(service).send(app.resource).status == 401)
-        #expect(await app.device.simulator.resourceRequests.last?.bearer == ResourceRequest.Bearer.none)
+        // No session: the listed request fails typed and is not sent.
+        await #expect(throws: AuthorizationError.noSession) { _ = try await app.api(service).send(app.resource) }
+        #expect(await app.device.simulator.resourceRequests.isEmpty)
         let idToken = try await app.login()
         let state = try await service.updateToken(idToken: idToken)
         #expect(state.letter == "H" && state.session?.registrationType == .hostSSO)
