@@ -85,6 +85,14 @@ package actor RenewalService {
         let snapshot = await tokens.snapshot()
         let stored = snapshot?.session
         guard let refreshToken = snapshot?.refreshToken else { return .init(.failure(.noRefreshToken), stored: stored) }
+        // Journaled in the record before the grant leaves: a mark already there is an interrupted renewal's.
+        let interrupted: Bool
+        do {
+            interrupted = try await tokens.markRenewalStarted(with: refreshToken)
+        } catch {
+            let reason = (error as? any LocalizedError)?.errorDescription ?? "write failed"
+            return .init(.failure(.storage(reason)), stored: stored)
+        }
         let response: TokenResponse
         do {
             response = try await provider.refreshTokens(using: refreshToken)
@@ -94,6 +102,9 @@ package actor RenewalService {
             if error.isRefusal, let current = await tokens.snapshot(), current.refreshToken != refreshToken,
                let session = current.session {
                 return .init(.success(session), stored: session)
+            }
+            if interrupted, error.isRefusal {
+                return .init(.failure(.interruptedRenewalRefused(reason: error.refusalReason)), stored: stored)
             }
             return .init(.failure(classify(error, stored: stored)), stored: stored)
         }
