@@ -113,6 +113,7 @@ package actor RenewalService {
             // OIDC Core 12.2 + 3.1.3.7: every check of registration, and iss/sub (and nonce) equal to the original.
             // A refresh answer that fails stores nothing and keeps the session: the provider misbehaved once.
             guard let original = snapshot?.idToken else {
+                try? await tokens.clearRenewalMark(with: refreshToken)
                 return .init(.failure(.invalidRefreshedIDToken(reason: "no original ID token to compare with")),
                               stored: stored)
             }
@@ -120,6 +121,7 @@ package actor RenewalService {
                 profile = try await provider.validateRefreshedIDToken(idToken, originalIDToken: original).profile
             } catch {
                 if case .invalidIDToken(let reason) = error {
+                    try? await tokens.clearRenewalMark(with: refreshToken)
                     return .init(.failure(.invalidRefreshedIDToken(reason: Self.checkName(reason))), stored: stored)
                 }
                 return .init(.failure(classify(error, stored: stored)), stored: stored)

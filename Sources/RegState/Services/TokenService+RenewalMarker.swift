@@ -16,4 +16,15 @@ extension TokenService {
         try save(credentials)
         return false
     }
+
+    /// Removes the mark of a renewal with `refreshToken` whose answer arrived but was deliberately not stored (its
+    /// ID token failed validation): nothing was lost in transit, so the next refusal is not an interrupted renewal's.
+    ///
+    /// - Throws: ``StoreError``.
+    package func clearRenewalMark(with refreshToken: String) throws {
+        guard var credentials = try load(), credentials.refreshToken == refreshToken,
+              credentials.renewalStartedAt != nil else { return }
+        credentials.renewalStartedAt = nil
+        try save(credentials)
+    }
 }
