@@ -43,6 +43,7 @@ enum Usage {
           --sim-answer-delay SECONDS
                                    Simulator: answers are held this long after the request was applied
           --sim-advance SECONDS    Simulator: this run's clock is this many seconds ahead (tokens expire)
+          --sim-time EPOCH         Simulator: this run's clock stands at this many seconds since 1970
           --sim-offline            Simulator: every request fails as offline
           --sim-deny-refresh       Simulator: refresh grants are refused (invalid_grant)
           --sim-max-devices N      Simulator: devices one user may register
