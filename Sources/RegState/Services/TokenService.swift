@@ -228,6 +228,7 @@ package actor TokenService {
         credentials.accessToken = tokens.accessToken
         credentials.expiresAt = tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime)
         credentials.issuedAt = now
+        credentials.renewalStartedAt = nil
         if let refresh = tokens.refreshToken {
             credentials.refreshToken = refresh
             credentials.refreshExpiresAt = tokens.refreshExpiresIn.map { now.addingTimeInterval($0) }

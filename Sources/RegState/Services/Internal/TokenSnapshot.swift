@@ -21,6 +21,9 @@ package struct TokenSnapshot: Sendable, CustomStringConvertible {
     package var session: StoredSession?
     /// The stored security token whatever its expiry: the one a renewal replaces.
     package var storedSecurityToken: String?
+    /// When a renewal with this refresh token started and never stored its answer (see
+    /// ``StoredCredentials/renewalStartedAt``); `nil` when none is pending.
+    package var renewalStartedAt: Date?
 
     init(_ credentials: StoredCredentials, isUsable: Bool, securityTokenUsable: Bool) {
         accessToken = credentials.accessToken
@@ -31,6 +34,7 @@ package struct TokenSnapshot: Sendable, CustomStringConvertible {
         securityToken = securityTokenUsable ? credentials.securityToken : nil
         session = credentials.summary
         storedSecurityToken = credentials.securityToken
+        renewalStartedAt = credentials.renewalStartedAt
     }
 
     /// The usable access token, or `nil` when it has expired (or is within the grace period).
