@@ -8,6 +8,18 @@ extension RegStateService {
     ///
     /// - Throws: ``RegStateError`` (**E**) when renewal fails; ``AccessTokenError/noSession`` when no session is active.
     public func validAccessToken() async throws -> String {
+        guard case .active = state else { throw AccessTokenError.noSession }
+        // Callers that arrive while an answer is being worked out share it: one read of the store and one renewal
+        // for any number of them, none of them reading or decoding the record on its own.
+        if let shared = accessTokenResolution { return try await shared.value }
+        let resolution = Task { try await self.resolveAccessToken() }
+        accessTokenResolution = resolution
+        return try await resolution.value
+    }
+
+    /// The work behind ``validAccessToken()``, done once for every caller waiting on it.
+    private func resolveAccessToken() async throws -> String {
+        defer { accessTokenResolution = nil }
         guard case .active = state, let current = await tokenSnapshot() else { throw AccessTokenError.noSession }
         if let token = current.usableAccessToken { return token }
         let failure = await renew(replacing: current.accessToken, because: .expired)

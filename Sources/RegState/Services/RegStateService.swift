@@ -27,6 +27,8 @@ public actor RegStateService {
     private var started = false
     /// What the last logout did at the provider, for ``logout()`` to return; no token in it.
     private var lastLogout: LogoutResult?
+    /// The ``validAccessToken()`` answer being worked out, shared by every caller that arrives meanwhile.
+    var accessTokenResolution: Task<String, any Error>?
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
     public static let subscriberBufferSize = EventBroadcaster.bufferSize
