@@ -63,7 +63,16 @@ enum EngineBenchmarks {
         return try Data(contentsOf: scratch)
     }
 
-    static func run(scratch: URL) async throws {
+    /// One group of figures alone: `launch` (journal replay and launch) or `callers`.
+    static func run(only group: String, scratch: URL) async throws {
+        switch group {
+        case "callers": try await callers(key: try SystemCrypto().generateRSAPrivateKey(bits: 2048), scratch: scratch)
+        case "launch": try await run(scratch: scratch, deliveriesAndCallers: false)
+        default: print("unknown group \(group): launch or callers")
+        }
+    }
+
+    static func run(scratch: URL, deliveriesAndCallers: Bool = true) async throws {
         let key = try SystemCrypto().generateRSAPrivateKey(bits: 2048)
         let world = try World(directory: scratch.appendingPathComponent("launch"), key: key)
         try FileManager.default.createDirectory(at: world.directory, withIntermediateDirectories: true)
@@ -113,6 +122,7 @@ enum EngineBenchmarks {
             print(long.ratio(to: short).line("ratio launch 100,000 / launch 10 (per round)", unit: "×"))
         }
 
+        guard deliveriesAndCallers else { return }
         try await deliveries(world)
         try await callers(key: key, scratch: scratch)
     }

@@ -6,7 +6,8 @@ import RegStateSimulator
 struct CLIEnvironment: Sendable {
     /// The engine.
     let service: RegStateService
-    /// The simulator, when no `--issuer` was given; it plays the user and holds the inbox.
+    /// The simulator, when no `--issuer` was given and the command is the walkthrough (it plays the user and holds
+    /// the inbox). Other commands on the simulator open its world only when they send a request.
     let simulator: Simulator?
     /// The loopback listener, with `--loopback`.
     let loopback: LoopbackRedirectListener?
@@ -50,9 +51,10 @@ struct CLIEnvironment: Sendable {
         if let ttl = knobs.accessTokenLifetime { simulated.accessTokenLifetime = ttl }
         if let ttl = knobs.refreshTokenLifetime { simulated.refreshTokenLifetime = ttl }
         simulated.maxDevicesPerUser = knobs.maxDevices
-        let simulator = try Simulator(configuration: simulated, clock: SystemClock(),
-                                      persistence: options.store.appendingPathComponent("simulator", isDirectory: true))
-        dependencies.transport = simulator.transport
+        let world = options.store.appendingPathComponent("simulator", isDirectory: true)
+        let lazy = LazySimulator { [simulated] in try Simulator(configuration: simulated, clock: SystemClock(), persistence: world) }
+        dependencies.transport = lazy.transport
+        let simulator = options.command == .walkthrough ? try lazy.open() : nil
         // The engine is configured exactly as the simulator is: its issuer, client, first redirect and backend.
         let redirect = SimulatorConfiguration.literalURL(simulated.redirectURIs.first ?? CLIOptions.defaultRedirectURI)
         let configuration = RegStateConfiguration(
