@@ -50,9 +50,12 @@ struct CLIEnvironment: Sendable {
         var simulated = SimulatorConfiguration(isOffline: knobs.offline, refusesRefresh: knobs.denyRefresh)
         if let ttl = knobs.accessTokenLifetime { simulated.accessTokenLifetime = ttl }
         if let ttl = knobs.refreshTokenLifetime { simulated.refreshTokenLifetime = ttl }
+        if let grace = knobs.reuseGrace { simulated.refreshReuseGrace = grace }
         simulated.maxDevicesPerUser = knobs.maxDevices
+        let clock: any RegStateClock = knobs.advance.map { AdvancedClock(offset: $0) } ?? SystemClock()
+        dependencies.clock = clock
         let world = options.store.appendingPathComponent("simulator", isDirectory: true)
-        let lazy = LazySimulator { [simulated] in try Simulator(configuration: simulated, clock: SystemClock(), persistence: world) }
+        let lazy = LazySimulator { [simulated] in try Simulator(configuration: simulated, clock: clock, persistence: world) }
         dependencies.transport = lazy.transport
         let simulator = options.command == .walkthrough ? try lazy.open() : nil
         // The engine is configured exactly as the simulator is: its issuer, client, first redirect and backend.

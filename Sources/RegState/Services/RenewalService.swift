@@ -46,7 +46,7 @@ package actor RenewalService {
         if let session = await renewedElsewhere(staleAccessToken) { return .alreadyRenewed(session) }
         // Checked again: another caller may have started a grant while this one awaited the token service.
         if let inFlight { return .joined(await inFlight.value) }
-        let task = Task { await self.grant() }
+        let task = Task { await self.grant(replacing: staleAccessToken) }
         inFlight = task
         let result = await task.value
         inFlight = nil
@@ -61,7 +61,27 @@ package actor RenewalService {
         return current.session
     }
 
-    private func grant() async -> RenewalOutcome.Result {
+    /// One grant, holding the store's lock from the read of the refresh token to the write of its successor, so
+    /// processes sharing the store renew one token once. After taking the lock the record is read again: when
+    /// another process already replaced `staleAccessToken`, its result is used and nothing is sent.
+    private func grant(replacing staleAccessToken: String?) async -> RenewalOutcome.Result {
+        let lease: any StoreLease
+        do {
+            lease = try await tokens.exclusiveAccess()
+        } catch {
+            return .init(.failure(.storage(error.errorDescription ?? "the store is busy")), stored: await tokens.storedSession())
+        }
+        defer { lease.release() }
+        // Re-read under the lock: a token another process stored while this one waited is fresh from the provider,
+        // so it is used even inside the early-renewal grace period, as long as it has not actually expired.
+        if let staleAccessToken, let current = await tokens.snapshot(), current.accessToken != staleAccessToken,
+           current.expiresAt.map({ $0 > clock.now() }) ?? true, let session = current.session {
+            return .init(.success(session), stored: session)
+        }
+        return await grantLocked()
+    }
+
+    private func grantLocked() async -> RenewalOutcome.Result {
         let snapshot = await tokens.snapshot()
         let stored = snapshot?.session
         guard let refreshToken = snapshot?.refreshToken else { return .init(.failure(.noRefreshToken), stored: stored) }
@@ -69,18 +89,30 @@ package actor RenewalService {
         do {
             response = try await provider.refreshTokens(using: refreshToken)
         } catch {
+            // A refusal of a refresh token that someone else (a process not using the lock) has meanwhile replaced
+            // is not a logout: go on with the stored tokens.
+            if error.isRefusal, let current = await tokens.snapshot(), current.refreshToken != refreshToken,
+               let session = current.session {
+                return .init(.success(session), stored: session)
+            }
             return .init(.failure(classify(error, stored: stored)), stored: stored)
         }
         var profile: Profile?
         if let idToken = response.idToken {
-            // OIDC Core 12.2: a refreshed ID token must be about the same subject.
-            guard let refreshed = try? ProfileService().profile(fromIDToken: idToken) else {
-                return .init(.failure(.transient(.ssoUnspecifiedIssue)), stored: stored)
+            // OIDC Core 12.2 + 3.1.3.7: every check of registration, and iss/sub (and nonce) equal to the original.
+            // A refresh answer that fails stores nothing and keeps the session: the provider misbehaved once.
+            guard let original = snapshot?.idToken else {
+                return .init(.failure(.invalidRefreshedIDToken(reason: "no original ID token to compare with")),
+                              stored: stored)
             }
-            if let stored, refreshed.subject != stored.profile.subject || refreshed.issuer != stored.profile.issuer {
-                return .init(.failure(.denied(reason: "the refreshed identity is another user")), stored: stored)
+            do {
+                profile = try await provider.validateRefreshedIDToken(idToken, originalIDToken: original).profile
+            } catch {
+                if case .invalidIDToken(let reason) = error {
+                    return .init(.failure(.invalidRefreshedIDToken(reason: Self.checkName(reason))), stored: stored)
+                }
+                return .init(.failure(classify(error, stored: stored)), stored: stored)
             }
-            profile = refreshed
         }
         do {
             guard let renewed = try await tokens.storeRenewed(response, profile: profile, replacing: refreshToken) else {
@@ -90,6 +122,31 @@ package actor RenewalService {
         } catch {
             let reason = (error as? any LocalizedError)?.errorDescription ?? "write failed"
             return .init(.failure(.storage(reason)), stored: stored)
+        }
+    }
+
+    /// The name of the check an ID token failed, for the journal: the ``IDTokenError`` case, never its values.
+    static func checkName(_ error: IDTokenError) -> String {
+        switch error {
+        case .malformed: "malformed"
+        case .invalidJWT: "invalidJWT"
+        case .unsupportedAlgorithm: "unsupportedAlgorithm"
+        case .unknownKeyID: "unknownKeyID"
+        case .keyDoesNotFitAlgorithm: "keyDoesNotFitAlgorithm"
+        case .invalidSignature: "invalidSignature"
+        case .issuerMismatch: "issuerMismatch"
+        case .audienceMismatch: "audienceMismatch"
+        case .untrustedAudience: "untrustedAudience"
+        case .authorizedPartyMismatch: "authorizedPartyMismatch"
+        case .expired: "expired"
+        case .issuedInFuture: "issuedInFuture"
+        case .notYetValid: "notYetValid"
+        case .invalidTimeClaim: "invalidTimeClaim"
+        case .invalidSubject: "invalidSubject"
+        case .tooOld: "tooOld"
+        case .nonceMismatch: "nonceMismatch"
+        case .refreshedIdentityMismatch: "refreshedIdentityMismatch"
+        case .unsignedTokensAdvertised: "unsignedTokensAdvertised"
         }
     }
 
@@ -151,6 +208,14 @@ package enum RenewalOutcome: Sendable, Equatable {
         }
     }
 
+    /// The event the ``Effect/renew(replacing:)`` effect applies: ``event`` when it ran the grant, and the stored
+    /// session when another flight (another process sharing the store, say) already renewed the token — nobody else
+    /// will settle the machine that asked, so without it a launch would end unsettled.
+    package var effectEvent: MachineEvent? {
+        if case .alreadyRenewed(let session) = self { return .renewalSucceeded(session) }
+        return event
+    }
+
     /// Why renewal failed, when it did.
     package var failure: RenewalFailure? {
         switch self {
@@ -169,6 +234,11 @@ package protocol TokenRefreshing: Sendable {
     ///
     /// - Throws: ``OIDCError``; ``OIDCError/isRefusal`` marks an explicit denial.
     func refreshTokens(using refreshToken: String) async throws(OIDCError) -> TokenResponse
+    /// Validates the ID token of a refresh answer against the session's original (OIDC Core 12.2 and 3.1.3.7).
+    ///
+    /// - Throws: ``OIDCError/invalidIDToken(_:)`` when any check fails.
+    func validateRefreshedIDToken(_ idToken: String, originalIDToken: String) async throws(OIDCError)
+        -> VerifiedIDToken
 }
 
 extension OIDCClient: TokenRefreshing {

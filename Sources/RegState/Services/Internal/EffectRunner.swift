@@ -44,8 +44,10 @@ struct EffectRunner: Sendable {
         return .nonNativeTokenInstalled
     }
 
-    func inspectStoredTokens() async -> MachineEvent {
-        .storedTokensInspected(await tokens.inspect())
+    /// The launch inspection, and the expired access token a launch renewal is to replace (never journaled).
+    func inspectStoredTokens() async -> (event: MachineEvent, stale: SecretInput?) {
+        let inspected = await tokens.inspectWithAccessToken()
+        return (.storedTokensInspected(inspected.status), inspected.expiredAccessToken.map(SecretInput.staleAccessToken))
     }
 
     /// A new login (PKCE verifier, state, nonce) and its authorization URL, or why none can be made.
@@ -114,6 +116,8 @@ struct EffectRunner: Sendable {
     /// Confirm (seed 002): register the installation and the profile with the backend, then confirm the tokens.
     func confirmRegistration() async -> MachineEvent {
         do {
+            let lease = try await tokens.exclusiveAccess()
+            defer { lease.release() }
             guard let backend else { return .registrationConfirmed(try await tokens.confirm()) }
             guard let snapshot = await tokens.snapshot(), let idToken = snapshot.idToken, let stored = snapshot.session else {
                 return .registrationFailed(.noPendingLogin)
@@ -143,6 +147,8 @@ struct EffectRunner: Sendable {
     /// Removes all credentials; `nil` when the store refused (nothing to report).
     func clearAllTokens() async -> MachineEvent? {
         do {
+            let lease = try await tokens.exclusiveAccess()
+            defer { lease.release() }
             try await tokens.clearAll()
             return .credentialsCleared
         } catch {
@@ -153,6 +159,8 @@ struct EffectRunner: Sendable {
 
     func clearEverything() async {
         do {
+            let lease = try await tokens.exclusiveAccess()
+            defer { lease.release() }
             _ = try await tokens.clearEverything()
         } catch {
             logger.log(.error, "clear state: \(error.localizedDescription)")
@@ -164,6 +172,15 @@ struct EffectRunner: Sendable {
     ///
     /// - Returns: the event to feed back and, when the logout happened, what it did at the provider.
     func logout() async -> (event: MachineEvent, result: LogoutResult?) {
+        // Under the store's lock, so that no other process renews (and replaces) the refresh token being revoked.
+        let lease: any StoreLease
+        do {
+            lease = try await tokens.exclusiveAccess()
+        } catch {
+            logger.log(.warning, "logout: \(error.localizedDescription)")
+            return (.logoutRefused(.ssoUnspecifiedIssue), nil)
+        }
+        defer { lease.release() }
         let snapshot = await tokens.snapshot()
         var result = LogoutResult.nothingToRevoke
         if let refreshToken = snapshot?.refreshToken {
