@@ -7,14 +7,21 @@ extension RegStateService {
     /// session stays active with its data.
     ///
     /// - Throws: ``RegStateError`` (**E**) when renewal fails; ``AccessTokenError/noSession`` when no session is active.
-    public func validAccessToken() async throws -> String {
+    public nonisolated func validAccessToken() async throws -> String {
+        // Nonisolated, so that when the shared answer lands its waiters resume side by side rather than queueing for
+        // the actor one by one.
+        try await accessTokenAnswer().value
+    }
+
+    /// The ``validAccessToken()`` answer in progress, or a new one. Callers that arrive while an answer is being
+    /// worked out share it: one read of the store and one renewal for any number of them, none of them reading or
+    /// decoding the record on its own.
+    private func accessTokenAnswer() throws -> Task<String, any Error> {
         guard case .active = state else { throw AccessTokenError.noSession }
-        // Callers that arrive while an answer is being worked out share it: one read of the store and one renewal
-        // for any number of them, none of them reading or decoding the record on its own.
-        if let shared = accessTokenResolution { return try await shared.value }
+        if let shared = accessTokenResolution { return shared }
         let resolution = Task { try await self.resolveAccessToken() }
         accessTokenResolution = resolution
-        return try await resolution.value
+        return resolution
     }
 
     /// The work behind ``validAccessToken()``, done once for every caller waiting on it.
