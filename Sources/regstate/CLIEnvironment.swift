@@ -23,7 +23,10 @@ struct CLIEnvironment: Sendable {
     ///   ``SimulatorError`` when the simulator's world cannot be opened.
     static func make(_ options: CLIOptions, providerTransport: (any HTTPTransport)? = nil) throws -> CLIEnvironment {
         // The store first: opening it creates and checks the directory the simulator's world also lives in.
-        var dependencies = try dependencies(at: options.store, transport: providerTransport ?? URLSessionTransport())
+        // URLSession only for a real provider: on the simulator path no networking object is built.
+        let real = options.issuer != nil && options.clientID != nil
+        let transport: any HTTPTransport = providerTransport ?? (real ? URLSessionTransport() : OfflineTransport())
+        var dependencies = try dependencies(at: options.store, transport: transport)
         dependencies.platform = options.platform == .web ? FixedPlatformService.web : SystemPlatformService()
         if let issuer = options.issuer, let clientID = options.clientID {
             var redirect = options.redirectURI ?? SimulatorConfiguration.literalURL(CLIOptions.defaultRedirectURI)
