@@ -55,7 +55,7 @@ struct CLIEnvironment: Sendable {
         if let ttl = knobs.refreshTokenLifetime { simulated.refreshTokenLifetime = ttl }
         if let grace = knobs.reuseGrace { simulated.refreshReuseGrace = grace }
         simulated.maxDevicesPerUser = knobs.maxDevices
-        let clock: any RegStateClock = knobs.advance.map { AdvancedClock(offset: $0) } ?? SystemClock()
+        let clock = knobs.clock
         dependencies.clock = clock
         let world = options.store.appendingPathComponent("simulator", isDirectory: true)
         let lazy = LazySimulator { [simulated] in try Simulator(configuration: simulated, clock: clock, persistence: world) }
