@@ -54,6 +54,7 @@ struct CLIEnvironment: Sendable {
         if let ttl = knobs.accessTokenLifetime { simulated.accessTokenLifetime = ttl }
         if let ttl = knobs.refreshTokenLifetime { simulated.refreshTokenLifetime = ttl }
         if let grace = knobs.reuseGrace { simulated.refreshReuseGrace = grace }
+        if let delay = knobs.answerDelay { simulated.answerDelay = delay }
         simulated.maxDevicesPerUser = knobs.maxDevices
         let clock = knobs.clock
         dependencies.clock = clock

@@ -74,6 +74,7 @@ extension CLIOptions {
             case "--sim-access-ttl": options.simulator.accessTokenLifetime = try seconds(try value(), for: name)
             case "--sim-refresh-ttl": options.simulator.refreshTokenLifetime = try seconds(try value(), for: name)
             case "--sim-reuse-grace": options.simulator.reuseGrace = try seconds(try value(), for: name)
+            case "--sim-answer-delay": options.simulator.answerDelay = try seconds(try value(), for: name)
             case "--sim-advance": options.simulator.advance = try seconds(try value(), for: name)
             case "--sim-time":
                 let text = try value()

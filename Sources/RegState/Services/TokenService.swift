@@ -17,7 +17,7 @@ package actor TokenService {
     private let store: any SecureStore
     /// The last record decoded and the bytes it came from: the same bytes are not decoded again.
     private var decoded: (data: Data, credentials: StoredCredentials)?
-    private let clock: any RegStateClock
+    let clock: any RegStateClock
     private let crypto: any CryptoProvider
     /// How long before `expires_at` a token already counts as expired, so it is not used as it dies.
     package let gracePeriod: TimeInterval
@@ -228,6 +228,7 @@ package actor TokenService {
         credentials.accessToken = tokens.accessToken
         credentials.expiresAt = tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime)
         credentials.issuedAt = now
+        credentials.renewalStartedAt = nil
         if let refresh = tokens.refreshToken {
             credentials.refreshToken = refresh
             credentials.refreshExpiresAt = tokens.refreshExpiresIn.map { now.addingTimeInterval($0) }
@@ -269,7 +270,7 @@ package actor TokenService {
 
     // MARK: Internals
 
-    private func load() throws -> StoredCredentials? {
+    func load() throws -> StoredCredentials? {
         guard let data = try store.data(forKey: Self.credentialsKey) else { return nil }
         // Many callers at once read one record: decode it once per distinct content, whoever wrote it.
         if let decoded, decoded.data == data {
@@ -311,7 +312,7 @@ package actor TokenService {
         }
     }
 
-    private func save(_ credentials: StoredCredentials) throws {
+    func save(_ credentials: StoredCredentials) throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys]
