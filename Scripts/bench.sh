@@ -22,25 +22,33 @@ print("hello", request.httpMethod ?? "")
 SWIFT
 swiftc -O "$SCRATCH/hello.swift" -o "$SCRATCH/hello" 2>/dev/null
 
-# Whole process: wall seconds and peak RSS (KiB) per run, via /usr/bin/time; one warm-up run not counted.
-whole() { # label, command...
-    label=$1; shift
-    "$@" >/dev/null 2>&1 || true
-    : >"$SCRATCH/times"
+# Whole process, paired: the floor and the command in turn (F C F C ...), one warm-up pair not counted; wall time
+# from the shell's nanosecond clock, peak RSS (KiB) from /usr/bin/time; ratios pair by pair, so a comparison holds
+# when the machine's speed drifts.
+pair() { # label, floor command, --, command...
+    label=$1; floor=$2; shift 3
+    $floor >/dev/null 2>&1 || true; "$@" >/dev/null 2>&1 || true
+    : >"$SCRATCH/pairs"
     i=0
     while [ "$i" -lt "$ROUNDS" ]; do
-        /usr/bin/time -f "%e %M" -a -o "$SCRATCH/times" "$@" >/dev/null 2>&1 || true
+        t0=$(date +%s%N); /usr/bin/time -f "%M" -o "$SCRATCH/fm" $floor >/dev/null 2>&1 || true; t1=$(date +%s%N)
+        /usr/bin/time -f "%M" -o "$SCRATCH/cm" "$@" >/dev/null 2>&1 || true; t2=$(date +%s%N)
+        echo "$(( (t1 - t0) / 1000 )) $(cat "$SCRATCH/fm") $(( (t2 - t1) / 1000 )) $(cat "$SCRATCH/cm")" >>"$SCRATCH/pairs"
         i=$((i + 1))
     done
-    sort -n -k1 "$SCRATCH/times" | awk -v l="$label" '{w[NR]=$1} END {printf "%-78s  min %9.3f  median %9.3f  max %9.3f s (wall)\n", l, w[1], w[int((NR+1)/2)], w[NR]}'
-    sort -n -k2 "$SCRATCH/times" | awk -v l="$label" '{m[NR]=$2} END {printf "%-78s  min %9.1f  median %9.1f  max %9.1f MiB (peak RSS)\n", l, m[1]/1024, m[int((NR+1)/2)]/1024, m[NR]/1024}'
+    stats() { sort -n | awk -v l="$1" -v u="$2" -v s="$3" '{v[NR]=$1*s} END {printf "%-78s  min %9.3f  median %9.3f  max %9.3f %s\n", l, v[1], v[int((NR+1)/2)], v[NR], u}'; }
+    awk '{print $1}' "$SCRATCH/pairs" | stats "floor: hello-world linking FoundationNetworking, whole process" "ms (wall)" 0.001
+    awk '{print $3}' "$SCRATCH/pairs" | stats "$label, whole process" "ms (wall)" 0.001
+    awk '{print $3 / $1}' "$SCRATCH/pairs" | stats "ratio $label / hello-world, wall (per pair)" "×" 1
+    awk '{print $2}' "$SCRATCH/pairs" | stats "floor: hello-world linking FoundationNetworking, whole process" "MiB (peak RSS)" 0.0009765625
+    awk '{print $4}' "$SCRATCH/pairs" | stats "$label, whole process" "MiB (peak RSS)" 0.0009765625
+    awk '{print $4 / $2}' "$SCRATCH/pairs" | stats "ratio $label / hello-world, peak RSS (per pair)" "×" 1
 }
 
 # `regstate status` on the embedded simulator: a registered device first (untimed), then status as a whole process.
 STATE="$SCRATCH/cli"
 printf '1\nalice@example.com\n1\n' | "$BIN/regstate" walkthrough --store "$STATE" >/dev/null 2>&1 || true
-whole "floor: hello-world linking FoundationNetworking, whole process" "$SCRATCH/hello"
-whole "regstate status (simulator, registered, journal as left), whole process" "$BIN/regstate" status --store "$STATE"
+pair "regstate status (simulator, registered)" "$SCRATCH/hello" -- "$BIN/regstate" status --store "$STATE"
 "$BIN/regstate" status --store "$STATE" | sed 's/^/  (status printed: /; s/$/)/'
 
 "$BIN/RegStateBenchmarks"

@@ -7,6 +7,8 @@ import RegStateTesting
 /// floor measured in the same run. Every line says what was timed.
 enum EngineBenchmarks {
     static let rounds = 9
+    /// Launch pairs: many, since one launch is a few milliseconds and the machine is shared.
+    static let launchRounds = 31
 
     /// A registered device on disk, over the simulator.
     struct World {
@@ -63,7 +65,16 @@ enum EngineBenchmarks {
         return try Data(contentsOf: scratch)
     }
 
-    static func run(scratch: URL) async throws {
+    /// One group of figures alone: `launch` (journal replay and launch) or `callers`.
+    static func run(only group: String, scratch: URL) async throws {
+        switch group {
+        case "callers": try await callers(key: try SystemCrypto().generateRSAPrivateKey(bits: 2048), scratch: scratch)
+        case "launch": try await run(scratch: scratch, deliveriesAndCallers: false)
+        default: print("unknown group \(group): launch or callers")
+        }
+    }
+
+    static func run(scratch: URL, deliveriesAndCallers: Bool = true) async throws {
         let key = try SystemCrypto().generateRSAPrivateKey(bits: 2048)
         let world = try World(directory: scratch.appendingPathComponent("launch"), key: key)
         try FileManager.default.createDirectory(at: world.directory, withIntermediateDirectories: true)
@@ -89,30 +100,31 @@ enum EngineBenchmarks {
             print(replay.line("journal replay, \(count) plain entries (read, check, decode, fold; no launch)"))
         }
 
-        // Launch to settled (Active B, valid token, disk store + journal), the journal file reset before each round.
-        var launches: [Int: Rounds] = [:]
-        for count in [10, 100_000] {
-            try legacyJournal(count, stored: stored).write(to: world.journalURL)
-            if count > 10 {
-                // The first launch on an old 100,000-line journal folds it into a snapshot (untimed, shown below);
-                // every later launch starts from what that left.
-                let first = try await Rounds.time(rounds: 1, prepare: {
-                    try legacyJournal(count, stored: stored).write(to: world.journalURL)
-                }) { _ = try await world.service().start() }
-                print(first.line("  one-time: first launch on a pre-snapshot journal of \(count) lines (folds it)"))
-            }
-            let prepared = try Data(contentsOf: world.journalURL)
-            let launch = try await Rounds.time(rounds: rounds, prepare: { try prepared.write(to: world.journalURL) }) {
+        // Launch to settled (Active B, valid token, disk store + journal), the journal file reset before each launch:
+        // 10 events of history, and 100,000 (an old-format journal folded once by its first launch, untimed below).
+        let short = try legacyJournal(10, stored: stored)
+        let first = try await Rounds.time(rounds: 1, prepare: {
+            try legacyJournal(100_000, stored: stored).write(to: world.journalURL)
+        }) { _ = try await world.service().start() }
+        print(first.line("  one-time: first launch on a pre-snapshot journal of 100000 lines (folds it)"))
+        let long = try Data(contentsOf: world.journalURL)
+        // In turn (10, 100,000, 10, ...), so the ratio pairs launches made a moment apart.
+        var tens: [Double] = [], longs: [Double] = []
+        for round in 0...launchRounds {
+            for (journal, into) in [(short, 0), (long, 1)] {
+                try journal.write(to: world.journalURL)
+                let start = DispatchTime.now().uptimeNanoseconds
                 _ = try await world.service().start()
+                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+                if round > 0 { if into == 0 { tens.append(elapsed) } else { longs.append(elapsed) } }  // round 0 warms up
             }
-            launches[count] = launch
-            let what = count > 10 ? "after \(count) events (snapshot + tail)" : "of \(count) events"
-            print(launch.line("launch to Active B, journal \(what), file reset each round"))
         }
-        if let short = launches[10], let long = launches[100_000] {
-            print(long.ratio(to: short).line("ratio launch 100,000 / launch 10 (per round)", unit: "×"))
-        }
+        let ten = Rounds(values: tens), hundredThousand = Rounds(values: longs)
+        print(ten.line("launch to Active B, journal of 10 events, file reset each launch"))
+        print(hundredThousand.line("launch to Active B, 100000 events of history (snapshot + tail), file reset"))
+        print(hundredThousand.ratio(to: ten).line("ratio launch 100,000 / launch 10 (per pair)", unit: "×"))
 
+        guard deliveriesAndCallers else { return }
         try await deliveries(world)
         try await callers(key: key, scratch: scratch)
     }

@@ -27,6 +27,12 @@ defer { try? FileManager.default.removeItem(at: scratch) }
 
 print("RegState benchmarks (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
 
+// `RegStateBenchmarks launch` or `RegStateBenchmarks callers`: that group of figures alone (each with its floor).
+if let only = CommandLine.arguments.dropFirst().first {
+    try await EngineBenchmarks.run(only: only, scratch: scratch)
+    exit(0)
+}
+
 try IDTokenValidationBenchmark.run()
 try DPoPProofBenchmark.run()
 print("")

@@ -11,6 +11,7 @@ public final class InMemorySecureStore: SecureStore {
         var values: [String: Data]
         var nextWriteError: StoreError?
         var nextReadError: StoreError?
+        var reads: [String: Int] = [:]
     }
 
     private let state: LockedValue<State>
@@ -39,12 +40,19 @@ public final class InMemorySecureStore: SecureStore {
         state.withLock { $0.nextReadError = error }
     }
 
+    /// How many times ``data(forKey:)`` has been asked for `key` since the store was created: what a test counts
+    /// to show that many callers share one read instead of each reading (and decoding) the record.
+    public func readCount(forKey key: String) -> Int {
+        state.withLock { $0.reads[key] ?? 0 }
+    }
+
     /// The value stored under `key`, or `nil` when there is none.
     ///
     /// - Throws: ``StoreError/invalidKey(_:)``, or the error armed by ``failNextRead(_:)``.
     public func data(forKey key: String) throws -> Data? {
         try StoreKey.validate(key)
         return try state.withLock { state in
+            state.reads[key, default: 0] += 1
             if let error = state.nextReadError {
                 state.nextReadError = nil
                 throw error

@@ -6,7 +6,8 @@ import RegStateSimulator
 struct CLIEnvironment: Sendable {
     /// The engine.
     let service: RegStateService
-    /// The simulator, when no `--issuer` was given; it plays the user and holds the inbox.
+    /// The simulator, when no `--issuer` was given and the command is the walkthrough (it plays the user and holds
+    /// the inbox). Other commands on the simulator open its world only when they send a request.
     let simulator: Simulator?
     /// The loopback listener, with `--loopback`.
     let loopback: LoopbackRedirectListener?
@@ -26,7 +27,10 @@ struct CLIEnvironment: Sendable {
     ///   ``SimulatorError`` when the simulator's world cannot be opened.
     static func make(_ options: CLIOptions, providerTransport: (any HTTPTransport)? = nil) throws -> CLIEnvironment {
         // The store first: opening it creates and checks the directory the simulator's world also lives in.
-        var dependencies = try dependencies(at: options.store, transport: providerTransport ?? URLSessionTransport())
+        // URLSession only for a real provider: on the simulator path no networking object is built.
+        let real = options.issuer != nil && options.clientID != nil
+        let transport: any HTTPTransport = providerTransport ?? (real ? URLSessionTransport() : OfflineTransport())
+        var dependencies = try dependencies(at: options.store, transport: transport)
         dependencies.platform = options.platform == .web ? FixedPlatformService.web : SystemPlatformService()
         if let issuer = options.issuer, let clientID = options.clientID {
             var redirect = options.redirectURI ?? SimulatorConfiguration.literalURL(CLIOptions.defaultRedirectURI)
@@ -60,9 +64,10 @@ struct CLIEnvironment: Sendable {
         simulated.maxDevicesPerUser = knobs.maxDevices
         let clock = knobs.clock
         dependencies.clock = clock
-        let simulator = try Simulator(configuration: simulated, clock: clock,
-                                      persistence: options.store.appendingPathComponent("simulator", isDirectory: true))
-        dependencies.transport = simulator.transport
+        let world = options.store.appendingPathComponent("simulator", isDirectory: true)
+        let lazy = LazySimulator { [simulated] in try Simulator(configuration: simulated, clock: clock, persistence: world) }
+        dependencies.transport = lazy.transport
+        let simulator = options.command == .walkthrough ? try lazy.open() : nil
         // The engine is configured exactly as the simulator is: its issuer, client, first redirect and backend.
         let redirect = SimulatorConfiguration.literalURL(simulated.redirectURIs.first ?? CLIOptions.defaultRedirectURI)
         var configuration = RegStateConfiguration(

@@ -15,6 +15,23 @@ struct SessionCommandTests {
         device.expectNoSecretsPrinted()
     }
 
+    @Test("Given a usable token, status settles from the stored record alone: it never opens the simulator's world")
+    func statusDoesNotOpenTheWorld() async throws {
+        let device = try CLIScenario()
+        try await device.registerSocially()
+        // A world that cannot be read: any command that opened it would fail. Status with a usable token must not.
+        let world = device.store.appendingPathComponent("simulator/simulator-world.json")
+        let saved = try Data(contentsOf: world)
+        try Data("not a world".utf8).write(to: world)
+        let status = try await device.run(["status"])
+        #expect(status.status == 0, "status failed: \(status.stderr)")
+        #expect(status.stdout.contains("State: Active B (social, online"))
+        #expect(try Data(contentsOf: world) == Data("not a world".utf8), "status wrote the world")
+        // A command that needs the provider opens it (and reports it when it cannot).
+        try saved.write(to: world)
+        #expect(try await device.run(["logout"]).status == 0)
+    }
+
     @Test("Given a 30 s access token (shorter than the 60 s grace), when status runs four times right after registration, then none renews: the grace is at most half the lifetime")
     func shortLivedTokenIsNotRenewedOnEveryCall() async throws {
         let device = try CLIScenario()

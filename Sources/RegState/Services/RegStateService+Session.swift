@@ -7,9 +7,28 @@ extension RegStateService {
     /// session stays active with its data.
     ///
     /// - Throws: ``RegStateError`` (**E**) when renewal fails; ``AccessTokenError/noSession`` when no session is active.
-    public func validAccessToken() async throws -> String {
-        guard case .active(let session) = state, let current = await tokenSnapshot() else { throw AccessTokenError.noSession }
+    public nonisolated func validAccessToken() async throws -> String {
+        // Nonisolated, so that when the shared answer lands its waiters resume side by side rather than queueing for
+        // the actor one by one.
+        try await accessTokenAnswer().value
+    }
+
+    /// The ``validAccessToken()`` answer in progress, or a new one. Callers that arrive while an answer is being
+    /// worked out share it: one read of the store and one renewal for any number of them, none of them reading or
+    /// decoding the record on its own.
+    private func accessTokenAnswer() throws -> Task<String, any Error> {
+        guard case .active(let session) = state else { throw AccessTokenError.noSession }
         guard !session.isHostDriven else { throw AccessTokenError.hostDriven }
+        if let shared = accessTokenResolution { return shared }
+        let resolution = Task { try await self.resolveAccessToken() }
+        accessTokenResolution = resolution
+        return resolution
+    }
+
+    /// The work behind ``validAccessToken()``, done once for every caller waiting on it.
+    private func resolveAccessToken() async throws -> String {
+        defer { accessTokenResolution = nil }
+        guard case .active = state, let current = await tokenSnapshot() else { throw AccessTokenError.noSession }
         if let token = current.usableAccessToken { return token }
         let failure = await renew(replacing: current.accessToken, because: .expired)
         if let renewed = await tokenSnapshot()?.usableAccessToken { return renewed }

@@ -31,6 +31,8 @@ public actor RegStateService {
     let securityFlight: SecurityTokenFlight
     /// Access tokens renewed for a rejection and rejected again: not renewed again before the backoff.
     var accessBackoff = RejectionBackoff()
+    /// The ``validAccessToken()`` answer being worked out, shared by every caller that arrives meanwhile.
+    var accessTokenResolution: Task<String, any Error>?
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
     public static let subscriberBufferSize = EventBroadcaster.bufferSize

@@ -27,6 +27,29 @@ struct ConcurrencyTests {
         #expect(await harness.simulator.refreshGrantCount == 2)
     }
 
+    @Test("given an expired token, when 1,000 callers ask at once, then they share one renewal and a handful of store reads, not one each")
+    func thousandCallersShareTheReads() async throws {
+        let harness = try EngineHarness()
+        let service = try await harness.registeredService()
+        harness.clock.advance(by: 3600)
+        await harness.simulator.resetCounters()
+        let readsBefore = harness.store.readCount(forKey: "credentials")
+        let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<1_000 { group.addTask { try await service.validAccessToken() } }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(tokens.count == 1_000)
+        #expect(Set(tokens).count == 1)
+        #expect(await harness.simulator.refreshGrantCount == 1)
+        let reads = harness.store.readCount(forKey: "credentials") - readsBefore
+        // Each caller reading the record for itself made about 3,600 reads; a shared answer makes a few per round of
+        // callers (the read that finds the token expired, the renewal's own, the read of the renewed token).
+        #expect(reads <= 50, "credentials record read \(reads) times for 1,000 callers")
+        // A caller after the shared answer gets the renewed token from the store, without a second grant.
+        #expect(try await service.validAccessToken() == tokens.first)
+        #expect(await harness.simulator.refreshGrantCount == 1)
+    }
+
     @Test("given a valid token, when the host asks for a renewal, then one refresh, Active C, journaled as a host request")
     func hostRequestedRenewal() async throws {
         let harness = try EngineHarness()
