@@ -51,7 +51,9 @@ struct CLIEnvironment: Sendable {
         if let ttl = knobs.refreshTokenLifetime { simulated.refreshTokenLifetime = ttl }
         if let grace = knobs.reuseGrace { simulated.refreshReuseGrace = grace }
         simulated.maxDevicesPerUser = knobs.maxDevices
-        let simulator = try Simulator(configuration: simulated, clock: SystemClock(),
+        let clock = knobs.clock
+        dependencies.clock = clock
+        let simulator = try Simulator(configuration: simulated, clock: clock,
                                       persistence: options.store.appendingPathComponent("simulator", isDirectory: true))
         dependencies.transport = simulator.transport
         // The engine is configured exactly as the simulator is: its issuer, client, first redirect and backend.

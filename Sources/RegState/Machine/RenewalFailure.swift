@@ -17,11 +17,14 @@ public enum RenewalFailure: Error, Sendable, Equatable, Codable {
     case storage(String)
     /// The backend ended the session (`403 FORCED_LOGOUT`); local data is cleared.
     case forcedLogout
+    /// The refresh answer's ID token failed validation (OIDC Core 12.2 / 3.1.3.7); the reason names the check
+    /// (an ``IDTokenError`` case), never the token. Recoverable: nothing was stored, the session and its tokens stay.
+    case invalidRefreshedIDToken(reason: String)
 
     /// Whether the session survives this failure: a transient provider failure or a local storage failure.
     public var isRecoverable: Bool {
         switch self {
-        case .transient, .storage: true
+        case .transient, .storage, .invalidRefreshedIDToken: true
         case .denied, .credentialsExhausted, .noRefreshToken, .forcedLogout: false
         }
     }
@@ -38,6 +41,8 @@ extension RenewalFailure: LocalizedError {
         case .noRefreshToken: "The session expired and cannot be renewed. Please sign in again."
         case .storage(let reason): "The stored session could not be used (\(reason))."
         case .forcedLogout: "The session was ended by the server. Please sign in again."
+        case .invalidRefreshedIDToken(let reason):
+            "The session could not be renewed: the sign-in service sent an invalid ID token (\(reason)). The session is kept."
         }
     }
 }
