@@ -87,10 +87,14 @@ extension SimulationRun {
     /// session may have announced a recoverable E since.
     func checkLetters(_ service: RegStateService, incarnation: Int) async {
         let state = await service.state
-        let stream = await service.events()
-        var latest: RegStateEvent?
-        for await event in stream { latest = event; break }
         guard let expected = state.event else { return }
+        // A service that never broadcast has no latest event to replay: waiting for one would hang the check.
+        guard await service.emittedEventCount > 0 else {
+            ledger.violation("letters-agree", "p\(incarnation) is \(Self.describe(state)) but announced nothing")
+            return
+        }
+        var latest: RegStateEvent?
+        for await event in await service.events() { latest = event; break }
         if latest == expected { return }
         if case .active = state, case .error(.renewal(let failure)) = latest, failure.isRecoverable { return }
         ledger.violation("letters-agree", "p\(incarnation) is \(Self.describe(state)) but its latest event is \(latest.map { "\($0.letter)" } ?? "none")")

@@ -6,7 +6,7 @@ import Testing
 @Suite("Simulation seeds", .serialized)
 struct SimulationSeedTests {
     /// Seeds that found defects (in the engine or in the harness); each must keep passing.
-    static let regressionSeeds: [UInt64] = [26, 29, 97, 142, 159, 523_783_238]
+    static let regressionSeeds: [UInt64] = [26, 29, 97, 142, 159, 523_783_238, 1_000_405, 1_000_599, 1_002_320, 1_004_883, 1_007_708]
 
     @Test("Given the fixed seeds, when each life runs, then every invariant holds")
     func fixedSeeds() throws {
