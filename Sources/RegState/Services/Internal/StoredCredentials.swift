@@ -28,6 +28,11 @@ package struct StoredCredentials: Sendable, Equatable, Codable, CustomStringConv
     package var refreshExpiresAt: Date?
     package var securityToken: String?
     package var securityTokenExpiresAt: Date?
+    /// The issuer identifier the credentials were issued by (``CredentialBinding``); `nil` in records written before
+    /// credentials were bound, which are adopted only when their ID token shows this issuer and client.
+    package var issuer: String?
+    /// The client id the credentials were issued to; `nil` in records written before credentials were bound.
+    package var clientID: String?
 
     enum CodingKeys: String, CodingKey {
         case stage
@@ -41,6 +46,8 @@ package struct StoredCredentials: Sendable, Equatable, Codable, CustomStringConv
         case refreshExpiresAt = "refresh_expires_at"
         case securityToken = "security_token"
         case securityTokenExpiresAt = "security_token_expires_at"
+        case issuer
+        case clientID = "client_id"
     }
 
     /// The non-secret summary events carry; `nil` for the non-native token, which has no registration.
