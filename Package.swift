@@ -16,6 +16,8 @@ let package = Package(
         // Test doubles for apps: in-memory store, manual clock, recording logger, a device on the simulator.
         .library(name: "RegStateTesting", targets: ["RegStateTesting"]),
         .executable(name: "regstate", targets: ["regstate"]),
+        // Runs seeded lives of the real engine in a simulated world (issue 12): regstate-sim --seeds 1..100
+        .executable(name: "regstate-sim", targets: ["regstate-sim"]),
     ],
     targets: [
         // The system's OpenSSL libcrypto (Debian: libssl-dev), linked on Linux only; Apple platforms use CryptoKit/Security.
@@ -32,6 +34,11 @@ let package = Package(
         .target(name: "RegStateSimulator", dependencies: ["RegState"], swiftSettings: settings),
         .target(name: "RegStateTesting", dependencies: ["RegState", "RegStateSimulator"], swiftSettings: settings),
         .executableTarget(name: "regstate", dependencies: ["RegState", "RegStateSimulator"], swiftSettings: settings),
+        // Deterministic simulation testing: a seeded world (scheduling, time, network, disk, crashes, users) around
+        // the real RegStateService, and the invariants checked in every run.
+        .target(name: "RegStateSimulation", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting"],
+                swiftSettings: settings),
+        .executableTarget(name: "regstate-sim", dependencies: ["RegStateSimulation"], swiftSettings: settings),
         // Prints figures for the hot paths; run it in release: swift run -c release RegStateBenchmarks
         .executableTarget(name: "RegStateBenchmarks",
                          dependencies: ["RegState", "RegStateSimulator", "RegStateTesting",
@@ -48,6 +55,8 @@ let package = Package(
         .testTarget(name: "RegStateTests", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting", "RegStateCrashProbe",
                                                           "RegStateFuzz", "RegStateTestSupport"], swiftSettings: settings),
         .testTarget(name: "RegStateSimulatorTests", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting"], swiftSettings: settings),
+        .testTarget(name: "RegStateSimulationTests", dependencies: ["RegStateSimulation", "regstate-sim", "RegStateTestSupport"],
+                    swiftSettings: settings),
         .testTarget(name: "RegStateCLITests", dependencies: ["regstate", "RegStateTestSupport"], swiftSettings: settings),
         .testTarget(name: "RegStateInteropTests", dependencies: ["RegState", "RegStateTesting", "regstate", "RegStateTestSupport"],
                     swiftSettings: settings),

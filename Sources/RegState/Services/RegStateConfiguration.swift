@@ -18,6 +18,7 @@ public struct RegStateConfiguration: Sendable {
     /// When the launch renewal has not answered within this budget, the launch settles as if the provider were
     /// unreachable (seed 000: Error **E**, recoverable, then the stored session offline, Active **B**) while the renewal
     /// goes on; when it lands, its result applies (Active **C** on success). Never more than one grant.
+    /// `.infinity` waits for the renewal's own answer, with no timer.
     public var launchBudget: TimeInterval = 2
     /// Who renews the session (default ``SessionSource/selfRenewing``): RegState with the refresh token, or the host
     /// app, which pushes ID tokens in with ``RegStateService/updateToken(idToken:)`` (seed 000).

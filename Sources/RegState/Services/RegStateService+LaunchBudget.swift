@@ -7,6 +7,8 @@ extension RegStateService {
     /// launch found, so a process that finds it already replaced by another uses the stored result and sends nothing.
     func renewWithinLaunchBudget(replacing staleAccessToken: String?) async -> [MachineEvent] {
         let renewal = renewal
+        // An infinite budget waits for the renewal itself: no timer (the simulation's scheduler drives no real time).
+        guard launchBudget.isFinite else { return await feed(await renewal.renew(replacing: staleAccessToken).event) }
         let flight = Task { await renewal.renew(replacing: staleAccessToken) }
         if let outcome = await LaunchBudget.first(flight, within: launchBudget) {
             return await feed(outcome.effectEvent)

@@ -33,6 +33,9 @@ public actor RegStateService {
     var accessBackoff = RejectionBackoff()
     /// The ``validAccessToken()`` answer being worked out, shared by every caller that arrives meanwhile.
     var accessTokenResolution: Task<String, any Error>?
+    /// Why the last logout's effect was refused (offline), even when its result came back too late to apply (a
+    /// renewal failure ended the session meanwhile): ``logout()`` must not report success for it.
+    private var lastLogoutRefusal: TransientIssue?
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
     public static let subscriberBufferSize = EventBroadcaster.bufferSize
@@ -125,8 +128,10 @@ public actor RegStateService {
     @discardableResult
     public func logout() async throws -> LogoutResult {
         lastLogout = nil
+        lastLogoutRefusal = nil
         let applied = try await apply(.logoutRequested)
         for case .logoutRefused(let issue) in applied { throw LogoutError.offline(issue) }
+        if let issue = lastLogoutRefusal { throw LogoutError.offline(issue) }
         return lastLogout ?? .nothingToRevoke
     }
 
@@ -217,6 +222,7 @@ public actor RegStateService {
         case .logout:
             let outcome = await runner.logout()
             lastLogout = outcome.result
+            if case .logoutRefused(let issue) = outcome.event { lastLogoutRefusal = issue }
             return await feed(outcome.event)
         }
     }

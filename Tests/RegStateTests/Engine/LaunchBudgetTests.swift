@@ -52,6 +52,29 @@ struct LaunchBudgetTests {
         #expect(await tape.next(1) == ["Active C"])
     }
 
+    @Test("given an infinite budget and a provider that answers late, launch waits for it: C, never the offline detour")
+    func infiniteBudgetWaitsForTheRenewal() async throws {
+        let harness = try EngineHarness()
+        _ = try await harness.registeredService()
+        harness.clock.advance(by: 3600)
+        await harness.simulator.setHoldsRequests(true)
+        let sent = LockedValue(0)
+        var configuration = harness.configuration
+        configuration.launchBudget = .infinity
+        let service = RegStateService(configuration: configuration, dependencies: RegStateDependencies(
+            store: harness.store, journal: harness.journal,
+            transport: CountingTransport(base: harness.simulator.transport, tokenRequests: sent),
+            clock: harness.clock, logger: harness.logger))
+        var tape = await EventTape(service)
+        let launching = Task { await service.start() }
+        // Released only once the renewal has reached the provider: the launch is waiting for it, not for a timer.
+        while sent.withLock({ $0 }) == 0 { await Task.yield() }
+        await harness.simulator.setHoldsRequests(false)
+        #expect(await launching.value.letter == "C")
+        #expect(await tape.next(1) == ["Active C"])
+        #expect(await harness.simulator.refreshGrantCount == 1)
+    }
+
     @Test("given a stalled launch renewal, a caller asking for the token joins it: still one grant")
     func callerJoinsTheHeldRenewal() async throws {
         let harness = try EngineHarness()
@@ -65,5 +88,16 @@ struct LaunchBudgetTests {
         _ = await caller.value
         _ = await service.settled()
         #expect(await harness.simulator.refreshGrantCount == 1)
+    }
+}
+
+/// Counts the requests it forwards to the simulator.
+private struct CountingTransport: HTTPTransport {
+    let base: any HTTPTransport
+    let tokenRequests: LockedValue<Int>
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        tokenRequests.withLock { $0 += 1 }
+        return try await base.send(request)
     }
 }

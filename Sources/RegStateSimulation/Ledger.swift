@@ -1,0 +1,113 @@
+import Foundation
+
+/// What a run saw and what it found wrong: the trace (requests, faults, events, store writes, never a token: tokens
+/// appear as short fingerprints) and the record of every refresh token presented, rotated and stored, which the
+/// refresh-reuse invariant reads.
+public final class Ledger: @unchecked Sendable {
+    // @unchecked: every mutable field is guarded by `lock`.
+    private let lock = NSLock()
+    private var lines: [String] = []
+    private var found: [String] = []
+    /// Refresh-token fingerprint → the fingerprint of its successor, once the provider rotated it.
+    private var successors: [String: String] = [:]
+    /// Fingerprints of refresh tokens that some write put on the disk.
+    private var storedRefreshTokens: Set<String> = []
+    /// Fingerprint → how many times it was presented to the token endpoint.
+    private var presentations: [String: Int] = [:]
+    /// Rotations whose answer never reached a live process (lost, malformed, or the process died).
+    private var lostRotations: Set<String> = []
+    private var step = 0
+    private var refusals = 0
+
+    /// An empty ledger.
+    public init() {}
+
+    /// The trace so far, one line per fact.
+    public var trace: [String] { lock.withLock { lines } }
+    /// Every invariant violation found, in order.
+    public var violations: [String] { lock.withLock { found } }
+
+    /// Sets the step number that prefixes later trace lines.
+    func begin(step: Int) { lock.withLock { self.step = step } }
+
+    /// Appends a trace line.
+    func note(_ line: String) { lock.withLock { lines.append(String(format: "%03d ", step) + line) } }
+
+    /// Records an invariant violation (and traces it).
+    func violation(_ invariant: String, _ detail: String) {
+        lock.withLock {
+            let text = "\(invariant): \(detail)"
+            found.append(text)
+            lines.append(String(format: "%03d ", step) + "VIOLATION " + text)
+        }
+    }
+
+    // MARK: Refresh tokens
+
+    /// A refresh grant presented `token`. Reports a second presentation of a token whose successor was already
+    /// on the disk: the engine knew the new token and still spent the old one.
+    func presented(refreshToken token: String, by process: Int, processAlive: Bool) {
+        let id = Self.fingerprint(token)
+        lock.withLock {
+            presentations[id, default: 0] += 1
+            guard presentations[id, default: 0] > 1 else { return }
+            if !processAlive {
+                // The kernel released the dead process's lock while its request was on the wire: a crash made the
+                // second presentation unavoidable.
+                lines.append(String(format: "%03d ", step) + "note  rt#\(id) presented again by p\(process) after it died (unavoidable: request on the wire)")
+            } else if let next = successors[id], storedRefreshTokens.contains(next) {
+                let text = "refresh-reuse: p\(process) presented rt#\(id) again although its successor rt#\(next) was stored"
+                found.append(text)
+                lines.append(String(format: "%03d ", step) + "VIOLATION " + text)
+            } else {
+                let why = lostRotations.contains(id) ? "its rotation's answer was lost" : "no rotation of it was stored"
+                lines.append(String(format: "%03d ", step) + "note  rt#\(id) presented again (unavoidable: \(why))")
+            }
+        }
+    }
+
+    /// The provider rotated `old` into `new`; `delivered` says whether a live process received the answer.
+    func rotated(_ old: String, into new: String, delivered: Bool) {
+        lock.withLock {
+            successors[Self.fingerprint(old)] = Self.fingerprint(new)
+            if !delivered { lostRotations.insert(Self.fingerprint(old)) }
+        }
+    }
+
+    /// A write put `data` under `key` (the credentials record: its refresh token is now known to the disk).
+    func stored(_ data: Data?, key: String) {
+        guard key == "credentials", let token = Self.refreshToken(in: data) else { return }
+        lock.withLock { _ = storedRefreshTokens.insert(Self.fingerprint(token)) }
+    }
+
+    /// The provider (not a proxy) refused a refresh grant.
+    func providerRefused() { lock.withLock { refusals += 1 } }
+    /// How many refresh grants the provider refused.
+    var providerRefusals: Int { lock.withLock { refusals } }
+
+    /// How many refresh grants were presented in all.
+    var refreshPresentations: Int { lock.withLock { presentations.values.reduce(0, +) } }
+
+    // MARK: Text without secrets
+
+    /// A short, stable fingerprint of a token (FNV-1a), for traces: never the token itself.
+    public static func fingerprint(_ token: String) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in token.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return String(hash >> 40, radix: 16)
+    }
+
+    /// The refresh token in a stored credentials record, if any.
+    static func refreshToken(in data: Data?) -> String? {
+        guard let data, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return object["refresh_token"] as? String
+    }
+
+    /// What a trace says about a stored value: the refresh token's fingerprint for the credentials record.
+    static func describe(_ data: Data?, key: String) -> String {
+        guard key == "credentials" else { return "" }
+        guard let data else { return "" }
+        guard let token = refreshToken(in: data) else { return " (no refresh token)" }
+        return " (rt#\(fingerprint(token)))"
+    }
+}

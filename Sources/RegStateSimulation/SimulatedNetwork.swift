@@ -1,0 +1,171 @@
+import Foundation
+import RegState
+import RegStateTesting
+
+/// A fault the network plays on one request, drawn from the run's seed.
+public enum NetworkFault: String, Sendable, CaseIterable {
+    /// The request never leaves the device (no network).
+    case offline
+    /// No answer in time; the request was never delivered.
+    case timeoutBeforeDelivery
+    /// The request reached the server, which acted on it; the answer was lost (the dangerous one).
+    case answerLost
+    /// A proxy answered `503` without delivering the request.
+    case serverError
+    /// The server answered `429 Too Many Requests` without acting.
+    case tooManyRequests
+    /// The request was delivered and acted on; the answer arrived mangled (a `200` that is not JSON).
+    case malformedAnswer
+    /// A proxy answered with a redirect to another origin.
+    case redirectElsewhere
+}
+
+/// The network between the engine instances and the simulator: delivers requests to the simulator's transport,
+/// plays faults drawn from the seed, moves the virtual clock by each request's latency, and audits every request
+/// for tokens going where they must not.
+public final class SimulatedNetwork: @unchecked Sendable {
+    // @unchecked: every mutable field is guarded by `lock`.
+    private let lock = NSLock()
+    private let base: any HTTPTransport
+    private let clock: ManualClock
+    private let ledger: Ledger
+    private var random: SeededRandom
+    private var faultRate = 0
+    private var offline = false
+    /// Origins (scheme://host:port) a token may be sent to, and the issuer's origin (the only one for refresh tokens).
+    private let tokenOrigins: Set<String>
+    private let issuerOrigin: String
+    /// Where a redirect fault points: an origin configured for nothing.
+    public static let elsewhere = "https://elsewhere.example"
+
+    /// A network in front of `base` (the simulator's transport).
+    public init(base: any HTTPTransport, clock: ManualClock, random: SeededRandom, ledger: Ledger, issuer: URL, backend: URL) {
+        self.base = base
+        self.clock = clock
+        self.random = random
+        self.ledger = ledger
+        issuerOrigin = Self.origin(issuer)
+        tokenOrigins = [Self.origin(issuer), Self.origin(backend)]
+    }
+
+    /// Percent of requests that meet a fault.
+    public var faultPercent: Int { get { lock.withLock { faultRate } } set { lock.withLock { faultRate = newValue } } }
+    /// Whether the device is offline (every request fails before leaving).
+    public var isOffline: Bool { get { lock.withLock { offline } } set { lock.withLock { offline = newValue } } }
+
+    /// The transport of one process: requests from a dead process never leave, answers to one are lost.
+    func transport(for process: Int, isAlive: @escaping @Sendable () -> Bool) -> any HTTPTransport {
+        ProcessTransport(network: self, process: process, isAlive: isAlive)
+    }
+
+    fileprivate func send(_ request: HTTPRequest, from process: Int, isAlive: @Sendable () -> Bool) async throws -> HTTPResponse {
+        guard isAlive() else { throw TransportError.connectionFailed("the process has ended") }
+        let label = "p\(process) \(request.method.rawValue) \(request.url.host ?? "?")\(request.url.path)"
+        audit(request, label: label)
+        let (fault, latency, yields) = lock.withLock { () -> (NetworkFault?, Double, Int) in
+            let fault: NetworkFault? = offline ? .offline
+                : random.chance(faultRate) ? NetworkFault.allCases[random.below(NetworkFault.allCases.count)] : nil
+            return (fault, Double(random.below(800)) / 1000, random.below(4))
+        }
+        // The order in which answers come back: a seeded number of turns for other tasks first.
+        for _ in 0..<yields { await DeterministicScheduler.yield() }
+        let refreshToken = Self.formValue("refresh_token", in: request)
+        let isGrant = Self.formValue("grant_type", in: request) == "refresh_token"
+        if isGrant, let refreshToken { ledger.presented(refreshToken: refreshToken, by: process, processAlive: isAlive()) }
+        switch fault {
+        case .offline:
+            ledger.note("net   \(label) -> offline")
+            throw TransportError.offline
+        case .timeoutBeforeDelivery:
+            ledger.note("net   \(label) -> timeout (not delivered)")
+            throw TransportError.timedOut
+        case .serverError:
+            ledger.note("net   \(label) -> 503 (proxy)")
+            return HTTPResponse(status: 503, headers: ["Content-Type": "text/html"], body: Data("<html>unavailable</html>".utf8))
+        case .tooManyRequests:
+            ledger.note("net   \(label) -> 429 (proxy)")
+            return HTTPResponse(status: 429, headers: ["Retry-After": "30"], body: Data())
+        case .redirectElsewhere:
+            ledger.note("net   \(label) -> 307 to \(Self.elsewhere)")
+            return HTTPResponse(status: 307, headers: ["Location": Self.elsewhere + request.url.path])
+        case .answerLost, .malformedAnswer, nil:
+            break
+        }
+        if Self.origin(request.url) == Self.elsewhere {
+            ledger.note("net   \(label) -> connection refused")
+            throw TransportError.connectionFailed("elsewhere")
+        }
+        clock.advance(by: latency)
+        let response = try await base.send(request)
+        let delivered = isAlive() && fault != .answerLost && fault != .malformedAnswer
+        if isGrant, (400..<500).contains(response.status) { ledger.providerRefused() }
+        var rotation = ""
+        if isGrant, response.status == 200, let old = refreshToken, let new = Self.jsonString("refresh_token", in: response.body) {
+            if new != old { ledger.rotated(old, into: new, delivered: delivered) }
+            rotation = " rt#\(Ledger.fingerprint(old)) -> rt#\(Ledger.fingerprint(new))"
+        }
+        let presented = refreshToken.map { " rt#\(Ledger.fingerprint($0))" } ?? ""
+        switch fault {
+        case .answerLost:
+            ledger.note("net   \(label)\(presented) -> \(response.status)\(rotation) ANSWER LOST")
+            throw TransportError.timedOut
+        case .malformedAnswer:
+            ledger.note("net   \(label)\(presented) -> \(response.status)\(rotation) MALFORMED")
+            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data("{\"access_to".utf8))
+        default:
+            guard isAlive() else {
+                ledger.note("net   \(label)\(presented) -> \(response.status)\(rotation) (process ended)")
+                throw TransportError.connectionFailed("the process has ended")
+            }
+            ledger.note("net   \(label)\(presented) -> \(response.status)\(rotation)")
+            return response
+        }
+    }
+
+    /// The token-origin invariant: a request carrying a token goes only to an origin configured for it, and a
+    /// refresh token only to the issuer.
+    private func audit(_ request: HTTPRequest, label: String) {
+        let origin = Self.origin(request.url)
+        let carriesBearer = request.header("Authorization") != nil || request.header("DPoP") != nil
+        if carriesBearer, !tokenOrigins.contains(origin) {
+            ledger.violation("token-origin", "\(label) carries Authorization to \(origin)")
+        }
+        let body = String(decoding: request.body ?? Data(), as: UTF8.self)
+        if body.contains("refresh_token="), Self.formValue("refresh_token", in: request) != nil, origin != issuerOrigin {
+            ledger.violation("token-origin", "\(label) carries a refresh token to \(origin)")
+        }
+    }
+
+    static func origin(_ url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port.map { ":\($0)" } ?? ""
+        return "\(scheme)://\(url.host?.lowercased() ?? "")\(port)"
+    }
+
+    static func formValue(_ name: String, in request: HTTPRequest) -> String? {
+        guard let body = request.body, let text = String(data: body, encoding: .utf8) else { return nil }
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, parts[0] == name[...] {
+                return String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+            }
+        }
+        return nil
+    }
+
+    static func jsonString(_ name: String, in body: Data?) -> String? {
+        guard let body, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
+        return object[name] as? String
+    }
+}
+
+/// One process's transport over the ``SimulatedNetwork``.
+private struct ProcessTransport: HTTPTransport {
+    let network: SimulatedNetwork
+    let process: Int
+    let isAlive: @Sendable () -> Bool
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await network.send(request, from: process, isAlive: isAlive)
+    }
+}

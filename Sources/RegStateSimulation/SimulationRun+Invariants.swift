@@ -1,0 +1,181 @@
+import Foundation
+import RegState
+import RegStateSimulator
+
+/// The invariants. Each is a named check; a violation goes to the ledger with the invariant's name.
+extension SimulationRun {
+    /// Checked after every action.
+    func checkContinuously() async {
+        checkNoTornRecord()
+        if loggedOut { checkNoTokenOnDisk("logout") }
+    }
+
+    /// After the heal: every process relaunched from disk, no faults.
+    func checkAtEnd() async {
+        checkNoTornRecord()
+        if loggedOut { checkNoTokenOnDisk("logout") }
+        let honoured = await storedSessionIsHonoured()
+        for slot in slots {
+            guard let service = slot.service else { continue }
+            let state = await service.state
+            // session-honoured: a session the provider still honours ends active, and hands out a token.
+            if honoured {
+                if case .active = state {} else {
+                    ledger.violation("session-honoured", "p\(slot.incarnation) ended \(Self.describe(state)) though the provider honours the stored refresh token")
+                }
+                if (try? await service.validAccessToken()) == nil {
+                    ledger.violation("session-honoured", "p\(slot.incarnation) cannot hand out a token though the provider honours the session")
+                }
+            }
+            await checkLetters(service, incarnation: slot.incarnation)
+            await checkJournal(slot, service: service)
+        }
+        // renewal-storm: each call may cost at most one grant, plus one retry of an unexplained answer.
+        let presentations = ledger.refreshPresentations
+        if presentations > 2 * grantCapableCalls {
+            ledger.violation("renewal-storm", "\(presentations) refresh grants for \(grantCapableCalls) calls that may renew")
+        }
+        let open = pendingCalls.open
+        if !open.isEmpty { ledger.violation("bounded-wait", "calls never returned: \(open.joined(separator: ", "))") }
+    }
+
+    /// Faults off, every pending call waited for, every process relaunched and asked for a token once.
+    func heal() async {
+        ledger.note("heal  faults off, every process relaunched")
+        network.faultPercent = 0
+        network.isOffline = false
+        disk.writeFailurePercent = 0
+        disk.crashPercent = 0
+        await simulator.setProviderDown(false)
+        for task in pending { await task.value }
+        pending.removeAll()
+        for index in slots.indices { await launch(index, reason: "heal") }
+        for slot in slots {
+            guard let service = slot.service else { continue }
+            grantCapableCalls += 1
+            let outcome = (try? await service.validAccessToken()) != nil ? "token" : "no token"
+            ledger.note("call  p\(slot.incarnation) validAccessToken -> \(outcome)")
+        }
+    }
+
+    /// store-atomic: the credentials record on disk is one that some write committed, and the engine never had to
+    /// quarantine an unreadable record.
+    func checkNoTornRecord() {
+        if let data = disk.peek("credentials"), !disk.wasCommitted(data, under: "credentials") {
+            ledger.violation("store-atomic", "the credentials record on disk was never written whole")
+        }
+        if disk.peek("credentials.unreadable") != nil {
+            ledger.violation("store-atomic", "a credentials record was unreadable and quarantined")
+        }
+    }
+
+    /// logout-clears: after a logout, forced logout or clear-state, no token of the session is on disk, and no
+    /// renewal that was in flight brings one back.
+    func checkNoTokenOnDisk(_ context: String) {
+        if disk.peek("credentials") != nil {
+            ledger.violation("logout-clears", "credentials on disk \(context)")
+        }
+    }
+
+    /// Whether the provider would renew with the refresh token on disk now.
+    func storedSessionIsHonoured() async -> Bool {
+        guard let token = Ledger.refreshToken(in: disk.peek("credentials")) else { return false }
+        return await simulator.honours(refreshToken: token)
+    }
+
+    /// letters-agree: the latest lettered event (replayed to a new subscriber) is the state's own event; an active
+    /// session may have announced a recoverable E since.
+    func checkLetters(_ service: RegStateService, incarnation: Int) async {
+        let state = await service.state
+        guard let expected = state.event else { return }
+        // A service that never broadcast has no latest event to replay: waiting for one would hang the check.
+        guard await service.emittedEventCount > 0 else {
+            ledger.violation("letters-agree", "p\(incarnation) is \(Self.describe(state)) but announced nothing")
+            return
+        }
+        var latest: RegStateEvent?
+        for await event in await service.events() { latest = event; break }
+        if latest == expected { return }
+        if case .active = state, case .error(.renewal(let failure)) = latest, failure.isRecoverable { return }
+        ledger.violation("letters-agree", "p\(incarnation) is \(Self.describe(state)) but its latest event is \(latest.map { "\($0.letter)" } ?? "none")")
+    }
+
+    /// replay-equals-live, logout-rules and journal-bounded, over the slot's journal.
+    func checkJournal(_ slot: ProcessSlot, service: RegStateService) async {
+        guard let entries = try? await service.journalEntries() else {
+            ledger.violation("replay-equals-live", "p\(slot.incarnation)'s journal cannot be read")
+            return
+        }
+        let lines = (try? slot.journal.read().lines.count) ?? 0
+        if lines > RegStateService.journalCompactionThreshold + 16 {
+            ledger.violation("journal-bounded", "p\(slot.incarnation)'s journal holds \(lines) lines")
+        }
+        // Without a snapshot the journal starts at sequence 1 (or after a clear-state, at its first entry).
+        guard lines == entries.count else { return }
+        let live = await service.state
+        let replayed = JournalEntry.fold(entries)
+        var state = RegState.unsettled
+        var denials = 0
+        defer {
+            // A denial is the provider's word: it needs a refusal the provider actually sent.
+            if denials > ledger.providerRefusals {
+                ledger.violation("logout-rules", "p\(slot.incarnation) journaled \(denials) denial(s), the provider refused \(ledger.providerRefusals) time(s)")
+            }
+        }
+        var wasActive = false
+        var endAllowed = false
+        for entry in entries {
+            let next = (try? RegStateMachine.transition(from: state, on: entry.event).state) ?? state
+            if case .renewalFailed(.denied, _) = entry.event { denials += 1 }
+            if Self.mayEndSession(entry.event) { endAllowed = true }
+            if Self.isActive(next) {
+                wasActive = true
+                endAllowed = false
+            } else if wasActive, Self.isEnded(next) {
+                if !endAllowed {
+                    ledger.violation("logout-rules", "p\(slot.incarnation): \(entry.event.name) ended an active session")
+                }
+                wasActive = false
+            }
+            state = next
+        }
+        // Dates compare to the microsecond: the journal stores seconds since 1970 as a Double, and the round trip
+        // through `timeIntervalSince1970` loses the last bits of a `Date`.
+        if Self.normalized(replayed) != Self.normalized(live) {
+            ledger.violation("replay-equals-live", "p\(slot.incarnation): journal folds to \(replayed), live state is \(live)")
+        }
+    }
+
+    /// A state in which the session is gone: D, or a final error.
+    static func isEnded(_ state: RegState) -> Bool {
+        switch state {
+        case .registrationRequired: true
+        case .failed(let error): !error.isRecoverable
+        default: false
+        }
+    }
+
+    static func normalized(_ state: RegState) -> String {
+        guard case .active(let session) = state else { return "\(state)" }
+        let micros = session.expiresAt.map { Int(($0.timeIntervalSince1970 * 1_000_000).rounded()) }
+        return "active \(session.activation) \(session.connectivity) \(String(describing: session.registrationType)) "
+            + "\(String(describing: micros)) \(String(describing: session.profile))"
+    }
+
+    static func isActive(_ state: RegState) -> Bool {
+        if case .active = state { return true }
+        return false
+    }
+
+    /// Seed 000: the session ends only on the user's logout or clear-state, the backend's forced logout, or the
+    /// provider's final answer (refusal, every token expired).
+    static func mayEndSession(_ event: MachineEvent) -> Bool {
+        switch event {
+        case .loggedOut, .forcedLogout, .credentialsCleared, .clearStateRequested: true
+        // A launch that finds the store emptied: another process ended the session (checked in that process).
+        case .storedTokensInspected: true
+        case .renewalFailed(let failure, _): !failure.isRecoverable
+        default: false
+        }
+    }
+}

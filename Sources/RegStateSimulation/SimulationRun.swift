@@ -1,0 +1,155 @@
+import Foundation
+import RegState
+import RegStateSimulator
+import RegStateTesting
+
+/// One seeded life of a session: the real ``RegStateService`` in several processes over one simulated disk, the
+/// in-process provider and backend behind a faulty network, a virtual clock, and users doing what users do. Every
+/// choice comes from the seed. After the actions the world heals (faults off, every process relaunched) and the
+/// invariants are checked; some are checked at every step.
+public actor SimulationRun {
+    let options: SimulationOptions
+    let ledger = Ledger()
+    let clock = ManualClock()
+    let liveness = Liveness()
+    var random: SeededRandom
+    let simulator: Simulator
+    let network: SimulatedNetwork
+    var disk: SimulatedDisk!
+    var slots: [ProcessSlot] = []
+    var nextIncarnation = 0
+    var pending: [Task<Void, Never>] = []
+    let pendingCalls = PendingCalls()
+    /// Calls that may each cause a refresh grant (the renewal-storm bound).
+    var grantCapableCalls = 0
+    /// Set when a logout, forced logout or clear-state completed, cleared when a registration starts: no token may be
+    /// on the disk meanwhile.
+    var loggedOut = false
+    /// Registrations started and not yet ended.
+    var registrationsInFlight = 0
+    let startedAt: Date
+    let email = "alice@example.com"
+    let accessLifetime: TimeInterval
+    let crypto: SeededCrypto
+
+    /// Builds the world of `options.seed`.
+    public init(options: SimulationOptions) throws {
+        self.options = options
+        var random = SeededRandom(seed: options.seed)
+        let networkRandom = random.split()
+        let diskRandom = random.split()
+        crypto = SeededCrypto(random: random.split())
+        accessLifetime = [300, 900, 3600][random.below(3)]
+        let refreshLifetime: TimeInterval? = [nil, 86_400, 30 * 86_400][random.below(3)]
+        var configuration = SimulatorConfiguration()
+        configuration.signingKey = SimulatedDevice.sharedSigningKey
+        configuration.accessTokenLifetime = accessLifetime
+        configuration.idTokenLifetime = accessLifetime
+        configuration.refreshTokenLifetime = refreshLifetime
+        configuration.refreshReuseGrace = random.chance(50) ? 0 : 30
+        configuration.rotatesRefreshTokens = !random.chance(15)
+        simulator = try Simulator(configuration: configuration, clock: clock, crypto: crypto)
+        network = SimulatedNetwork(base: simulator.transport, clock: clock, random: networkRandom, ledger: ledger,
+                                   issuer: configuration.issuer, backend: configuration.backendURL)
+        self.random = random
+        startedAt = clock.now()
+        let ledger = ledger
+        let liveness = liveness
+        disk = SimulatedDisk(random: diskRandom, ledger: ledger) { incarnation in liveness.kill(incarnation) }
+        ledger.note("world access=\(Int(accessLifetime))s refresh=\(refreshLifetime.map { "\(Int($0))s" } ?? "none") "
+                    + "grace=\(Int(configuration.refreshReuseGrace))s rotates=\(configuration.rotatesRefreshTokens)")
+    }
+
+    /// Runs the actions, heals the world and checks the invariants.
+    public func run() async -> SimulationResult {
+        for index in 0..<options.processes {
+            slots.append(ProcessSlot(index: index, incarnation: 0))
+            await launch(index, reason: "first launch")
+        }
+        await register(0, spawned: false)
+        for step in 1...max(1, options.steps) {
+            ledger.begin(step: step)
+            await act()
+            for _ in 0..<random.below(6) { await DeterministicScheduler.yield() }
+            await checkContinuously()
+        }
+        ledger.begin(step: options.steps + 1)
+        await heal()
+        await checkAtEnd()
+        return SimulationResult(
+            seed: options.seed, violations: ledger.violations, trace: ledger.trace,
+            virtualSeconds: clock.now().timeIntervalSince(startedAt), refreshGrants: await simulator.refreshGrantCount)
+    }
+
+    // MARK: Processes
+
+    /// Starts a new incarnation of slot `index` (ending the current one) and waits for its launch to settle.
+    func launch(_ index: Int, reason: String) async {
+        let slot = slots[index]
+        end(slot)
+        nextIncarnation += 1
+        let incarnation = nextIncarnation
+        slot.incarnation = incarnation
+        let liveness = liveness
+        let service = RegStateService(configuration: configuration(), dependencies: RegStateDependencies(
+            store: disk.view(for: incarnation),
+            journal: JournalView(journal: slot.journal, incarnation: incarnation, liveness: liveness),
+            transport: network.transport(for: incarnation) { liveness.isAlive(incarnation) },
+            clock: clock, crypto: crypto, platform: SystemPlatformService(formFactor: "390x844"), logger: SilentLogger()))
+        slot.service = service
+        grantCapableCalls += 1
+        let state = await service.start()
+        ledger.note("p\(incarnation) launched (\(reason)) slot \(index): \(Self.describe(state))")
+    }
+
+    /// Ends slot's current incarnation: its memory is gone, its lock released, its requests never answered.
+    func end(_ slot: ProcessSlot) {
+        guard slot.service != nil else { return }
+        liveness.kill(slot.incarnation)
+        disk.kill(slot.incarnation)
+        slot.service = nil
+    }
+
+    func configuration() -> RegStateConfiguration {
+        let world = SimulatorConfiguration()
+        var oidc = OIDCConfiguration(issuer: world.issuer, clientID: world.clientID, redirectURI: SimulatedDevice.redirect)
+        oidc.unexplainedAnswerRetryDelay = 0
+        var configuration = RegStateConfiguration(oidc: oidc, backendURL: world.backendURL)
+        // A launch renewal waits for its answer: the budget's timer is real time, which the simulation does not drive.
+        configuration.launchBudget = .infinity
+        return configuration
+    }
+
+    /// Runs `work` as a call of a user of slot `index`, concurrently with everything else.
+    func spawn(_ label: String, slot index: Int, _ work: @escaping @Sendable (RegStateService) async -> String) {
+        guard let service = slots[index].service else { return }
+        let incarnation = slots[index].incarnation
+        let id = pendingCalls.begin("p\(incarnation) \(label)")
+        let ledger = ledger
+        let calls = pendingCalls
+        // Detached: the call runs on its own, not on this actor (which drives the actions).
+        pending.append(Task.detached {
+            let outcome = await work(service)
+            calls.end(id)
+            ledger.note("call  p\(incarnation) \(label) -> \(outcome)")
+        })
+    }
+
+    static func describe(_ state: RegState) -> String {
+        if let letter = state.letter { return "\(state.caseName) \(letter)" }
+        return state.caseName
+    }
+}
+
+/// The calls still running, so that a run stuck on one names it.
+public final class PendingCalls: @unchecked Sendable {
+    // @unchecked: guarded by `lock`.
+    private let lock = NSLock()
+    private var calls: [Int: String] = [:]
+    private var next = 0
+
+    func begin(_ label: String) -> Int { lock.withLock { next += 1; calls[next] = label; return next } }
+    func end(_ id: Int) { lock.withLock { _ = calls.removeValue(forKey: id) } }
+    /// The labels of the calls that have not returned, oldest first.
+    public var open: [String] { lock.withLock { calls.sorted { $0.key < $1.key }.map(\.value) } }
+}
