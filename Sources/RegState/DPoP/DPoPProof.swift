@@ -8,8 +8,11 @@ public struct DPoPProofSigner: Sendable {
     /// The key that signs.
     public let key: DPoPKey
     let crypto: any CryptoProvider
-    /// The proof's header, serialised once per key (it never changes).
+    /// The proof's header, serialised and base64url-encoded once per key (it never changes).
     private let encodedHeader: String
+    /// The private key loaded once into the crypto provider's ready form (`nil` when it cannot be: signing then
+    /// reports the error), so a proof costs one signature, not a key import plus a signature.
+    private let signingKey: (any SigningKey)?
     /// Test seam: makes every proof defective in one way, so tests can show a verifier refusing it. Never set in
     /// production code; the library's own proofs are always well formed.
     package var defect: DPoPProofDefect?
@@ -21,6 +24,7 @@ public struct DPoPProofSigner: Sendable {
         let jwk = key.jwk
         let header = #"{"alg":"ES256","typ":"dpop+jwt","jwk":{"crv":"P-256","kty":"EC","x":"\#(jwk.x ?? "")","y":"\#(jwk.y ?? "")"}}"#
         encodedHeader = Base64URL.encode(Data(header.utf8))
+        signingKey = try? crypto.signingKey(for: key.privateKey)
     }
 
     /// A proof for one request.
@@ -66,7 +70,8 @@ public struct DPoPProofSigner: Sendable {
         let signingInput = header + "." + Base64URL.encode(Data(claims.utf8))
         let signature: Data
         do {
-            signature = try crypto.sign(message: Data(signingInput.utf8), privateKey: key.privateKey)
+            guard let signingKey else { throw CryptoError.invalidKey("not a usable P-256 key") }
+            signature = try signingKey.sign(message: Data(signingInput.utf8))
         } catch {
             throw .cryptoFailed(reason: "the proof could not be signed")
         }

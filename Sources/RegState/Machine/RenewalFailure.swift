@@ -17,12 +17,16 @@ public enum RenewalFailure: Error, Sendable, Equatable, Codable {
     case storage(String)
     /// The backend ended the session (`403 FORCED_LOGOUT`); local data is cleared.
     case forcedLogout
+    /// The session's tokens are DPoP-bound but the installation's key cannot be read (torn, wrong curve, missing);
+    /// `reason` says what. Final: the tokens are useless without the key, so storage is cleared and the user
+    /// registers again (a new key), instead of a loop of refused renewals.
+    case dpopKeyUnavailable(reason: String)
 
     /// Whether the session survives this failure: a transient provider failure or a local storage failure.
     public var isRecoverable: Bool {
         switch self {
         case .transient, .storage: true
-        case .denied, .credentialsExhausted, .noRefreshToken, .forcedLogout: false
+        case .denied, .credentialsExhausted, .noRefreshToken, .forcedLogout, .dpopKeyUnavailable: false
         }
     }
 }
@@ -38,6 +42,8 @@ extension RenewalFailure: LocalizedError {
         case .noRefreshToken: "The session expired and cannot be renewed. Please sign in again."
         case .storage(let reason): "The stored session could not be used (\(reason))."
         case .forcedLogout: "The session was ended by the server. Please sign in again."
+        case .dpopKeyUnavailable(let reason):
+            "The session is bound to this device's DPoP key, which cannot be read (\(reason)). Please sign in again."
         }
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 public struct TokenResponse: Sendable, Equatable {
     /// The access token.
     public var accessToken: String
-    /// The token type; always `Bearer` (see ``parse(_:)`` for how a missing `token_type` is treated).
+    /// The token type: `Bearer` or `DPoP` (see ``parse(_:)`` for how a missing `token_type` is treated).
     public var tokenType: String
     /// Seconds the access token lives, counted from the response, when the provider said.
     public var expiresIn: TimeInterval?
@@ -32,6 +32,9 @@ public struct TokenResponse: Sendable, Equatable {
         self.scope = scope
         self.refreshExpiresIn = refreshExpiresIn
     }
+
+    /// Whether the token is bound to a DPoP key (`token_type` `DPoP`, RFC 9449 §5).
+    public var isDPoPBound: Bool { tokenType == "DPoP" }
 
     /// The instant the access token expires, counted from `now` (when the response arrived).
     public func expiresAt(from now: Date) -> Date? {

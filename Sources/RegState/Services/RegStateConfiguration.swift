@@ -25,6 +25,9 @@ public struct RegStateConfiguration: Sendable {
     /// ``RegStateService`` does not read this yet: it always renews by itself. A host-driven app creates a
     /// ``HostSession`` directly until the two are joined (issue 15).
     public var sessionSource: SessionSource = .selfRenewing
+    /// Whether the session's tokens are bound to the installation's DPoP key (RFC 9449); default
+    /// ``DPoPMode/whenOffered``: bound whenever the provider's discovery offers ES256 proofs.
+    public var dpop: DPoPMode = .whenOffered
 
     /// Creates a configuration.
     public init(oidc: OIDCConfiguration, backendURL: URL? = nil, nonNativeAccessToken: String = "non-native",

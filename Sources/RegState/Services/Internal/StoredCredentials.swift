@@ -25,6 +25,9 @@ package struct StoredCredentials: Sendable, Equatable, Codable, CustomStringConv
     package var refreshExpiresAt: Date?
     package var securityToken: String?
     package var securityTokenExpiresAt: Date?
+    /// The access token's type as the provider issued it: `DPoP` when the tokens are bound to the installation's
+    /// DPoP key, `Bearer` otherwise; `nil` in records written before it was kept (they are all `Bearer`).
+    package var tokenType: String?
 
     enum CodingKeys: String, CodingKey {
         case stage
@@ -37,6 +40,7 @@ package struct StoredCredentials: Sendable, Equatable, Codable, CustomStringConv
         case refreshExpiresAt = "refresh_expires_at"
         case securityToken = "security_token"
         case securityTokenExpiresAt = "security_token_expires_at"
+        case tokenType = "token_type"
     }
 
     /// The non-secret summary events carry; `nil` for the non-native token, which has no registration.
@@ -45,6 +49,9 @@ package struct StoredCredentials: Sendable, Equatable, Codable, CustomStringConv
         return StoredSession(registrationType: registrationType, expiresAt: expiresAt,
                              refreshExpiresAt: refreshExpiresAt, profile: profile)
     }
+
+    /// Whether the tokens are bound to the installation's DPoP key: a bound token is never sent as `Bearer`.
+    package var isDPoPBound: Bool { tokenType == "DPoP" }
 
     package var description: String {
         "StoredCredentials(stage: \(stage.rawValue), tokens: redacted)"

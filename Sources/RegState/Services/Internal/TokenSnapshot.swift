@@ -19,6 +19,8 @@ package struct TokenSnapshot: Sendable, CustomStringConvertible {
     package var securityToken: String?
     /// The non-secret summary, when the credentials belong to a registration.
     package var session: StoredSession?
+    /// Whether the tokens are bound to the installation's DPoP key (sent as `DPoP`, with a proof).
+    package var isDPoPBound: Bool
 
     init(_ credentials: StoredCredentials, isUsable: Bool, securityTokenUsable: Bool) {
         accessToken = credentials.accessToken
@@ -28,6 +30,7 @@ package struct TokenSnapshot: Sendable, CustomStringConvertible {
         idToken = credentials.idToken
         securityToken = securityTokenUsable ? credentials.securityToken : nil
         session = credentials.summary
+        isDPoPBound = credentials.isDPoPBound
     }
 
     /// The usable access token, or `nil` when it has expired (or is within the grace period).
