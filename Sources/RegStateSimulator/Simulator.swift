@@ -15,8 +15,9 @@ import RegState
 /// When given a `persistence` directory, the whole world (signing key, users, codes, token families, devices,
 /// security tokens, one-time codes, inbox, counters) is loaded from `simulator-world.json` there and saved back
 /// atomically after every request that changed it, so separate processes share one world one after the other. Tokens
-/// are stored as SHA-256 hashes, never in clear. Two processes using the same directory at the same time would
-/// overwrite each other's changes; that is not supported.
+/// are stored as SHA-256 hashes, never in clear. Processes may use the same directory at the same time: each
+/// request reloads the world and saves it while holding a `flock` on `.simulator-world.lock`, as a server's
+/// database transaction would, so they see one consistent provider.
 public actor Simulator {
     /// The knobs in effect.
     public internal(set) var configuration: SimulatorConfiguration
@@ -175,6 +176,15 @@ public actor Simulator {
         requestLog.append("\(request.method.rawValue) \(request.url.path.isEmpty ? "/" : request.url.path)")
         // A request that fails answers 500 and changes nothing, like a server whose transaction rolled back: a refresh
         // grant must not retire a refresh token whose successor the client never received.
+        // One transaction per request: processes sharing a persisted world see one consistent provider.
+        let transaction: FileLock?
+        do {
+            transaction = try file?.lock()
+            try reloadIfChanged()
+        } catch {
+            return ServerResponse.serverError("The simulator failed: \(error.localizedDescription)")
+        }
+        defer { transaction?.unlock() }
         let before = world
         let response: HTTPResponse
         do {
@@ -223,6 +233,13 @@ public actor Simulator {
         let rest = String(path.dropFirst(basePath.count))
         if rest.isEmpty { return "/" }
         return rest.hasPrefix("/") ? rest : nil
+    }
+
+    /// Takes the world another process saved since this one last read or wrote it.
+    func reloadIfChanged() throws {
+        guard let file, let loaded = try file.load(), loaded != savedWorld else { return }
+        world = loaded
+        savedWorld = loaded
     }
 
     /// Saves the world when it changed since the last save (and drops what has expired for good first).

@@ -55,6 +55,11 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// When `false`, refresh grants do not rotate: the answer has no `refresh_token` and the one presented stays
     /// valid, as at providers that keep one refresh token for the whole grant. Default `true`.
     public var rotatesRefreshTokens = true
+    /// Seconds during which a just-retired refresh token is still accepted (default 0: strict, as most providers
+    /// ship). Within the grace a retried refresh with the token the last rotation retired succeeds (with new
+    /// tokens) instead of revoking the family, as at Okta, Cognito, Ory Hydra and django-oauth-toolkit
+    /// (`REFRESH_TOKEN_GRACE_PERIOD_SECONDS`): it covers a client that lost the answer of a rotation.
+    public var refreshReuseGrace: TimeInterval = 0
     /// When `true` (the default, as at real providers), a refresh token is issued only when the granted scope
     /// contains `offline_access`; when `false`, every token response carries one.
     public var requiresOfflineAccessForRefreshToken: Bool

@@ -14,10 +14,19 @@ public final class InMemorySecureStore: SecureStore {
     }
 
     private let state: LockedValue<State>
+    /// This store's exclusive lock (within the process: the store is not shared with other processes).
+    private let exclusive = ProcessLocalLock()
 
     /// Creates a store holding `initial` (its keys are taken as given).
     public init(_ initial: [String: Data] = [:]) {
         state = LockedValue(State(values: initial))
+    }
+
+    /// Takes this store's own lock (a store in memory is shared by the tasks of one process only).
+    ///
+    /// - Throws: ``StoreError/busy(waited:)`` when it is held longer than `timeout`.
+    public func acquireExclusiveAccess(timeout: TimeInterval) async throws(StoreError) -> any StoreLease {
+        try await exclusive.acquire(timeout: timeout)
     }
 
     /// Makes the next ``set(_:forKey:)`` or ``removeValue(forKey:)`` throw `error` without changing anything.

@@ -49,6 +49,7 @@ struct CLIEnvironment: Sendable {
         var simulated = SimulatorConfiguration(isOffline: knobs.offline, refusesRefresh: knobs.denyRefresh)
         if let ttl = knobs.accessTokenLifetime { simulated.accessTokenLifetime = ttl }
         if let ttl = knobs.refreshTokenLifetime { simulated.refreshTokenLifetime = ttl }
+        if let grace = knobs.reuseGrace { simulated.refreshReuseGrace = grace }
         simulated.maxDevicesPerUser = knobs.maxDevices
         let simulator = try Simulator(configuration: simulated, clock: SystemClock(),
                                       persistence: options.store.appendingPathComponent("simulator", isDirectory: true))

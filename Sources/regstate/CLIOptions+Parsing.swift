@@ -73,6 +73,7 @@ extension CLIOptions {
             case "--backend": options.backend = try httpURL(try value(), for: name)
             case "--sim-access-ttl": options.simulator.accessTokenLifetime = try seconds(try value(), for: name)
             case "--sim-refresh-ttl": options.simulator.refreshTokenLifetime = try seconds(try value(), for: name)
+            case "--sim-reuse-grace": options.simulator.reuseGrace = try seconds(try value(), for: name)
             case "--sim-offline": options.simulator.offline = try flag()
             case "--sim-deny-refresh": options.simulator.denyRefresh = try flag()
             case "--sim-max-devices":

@@ -12,6 +12,8 @@ struct SimulatorKnobs: Sendable, Equatable {
     var denyRefresh = false
     /// `--sim-max-devices N`.
     var maxDevices: Int?
+    /// `--sim-reuse-grace SECONDS`.
+    var reuseGrace: TimeInterval?
 
     /// Whether any knob was set.
     var isEmpty: Bool { self == SimulatorKnobs() }

@@ -38,6 +38,8 @@ enum Usage {
           --sim-access-ttl SECONDS Simulator: access token lifetime for tokens issued in this run
           --sim-refresh-ttl SECONDS
                                    Simulator: refresh token lifetime for tokens issued in this run
+          --sim-reuse-grace SECONDS
+                                   Simulator: a just-retired refresh token is accepted this long (default 0)
           --sim-offline            Simulator: every request fails as offline
           --sim-deny-refresh       Simulator: refresh grants are refused (invalid_grant)
           --sim-max-devices N      Simulator: devices one user may register

@@ -25,7 +25,7 @@ func storagePermissions(of url: URL) throws -> Int {
     return number.intValue & 0o7777
 }
 
-/// The names in a directory, sorted, dot-files included.
+/// The names in a directory, sorted, dot-files included except a store's own lock file (issue 13).
 func storageEntries(of url: URL) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+    try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0 != ".lock" }.sorted()
 }

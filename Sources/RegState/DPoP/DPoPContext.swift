@@ -14,13 +14,18 @@ package final class DPoPContext: Sendable {
     package let nonces = DPoPNonceCache()
     private let crypto: any CryptoProvider
     private let clock: any RegStateClock
+    /// The offset to the provider's clock: proofs are dated on the server's clock (`iat` is checked against it, RFC
+    /// 9449 §4.3), so a device whose clock is off still makes proofs the server accepts.
+    private let clockEstimate: ProviderClockEstimate
     /// The signer of the last key used, kept so its key stays loaded (a proof costs one signature).
     private let signers = LockedValue<DPoPProofSigner?>(nil)
     /// Test seam: every proof made through this context is defective this way.
     package let defect = LockedValue<DPoPProofDefect?>(nil)
 
     /// A context over `store`.
-    package init(mode: DPoPMode, store: any SecureStore, crypto: any CryptoProvider, clock: any RegStateClock) {
+    package init(mode: DPoPMode, store: any SecureStore, crypto: any CryptoProvider, clock: any RegStateClock,
+                 clockEstimate: ProviderClockEstimate = ProviderClockEstimate()) {
+        self.clockEstimate = clockEstimate
         self.mode = mode
         keys = DPoPKeyStore(store: store, crypto: crypto)
         self.crypto = crypto
@@ -74,7 +79,7 @@ package final class DPoPContext: Sendable {
         var signer = signer(for: key)
         signer.defect = defect.withLock { $0 }
         return try signer.proof(method: method, url: url, accessToken: accessToken, nonce: nonces.nonce(for: url),
-                                now: clock.now())
+                                now: clock.now().addingTimeInterval(clockEstimate.offset))
     }
 
     /// Remembers the `DPoP-Nonce` of `response` for `url`'s origin; returns whether there was a usable one.

@@ -45,7 +45,7 @@ public enum RegStateMachine {
             }
         case .storedTokensInspected(let status):
             switch state {
-            case .unsettled: return inspected(status)
+            case .unsettled: return inspected(status, input)
             case .registrationRequired, .authenticating, .awaitingConfirmation, .active, .failed: throw rejection
             }
 
@@ -151,7 +151,7 @@ public enum RegStateMachine {
     }
 
     /// Seed 002 steps 3–5: what the stored credentials found at launch lead to.
-    private static func inspected(_ status: StoredTokenStatus) -> Transition {
+    private static func inspected(_ status: StoredTokenStatus, _ input: SecretInput?) -> Transition {
         switch status {
         case .nothing, .corrupt:
             return Transition(.registrationRequired, [.emit(.registrationRequired)])
@@ -162,7 +162,9 @@ public enum RegStateMachine {
         case .valid(let stored):
             return activate(stored.session(.stored))
         case .expired:
-            return Transition(.unsettled, [.renew(replacing: nil)])
+            // The expired token, when the shell read it, lets the renewal see that another process replaced it.
+            let stale: String? = if case .staleAccessToken(let token) = input { token } else { nil }
+            return Transition(.unsettled, [.renew(replacing: stale)])
         }
     }
 

@@ -3,10 +3,11 @@ import Foundation
 extension RegStateService {
     /// The launch renewal, given at most ``RegStateConfiguration/launchBudget`` seconds: its result when it lands in
     /// time; otherwise the launch settles offline (seed 000: recoverable E, then B) and the renewal goes on, its
-    /// result applied when it lands (C on success). One grant either way.
-    func renewWithinLaunchBudget() async -> [MachineEvent] {
+    /// result applied when it lands (C on success). One grant either way. `staleAccessToken` is the expired token the
+    /// launch found, so a process that finds it already replaced by another uses the stored result and sends nothing.
+    func renewWithinLaunchBudget(replacing staleAccessToken: String?) async -> [MachineEvent] {
         let renewal = renewal
-        let flight = Task { await renewal.renew(replacing: nil) }
+        let flight = Task { await renewal.renew(replacing: staleAccessToken) }
         if let outcome = await LaunchBudget.first(flight, within: launchBudget) {
             return await feed(outcome.event)
         }

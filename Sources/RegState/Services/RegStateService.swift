@@ -140,10 +140,10 @@ public actor RegStateService {
 
     /// Applies the result of an effect; a result the state no longer accepts (the user moved on meanwhile) is logged
     /// and dropped.
-    func feed(_ event: MachineEvent?) async -> [MachineEvent] {
+    func feed(_ event: MachineEvent?, carrying input: SecretInput? = nil) async -> [MachineEvent] {
         guard let event else { return [] }
         do {
-            return try await apply(event)
+            return try await apply(event, carrying: input)
         } catch {
             logger.log(.debug, "dropped late result: \(error)")
             return []
@@ -160,9 +160,10 @@ public actor RegStateService {
         case .installNonNativeToken:
             return await feed(await runner.installNonNativeToken())
         case .inspectStoredTokens:
-            return await feed(await runner.inspectStoredTokens())
-        case .renew(nil) where state == .unsettled:
-            return await renewWithinLaunchBudget()
+            let inspected = await runner.inspectStoredTokens()
+            return await feed(inspected.event, carrying: inspected.stale)
+        case .renew(let staleAccessToken) where state == .unsettled:
+            return await renewWithinLaunchBudget(replacing: staleAccessToken)
         case .renew(let staleAccessToken):
             return await feed(await renewal.renew(replacing: staleAccessToken).event)
         case .startSocialAuthorization:

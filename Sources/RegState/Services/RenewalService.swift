@@ -50,7 +50,7 @@ package actor RenewalService {
         if let session = await renewedElsewhere(staleAccessToken) { return .alreadyRenewed(session) }
         // Checked again: another caller may have started a grant while this one awaited the token service.
         if let inFlight { return .joined(await inFlight.value) }
-        let task = Task { await self.grant() }
+        let task = Task { await self.grant(replacing: staleAccessToken) }
         inFlight = task
         let result = await task.value
         inFlight = nil
@@ -65,7 +65,27 @@ package actor RenewalService {
         return current.session
     }
 
-    private func grant() async -> RenewalOutcome.Result {
+    /// One grant, holding the store's lock from the read of the refresh token to the write of its successor, so
+    /// processes sharing the store renew one token once. After taking the lock the record is read again: when
+    /// another process already replaced `staleAccessToken`, its result is used and nothing is sent.
+    private func grant(replacing staleAccessToken: String?) async -> RenewalOutcome.Result {
+        let lease: any StoreLease
+        do {
+            lease = try await tokens.exclusiveAccess()
+        } catch {
+            return .init(.failure(.storage(error.errorDescription ?? "the store is busy")), stored: await tokens.storedSession())
+        }
+        defer { lease.release() }
+        // Re-read under the lock: a token another process stored while this one waited is fresh from the provider,
+        // so it is used even inside the early-renewal grace period, as long as it has not actually expired.
+        if let staleAccessToken, let current = await tokens.snapshot(), current.accessToken != staleAccessToken,
+           current.expiresAt.map({ $0 > clock.now() }) ?? true, let session = current.session {
+            return .init(.success(session), stored: session)
+        }
+        return await grantLocked()
+    }
+
+    private func grantLocked() async -> RenewalOutcome.Result {
         let snapshot = await tokens.snapshot()
         let stored = snapshot?.session
         guard let refreshToken = snapshot?.refreshToken else { return .init(.failure(.noRefreshToken), stored: stored) }
@@ -84,6 +104,12 @@ package actor RenewalService {
         do {
             response = try await provider.refreshTokens(using: refreshToken, proofKey: proofKey)
         } catch {
+            // A refusal of a refresh token that someone else (a process not using the lock) has meanwhile replaced
+            // is not a logout: go on with the stored tokens.
+            if error.isRefusal, let current = await tokens.snapshot(), current.refreshToken != refreshToken,
+               let session = current.session {
+                return .init(.success(session), stored: session)
+            }
             return .init(.failure(classify(error, stored: stored)), stored: stored)
         }
         var profile: Profile?

@@ -23,6 +23,8 @@ package actor TokenService {
     package let gracePeriod: TimeInterval
     /// The lifetime assumed when a provider omits `expires_in`.
     package let assumedLifetime: TimeInterval
+    /// How long to wait for the store's lock before failing with ``StoreError/busy(waited:)``.
+    package let lockTimeout: TimeInterval = defaultStoreLockTimeout
 
     /// Creates the service over `store`.
     ///
@@ -39,6 +41,14 @@ package actor TokenService {
         self.assumedLifetime = assumedLifetime
     }
 
+    /// Takes the store's exclusive lock (between processes for a ``FileSecureStore``), waiting at most
+    /// ``lockTimeout``. Renewal, confirm, logout and clear-state hold it around their read-modify-write.
+    ///
+    /// - Throws: ``StoreError/busy(waited:)`` (recoverable) or another ``StoreError``.
+    package nonisolated func exclusiveAccess() async throws(StoreError) -> any StoreLease {
+        try await store.acquireExclusiveAccess(timeout: lockTimeout)
+    }
+
     // MARK: Reading
 
     /// What is stored, for the launch decision (seed 002 steps 3–5): nothing, valid, expired, corrupt or unreadable.
@@ -47,6 +57,18 @@ package actor TokenService {
     /// A damaged record is moved to ``quarantineKey``; a store that cannot be read is left as it is (the next launch
     /// tries again). No other key is touched.
     package func inspect() -> StoredTokenStatus {
+        inspectWithAccessToken().status
+    }
+
+    /// ``inspect()``, plus the access token of the record it found expired (the token a launch renewal replaces,
+    /// so that a process that finds it already replaced by another process sends nothing).
+    package func inspectWithAccessToken() -> (status: StoredTokenStatus, expiredAccessToken: String?) {
+        let status = inspectRecord()
+        guard case .expired = status else { return (status, nil) }
+        return (status, (try? load())?.accessToken)
+    }
+
+    private func inspectRecord() -> StoredTokenStatus {
         let credentials: StoredCredentials?
         do {
             credentials = try load()

@@ -12,11 +12,17 @@ import Foundation
 /// can enter the directory. A write goes to a temporary dot-file in the same directory, is `fsync`ed, renamed over
 /// the key's file, and the directory is `fsync`ed, so after a crash or power loss a key holds its old value or its
 /// new one, never a torn one. Temporary files left by a crash are removed when a store is opened and are never
-/// listed as keys. One directory belongs to one process at a time; within a process, instances may be shared
-/// freely between threads.
+/// listed as keys. Several processes may share one directory (an app and its extensions through an app group, or
+/// several runs of a command-line tool): ``acquireExclusiveAccess(timeout:)`` is an advisory `flock(2)` on the
+/// dot-file `.lock` in the directory, which the kernel releases when a holder dies. Within a process, instances
+/// may be shared freely between threads.
 public final class FileSecureStore: SecureStore {
     /// The directory holding one file per key.
     public let directory: URL
+    /// The name of the lock file inside the directory (a dot-file: never a key).
+    public static let lockFileName = ".lock"
+    /// The lock that orders this process's tasks before they contend for the lock file.
+    private let local = ProcessLocalLock()
 
     /// Opens (creating if missing) the store directory at `directory`.
     ///
@@ -30,7 +36,11 @@ public final class FileSecureStore: SecureStore {
         let path = self.directory.path
         do {
             try Self.prepare(path)
-            try AtomicFile.removeStaleTemporaryFiles(in: self.directory)
+            // Another process may be writing right now: only the holder of the lock may call a temporary file stale.
+            if let lock = try FileLock.tryLock(self.directory.appendingPathComponent(Self.lockFileName).path) {
+                defer { lock.unlock() }
+                try AtomicFile.removeStaleTemporaryFiles(in: self.directory)
+            }
         } catch let error as StoreError {
             throw error
         } catch {
@@ -89,6 +99,47 @@ public final class FileSecureStore: SecureStore {
             return try POSIX.directoryEntries(directory.path).filter(StoreKey.isValid).sorted()
         } catch {
             throw StoreError.unreadable(key: "", reason: SystemCallError.reason(of: error))
+        }
+    }
+
+    /// Takes the store's lock between processes: first this process's own lock, then `flock` on ``lockFileName``,
+    /// trying again every few milliseconds until `timeout` has passed. The kernel releases the file lock when the
+    /// holder's process dies, so a crashed holder never blocks the others.
+    ///
+    /// - Throws: ``StoreError/busy(waited:)`` after `timeout`; ``StoreError/unusableLocation(path:reason:)`` when
+    ///   the lock file cannot be opened.
+    public func acquireExclusiveAccess(timeout: TimeInterval) async throws(StoreError) -> any StoreLease {
+        let deadline = Date().addingTimeInterval(timeout)
+        let local = try await self.local.acquire(timeout: timeout)
+        let path = directory.appendingPathComponent(Self.lockFileName).path
+        while true {
+            do {
+                if let lock = try FileLock.tryLock(path) { return FileLease(file: lock, local: local) }
+            } catch {
+                local.release()
+                throw StoreError.unusableLocation(path: path, reason: SystemCallError.reason(of: error))
+            }
+            if Date() >= deadline || Task.isCancelled {
+                local.release()
+                throw StoreError.busy(waited: timeout)
+            }
+            try? await Task.sleep(nanoseconds: 5_000_000)
+        }
+    }
+
+    /// A held file lock plus the process-local lock taken before it.
+    private final class FileLease: StoreLease {
+        let file: FileLock
+        let local: any StoreLease
+        let released = LockedFlag()
+        init(file: FileLock, local: any StoreLease) {
+            self.file = file
+            self.local = local
+        }
+        func release() {
+            guard released.take() else { return }
+            file.unlock()
+            local.release()
         }
     }
 

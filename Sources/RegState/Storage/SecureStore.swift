@@ -23,6 +23,12 @@ public protocol SecureStore: Sendable {
     ///
     /// - Throws: ``StoreError/unreadable(key:reason:)`` when the store itself cannot be listed.
     func keys() throws -> [String]
+    /// Takes the store's exclusive lock, waiting at most `timeout` seconds; the lock is held until the lease is
+    /// released. A store that several processes share (``FileSecureStore``) makes it a lock between processes that
+    /// the kernel releases when a holder dies; the default is a lock within this process.
+    ///
+    /// - Throws: ``StoreError/busy(waited:)`` when another holder keeps it longer than `timeout` (recoverable).
+    func acquireExclusiveAccess(timeout: TimeInterval) async throws(StoreError) -> any StoreLease
 }
 
 extension SecureStore {
@@ -47,6 +53,9 @@ public enum StoreError: Error, Sendable, Equatable {
     case unusableLocation(path: String, reason: String)
     /// A key that the store cannot hold (empty, a path separator, a leading dot).
     case invalidKey(String)
+    /// The store's lock was held by someone else (another process sharing the store) for `waited` seconds.
+    /// Recoverable: nothing was changed, and a later attempt may succeed.
+    case busy(waited: TimeInterval)
 }
 
 extension StoreError: LocalizedError {
@@ -57,6 +66,7 @@ extension StoreError: LocalizedError {
         case .writeFailed(let key, let reason): "The value '\(key)' cannot be stored: \(reason)."
         case .unusableLocation(let path, let reason): "The store at \(path) cannot be used: \(reason)."
         case .invalidKey(let key): "'\(key)' is not a valid store key."
+        case .busy(let waited): "The store is in use by another process (waited \(Int(waited)) s)."
         }
     }
 }

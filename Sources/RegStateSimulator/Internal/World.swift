@@ -75,6 +75,8 @@ struct RefreshTokenRecord: Codable, Equatable {
     var familyID: String
     var expiresAt: Date?
     var used = false
+    /// When the token was retired by a rotation (absent in worlds saved before the reuse grace existed).
+    var usedAt: Date?
 }
 
 /// All tokens descending from one grant (an authorization code or an OTP login); revoked together.

@@ -23,6 +23,20 @@ struct WorldFile: Sendable {
         url = directory.appendingPathComponent(Self.fileName)
     }
 
+    /// The lock file next to the world: held for each request, as a server holds a database transaction.
+    var lockPath: String { url.deletingLastPathComponent().appendingPathComponent(".simulator-world.lock").path }
+
+    /// Takes the world's lock between processes (waiting for the holder's request to finish).
+    ///
+    /// - Throws: ``SimulatorError/worldUnreadable(_:)`` when the lock file cannot be used.
+    func lock() throws -> FileLock {
+        do {
+            return try FileLock.lock(lockPath)
+        } catch {
+            throw SimulatorError.worldUnreadable("cannot lock \(lockPath): \(SystemCallError.reason(of: error))")
+        }
+    }
+
     /// The saved world, or `nil` when none was saved yet.
     ///
     /// - Throws: ``SimulatorError/worldUnreadable(_:)`` when the file exists but is not a world.

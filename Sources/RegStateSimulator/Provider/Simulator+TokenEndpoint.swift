@@ -104,6 +104,12 @@ extension Simulator {
             return refreshRefused(jkt == nil ? "The refresh token is DPoP-bound: a proof is required."
                                              : "The refresh token is bound to another DPoP key.")
         }
+        if record.used, configuration.refreshReuseGrace > 0, let usedAt = record.usedAt,
+           clock.now().timeIntervalSince(usedAt) < configuration.refreshReuseGrace,
+           let user = world.users.values.first(where: { $0.subject == family.subject }) {
+            // The retry of a rotation whose answer was lost: answer again (with new tokens), revoke nothing.
+            return try tokenResponse(familyID: record.familyID, user: user, nonce: nil, refreshToken: .always)
+        }
         guard !record.used else {
             revokeFamily(record.familyID)
             return refreshRefused("Refresh token reuse detected: every token of this grant is revoked.")
@@ -118,6 +124,7 @@ extension Simulator {
             return try tokenResponse(familyID: record.familyID, user: user, nonce: nil, refreshToken: .never)
         }
         world.refreshTokens[key]?.used = true
+        world.refreshTokens[key]?.usedAt = clock.now()
         return try tokenResponse(familyID: record.familyID, user: user, nonce: nil, refreshToken: .always)
     }
 

@@ -19,11 +19,12 @@ struct EffectRunner: Sendable {
         tokens = TokenService(store: dependencies.store, clock: dependencies.clock, crypto: dependencies.crypto,
                               gracePeriod: configuration.gracePeriod)
         let logger = dependencies.logger
+        let clockEstimate = ProviderClockEstimate()
         let dpop = DPoPContext(mode: configuration.dpop, store: dependencies.store, crypto: dependencies.crypto,
-                               clock: dependencies.clock)
+                               clock: dependencies.clock, clockEstimate: clockEstimate)
         self.dpop = dpop
         provider = OIDCClient(configuration: configuration.oidc, transport: dependencies.transport,
-                              crypto: dependencies.crypto, clock: dependencies.clock,
+                              crypto: dependencies.crypto, clock: dependencies.clock, clockEstimate: clockEstimate,
                               onClockOffset: { offset in logger.log(.warning, ClockOffsetNote.sentence(offset)) },
                               dpop: dpop)
         if let backend = dependencies.backend {
@@ -50,8 +51,10 @@ struct EffectRunner: Sendable {
         return .nonNativeTokenInstalled
     }
 
-    func inspectStoredTokens() async -> MachineEvent {
-        .storedTokensInspected(await tokens.inspect())
+    /// The launch inspection, and the expired access token a launch renewal is to replace (never journaled).
+    func inspectStoredTokens() async -> (event: MachineEvent, stale: SecretInput?) {
+        let inspected = await tokens.inspectWithAccessToken()
+        return (.storedTokensInspected(inspected.status), inspected.expiredAccessToken.map(SecretInput.staleAccessToken))
     }
 
     /// A new login (PKCE verifier, state, nonce) and its authorization URL, or why none can be made.
@@ -144,6 +147,8 @@ struct EffectRunner: Sendable {
     /// Confirm (seed 002): register the installation and the profile with the backend, then confirm the tokens.
     func confirmRegistration() async -> MachineEvent {
         do {
+            let lease = try await tokens.exclusiveAccess()
+            defer { lease.release() }
             guard let backend else { return .registrationConfirmed(try await tokens.confirm()) }
             guard let snapshot = await tokens.snapshot(), let idToken = snapshot.idToken, let stored = snapshot.session else {
                 return .registrationFailed(.noPendingLogin)
@@ -174,6 +179,8 @@ struct EffectRunner: Sendable {
     func clearAllTokens() async -> MachineEvent? {
         dpop.forget()
         do {
+            let lease = try await tokens.exclusiveAccess()
+            defer { lease.release() }
             try await tokens.clearAll()
             return .credentialsCleared
         } catch {
@@ -185,6 +192,8 @@ struct EffectRunner: Sendable {
     func clearEverything() async {
         dpop.forget()
         do {
+            let lease = try await tokens.exclusiveAccess()
+            defer { lease.release() }
             _ = try await tokens.clearEverything()
         } catch {
             logger.log(.error, "clear state: \(error.localizedDescription)")
@@ -196,6 +205,15 @@ struct EffectRunner: Sendable {
     ///
     /// - Returns: the event to feed back and, when the logout happened, what it did at the provider.
     func logout() async -> (event: MachineEvent, result: LogoutResult?) {
+        // Under the store's lock, so that no other process renews (and replaces) the refresh token being revoked.
+        let lease: any StoreLease
+        do {
+            lease = try await tokens.exclusiveAccess()
+        } catch {
+            logger.log(.warning, "logout: \(error.localizedDescription)")
+            return (.logoutRefused(.ssoUnspecifiedIssue), nil)
+        }
+        defer { lease.release() }
         let snapshot = await tokens.snapshot()
         var result = LogoutResult.nothingToRevoke
         if let refreshToken = snapshot?.refreshToken {
