@@ -38,10 +38,11 @@ struct CLIEnvironment: Sendable {
                     throw UsageError(error.errorDescription ?? "the loopback listener could not start")
                 }
             }
-            let configuration = RegStateConfiguration(
+            var configuration = RegStateConfiguration(
                 oidc: OIDCConfiguration(issuer: issuer, clientID: clientID, redirectURI: redirect,
                                         scopes: options.scopes ?? OIDCConfiguration.defaultScopes),
                 backendURL: options.backend)
+            configuration.dpop = options.dpop
             return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
                                   simulator: nil, loopback: listener, backendSkipped: options.backend == nil)
         }
@@ -50,16 +51,19 @@ struct CLIEnvironment: Sendable {
         if let ttl = knobs.accessTokenLifetime { simulated.accessTokenLifetime = ttl }
         if let ttl = knobs.refreshTokenLifetime { simulated.refreshTokenLifetime = ttl }
         if let grace = knobs.reuseGrace { simulated.refreshReuseGrace = grace }
+        if let dpop = knobs.dpop { simulated.dpop = dpop }
+        if knobs.dpopNonce { simulated.dpopNonce = .required }
         simulated.maxDevicesPerUser = knobs.maxDevices
         let simulator = try Simulator(configuration: simulated, clock: SystemClock(),
                                       persistence: options.store.appendingPathComponent("simulator", isDirectory: true))
         dependencies.transport = simulator.transport
         // The engine is configured exactly as the simulator is: its issuer, client, first redirect and backend.
         let redirect = SimulatorConfiguration.literalURL(simulated.redirectURIs.first ?? CLIOptions.defaultRedirectURI)
-        let configuration = RegStateConfiguration(
+        var configuration = RegStateConfiguration(
             oidc: OIDCConfiguration(issuer: simulated.issuer, clientID: simulated.clientID, redirectURI: redirect,
                                     scopes: options.scopes ?? OIDCConfiguration.defaultScopes),
             backendURL: simulated.backendURL)
+        configuration.dpop = options.dpop
         return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
                               simulator: simulator, loopback: nil, backendSkipped: false)
     }

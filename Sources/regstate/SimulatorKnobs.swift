@@ -1,4 +1,5 @@
 import Foundation
+import RegStateSimulator
 
 /// The simulator's knobs as the command line sets them; `nil` keeps the simulator's default.
 struct SimulatorKnobs: Sendable, Equatable {
@@ -14,6 +15,11 @@ struct SimulatorKnobs: Sendable, Equatable {
     var maxDevices: Int?
     /// `--sim-reuse-grace SECONDS`.
     var reuseGrace: TimeInterval?
+
+    /// `--sim-dpop off|allowed|required`.
+    var dpop: SimulatorDPoPMode?
+    /// `--sim-dpop-nonce`: DPoP proofs must carry the simulator's nonce.
+    var dpopNonce = false
 
     /// Whether any knob was set.
     var isEmpty: Bool { self == SimulatorKnobs() }

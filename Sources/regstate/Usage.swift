@@ -35,11 +35,16 @@ enum Usage {
           --scope SCOPES           Scopes to ask for (default openid profile email offline_access; openid
                                    always; optional ones the provider's discovery does not list are left out)
           --backend URL            A real registration backend (with --issuer; skipped when absent)
+          --dpop off|auto|required Bind the tokens to this installation's DPoP key (RFC 9449): auto when the
+                                   provider offers it (default), required fails against one that does not
           --sim-access-ttl SECONDS Simulator: access token lifetime for tokens issued in this run
           --sim-refresh-ttl SECONDS
                                    Simulator: refresh token lifetime for tokens issued in this run
           --sim-reuse-grace SECONDS
                                    Simulator: a just-retired refresh token is accepted this long (default 0)
+          --sim-dpop off|allowed|required
+                                   Simulator: DPoP as the provider and backend enforce it (default off)
+          --sim-dpop-nonce         Simulator: DPoP proofs must carry the server's nonce
           --sim-offline            Simulator: every request fails as offline
           --sim-deny-refresh       Simulator: refresh grants are refused (invalid_grant)
           --sim-max-devices N      Simulator: devices one user may register

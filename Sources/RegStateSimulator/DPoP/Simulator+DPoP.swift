@@ -15,7 +15,8 @@ extension Simulator {
     /// `400 invalid_dpop_proof` for a defective or (when required) missing proof, `400 use_dpop_nonce` for a missing
     /// or stale nonce. Every answer carries the current `DPoP-Nonce` when nonces are on.
     func checkTokenRequestProof(_ request: HTTPRequest) -> Result<String?, BearerRefusal> {
-        guard configuration.dpop.enforces else { return .success(nil) }
+        // Off, a proof is still checked: tokens bound earlier (a run with DPoP allowed) stay bound to their key.
+        guard configuration.dpop != .advertisedOnly else { return .success(nil) }
         guard let proof = request.header("DPoP") else {
             guard configuration.dpop == .required else { return .success(nil) }
             return .failure(tokenRefusal("invalid_dpop_proof", "A DPoP proof is required."))
