@@ -16,6 +16,18 @@ public enum IDTokenDefect: String, Sendable, Equatable, CaseIterable {
     case expired
     /// `nonce` is not the one the authorization request sent.
     case wrongNonce
+    /// Signed by another key of the same kind under the published `kid` (the world's key set does not hold it).
+    case otherKey
+    /// `azp` names another client.
+    case wrongAuthorizedParty
+    /// `sub` names another user. A valid token at registration (there is nothing to compare it with); a refreshed
+    /// ID token must be refused for it (OIDC Core 12.2).
+    case otherSubject
+
+    /// The defects a token answering a sign-in is refused for (every case but ``otherSubject``).
+    public static let registrationDefects = allCases.filter { $0 != .otherSubject }
+    /// The subject an ``otherSubject`` token names.
+    public static let otherSubjectValue = "someone-else"
 
     /// The issuer a ``wrongIssuer`` token names.
     public static let wrongIssuerValue = "https://evil.example"
@@ -33,7 +45,9 @@ extension Simulator {
         case .wrongIssuer: claims["iss"] = .string(IDTokenDefect.wrongIssuerValue)
         case .expired: claims["exp"] = .number((claims["iat"]?.numberValue ?? 0) - 600)
         case .wrongNonce: claims["nonce"] = "replayed-nonce"
-        case .badSignature, .algNone, nil: break
+        case .wrongAuthorizedParty: claims["azp"] = "someone-else"
+        case .otherSubject: claims["sub"] = .string(IDTokenDefect.otherSubjectValue)
+        case .badSignature, .algNone, .otherKey, nil: break
         }
         switch idTokenDefect {
         case .algNone:
@@ -44,7 +58,9 @@ extension Simulator {
             guard let dot = token.lastIndex(of: ".") else { return token }
             let first = token.index(after: dot)
             return String(token[..<first]) + (token[first] == "A" ? "B" : "A") + String(token[token.index(after: first)...])
-        case .wrongAudience, .wrongIssuer, .expired, .wrongNonce, nil:
+        case .otherKey:
+            return try mint.signedJWTWithForeignKey(claims)
+        case .wrongAudience, .wrongIssuer, .expired, .wrongNonce, .wrongAuthorizedParty, .otherSubject, nil:
             return try mint.signedJWT(claims)
         }
     }

@@ -180,11 +180,16 @@ public actor Simulator {
         let transaction: FileLock?
         do {
             transaction = try file?.lock()
+        } catch {
+            return ServerResponse.serverError("The simulator failed: \(error.localizedDescription)")
+        }
+        // Released on every path, the failed reload's too: a lock left held would block the next request forever.
+        defer { transaction?.unlock() }
+        do {
             try reloadIfChanged()
         } catch {
             return ServerResponse.serverError("The simulator failed: \(error.localizedDescription)")
         }
-        defer { transaction?.unlock() }
         let before = world
         let response: HTTPResponse
         do {

@@ -54,7 +54,9 @@ struct CLIEnvironment: Sendable {
         if let dpop = knobs.dpop { simulated.dpop = dpop }
         if knobs.dpopNonce { simulated.dpopNonce = .required }
         simulated.maxDevicesPerUser = knobs.maxDevices
-        let simulator = try Simulator(configuration: simulated, clock: SystemClock(),
+        let clock: any RegStateClock = knobs.advance.map { AdvancedClock(offset: $0) } ?? SystemClock()
+        dependencies.clock = clock
+        let simulator = try Simulator(configuration: simulated, clock: clock,
                                       persistence: options.store.appendingPathComponent("simulator", isDirectory: true))
         dependencies.transport = simulator.transport
         // The engine is configured exactly as the simulator is: its issuer, client, first redirect and backend.

@@ -89,6 +89,7 @@ extension CLIOptions {
                 }
                 options.simulator.dpop = mode
             case "--sim-dpop-nonce": options.simulator.dpopNonce = try flag()
+            case "--sim-advance": options.simulator.advance = try seconds(try value(), for: name)
             case "--sim-offline": options.simulator.offline = try flag()
             case "--sim-deny-refresh": options.simulator.denyRefresh = try flag()
             case "--sim-max-devices":

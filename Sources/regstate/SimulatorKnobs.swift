@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 import RegStateSimulator
 
 /// The simulator's knobs as the command line sets them; `nil` keeps the simulator's default.
@@ -15,6 +16,9 @@ struct SimulatorKnobs: Sendable, Equatable {
     var maxDevices: Int?
     /// `--sim-reuse-grace SECONDS`.
     var reuseGrace: TimeInterval?
+    /// `--sim-advance SECONDS`: this run's clock (the engine's and the simulator's alike) is the wall clock plus this
+    /// many seconds, so a test can let a token expire without sleeping or issuing one shorter than the grace.
+    var advance: TimeInterval?
 
     /// `--sim-dpop off|allowed|required`.
     var dpop: SimulatorDPoPMode?
@@ -23,4 +27,12 @@ struct SimulatorKnobs: Sendable, Equatable {
 
     /// Whether any knob was set.
     var isEmpty: Bool { self == SimulatorKnobs() }
+}
+
+/// The wall clock moved by a fixed offset: `--sim-advance` for one run.
+struct AdvancedClock: RegStateClock {
+    /// Seconds added to the wall clock.
+    let offset: TimeInterval
+
+    func now() -> Date { Date().addingTimeInterval(offset) }
 }

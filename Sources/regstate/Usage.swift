@@ -45,6 +45,7 @@ enum Usage {
           --sim-dpop off|allowed|required
                                    Simulator: DPoP as the provider and backend enforce it (default off)
           --sim-dpop-nonce         Simulator: DPoP proofs must carry the server's nonce
+          --sim-advance SECONDS    Simulator: this run's clock is this many seconds ahead (tokens expire)
           --sim-offline            Simulator: every request fails as offline
           --sim-deny-refresh       Simulator: refresh grants are refused (invalid_grant)
           --sim-max-devices N      Simulator: devices one user may register

@@ -8,14 +8,14 @@ struct DPoPCommandTests {
     @Test("Given DPoP allowed with nonces, when a device registers and renews, then status shows the binding and the key's thumbprint, never the key")
     func statusShowsBinding() async throws {
         let device = try CLIScenario()
-        try await device.registerSocially(["--sim-dpop", "allowed", "--sim-dpop-nonce", "--sim-access-ttl", "30"])
+        try await device.registerSocially(["--sim-dpop", "allowed", "--sim-dpop-nonce"])
         let keyFile = device.store.appendingPathComponent("secure/dpop-key")
         let attributes = try FileManager.default.attributesOfItem(atPath: keyFile.path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let record = try #require(FileManager.default.contents(atPath: keyFile.path))
         let pkcs8 = try #require(try JSONValue.parse(record)["pkcs8"]?.stringValue)
-        // A renewal with the bound refresh token (30 s token, inside the grace period), then the binding line.
-        let status = try await device.run(["status", "--sim-dpop", "allowed", "--sim-dpop-nonce"])
+        // A renewal with the bound refresh token (the run's clock is past the token's expiry), then the binding line.
+        let status = try await device.run(["status", "--sim-dpop", "allowed", "--sim-dpop-nonce", "--sim-advance", "3700"])
         #expect(status.lines.first?.hasPrefix("Active C") == true)
         let line = try #require(status.lines.first { $0.hasPrefix("Token binding: DPoP (key thumbprint ") })
         let thumbprint = String(line.dropFirst("Token binding: DPoP (key thumbprint ".count).dropLast())

@@ -5,33 +5,47 @@ import Testing
 /// `status`, `events`, `logout` and `clear-state` across runs that share one store and one simulated world.
 @Suite("CLI session commands")
 struct SessionCommandTests {
-    @Test("Given a 30 s access token (inside the 60 s grace period), when status runs later, then it renews: Active C")
+    @Test("Given a 5-minute access token, when status runs after it expired, then it renews: Active C")
     func expiredTokenRenews() async throws {
         let device = try CLIScenario()
-        try await device.registerSocially(["--sim-access-ttl", "30"])
-        let status = try await device.run(["status"])
+        try await device.registerSocially(["--sim-access-ttl", "300"])
+        let status = try await device.run(["status", "--sim-advance", "400"])
         #expect(status.status == 0)
         #expect(status.lines.first?.hasPrefix("Active C") == true)
         device.expectNoSecretsPrinted()
     }
 
+    @Test("Given a 30 s access token (shorter than the 60 s grace), when status runs four times right after registration, then none renews: the grace is at most half the lifetime")
+    func shortLivedTokenIsNotRenewedOnEveryCall() async throws {
+        let device = try CLIScenario()
+        try await device.registerSocially(["--sim-access-ttl", "30"])
+        for _ in 0..<4 {
+            let status = try await device.run(["status"])
+            #expect(status.status == 0)
+            #expect(status.lines.first?.hasPrefix("Active B") == true)
+        }
+        // Past half its lifetime, the same token is renewed once.
+        let later = try await device.run(["status", "--sim-advance", "20"])
+        #expect(later.lines.first?.hasPrefix("Active C") == true)
+    }
+
     @Test("Given an expired token offline, when status runs, then Error E (recoverable) and the session stays active offline")
     func offlineRenewalKeepsSession() async throws {
         let device = try CLIScenario()
-        try await device.registerSocially(["--sim-access-ttl", "30"])
-        let status = try await device.run(["status", "--sim-offline"])
+        try await device.registerSocially(["--sim-access-ttl", "300"])
+        let status = try await device.run(["status", "--sim-offline", "--sim-advance", "400"])
         #expect(status.status == 0)
         #expect(status.lines.first?.hasPrefix("Error E (recoverable)") == true)
         #expect(status.stdout.contains("State: Active B (social, offline"))
-        let online = try await device.run(["status"])
+        let online = try await device.run(["status", "--sim-advance", "400"])
         #expect(online.lines.first?.hasPrefix("Active C") == true)
     }
 
     @Test("Given an expired token, when the provider refuses the refresh, then Error E then Registration Required D, exit 3")
     func refusalLeadsToD() async throws {
         let device = try CLIScenario()
-        try await device.registerSocially(["--sim-access-ttl", "30"])
-        let status = try await device.run(["status", "--sim-deny-refresh"])
+        try await device.registerSocially(["--sim-access-ttl", "300"])
+        let status = try await device.run(["status", "--sim-deny-refresh", "--sim-advance", "400"])
         #expect(status.status == 3)
         #expect(status.lines.first?.hasPrefix("Error E (final)") == true)
         #expect(status.lines.dropFirst().first == "Registration Required D")

@@ -62,4 +62,41 @@ struct JournalSequenceTests {
         #expect(sequences.dropFirst(2).first == 3)
         #expect(sequences == Array(1...sequences.count))
     }
+
+    /// A journal whose last line sits at the largest sequence the reader accepts: the next write must not exceed it.
+    /// The recorder renumbers the history from the last launch and every line stays readable.
+    @Test("at the maximum sequence the next entry is still readable (renumbered, never past the cap)")
+    func recorderNeverWritesPastTheCap() async throws {
+        let journal = InMemoryJournal()
+        try journal.append(Self.line(seq: String(JournalEntry.maximumSequence - 1), isNative: false))
+        try journal.append(Self.line(seq: String(JournalEntry.maximumSequence), isNative: false))
+        let service = RegStateService(
+            configuration: RegStateConfiguration(oidc: OIDCConfiguration(
+                issuer: URL(string: "https://idp.regstate.sim")!, clientID: "c",
+                redirectURI: URL(string: "com.example.app:/callback")!)),
+            dependencies: RegStateDependencies(store: InMemorySecureStore(), journal: journal,
+                                               transport: try Simulator().transport, clock: ManualClock(),
+                                               platform: FixedPlatformService.web, logger: Recorder()))
+        _ = await service.start()
+        var lines = try journal.read().lines
+        // At the cap the history is folded into a snapshot line numbered 0; the entries after it start again at 1.
+        let first = try #require(lines.first)
+        #expect(String(decoding: first, as: UTF8.self).hasPrefix(#"{"snapshot":{"seq":0,"#))
+        lines.removeFirst()
+        #expect(!lines.isEmpty)
+        let decoded = lines.compactMap { try? JournalEntry.decode($0) }
+        #expect(decoded.count == lines.count, "every line written must be one the reader accepts")
+        let sequences = decoded.map(\.sequence)
+        #expect(sequences == Array(1...sequences.count))
+        #expect(sequences.allSatisfy { $0 <= JournalEntry.maximumSequence })
+        // A relaunch replays the snapshot and the entries after it to the same state.
+        let replayed = await RegStateService(
+            configuration: RegStateConfiguration(oidc: OIDCConfiguration(
+                issuer: URL(string: "https://idp.regstate.sim")!, clientID: "c",
+                redirectURI: URL(string: "com.example.app:/callback")!)),
+            dependencies: RegStateDependencies(store: InMemorySecureStore(), journal: journal,
+                                               transport: try Simulator().transport, clock: ManualClock(),
+                                               platform: FixedPlatformService.web, logger: Recorder())).start()
+        #expect(replayed == (await service.state))
+    }
 }

@@ -21,11 +21,14 @@ public enum RenewalFailure: Error, Sendable, Equatable, Codable {
     /// `reason` says what. Final: the tokens are useless without the key, so storage is cleared and the user
     /// registers again (a new key), instead of a loop of refused renewals.
     case dpopKeyUnavailable(reason: String)
+    /// The refresh answer's ID token failed validation (OIDC Core 12.2 / 3.1.3.7); the reason names the check
+    /// (an ``IDTokenError`` case), never the token. Recoverable: nothing was stored, the session and its tokens stay.
+    case invalidRefreshedIDToken(reason: String)
 
     /// Whether the session survives this failure: a transient provider failure or a local storage failure.
     public var isRecoverable: Bool {
         switch self {
-        case .transient, .storage: true
+        case .transient, .storage, .invalidRefreshedIDToken: true
         case .denied, .credentialsExhausted, .noRefreshToken, .forcedLogout, .dpopKeyUnavailable: false
         }
     }
@@ -44,6 +47,8 @@ extension RenewalFailure: LocalizedError {
         case .forcedLogout: "The session was ended by the server. Please sign in again."
         case .dpopKeyUnavailable(let reason):
             "The session is bound to this device's DPoP key, which cannot be read (\(reason)). Please sign in again."
+        case .invalidRefreshedIDToken(let reason):
+            "The session could not be renewed: the sign-in service sent an invalid ID token (\(reason)). The session is kept."
         }
     }
 }

@@ -36,10 +36,14 @@ extension TokenResponse {
         default:
             throw .malformedResponse("the token_type is not a string")
         }
+        // A lifetime of 0 would make every call renew: refused like any other unusable answer (negative and
+        // non-numeric values are refused by `seconds`; an absurdly large one is clamped by `expiresAt(from:)`).
+        let expiresIn = try seconds(object["expires_in"], name: "expires_in")
+        if expiresIn == 0 { throw .malformedResponse("expires_in is 0") }
         return TokenResponse(
             accessToken: accessToken,
             tokenType: tokenType,
-            expiresIn: try seconds(object["expires_in"], name: "expires_in"),
+            expiresIn: expiresIn,
             refreshToken: nonEmptyString(object["refresh_token"]),
             idToken: nonEmptyString(object["id_token"]),
             scope: nonEmptyString(object["scope"]),

@@ -36,9 +36,13 @@ public struct TokenResponse: Sendable, Equatable {
     /// Whether the token is bound to a DPoP key (`token_type` `DPoP`, RFC 9449 §5).
     public var isDPoPBound: Bool { tokenType == "DPoP" }
 
-    /// The instant the access token expires, counted from `now` (when the response arrived).
+    /// The longest access-token lifetime believed: a larger `expires_in` (absurd, e.g. 2^63) is clamped to it.
+    public static let maximumLifetime: TimeInterval = 366 * 86_400
+
+    /// The instant the access token expires, counted from `now` (when the response arrived); a lifetime above
+    /// ``maximumLifetime`` is clamped to it.
     public func expiresAt(from now: Date) -> Date? {
-        expiresIn.map { now.addingTimeInterval($0) }
+        expiresIn.map { now.addingTimeInterval(min($0, Self.maximumLifetime)) }
     }
 }
 

@@ -9,12 +9,12 @@ extension RegStateService {
         let renewal = renewal
         let flight = Task { await renewal.renew(replacing: staleAccessToken) }
         if let outcome = await LaunchBudget.first(flight, within: launchBudget) {
-            return await feed(outcome.event)
+            return await feed(outcome.effectEvent)
         }
         logger.log(.info, "launch: the provider has not answered within \(launchBudget) s; settling offline")
         let stored = await storedSession()
         let applied = await feed(.renewalFailed(.transient(.noInternet), stored: stored))
-        Task { _ = await self.feed(await flight.value.event) }
+        Task { _ = await self.feed(await flight.value.effectEvent) }
         return applied
     }
 }

@@ -165,7 +165,7 @@ public actor RegStateService {
         case .renew(let staleAccessToken) where state == .unsettled:
             return await renewWithinLaunchBudget(replacing: staleAccessToken)
         case .renew(let staleAccessToken):
-            return await feed(await renewal.renew(replacing: staleAccessToken).event)
+            return await feed(await renewal.renew(replacing: staleAccessToken).effectEvent)
         case .startSocialAuthorization:
             switch await runner.startSocialAuthorization() {
             case .success(let request):

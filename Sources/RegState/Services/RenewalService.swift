@@ -114,14 +114,20 @@ package actor RenewalService {
         }
         var profile: Profile?
         if let idToken = response.idToken {
-            // OIDC Core 12.2: a refreshed ID token must be about the same subject.
-            guard let refreshed = try? ProfileService().profile(fromIDToken: idToken) else {
-                return .init(.failure(.transient(.ssoUnspecifiedIssue)), stored: stored)
+            // OIDC Core 12.2 + 3.1.3.7: every check of registration, and iss/sub (and nonce) equal to the original.
+            // A refresh answer that fails stores nothing and keeps the session: the provider misbehaved once.
+            guard let original = snapshot?.idToken else {
+                return .init(.failure(.invalidRefreshedIDToken(reason: "no original ID token to compare with")),
+                              stored: stored)
             }
-            if let stored, refreshed.subject != stored.profile.subject || refreshed.issuer != stored.profile.issuer {
-                return .init(.failure(.denied(reason: "the refreshed identity is another user")), stored: stored)
+            do {
+                profile = try await provider.validateRefreshedIDToken(idToken, originalIDToken: original).profile
+            } catch {
+                if case .invalidIDToken(let reason) = error {
+                    return .init(.failure(.invalidRefreshedIDToken(reason: Self.checkName(reason))), stored: stored)
+                }
+                return .init(.failure(classify(error, stored: stored)), stored: stored)
             }
-            profile = refreshed
         }
         do {
             guard let renewed = try await tokens.storeRenewed(response, profile: profile, replacing: refreshToken) else {
@@ -139,6 +145,31 @@ package actor RenewalService {
         case .keyRecordUnreadable(let reason): reason
         case .keyRecordWrongCurve(let curve): "the key is on curve \(curve), not P-256"
         default: error.errorDescription ?? "unusable"
+        }
+    }
+
+    /// The name of the check an ID token failed, for the journal: the ``IDTokenError`` case, never its values.
+    static func checkName(_ error: IDTokenError) -> String {
+        switch error {
+        case .malformed: "malformed"
+        case .invalidJWT: "invalidJWT"
+        case .unsupportedAlgorithm: "unsupportedAlgorithm"
+        case .unknownKeyID: "unknownKeyID"
+        case .keyDoesNotFitAlgorithm: "keyDoesNotFitAlgorithm"
+        case .invalidSignature: "invalidSignature"
+        case .issuerMismatch: "issuerMismatch"
+        case .audienceMismatch: "audienceMismatch"
+        case .untrustedAudience: "untrustedAudience"
+        case .authorizedPartyMismatch: "authorizedPartyMismatch"
+        case .expired: "expired"
+        case .issuedInFuture: "issuedInFuture"
+        case .notYetValid: "notYetValid"
+        case .invalidTimeClaim: "invalidTimeClaim"
+        case .invalidSubject: "invalidSubject"
+        case .tooOld: "tooOld"
+        case .nonceMismatch: "nonceMismatch"
+        case .refreshedIdentityMismatch: "refreshedIdentityMismatch"
+        case .unsignedTokensAdvertised: "unsignedTokensAdvertised"
         }
     }
 
@@ -200,6 +231,14 @@ package enum RenewalOutcome: Sendable, Equatable {
         }
     }
 
+    /// The event the ``Effect/renew(replacing:)`` effect applies: ``event`` when it ran the grant, and the stored
+    /// session when another flight (another process sharing the store, say) already renewed the token — nobody else
+    /// will settle the machine that asked, so without it a launch would end unsettled.
+    package var effectEvent: MachineEvent? {
+        if case .alreadyRenewed(let session) = self { return .renewalSucceeded(session) }
+        return event
+    }
+
     /// Why renewal failed, when it did.
     package var failure: RenewalFailure? {
         switch self {
@@ -218,6 +257,11 @@ package protocol TokenRefreshing: Sendable {
     ///
     /// - Throws: ``OIDCError``; ``OIDCError/isRefusal`` marks an explicit denial.
     func refreshTokens(using refreshToken: String, proofKey: DPoPKey?) async throws(OIDCError) -> TokenResponse
+    /// Validates the ID token of a refresh answer against the session's original (OIDC Core 12.2 and 3.1.3.7).
+    ///
+    /// - Throws: ``OIDCError/invalidIDToken(_:)`` when any check fails.
+    func validateRefreshedIDToken(_ idToken: String, originalIDToken: String) async throws(OIDCError)
+        -> VerifiedIDToken
 }
 
 extension OIDCClient: TokenRefreshing {

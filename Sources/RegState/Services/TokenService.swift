@@ -90,7 +90,7 @@ package actor TokenService {
                 quarantine()
                 return .corrupt(reason: "the stored credentials are incomplete")
             }
-            return isUsable(summary.expiresAt) ? .valid(summary) : .expired(summary)
+            return isUsable(credentials) ? .valid(summary) : .expired(summary)
         }
     }
 
@@ -102,7 +102,7 @@ package actor TokenService {
     /// cannot come from two different records.
     package func snapshot() -> TokenSnapshot? {
         guard let credentials = try? load() else { return nil }
-        return TokenSnapshot(credentials, isUsable: isUsable(credentials.expiresAt),
+        return TokenSnapshot(credentials, isUsable: isUsable(credentials),
                              securityTokenUsable: isUsable(credentials.securityTokenExpiresAt))
     }
 
@@ -114,6 +114,21 @@ package actor TokenService {
     /// The stored access token and its expiry, whatever its stage; `nil` when there is none.
     package func accessToken() -> (token: String, expiresAt: Date?)? {
         snapshot().map { ($0.accessToken, $0.expiresAt) }
+    }
+
+    /// The grace before expiry at which the stored access token counts as expired: the configured grace, but at most
+    /// half the lifetime the provider granted, so that a short-lived token (30 s against the 60 s default) is used
+    /// for half its life instead of renewed on every call. Records without ``StoredCredentials/issuedAt`` (written
+    /// before it was kept) use the configured grace until their next renewal.
+    package func grace(for credentials: StoredCredentials) -> TimeInterval {
+        guard let issuedAt = credentials.issuedAt, let expiresAt = credentials.expiresAt else { return gracePeriod }
+        return min(gracePeriod, max(0, expiresAt.timeIntervalSince(issuedAt)) / 2)
+    }
+
+    /// Whether the stored access token is still usable beyond its grace (``grace(for:)``).
+    package func isUsable(_ credentials: StoredCredentials) -> Bool {
+        guard let expiresAt = credentials.expiresAt else { return true }
+        return expiresAt.addingTimeInterval(-grace(for: credentials)) > clock.now()
     }
 
     /// Whether an access token expiring at `expiresAt` is still usable beyond the grace period.
@@ -165,12 +180,13 @@ package actor TokenService {
     @discardableResult
     package func storeProvisional(_ tokens: TokenResponse, registrationType: RegistrationType, profile: Profile) throws -> StoredSession {
         let now = clock.now()
-        let credentials = StoredCredentials(
+        var credentials = StoredCredentials(
             stage: .provisional, registrationType: registrationType, profile: profile, idToken: tokens.idToken,
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
             expiresAt: tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime),
             refreshExpiresAt: tokens.refreshExpiresIn.map { now.addingTimeInterval($0) },
             tokenType: tokens.tokenType)
+        credentials.issuedAt = now
         try save(credentials)
         return try summary(of: credentials)
     }
@@ -205,6 +221,7 @@ package actor TokenService {
         credentials.accessToken = tokens.accessToken
         credentials.tokenType = tokens.tokenType
         credentials.expiresAt = tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime)
+        credentials.issuedAt = now
         if let refresh = tokens.refreshToken {
             credentials.refreshToken = refresh
             credentials.refreshExpiresAt = tokens.refreshExpiresIn.map { now.addingTimeInterval($0) }

@@ -58,6 +58,22 @@ struct TokenMint: Sendable {
         }
     }
 
+    /// Like ``signedJWT(_:)`` (same header, same `kid`) but signed with a freshly made key of the same kind that the
+    /// key set does not publish: what a token forged with another key looks like.
+    func signedJWTWithForeignKey(_ claims: [String: JSONValue]) throws -> String {
+        let kid = ellipticKey?.keyID ?? keyID
+        let header: JSONValue = ["alg": .string(algorithm.rawValue), "typ": "JWT", "kid": .string(kid)]
+        let input = Base64URL.encode(header.serialized()) + "." + Base64URL.encode(JSONValue.object(claims).serialized())
+        let signature: Data
+        if ellipticKey != nil {
+            signature = try crypto.sign(message: Data(input.utf8), privateKey: crypto.generateP256PrivateKey())
+        } else {
+            signature = try crypto.sign(message: Data(input.utf8), privateKey: crypto.generateRSAPrivateKey(bits: 2048),
+                                        algorithm: algorithm)
+        }
+        return input + "." + Base64URL.encode(signature)
+    }
+
     /// A compact JWS (the mint's algorithm, with `kid` and `typ: JWT`) over `claims`.
     func signedJWT(_ claims: [String: JSONValue]) throws -> String {
         let kid = ellipticKey?.keyID ?? keyID

@@ -61,7 +61,10 @@ struct JournalRecorder {
     }
 
     /// Appends `event` as the next entry.
+    /// The numbering never passes ``JournalEntry/maximumSequence`` (the reader refuses larger values): at the cap the
+    /// journal is folded into a snapshot numbered 0 first.
     mutating func record(_ event: MachineEvent) {
+        if sequence >= JournalEntry.maximumSequence { renumber() }
         sequence += 1
         let entry = JournalEntry(sequence: sequence, recordedAt: clock.now(), event: event)
         do {
@@ -85,6 +88,19 @@ struct JournalRecorder {
         sequence = 0
         folded = .unsettled
         tail = 0
+    }
+
+    /// Restarts the numbering at the cap: the journal becomes one snapshot of the folded state numbered 0, so the
+    /// state is unchanged and the next entry is 1.
+    private mutating func renumber() {
+        do {
+            try journal.replaceAll(with: [try JournalSnapshot(sequence: 0, state: folded).encoded()])
+            tail = 0
+        } catch {
+            logger.log(.warning, "journal: renumbering failed (\(error.localizedDescription))")
+        }
+        sequence = 0
+        logger.log(.info, "journal: sequence reached its maximum, renumbered from a snapshot")
     }
 
     /// Replaces the journal with one snapshot of the folded state, atomically (old journal or new, never torn).

@@ -22,6 +22,9 @@ package struct StoredCredentials: Sendable, Equatable, Codable, CustomStringConv
     package var accessToken: String
     package var refreshToken: String?
     package var expiresAt: Date?
+    /// When the access token was received; with ``expiresAt`` it gives the lifetime the provider granted, which bounds
+    /// the renewal grace (see ``TokenService/grace(for:)``). `nil` in records written before it was kept.
+    package var issuedAt: Date?
     package var refreshExpiresAt: Date?
     package var securityToken: String?
     package var securityTokenExpiresAt: Date?
@@ -37,6 +40,7 @@ package struct StoredCredentials: Sendable, Equatable, Codable, CustomStringConv
         case accessToken = "access_token"
         case refreshToken = "refresh_token"
         case expiresAt = "expires_at"
+        case issuedAt = "issued_at"
         case refreshExpiresAt = "refresh_expires_at"
         case securityToken = "security_token"
         case securityTokenExpiresAt = "security_token_expires_at"

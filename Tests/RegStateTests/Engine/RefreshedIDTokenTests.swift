@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import RegState
+import RegStateTesting
+import RegStateSimulator
+
+/// Issue 14: a refresh answer's ID token gets every check of registration plus OIDC Core 12.2 (same `iss` and `sub`,
+/// same `nonce` when present). One that fails stores nothing, keeps the session and its tokens, and is a recoverable
+/// E naming the check — the user is not logged out because the provider misbehaved once.
+@Suite("Refreshed ID tokens are validated on renewal")
+struct RefreshedIDTokenTests {
+    /// The check each simulator defect fails (the `IDTokenError` case name the journal carries).
+    static func expectedReason(_ defect: IDTokenDefect) -> String {
+        switch defect {
+        case .badSignature, .otherKey: "invalidSignature"
+        case .algNone: "unsupportedAlgorithm"
+        case .wrongAudience: "audienceMismatch"
+        case .wrongIssuer: "issuerMismatch"
+        case .expired: "expired"
+        case .wrongNonce: "nonceMismatch"
+        case .wrongAuthorizedParty: "authorizedPartyMismatch"
+        case .otherSubject: "refreshedIdentityMismatch"
+        }
+    }
+
+    @Test("a refresh answer with a defective ID token: recoverable E with the check, nothing stored, session kept",
+          arguments: IDTokenDefect.allCases)
+    func defectiveRefreshedIDToken(_ defect: IDTokenDefect) async throws {
+        let harness = try EngineHarness()
+        let service = try await harness.registeredService()
+        let before = try #require(try harness.store.data(forKey: TokenService.credentialsKey))
+        let profile = await service.state.session?.profile
+        harness.clock.advance(by: 7200)
+        await harness.simulator.setIDTokenDefect(defect)
+        let failure = RenewalFailure.invalidRefreshedIDToken(reason: Self.expectedReason(defect))
+        #expect(failure.isRecoverable)
+        await #expect(throws: RegStateError.renewal(failure)) { try await service.validAccessToken() }
+        let state = await service.state
+        #expect(state.session != nil, "the session is kept, got \(state)")
+        #expect(state.session?.profile == profile)
+        #expect(try harness.store.data(forKey: TokenService.credentialsKey) == before, "nothing stored")
+        let journaled = try await service.journalEntries().map(\.event)
+        #expect(journaled.contains { if case .renewalFailed(failure, _) = $0 { true } else { false } })
+        #expect(!journaled.contains { $0 == .loggedOut || $0 == .credentialsCleared })
+    }
+
+    @Test("an honest refreshed ID token is accepted and stored (the check above can fail)")
+    func honestRefreshedIDToken() async throws {
+        let harness = try EngineHarness()
+        let service = try await harness.registeredService()
+        let before = try #require(try harness.store.data(forKey: TokenService.credentialsKey))
+        harness.clock.advance(by: 7200)
+        _ = try await service.validAccessToken()
+        #expect(await service.state.letter == "C")
+        #expect(try harness.store.data(forKey: TokenService.credentialsKey) != before)
+    }
+}
