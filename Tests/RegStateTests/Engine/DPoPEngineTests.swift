@@ -178,6 +178,20 @@ struct DPoPEngineTests {
         #expect(try dpop.store.data(forKey: TokenService.credentialsKey) == nil)
     }
 
+    @Test("an unreadable key while the bound access token is still valid: the first authorized request ends the session (E final, D), no request sent")
+    func unreadableKeyAtRequest() async throws {
+        let dpop = try DPoPDevice()
+        let service = try await dpop.registeredService()
+        try dpop.store.set(Data("{\"version\":1,\"kty\":\"EC\",\"crv\":\"P-384\",\"pkcs8\":\"AA\"}".utf8),
+                           forKey: DPoPKeyStore.recordKey)
+        await dpop.simulator.resetCounters()
+        await #expect(throws: RegStateError.renewal(.dpopKeyUnavailable(reason: "the key is on curve P-384, not P-256"))) {
+            _ = try await dpop.transport(service).send(HTTPRequest(method: .get, url: Self.resource))
+        }
+        #expect(await service.state == .registrationRequired)
+        #expect(await dpop.simulator.requestLog.isEmpty)
+    }
+
     @Test("logout and clear-state remove the key; a new registration makes a new one")
     func keyReplaced() async throws {
         let dpop = try DPoPDevice()
