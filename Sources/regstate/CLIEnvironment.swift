@@ -54,7 +54,7 @@ struct CLIEnvironment: Sendable {
         if let dpop = knobs.dpop { simulated.dpop = dpop }
         if knobs.dpopNonce { simulated.dpopNonce = .required }
         simulated.maxDevicesPerUser = knobs.maxDevices
-        let clock: any RegStateClock = knobs.advance.map { AdvancedClock(offset: $0) } ?? SystemClock()
+        let clock = knobs.clock
         dependencies.clock = clock
         let simulator = try Simulator(configuration: simulated, clock: clock,
                                       persistence: options.store.appendingPathComponent("simulator", isDirectory: true))

@@ -90,6 +90,12 @@ extension CLIOptions {
                 options.simulator.dpop = mode
             case "--sim-dpop-nonce": options.simulator.dpopNonce = try flag()
             case "--sim-advance": options.simulator.advance = try seconds(try value(), for: name)
+            case "--sim-time":
+                let text = try value()
+                guard let epoch = TimeInterval(text), epoch.isFinite, epoch > 0, epoch < 1e11 else {
+                    throw UsageError("option --sim-time needs seconds since 1970, not '\(text)'")
+                }
+                options.simulator.fixedTime = Date(timeIntervalSince1970: epoch)
             case "--sim-offline": options.simulator.offline = try flag()
             case "--sim-deny-refresh": options.simulator.denyRefresh = try flag()
             case "--sim-max-devices":

@@ -46,6 +46,7 @@ enum Usage {
                                    Simulator: DPoP as the provider and backend enforce it (default off)
           --sim-dpop-nonce         Simulator: DPoP proofs must carry the server's nonce
           --sim-advance SECONDS    Simulator: this run's clock is this many seconds ahead (tokens expire)
+          --sim-time EPOCH         Simulator: this run's clock stands at this many seconds since 1970
           --sim-offline            Simulator: every request fails as offline
           --sim-deny-refresh       Simulator: refresh grants are refused (invalid_grant)
           --sim-max-devices N      Simulator: devices one user may register
