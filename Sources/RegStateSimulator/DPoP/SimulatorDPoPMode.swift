@@ -7,13 +7,13 @@ public enum SimulatorDPoPMode: String, Sendable, Equatable, CaseIterable {
     /// Discovery offers ES256 proofs; a token request with a valid proof gets tokens bound to its key (`DPoP`), one
     /// without gets bearer tokens. A bound token is honoured only with a proof by its key.
     case allowed
-    /// As ``allowed``, and every token request must carry a valid proof (`400 invalid_dpop_proof` otherwise).
+    /// As ``SimulatorDPoPMode/allowed``, and every token request must carry a valid proof (`400 invalid_dpop_proof` otherwise).
     case required
     /// A misconfigured provider: discovery offers ES256 proofs, but the token endpoint ignores them and issues bearer
     /// tokens.
     case advertisedOnly = "advertised-only"
 
-    /// Whether proofs are checked and bind tokens (``allowed`` and ``required``).
+    /// Whether proofs are checked and bind tokens (``SimulatorDPoPMode/allowed`` and ``SimulatorDPoPMode/required``).
     public var enforces: Bool { self == .allowed || self == .required }
 }
 
