@@ -53,6 +53,7 @@ struct CLIEnvironment: Sendable {
         if let grace = knobs.reuseGrace { simulated.refreshReuseGrace = grace }
         if let dpop = knobs.dpop { simulated.dpop = dpop }
         if knobs.dpopNonce { simulated.dpopNonce = .required }
+        if let delay = knobs.answerDelay { simulated.answerDelay = delay }
         simulated.maxDevicesPerUser = knobs.maxDevices
         let clock = knobs.clock
         dependencies.clock = clock

@@ -89,6 +89,7 @@ extension CLIOptions {
                 }
                 options.simulator.dpop = mode
             case "--sim-dpop-nonce": options.simulator.dpopNonce = try flag()
+            case "--sim-answer-delay": options.simulator.answerDelay = try seconds(try value(), for: name)
             case "--sim-advance": options.simulator.advance = try seconds(try value(), for: name)
             case "--sim-time":
                 let text = try value()

@@ -16,6 +16,8 @@ struct SimulatorKnobs: Sendable, Equatable {
     var maxDevices: Int?
     /// `--sim-reuse-grace SECONDS`.
     var reuseGrace: TimeInterval?
+    /// `--sim-answer-delay SECONDS`.
+    var answerDelay: TimeInterval?
     /// `--sim-advance SECONDS`: this run's clock (the engine's and the simulator's alike) is the wall clock plus this
     /// many seconds, so a test can let a token expire without sleeping or issuing one shorter than the grace.
     var advance: TimeInterval?

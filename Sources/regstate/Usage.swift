@@ -45,6 +45,8 @@ enum Usage {
           --sim-dpop off|allowed|required
                                    Simulator: DPoP as the provider and backend enforce it (default off)
           --sim-dpop-nonce         Simulator: DPoP proofs must carry the server's nonce
+          --sim-answer-delay SECONDS
+                                   Simulator: answers are held this long after the request was applied
           --sim-advance SECONDS    Simulator: this run's clock is this many seconds ahead (tokens expire)
           --sim-time EPOCH         Simulator: this run's clock stands at this many seconds since 1970
           --sim-offline            Simulator: every request fails as offline

@@ -17,7 +17,7 @@ struct EffectRunner: Sendable {
         self.configuration = configuration
         self.dependencies = dependencies
         tokens = TokenService(store: dependencies.store, clock: dependencies.clock, crypto: dependencies.crypto,
-                              gracePeriod: configuration.gracePeriod)
+                              gracePeriod: configuration.gracePeriod, binding: CredentialBinding(configuration.oidc))
         let logger = dependencies.logger
         let clockEstimate = ProviderClockEstimate()
         let dpop = DPoPContext(mode: configuration.dpop, store: dependencies.store, crypto: dependencies.crypto,

@@ -21,6 +21,9 @@ package struct TokenSnapshot: Sendable, CustomStringConvertible {
     package var session: StoredSession?
     /// Whether the tokens are bound to the installation's DPoP key (sent as `DPoP`, with a proof).
     package var isDPoPBound: Bool
+    /// When a renewal with this refresh token started and never stored its answer (see
+    /// ``StoredCredentials/renewalStartedAt``); `nil` when none is pending.
+    package var renewalStartedAt: Date?
 
     init(_ credentials: StoredCredentials, isUsable: Bool, securityTokenUsable: Bool) {
         accessToken = credentials.accessToken
@@ -31,6 +34,7 @@ package struct TokenSnapshot: Sendable, CustomStringConvertible {
         securityToken = securityTokenUsable ? credentials.securityToken : nil
         session = credentials.summary
         isDPoPBound = credentials.isDPoPBound
+        renewalStartedAt = credentials.renewalStartedAt
     }
 
     /// The usable access token, or `nil` when it has expired (or is within the grace period).
