@@ -39,6 +39,10 @@ public actor Simulator {
     var resourceTakesSecurityToken = false
     /// Whether the resource endpoint answers `401` to every token (a backend that keeps rejecting).
     var resourceRejectsEveryToken = false
+    /// Checks DPoP proofs (RFC 9449 §4.3) and remembers their `jti`s.
+    let dpopVerifier: DPoPProofVerifier
+    /// How many DPoP nonces have been issued; the current one is `sim-nonce-<count>`.
+    var dpopNonceCount = 1
 
     /// Creates a world, or reopens the one saved in `persistence`.
     ///
@@ -87,6 +91,7 @@ public actor Simulator {
         }
         self.configuration = configuration
         self.clock = clock
+        dpopVerifier = DPoPProofVerifier(crypto: crypto)
         do {
             self.mint = try TokenMint(crypto: crypto, signingKey: signingKey, publicKey: publicKey, keyID: world.keyID,
                                       algorithm: configuration.idTokenSigningAlgorithm)

@@ -107,6 +107,10 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// The RSA key a new world signs with; `nil` (the default) generates a fresh 2048-bit key. A test suite can
     /// generate one key and share it to skip key generation in every test. A reopened world keeps its saved key.
     public var signingKey: RSAPrivateKey?
+    /// DPoP (RFC 9449) as an authorization and resource server enforces it. Default ``SimulatorDPoPMode/off``.
+    public var dpop = SimulatorDPoPMode.off
+    /// Server nonces for DPoP proofs (RFC 9449 §8, §9). Default ``SimulatorDPoPNonce/off``.
+    public var dpopNonce = SimulatorDPoPNonce.off
 
     /// Creates a configuration; every parameter defaults to the value documented on its property.
     public init(

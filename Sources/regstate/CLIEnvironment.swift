@@ -51,6 +51,7 @@ struct CLIEnvironment: Sendable {
                                         scopes: options.scopes ?? OIDCConfiguration.defaultScopes),
                 backendURL: options.backend)
             configuration.sessionSource = options.sessionSource
+            configuration.dpop = options.dpop
             return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
                                   simulator: nil, loopback: listener, backendSkipped: options.backend == nil,
                                   backendURL: options.backend, transport: dependencies.transport)
@@ -60,6 +61,8 @@ struct CLIEnvironment: Sendable {
         if let ttl = knobs.accessTokenLifetime { simulated.accessTokenLifetime = ttl }
         if let ttl = knobs.refreshTokenLifetime { simulated.refreshTokenLifetime = ttl }
         if let grace = knobs.reuseGrace { simulated.refreshReuseGrace = grace }
+        if let dpop = knobs.dpop { simulated.dpop = dpop }
+        if knobs.dpopNonce { simulated.dpopNonce = .required }
         if let delay = knobs.answerDelay { simulated.answerDelay = delay }
         simulated.maxDevicesPerUser = knobs.maxDevices
         let clock = knobs.clock
@@ -75,6 +78,7 @@ struct CLIEnvironment: Sendable {
                                     scopes: options.scopes ?? OIDCConfiguration.defaultScopes),
             backendURL: simulated.backendURL)
         configuration.sessionSource = options.sessionSource
+        configuration.dpop = options.dpop
         return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
                               simulator: simulator, loopback: nil, backendSkipped: false,
                               backendURL: simulated.backendURL, transport: dependencies.transport)

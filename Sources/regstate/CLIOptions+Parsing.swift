@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateSimulator
 
 extension CLIOptions {
     /// Parses the arguments after the program name; options may come before or after the command, as `--name value`
@@ -87,6 +88,19 @@ extension CLIOptions {
             case "--sim-access-ttl": options.simulator.accessTokenLifetime = try seconds(try value(), for: name)
             case "--sim-refresh-ttl": options.simulator.refreshTokenLifetime = try seconds(try value(), for: name)
             case "--sim-reuse-grace": options.simulator.reuseGrace = try seconds(try value(), for: name)
+            case "--dpop":
+                let text = try value()
+                guard let mode = DPoPMode(rawValue: text) else {
+                    throw UsageError("option --dpop must be off, auto or required, not '\(text)'")
+                }
+                options.dpop = mode
+            case "--sim-dpop":
+                let text = try value()
+                guard let mode = SimulatorDPoPMode(rawValue: text), mode != .advertisedOnly else {
+                    throw UsageError("option --sim-dpop must be off, allowed or required, not '\(text)'")
+                }
+                options.simulator.dpop = mode
+            case "--sim-dpop-nonce": options.simulator.dpopNonce = try flag()
             case "--sim-answer-delay": options.simulator.answerDelay = try seconds(try value(), for: name)
             case "--sim-advance": options.simulator.advance = try seconds(try value(), for: name)
             case "--sim-time":

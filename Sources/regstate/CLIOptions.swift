@@ -28,6 +28,8 @@ struct CLIOptions: Sendable, Equatable {
     var scopes: [String]?
     /// `--backend URL`: a real registration backend.
     var backend: URL?
+    /// `--dpop off|auto|required`: whether the session's tokens are bound to the installation's DPoP key.
+    var dpop: DPoPMode = .whenOffered
     /// The `--sim-*` knobs, for this run only.
     var simulator = SimulatorKnobs()
     /// `ongoing-access authorize|fetch` and its options.

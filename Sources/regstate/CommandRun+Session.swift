@@ -12,7 +12,25 @@ extension CommandRun {
             console.result("Reason: \(mismatch.sentence); they were not used and are kept until a new registration"
                            + " or clear-state replaces them.")
         }
+        await printTokenBinding()
         return ExitCode.forState(state)
+    }
+
+    /// Whether the session's tokens are DPoP-bound, with the key's thumbprint (never the key); with `--json`, the
+    /// same as one JSON line `{"token_binding": "dpop"|"bearer"|"none"|"dpop-key-unavailable", "jkt"?, "reason"?}`.
+    private func printTokenBinding() async {
+        let binding = await service.tokenBinding()
+        guard options.json else {
+            if binding != .none { console.result("Token binding: \(binding)") }
+            return
+        }
+        let line: JSONValue = switch binding {
+        case .none: ["token_binding": "none"]
+        case .bearer: ["token_binding": "bearer"]
+        case .dpop(let thumbprint): ["token_binding": "dpop", "jkt": .string(thumbprint)]
+        case .dpopKeyUnavailable(let reason): ["token_binding": "dpop-key-unavailable", "reason": .string(reason)]
+        }
+        console.jsonLine(line)
     }
 
     /// Why this launch's inspection did not use the stored credentials, when they belong to another issuer or client.

@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateSimulator
 
 /// The simulator's knobs as the command line sets them; `nil` keeps the simulator's default.
 struct SimulatorKnobs: Sendable, Equatable {
@@ -35,6 +36,10 @@ struct SimulatorKnobs: Sendable, Equatable {
     var apiRejects = false
     /// `--sim-api-forces-logout`: the backend API answers `403 FORCED_LOGOUT`.
     var apiForcesLogout = false
+    /// `--sim-dpop off|allowed|required`.
+    var dpop: SimulatorDPoPMode?
+    /// `--sim-dpop-nonce`: DPoP proofs must carry the simulator's nonce.
+    var dpopNonce = false
 
     /// Whether any knob was set.
     var isEmpty: Bool { self == SimulatorKnobs() }

@@ -41,11 +41,16 @@ enum Usage {
           --backend URL            A real registration backend (with --issuer; skipped when absent)
           --host-mode              The host app renews the session (seed 000): it pushes ID tokens with
                                    update-token; implied by update-token and notify-transient
+          --dpop off|auto|required Bind the tokens to this installation's DPoP key (RFC 9449): auto when the
+                                   provider offers it (default), required fails against one that does not
           --sim-access-ttl SECONDS Simulator: access token lifetime for tokens issued in this run
           --sim-refresh-ttl SECONDS
                                    Simulator: refresh token lifetime for tokens issued in this run
           --sim-reuse-grace SECONDS
                                    Simulator: a just-retired refresh token is accepted this long (default 0)
+          --sim-dpop off|allowed|required
+                                   Simulator: DPoP as the provider and backend enforce it (default off)
+          --sim-dpop-nonce         Simulator: DPoP proofs must carry the server's nonce
           --sim-answer-delay SECONDS
                                    Simulator: answers are held this long after the request was applied
           --sim-advance SECONDS    Simulator: this run's clock is this many seconds ahead (tokens expire)

@@ -37,6 +37,11 @@ extension CryptoProvider {
     public func sign(message: Data, privateKey: P256PrivateKey) throws -> Data {
         throw CryptoError.signingFailed("this crypto provider has no ES256")
     }
+
+    /// A ready key that calls this provider's per-call `sign(message:privateKey:)` each time.
+    public func signingKey(for privateKey: P256PrivateKey) throws -> any SigningKey {
+        ProviderSigningKey(provider: self, privateKey: privateKey)
+    }
 }
 
 /// A ready key that is only the material and the provider: each verification goes through the provider's per-call

@@ -56,6 +56,10 @@ public protocol CryptoProvider: Sendable {
     ///
     /// - Throws: ``CryptoError`` when the key is unusable or signing fails.
     func sign(message: Data, privateKey: P256PrivateKey) throws -> Data
+    /// A P-256 private key loaded once, ready to sign many messages (DPoP proofs) with ES256.
+    ///
+    /// - Throws: ``CryptoError/invalidKey(_:)`` when the key is not a usable P-256 key.
+    func signingKey(for privateKey: P256PrivateKey) throws -> any SigningKey
 }
 
 /// The JWS signature algorithms RegState signs and verifies (RFC 7518 §3.3 and §3.5).

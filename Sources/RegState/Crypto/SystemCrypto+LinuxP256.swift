@@ -70,22 +70,7 @@ extension SystemCrypto {
     public func sign(message: Data, privateKey: P256PrivateKey) throws -> Data {
         let key = try Self.loadP256PrivateKey(privateKey)
         defer { EVP_PKEY_free(key) }
-        guard let context = EVP_MD_CTX_new() else { throw CryptoError.signingFailed("out of memory") }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else {
-            ERR_clear_error()
-            throw CryptoError.invalidKey("the key does not accept ES256")
-        }
-        var signature = [UInt8](repeating: 0, count: Int(EVP_PKEY_get_size(key)))
-        var length = signature.count
-        let status = Self.withBytes(message) { bytes, count in
-            EVP_DigestSign(context, &signature, &length, bytes, count)
-        }
-        guard status == 1, let jose = DER.joseSignature(ecdsa: Data(signature.prefix(length))) else {
-            ERR_clear_error()
-            throw CryptoError.signingFailed("libcrypto refused to sign")
-        }
-        return jose
+        return try Self.signES256(message: message, key: key)
     }
 }
 

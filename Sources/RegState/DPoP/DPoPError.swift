@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a DPoP operation (RFC 9449) failed. No case ever carries a token, a proof or key material.
-public enum DPoPError: Error, Sendable, Equatable {
+public enum DPoPError: Error, Sendable, Equatable, Codable {
     /// The stored DPoP key record exists but cannot be used (torn, not JSON, a member missing); `reason` says what.
     /// The session it binds cannot be renewed: a new registration makes a new key.
     case keyRecordUnreadable(reason: String)
@@ -18,6 +18,13 @@ public enum DPoPError: Error, Sendable, Equatable {
     /// A `DPoP-Nonce` the server sent that RegState refuses to echo (over ``DPoPNonceCache/maximumNonceLength``
     /// bytes, or characters outside RFC 9449 §8.1's `NQCHAR`).
     case invalidNonce(reason: String)
+    /// DPoP is required (``DPoPMode/required``) but the provider's discovery does not list `ES256` in
+    /// `dpop_signing_alg_values_supported`.
+    case notOffered
+    /// DPoP is required but the provider answered a proof with a `Bearer` token; nothing was stored.
+    case unboundTokenIssued
+    /// The provider issued a `DPoP` token to a request that carried no proof (RegState could not use it).
+    case boundTokenWithoutProof
 }
 
 extension DPoPError: LocalizedError {
@@ -33,6 +40,10 @@ extension DPoPError: LocalizedError {
         case .invalidTargetURL: "The request URL cannot be bound by a DPoP proof (needs an http or https URL)."
         case .thumbprintUnavailable(let reason): "No RFC 7638 thumbprint for this key: \(reason)."
         case .invalidNonce(let reason): "The server's DPoP nonce was refused: \(reason)."
+        case .notOffered:
+            "DPoP is required, but the sign-in service does not offer ES256 proofs (dpop_signing_alg_values_supported)."
+        case .unboundTokenIssued: "DPoP is required, but the sign-in service issued a Bearer token; nothing was stored."
+        case .boundTokenWithoutProof: "The sign-in service issued a DPoP-bound token to a request without a proof."
         }
     }
 }

@@ -8,8 +8,11 @@ public struct DPoPProofSigner: Sendable {
     /// The key that signs.
     public let key: DPoPKey
     let crypto: any CryptoProvider
-    /// The proof's header, serialised once per key (it never changes).
-    private let encodedHeader: String
+    /// The proof's header, serialised and base64url-encoded once per key (it never changes).
+    private let encodedHeader: [UInt8]
+    /// The private key loaded once into the crypto provider's ready form (`nil` when it cannot be: signing then
+    /// reports the error), so a proof costs one signature, not a key import plus a signature.
+    private let signingKey: (any SigningKey)?
     /// Test seam: makes every proof defective in one way, so tests can show a verifier refusing it. Never set in
     /// production code; the library's own proofs are always well formed.
     package var defect: DPoPProofDefect?
@@ -20,7 +23,8 @@ public struct DPoPProofSigner: Sendable {
         self.crypto = crypto
         let jwk = key.jwk
         let header = #"{"alg":"ES256","typ":"dpop+jwt","jwk":{"crv":"P-256","kty":"EC","x":"\#(jwk.x ?? "")","y":"\#(jwk.y ?? "")"}}"#
-        encodedHeader = Base64URL.encode(Data(header.utf8))
+        encodedHeader = Base64URL.encodeBytes(Array(header.utf8))
+        signingKey = try? crypto.signingKey(for: key.privateKey)
     }
 
     /// A proof for one request.
@@ -39,11 +43,12 @@ public struct DPoPProofSigner: Sendable {
             jti: try jti(), htm: method.uppercased(), htu: try Self.htu(for: url), iat: Self.seconds(now),
             ath: accessToken.map { Self.accessTokenHash($0, crypto: crypto) }, nonce: nonce)
         if let defect { return try defective(claims, defect) }
-        return try sign(header: encodedHeader, claims: claims.json())
+        return try sign(header: encodedHeader, claims: claims.jsonBytes())
     }
 
     /// `htu` for `url`: scheme, authority and path only (RFC 9449 §4.2; no query, no fragment, no user info).
     public static func htu(for url: URL) throws(DPoPError) -> String {
+        if let plain = plainHTU(url.absoluteString) { return plain }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
               let scheme = components.scheme?.lowercased(), scheme == "https" || scheme == "http",
               let host = components.host, !host.isEmpty
@@ -57,16 +62,54 @@ public struct DPoPProofSigner: Sendable {
         return text
     }
 
+    /// The common case without `URLComponents` (slow on Linux): a lowercase `http`/`https` scheme, `//`, an
+    /// authority without user info; the text up to the query or fragment. Anything else takes the general path.
+    static func plainHTU(_ text: String) -> String? {
+        let bytes = Array(text.utf8)
+        let schemeEnd: Int
+        if bytes.starts(with: Array("https://".utf8)) { schemeEnd = 8 } else if bytes.starts(with: Array("http://".utf8)) {
+            schemeEnd = 7
+        } else { return nil }
+        var index = schemeEnd
+        while index < bytes.count, bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: "?"),
+              bytes[index] != UInt8(ascii: "#") {
+            if bytes[index] == UInt8(ascii: "@") { return nil }
+            index += 1
+        }
+        guard index > schemeEnd else { return nil }
+        while index < bytes.count, bytes[index] != UInt8(ascii: "?"), bytes[index] != UInt8(ascii: "#") { index += 1 }
+        return String(decoding: bytes[..<index], as: UTF8.self)
+    }
+
     /// `ath`: base64url of the SHA-256 of the access token's ASCII bytes (RFC 9449 §4.2).
     public static func accessTokenHash(_ token: String, crypto: any CryptoProvider) -> String {
         Base64URL.encode(crypto.sha256(Data(token.utf8)))
+    }
+
+    /// The compact JWS of `claims` under `header`, built as bytes (no intermediate strings on the hot path).
+    func sign(header: [UInt8], claims: [UInt8]) throws(DPoPError) -> String {
+        var input = header
+        input.reserveCapacity(header.count + 1 + (claims.count * 4 + 2) / 3 + 1 + 86)
+        input.append(UInt8(ascii: "."))
+        input += Base64URL.encodeBytes(claims)
+        let signature: Data
+        do {
+            guard let signingKey else { throw CryptoError.invalidKey("not a usable P-256 key") }
+            signature = try signingKey.sign(message: Data(input))
+        } catch {
+            throw .cryptoFailed(reason: "the proof could not be signed")
+        }
+        input.append(UInt8(ascii: "."))
+        input += Base64URL.encodeBytes(signature)
+        return String(decoding: input, as: UTF8.self)
     }
 
     func sign(header: String, claims: String) throws(DPoPError) -> String {
         let signingInput = header + "." + Base64URL.encode(Data(claims.utf8))
         let signature: Data
         do {
-            signature = try crypto.sign(message: Data(signingInput.utf8), privateKey: key.privateKey)
+            guard let signingKey else { throw CryptoError.invalidKey("not a usable P-256 key") }
+            signature = try signingKey.sign(message: Data(signingInput.utf8))
         } catch {
             throw .cryptoFailed(reason: "the proof could not be signed")
         }
@@ -95,6 +138,33 @@ struct DPoPClaims: Sendable {
     var iat: Int64
     var ath: String?
     var nonce: String?
+
+    /// The claims as JSON bytes; string members are escaped byte by byte (jti and ath are base64url already).
+    func jsonBytes() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(96 + htu.utf8.count + (nonce?.utf8.count ?? 0))
+        func member(_ name: String, _ value: String, first: Bool = false) {
+            if !first { out.append(UInt8(ascii: ",")) }
+            out += Array("\"\(name)\":\"".utf8)
+            for byte in value.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+                case 0..<0x20: out += Array(String(format: "\\u%04x", byte).utf8)
+                default: out.append(byte)
+                }
+            }
+            out.append(UInt8(ascii: "\""))
+        }
+        out.append(UInt8(ascii: "{"))
+        member("jti", jti, first: true)
+        member("htm", htm)
+        member("htu", htu)
+        out += Array(",\"iat\":\(iat)".utf8)
+        if let ath { member("ath", ath) }
+        if let nonce { member("nonce", nonce) }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
 
     func json() -> String {
         var text = "{\"jti\":\(JSONWebKey.quoted(jti)),\"htm\":\(JSONWebKey.quoted(htm)),"

@@ -177,7 +177,7 @@ extension Data {
 
 extension RegStateService {
     /// Authorizes a request the app builds itself (okta's `authorize(&request)`): sets `Authorization` to the token
-    /// the policy names for its URL, and leaves an unlisted request untouched. A listed request while no session is
+    /// the policy names for its URL (as `DPoP` with a `DPoP` proof when the session is DPoP-bound), and leaves an unlisted request untouched. A listed request while no session is
     /// active throws ``AuthorizationError/noSession`` (or ``AccessTokenError/noSession``).
     ///
     /// It does not retry: send the request through ``AuthorizedTransport`` or a session configured with
@@ -187,7 +187,14 @@ extension RegStateService {
     ///   its token; `CancellationError` while it waits for a renewal.
     public nonisolated func authorize(_ request: inout URLRequest, policy: TokenPolicy) async throws {
         guard let url = request.url, let carrier = policy.carrier(for: url) else { return }
-        let token = try await token(for: carrier)
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        let (token, key) = try await authorization(for: carrier)
+        guard let key else {
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            return
+        }
+        // A DPoP-bound token goes only as `DPoP`, with a fresh proof for this method and URL (RFC 9449 §7.1).
+        request.setValue("DPoP \(token)", forHTTPHeaderField: "Authorization")
+        request.setValue(try dpop.proof(key: key, method: request.httpMethod ?? "GET", url: url, accessToken: token),
+                         forHTTPHeaderField: "DPoP")
     }
 }

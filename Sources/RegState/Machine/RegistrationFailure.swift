@@ -43,6 +43,9 @@ public enum RegistrationFailure: Error, Sendable, Equatable, Codable {
     case storage(String)
     /// The platform cannot run this method (for example social login on a non-native platform).
     case unsupported(String)
+    /// A DPoP step failed (RFC 9449): DPoP required but not offered, a `Bearer` answer when it was required, the key
+    /// could not be made or stored, a refused nonce.
+    case dpop(DPoPError)
 }
 
 extension RegistrationFailure: LocalizedError {
@@ -71,6 +74,7 @@ extension RegistrationFailure: LocalizedError {
         case .backendFailed(let detail): "Registration could not be completed (\(detail)). Try again."
         case .storage(let detail): "The sign-in could not be saved on this device (\(detail))."
         case .unsupported(let detail): "This sign-in method is not available here (\(detail))."
+        case .dpop(let error): error.errorDescription ?? "DPoP failed."
         }
     }
 }

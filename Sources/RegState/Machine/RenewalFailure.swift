@@ -21,6 +21,10 @@ public enum RenewalFailure: Error, Sendable, Equatable, Codable {
     /// renews with its SSO and calls ``RegStateService/updateToken(idToken:)`` (or reports a transient issue or a
     /// denial). Sent once per expiry however many requests failed; the session stays, requests wait.
     case awaitingHost
+    /// The session's tokens are DPoP-bound but the installation's key cannot be read (torn, wrong curve, missing);
+    /// `reason` says what. Final: the tokens are useless without the key, so storage is cleared and the user
+    /// registers again (a new key), instead of a loop of refused renewals.
+    case dpopKeyUnavailable(reason: String)
     /// The refresh answer's ID token failed validation (OIDC Core 12.2 / 3.1.3.7); the reason names the check
     /// (an ``IDTokenError`` case), never the token. Recoverable: nothing was stored, the session and its tokens stay.
     case invalidRefreshedIDToken(reason: String)
@@ -35,7 +39,8 @@ public enum RenewalFailure: Error, Sendable, Equatable, Codable {
     public var isRecoverable: Bool {
         switch self {
         case .transient, .storage, .awaitingHost, .invalidRefreshedIDToken: true
-        case .denied, .credentialsExhausted, .noRefreshToken, .forcedLogout, .interruptedRenewalRefused: false
+        case .denied, .credentialsExhausted, .noRefreshToken, .forcedLogout, .interruptedRenewalRefused,
+             .dpopKeyUnavailable: false
         }
     }
 }
@@ -52,6 +57,8 @@ extension RenewalFailure: LocalizedError {
         case .storage(let reason): "The stored session could not be used (\(reason))."
         case .forcedLogout: "The session was ended by the server. Please sign in again."
         case .awaitingHost: "The session with the server expired; waiting for the app to renew it."
+        case .dpopKeyUnavailable(let reason):
+            "The session is bound to this device's DPoP key, which cannot be read (\(reason)). Please sign in again."
         case .interruptedRenewalRefused(let reason):
             "An earlier renewal was interrupted before its answer was saved, and the sign-in service has since ended the session (\(reason)). Please sign in again."
         case .invalidRefreshedIDToken(let reason):

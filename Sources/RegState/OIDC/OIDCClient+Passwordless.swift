@@ -41,14 +41,17 @@ extension OIDCClient {
     /// mentioning "expired" is ``OIDCError/codeExpired``, one mentioning "used" is ``OIDCError/codeReused``, any
     /// other is ``OIDCError/wrongCode``.
     /// - Throws: those three, ``OIDCError/invalidEmail``, and the token endpoint's other errors.
-    package func verifyPasswordless(email: String, code: String) async throws(OIDCError) -> TokenResponse {
+    /// With `proofKey`, the request carries a DPoP proof signed by it.
+    package func verifyPasswordless(email: String, code: String, proofKey: DPoPKey? = nil) async throws(OIDCError)
+        -> TokenResponse
+    {
         let address = email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailAddress.isValid(address) else { throw .invalidEmail }
         let otp = code.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !otp.isEmpty else { throw .wrongCode }
         do throws(OIDCError) {
             let supported = try await metadata().scopesSupported
-            return try await tokenRequest([
+            return try await tokenRequest(proofKey: proofKey, [
                 ("grant_type", Self.passwordlessGrantType),
                 ("client_id", configuration.clientID),
                 ("username", address),

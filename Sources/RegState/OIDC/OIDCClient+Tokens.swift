@@ -8,10 +8,11 @@ extension OIDCClient {
     /// ``validateIDToken(_:expectedNonce:)`` with the request's nonce.
     /// - Throws: ``OIDCError/oauth(error:description:status:)`` when the provider refuses (`invalid_grant` for a
     ///   used, expired or stolen code), transport, server and malformed-response errors otherwise.
-    package func exchangeCode(_ code: String, for request: AuthorizationRequest) async throws(OIDCError)
-        -> TokenResponse
+    /// With `proofKey`, the request carries a DPoP proof (RFC 9449 §5) signed by it.
+    package func exchangeCode(_ code: String, for request: AuthorizationRequest, proofKey: DPoPKey? = nil)
+        async throws(OIDCError) -> TokenResponse
     {
-        try await tokenRequest([
+        try await tokenRequest(proofKey: proofKey, [
             ("grant_type", "authorization_code"),
             ("code", code),
             ("redirect_uri", request.redirectURI.absoluteString),
@@ -27,6 +28,7 @@ extension OIDCClient {
     /// - Parameters:
     ///   - refreshToken: The refresh token.
     ///   - scope: A narrower scope to ask for; `nil` keeps the granted one.
+    ///   - proofKey: The DPoP key the refresh token is bound to; the request then carries a proof signed by it.
     /// An unexplained 4xx (no readable OAuth error body, or a code outside RFC 6749 §5.2) is asked once more after
     /// ``OIDCConfiguration/unexplainedAnswerRetryDelay``; the same status again is
     /// ``OIDCError/unexplainedRefusal(status:error:)``. The retry presents the same refresh token: a provider that
@@ -34,7 +36,9 @@ extension OIDCClient {
     /// - Throws: ``OIDCError`` whose ``OIDCError/isRefusal`` is true when the provider refused (`invalid_grant`:
     ///   revoked, expired or reused token; or the same unexplained 4xx twice), ``OIDCError/isTransient`` when a retry
     ///   may work.
-    package func refresh(refreshToken: String, scope: String? = nil) async throws(OIDCError) -> TokenResponse {
+    package func refresh(refreshToken: String, scope: String? = nil, proofKey: DPoPKey? = nil) async throws(OIDCError)
+        -> TokenResponse
+    {
         var parameters = [
             ("grant_type", "refresh_token"),
             ("refresh_token", refreshToken),
@@ -43,14 +47,14 @@ extension OIDCClient {
         if let scope { parameters.append(("scope", scope)) }
         let first: OIDCError
         do {
-            return try await tokenRequest(parameters)
+            return try await tokenRequest(proofKey: proofKey, parameters)
         } catch where error.isUnexplained4xx {
             first = error
         }
         let delay = configuration.unexplainedAnswerRetryDelay
         if delay > 0 { try? await Task.sleep(for: .milliseconds(Int(delay * 1_000))) }
         do {
-            return try await tokenRequest(parameters)
+            return try await tokenRequest(proofKey: proofKey, parameters)
         } catch {
             guard error.isUnexplained4xx, error.status == first.status else { throw error }
             if case .oauth(let code, _, _) = error { throw .unexplainedRefusal(status: error.status ?? 400, error: code) }
@@ -58,11 +62,18 @@ extension OIDCClient {
         }
     }
 
-    /// Posts `parameters` to the token endpoint and reads the response.
-    func tokenRequest(_ parameters: [(String, String)]) async throws(OIDCError) -> TokenResponse {
+    /// Posts `parameters` to the token endpoint and reads the response; with `proofKey`, with a DPoP proof (and the
+    /// nonce retry of RFC 9449 §8), and the token type checked against it (``checkTokenType(_:proofKey:)``).
+    func tokenRequest(proofKey: DPoPKey? = nil, _ parameters: [(String, String)]) async throws(OIDCError)
+        -> TokenResponse
+    {
         let metadata = try await metadata()
         let request = HTTPRequest.form(url: metadata.tokenEndpoint, parameters: parameters)
-        let response = try await ResponseReading.send(request, over: transport)
-        return try TokenResponse.parse(response)
+        guard let proofKey, let dpop else {
+            return try checkTokenType(TokenResponse.parse(try await ResponseReading.send(request, over: transport)),
+                                      proofKey: nil)
+        }
+        let response = try await sendWithProof(request, key: proofKey, context: dpop)
+        return try checkTokenType(TokenResponse.parse(response), proofKey: proofKey)
     }
 }

@@ -18,6 +18,8 @@ package actor OIDCClient {
     var cachedMetadata: ProviderMetadata?
     var cachedKeys: JSONWebKeySet?
     var cachedRevocationEndpoint: URL?
+    /// The DPoP key, nonces and signer shared with the engine; `nil`: token requests carry no proofs.
+    package nonisolated let dpop: DPoPContext?
 
     /// Creates a client.
     ///
@@ -29,14 +31,17 @@ package actor OIDCClient {
     ///   - clockEstimate: Where the offset to the provider's clock is kept (a new one by default).
     ///   - onClockOffset: Called with the new offset (seconds, provider minus device) each time the estimate moves
     ///     by at least ``ProviderClockEstimate/negligible`` seconds.
+    ///   - dpop: The DPoP context token requests sign their proofs with and remember nonces in.
     package init(
         configuration: OIDCConfiguration,
         transport: any HTTPTransport = URLSessionTransport(),
         crypto: any CryptoProvider = SystemCrypto(),
         clock: any RegStateClock = SystemClock(),
         clockEstimate: ProviderClockEstimate = ProviderClockEstimate(),
-        onClockOffset: @escaping @Sendable (TimeInterval) -> Void = { _ in }
+        onClockOffset: @escaping @Sendable (TimeInterval) -> Void = { _ in },
+        dpop: DPoPContext? = nil
     ) {
+        self.dpop = dpop
         self.configuration = configuration
         self.transport = ClockObservingTransport(base: transport, estimate: clockEstimate, clock: clock,
                                                  onChange: onClockOffset)
@@ -85,7 +90,8 @@ package actor OIDCClient {
     /// `client_id`, `redirect_uri`, `scope` (``OIDCConfiguration/requestedScopes(supported:)``), `state`, `nonce`, `code_challenge`, `code_challenge_method=S256` and
     /// the configuration's additional parameters.
     /// - Throws: discovery errors, or ``OIDCError/crypto(_:)`` when random bytes are unavailable.
-    package func makeAuthorizationRequest() async throws(OIDCError) -> AuthorizationRequest {
+    /// With `dpopKey`, the request also carries `dpop_jkt` (RFC 9449 §10), so the code is bound to that key.
+    package func makeAuthorizationRequest(dpopKey: DPoPKey? = nil) async throws(OIDCError) -> AuthorizationRequest {
         let metadata = try await metadata()
         let state: String
         let nonce: String
@@ -109,6 +115,7 @@ package actor OIDCClient {
             ("code_challenge", PKCE.challenge(for: verifier, crypto: crypto)),
             ("code_challenge_method", PKCE.method),
         ]
+        if let dpopKey { parameters.append(("dpop_jkt", dpopKey.thumbprint)) }
         let reserved = Set(parameters.map(\.0))
         for (name, value) in configuration.additionalAuthorizationParameters.sorted(by: { $0.key < $1.key })
         where !reserved.contains(name) {

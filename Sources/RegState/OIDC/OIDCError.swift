@@ -55,6 +55,9 @@ public enum OIDCError: Error, Sendable, Equatable {
     case codeReused
     /// A random-number or hashing failure while building a request.
     case crypto(CryptoError)
+    /// A DPoP step failed (RFC 9449): no key, a refused nonce, DPoP required but not offered, a `Bearer` answer when
+    /// DPoP was required.
+    case dpop(DPoPError)
 
     /// The RFC 6749 §5.2 error codes: the provider's considered "no" to a token request.
     public static let refusalCodes: Set<String> = [
@@ -63,7 +66,12 @@ public enum OIDCError: Error, Sendable, Equatable {
     ]
 
     /// OAuth error codes that say "not now" rather than "no" (RFC 6749 §4.1.2.1, RFC 8628 §3.5).
-    public static let transientCodes: Set<String> = ["temporarily_unavailable", "server_error", "slow_down"]
+    ///
+    /// `use_dpop_nonce` and `invalid_dpop_proof` (RFC 9449 §8, §7) are here too: a nonce the server keeps changing or a
+    /// proof it refuses says nothing about the refresh token, so the session and its tokens are kept.
+    public static let transientCodes: Set<String> = [
+        "temporarily_unavailable", "server_error", "slow_down", "use_dpop_nonce", "invalid_dpop_proof",
+    ]
 
     /// Whether trying again later may succeed — the transient half of the token-endpoint answer rule (see
     /// ``isRefusal`` for the whole rule): no answer (offline, timeout, refused connection), 5xx, 429, 408, an HTML
@@ -158,6 +166,7 @@ extension OIDCError: LocalizedError {
         case .codeExpired: "That code has expired."
         case .codeReused: "That code was already used."
         case .crypto(let error): error.errorDescription
+        case .dpop(let error): error.errorDescription
         }
     }
 }

@@ -29,6 +29,9 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
     public var idTokenSigningAlgValuesSupported: [String]?
     /// `scopes_supported`: the scopes the provider says it knows; `nil` when it does not publish the list.
     public var scopesSupported: [String]?
+    /// `dpop_signing_alg_values_supported` (RFC 9449 §5.1): the proof algorithms the provider accepts; `nil` when it
+    /// does not offer DPoP.
+    public var dpopSigningAlgValuesSupported: [String]? = nil
 
     /// Creates metadata, as a test or a configuration without discovery would.
     public init(
@@ -72,6 +75,7 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         case grantTypesSupported = "grant_types_supported"
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
         case scopesSupported = "scopes_supported"
+        case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
     }
 
     /// Every endpoint the document names, with its member name: what must be `https` (or loopback) before it is used.
@@ -84,6 +88,9 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         if let endSessionEndpoint { endpoints.append(("end_session_endpoint", endSessionEndpoint)) }
         return endpoints
     }
+
+    /// Whether the provider accepts DPoP proofs RegState signs: `dpop_signing_alg_values_supported` lists `ES256`.
+    public var offersDPoP: Bool { dpopSigningAlgValuesSupported?.contains("ES256") ?? false }
 
     /// Whether the callback must carry an `iss` parameter equal to the issuer (RFC 9207 §2.4).
     public var requiresCallbackIssuer: Bool { authorizationResponseIssParameterSupported ?? false }

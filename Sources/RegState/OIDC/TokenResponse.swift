@@ -7,7 +7,7 @@ import Foundation
 public struct TokenResponse: Sendable, Equatable {
     /// The access token.
     public var accessToken: String
-    /// The token type; always `Bearer` (see ``parse(_:)`` for how a missing `token_type` is treated).
+    /// The token type: `Bearer` or `DPoP` (see ``parse(_:)`` for how a missing `token_type` is treated).
     public var tokenType: String
     /// Seconds the access token lives, counted from the response, when the provider said.
     public var expiresIn: TimeInterval?
@@ -32,6 +32,9 @@ public struct TokenResponse: Sendable, Equatable {
         self.scope = scope
         self.refreshExpiresIn = refreshExpiresIn
     }
+
+    /// Whether the token is bound to a DPoP key (`token_type` `DPoP`, RFC 9449 §5).
+    public var isDPoPBound: Bool { tokenType == "DPoP" }
 
     /// The longest access-token lifetime believed: a larger `expires_in` (absurd, e.g. 2^63) is clamped to it.
     public static let maximumLifetime: TimeInterval = 366 * 86_400

@@ -13,6 +13,10 @@ import Foundation
 /// renewal, not one per call. A forced logout from the server ends the session (storage cleared, **E** then **D**)
 /// and is returned as it came.
 ///
+/// A DPoP-bound session (RFC 9449) sends `Authorization: DPoP <token>` and a fresh `DPoP` proof (with `ath`, and the
+/// origin's latest nonce) on every request it authorizes, never `Bearer`; a `401` asking for a nonce
+/// (`WWW-Authenticate: DPoP error="use_dpop_nonce"` with `DPoP-Nonce`) is retried once with it.
+///
 /// Redirects are followed here, never by `base` (see ``HTTPTransport``): up to five hops, each one a new request
 /// that the policy judges afresh, so a token goes to a redirect's target only when the policy lists that URL too,
 /// and any `Authorization` the caller set is dropped when the origin changes. A 3xx answer beyond the fifth hop, or
@@ -51,31 +55,67 @@ public struct AuthorizedTransport: HTTPTransport {
     /// One hop: authorized when the policy lists its URL, renewed and retried once on a rejection.
     private func sendOnce(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard let carrier = policy.carrier(for: request.url) else { return try await base.send(request) }
-        let token = try await service.token(for: carrier)
-        var authorized = request
-        authorized.headers["Authorization"] = "Bearer \(token)"
-        let response = try await base.send(authorized)
+        let (token, key) = try await service.authorization(for: carrier)
+        let response = try await sendAuthorized(request, token: token, key: key)
         if policy.evaluateForcedLogout(response) {
             try? await service.handleForcedLogout()
             return response
         }
         guard policy.evaluateTokenRefresh(request, response) else { return response }
         guard let renewed = try await service.renewed(carrier, after: token), renewed != token else { return response }
-        authorized.headers["Authorization"] = "Bearer \(renewed)"
-        let retried = try await base.send(authorized)
+        // A renewed access token comes with its own binding (a DPoP key, or none): read both from one record.
+        let (current, currentKey) = carrier == .accessToken ? try await service.validAuthorization() : (renewed, nil)
+        let retried = try await sendAuthorized(request, token: current, key: currentKey)
         if policy.evaluateForcedLogout(retried) {
             try? await service.handleForcedLogout()
             return retried
         }
         if policy.evaluateTokenRefresh(request, retried) {
-            await service.rejectedAgain(carrier, token: renewed)
+            await service.rejectedAgain(carrier, token: current)
             throw AuthorizationError.rejectedAfterRenewal
         }
         return retried
     }
+
+    /// Sends `request` with `token`: as `Bearer`, or as `DPoP` with a fresh proof when `key` binds it; a DPoP nonce
+    /// challenge is answered once.
+    private func sendAuthorized(_ request: HTTPRequest, token: String, key: DPoPKey?) async throws -> HTTPResponse {
+        var authorized = request
+        guard let key else {
+            authorized.headers["Authorization"] = "Bearer \(token)"
+            return try await base.send(authorized)
+        }
+        let dpop = service.dpop
+        authorized.headers["Authorization"] = "DPoP \(token)"
+        authorized.headers["DPoP"] = try dpop.proof(key: key, method: request.method.rawValue, url: request.url,
+                                                    accessToken: token)
+        let response = try await base.send(authorized)
+        guard try dpop.remember(nonceFrom: response, for: request.url), Self.asksForNonce(response) else {
+            return response
+        }
+        authorized.headers["DPoP"] = try dpop.proof(key: key, method: request.method.rawValue, url: request.url,
+                                                    accessToken: token)
+        let retried = try await base.send(authorized)
+        try dpop.remember(nonceFrom: retried, for: request.url)
+        return retried
+    }
+
+    /// A `401` whose `WWW-Authenticate` says `use_dpop_nonce` (RFC 9449 §9).
+    static func asksForNonce(_ response: HTTPResponse) -> Bool {
+        response.status == 401 && (response.header("WWW-Authenticate")?.contains("use_dpop_nonce") ?? false)
+    }
 }
 
 extension RegStateService {
+    /// The token `carrier` names for a request the policy lists and, for a DPoP-bound access token, the key its
+    /// proofs are signed with (the backend security token is never DPoP-bound).
+    func authorization(for carrier: TokenCarrier) async throws -> (token: String, key: DPoPKey?) {
+        switch carrier {
+        case .accessToken: try await validAuthorization()
+        case .securityToken: (try await securityToken(), nil)
+        }
+    }
+
     /// The token `carrier` names, for a request the policy lists.
     func token(for carrier: TokenCarrier) async throws -> String {
         switch carrier {

@@ -23,6 +23,9 @@ public struct RegStateConfiguration: Sendable {
     /// Who renews the session (default ``SessionSource/selfRenewing``): RegState with the refresh token, or the host
     /// app, which pushes ID tokens in with ``RegStateService/updateToken(idToken:)`` (seed 000).
     public var sessionSource: SessionSource = .selfRenewing
+    /// Whether the session's tokens are bound to the installation's DPoP key (RFC 9449); default
+    /// ``DPoPMode/whenOffered``: bound whenever the provider's discovery offers ES256 proofs.
+    public var dpop: DPoPMode = .whenOffered
 
     /// Creates a configuration.
     public init(oidc: OIDCConfiguration, backendURL: URL? = nil, nonNativeAccessToken: String = "non-native",

@@ -3,6 +3,9 @@ import Foundation
 extension RegStateService {
     /// A usable access token for the host's requests, renewed first when it has expired.
     ///
+    /// A DPoP-bound token (``tokenBinding()``) is useless on its own: send requests through ``AuthorizedTransport``,
+    /// which adds the `DPoP` scheme and a fresh proof.
+    ///
     /// Any number of concurrent callers share one renewal. Offline, the call throws a recoverable **E** while the
     /// session stays active with its data.
     ///

@@ -45,7 +45,8 @@ public actor RegStateService {
     /// Creates the service. Nothing happens until ``start()``.
     public init(configuration: RegStateConfiguration, dependencies: RegStateDependencies) {
         runner = EffectRunner(configuration: configuration, dependencies: dependencies)
-        renewal = RenewalService(tokens: runner.tokens, provider: runner.provider, clock: dependencies.clock)
+        renewal = RenewalService(tokens: runner.tokens, provider: runner.provider, clock: dependencies.clock,
+                                 dpop: runner.dpop)
         recorder = JournalRecorder(journal: dependencies.journal, clock: dependencies.clock, logger: dependencies.logger)
         securityFlight = SecurityTokenFlight(clock: dependencies.clock)
     }
@@ -252,6 +253,9 @@ public actor RegStateService {
 
     /// The keys in the secure store now.
     func storedKeys() -> [String] { runner.storedKeys() }
+
+    /// The installation's DPoP key, nonces and signer.
+    nonisolated var dpop: DPoPContext { runner.dpop }
 
     /// The one way a renewal is asked for. ``RenewalService`` decides: the first caller for a stale token journals
     /// ``MachineEvent/renewalRequested(_:)``, whose effect runs (or joins) the single flight; later callers for the

@@ -12,16 +12,20 @@ package actor RenewalService {
     private let tokens: TokenService
     private let provider: any TokenRefreshing
     private let clock: any RegStateClock
+    /// The DPoP key store the grant signs its proof with when the stored tokens are bound; `nil`: never.
+    private let dpop: DPoPContext?
     /// The grant in progress, shared by every caller that arrives while it runs.
     private var inFlight: Task<RenewalOutcome.Result, Never>?
     /// The last stale access token a renewal was requested for.
     private var requestedFor: String?
 
     /// Creates the service.
-    package init(tokens: TokenService, provider: any TokenRefreshing, clock: any RegStateClock) {
+    package init(tokens: TokenService, provider: any TokenRefreshing, clock: any RegStateClock,
+                 dpop: DPoPContext? = nil) {
         self.tokens = tokens
         self.provider = provider
         self.clock = clock
+        self.dpop = dpop
     }
 
     /// What a caller that found `staleAccessToken` expired or rejected should do: nothing when someone already
@@ -85,6 +89,17 @@ package actor RenewalService {
         let snapshot = await tokens.snapshot()
         let stored = snapshot?.session
         guard let refreshToken = snapshot?.refreshToken else { return .init(.failure(.noRefreshToken), stored: stored) }
+        // A bound refresh token is worthless without its key (RFC 9449 §5): an unreadable key ends the session with
+        // an explained reason instead of a loop of refused grants.
+        var proofKey: DPoPKey?
+        if snapshot?.isDPoPBound == true {
+            do throws(DPoPError) {
+                guard let dpop else { throw .keyRecordUnreadable(reason: "DPoP is not configured") }
+                proofKey = try dpop.boundKey()
+            } catch {
+                return .init(.failure(.dpopKeyUnavailable(reason: Self.keyReason(error))), stored: stored)
+            }
+        }
         // Journaled in the record before the grant leaves: a mark already there is an interrupted renewal's.
         let interrupted: Bool
         do {
@@ -95,7 +110,7 @@ package actor RenewalService {
         }
         let response: TokenResponse
         do {
-            response = try await provider.refreshTokens(using: refreshToken)
+            response = try await provider.refreshTokens(using: refreshToken, proofKey: proofKey)
         } catch {
             // A refusal of a refresh token that someone else (a process not using the lock) has meanwhile replaced
             // is not a logout: go on with the stored tokens.
@@ -135,6 +150,14 @@ package actor RenewalService {
         } catch {
             let reason = (error as? any LocalizedError)?.errorDescription ?? "write failed"
             return .init(.failure(.storage(reason)), stored: stored)
+        }
+    }
+
+    private static func keyReason(_ error: DPoPError) -> String {
+        switch error {
+        case .keyRecordUnreadable(let reason): reason
+        case .keyRecordWrongCurve(let curve): "the key is on curve \(curve), not P-256"
+        default: error.errorDescription ?? "unusable"
         }
     }
 
@@ -243,10 +266,10 @@ package enum RenewalOutcome: Sendable, Equatable {
 
 /// Something that can run the refresh-token grant: the identity provider seam ``RenewalService`` depends on.
 package protocol TokenRefreshing: Sendable {
-    /// Exchanges `refreshToken` for new tokens.
+    /// Exchanges `refreshToken` for new tokens, with a DPoP proof signed by `proofKey` when the token is bound.
     ///
     /// - Throws: ``OIDCError``; ``OIDCError/isRefusal`` marks an explicit denial.
-    func refreshTokens(using refreshToken: String) async throws(OIDCError) -> TokenResponse
+    func refreshTokens(using refreshToken: String, proofKey: DPoPKey?) async throws(OIDCError) -> TokenResponse
     /// Validates the ID token of a refresh answer against the session's original (OIDC Core 12.2 and 3.1.3.7).
     ///
     /// - Throws: ``OIDCError/invalidIDToken(_:)`` when any check fails.
@@ -256,7 +279,9 @@ package protocol TokenRefreshing: Sendable {
 
 extension OIDCClient: TokenRefreshing {
     /// The refresh-token grant at the discovered token endpoint.
-    package func refreshTokens(using refreshToken: String) async throws(OIDCError) -> TokenResponse {
-        try await refresh(refreshToken: refreshToken)
+    package func refreshTokens(using refreshToken: String, proofKey: DPoPKey?) async throws(OIDCError)
+        -> TokenResponse
+    {
+        try await refresh(refreshToken: refreshToken, proofKey: proofKey)
     }
 }

@@ -192,7 +192,8 @@ package actor TokenService {
             stage: .provisional, registrationType: registrationType, profile: profile, idToken: tokens.idToken,
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
             expiresAt: tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime),
-            refreshExpiresAt: tokens.refreshExpiresIn.map { now.addingTimeInterval($0) })
+            refreshExpiresAt: tokens.refreshExpiresIn.map { now.addingTimeInterval($0) },
+            tokenType: tokens.tokenType)
         credentials.issuedAt = now
         try save(bound(credentials))
         return try summary(of: credentials)
@@ -226,6 +227,7 @@ package actor TokenService {
               credentials.refreshToken == usedRefreshToken else { return nil }
         let now = clock.now()
         credentials.accessToken = tokens.accessToken
+        credentials.tokenType = tokens.tokenType
         credentials.expiresAt = tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime)
         credentials.issuedAt = now
         credentials.renewalStartedAt = nil

@@ -52,7 +52,7 @@ extension Simulator {
         let checked = resourceTakesSecurityToken ? securityTokenSubject(of: request) : bearerUser(of: request).map(\.subject)
         let bearer: ResourceRequest.Bearer = switch checked {
         case .success(let subject): .accepted(subject: subject)
-        case .failure where ServerResponse.bearerToken(of: request) == nil: .none
+        case .failure where ServerResponse.authorization(of: request) == nil: .none
         case .failure(let refusal): .refused(refusal.reason)
         }
         resourceRequests.append(ResourceRequest(path: path, bearer: bearer))

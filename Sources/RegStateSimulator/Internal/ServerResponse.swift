@@ -31,6 +31,18 @@ enum ServerResponse {
     }
 
     /// The bearer token of `request`'s `Authorization` header, if any.
+    /// The `Authorization` header's scheme (`Bearer` or `DPoP`, as spelled in RFC 6750 and RFC 9449) and token.
+    static func authorization(of request: HTTPRequest) -> (scheme: String, token: String)? {
+        guard let header = request.header("Authorization") else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2 else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        for scheme in ["Bearer", "DPoP"] where parts[0].caseInsensitiveCompare(scheme) == .orderedSame {
+            return token.isEmpty ? nil : (scheme, token)
+        }
+        return nil
+    }
+
     static func bearerToken(of request: HTTPRequest) -> String? {
         guard let header = request.header("Authorization") else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1)

@@ -50,6 +50,8 @@ struct AuthorizationCodeRecord: Codable, Equatable {
     var subject: String
     var authTime: Date
     var expiresAt: Date
+    /// The `dpop_jkt` of the authorization request (RFC 9449 §10): the code is redeemable only with that key.
+    var dpopJKT: String?
     /// Set when redeemed; a second redemption is a replay.
     var redeemed = false
     /// The family the redemption opened, revoked on replay.
@@ -64,6 +66,8 @@ struct AccessTokenRecord: Codable, Equatable {
     var expiresAt: Date
     var familyID: String
     var revoked = false
+    /// The thumbprint of the DPoP key the token is bound to (`cnf.jkt`); `nil` for a bearer token.
+    var jkt: String?
 }
 
 /// An issued refresh token; `used` once it has been rotated.
@@ -82,6 +86,8 @@ struct TokenFamily: Codable, Equatable {
     var scope: String
     var authTime: Date
     var revoked = false
+    /// The DPoP key every token of the family is bound to (public clients, RFC 9449 §5); `nil`: bearer tokens.
+    var jkt: String?
 }
 
 /// The current passwordless code of one address.

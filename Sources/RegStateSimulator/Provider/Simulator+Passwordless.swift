@@ -35,7 +35,7 @@ extension Simulator {
     }
 
     /// `grant_type=http://auth0.com/oauth/grant-type/passwordless/otp`.
-    func passwordlessGrant(_ form: [String: String]) throws -> HTTPResponse {
+    func passwordlessGrant(_ form: [String: String], jkt: String?) throws -> HTTPResponse {
         guard let username = form["username"], !username.isEmpty, let otp = form["otp"], !otp.isEmpty else {
             return ServerResponse.oauthError(400, "invalid_request", "The username and otp parameters are required.")
         }
@@ -62,7 +62,7 @@ extension Simulator {
         let familyID = nextIdentifier("family-")
         world.families[familyID] = TokenFamily(
             subject: user.subject, clientID: configuration.clientID, scope: Self.grantedScope(form["scope"]),
-            authTime: now)
+            authTime: now, jkt: jkt)
         return try tokenResponse(familyID: familyID, user: user, nonce: nil)
     }
 }

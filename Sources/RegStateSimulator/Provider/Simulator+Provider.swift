@@ -64,6 +64,7 @@ extension Simulator {
 
     var discoveryDocument: JSONValue {
         guard case .object(var members) = standardDiscoveryDocument else { return standardDiscoveryDocument }
+        if configuration.dpop != .off { members["dpop_signing_alg_values_supported"] = ["ES256"] }
         for (name, value) in configuration.discoveryOverrides { members[name] = .string(value) }
         return .object(members)
     }
@@ -106,8 +107,11 @@ extension Simulator {
     }
 
     /// The user whose live access token `request` carries as its bearer token, or why there is none.
+    ///
+    /// A DPoP-bound token (RFC 9449 §7) must come as `Authorization: DPoP` with a valid proof by its key
+    /// (``checkResourceProof(_:token:jkt:)``); presented as `Bearer` it is refused.
     func bearerUser(of request: HTTPRequest) -> Result<SimulatorUser, BearerRefusal> {
-        guard let token = ServerResponse.bearerToken(of: request) else {
+        guard let (scheme, token) = ServerResponse.authorization(of: request) else {
             return .failure(BearerRefusal(reason: "no bearer token", response: HTTPResponse(status: 401, headers: ["WWW-Authenticate": "Bearer"])))
         }
         func refuse(_ description: String) -> Result<SimulatorUser, BearerRefusal> {
@@ -120,6 +124,9 @@ extension Simulator {
         }
         guard let user = world.users.values.first(where: { $0.subject == record.subject }) else {
             return refuse("The access token's user no longer exists.")
+        }
+        if let refusal = checkResourceProof(request, scheme: scheme, token: token, jkt: record.jkt) {
+            return .failure(refusal)
         }
         return .success(user)
     }

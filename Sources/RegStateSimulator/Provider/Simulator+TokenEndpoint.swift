@@ -17,17 +17,24 @@ extension Simulator {
         guard clientID == configuration.clientID else {
             return ServerResponse.oauthError(401, "invalid_client", "Unknown client.")
         }
+        let jkt: String?
+        switch checkTokenRequestProof(request) {
+        case .success(let thumbprint): jkt = thumbprint
+        case .failure(let refusal): return refusal.response
+        }
         switch form["grant_type"] {
-        case "authorization_code": return try authorizationCodeGrant(form)
-        case "refresh_token": return try refreshTokenGrant(form)
-        case Self.passwordlessGrantType: return try passwordlessGrant(form)
+        case "authorization_code": return try authorizationCodeGrant(form, jkt: jkt)
+        case "refresh_token": return try refreshTokenGrant(form, jkt: jkt)
+        case Self.passwordlessGrantType: return try passwordlessGrant(form, jkt: jkt)
         case nil, "": return ServerResponse.oauthError(400, "invalid_request", "The grant_type parameter is required.")
         default: return ServerResponse.oauthError(400, "unsupported_grant_type", "The grant type is not supported.")
         }
     }
 
     /// `grant_type=authorization_code`: single-use code, exact redirect URI, PKCE S256 verifier.
-    func authorizationCodeGrant(_ form: [String: String]) throws -> HTTPResponse {
+    /// With DPoP, a code requested with `dpop_jkt` is redeemable only with a proof by that key (RFC 9449 §10), and
+    /// a proof binds the new family to its key.
+    func authorizationCodeGrant(_ form: [String: String], jkt: String?) throws -> HTTPResponse {
         guard let code = form["code"], !code.isEmpty else {
             return ServerResponse.oauthError(400, "invalid_request", "The code parameter is required.")
         }
@@ -59,16 +66,21 @@ extension Simulator {
         guard let user = world.users.values.first(where: { $0.subject == record.subject }) else {
             return ServerResponse.oauthError(400, "invalid_grant", "The code's user no longer exists.")
         }
+        if let bound = record.dpopJKT, configuration.dpop.enforces, bound != jkt {
+            return ServerResponse.oauthError(400, "invalid_grant", "The code is bound to another DPoP key (dpop_jkt).")
+        }
         let familyID = nextIdentifier("family-")
         world.families[familyID] = TokenFamily(
-            subject: user.subject, clientID: record.clientID, scope: record.scope, authTime: record.authTime)
+            subject: user.subject, clientID: record.clientID, scope: record.scope, authTime: record.authTime, jkt: jkt)
         world.codes[key]?.redeemed = true
         world.codes[key]?.familyID = familyID
         return try tokenResponse(familyID: familyID, user: user, nonce: record.nonce)
     }
 
     /// `grant_type=refresh_token`: rotates the refresh token; a used one revokes its whole family.
-    func refreshTokenGrant(_ form: [String: String]) throws -> HTTPResponse {
+    /// A family bound to a DPoP key is renewed only with a proof by that key (RFC 9449 §5); the refusal changes
+    /// nothing, so the real session holding the key is untouched.
+    func refreshTokenGrant(_ form: [String: String], jkt: String?) throws -> HTTPResponse {
         guard let token = form["refresh_token"], !token.isEmpty else {
             return ServerResponse.oauthError(400, "invalid_request", "The refresh_token parameter is required.")
         }
@@ -87,6 +99,10 @@ extension Simulator {
         }
         guard !family.revoked else {
             return refreshRefused("The refresh token has been revoked.")
+        }
+        if let bound = family.jkt, bound != jkt {
+            return refreshRefused(jkt == nil ? "The refresh token is DPoP-bound: a proof is required."
+                                             : "The refresh token is bound to another DPoP key.")
         }
         if record.used, configuration.refreshReuseGrace > 0, let usedAt = record.usedAt,
            clock.now().timeIntervalSince(usedAt) < configuration.refreshReuseGrace,
@@ -137,10 +153,10 @@ extension Simulator {
         let accessToken = try mint.opaqueToken()
         world.accessTokens[mint.storageKey(accessToken)] = AccessTokenRecord(
             subject: user.subject, clientID: family.clientID, scope: family.scope,
-            expiresAt: now.addingTimeInterval(configuration.accessTokenLifetime), familyID: familyID)
+            expiresAt: now.addingTimeInterval(configuration.accessTokenLifetime), familyID: familyID, jkt: family.jkt)
         var body: [String: JSONValue] = [
             "access_token": .string(accessToken),
-            "token_type": "Bearer",
+            "token_type": family.jkt == nil ? "Bearer" : "DPoP",
             "expires_in": .number(configuration.accessTokenLifetime.rounded()),
             "scope": .string(family.scope),
         ]

@@ -36,7 +36,7 @@ extension Simulator {
         world.codes[mint.storageKey(code)] = AuthorizationCodeRecord(
             clientID: request.clientID, redirectURI: request.redirectURI, codeChallenge: request.codeChallenge,
             nonce: request.nonce, scope: request.scope, subject: user.subject, authTime: now,
-            expiresAt: now.addingTimeInterval(configuration.authorizationCodeLifetime))
+            expiresAt: now.addingTimeInterval(configuration.authorizationCodeLifetime), dpopJKT: request.dpopJKT)
         try persistIfChanged()
         return try redirect(request.redirectURI, [("code", code), ("state", request.state)])
     }
@@ -64,6 +64,8 @@ extension Simulator {
         var nonce: String?
         var scope: String
         var state: String?
+        /// `dpop_jkt` (RFC 9449 §10).
+        var dpopJKT: String?
     }
 
     /// The outcome of checking an authorization request.
@@ -113,7 +115,7 @@ extension Simulator {
         }
         return .valid(ValidAuthorizationRequest(
             clientID: clientID, redirectURI: redirectURI, codeChallenge: challenge, nonce: query["nonce"],
-            scope: scope, state: state))
+            scope: scope, state: state, dpopJKT: query["dpop_jkt"]))
     }
 
     /// `redirectURI` with `parameters` (nil values left out) and, unless switched off, `iss` appended (RFC 9207).

@@ -16,12 +16,21 @@ struct InteropDevice {
     let transport: CountingTransport
     let redirectURI: URL
     let gracePeriod: TimeInterval
+    /// DPoP for this device. `.off` unless a test asks: most interop tests reach expiry by advancing the manual
+    /// clock, which a proof's `iat` (checked against the provider's real clock) cannot follow. The DPoP tests renew
+    /// with ``RegStateService/renewSession()`` on the real clock instead.
+    let dpop: DPoPMode
+    /// The client to register as; the peer's public client unless a test names another (`swift-test-dpop`).
+    let clientID: String
 
     /// - Parameters:
     ///   - timeout: how long each HTTP request may take (short when the provider will be paused).
     ///   - gracePeriod: seconds before expiry at which the library renews (small for 2-second tokens).
-    init(peer: any Peer, redirectURI: URL? = nil, timeout: TimeInterval = 10, gracePeriod: TimeInterval = 60) {
+    init(peer: any Peer, redirectURI: URL? = nil, timeout: TimeInterval = 10, gracePeriod: TimeInterval = 60,
+         dpop: DPoPMode = .off, clientID: String? = nil) {
         self.peer = peer
+        self.dpop = dpop
+        self.clientID = clientID ?? peer.clientID
         self.redirectURI = redirectURI ?? peer.customSchemeRedirect
         self.gracePeriod = gracePeriod
         transport = CountingTransport(timeout: timeout)
@@ -29,9 +38,11 @@ struct InteropDevice {
 
     /// No backend: tokens are confirmed locally (`backendURL: nil`).
     var configuration: RegStateConfiguration {
-        RegStateConfiguration(
-            oidc: OIDCConfiguration(issuer: peer.issuer, clientID: peer.clientID, redirectURI: redirectURI),
+        var configuration = RegStateConfiguration(
+            oidc: OIDCConfiguration(issuer: peer.issuer, clientID: clientID, redirectURI: redirectURI),
             backendURL: nil, gracePeriod: gracePeriod)
+        configuration.dpop = dpop
+        return configuration
     }
 
     /// A service as a fresh app launch builds it: new actor, same store, journal and transport.

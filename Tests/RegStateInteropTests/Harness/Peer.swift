@@ -29,6 +29,8 @@ struct PeerKnobs: Sendable {
     var refreshTokenLifetime: Int?
     /// Glewlwyd only (`GLW_SIGNING`): `RS256` (default) or `ES256` for ID and access tokens.
     var signing: String?
+    /// Glewlwyd only (`start.sh --nonce`): DPoP nonces are mandatory.
+    var dpopNonce = false
 }
 
 /// The provider's own record of refresh tokens, read from its database: how many were ever issued and how many are

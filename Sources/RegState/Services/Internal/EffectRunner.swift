@@ -9,6 +9,8 @@ struct EffectRunner: Sendable {
     let tokens: TokenService
     let provider: OIDCClient
     let backend: (any RegistrationBackend)?
+    /// The installation's DPoP key, nonces and signer (RFC 9449), shared with the provider client and the renewal.
+    let dpop: DPoPContext
     var logger: any RegStateLogger { dependencies.logger }
 
     init(configuration: RegStateConfiguration, dependencies: RegStateDependencies) {
@@ -17,9 +19,14 @@ struct EffectRunner: Sendable {
         tokens = TokenService(store: dependencies.store, clock: dependencies.clock, crypto: dependencies.crypto,
                               gracePeriod: configuration.gracePeriod, binding: CredentialBinding(configuration.oidc))
         let logger = dependencies.logger
+        let clockEstimate = ProviderClockEstimate()
+        let dpop = DPoPContext(mode: configuration.dpop, store: dependencies.store, crypto: dependencies.crypto,
+                               clock: dependencies.clock, clockEstimate: clockEstimate)
+        self.dpop = dpop
         provider = OIDCClient(configuration: configuration.oidc, transport: dependencies.transport,
-                              crypto: dependencies.crypto, clock: dependencies.clock,
-                              onClockOffset: { offset in logger.log(.warning, ClockOffsetNote.sentence(offset)) })
+                              crypto: dependencies.crypto, clock: dependencies.clock, clockEstimate: clockEstimate,
+                              onClockOffset: { offset in logger.log(.warning, ClockOffsetNote.sentence(offset)) },
+                              dpop: dpop)
         if let backend = dependencies.backend {
             self.backend = backend
         } else if let url = configuration.backendURL {
@@ -55,14 +62,38 @@ struct EffectRunner: Sendable {
     func startSocialAuthorization() async -> Result<AuthorizationRequest, RegistrationFailure> {
         guard isNative else { return .failure(.unsupported("social login needs a native platform")) }
         do {
-            return .success(try await provider.makeAuthorizationRequest())
+            let key = try await keyForNewRegistration()
+            return .success(try await provider.makeAuthorizationRequest(dpopKey: key))
         } catch {
             return .failure(RegistrationFailure(error))
         }
     }
 
+    /// A new registration's DPoP key (RFC 9449): a fresh one replacing the old when DPoP is on and the provider
+    /// offers ES256 proofs; none (the old one removed) otherwise.
+    ///
+    /// - Throws: ``OIDCError/dpop(_:)`` (``DPoPError/notOffered`` when DPoP is required), discovery errors.
+    private func keyForNewRegistration() async throws(OIDCError) -> DPoPKey? {
+        let offered = dpop.mode == .off ? false : try await provider.metadata().offersDPoP
+        do {
+            return try dpop.keyForNewRegistration(offered: offered)
+        } catch {
+            throw .dpop(error)
+        }
+    }
+
+    /// The key the registration in progress binds its tokens to, if any.
+    private func registrationKey() throws(OIDCError) -> DPoPKey? {
+        do {
+            return try dpop.registrationKey()
+        } catch {
+            throw .dpop(error)
+        }
+    }
+
     func sendPasswordlessCode(to email: String) async -> MachineEvent {
         do {
+            _ = try await keyForNewRegistration()
             try await provider.startPasswordless(email: email)
             return .authorizationIssued
         } catch {
@@ -77,7 +108,7 @@ struct EffectRunner: Sendable {
         guard let login else { return .registrationFailed(.noPendingLogin) }
         do {
             let code = try await provider.authorizationCode(from: callback, for: login)
-            let response = try await provider.exchangeCode(code, for: login)
+            let response = try await provider.exchangeCode(code, for: login, proofKey: try registrationKey())
             return await authenticate(with: response, nonce: login.nonce, type: .social, stillWanted: stillWanted)
         } catch {
             return .registrationFailed(RegistrationFailure(error))
@@ -87,7 +118,7 @@ struct EffectRunner: Sendable {
     func verifyPasswordlessCode(_ code: String, for email: String,
                                 stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
         do {
-            let response = try await provider.verifyPasswordless(email: email, code: code)
+            let response = try await provider.verifyPasswordless(email: email, code: code, proofKey: try registrationKey())
             return await authenticate(with: response, nonce: nil, type: .passwordless, stillWanted: stillWanted)
         } catch {
             return .registrationFailed(RegistrationFailure(error))
@@ -147,6 +178,7 @@ struct EffectRunner: Sendable {
 
     /// Removes all credentials; `nil` when the store refused (nothing to report).
     func clearAllTokens() async -> MachineEvent? {
+        dpop.forget()
         do {
             let lease = try await tokens.exclusiveAccess()
             defer { lease.release() }
@@ -159,6 +191,7 @@ struct EffectRunner: Sendable {
     }
 
     func clearEverything() async {
+        dpop.forget()
         do {
             let lease = try await tokens.exclusiveAccess()
             defer { lease.release() }
@@ -207,6 +240,7 @@ struct EffectRunner: Sendable {
                 if snapshot?.refreshToken == nil, error.isTransient { return (.logoutRefused(TransientIssue(error)), nil) }
             }
         }
+        dpop.forget()
         do {
             try await tokens.clearAll()
         } catch {

@@ -27,6 +27,7 @@ extension RegistrationFailure {
         case .codeExpired: .codeExpired
         case .codeReused: .codeReused
         case .crypto(let crypto): .storage(crypto.errorDescription ?? "crypto")
+        case .dpop(let dpop): .dpop(dpop)
         }
     }
 
@@ -46,6 +47,7 @@ extension RegistrationFailure {
         case let error as BackendError: Self(error)
         case let error as StoreError: .storage(error.errorDescription ?? "store")
         case let error as TokenServiceError: .storage(error.errorDescription ?? "tokens")
+        case let error as DPoPError: .dpop(error)
         case let error as CryptoError: .storage(error.errorDescription ?? "no random bytes for the installation id")
         default: .backendFailed(error.localizedDescription)
         }

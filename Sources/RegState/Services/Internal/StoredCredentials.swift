@@ -28,6 +28,9 @@ package struct StoredCredentials: Sendable, Equatable, Codable, CustomStringConv
     package var refreshExpiresAt: Date?
     package var securityToken: String?
     package var securityTokenExpiresAt: Date?
+    /// The access token's type as the provider issued it: `DPoP` when the tokens are bound to the installation's
+    /// DPoP key, `Bearer` otherwise; `nil` in records written before it was kept (they are all `Bearer`).
+    package var tokenType: String?
     /// When a refresh grant was about to be sent with ``refreshToken`` and its answer not yet stored: written under the
     /// store's lock before the grant, removed by the write of its result. Still set at the next renewal, it says the
     /// previous one was interrupted (the process died with the provider's answer unsaved). `nil` in older records.
@@ -50,6 +53,7 @@ package struct StoredCredentials: Sendable, Equatable, Codable, CustomStringConv
         case refreshExpiresAt = "refresh_expires_at"
         case securityToken = "security_token"
         case securityTokenExpiresAt = "security_token_expires_at"
+        case tokenType = "token_type"
         case renewalStartedAt = "renewal_started_at"
         case issuer
         case clientID = "client_id"
@@ -61,6 +65,9 @@ package struct StoredCredentials: Sendable, Equatable, Codable, CustomStringConv
         return StoredSession(registrationType: registrationType, expiresAt: expiresAt,
                              refreshExpiresAt: refreshExpiresAt, profile: profile)
     }
+
+    /// Whether the tokens are bound to the installation's DPoP key: a bound token is never sent as `Bearer`.
+    package var isDPoPBound: Bool { tokenType == "DPoP" }
 
     package var description: String {
         "StoredCredentials(stage: \(stage.rawValue), tokens: redacted)"

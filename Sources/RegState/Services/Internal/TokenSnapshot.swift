@@ -21,6 +21,8 @@ package struct TokenSnapshot: Sendable, CustomStringConvertible {
     package var session: StoredSession?
     /// The stored security token whatever its expiry: the one a renewal replaces.
     package var storedSecurityToken: String?
+    /// Whether the tokens are bound to the installation's DPoP key (sent as `DPoP`, with a proof).
+    package var isDPoPBound: Bool
     /// When a renewal with this refresh token started and never stored its answer (see
     /// ``StoredCredentials/renewalStartedAt``); `nil` when none is pending.
     package var renewalStartedAt: Date?
@@ -34,6 +36,7 @@ package struct TokenSnapshot: Sendable, CustomStringConvertible {
         securityToken = securityTokenUsable ? credentials.securityToken : nil
         session = credentials.summary
         storedSecurityToken = credentials.securityToken
+        isDPoPBound = credentials.isDPoPBound
         renewalStartedAt = credentials.renewalStartedAt
     }
 

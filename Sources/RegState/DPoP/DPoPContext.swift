@@ -1,0 +1,103 @@
+import Foundation
+
+/// Everything the engine's DPoP steps share: the mode, the key store, the latest server nonces and a signer whose
+/// key is loaded once, so the OIDC client (token requests), the renewal and ``AuthorizedTransport`` (resource
+/// requests) sign with the same key and echo the same nonces.
+///
+/// The key never leaves the store except into the signer; nothing here is logged or journaled.
+package final class DPoPContext: Sendable {
+    /// The configured switch.
+    package let mode: DPoPMode
+    /// Where the installation's key lives.
+    package let keys: DPoPKeyStore
+    /// The latest `DPoP-Nonce` per origin (authorization and resource servers alike).
+    package let nonces = DPoPNonceCache()
+    private let crypto: any CryptoProvider
+    private let clock: any RegStateClock
+    /// The offset to the provider's clock: proofs are dated on the server's clock (`iat` is checked against it, RFC
+    /// 9449 §4.3), so a device whose clock is off still makes proofs the server accepts.
+    private let clockEstimate: ProviderClockEstimate
+    /// The signer of the last key used, kept so its key stays loaded (a proof costs one signature).
+    private let signers = LockedValue<DPoPProofSigner?>(nil)
+    /// Test seam: every proof made through this context is defective this way.
+    package let defect = LockedValue<DPoPProofDefect?>(nil)
+
+    /// A context over `store`.
+    package init(mode: DPoPMode, store: any SecureStore, crypto: any CryptoProvider, clock: any RegStateClock,
+                 clockEstimate: ProviderClockEstimate = ProviderClockEstimate()) {
+        self.clockEstimate = clockEstimate
+        self.mode = mode
+        keys = DPoPKeyStore(store: store, crypto: crypto)
+        self.crypto = crypto
+        self.clock = clock
+    }
+
+    /// The key a new registration binds to: a fresh one (replacing any old key) when DPoP is on and the provider
+    /// offers it, `nil` (the old key removed) when it is off or not offered under ``DPoPMode/whenOffered``.
+    ///
+    /// - Throws: ``DPoPError/notOffered`` under ``DPoPMode/required`` against a provider without ES256 proofs; key
+    ///   and store errors.
+    package func keyForNewRegistration(offered: Bool) throws(DPoPError) -> DPoPKey? {
+        nonces.removeAll()
+        guard mode != .off, offered else {
+            try keys.remove()
+            if mode == .required { throw .notOffered }
+            return nil
+        }
+        return try keys.replace()
+    }
+
+    /// The key made when the registration in progress started, when DPoP is on (`nil`: no proofs).
+    ///
+    /// - Throws: ``DPoPError`` for a torn or foreign key record.
+    package func registrationKey() throws(DPoPError) -> DPoPKey? {
+        guard mode != .off else { return nil }
+        let key = try keys.load()
+        if key == nil, mode == .required { throw .keyRecordUnreadable(reason: "no key was made for this registration") }
+        return key
+    }
+
+    /// The key that bound the stored tokens.
+    ///
+    /// - Throws: ``DPoPError/keyRecordUnreadable(reason:)`` when it is missing, torn or of another curve.
+    package func boundKey() throws(DPoPError) -> DPoPKey {
+        guard let key = try keys.load() else { throw .keyRecordUnreadable(reason: "the key record is missing") }
+        return key
+    }
+
+    /// Removes the key and the nonces (logout, clear-state, storage cleared after a final failure).
+    package func forget() {
+        nonces.removeAll()
+        signers.withLock { $0 = nil }
+        try? keys.remove()
+    }
+
+    /// A fresh proof for one request, with the latest nonce of `url`'s origin.
+    ///
+    /// - Throws: ``DPoPError/invalidTargetURL`` or ``DPoPError/cryptoFailed(reason:)``.
+    package func proof(key: DPoPKey, method: String, url: URL, accessToken: String? = nil) throws(DPoPError) -> String {
+        var signer = signer(for: key)
+        signer.defect = defect.withLock { $0 }
+        return try signer.proof(method: method, url: url, accessToken: accessToken, nonce: nonces.nonce(for: url),
+                                now: clock.now().addingTimeInterval(clockEstimate.offset))
+    }
+
+    /// Remembers the `DPoP-Nonce` of `response` for `url`'s origin; returns whether there was a usable one.
+    ///
+    /// - Throws: ``DPoPError/invalidNonce(reason:)`` for an empty, oversized or malformed nonce (nothing stored).
+    @discardableResult
+    package func remember(nonceFrom response: HTTPResponse, for url: URL) throws(DPoPError) -> Bool {
+        guard let header = response.header("DPoP-Nonce") else { return false }
+        try nonces.remember(header, for: url)
+        return true
+    }
+
+    private func signer(for key: DPoPKey) -> DPoPProofSigner {
+        signers.withLock { cached in
+            if let signer = cached, signer.key == key { return signer }
+            let signer = DPoPProofSigner(key: key, crypto: crypto)
+            cached = signer
+            return signer
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import RegState
+import RegStateSimulator
+import RegStateTesting
+
+/// One test per RFC 9449 §4.3 check: the library is made to send a defective proof through its test seam
+/// (``DPoPContext/defect``, never by weakening the library), and the simulator refuses it.
+@Suite("DPoP §4.3 checks enforced by the simulator")
+struct DPoPDefectTests {
+    static let tokenEndpointDefects: [DPoPProofDefect] = [
+        .wrongType, .symmetricAlgorithm, .signedByAnotherKey, .privateKeyMember, .wrongMethod, .wrongURL,
+        .staleIssueTime,
+    ]
+
+    @Test("a defective proof at the token endpoint: the code exchange is refused (invalid_dpop_proof), nothing stored",
+          arguments: tokenEndpointDefects)
+    func tokenEndpoint(_ defect: DPoPProofDefect) async throws {
+        let dpop = try DPoPDevice()
+        let service = dpop.launch()
+        await service.start()
+        service.dpop.defect.withLock { $0 = defect }
+        do {
+            try await dpop.device.signIn(service)
+            Issue.record("a defective proof was accepted")
+        } catch RegStateError.registration(.tokenRequestFailed(let error, _)) {
+            #expect(error == "invalid_dpop_proof")
+        }
+        #expect(try dpop.store.data(forKey: TokenService.credentialsKey) == nil)
+    }
+
+    @Test("a defective proof at the resource: 401, and the well-formed retry path is not taken",
+          arguments: [DPoPProofDefect.wrongAccessTokenHash, .wrongMethod, .wrongURL, .staleIssueTime, .signedByAnotherKey])
+    func resource(_ defect: DPoPProofDefect) async throws {
+        let dpop = try DPoPDevice()
+        let service = try await dpop.registeredService()
+        service.dpop.defect.withLock { $0 = defect }
+        let response = try await dpop.transport(service).send(HTTPRequest(method: .get, url: DPoPEngineTests.resource))
+        #expect(response.status == 401)
+        #expect(response.header("WWW-Authenticate")?.hasPrefix("DPoP") == true)
+    }
+
+    @Test("a replayed jti: the second proof is refused")
+    func replayedJTI() async throws {
+        let dpop = try DPoPDevice()
+        let service = try await dpop.registeredService()
+        service.dpop.defect.withLock { $0 = .fixedJTI }
+        let transport = dpop.transport(service)
+        #expect(try await transport.send(HTTPRequest(method: .get, url: DPoPEngineTests.resource)).status == 200)
+        #expect(try await transport.send(HTTPRequest(method: .get, url: DPoPEngineTests.resource)).status == 401)
+    }
+
+    @Test("a proof without the required nonce: use_dpop_nonce, retried once, never twice")
+    func missingNonce() async throws {
+        let dpop = try DPoPDevice(nonce: .required)
+        let service = dpop.launch()
+        await service.start()
+        service.dpop.defect.withLock { $0 = .noNonce }
+        await #expect(throws: RegStateError.self) { try await dpop.device.signIn(service) }
+        #expect(await dpop.tokenRequests() == 2)
+    }
+
+    @Test("without the seam the same world accepts the library's proofs")
+    func wellFormed() async throws {
+        let dpop = try DPoPDevice(nonce: .required)
+        let service = try await dpop.registeredService()
+        #expect(try await dpop.transport(service).send(HTTPRequest(method: .get, url: DPoPEngineTests.resource)).status == 200)
+    }
+}
