@@ -25,6 +25,9 @@ public struct RegStateConfiguration: Sendable {
     /// ``RegStateService`` does not read this yet: it always renews by itself. A host-driven app creates a
     /// ``HostSession`` directly until the two are joined (issue 15).
     public var sessionSource: SessionSource = .selfRenewing
+    /// Wrong one-time codes one passwordless attempt tolerates (default 5): the next wrong code ends the attempt with
+    /// ``RegistrationFailure/tooManyAttempts``. A resend starts the count again; the provider may bound it too.
+    public var maxCodeAttempts = 5
 
     /// Creates a configuration.
     public init(oidc: OIDCConfiguration, backendURL: URL? = nil, nonNativeAccessToken: String = "non-native",

@@ -7,7 +7,12 @@ extension RegStateService {
     /// session stays active with its data.
     ///
     /// - Throws: ``RegStateError`` (**E**) when renewal fails; ``AccessTokenError/noSession`` when no session is active.
+    ///
+    /// After a store that could not be read (**E** ``RenewalFailure/storage(_:)`` at launch), the call reads the store
+    /// again first: a store that has come back (a device unlocked, a disk remounted) settles the session without the
+    /// app calling ``start()`` again.
     public func validAccessToken() async throws -> String {
+        await retryUnreadableStore()
         guard case .active = state, let current = await tokenSnapshot() else { throw AccessTokenError.noSession }
         if let token = current.usableAccessToken { return token }
         let failure = await renew(replacing: current.accessToken, because: .expired)
@@ -16,10 +21,23 @@ extension RegStateService {
     }
 
     /// Renews the session now, whatever the stored token's expiry, and returns the new state.
+    ///
+    /// After a store that could not be read at launch it reads the store again (the launch inspection, seed 002 steps
+    /// 3–5) instead: a valid token is **B**, an expired one is renewed (**C**).
     @discardableResult
     public func renewSession() async -> RegState {
+        if await retryUnreadableStore() { return state }
         await renew(replacing: nil, because: .host)
         return state
+    }
+
+    /// The documented retry after a recoverable storage failure at launch: inspect the store again. Returns whether
+    /// it ran (the state was that failure).
+    @discardableResult
+    func retryUnreadableStore() async -> Bool {
+        guard case .failed(.renewal(.storage)) = state else { return false }
+        await start()
+        return true
     }
 
     /// A server rejected `token`: renew once for everyone who saw it rejected and return the new token, or `nil` when

@@ -27,6 +27,8 @@ public actor RegStateService {
     private var started = false
     /// What the last logout did at the provider, for ``logout()`` to return; no token in it.
     private var lastLogout: LogoutResult?
+    /// Wrong codes typed for the current one-time code (reset by every code sent).
+    private var wrongCodes = 0
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
     public static let subscriberBufferSize = EventBroadcaster.bufferSize
@@ -101,6 +103,13 @@ public actor RegStateService {
         try recorder.entries()
     }
 
+    /// What the journal on disk folds to (snapshot, then entries): equal to ``state`` when the journal is whole.
+    ///
+    /// - Throws: ``JournalError`` when it cannot be read.
+    func journalFold() throws -> RegState {
+        try recorder.storedFold()
+    }
+
     // MARK: Logout
 
     /// Logs the user out: revokes the refresh token at the provider, clears local credentials, back to **D**.
@@ -126,6 +135,7 @@ public actor RegStateService {
     @discardableResult
     func apply(_ event: MachineEvent, carrying input: SecretInput? = nil) async throws(TransitionRejection) -> [MachineEvent] {
         let transition = try RegStateMachine.transition(from: state, on: event, carrying: input)
+        let before = state
         recorder.record(event)
         state = transition.state
         logger.log(.debug, "\(event.name) -> \(state.caseName)")
@@ -133,6 +143,7 @@ public actor RegStateService {
         for effect in transition.effects {
             applied += await perform(effect)
         }
+        forgetUserIfGone(after: event, from: before)
         resumeSettleWaiters()
         return applied
     }
@@ -174,6 +185,7 @@ public actor RegStateService {
                 return await feed(.registrationFailed(failure))
             }
         case .sendPasswordlessCode(let email):
+            wrongCodes = 0
             return await feed(await runner.sendPasswordlessCode(to: email))
         case .exchangeAuthorizationCode(let callback):
             // One callback per login: a replay of this redirect finds nothing pending.
@@ -181,7 +193,12 @@ public actor RegStateService {
             login = nil
             return await feed(await runner.exchangeAuthorizationCode(callback, for: request) { await self.isAuthenticating })
         case .verifyPasswordlessCode(let email, let code):
-            return await feed(await runner.verifyPasswordlessCode(code, for: email) { await self.isAuthenticating })
+            var result = await runner.verifyPasswordlessCode(code, for: email) { await self.isAuthenticating }
+            if case .registrationFailed(.wrongCode)? = result {
+                wrongCodes += 1
+                if wrongCodes >= runner.configuration.maxCodeAttempts { result = .registrationFailed(.tooManyAttempts) }
+            }
+            return await feed(result)
         case .confirmRegistration:
             return await feed(await runner.confirmRegistration())
         case .discardPendingAuthorization:
@@ -201,6 +218,17 @@ public actor RegStateService {
             let outcome = await runner.logout()
             lastLogout = outcome.result
             return await feed(outcome.event)
+        }
+    }
+
+    /// After the user's logout, in **D**: the journal keeps no line about the user (email, name, subject), only a
+    /// snapshot of **D** and the sequence number. (A clear-state empties the journal itself; after a final **E** the
+    /// journal keeps the refusal's reason, which is what a bug report needs.)
+    private func forgetUserIfGone(after event: MachineEvent, from before: RegState) {
+        guard state == .registrationRequired else { return }
+        switch (event, before) {
+        case (.loggedOut, _): recorder.forgetHistory()
+        default: return
         }
     }
 

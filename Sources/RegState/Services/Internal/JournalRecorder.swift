@@ -33,6 +33,16 @@ struct JournalRecorder {
         try journal.read().lines.compactMap { try? JournalEntry.decode($0) }
     }
 
+    /// What the journal on disk folds to: its snapshot (if any), then the entries after it.
+    ///
+    /// - Throws: ``JournalError`` when it cannot be read.
+    func storedFold() throws -> RegState {
+        var lines = try journal.read().lines[...]
+        let snapshot = lines.first.flatMap(JournalSnapshot.decode)
+        if snapshot != nil { lines = lines.dropFirst() }
+        return lines.compactMap { try? JournalEntry.decode($0) }.reduce(snapshot?.state ?? .unsettled, Self.fold)
+    }
+
     /// Reads the journal (its snapshot, if any, then the entries after it), continues its numbering and returns the
     /// state it folds to; compacts a long tail. An unreadable journal starts fresh (``RegState/unsettled``).
     mutating func replay() -> RegState {
@@ -101,6 +111,13 @@ struct JournalRecorder {
         }
         sequence = 0
         logger.log(.info, "journal: sequence reached its maximum, renumbered from a snapshot")
+    }
+
+    /// Folds the whole journal into one snapshot of the state now, so that nothing of the history stays: after a
+    /// logout (or cleared credentials) the state is **D**, which holds no personal data, and the journal forgets the
+    /// user (seed 002: "no record on this device of previous attempts to register").
+    mutating func forgetHistory() {
+        compact()
     }
 
     /// Replaces the journal with one snapshot of the folded state, atomically (old journal or new, never torn).
