@@ -23,6 +23,15 @@ public enum IDTokenDefect: String, Sendable, Equatable, CaseIterable {
     /// `sub` names another user. A valid token at registration (there is nothing to compare it with); a refreshed
     /// ID token must be refused for it (OIDC Core 12.2).
     case otherSubject
+    /// The header names `alg` twice: the signing algorithm, then `none` (RFC 7515 §4: a duplicate is an error; a
+    /// first-wins reader would see a valid signed token). Signed as usual over that header.
+    case duplicateHeaderAlgorithm
+    /// The payload names `sub` twice: the user, then ``otherSubjectValue`` (RFC 7519 §4). Signed as usual.
+    case duplicateClaim
+    /// `sub` is 256 characters long (OIDC Core 2: at most 255 ASCII characters).
+    case longSubject
+    /// `aud` is this client and ``otherSubjectValue``, `azp` this client: an extra audience that is not trusted.
+    case untrustedAudience
 
     /// The defects a token answering a sign-in is refused for (every case but ``otherSubject``).
     public static let registrationDefects = allCases.filter { $0 != .otherSubject }
@@ -47,7 +56,11 @@ extension Simulator {
         case .wrongNonce: claims["nonce"] = "replayed-nonce"
         case .wrongAuthorizedParty: claims["azp"] = "someone-else"
         case .otherSubject: claims["sub"] = .string(IDTokenDefect.otherSubjectValue)
-        case .badSignature, .algNone, .otherKey, nil: break
+        case .longSubject: claims["sub"] = .string(String(repeating: "s", count: 256))
+        case .untrustedAudience:
+            claims["azp"] = claims["aud"]
+            claims["aud"] = .array([claims["aud"] ?? .null, .string(IDTokenDefect.otherSubjectValue)])
+        case .badSignature, .algNone, .otherKey, .duplicateHeaderAlgorithm, .duplicateClaim, nil: break
         }
         switch idTokenDefect {
         case .algNone:
@@ -60,7 +73,12 @@ extension Simulator {
             return String(token[..<first]) + (token[first] == "A" ? "B" : "A") + String(token[token.index(after: first)...])
         case .otherKey:
             return try mint.signedJWTWithForeignKey(claims)
-        case .wrongAudience, .wrongIssuer, .expired, .wrongNonce, .wrongAuthorizedParty, .otherSubject, nil:
+        case .duplicateHeaderAlgorithm:
+            return try mint.signedJWT(claims, appendingToHeader: #","alg":"none""#)
+        case .duplicateClaim:
+            return try mint.signedJWT(claims, appendingToPayload: #","sub":"\#(IDTokenDefect.otherSubjectValue)""#)
+        case .wrongAudience, .wrongIssuer, .expired, .wrongNonce, .wrongAuthorizedParty, .otherSubject, .longSubject,
+             .untrustedAudience, nil:
             return try mint.signedJWT(claims)
         }
     }

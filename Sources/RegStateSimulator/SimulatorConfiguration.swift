@@ -63,6 +63,10 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// tokens) instead of revoking the family, as at Okta, Cognito, Ory Hydra and django-oauth-toolkit
     /// (`REFRESH_TOKEN_GRACE_PERIOD_SECONDS`): it covers a client that lost the answer of a rotation.
     public var refreshReuseGrace: TimeInterval = 0
+    /// Seconds the in-process transport holds an answer after the simulator has applied its request (default 0):
+    /// the provider's state has changed (a refresh token rotated) while the answer is still on its way, the window in
+    /// which a client that is killed loses it. For tests of interrupted renewals.
+    public var answerDelay: TimeInterval = 0
     /// When `true` (the default, as at real providers), a refresh token is issued only when the granted scope
     /// contains `offline_access`; when `false`, every token response carries one.
     public var requiresOfflineAccessForRefreshToken: Bool

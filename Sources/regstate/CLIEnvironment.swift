@@ -50,8 +50,9 @@ struct CLIEnvironment: Sendable {
         if let ttl = knobs.accessTokenLifetime { simulated.accessTokenLifetime = ttl }
         if let ttl = knobs.refreshTokenLifetime { simulated.refreshTokenLifetime = ttl }
         if let grace = knobs.reuseGrace { simulated.refreshReuseGrace = grace }
+        if let delay = knobs.answerDelay { simulated.answerDelay = delay }
         simulated.maxDevicesPerUser = knobs.maxDevices
-        let clock: any RegStateClock = knobs.advance.map { AdvancedClock(offset: $0) } ?? SystemClock()
+        let clock = knobs.clock
         dependencies.clock = clock
         let simulator = try Simulator(configuration: simulated, clock: clock,
                                       persistence: options.store.appendingPathComponent("simulator", isDirectory: true))

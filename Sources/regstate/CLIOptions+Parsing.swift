@@ -74,7 +74,14 @@ extension CLIOptions {
             case "--sim-access-ttl": options.simulator.accessTokenLifetime = try seconds(try value(), for: name)
             case "--sim-refresh-ttl": options.simulator.refreshTokenLifetime = try seconds(try value(), for: name)
             case "--sim-reuse-grace": options.simulator.reuseGrace = try seconds(try value(), for: name)
+            case "--sim-answer-delay": options.simulator.answerDelay = try seconds(try value(), for: name)
             case "--sim-advance": options.simulator.advance = try seconds(try value(), for: name)
+            case "--sim-time":
+                let text = try value()
+                guard let epoch = TimeInterval(text), epoch.isFinite, epoch > 0, epoch < 1e11 else {
+                    throw UsageError("option --sim-time needs seconds since 1970, not '\(text)'")
+                }
+                options.simulator.fixedTime = Date(timeIntervalSince1970: epoch)
             case "--sim-offline": options.simulator.offline = try flag()
             case "--sim-deny-refresh": options.simulator.denyRefresh = try flag()
             case "--sim-max-devices":

@@ -8,7 +8,20 @@ extension CommandRun {
         let state = await service.start()
         await drain()
         console.result("State: \(EventText.human(state))")
+        if case .registrationRequired = state, let mismatch = await boundElsewhere() {
+            console.result("Reason: \(mismatch.sentence); they were not used and are kept until a new registration"
+                           + " or clear-state replaces them.")
+        }
         return ExitCode.forState(state)
+    }
+
+    /// Why this launch's inspection did not use the stored credentials, when they belong to another issuer or client.
+    private func boundElsewhere() async -> CredentialBindingMismatch? {
+        let inspected = (try? await service.journalEntries())?.last { entry in
+            if case .storedTokensInspected = entry.event { true } else { false }
+        }
+        guard case .storedTokensInspected(.boundElsewhere(let mismatch))? = inspected?.event else { return nil }
+        return mismatch
     }
 
     /// Prints the journal, redacted: emails masked, never a token (the journal holds none).

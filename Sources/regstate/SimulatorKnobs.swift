@@ -15,9 +15,21 @@ struct SimulatorKnobs: Sendable, Equatable {
     var maxDevices: Int?
     /// `--sim-reuse-grace SECONDS`.
     var reuseGrace: TimeInterval?
+    /// `--sim-answer-delay SECONDS`.
+    var answerDelay: TimeInterval?
     /// `--sim-advance SECONDS`: this run's clock (the engine's and the simulator's alike) is the wall clock plus this
     /// many seconds, so a test can let a token expire without sleeping or issuing one shorter than the grace.
     var advance: TimeInterval?
+    /// `--sim-time EPOCH_SECONDS`: this run's clock stands still at this instant (plus ``advance``), so tests can
+    /// place runs at exact distances from each other however slow the machine is.
+    var fixedTime: Date?
+
+    /// The clock of this run: the wall clock, or ``fixedTime``; either moved by ``advance``.
+    var clock: any RegStateClock {
+        if let fixedTime { return FixedClock(instant: fixedTime.addingTimeInterval(advance ?? 0)) }
+        if let advance { return AdvancedClock(offset: advance) }
+        return SystemClock()
+    }
 
     /// Whether any knob was set.
     var isEmpty: Bool { self == SimulatorKnobs() }
@@ -29,4 +41,12 @@ struct AdvancedClock: RegStateClock {
     let offset: TimeInterval
 
     func now() -> Date { Date().addingTimeInterval(offset) }
+}
+
+/// A clock that stands still: `--sim-time` for one run.
+struct FixedClock: RegStateClock {
+    /// The instant it always reads.
+    let instant: Date
+
+    func now() -> Date { instant }
 }

@@ -40,7 +40,10 @@ enum Usage {
                                    Simulator: refresh token lifetime for tokens issued in this run
           --sim-reuse-grace SECONDS
                                    Simulator: a just-retired refresh token is accepted this long (default 0)
+          --sim-answer-delay SECONDS
+                                   Simulator: answers are held this long after the request was applied
           --sim-advance SECONDS    Simulator: this run's clock is this many seconds ahead (tokens expire)
+          --sim-time EPOCH         Simulator: this run's clock stands at this many seconds since 1970
           --sim-offline            Simulator: every request fails as offline
           --sim-deny-refresh       Simulator: refresh grants are refused (invalid_grant)
           --sim-max-devices N      Simulator: devices one user may register

@@ -18,15 +18,18 @@ struct SessionCommandTests {
     @Test("Given a 30 s access token (shorter than the 60 s grace), when status runs four times right after registration, then none renews: the grace is at most half the lifetime")
     func shortLivedTokenIsNotRenewedOnEveryCall() async throws {
         let device = try CLIScenario()
-        try await device.registerSocially(["--sim-access-ttl", "30"])
+        // Every run's clock stands at a fixed distance from the registration, so a slow machine cannot age the token.
+        let registeredAt = Date().timeIntervalSince1970.rounded()
+        func at(_ seconds: TimeInterval) -> [String] { ["--sim-time", String(Int(registeredAt + seconds))] }
+        try await device.registerSocially(["--sim-access-ttl", "30"] + at(0))
         for _ in 0..<4 {
-            let status = try await device.run(["status"])
+            let status = try await device.run(["status"] + at(5))
             #expect(status.status == 0)
             #expect(status.lines.first?.hasPrefix("Active B") == true)
         }
-        // Past half its lifetime, the same token is renewed once.
-        let later = try await device.run(["status", "--sim-advance", "20"])
-        #expect(later.lines.first?.hasPrefix("Active C") == true)
+        // Past half its lifetime (still 10 s before it expires), the same token is renewed once.
+        let later = try await device.run(["status"] + at(20))
+        #expect(later.lines.first?.hasPrefix("Active C") == true, "got: \(later.stdout)")
     }
 
     @Test("Given an expired token offline, when status runs, then Error E (recoverable) and the session stays active offline")

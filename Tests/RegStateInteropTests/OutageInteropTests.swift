@@ -70,7 +70,8 @@ extension InteropTests {
         }
 
         /// The same outage without a grace period: the retry is reuse, the provider revokes the whole family and
-        /// refuses — an explicit denial, so Error E final, storage cleared, D. Deterministic because the test waits
+        /// refuses — an explicit denial of the token an interrupted renewal presented, so Error E final with
+        /// `interruptedRenewalRefused` (issue 13: the lost answer is named as the cause), storage cleared, D. Deterministic because the test waits
         /// until the provider has processed the lost request. django says `invalid_grant`; Glewlwyd (which has no
         /// grace) answers HTTP 400 with an empty body, twice, which the answer rule reads as a refusal.
         @Test("provider paused, no reuse grace: the retry after a lost rotation is refused, Error E final, D",
@@ -85,7 +86,7 @@ extension InteropTests {
                 let events = await tape.events(atLeast: 5)
                 #expect(events.map(\.title) == ["Active H", "Error E", "Active H", "Error E", "Registration Required D"])
                 if events.count == 5, case .error(let error) = events[3] {
-                    #expect(error == .renewal(.denied(reason: Self.refusalReason(kind))))
+                    #expect(error == .renewal(.interruptedRenewalRefused(reason: Self.refusalReason(kind))))
                 }
                 tape.close()
                 #expect(try device.store.data(forKey: TokenService.credentialsKey) == nil)

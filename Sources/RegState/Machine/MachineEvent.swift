@@ -85,6 +85,9 @@ public enum StoredTokenStatus: Sendable, Equatable, Codable {
     case valid(StoredSession)
     /// Confirmed credentials whose access token has expired or expires within the grace period.
     case expired(StoredSession)
+    /// Credentials stored for another issuer or client than the configured one: not read, renewed, revoked or sent,
+    /// and left as they are until a new registration or clear-state replaces them. Leads to Registration Required.
+    case boundElsewhere(CredentialBindingMismatch)
 }
 
 /// Why a renewal of an active session was requested.

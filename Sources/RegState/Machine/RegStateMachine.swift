@@ -160,7 +160,7 @@ public enum RegStateMachine {
     /// Seed 002 steps 3–5: what the stored credentials found at launch lead to.
     private static func inspected(_ status: StoredTokenStatus, _ input: SecretInput?) -> Transition {
         switch status {
-        case .nothing, .corrupt:
+        case .nothing, .corrupt, .boundElsewhere:
             return Transition(.registrationRequired, [.emit(.registrationRequired)])
         case .unreadable(let reason):
             // Not D: the credentials may be fine, and registering again would replace them. Keep everything.

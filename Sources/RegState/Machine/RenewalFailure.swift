@@ -20,12 +20,18 @@ public enum RenewalFailure: Error, Sendable, Equatable, Codable {
     /// The refresh answer's ID token failed validation (OIDC Core 12.2 / 3.1.3.7); the reason names the check
     /// (an ``IDTokenError`` case), never the token. Recoverable: nothing was stored, the session and its tokens stay.
     case invalidRefreshedIDToken(reason: String)
+    /// A renewal started earlier never stored its answer (the process was killed or suspended after sending the
+    /// grant), and the provider has now refused the refresh token that renewal presented: it had rotated it, and with
+    /// reuse detection and no reuse grace it revoked the session. `reason` is the provider's code (`invalid_grant`).
+    /// Final, like ``denied(reason:)``; a host avoids it by finishing renewals in a background task, or by asking its
+    /// provider for a refresh-token reuse grace period (then such a renewal recovers silently).
+    case interruptedRenewalRefused(reason: String)
 
     /// Whether the session survives this failure: a transient provider failure or a local storage failure.
     public var isRecoverable: Bool {
         switch self {
         case .transient, .storage, .invalidRefreshedIDToken: true
-        case .denied, .credentialsExhausted, .noRefreshToken, .forcedLogout: false
+        case .denied, .credentialsExhausted, .noRefreshToken, .forcedLogout, .interruptedRenewalRefused: false
         }
     }
 
@@ -40,6 +46,7 @@ public enum RenewalFailure: Error, Sendable, Equatable, Codable {
         case .storage: "storage"
         case .forcedLogout: "forced_logout"
         case .invalidRefreshedIDToken: "invalid_refreshed_id_token"
+        case .interruptedRenewalRefused: "interrupted_renewal_refused"
         }
     }
 }
@@ -56,6 +63,8 @@ extension RenewalFailure: LocalizedError {
         case .storage(let reason):
             "The stored session could not be read (\(reason)); it was kept. The next call that needs it (renewSession, validAccessToken or start) reads it again."
         case .forcedLogout: "The session was ended by the server. Please sign in again."
+        case .interruptedRenewalRefused(let reason):
+            "An earlier renewal was interrupted before its answer was saved, and the sign-in service has since ended the session (\(reason)). Please sign in again."
         case .invalidRefreshedIDToken(let reason):
             "The session could not be renewed: the sign-in service sent an invalid ID token (\(reason)). The session is kept."
         }

@@ -92,4 +92,8 @@ struct HostCredentials: Codable, Sendable {
     var idToken: String
     var securityToken: String
     var securityTokenExpiresAt: Date
+    /// The issuer the session is bound to; `nil` in records written before sessions were bound.
+    var issuer: String?
+    /// The client id the session is bound to; `nil` in records written before sessions were bound.
+    var clientID: String?
 }

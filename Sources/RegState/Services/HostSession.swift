@@ -33,6 +33,11 @@ public actor HostSession {
     /// Where the session stands.
     public internal(set) var phase: HostSessionPhase = .signedOut
     var credentials: HostCredentials?
+    /// The issuer and client this session's records are bound to.
+    let binding: CredentialBinding
+    /// Why the session stored by an earlier launch was not picked up: it belongs to another issuer or client
+    /// (issue 14). It is left in the store until ``updateToken(idToken:)`` stores this configuration's session.
+    public internal(set) var storedSessionBoundElsewhere: CredentialBindingMismatch?
     var waiters: [Int: CheckedContinuation<String, any Error>] = [:]
     var nextWaiter = 0
     var subscribers: [Int: AsyncStream<HostSessionEvent>.Continuation] = [:]
@@ -62,12 +67,18 @@ public actor HostSession {
         provider = OIDCClient(configuration: configuration.oidc, transport: dependencies.transport,
                               crypto: dependencies.crypto, clock: dependencies.clock)
         tokens = TokenService(store: dependencies.store, clock: dependencies.clock, crypto: dependencies.crypto,
-                              gracePeriod: configuration.gracePeriod)
+                              gracePeriod: configuration.gracePeriod, binding: CredentialBinding(configuration.oidc))
         self.policy = policy ?? TokenPolicy(validatingURLs: configuration.backendURL.map { [$0] } ?? [])
+        binding = CredentialBinding(configuration.oidc)
         if let data = try? dependencies.store.data(forKey: Self.storeKey),
            let stored = try? JSONDecoder().decode(HostCredentials.self, from: data) {
-            credentials = stored
-            phase = .active
+            // A session stored for another issuer or client is not picked up, and is left as it is.
+            storedSessionBoundElsewhere = binding.mismatch(issuer: stored.issuer, clientID: stored.clientID,
+                                                           idToken: stored.idToken)
+            if storedSessionBoundElsewhere == nil {
+                credentials = stored
+                phase = .active
+            }
         }
     }
 
@@ -107,13 +118,15 @@ public actor HostSession {
             throw Self.failure(error)
         }
         let record = HostCredentials(idToken: idToken, securityToken: grant.securityToken,
-                                     securityTokenExpiresAt: dependencies.clock.now().addingTimeInterval(grant.expiresIn))
+                                     securityTokenExpiresAt: dependencies.clock.now().addingTimeInterval(grant.expiresIn),
+                                     issuer: binding.issuer, clientID: binding.clientID)
         do {
             try dependencies.store.set(try JSONEncoder().encode(record), forKey: Self.storeKey)
         } catch {
             throw .unexpected("the session could not be stored")
         }
         credentials = record
+        storedSessionBoundElsewhere = nil
         exhausted = nil
         phase = .active
         publish(.active)
@@ -162,7 +175,8 @@ public actor HostSession {
 
     /// Clears the local record, fails held requests and tells the host.
     func end(_ reason: HostLogoutReason) {
-        try? dependencies.store.removeValue(forKey: Self.storeKey)
+        // Another configuration's stored session is not this session's to end.
+        if storedSessionBoundElsewhere == nil { try? dependencies.store.removeValue(forKey: Self.storeKey) }
         credentials = nil
         exhausted = nil
         phase = .signedOut

@@ -85,6 +85,14 @@ package actor RenewalService {
         let snapshot = await tokens.snapshot()
         let stored = snapshot?.session
         guard let refreshToken = snapshot?.refreshToken else { return .init(.failure(.noRefreshToken), stored: stored) }
+        // Journaled in the record before the grant leaves: a mark already there is an interrupted renewal's.
+        let interrupted: Bool
+        do {
+            interrupted = try await tokens.markRenewalStarted(with: refreshToken)
+        } catch {
+            let reason = (error as? any LocalizedError)?.errorDescription ?? "write failed"
+            return .init(.failure(.storage(reason)), stored: stored)
+        }
         let response: TokenResponse
         do {
             response = try await provider.refreshTokens(using: refreshToken)
@@ -95,6 +103,9 @@ package actor RenewalService {
                let session = current.session {
                 return .init(.success(session), stored: session)
             }
+            if interrupted, error.isRefusal {
+                return .init(.failure(.interruptedRenewalRefused(reason: error.refusalReason)), stored: stored)
+            }
             return .init(.failure(classify(error, stored: stored)), stored: stored)
         }
         var profile: Profile?
@@ -102,6 +113,7 @@ package actor RenewalService {
             // OIDC Core 12.2 + 3.1.3.7: every check of registration, and iss/sub (and nonce) equal to the original.
             // A refresh answer that fails stores nothing and keeps the session: the provider misbehaved once.
             guard let original = snapshot?.idToken else {
+                try? await tokens.clearRenewalMark(with: refreshToken)
                 return .init(.failure(.invalidRefreshedIDToken(reason: "no original ID token to compare with")),
                               stored: stored)
             }
@@ -109,6 +121,7 @@ package actor RenewalService {
                 profile = try await provider.validateRefreshedIDToken(idToken, originalIDToken: original).profile
             } catch {
                 if case .invalidIDToken(let reason) = error {
+                    try? await tokens.clearRenewalMark(with: refreshToken)
                     return .init(.failure(.invalidRefreshedIDToken(reason: Self.checkName(reason))), stored: stored)
                 }
                 return .init(.failure(classify(error, stored: stored)), stored: stored)

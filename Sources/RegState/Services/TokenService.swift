@@ -17,7 +17,7 @@ package actor TokenService {
     private let store: any SecureStore
     /// The last record decoded and the bytes it came from: the same bytes are not decoded again.
     private var decoded: (data: Data, credentials: StoredCredentials)?
-    private let clock: any RegStateClock
+    let clock: any RegStateClock
     private let crypto: any CryptoProvider
     /// How long before `expires_at` a token already counts as expired, so it is not used as it dies.
     package let gracePeriod: TimeInterval
@@ -25,15 +25,20 @@ package actor TokenService {
     package let assumedLifetime: TimeInterval
     /// How long to wait for the store's lock before failing with ``StoreError/busy(waited:)``.
     package let lockTimeout: TimeInterval = defaultStoreLockTimeout
+    /// The issuer and client the credentials written here are bound to, and the only ones whose credentials are
+    /// read; `nil` reads any record (tests of the service alone).
+    package let binding: CredentialBinding?
 
     /// Creates the service over `store`.
     ///
     /// - Parameters:
     ///   - gracePeriod: seconds before expiry at which a token is treated as expired (default 60).
     ///   - assumedLifetime: the access-token lifetime to assume when the provider does not say (default 3600).
+    ///   - binding: the configuration's issuer and client: credentials of another are never used (``binding``).
     package init(store: any SecureStore, clock: any RegStateClock = SystemClock(),
                 crypto: any CryptoProvider = SystemCrypto(), gracePeriod: TimeInterval = 60,
-                assumedLifetime: TimeInterval = 3600) {
+                assumedLifetime: TimeInterval = 3600, binding: CredentialBinding? = nil) {
+        self.binding = binding
         self.store = store
         self.clock = clock
         self.crypto = crypto
@@ -75,6 +80,9 @@ package actor TokenService {
         } catch TokenServiceError.corrupt {
             quarantine()
             return .corrupt(reason: TokenServiceError.corrupt.errorDescription ?? "damaged")
+        } catch TokenServiceError.boundElsewhere(let mismatch) {
+            // Another configuration's credentials: not read, not moved, not removed.
+            return .boundElsewhere(mismatch)
         } catch {
             return .unreadable(reason: (error as? any LocalizedError)?.errorDescription ?? "unreadable")
         }
@@ -171,7 +179,7 @@ package actor TokenService {
     ///
     /// - Throws: ``StoreError``.
     package func installNonNativeToken(_ token: String) throws {
-        try save(StoredCredentials(stage: .nonNative, accessToken: token))
+        try save(bound(StoredCredentials(stage: .nonNative, accessToken: token)))
     }
 
     /// Stores freshly issued tokens as provisional, awaiting the user's confirmation (state **G**).
@@ -186,7 +194,7 @@ package actor TokenService {
             expiresAt: tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime),
             refreshExpiresAt: tokens.refreshExpiresIn.map { now.addingTimeInterval($0) })
         credentials.issuedAt = now
-        try save(credentials)
+        try save(bound(credentials))
         return try summary(of: credentials)
     }
 
@@ -195,7 +203,7 @@ package actor TokenService {
     /// - Throws: ``TokenServiceError/nothingProvisional`` or ``StoreError``.
     @discardableResult
     package func confirm(securityToken: String? = nil, securityTokenLifetime: TimeInterval? = nil) throws -> StoredSession {
-        guard var credentials = try load(), credentials.stage == .provisional else {
+        guard var credentials = try loadOwn(), credentials.stage == .provisional else {
             throw TokenServiceError.nothingProvisional
         }
         credentials.stage = .confirmed
@@ -214,12 +222,13 @@ package actor TokenService {
     /// - Returns: the new summary, or `nil` when the credentials changed meanwhile (nothing was written).
     /// - Throws: ``StoreError``.
     package func storeRenewed(_ tokens: TokenResponse, profile: Profile?, replacing usedRefreshToken: String) throws -> StoredSession? {
-        guard var credentials = try load(), credentials.stage == .confirmed,
+        guard var credentials = try loadOwn(), credentials.stage == .confirmed,
               credentials.refreshToken == usedRefreshToken else { return nil }
         let now = clock.now()
         credentials.accessToken = tokens.accessToken
         credentials.expiresAt = tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime)
         credentials.issuedAt = now
+        credentials.renewalStartedAt = nil
         if let refresh = tokens.refreshToken {
             credentials.refreshToken = refresh
             credentials.refreshExpiresAt = tokens.refreshExpiresIn.map { now.addingTimeInterval($0) }
@@ -238,11 +247,12 @@ package actor TokenService {
         if credentials.stage == .provisional { try store.removeValue(forKey: Self.credentialsKey) }
     }
 
-    /// Removes all credentials (logout, final renewal failure); the installation id stays.
+    /// Removes all credentials (logout, final renewal failure); the installation id stays. Credentials bound to
+    /// another issuer or client are left alone (only clear-state or a new registration replaces them).
     ///
     /// - Throws: ``StoreError``.
     package func clearAll() throws {
-        try store.removeValue(forKey: Self.credentialsKey)
+        if !isBoundElsewhere() { try store.removeValue(forKey: Self.credentialsKey) }
         try store.removeValue(forKey: Self.quarantineKey)
     }
 
@@ -260,22 +270,49 @@ package actor TokenService {
 
     // MARK: Internals
 
-    private func load() throws -> StoredCredentials? {
+    func load() throws -> StoredCredentials? {
         guard let data = try store.data(forKey: Self.credentialsKey) else { return nil }
         // Many callers at once read one record: decode it once per distinct content, whoever wrote it.
-        if let decoded, decoded.data == data { return decoded.credentials }
+        if let decoded, decoded.data == data {
+            try checkBinding(of: decoded.credentials)
+            return decoded.credentials
+        }
         do {
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .secondsSince1970
-            let credentials = try decoder.decode(StoredCredentials.self, from: data)
+            var credentials = try decoder.decode(StoredCredentials.self, from: data)
+            credentials = adopted(credentials)
             decoded = (data, credentials)
+            try checkBinding(of: credentials)
             return credentials
+        } catch let error as TokenServiceError {
+            throw error
         } catch {
             throw TokenServiceError.corrupt
         }
     }
 
-    private func save(_ credentials: StoredCredentials) throws {
+    /// ``load()``, with another configuration's record read as none.
+    private func loadOwn() throws -> StoredCredentials? {
+        do {
+            return try load()
+        } catch TokenServiceError.boundElsewhere {
+            return nil
+        }
+    }
+
+    private func isBoundElsewhere() -> Bool {
+        do {
+            _ = try load()
+            return false
+        } catch TokenServiceError.boundElsewhere {
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    func save(_ credentials: StoredCredentials) throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys]
@@ -292,23 +329,5 @@ package actor TokenService {
     private func summary(of credentials: StoredCredentials) throws -> StoredSession {
         guard let summary = credentials.summary else { throw TokenServiceError.corrupt }
         return summary
-    }
-}
-
-/// Why the token service could not do what was asked.
-package enum TokenServiceError: Error, Sendable, Equatable {
-    /// The stored credentials record is not readable (it is set aside by ``TokenService/inspect()``).
-    case corrupt
-    /// There are no provisional tokens to confirm.
-    case nothingProvisional
-}
-
-extension TokenServiceError: LocalizedError {
-    /// A sentence for people.
-    package var errorDescription: String? {
-        switch self {
-        case .corrupt: "The stored credentials are damaged."
-        case .nothingProvisional: "There is no pending registration to confirm."
-        }
     }
 }

@@ -18,6 +18,38 @@ public protocol EventJournal: Sendable {
     ///
     /// - Throws: ``JournalError/writeFailed(_:)``.
     func replaceAll(with lines: [Data]) throws
+    /// Reads the journal and writes what `decide` answers from what it read, as one step that no other writer of
+    /// this journal interleaves with — between processes for a ``FileJournal``. The engine numbers and compacts
+    /// through it, so processes sharing one journal never number two lines alike nor drop each other's lines.
+    ///
+    /// - Throws: ``JournalError`` when the journal cannot be read or written, or what `decide` throws (nothing is
+    ///   written then).
+    func update(_ decide: (JournalContents) throws -> JournalWrite?) throws
+}
+
+/// What ``EventJournal/update(_:)`` writes after reading the journal.
+public enum JournalWrite: Sendable, Equatable {
+    /// Append one line (without its newline).
+    case append(Data)
+    /// Replace the whole journal with these lines (a compaction folds what was read into a snapshot).
+    case replaceAll([Data])
+}
+
+/// Serialises ``EventJournal/update(_:)`` of journals that bring no lock of their own.
+private let processWideJournalLock = NSLock()
+
+extension EventJournal {
+    /// Reads, decides and writes holding one lock of this process: enough for a journal that only this process
+    /// writes. A journal shared between processes implements its own (as ``FileJournal`` does).
+    public func update(_ decide: (JournalContents) throws -> JournalWrite?) throws {
+        try processWideJournalLock.withLock {
+            switch try decide(try read()) {
+            case nil: break
+            case .append(let line): try append(line)
+            case .replaceAll(let lines): try replaceAll(with: lines)
+            }
+        }
+    }
 }
 
 /// What reading a journal found.

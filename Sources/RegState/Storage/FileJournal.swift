@@ -12,12 +12,18 @@ import Foundation
 /// ``read()`` drops it, counts it, and cuts the file back to the end of the last intact line so the next append
 /// starts clean (``append(_:)`` does the same repair itself if it finds the file not ending in a newline). A
 /// damaged line in the middle is skipped and counted, never fatal. ``replaceAll(with:)`` rewrites the file
-/// atomically. Calls from several threads are serialised; one file belongs to one process at a time.
+/// atomically. Calls from several threads are serialised, and so are calls from several processes sharing the file:
+/// every call holds an advisory `flock(2)` on the journal file itself (re-opened when another process's
+/// ``replaceAll(with:)`` renamed a new file over it), so an append never interleaves with another process's
+/// append, repair or compaction, and ``update(_:)`` reads and writes as one step.
 public final class FileJournal: EventJournal {
     /// The journal file.
     public let url: URL
-    /// Serialises this instance's reads, appends and rewrites.
-    private let lock = NSLock()
+    /// Serialises this instance's reads, appends and rewrites (the file lock serialises processes).
+    let lock = NSLock()
+    /// How long a call waits for another process to release the journal's file lock before it fails: the lock is
+    /// only ever held for one read and one write, so a longer wait means a stuck (stopped) process.
+    public static let lockTimeout: TimeInterval = 10
 
     /// Opens the journal at `url`, creating an empty one (mode 0600) if missing; the parent directory must exist.
     ///
@@ -41,9 +47,12 @@ public final class FileJournal: EventJournal {
                 try POSIX.sync(fd)
                 try POSIX.syncDirectory(self.url.deletingLastPathComponent().path)
             }
-            try AtomicFile.removeStaleTemporaryFiles(for: self.url)
         } catch {
             throw JournalError.unreadable(SystemCallError.reason(of: error))
+        }
+        // Another process's compaction may have its temporary file in flight: remove leftovers only under the lock.
+        _ = try withLockedFile(O_RDWR | O_CREAT, failure: JournalError.unreadable) { _ in
+            try AtomicFile.removeStaleTemporaryFiles(for: self.url)
         }
     }
 
@@ -52,16 +61,10 @@ public final class FileJournal: EventJournal {
     /// - Throws: ``JournalError/writeFailed(_:)`` when `line` contains a newline or the file cannot be written.
     public func append(_ line: Data) throws {
         let framed = try JournalFraming.frame(line)
-        try lock.withLock {
-            do {
-                let fd = try POSIX.openFile(url.path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, mode: 0o600)
-                defer { _ = close(fd) }
-                try Self.repairTornTail(fd)
-                try POSIX.writeFully(fd, framed)
-                try POSIX.sync(fd)
-            } catch {
-                throw JournalError.writeFailed(SystemCallError.reason(of: error))
-            }
+        try withLockedFile(O_RDWR | O_APPEND | O_CREAT, failure: JournalError.writeFailed) { fd in
+            try Self.repairTornTail(fd)
+            try POSIX.writeFully(fd, framed)
+            try POSIX.sync(fd)
         }
     }
 
@@ -72,16 +75,11 @@ public final class FileJournal: EventJournal {
     ///
     /// - Throws: ``JournalError/unreadable(_:)`` when the file cannot be read.
     public func read() throws -> JournalContents {
-        try lock.withLock {
-            let parsed: JournalFraming.Parsed
-            do {
-                guard let data = try AtomicFile.contents(of: url) else {
-                    return JournalContents(lines: [], droppedLines: 0)
-                }
-                parsed = JournalFraming.parse(data)
-            } catch {
-                throw JournalError.unreadable(SystemCallError.reason(of: error))
-            }
+        guard try fileExists() else {
+            return JournalContents(lines: [], droppedLines: 0)
+        }
+        return try withLockedFile(O_RDONLY, failure: JournalError.unreadable) { fd in
+            let parsed = JournalFraming.parse(try POSIX.readToEnd(fd))
             if parsed.hasDamagedTail {
                 try? Self.truncate(url.path, to: parsed.intactLength)
             }
@@ -95,11 +93,30 @@ public final class FileJournal: EventJournal {
     ///   the previous journal is then intact.
     public func replaceAll(with lines: [Data]) throws {
         let content = try JournalFraming.frame(lines: lines)
-        try lock.withLock {
-            do {
-                try AtomicFile.write(content, to: url, mode: 0o600)
-            } catch {
-                throw JournalError.writeFailed(SystemCallError.reason(of: error))
+        try withLockedFile(O_RDWR | O_CREAT, failure: JournalError.writeFailed) { _ in
+            try AtomicFile.write(content, to: url, mode: 0o600)
+        }
+    }
+
+    /// Reads the journal and writes what `decide` answers, holding the file's lock throughout: no other process
+    /// appends, repairs or compacts in between. A torn tail a dead writer left is cut first.
+    ///
+    /// - Throws: ``JournalError/writeFailed(_:)`` when the file cannot be read or written (or stays locked by another
+    ///   process for ``lockTimeout``), or what `decide` throws.
+    public func update(_ decide: (JournalContents) throws -> JournalWrite?) throws {
+        try withLockedFile(O_RDWR | O_APPEND | O_CREAT, failure: JournalError.writeFailed) { fd in
+            try Self.repairTornTail(fd)
+            guard lseek(fd, 0, SEEK_SET) == 0 else { throw SystemCallError("lseek", code: errno) }
+            let parsed = JournalFraming.parse(try POSIX.readToEnd(fd))
+            let contents = JournalContents(lines: parsed.lines, droppedLines: parsed.dropped)
+            switch try decide(contents) {
+            case nil:
+                break
+            case .append(let line):
+                try POSIX.writeFully(fd, try JournalFraming.frame(line))
+                try POSIX.sync(fd)
+            case .replaceAll(let lines):
+                try AtomicFile.write(try JournalFraming.frame(lines: lines), to: url, mode: 0o600)
             }
         }
     }

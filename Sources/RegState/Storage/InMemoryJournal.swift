@@ -64,6 +64,30 @@ public final class InMemoryJournal: EventJournal {
         }
     }
 
+    /// Reads and writes as one step under the journal's lock, cutting off a damaged tail first.
+    ///
+    /// - Throws: the armed failure (nothing is written), ``JournalError/writeFailed(_:)`` when a line contains a
+    ///   newline, or what `decide` throws.
+    public func update(_ decide: (JournalContents) throws -> JournalWrite?) throws {
+        try state.withLock { state in
+            let parsed = JournalFraming.parse(state.bytes)
+            if parsed.hasDamagedTail { state.bytes = state.bytes.prefix(parsed.intactLength) }
+            let write = try decide(JournalContents(lines: parsed.lines, droppedLines: parsed.dropped))
+            switch write {
+            case nil:
+                return
+            case .append(let line):
+                let framed = try JournalFraming.frame(line)
+                try Self.consumeWriteError(&state)
+                state.bytes.append(framed)
+            case .replaceAll(let lines):
+                let content = try JournalFraming.frame(lines: lines)
+                try Self.consumeWriteError(&state)
+                state.bytes = content
+            }
+        }
+    }
+
     /// Throws and disarms the pending write failure, if any.
     private static func consumeWriteError(_ state: inout State) throws {
         if let error = state.nextWriteError {

@@ -6,6 +6,9 @@ struct InProcessTransport: HTTPTransport {
     let simulator: Simulator
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await simulator.serve(request)
+        let response = try await simulator.serve(request)
+        let delay = await simulator.configuration.answerDelay
+        if delay > 0 { try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
+        return response
     }
 }

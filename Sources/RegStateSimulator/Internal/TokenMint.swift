@@ -89,6 +89,29 @@ struct TokenMint: Sendable {
         return input + "." + Base64URL.encode(signature)
     }
 
+    /// ``signedJWT(_:)`` with raw members appended inside the header's or the payload's object (duplicate members
+    /// no JSON encoder writes), signed over the result.
+    func signedJWT(_ claims: [String: JSONValue], appendingToHeader header: String = "",
+                   appendingToPayload payload: String = "") throws -> String {
+        let kid = ellipticKey?.keyID ?? keyID
+        let headerValue: JSONValue = ["alg": .string(algorithm.rawValue), "typ": "JWT", "kid": .string(kid)]
+        let input = Base64URL.encode(Self.appending(header, to: headerValue.serialized())) + "."
+            + Base64URL.encode(Self.appending(payload, to: JSONValue.object(claims).serialized()))
+        let signature: Data
+        if let ellipticKey {
+            signature = try crypto.sign(message: Data(input.utf8), privateKey: ellipticKey.privateKey)
+        } else {
+            signature = try crypto.sign(message: Data(input.utf8), privateKey: signingKey, algorithm: algorithm)
+        }
+        return input + "." + Base64URL.encode(signature)
+    }
+
+    /// `members` inserted before the closing brace of the serialized object `object`.
+    private static func appending(_ members: String, to object: Data) -> Data {
+        guard !members.isEmpty, object.last == UInt8(ascii: "}") else { return object }
+        return object.dropLast() + Data(members.utf8) + Data("}".utf8)
+    }
+
     /// The world's public keys as a JWK set, as `jwks.json` lists them: the RSA key (published for the signing
     /// algorithm when that is an RSA one), then the P-256 key when signing ES256.
     var keySet: JSONWebKeySet {

@@ -157,6 +157,11 @@ enum FuzzStore {
             _ = await tokens.refreshToken()
             _ = await tokens.idToken()
             _ = await tokens.securityToken()
+            // Bound to an issuer and client: the binding check (and the previous format's ID-token claims) too.
+            let bound = TokenService(store: store, clock: ManualClock(start: FuzzFixture.now),
+                                     binding: CredentialBinding(FuzzFixture.oidc))
+            _ = await bound.inspect()
+            _ = await bound.snapshot()
         }
     }
 }

@@ -20,6 +20,9 @@ struct RefreshedIDTokenTests {
         case .wrongNonce: "nonceMismatch"
         case .wrongAuthorizedParty: "authorizedPartyMismatch"
         case .otherSubject: "refreshedIdentityMismatch"
+        case .duplicateHeaderAlgorithm, .duplicateClaim: "invalidJWT"
+        case .longSubject: "invalidSubject"
+        case .untrustedAudience: "untrustedAudience"
         }
     }
 

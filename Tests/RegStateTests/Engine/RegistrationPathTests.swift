@@ -161,6 +161,10 @@ struct RegistrationPathTests {
         case .otherKey: .invalidSignature
         case .wrongAuthorizedParty: .authorizedPartyMismatch
         case .otherSubject: .refreshedIdentityMismatch  // not in registrationDefects: a valid sign-in token
+        case .duplicateHeaderAlgorithm: .invalidJWT(.invalidJSON(.header, .duplicateMember("alg")))
+        case .duplicateClaim: .invalidJWT(.invalidJSON(.payload, .duplicateMember("sub")))
+        case .longSubject: .invalidSubject
+        case .untrustedAudience: .untrustedAudience
         }
         #expect(reason == expected.errorDescription)
         #expect(await service.state == .failed(.registration(.invalidIDToken(reason))))

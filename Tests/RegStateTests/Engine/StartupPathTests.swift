@@ -166,7 +166,8 @@ struct RotationAndStorageTests {
         let oldRefresh = try #require(await harness.storedRefreshToken())
         harness.clock.advance(by: 3600)
         let failure = StoreError.writeFailed(key: "credentials", reason: "disk full")
-        harness.store.failNextWrite(failure)
+        let store = harness.store
+        transport.onRefreshAnswer.withLock { $0 = { store.failNextWrite(failure) } }
         await #expect(throws: RegStateError.renewal(.storage(try #require(failure.errorDescription)))) {
             try await service.validAccessToken()
         }
@@ -208,6 +209,9 @@ final class RefreshGrantTransport: HTTPTransport {
     let base: any HTTPTransport
     /// The access tokens of the refresh answers, in order.
     let issuedAccessTokens = LockedValue<[String]>([])
+    /// Runs when a refresh answer passes (after the renewal's own mark was written): arms a store failure for the
+    /// write of the rotated tokens.
+    let onRefreshAnswer = LockedValue<(@Sendable () -> Void)?>(nil)
 
     init(base: any HTTPTransport) {
         self.base = base
@@ -218,6 +222,7 @@ final class RefreshGrantTransport: HTTPTransport {
         guard request.formParameters["grant_type"] == "refresh_token", response.status == 200,
               let body = response.jsonBody?.objectValue else { return response }
         if let access = body["access_token"]?.stringValue { issuedAccessTokens.withLock { $0.append(access) } }
+        onRefreshAnswer.withLock { $0 }?()
         return response
     }
 }

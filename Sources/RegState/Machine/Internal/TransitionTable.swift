@@ -37,6 +37,7 @@ package enum TransitionTable {
         .storedTokensInspected(.unreadable(reason: "I/O error")),
         .storedTokensInspected(.valid(stored)),
         .storedTokensInspected(.expired(stored)),
+        .storedTokensInspected(.boundElsewhere(.issuer)),
         .renewalRequested(.expired),
         .renewalSucceeded(stored),
         .renewalFailed(.transient(.noInternet), stored: stored),

@@ -15,7 +15,7 @@ struct EffectRunner: Sendable {
         self.configuration = configuration
         self.dependencies = dependencies
         tokens = TokenService(store: dependencies.store, clock: dependencies.clock, crypto: dependencies.crypto,
-                              gracePeriod: configuration.gracePeriod)
+                              gracePeriod: configuration.gracePeriod, binding: CredentialBinding(configuration.oidc))
         let logger = dependencies.logger
         provider = OIDCClient(configuration: configuration.oidc, transport: dependencies.transport,
                               crypto: dependencies.crypto, clock: dependencies.clock,

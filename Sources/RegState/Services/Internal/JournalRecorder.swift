@@ -3,8 +3,14 @@ import Foundation
 /// Writes the service's events to its ``EventJournal``: numbering, appending, replaying at launch, compacting, and
 /// clearing. Journal trouble is logged, never thrown: the journal is a record, not the source of the session.
 ///
+/// Several processes may share one journal (an app and its extensions, two CLI runs). So every append goes through
+/// ``EventJournal/update(_:)``: under the journal's lock it reads the journal, numbers the entry one past the largest
+/// number there (whoever wrote it), and appends it in one write — or, when the tail is long, folds everything it read
+/// (other processes' lines included) and the new entry into a snapshot. Numbers are therefore unique and increasing in
+/// file order, and no compaction drops a line it did not fold.
+///
 /// A value owned by the service actor, which serialises every mutation.
-struct JournalRecorder {
+package struct JournalRecorder {
     /// Entries kept after the snapshot before compaction folds them into a new one: a launch replays at most this
     /// many entries (plus the snapshot) and the journal stays bounded however long the process runs.
     static let compactionThreshold = 32
@@ -12,14 +18,8 @@ struct JournalRecorder {
     private let journal: any EventJournal
     private let clock: any RegStateClock
     private let logger: any RegStateLogger
-    /// The sequence number of the last entry written (or replayed).
-    private var sequence = 0
-    /// The fold of everything journaled so far (snapshot plus entries): what the next snapshot holds.
-    private var folded = RegState.unsettled
-    /// Entries in the journal after its snapshot (or from its start).
-    private var tail = 0
 
-    init(journal: any EventJournal, clock: any RegStateClock, logger: any RegStateLogger) {
+    package init(journal: any EventJournal, clock: any RegStateClock, logger: any RegStateLogger) {
         self.journal = journal
         self.clock = clock
         self.logger = logger
@@ -37,32 +37,25 @@ struct JournalRecorder {
     ///
     /// - Throws: ``JournalError`` when it cannot be read.
     func storedFold() throws -> RegState {
-        var lines = try journal.read().lines[...]
-        let snapshot = lines.first.flatMap(JournalSnapshot.decode)
-        if snapshot != nil { lines = lines.dropFirst() }
-        return lines.compactMap { try? JournalEntry.decode($0) }.reduce(snapshot?.state ?? .unsettled, Self.fold)
+        JournalLines(try journal.read().lines, decodingEntries: true).folded
     }
 
-    /// Reads the journal (its snapshot, if any, then the entries after it), continues its numbering and returns the
-    /// state it folds to; compacts a long tail. An unreadable journal starts fresh (``RegState/unsettled``).
-    mutating func replay() -> RegState {
+    /// Reads the journal (its snapshot, if any, then the entries after it) and returns the state it folds to;
+    /// compacts a long tail. An unreadable journal starts fresh (``RegState/unsettled``). Entries of several
+    /// processes, and numbers written twice by versions that numbered per process, replay in file order.
+    package mutating func replay() -> RegState {
         do {
             let contents = try journal.read()
             if contents.droppedLines > 0 {
                 logger.log(.warning, "journal: dropped \(contents.droppedLines) damaged line(s)")
             }
-            var lines = contents.lines[...]
-            let snapshot = lines.first.flatMap(JournalSnapshot.decode)
-            if snapshot != nil { lines = lines.dropFirst() }
-            let entries = lines.compactMap { try? JournalEntry.decode($0) }
-            if entries.count < lines.count {
-                logger.log(.warning, "journal: dropped \(lines.count - entries.count) unreadable entr(ies)")
+            let parsed = JournalLines(contents.lines, decodingEntries: true)
+            if parsed.unreadable > 0 {
+                logger.log(.warning, "journal: dropped \(parsed.unreadable) unreadable entr(ies)")
             }
-            sequence = max(snapshot?.sequence ?? 0, entries.map(\.sequence).max() ?? 0)
-            folded = entries.reduce(snapshot?.state ?? .unsettled, Self.fold)
-            tail = entries.count
-            logger.log(.debug, "journal: replayed \(entries.count) event(s) to \(folded.caseName)")
-            if tail > Self.compactionThreshold { compact() }
+            let folded = parsed.entries.reduce(parsed.snapshot?.state ?? .unsettled, Self.fold)
+            logger.log(.debug, "journal: replayed \(parsed.entries.count) event(s) to \(folded.caseName)")
+            if parsed.tailCount > Self.compactionThreshold { compact() }
             return folded
         } catch {
             logger.log(.warning, "journal: unreadable, starting fresh (\(error.localizedDescription))")
@@ -70,22 +63,33 @@ struct JournalRecorder {
         }
     }
 
-    /// Appends `event` as the next entry.
+    /// Appends `event` as the next entry, numbered one past the largest number in the journal.
     /// The numbering never passes ``JournalEntry/maximumSequence`` (the reader refuses larger values): at the cap the
     /// journal is folded into a snapshot numbered 0 first.
-    mutating func record(_ event: MachineEvent) {
-        if sequence >= JournalEntry.maximumSequence { renumber() }
-        sequence += 1
-        let entry = JournalEntry(sequence: sequence, recordedAt: clock.now(), event: event)
+    package mutating func record(_ event: MachineEvent) {
+        let now = clock.now()
+        var renumbered = false
+        var compactionDue = false
         do {
-            try journal.append(try entry.encoded())
+            try journal.update { contents in
+                let lines = JournalLines(contents.lines, decodingEntries: false)
+                if lines.lastSequence >= JournalEntry.maximumSequence {
+                    renumbered = true
+                    let entry = JournalEntry(sequence: 1, recordedAt: now, event: event)
+                    let state = JournalLines(contents.lines, decodingEntries: true).folded
+                    return .replaceAll([try JournalSnapshot(sequence: 0, state: state).encoded(), try entry.encoded()])
+                }
+                let entry = JournalEntry(sequence: lines.lastSequence + 1, recordedAt: now, event: event)
+                compactionDue = lines.tailCount + 1 > Self.compactionThreshold
+                return .append(try entry.encoded())
+            }
         } catch {
             // A full disk must not log the user out.
             logger.log(.warning, "journal: append failed (\(error.localizedDescription))")
         }
-        folded = Self.fold(folded, entry)
-        tail += 1
-        if tail > Self.compactionThreshold { compact() }
+        // Appended first, folded after: a failed compaction leaves every entry in place.
+        if compactionDue { compact() }
+        if renumbered { logger.log(.info, "journal: sequence reached its maximum, renumbered from a snapshot") }
     }
 
     /// Empties the journal and restarts the numbering (clear-state).
@@ -95,43 +99,38 @@ struct JournalRecorder {
         } catch {
             logger.log(.warning, "journal: clear failed (\(error.localizedDescription))")
         }
-        sequence = 0
-        folded = .unsettled
-        tail = 0
     }
 
-    /// Restarts the numbering at the cap: the journal becomes one snapshot of the folded state numbered 0, so the
-    /// state is unchanged and the next entry is 1.
-    private mutating func renumber() {
+    /// Folds the whole journal into one snapshot, so that nothing of the history stays: after a logout the state is
+    /// **D**, which holds no personal data, and the journal forgets the user (seed 002: "no record on this device of
+    /// previous attempts to register"). Under the journal's lock, like compaction.
+    func forgetHistory() {
         do {
-            try journal.replaceAll(with: [try JournalSnapshot(sequence: 0, state: folded).encoded()])
-            tail = 0
+            try journal.update { contents in
+                let lines = JournalLines(contents.lines, decodingEntries: true)
+                return .replaceAll([try JournalSnapshot(sequence: lines.lastSequence, state: lines.folded).encoded()])
+            }
         } catch {
-            logger.log(.warning, "journal: renumbering failed (\(error.localizedDescription))")
+            logger.log(.warning, "journal: forgetting the history failed (\(error.localizedDescription))")
         }
-        sequence = 0
-        logger.log(.info, "journal: sequence reached its maximum, renumbered from a snapshot")
     }
 
-    /// Folds the whole journal into one snapshot of the state now, so that nothing of the history stays: after a
-    /// logout (or cleared credentials) the state is **D**, which holds no personal data, and the journal forgets the
-    /// user (seed 002: "no record on this device of previous attempts to register").
-    mutating func forgetHistory() {
-        compact()
-    }
-
-    /// Replaces the journal with one snapshot of the folded state, atomically (old journal or new, never torn).
-    private mutating func compact() {
+    /// Replaces the journal with one snapshot of everything in it, atomically (old journal or new, never torn), under
+    /// the journal's lock so that a line another process appends meanwhile is either folded in or written after.
+    private func compact() {
         do {
-            try journal.replaceAll(with: [try JournalSnapshot(sequence: sequence, state: folded).encoded()])
-            tail = 0
+            try journal.update { contents in
+                let lines = JournalLines(contents.lines, decodingEntries: true)
+                guard lines.tailCount > Self.compactionThreshold else { return nil }
+                return .replaceAll([try JournalSnapshot(sequence: lines.lastSequence, state: lines.folded).encoded()])
+            }
         } catch {
             logger.log(.warning, "journal: compaction failed (\(error.localizedDescription))")
         }
     }
 
     /// One step of ``JournalEntry/fold(_:)``.
-    private static func fold(_ state: RegState, _ entry: JournalEntry) -> RegState {
+    static func fold(_ state: RegState, _ entry: JournalEntry) -> RegState {
         (try? RegStateMachine.transition(from: state, on: entry.event).state) ?? state
     }
 }

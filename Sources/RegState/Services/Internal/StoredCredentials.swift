@@ -28,6 +28,15 @@ package struct StoredCredentials: Sendable, Equatable, Codable, CustomStringConv
     package var refreshExpiresAt: Date?
     package var securityToken: String?
     package var securityTokenExpiresAt: Date?
+    /// When a refresh grant was about to be sent with ``refreshToken`` and its answer not yet stored: written under the
+    /// store's lock before the grant, removed by the write of its result. Still set at the next renewal, it says the
+    /// previous one was interrupted (the process died with the provider's answer unsaved). `nil` in older records.
+    package var renewalStartedAt: Date?
+    /// The issuer identifier the credentials were issued by (``CredentialBinding``); `nil` in records written before
+    /// credentials were bound, which are adopted only when their ID token shows this issuer and client.
+    package var issuer: String?
+    /// The client id the credentials were issued to; `nil` in records written before credentials were bound.
+    package var clientID: String?
 
     enum CodingKeys: String, CodingKey {
         case stage
@@ -41,6 +50,9 @@ package struct StoredCredentials: Sendable, Equatable, Codable, CustomStringConv
         case refreshExpiresAt = "refresh_expires_at"
         case securityToken = "security_token"
         case securityTokenExpiresAt = "security_token_expires_at"
+        case renewalStartedAt = "renewal_started_at"
+        case issuer
+        case clientID = "client_id"
     }
 
     /// The non-secret summary events carry; `nil` for the non-native token, which has no registration.

@@ -19,6 +19,9 @@ package struct TokenSnapshot: Sendable, CustomStringConvertible {
     package var securityToken: String?
     /// The non-secret summary, when the credentials belong to a registration.
     package var session: StoredSession?
+    /// When a renewal with this refresh token started and never stored its answer (see
+    /// ``StoredCredentials/renewalStartedAt``); `nil` when none is pending.
+    package var renewalStartedAt: Date?
 
     init(_ credentials: StoredCredentials, isUsable: Bool, securityTokenUsable: Bool) {
         accessToken = credentials.accessToken
@@ -28,6 +31,7 @@ package struct TokenSnapshot: Sendable, CustomStringConvertible {
         idToken = credentials.idToken
         securityToken = securityTokenUsable ? credentials.securityToken : nil
         session = credentials.summary
+        renewalStartedAt = credentials.renewalStartedAt
     }
 
     /// The usable access token, or `nil` when it has expired (or is within the grace period).

@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+extension FileJournal {
+    /// Opens the journal with `flags`, takes the file's `flock`, and runs `body` with the descriptor, holding this
+    /// instance's lock too. The lock sits on the journal file itself (no extra file in the directory); when another
+    /// process renamed a new journal over the one this descriptor locked (its compaction), the descriptor no longer
+    /// names the journal, so it is closed and the lock taken again on the new file. Closing releases the lock, and the
+    /// kernel releases it when a holder dies.
+    ///
+    /// - Throws: `failure` with the system's reason, or when another process holds the lock for ``lockTimeout``.
+    func withLockedFile<T>(_ flags: Int32, failure: (String) -> JournalError, _ body: (Int32) throws -> T) throws -> T {
+        try lock.withLock {
+            let deadline = Date().addingTimeInterval(Self.lockTimeout)
+            do {
+                while true {
+                    let fd = try POSIX.openFile(url.path, flags | O_CLOEXEC, mode: 0o600)
+                    defer { _ = close(fd) }
+                    try Self.takeLock(fd, until: deadline)
+                    // Still the journal? A rename over it while this process waited leaves the old file behind.
+                    guard let current = try POSIX.status(url.path), try Self.sameFile(POSIX.status(fd), current) else {
+                        continue
+                    }
+                    return try body(fd)
+                }
+            } catch let error as JournalError {
+                throw error
+            } catch {
+                throw failure(SystemCallError.reason(of: error))
+            }
+        }
+    }
+
+    /// Whether the journal file exists.
+    func fileExists() throws -> Bool {
+        do {
+            return try POSIX.status(url.path) != nil
+        } catch {
+            throw JournalError.unreadable(SystemCallError.reason(of: error))
+        }
+    }
+
+    /// Takes an exclusive `flock` on `fd`, retrying every millisecond until `deadline`.
+    private static func takeLock(_ fd: Int32, until deadline: Date) throws {
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            guard code == EWOULDBLOCK || code == EAGAIN || code == EINTR else {
+                throw SystemCallError("flock", code: code)
+            }
+            if Date() >= deadline {
+                throw SystemCallError("flock", message: "another process held the journal for \(Int(lockTimeout)) s")
+            }
+            usleep(1_000)
+        }
+    }
+
+    /// Whether two `stat` results name the same file.
+    private static func sameFile(_ a: stat, _ b: stat) -> Bool {
+        a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+}
