@@ -31,6 +31,9 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     public var otpLifetime: TimeInterval
     /// Wrong one-time codes tolerated before the current code is burned. Default 5.
     public var maxOTPAttempts: Int
+    /// Codes one address may be sent within 60 seconds; one more start answers `429 too_many_requests` with
+    /// `Retry-After`. Default 3.
+    public var maxOTPSendsPerMinute = 3
     /// Seconds a backend security token is valid. Default 3600.
     public var securityTokenLifetime: TimeInterval
     /// Installations one user may register with the backend; `nil` is unlimited. Default `nil`.

@@ -70,7 +70,9 @@ struct CLIEnvironment: Sendable {
         let world = options.store.appendingPathComponent("simulator", isDirectory: true)
         let lazy = LazySimulator { [simulated] in try Simulator(configuration: simulated, clock: clock, persistence: world) }
         dependencies.transport = lazy.transport
-        let simulator = options.command == .walkthrough ? try lazy.open() : nil
+        // Commands that drive the simulator itself (its user, its API knobs) open it now; the others only when a request
+        // needs it, so `status` on a usable token never reads the world.
+        let simulator = [.walkthrough, .call].contains(options.command) ? try lazy.open() : nil
         // The engine is configured exactly as the simulator is: its issuer, client, first redirect and backend.
         let redirect = SimulatorConfiguration.literalURL(simulated.redirectURIs.first ?? CLIOptions.defaultRedirectURI)
         var configuration = RegStateConfiguration(

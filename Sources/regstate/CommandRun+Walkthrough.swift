@@ -134,34 +134,8 @@ extension CommandRun {
         }
     }
 
-    /// Passwordless: ask for the email, show the simulated inbox line, read the code.
-    private func passwordlessLogin() async -> Step {
-        guard let email = await ask("Email address: ") else { return .exit(endOfInput()) }
-        do {
-            try await service.beginPasswordlessRegistration(email: email)
-        } catch {
-            await reportFailure(error)
-            return .next
-        }
-        await drain()
-        if let simulator = environment.simulator {
-            if let code = await simulator.latestCode(for: email) {
-                console.message("inbox \(EventText.masked(email)): your RegState code is \(code)")
-            }
-        } else {
-            console.message("A one-time code was sent to \(EventText.masked(email)).")
-        }
-        guard let code = await ask("Code: ") else { return .exit(endOfInput()) }
-        do {
-            try await service.completePasswordlessRegistration(code: code)
-        } catch {
-            await reportFailure(error)
-        }
-        return .next
-    }
-
     /// Reads answers until one of `choices` (or the end of input: `nil`).
-    private func choose(from choices: [String]) async -> String? {
+    func choose(from choices: [String]) async -> String? {
         while true {
             guard let answer = await ask("Choose \(choices.joined(separator: ", ")): ") else { return nil }
             if choices.contains(answer.lowercased()) { return answer.lowercased() }
@@ -170,19 +144,19 @@ extension CommandRun {
     }
 
     /// Asks after the events so far are printed, so the question follows them.
-    private func ask(_ question: String) async -> String? {
+    func ask(_ question: String) async -> String? {
         await drain()
         return await console.ask(question)
     }
 
     /// Errors already appear as lettered events (F); anything else is said here.
-    private func reportFailure(_ error: any Error) async {
+    func reportFailure(_ error: any Error) async {
         await drain()
         if error is RegStateError { return }
         console.message("regstate: \(error.localizedDescription)")
     }
 
-    private func quit() async -> Step {
+    func quit() async -> Step {
         let state = await service.state
         console.message("Stopped at \(EventText.human(state))")
         return .exit(ExitCode.forState(state))
@@ -193,7 +167,7 @@ extension CommandRun {
         return ExitCode.failure
     }
 
-    private func endOfInput() -> Int32 {
+    func endOfInput() -> Int32 {
         console.message("regstate: the input ended before the walkthrough finished.")
         return ExitCode.failure
     }

@@ -30,6 +30,7 @@ enum EventText {
         case .error(let error):
             object["event"] = "error"
             object["recoverable"] = .bool(error.isRecoverable)
+            object["reason"] = .string(error.reasonCode)
             object["message"] = .string(masked(error.errorDescription ?? "unknown error"))
         case .awaitingConfirmation(let profile):
             object["event"] = "awaitingConfirmation"
@@ -56,7 +57,11 @@ enum EventText {
         case .offline(let issue): parts.append("offline: \(describe(issue))")
         }
         if let profile = session.profile { parts.append(describe(profile)) }
-        if let expiresAt = session.expiresAt { parts.append("access token expires \(timestamp(expiresAt))") }
+        if let expiresAt = session.expiresAt {
+            // After a recoverable E the stored token is expired or was refused: never claim it is valid.
+            parts.append(session.renewalPending ? "access token needs renewal (was due \(timestamp(expiresAt)))"
+                                                : "access token expires \(timestamp(expiresAt))")
+        }
         return parts.joined(separator: ", ")
     }
 
@@ -105,6 +110,7 @@ enum EventText {
         }
         if let type = session.registrationType { object["registrationType"] = .string(type.rawValue) }
         if let expiresAt = session.expiresAt { object["expiresAt"] = .string(timestamp(expiresAt)) }
+        if session.expiresAt != nil { object["renewalPending"] = .bool(session.renewalPending) }
         if let profile = session.profile { object["profile"] = fields(of: profile) }
         return object
     }

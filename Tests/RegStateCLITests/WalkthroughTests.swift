@@ -26,7 +26,7 @@ struct WalkthroughTests {
         let device = try CLIScenario()
         let child = try device.start([])
         child.send("2\ncarol@example.com\n")
-        let prompts = try await child.waitForStderr(containing: "Code: ")
+        let prompts = try await child.waitForStderr(containing: "Code (r to resend, c to cancel): ")
         let inbox = try #require(prompts.split(separator: "\n").first { $0.hasPrefix("inbox") })
         let code = try #require(inbox.split(separator: " ").last.map(String.init))
         #expect(code.allSatisfy(\.isNumber) && !code.isEmpty)
@@ -42,13 +42,14 @@ struct WalkthroughTests {
         device.expectNoSecretsPrinted()
     }
 
-    @Test("Given a wrong code, when the walkthrough goes on, then Error F is printed and the menu comes back")
+    @Test("Given a wrong code, when the walkthrough goes on, then Error F is printed, the code is asked again, c cancels to D")
     func wrongCodeShowsF() async throws {
         let device = try CLIScenario()
-        let result = try await device.run([], input: "2\ndave@example.com\n000000x\nq\n")
-        #expect(result.lines.contains { $0.hasPrefix("Error F") })
-        #expect(result.stderr.contains("Stopped at Error F"))
-        #expect(result.status == 1)
+        let result = try await device.run([], input: "2\ndave@example.com\n000000x\nc\nq\n")
+        #expect(result.lines.contains { $0.hasPrefix("Error F") && $0.contains("not right") })
+        #expect(result.stderr.components(separatedBy: "Code (r to resend, c to cancel):").count == 3)
+        #expect(result.stderr.contains("Stopped at Registration Required D"))
+        #expect(result.status == 3)
     }
 
     @Test("Given --json, when the social walkthrough runs, then every stdout line is a JSON object with letter and event")

@@ -65,18 +65,52 @@ struct PasswordlessTests {
         #expect(try await harness.otpGrant("alice@example.com", second).status == 200)
     }
 
-    @Test("five wrong attempts burn the code")
+    @Test("five wrong attempts burn the code: the fifth and every later try answer 'maximum number of attempts'")
     func tooManyAttempts() async throws {
         let harness = try SimulatorHarness()
         _ = try await harness.startPasswordless("alice@example.com")
         let code = try #require(await harness.simulator.latestCode(for: "alice@example.com"))
         let wrongCode = code == "000000" ? "111111" : "000000"
-        for _ in 0..<5 {
-            #expect(try await harness.otpGrant("alice@example.com", wrongCode).status == 403)
+        let maximum = "You've reached the maximum number of attempts. Please try to login again."
+        for attempt in 1...5 {
+            let answer = try await harness.otpGrant("alice@example.com", wrongCode)
+            #expect(answer.status == 403)
+            #expect(answer.errorDescription == (attempt < 5 ? "Wrong email or verification code." : maximum))
         }
         let burned = try await harness.otpGrant("alice@example.com", code)
         #expect(burned.status == 403)
-        #expect(burned.errorDescription == "Wrong email or verification code.")
+        #expect(burned.errorDescription == maximum)
+        _ = try await harness.startPasswordless("alice@example.com")
+        let fresh = try #require(await harness.simulator.latestCode(for: "alice@example.com"))
+        #expect(try await harness.otpGrant("alice@example.com", fresh).status == 200)
+    }
+
+    @Test("after a resend the old code answers 'superseded', distinct from a wrong code")
+    func resendSupersedes() async throws {
+        let harness = try SimulatorHarness()
+        _ = try await harness.startPasswordless("alice@example.com")
+        let first = try #require(await harness.simulator.latestCode(for: "alice@example.com"))
+        _ = try await harness.startPasswordless("alice@example.com")
+        let second = try #require(await harness.simulator.latestCode(for: "alice@example.com"))
+        try #require(second != first, "the resend repeated the code (one in a million)")
+        let old = try await harness.otpGrant("alice@example.com", first)
+        #expect(old.status == 403)
+        #expect(old.errorCode == "invalid_grant")
+        #expect(old.errorDescription == "The verification code was superseded by a newer one.")
+        #expect(try await harness.otpGrant("alice@example.com", second).status == 200)
+    }
+
+    @Test("more than three starts a minute answer 429 with Retry-After; a minute later a code is sent again")
+    func sendRateLimit() async throws {
+        let harness = try SimulatorHarness()
+        for _ in 0..<3 { #expect(try await harness.startPasswordless("alice@example.com").status == 200) }
+        let limited = try await harness.startPasswordless("alice@example.com")
+        #expect(limited.status == 429)
+        #expect(limited.errorCode == "too_many_requests")
+        #expect(limited.header("Retry-After") == "60")
+        #expect(await harness.simulator.inbox(for: "alice@example.com").count == 3)
+        harness.clock.advance(by: 61)
+        #expect(try await harness.startPasswordless("alice@example.com").status == 200)
     }
 
     @Test("an invalid email is bad.email and sends nothing")

@@ -79,7 +79,9 @@ struct OIDCEndpointTests {
         ("Wrong email or verification code.", .wrongCode),
         ("The verification code has expired.", .codeExpired),
         ("The verification code has already been used.", .codeReused),
-        ("You've reached the maximum number of attempts.", .wrongCode),
+        ("You've reached the maximum number of attempts.", .tooManyAttempts),
+        ("The verification code was superseded by a newer one.", .codeSuperseded),
+        ("Wrong email or verification code.", .wrongCode),
     ]
 
     @Test("invalid_grant descriptions of the OTP grant map to code errors", arguments: otpCases)

@@ -39,11 +39,13 @@ extension MachineEvent {
         }
     }
 
-    /// Replaces single-member `_0` objects (Codable's unlabeled associated values) with their content.
+    /// Replaces single-member `_0` objects (Codable's unlabeled associated values) with their content, and names an
+    /// unlabeled value beside labeled ones (`renewalFailed`'s failure) `value`: no `_0` is ever shown.
     private static func unwrap(_ value: JSONValue) -> JSONValue {
         switch value {
-        case .object(let fields):
+        case .object(var fields):
             if fields.count == 1, let only = fields["_0"] { return unwrap(only) }
+            if let unlabeled = fields.removeValue(forKey: "_0") { fields["value"] = unlabeled }
             return .object(fields.mapValues(unwrap))
         case .array(let items): return .array(items.map(unwrap))
         case .null, .bool, .number, .string: return value

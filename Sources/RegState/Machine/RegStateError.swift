@@ -18,6 +18,15 @@ public enum RegStateError: Error, Sendable, Equatable, Codable {
         case .registration: true
         }
     }
+
+    /// A stable, machine-readable code for the reason (`wrong_code`, `transient_no_internet`, ...), for `--json`
+    /// output, logs and analytics; it never carries personal data or token material.
+    public var reasonCode: String {
+        switch self {
+        case .renewal(let failure): failure.reasonCode
+        case .registration(let failure): failure.reasonCode
+        }
+    }
 }
 
 extension RegStateError: LocalizedError {

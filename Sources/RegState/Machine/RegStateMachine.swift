@@ -83,6 +83,10 @@ public enum RegStateMachine {
                 case .social: return Transition(.authenticating(method), [.startSocialAuthorization])
                 case .passwordless(let email): return Transition(.authenticating(method), [.sendPasswordlessCode(email: email)])
                 }
+            case .authenticating(.passwordless(let pending)):
+                // The same address again is a resend: a new code supersedes the old one, the attempt goes on.
+                guard case .passwordless(let email) = method, email == pending else { return fail(.loginAlreadyInProgress) }
+                return Transition(state, [.sendPasswordlessCode(email: email)])
             case .authenticating: return fail(.loginAlreadyInProgress)
             case .unsettled, .awaitingConfirmation, .active: throw rejection
             }
@@ -105,6 +109,9 @@ public enum RegStateMachine {
             }
         case .registrationFailed(let failure):
             switch state {
+            case .authenticating(.passwordless) where failure.keepsPasswordlessAttempt:
+                // A wrong, stale or rate-limited code: say so (F) and keep the attempt for another code or a resend.
+                return Transition(state, [.emit(.error(.registration(failure)))])
             case .authenticating, .awaitingConfirmation: return fail(failure)
             case .unsettled, .registrationRequired, .active, .failed: throw rejection
             }
@@ -259,6 +266,7 @@ public enum RegStateMachine {
             session = stored?.session(.stored)
         }
         if case .transient(let issue) = failure { session?.connectivity = .offline(issue) }
+        session?.renewalPending = true
         guard let session else { return Transition(.failed(error), [.emit(.error(error))]) }
         return Transition(.active(session), [.emit(.error(error)), .emit(.sessionActive(session))])
     }

@@ -31,6 +31,14 @@ public enum RegistrationFailure: Error, Sendable, Equatable, Codable {
     case codeExpired
     /// The one-time code was already used.
     case codeReused
+    /// The one-time code was replaced by a newer one (the user asked for a resend); type the newest code.
+    case codeSuperseded
+    /// Too many wrong codes for this attempt; the attempt is over and a new code must be requested from **D**.
+    case tooManyAttempts
+    /// The provider asked to slow down (HTTP 429); `retryAfter` is its `Retry-After` in seconds, when it sent one.
+    case rateLimited(retryAfter: Int?)
+    /// The provider does not offer sign-in with an emailed code; use social sign-in.
+    case passwordlessNotOffered
     /// The email address is not usable.
     case invalidEmail
     /// The backend refused a new device: the user has too many registered devices (`403 TOO_MANY_REGISTERED_DEVICES`).
@@ -68,6 +76,11 @@ extension RegistrationFailure: LocalizedError {
         case .wrongCode: "That code is not right. Check the email and try again."
         case .codeExpired: "That code has expired. Ask for a new one."
         case .codeReused: "That code was already used. Ask for a new one."
+        case .codeSuperseded: "That code was replaced by the newer one we sent. Type the newest code."
+        case .tooManyAttempts: "Too many wrong codes. Start again to get a new code."
+        case .rateLimited(let seconds):
+            "Too many requests for now. Wait \(seconds.map { "\($0) seconds" } ?? "a moment") and try again."
+        case .passwordlessNotOffered: "This sign-in service does not offer sign-in with an emailed code. Use social sign-in."
         case .invalidEmail: "That email address cannot be used."
         case .tooManyRegisteredDevices: "Too many devices are registered to this account. Remove one and try again."
         case .maxSecurityTokens: "This device has too many open sessions. Sign out elsewhere and try again."
@@ -75,6 +88,48 @@ extension RegistrationFailure: LocalizedError {
         case .storage(let detail): "The sign-in could not be saved on this device (\(detail))."
         case .unsupported(let detail): "This sign-in method is not available here (\(detail))."
         case .dpop(let error): error.errorDescription ?? "DPoP failed."
+        }
+    }
+}
+
+extension RegistrationFailure {
+    /// Whether the passwordless attempt survives this failure: the user may type another code or ask for a resend
+    /// (wrong, expired, reused or superseded code; rate-limited). Every other failure ends the attempt in **F**.
+    public var keepsPasswordlessAttempt: Bool {
+        switch self {
+        case .wrongCode, .codeExpired, .codeReused, .codeSuperseded, .rateLimited: true
+        default: false
+        }
+    }
+
+    /// A stable, machine-readable code for the reason (for `--json` output, logs and analytics); never personal data.
+    public var reasonCode: String {
+        switch self {
+        case .discoveryFailed: "discovery_failed"
+        case .providerUnreachable: "provider_unreachable"
+        case .stateMismatch: "state_mismatch"
+        case .noPendingLogin: "no_pending_login"
+        case .loginAlreadyInProgress: "login_already_in_progress"
+        case .malformedCallback: "malformed_callback"
+        case .issuerMismatchInCallback: "issuer_mismatch_in_callback"
+        case .authorizationDenied: "authorization_denied"
+        case .tokenRequestFailed: "token_request_failed"
+        case .malformedResponse: "malformed_response"
+        case .invalidIDToken: "invalid_id_token"
+        case .wrongCode: "wrong_code"
+        case .codeExpired: "code_expired"
+        case .codeReused: "code_reused"
+        case .codeSuperseded: "code_superseded"
+        case .tooManyAttempts: "too_many_attempts"
+        case .rateLimited: "rate_limited"
+        case .passwordlessNotOffered: "passwordless_not_offered"
+        case .invalidEmail: "invalid_email"
+        case .tooManyRegisteredDevices: "too_many_registered_devices"
+        case .maxSecurityTokens: "max_security_tokens"
+        case .backendFailed: "backend_failed"
+        case .storage: "storage"
+        case .unsupported: "unsupported"
+        case .dpop: "dpop"
         }
     }
 }

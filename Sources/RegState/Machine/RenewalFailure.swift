@@ -43,6 +43,23 @@ public enum RenewalFailure: Error, Sendable, Equatable, Codable {
              .dpopKeyUnavailable: false
         }
     }
+
+    /// A stable, machine-readable code for the reason; never personal data or token material.
+    public var reasonCode: String {
+        switch self {
+        case .transient(.noInternet): "transient_no_internet"
+        case .transient(.ssoUnspecifiedIssue): "transient_provider_issue"
+        case .denied: "denied"
+        case .credentialsExhausted: "credentials_exhausted"
+        case .noRefreshToken: "no_refresh_token"
+        case .storage: "storage"
+        case .forcedLogout: "forced_logout"
+        case .invalidRefreshedIDToken: "invalid_refreshed_id_token"
+        case .interruptedRenewalRefused: "interrupted_renewal_refused"
+        case .awaitingHost: "awaiting_host"
+        case .dpopKeyUnavailable: "dpop_key_unavailable"
+        }
+    }
 }
 
 extension RenewalFailure: LocalizedError {
@@ -54,7 +71,8 @@ extension RenewalFailure: LocalizedError {
         case .denied(let reason): "The sign-in service refused to renew the session (\(reason)). Please sign in again."
         case .credentialsExhausted: "The session expired while offline. Please sign in again."
         case .noRefreshToken: "The session expired and cannot be renewed. Please sign in again."
-        case .storage(let reason): "The stored session could not be used (\(reason))."
+        case .storage(let reason):
+            "The stored session could not be read (\(reason)); it was kept. The next call that needs it (renewSession, validAccessToken or start) reads it again."
         case .forcedLogout: "The session was ended by the server. Please sign in again."
         case .awaitingHost: "The session with the server expired; waiting for the app to renew it."
         case .dpopKeyUnavailable(let reason):

@@ -15,6 +15,11 @@ public struct Session: Sendable, Equatable, Codable {
     public var expiresAt: Date?
     /// The confirmed profile; `nil` for the non-native token.
     public var profile: Profile?
+    /// Whether the stored access token needs a renewal that has not succeeded yet: set by a recoverable **E** (the
+    /// token had expired, or a server refused it, and the provider or the store could not be used). The letter stays
+    /// what it was (**B**, **C**, **H**); this says the session is usable for offline data but its access token must
+    /// not be presented as valid. Sessions saved before 2026-11 read as `false`.
+    public var renewalPending = false
 
     /// Creates a session description.
     public init(activation: Activation, connectivity: Connectivity = .online, registrationType: RegistrationType? = nil,
@@ -24,6 +29,21 @@ public struct Session: Sendable, Equatable, Codable {
         self.registrationType = registrationType
         self.expiresAt = expiresAt
         self.profile = profile
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case activation, connectivity, registrationType, expiresAt, profile, renewalPending
+    }
+
+    /// Decodes a session; `renewalPending` is absent in journals and snapshots written before it existed.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        activation = try container.decode(Activation.self, forKey: .activation)
+        connectivity = try container.decode(Connectivity.self, forKey: .connectivity)
+        registrationType = try container.decodeIfPresent(RegistrationType.self, forKey: .registrationType)
+        expiresAt = try container.decodeIfPresent(Date.self, forKey: .expiresAt)
+        profile = try container.decodeIfPresent(Profile.self, forKey: .profile)
+        renewalPending = try container.decodeIfPresent(Bool.self, forKey: .renewalPending) ?? false
     }
 }
 

@@ -10,7 +10,9 @@ extension OIDCClient {
     /// basic syntax first, so a typo is reported without a round trip.
     /// - Throws: ``OIDCError/invalidEmail`` for an unusable address, ``OIDCError/unsupported(_:)`` when the
     ///   configuration has no passwordless start URL, ``OIDCError/insecureURL(_:)`` when that URL is not `https` or
-    ///   loopback, and the provider's errors.
+    ///   loopback, ``OIDCError/passwordlessNotOffered`` when discovery lists grant types without the one-time-code
+    ///   grant or the start endpoint answers 404/405 (a provider without passwordless), ``OIDCError/rateLimited(retryAfter:)``
+    ///   on 429, and the provider's other errors.
     package func startPasswordless(email: String) async throws(OIDCError) {
         let address = email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailAddress.isValid(address) else { throw .invalidEmail }
@@ -18,6 +20,7 @@ extension OIDCClient {
             throw .unsupported("passwordless login is not configured")
         }
         guard TransportSecurity.allows(url) else { throw .insecureURL("passwordless start URL") }
+        guard try await offersPasswordless() else { throw .passwordlessNotOffered }
         let body: JSONValue = [
             "client_id": .string(configuration.clientID),
             "connection": "email",
@@ -26,6 +29,8 @@ extension OIDCClient {
         ]
         let response = try await ResponseReading.send(.json(.post, url: url, body: body), over: transport)
         guard response.isSuccess else {
+            if response.status == 429 { throw .rateLimited(retryAfter: response.header("Retry-After").flatMap { Int($0) }) }
+            if response.status == 404 || response.status == 405 { throw .passwordlessNotOffered }
             let error = ResponseReading.failure(response)
             if case .oauth(let code, _, _) = error, code == "bad.email" || code == "invalid_email" {
                 throw .invalidEmail
@@ -64,10 +69,23 @@ extension OIDCClient {
         }
     }
 
-    /// Maps a token endpoint refusal of a one-time code to the code-specific cases.
+    /// Whether the provider offers the one-time-code grant: discovery that lists `grant_types_supported` must name
+    /// it; discovery without the list leaves the answer to the start endpoint.
+    package func offersPasswordless() async throws(OIDCError) -> Bool {
+        guard let listed = try await metadata().grantTypesSupported else { return true }
+        return listed.contains(Self.passwordlessGrantType)
+    }
+
+    /// Maps a token endpoint refusal of a one-time code to the code-specific cases: 429 is rate limiting; Auth0's
+    /// "maximum number of attempts" is ``OIDCError/tooManyAttempts``; "superseded"/"replaced" is
+    /// ``OIDCError/codeSuperseded``.
     static func passwordlessError(_ error: OIDCError) -> OIDCError {
+        if error.status == 429 { return .rateLimited(retryAfter: nil) }
+        if case .oauth(let code, _, _) = error, code == "too_many_attempts" { return .tooManyAttempts }
         guard case .oauth(let code, let description, _) = error, code == "invalid_grant" else { return error }
         let text = (description ?? "").lowercased()
+        if text.contains("maximum number of attempts") || text.contains("too many") { return .tooManyAttempts }
+        if text.contains("superseded") || text.contains("replaced") { return .codeSuperseded }
         if text.contains("expired") { return .codeExpired }
         if text.contains("already been used") || text.contains("used") { return .codeReused }
         return .wrongCode

@@ -53,6 +53,16 @@ public enum OIDCError: Error, Sendable, Equatable {
     case codeExpired
     /// The one-time code was already used.
     case codeReused
+    /// The one-time code was replaced by a newer one (a resend); only the newest code is accepted.
+    case codeSuperseded
+    /// Too many wrong codes: the provider burned the code; a new one must be requested (Auth0: "maximum number of
+    /// attempts").
+    case tooManyAttempts
+    /// The provider asked the client to slow down (HTTP 429); `retryAfter` is its `Retry-After` in seconds, when sent.
+    case rateLimited(retryAfter: Int?)
+    /// The provider does not offer passwordless email login (its discovery does not list the one-time-code grant, or
+    /// the start endpoint does not exist).
+    case passwordlessNotOffered
     /// A random-number or hashing failure while building a request.
     case crypto(CryptoError)
     /// A DPoP step failed (RFC 9449): no key, a refused nonce, DPoP required but not offered, a `Bearer` answer when
@@ -165,6 +175,10 @@ extension OIDCError: LocalizedError {
         case .wrongCode: "That code is not right."
         case .codeExpired: "That code has expired."
         case .codeReused: "That code was already used."
+        case .codeSuperseded: "That code was replaced by a newer one."
+        case .tooManyAttempts: "Too many wrong codes were tried."
+        case .rateLimited(let seconds): "Too many requests\(seconds.map { "; wait \($0) s" } ?? "")."
+        case .passwordlessNotOffered: "The sign-in service does not offer sign-in with an emailed code."
         case .crypto(let error): error.errorDescription
         case .dpop(let error): error.errorDescription
         }

@@ -26,6 +26,9 @@ public struct RegStateConfiguration: Sendable {
     /// Whether the session's tokens are bound to the installation's DPoP key (RFC 9449); default
     /// ``DPoPMode/whenOffered``: bound whenever the provider's discovery offers ES256 proofs.
     public var dpop: DPoPMode = .whenOffered
+    /// Wrong one-time codes one passwordless attempt tolerates (default 5): the next wrong code ends the attempt with
+    /// ``RegistrationFailure/tooManyAttempts``. A resend starts the count again; the provider may bound it too.
+    public var maxCodeAttempts = 5
 
     /// Creates a configuration.
     public init(oidc: OIDCConfiguration, backendURL: URL? = nil, nonNativeAccessToken: String = "non-native",

@@ -26,8 +26,27 @@ extension RegStateService {
 
     /// Starts passwordless registration: asks the provider to email a one-time code to `email`.
     ///
-    /// - Throws: ``RegStateError`` (**F**), for example ``RegistrationFailure/invalidEmail``; ``TransitionRejection``.
+    /// Called again with the same address while the attempt is pending, it is a resend (see
+    /// ``resendPasswordlessCode()``).
+    ///
+    /// - Throws: ``RegStateError`` (**F**), for example ``RegistrationFailure/invalidEmail``,
+    ///   ``RegistrationFailure/passwordlessNotOffered`` or ``RegistrationFailure/rateLimited(retryAfter:)``;
+    ///   ``TransitionRejection``.
     public func beginPasswordlessRegistration(email: String) async throws {
+        let applied = try await apply(.registrationRequested(.passwordless(email: email)))
+        try throwIfRefused(applied)
+    }
+
+    /// Sends a new one-time code to the address of the pending passwordless attempt; the new code supersedes the
+    /// old one (which then fails as ``RegistrationFailure/codeSuperseded``) and the wrong-code count starts again.
+    ///
+    /// - Throws: ``RegStateError`` (**F**) ``RegistrationFailure/rateLimited(retryAfter:)`` when the provider asks to
+    ///   wait (the attempt goes on); ``RegStateError/registration(_:)`` ``RegistrationFailure/noPendingLogin`` when no
+    ///   passwordless attempt is pending.
+    public func resendPasswordlessCode() async throws {
+        guard case .authenticating(.passwordless(let email)) = state else {
+            throw RegStateError.registration(.noPendingLogin)
+        }
         let applied = try await apply(.registrationRequested(.passwordless(email: email)))
         try throwIfRefused(applied)
     }
@@ -35,7 +54,11 @@ extension RegStateService {
     /// Completes passwordless registration with the code the user typed: verifies it, validates the ID token, stores
     /// provisional tokens and returns the profile to confirm (**G**).
     ///
-    /// - Throws: ``RegStateError`` (**F**): wrong, expired and reused codes are distinct reasons.
+    /// A wrong, expired, reused or superseded code throws its own reason and keeps the attempt (type another code or
+    /// call ``resendPasswordlessCode()``); after ``RegStateConfiguration/maxCodeAttempts`` wrong codes (or when the
+    /// provider burns the code) the attempt ends in **F** ``RegistrationFailure/tooManyAttempts``.
+    ///
+    /// - Throws: ``RegStateError`` (**F**) with the reason; the code itself never appears in it.
     @discardableResult
     public func completePasswordlessRegistration(code: String) async throws -> Profile {
         let applied = try await apply(.credentialsSubmitted, carrying: .code(code))

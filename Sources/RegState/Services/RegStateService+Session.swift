@@ -10,6 +10,10 @@ extension RegStateService {
     /// session stays active with its data.
     ///
     /// - Throws: ``RegStateError`` (**E**) when renewal fails; ``AccessTokenError/noSession`` when no session is active.
+    ///
+    /// After a store that could not be read (**E** ``RenewalFailure/storage(_:)`` at launch), the call reads the store
+    /// again first: a store that has come back (a device unlocked, a disk remounted) settles the session without the
+    /// app calling ``start()`` again.
     public nonisolated func validAccessToken() async throws -> String {
         // Nonisolated, so that when the shared answer lands its waiters resume side by side rather than queueing for
         // the actor one by one.
@@ -19,7 +23,8 @@ extension RegStateService {
     /// The ``validAccessToken()`` answer in progress, or a new one. Callers that arrive while an answer is being
     /// worked out share it: one read of the store and one renewal for any number of them, none of them reading or
     /// decoding the record on its own.
-    private func accessTokenAnswer() throws -> Task<String, any Error> {
+    private func accessTokenAnswer() async throws -> Task<String, any Error> {
+        _ = await retryUnreadableStore()
         guard case .active(let session) = state else { throw AccessTokenError.noSession }
         guard !session.isHostDriven else { throw AccessTokenError.hostDriven }
         if let shared = accessTokenResolution { return shared }
@@ -39,10 +44,23 @@ extension RegStateService {
     }
 
     /// Renews the session now, whatever the stored token's expiry, and returns the new state.
+    ///
+    /// After a store that could not be read at launch it reads the store again (the launch inspection, seed 002 steps
+    /// 3–5) instead: a valid token is **B**, an expired one is renewed (**C**).
     @discardableResult
     public func renewSession() async -> RegState {
+        if await retryUnreadableStore() { return state }
         await renew(replacing: nil, because: .host)
         return state
+    }
+
+    /// The documented retry after a recoverable storage failure at launch: inspect the store again. Returns whether
+    /// it ran (the state was that failure).
+    @discardableResult
+    func retryUnreadableStore() async -> Bool {
+        guard case .failed(.renewal(.storage)) = state else { return false }
+        await start()
+        return true
     }
 
     /// A server rejected `token`: renew once for everyone who saw it rejected and return the new token, or `nil` when

@@ -36,6 +36,8 @@ public actor RegStateService {
     /// Why the last logout's effect was refused (offline), even when its result came back too late to apply (a
     /// renewal failure ended the session meanwhile): ``logout()`` must not report success for it.
     private var lastLogoutRefusal: TransientIssue?
+    /// Wrong codes typed for the current one-time code (reset by every code sent).
+    private var wrongCodes = 0
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
     public static let subscriberBufferSize = EventBroadcaster.bufferSize
@@ -118,6 +120,13 @@ public actor RegStateService {
         try recorder.entries()
     }
 
+    /// What the journal on disk folds to (snapshot, then entries): equal to ``state`` when the journal is whole.
+    ///
+    /// - Throws: ``JournalError`` when it cannot be read.
+    func journalFold() throws -> RegState {
+        try recorder.storedFold()
+    }
+
     // MARK: Logout
 
     /// Logs the user out: revokes the refresh token at the provider, clears local credentials, back to **D**.
@@ -145,6 +154,7 @@ public actor RegStateService {
     @discardableResult
     func apply(_ event: MachineEvent, carrying input: SecretInput? = nil) async throws(TransitionRejection) -> [MachineEvent] {
         let transition = try RegStateMachine.transition(from: state, on: event, carrying: input)
+        let before = state
         recorder.record(event)
         state = transition.state
         logger.log(.debug, "\(event.name) -> \(state.caseName)")
@@ -152,6 +162,7 @@ public actor RegStateService {
         for effect in transition.effects {
             applied += await perform(effect)
         }
+        forgetUserIfGone(after: event, from: before)
         resumeSettleWaiters()
         // A session that ended takes every request waiting for its security token with it.
         if state.session == nil, state != .unsettled { await securityFlight.fail(.loggedOut) }
@@ -195,6 +206,7 @@ public actor RegStateService {
                 return await feed(.registrationFailed(failure))
             }
         case .sendPasswordlessCode(let email):
+            wrongCodes = 0
             return await feed(await runner.sendPasswordlessCode(to: email))
         case .exchangeAuthorizationCode(let callback):
             // One callback per login: a replay of this redirect finds nothing pending.
@@ -202,7 +214,12 @@ public actor RegStateService {
             login = nil
             return await feed(await runner.exchangeAuthorizationCode(callback, for: request) { await self.isAuthenticating })
         case .verifyPasswordlessCode(let email, let code):
-            return await feed(await runner.verifyPasswordlessCode(code, for: email) { await self.isAuthenticating })
+            var result = await runner.verifyPasswordlessCode(code, for: email) { await self.isAuthenticating }
+            if case .registrationFailed(.wrongCode)? = result {
+                wrongCodes += 1
+                if wrongCodes >= runner.configuration.maxCodeAttempts { result = .registrationFailed(.tooManyAttempts) }
+            }
+            return await feed(result)
         case .confirmRegistration:
             return await feed(await runner.confirmRegistration())
         case .discardPendingAuthorization:
@@ -225,6 +242,17 @@ public actor RegStateService {
             lastLogout = outcome.result
             if case .logoutRefused(let issue) = outcome.event { lastLogoutRefusal = issue }
             return await feed(outcome.event)
+        }
+    }
+
+    /// After the user's logout, in **D**: the journal keeps no line about the user (email, name, subject), only a
+    /// snapshot of **D** and the sequence number. (A clear-state empties the journal itself; after a final **E** the
+    /// journal keeps the refusal's reason, which is what a bug report needs.)
+    private func forgetUserIfGone(after event: MachineEvent, from before: RegState) {
+        guard state == .registrationRequired else { return }
+        switch (event, before) {
+        case (.loggedOut, _): recorder.forgetHistory()
+        default: return
         }
     }
 

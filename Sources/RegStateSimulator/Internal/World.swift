@@ -98,6 +98,10 @@ struct OneTimeCodeRecord: Codable, Equatable {
     var failedAttempts = 0
     /// Burned after too many wrong attempts: no longer accepted.
     var burned = false
+    /// Earlier codes for the same address that a resend replaced (absent in worlds saved before resends existed).
+    var superseded: [String]?
+    /// When codes were sent to the address, for the send rate limit (absent in older worlds).
+    var sentAt: [Date]?
 }
 
 /// A device/installation registered with the backend.

@@ -154,7 +154,7 @@ struct ConcurrencyTests {
             break
         }
         await collectSecrets()
-        #expect(JournalEntry.fold(try await service.journalEntries()) == (await service.state))
+        #expect(try await service.journalFold() == (await service.state))
         let text = String(decoding: harness.journal.rawBytes, as: UTF8.self)
         #expect(!secrets.isEmpty || path == .badCallback, "the path issued tokens to look for")
         for secret in secrets { #expect(!text.contains(secret)) }

@@ -29,15 +29,23 @@ struct DPoPDefectTests {
         #expect(try dpop.store.data(forKey: TokenService.credentialsKey) == nil)
     }
 
-    @Test("a defective proof at the resource: 401, and the well-formed retry path is not taken",
+    /// The resource refuses the proof; the transport renews once and retries. When the renewal itself is refused
+    /// (the defect also spoils the token endpoint's proof) the 401 comes back; when the renewal succeeds (`ath` is
+    /// checked only at resources) the retry is refused again and the call ends with the typed
+    /// ``AuthorizationError/rejectedAfterRenewal``. Either way no defective proof is accepted.
+    @Test("a defective proof at the resource is refused: 401, or rejectedAfterRenewal when a renewal did not help",
           arguments: [DPoPProofDefect.wrongAccessTokenHash, .wrongMethod, .wrongURL, .staleIssueTime, .signedByAnotherKey])
     func resource(_ defect: DPoPProofDefect) async throws {
         let dpop = try DPoPDevice()
         let service = try await dpop.registeredService()
         service.dpop.defect.withLock { $0 = defect }
-        let response = try await dpop.transport(service).send(HTTPRequest(method: .get, url: DPoPEngineTests.resource))
-        #expect(response.status == 401)
-        #expect(response.header("WWW-Authenticate")?.hasPrefix("DPoP") == true)
+        do {
+            let response = try await dpop.transport(service).send(HTTPRequest(method: .get, url: DPoPEngineTests.resource))
+            #expect(response.status == 401)
+            #expect(response.header("WWW-Authenticate")?.hasPrefix("DPoP") == true)
+        } catch AuthorizationError.rejectedAfterRenewal {
+            #expect(defect == .wrongAccessTokenHash, "only a defect the token endpoint does not check renews")
+        }
     }
 
     @Test("a replayed jti: the second proof is refused")

@@ -218,7 +218,11 @@ struct RegistrationPathTests {
         await #expect(throws: RegStateError.registration(.codeReused)) {
             try await waiting.completePasswordlessRegistration(code: code)
         }
-        #expect(await waiting.state == .failed(.registration(.codeReused)))
+        // The attempt is kept: a resend gives the waiting device its own code.
+        #expect(await waiting.state == .authenticating(.passwordless(email: "erin@example.com")))
+        try await waiting.resendPasswordlessCode()
+        let fresh = try #require(await harness.simulator.latestCode(for: "erin@example.com"))
+        #expect(try await waiting.completePasswordlessRegistration(code: fresh).email == "erin@example.com")
     }
 
     @Test("the backend's device limit is F TOO_MANY_REGISTERED_DEVICES and the second device keeps no token")

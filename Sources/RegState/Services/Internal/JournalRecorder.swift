@@ -33,6 +33,13 @@ package struct JournalRecorder {
         try journal.read().lines.compactMap { try? JournalEntry.decode($0) }
     }
 
+    /// What the journal on disk folds to: its snapshot (if any), then the entries after it.
+    ///
+    /// - Throws: ``JournalError`` when it cannot be read.
+    func storedFold() throws -> RegState {
+        JournalLines(try journal.read().lines, decodingEntries: true).folded
+    }
+
     /// Reads the journal (its snapshot, if any, then the entries after it) and returns the state it folds to;
     /// compacts a long tail. An unreadable journal starts fresh (``RegState/unsettled``). Entries of several
     /// processes, and numbers written twice by versions that numbered per process, replay in file order.
@@ -91,6 +98,20 @@ package struct JournalRecorder {
             try journal.replaceAll(with: [])
         } catch {
             logger.log(.warning, "journal: clear failed (\(error.localizedDescription))")
+        }
+    }
+
+    /// Folds the whole journal into one snapshot, so that nothing of the history stays: after a logout the state is
+    /// **D**, which holds no personal data, and the journal forgets the user (seed 002: "no record on this device of
+    /// previous attempts to register"). Under the journal's lock, like compaction.
+    func forgetHistory() {
+        do {
+            try journal.update { contents in
+                let lines = JournalLines(contents.lines, decodingEntries: true)
+                return .replaceAll([try JournalSnapshot(sequence: lines.lastSequence, state: lines.folded).encoded()])
+            }
+        } catch {
+            logger.log(.warning, "journal: forgetting the history failed (\(error.localizedDescription))")
         }
     }
 

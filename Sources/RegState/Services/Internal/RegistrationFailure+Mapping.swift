@@ -26,6 +26,10 @@ extension RegistrationFailure {
         case .wrongCode: .wrongCode
         case .codeExpired: .codeExpired
         case .codeReused: .codeReused
+        case .codeSuperseded: .codeSuperseded
+        case .tooManyAttempts: .tooManyAttempts
+        case .rateLimited(let seconds): .rateLimited(retryAfter: seconds)
+        case .passwordlessNotOffered: .passwordlessNotOffered
         case .crypto(let crypto): .storage(crypto.errorDescription ?? "crypto")
         case .dpop(let dpop): .dpop(dpop)
         }
