@@ -14,8 +14,8 @@ public protocol StoreLease: Sendable {
 /// recoverable error (the session is kept; a later attempt may succeed).
 public let defaultStoreLockTimeout: TimeInterval = 30
 
-/// A lock shared by the tasks and threads of one process, with a bounded wait. ``InMemorySecureStore``-style stores
-/// use it as their whole lock; ``FileSecureStore`` takes it before its lock file, so two tasks of one process never
+/// A lock shared by the tasks and threads of one process, with a bounded wait. In-memory stores (RegStateTesting's
+/// `InMemorySecureStore`) use it as their whole lock; ``FileSecureStore`` takes it before its lock file, so two tasks of one process never
 /// contend on the file lock.
 public final class ProcessLocalLock: Sendable {
     private let held = LockedFlag()
