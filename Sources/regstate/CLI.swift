@@ -47,6 +47,9 @@ enum CLI {
         case .notifyTransient: await run.notifyTransient()
         case .ongoingAccess: ExitCode.usage  // dispatched above
         }
+        // A launch renewal that outlived the launch budget is still running: exiting now could lose a refresh token
+        // the provider already rotated. Its result (C or E) is printed as it lands.
+        await environment.service.finishPendingRenewal()
         await printer.drain(environment.service)
         return status
     }

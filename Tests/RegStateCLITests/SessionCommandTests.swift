@@ -49,6 +49,22 @@ struct SessionCommandTests {
         #expect(later.lines.first?.hasPrefix("Active C") == true, "got: \(later.stdout)")
     }
 
+    @Test("Given a renewal slower than the launch budget, when status runs, then it settles offline first and does not exit before the rotated token is stored")
+    func slowLaunchRenewalIsFinishedBeforeExit() async throws {
+        let device = try CLIScenario()
+        try await device.registerSocially(["--sim-access-ttl", "300"])
+        // The simulator holds its answer 3 s after rotating the refresh token: longer than the 2 s launch budget.
+        let slow = try await device.run(["status", "--sim-advance", "400", "--sim-answer-delay", "3"])
+        #expect(slow.status == 0)
+        #expect(slow.lines.first?.hasPrefix("Error E (recoverable)") == true, "got: \(slow.stdout)")
+        #expect(slow.lines.contains { $0.hasPrefix("Active C") }, "the late renewal is applied before exit: \(slow.stdout)")
+        // Strict rotation: had the process exited before storing the successor, this renewal would present a retired
+        // refresh token and the provider would end the session.
+        let next = try await device.run(["status", "--sim-advance", "5000"])
+        #expect(next.lines.first?.hasPrefix("Active C") == true, "got: \(next.stdout)")
+        device.expectNoSecretsPrinted()
+    }
+
     @Test("Given an expired token offline, when status runs, then Error E (recoverable) and the session stays active offline")
     func offlineRenewalKeepsSession() async throws {
         let device = try CLIScenario()

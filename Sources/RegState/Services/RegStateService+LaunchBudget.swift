@@ -8,7 +8,9 @@ extension RegStateService {
     func renewWithinLaunchBudget(replacing staleAccessToken: String?) async -> [MachineEvent] {
         let renewal = renewal
         // An infinite budget waits for the renewal itself: no timer (the simulation's scheduler drives no real time).
-        guard launchBudget.isFinite else { return await feed(await renewal.renew(replacing: staleAccessToken).event) }
+        guard launchBudget.isFinite else {
+            return await feed(await renewal.renew(replacing: staleAccessToken).effectEvent)
+        }
         let flight = Task { await renewal.renew(replacing: staleAccessToken) }
         if let outcome = await LaunchBudget.first(flight, within: launchBudget) {
             return await feed(outcome.effectEvent)
@@ -16,8 +18,21 @@ extension RegStateService {
         logger.log(.info, "launch: the provider has not answered within \(launchBudget) s; settling offline")
         let stored = await storedSession()
         let applied = await feed(.renewalFailed(.transient(.noInternet), stored: stored))
-        Task { _ = await self.feed(await flight.value.effectEvent) }
+        lateLaunchRenewal = Task { _ = await self.feed(await flight.value.effectEvent) }
         return applied
+    }
+
+    /// Waits until a launch renewal that outlived ``RegStateConfiguration/launchBudget`` has landed and its result is
+    /// applied (**C**, or its **E**); returns at once when none is running.
+    ///
+    /// An app keeps running and gets the result as an event. A short-lived process — a command-line run, an app
+    /// extension about to be suspended — calls this before it exits, so it never ends between the provider's rotation
+    /// of the refresh token and the store's write of its successor (which would cost the session with a provider
+    /// that detects reuse).
+    public func finishPendingRenewal() async {
+        guard let pending = lateLaunchRenewal else { return }
+        await pending.value
+        lateLaunchRenewal = nil
     }
 }
 

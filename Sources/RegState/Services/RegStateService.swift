@@ -36,6 +36,8 @@ public actor RegStateService {
     /// Why the last logout's effect was refused (offline), even when its result came back too late to apply (a
     /// renewal failure ended the session meanwhile): ``logout()`` must not report success for it.
     private var lastLogoutRefusal: TransientIssue?
+    /// A launch renewal that outlived the launch budget, still running; ``finishPendingRenewal()`` waits for it.
+    var lateLaunchRenewal: Task<Void, Never>?
     /// Wrong codes typed for the current one-time code (reset by every code sent).
     private var wrongCodes = 0
 
