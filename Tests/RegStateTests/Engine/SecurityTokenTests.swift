@@ -73,6 +73,29 @@ struct SecurityTokenTests {
         #expect(names.filter { $0 == "securityTokenRenewed" }.count == 1)
     }
 
+    @Test("an app and its extension on one store, both finding the security token expired at once: one refresh grant, one successful exchange, every request succeeds")
+    func processesSharingTheStoreRenewOnce() async throws {
+        let app = try await SelfRenewingApp()
+        let extensionService = app.device.launch()
+        await extensionService.start()
+        app.device.clock.advance(by: 3601)
+        let policy = app.policy
+        let transports = [app.api, AuthorizedTransport(base: app.device.simulator.transport, service: extensionService,
+                                                       policy: policy)]
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for transport in transports {
+                for _ in 0..<20 { group.addTask { try await transport.send(app.resource).status } }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.count == 40 && statuses.allSatisfy { $0 == 200 })
+        #expect(await app.device.simulator.refreshGrantCount == 1)
+        // Confirmation, then per service at most one exchange refused for the expired ID token, and one exchange that
+        // succeeds: the second service finds the first one's token under the lock and does not exchange again.
+        let successful = await app.device.simulator.requestLog.filter { $0.contains("/v1/security-token") }.count
+        #expect(successful <= 4, "security-token exchanges: \(successful)")
+    }
+
     @Test("a backend rejecting every security token: one renewal, then a typed failure without renewing again")
     func rejectingBackendSecurityToken() async throws {
         let app = try await SelfRenewingApp()

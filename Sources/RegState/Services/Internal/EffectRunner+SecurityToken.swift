@@ -17,6 +17,9 @@ extension EffectRunner {
         }
         guard let backend else { return .hostTokenRefused(.unsupported("host mode needs a backend")) }
         do {
+            // Under the store's lock, like every write that can race a renewal in another process sharing the store.
+            let lease = try await tokens.exclusiveAccess()
+            defer { lease.release() }
             let grant = try await backend.securityToken(idToken: idToken, installation: try await installation())
             let stored = try await tokens.storeHostSession(
                 idToken: idToken, profile: verified.profile, securityToken: grant.securityToken,
@@ -43,8 +46,15 @@ extension EffectRunner {
     /// - Throws: ``BackendError`` (``BackendError/invalidIDToken`` when the stored ID token has expired: renew the
     ///   provider tokens first), or ``AuthorizationError/noSession``.
     func renewSecurityToken(replacing replaced: String?) async throws -> String {
+        // Under the store's lock, re-reading first: a process sharing the store may have renewed it meanwhile, and
+        // its token is used instead of exchanging again.
+        let lease = try await tokens.exclusiveAccess()
+        defer { lease.release() }
         guard let backend, let snapshot = await tokens.snapshot(), let idToken = snapshot.idToken else {
             throw AuthorizationError.noSession
+        }
+        if let replaced, let current = snapshot.storedSecurityToken, current != replaced, snapshot.securityToken == current {
+            return current
         }
         let grant = try await backend.securityToken(idToken: idToken, installation: try await installation())
         guard try await tokens.storeSecurityToken(grant, replacing: replaced) else {
