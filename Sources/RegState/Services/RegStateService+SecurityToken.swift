@@ -79,10 +79,13 @@ extension RegStateService {
     }
 
     private func exchangeRenewingIDToken(replacing token: String) async throws -> String {
+        // The access token (and its ID token) this attempt starts from: the renewal below replaces exactly it, so a
+        // process sharing the store that renewed meanwhile is found under the lock and no second grant is made.
+        let startingAccessToken = await tokenSnapshot()?.accessToken
         do {
             return try await runner.renewSecurityToken(replacing: token.isEmpty ? nil : token)
         } catch BackendError.invalidIDToken {
-            if let failure = await renew(replacing: nil, because: .backendUnauthorized) {
+            if let failure = await renew(replacing: startingAccessToken, because: .backendUnauthorized) {
                 throw failure.isRecoverable ? AuthorizationError.offline(failure.transientIssue) : .loggedOut
             }
             return try await runner.renewSecurityToken(replacing: token.isEmpty ? nil : token)
