@@ -27,6 +27,10 @@ public actor RegStateService {
     private var started = false
     /// What the last logout did at the provider, for ``logout()`` to return; no token in it.
     private var lastLogout: LogoutResult?
+    /// The end-session request of the last logout (RP-initiated logout), for ``providerLogoutRequest()``.
+    private var lastEndSession: EndSessionRequest?
+    /// The `prompt` the next social authorization request carries (set by ``beginSocialRegistration(prompt:)``).
+    var requestedPrompt: LoginPrompt?
     /// The single flight of the backend security token (both modes).
     let securityFlight: SecurityTokenFlight
     /// Access tokens renewed for a rejection and rejected again: not renewed again before the backoff.
@@ -140,11 +144,20 @@ public actor RegStateService {
     @discardableResult
     public func logout() async throws -> LogoutResult {
         lastLogout = nil
+        lastEndSession = nil
         lastLogoutRefusal = nil
         let applied = try await apply(.logoutRequested)
         for case .logoutRefused(let issue) in applied { throw LogoutError.offline(issue) }
         if let issue = lastLogoutRefusal { throw LogoutError.offline(issue) }
         return lastLogout ?? .nothingToRevoke
+    }
+
+    /// The request that ends the user's browser session at the provider, made by the last ``logout()`` when the
+    /// provider offers RP-initiated logout (`end_session_endpoint`); `nil` otherwise. Open its ``EndSessionRequest/url``
+    /// in the browser the login used, so that the next sign-in asks for the user again. It carries the ID token as
+    /// `id_token_hint`: never print or log the URL (its description is redacted).
+    public func providerLogoutRequest() -> EndSessionRequest? {
+        lastEndSession
     }
 
     // MARK: The shell
@@ -200,7 +213,7 @@ public actor RegStateService {
         case .renew(let staleAccessToken):
             return await feed(await renewal.renew(replacing: staleAccessToken).effectEvent)
         case .startSocialAuthorization:
-            switch await runner.startSocialAuthorization() {
+            switch await runner.startSocialAuthorization(prompt: requestedPrompt) {
             case .success(let request):
                 login = request
                 return await feed(.authorizationIssued)
@@ -242,6 +255,7 @@ public actor RegStateService {
         case .logout:
             let outcome = await runner.logout()
             lastLogout = outcome.result
+            lastEndSession = outcome.endSession
             if case .logoutRefused(let issue) = outcome.event { lastLogoutRefusal = issue }
             return await feed(outcome.event)
         }
