@@ -31,6 +31,8 @@ public actor RegStateService {
     private var lastEndSession: EndSessionRequest?
     /// The `prompt` the next social authorization request carries (set by ``beginSocialRegistration(prompt:)``).
     var requestedPrompt: LoginPrompt?
+    /// The ID token of a registration refused at the device limit, in memory only, for the device list.
+    var deviceLimitIDToken: String?
     /// The single flight of the backend security token (both modes).
     let securityFlight: SecurityTokenFlight
     /// Access tokens renewed for a rejection and rejected again: not renewed again before the backoff.
@@ -236,7 +238,12 @@ public actor RegStateService {
             }
             return await feed(result)
         case .confirmRegistration:
-            return await feed(await runner.confirmRegistration())
+            let confirmed = await runner.confirmRegistration()
+            // At the device limit the provisional tokens go, but the ID token (in memory only) still lets the user
+            // list and remove a device (``registeredDevices()``).
+            deviceLimitIDToken = confirmed == .registrationFailed(.tooManyRegisteredDevices)
+                ? await runner.tokens.idToken() : nil
+            return await feed(confirmed)
         case .discardPendingAuthorization:
             login = nil
             return []
