@@ -96,6 +96,9 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// Whether the provider offers RFC 7009 revocation (default `true`); `false` behaves like Glewlwyd as provisioned
     /// in `../shared/glewlwyd-peer`: neither metadata document lists an endpoint and `/oauth/revoke` is not found.
     public var offersRevocation = true
+    /// Whether discovery lists `end_session_endpoint` (RP-initiated logout; default `true`). The endpoint answers
+    /// either way, as a browser visit would.
+    public var offersEndSession = true
     /// How a refresh token the provider will not renew is refused (default ``RefreshRefusalStyle/oauthError``);
     /// ``RefreshRefusalStyle/bareStatus(_:)`` answers as Glewlwyd does, `400` with an empty body.
     public var refreshRefusal = RefreshRefusalStyle.oauthError

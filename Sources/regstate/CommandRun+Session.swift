@@ -74,7 +74,15 @@ extension CommandRun {
             let result = try await service.logout()
             await drain()
             console.result("Logged out: \(result)")
-            if options.json { console.jsonLine(Self.logoutJSON(revocation: result.name, detail: result.detail)) }
+            let endSession = await endProviderSession()
+            if options.json {
+                var line = Self.logoutJSON(revocation: result.name, detail: result.detail)
+                if case .object(var object) = line, let endSession {
+                    object["endSession"] = .string(endSession)
+                    line = .object(object)
+                }
+                console.jsonLine(line)
+            }
             return ExitCode.success
         } catch let error as LogoutError {
             await drain()
@@ -88,6 +96,25 @@ extension CommandRun {
             console.message("Logout failed: \(error.localizedDescription)")
             return ExitCode.failure
         }
+    }
+
+    /// RP-initiated logout after a logout: the simulated browser visits the end-session URL itself; with a real
+    /// provider the CLI shows the URL to open, without `id_token_hint` (never printed). Returns `ended` or that URL;
+    /// `nil` when the provider offers no end-session endpoint.
+    private func endProviderSession() async -> String? {
+        guard let request = await service.providerLogoutRequest() else { return nil }
+        if options.issuer == nil {
+            let answer = try? await environment.transport.send(HTTPRequest(method: .get, url: request.url))
+            guard let answer, answer.status < 400 else {
+                console.message("The provider's browser session could not be ended.")
+                return nil
+            }
+            console.message("The provider's browser session was ended: the next sign-in asks for the user.")
+            return "ended"
+        }
+        console.message("To sign out at the provider too (and pick another account next time), open:")
+        console.message(request.displayURL.absoluteString)
+        return request.displayURL.absoluteString
     }
 
     /// The `--json` line of a logout: `{"result":"logout","loggedOut":…,"revocation":…}` where `revocation` is

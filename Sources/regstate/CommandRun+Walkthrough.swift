@@ -47,12 +47,14 @@ extension CommandRun {
         }
     }
 
-    /// D (or after an error): 1 Social, 2 Email, q Quit.
+    /// D (or after an error): 1 Social, 2 Email, 3 Social with another account (`prompt=login`), q Quit.
     private func registrationMenu() async -> Step {
-        console.message("Register:\n  1  Social login\n  2  Email (one-time code)\n  q  Quit")
-        switch await choose(from: ["1", "2", "q"]) {
+        console.message("Register:\n  1  Social login\n  2  Email (one-time code)\n"
+            + "  3  Social login, use another account\n  q  Quit")
+        switch await choose(from: ["1", "2", "3", "q"]) {
         case "1": return await socialLogin()
         case "2": return await passwordlessLogin()
+        case "3": return await socialLogin(prompt: .login)
         case "q": return await quit()
         default: return .exit(endOfInput())
         }
@@ -78,10 +80,12 @@ extension CommandRun {
     }
 
     /// Social login: on the simulator, sign in as an email; with a real provider, the browser round trip.
-    private func socialLogin() async -> Step {
+    /// With `prompt` (`login` for "use another account"), the provider asks for the user even when the browser is
+    /// still signed in there.
+    private func socialLogin(prompt: LoginPrompt? = nil) async -> Step {
         let url: URL
         do {
-            url = try await service.beginSocialRegistration()
+            url = try await service.beginSocialRegistration(prompt: prompt)
         } catch {
             await reportFailure(error)
             return .next

@@ -134,7 +134,8 @@ struct SessionCommandTests {
                                                    "detail": "noInternet"])
         let done = try await device.run(["--json", "logout"])
         #expect(done.status == 0)
-        #expect(Self.logoutLine(done.stdout) == ["result": "logout", "loggedOut": true, "revocation": "revoked"])
+        #expect(Self.logoutLine(done.stdout) == ["result": "logout", "loggedOut": true, "revocation": "revoked",
+                                                "endSession": "ended"])
         device.expectNoSecretsPrinted()
     }
 

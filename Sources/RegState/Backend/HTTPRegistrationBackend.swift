@@ -109,7 +109,7 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
         }
     }
 
-    private static func successObject(_ response: HTTPResponse, what: String) throws(BackendError)
+    static func successObject(_ response: HTTPResponse, what: String) throws(BackendError)
         -> [String: JSONValue]
     {
         guard response.isSuccess else { throw failure(response) }
@@ -125,20 +125,20 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
         }
     }
 
-    private static func bearer(_ token: String, _ headers: [String: String]) -> [String: String] {
+    static func bearer(_ token: String, _ headers: [String: String]) -> [String: String] {
         var all = headers
         all["Authorization"] = "Bearer \(token)"
         return all
     }
 
-    private func endpoint(_ path: String) -> URL {
+    func endpoint(_ path: String) -> URL {
         var text = baseURL.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         return URL(string: text + path) ?? baseURL.appendingPathComponent(String(path.dropFirst()))
     }
 
     /// Sends `request`, which must go to an `https` (or loopback `http`) URL: a token never travels in clear text.
-    private func send(_ request: HTTPRequest) async throws(BackendError) -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(BackendError) -> HTTPResponse {
         guard TransportSecurity.allows(request.url) else { throw .insecureURL }
         do {
             return try await transport.sendReportingTransportErrors(request)

@@ -21,4 +21,22 @@ public protocol RegistrationBackend: Sendable {
 
     /// Removes this installation and its security tokens (logout), freeing a device slot.
     func deleteInstallation(securityToken: String) async throws(BackendError)
+    /// The installations registered for the user of `credential` (a security token, or the user's ID token when
+    /// the device has none yet, as at the device limit). A backend without a device list throws
+    /// ``BackendError/unexpectedStatus(_:code:)`` 404 (the default).
+    func devices(credential: String) async throws(BackendError) -> [RegisteredDevice]
+    /// Removes one of the user's installations (and its security tokens), freeing a device slot.
+    func removeDevice(id: String, credential: String) async throws(BackendError)
+}
+
+extension RegistrationBackend {
+    /// No device list: 404 `devices_unsupported`.
+    public func devices(credential: String) async throws(BackendError) -> [RegisteredDevice] {
+        throw .unexpectedStatus(404, code: "devices_unsupported")
+    }
+
+    /// No device list: 404 `devices_unsupported`.
+    public func removeDevice(id: String, credential: String) async throws(BackendError) {
+        throw .unexpectedStatus(404, code: "devices_unsupported")
+    }
 }

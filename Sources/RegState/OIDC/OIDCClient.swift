@@ -91,7 +91,10 @@ package actor OIDCClient {
     /// the configuration's additional parameters.
     /// - Throws: discovery errors, or ``OIDCError/crypto(_:)`` when random bytes are unavailable.
     /// With `dpopKey`, the request also carries `dpop_jkt` (RFC 9449 §10), so the code is bound to that key.
-    package func makeAuthorizationRequest(dpopKey: DPoPKey? = nil) async throws(OIDCError) -> AuthorizationRequest {
+    /// With `prompt`, the request carries `prompt=login` or `prompt=select_account` (OIDC Core §3.1.2.1).
+    package func makeAuthorizationRequest(
+        dpopKey: DPoPKey? = nil, prompt: LoginPrompt? = nil
+    ) async throws(OIDCError) -> AuthorizationRequest {
         let metadata = try await metadata()
         let state: String
         let nonce: String
@@ -116,6 +119,7 @@ package actor OIDCClient {
             ("code_challenge_method", PKCE.method),
         ]
         if let dpopKey { parameters.append(("dpop_jkt", dpopKey.thumbprint)) }
+        if let prompt { parameters.append(("prompt", prompt.rawValue)) }
         let reserved = Set(parameters.map(\.0))
         for (name, value) in configuration.additionalAuthorizationParameters.sorted(by: { $0.key < $1.key })
         where !reserved.contains(name) {

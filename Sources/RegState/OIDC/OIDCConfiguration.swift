@@ -24,6 +24,9 @@ public struct OIDCConfiguration: Sendable, Equatable {
     /// How long to wait, in seconds, before asking the token endpoint once more after an unexplained 4xx answer to a
     /// refresh (no readable OAuth error body); the same answer again is a refusal (see ``OIDCError/isRefusal``).
     public var unexplainedAnswerRetryDelay: TimeInterval = 1
+    /// Where the provider sends the browser after RP-initiated logout (`post_logout_redirect_uri`, registered at the
+    /// provider); `nil` leaves the parameter out and the provider shows its own page.
+    public var postLogoutRedirectURI: URL?
 
     /// The scopes requested when none are given: an ID token with profile and email, and a refresh token.
     public static let defaultScopes = ["openid", "profile", "email", "offline_access"]

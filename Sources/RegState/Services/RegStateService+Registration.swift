@@ -7,6 +7,18 @@ extension RegStateService {
     /// - Throws: ``RegStateError`` (**F**) when the provider cannot be used; ``TransitionRejection`` when registration
     ///   cannot start in the current state (a session is active, say).
     public func beginSocialRegistration() async throws -> URL {
+        try await beginSocialRegistration(prompt: nil)
+    }
+
+    /// Starts social registration like ``beginSocialRegistration()``, asking the provider to show its login form
+    /// (``LoginPrompt/login``) or account chooser (``LoginPrompt/selectAccount``) even when the browser is still
+    /// signed in: the way to switch accounts. A configuration-wide prompt goes in
+    /// ``OIDCConfiguration/additionalAuthorizationParameters`` (`"prompt"`) instead.
+    ///
+    /// - Throws: the same errors as ``beginSocialRegistration()``.
+    public func beginSocialRegistration(prompt: LoginPrompt?) async throws -> URL {
+        requestedPrompt = prompt
+        defer { requestedPrompt = nil }
         let applied = try await apply(.registrationRequested(.social))
         try throwIfRefused(applied)
         guard let url = loginURL else { throw RegStateError.registration(.noPendingLogin) }

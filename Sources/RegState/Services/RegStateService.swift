@@ -27,6 +27,12 @@ public actor RegStateService {
     private var started = false
     /// What the last logout did at the provider, for ``logout()`` to return; no token in it.
     private var lastLogout: LogoutResult?
+    /// The end-session request of the last logout (RP-initiated logout), for ``providerLogoutRequest()``.
+    private var lastEndSession: EndSessionRequest?
+    /// The `prompt` the next social authorization request carries (set by ``beginSocialRegistration(prompt:)``).
+    var requestedPrompt: LoginPrompt?
+    /// The ID token of a registration refused at the device limit, in memory only, for the device list.
+    var deviceLimitIDToken: String?
     /// The single flight of the backend security token (both modes).
     let securityFlight: SecurityTokenFlight
     /// Access tokens renewed for a rejection and rejected again: not renewed again before the backoff.
@@ -140,11 +146,20 @@ public actor RegStateService {
     @discardableResult
     public func logout() async throws -> LogoutResult {
         lastLogout = nil
+        lastEndSession = nil
         lastLogoutRefusal = nil
         let applied = try await apply(.logoutRequested)
         for case .logoutRefused(let issue) in applied { throw LogoutError.offline(issue) }
         if let issue = lastLogoutRefusal { throw LogoutError.offline(issue) }
         return lastLogout ?? .nothingToRevoke
+    }
+
+    /// The request that ends the user's browser session at the provider, made by the last ``logout()`` when the
+    /// provider offers RP-initiated logout (`end_session_endpoint`); `nil` otherwise. Open its ``EndSessionRequest/url``
+    /// in the browser the login used, so that the next sign-in asks for the user again. It carries the ID token as
+    /// `id_token_hint`: never print or log the URL (its description is redacted).
+    public func providerLogoutRequest() -> EndSessionRequest? {
+        lastEndSession
     }
 
     // MARK: The shell
@@ -200,7 +215,7 @@ public actor RegStateService {
         case .renew(let staleAccessToken):
             return await feed(await renewal.renew(replacing: staleAccessToken).effectEvent)
         case .startSocialAuthorization:
-            switch await runner.startSocialAuthorization() {
+            switch await runner.startSocialAuthorization(prompt: requestedPrompt) {
             case .success(let request):
                 login = request
                 return await feed(.authorizationIssued)
@@ -223,7 +238,12 @@ public actor RegStateService {
             }
             return await feed(result)
         case .confirmRegistration:
-            return await feed(await runner.confirmRegistration())
+            let confirmed = await runner.confirmRegistration()
+            // At the device limit the provisional tokens go, but the ID token (in memory only) still lets the user
+            // list and remove a device (``registeredDevices()``).
+            deviceLimitIDToken = confirmed == .registrationFailed(.tooManyRegisteredDevices)
+                ? await runner.tokens.idToken() : nil
+            return await feed(confirmed)
         case .discardPendingAuthorization:
             login = nil
             return []
@@ -242,6 +262,7 @@ public actor RegStateService {
         case .logout:
             let outcome = await runner.logout()
             lastLogout = outcome.result
+            lastEndSession = outcome.endSession
             if case .logoutRefused(let issue) = outcome.event { lastLogoutRefusal = issue }
             return await feed(outcome.event)
         }

@@ -30,11 +30,14 @@ import RegState
 ///   field or unknown type; `403 {"error": "SUBJECT_MISMATCH"}` when `sub` is not the token's user.
 /// - `DELETE /v1/installation` → `204`; the installation and its security tokens are gone, freeing a device slot.
 ///
+/// The device list (`GET /v1/devices`, `DELETE /v1/devices/<id>`) is in `Simulator+Devices.swift`.
+///
 /// Every authenticated endpoint answers `401 {"error": "token_expired"}` for a missing, unknown or expired security
 /// token, and, after ``Simulator/forceLogout(email:)``, `403 {"error": "FORCED_LOGOUT"}` once per installation of
 /// that user: the installation and its tokens are then deleted, so later requests with the same token get 401.
 extension Simulator {
     func handleBackend(_ request: HTTPRequest, path: String) throws -> HTTPResponse {
+        if let answer = handleDevices(request, path: path) { return answer }
         switch (path, request.method) {
         case ("/v1/security-token", .post): return try exchangeSecurityToken(request)
         case ("/v1/registration", .get): return withInstallation(request) { registration(subject: $0.subject) }

@@ -38,6 +38,9 @@ struct World: Codable, Equatable {
     var counters = Counters()
     /// A sequence for identifiers that need only be unique within the world.
     var nextSerial = 1
+    /// The email of the user the simulated browser is signed in as at the provider (its session cookie); `nil` when
+    /// signed out. Optional, so that older world files still read.
+    var browserSession: String?
 }
 
 /// An authorization code and what the authorization request said, remembered for the token request.

@@ -29,6 +29,7 @@ extension Simulator {
             if !configuration.listsRevocationInDiscovery || !configuration.offersRevocation {
                 document["revocation_endpoint"] = nil
             }
+            if !configuration.offersEndSession { document["end_session_endpoint"] = nil }
             document["scopes_supported"] = configuration.scopesSupported.map { .array($0.map { .string($0) }) }
             return .json(200, .object(document))
         case ("/.well-known/oauth-authorization-server", .get):
@@ -152,9 +153,14 @@ extension Simulator {
         return HTTPResponse(status: 200, headers: ["Cache-Control": "no-store"])
     }
 
-    /// `GET /v2/logout`: redirects to `post_logout_redirect_uri` when it is registered, else a plain 200.
+    /// `GET /v2/logout`: ends the browser session, then redirects to `post_logout_redirect_uri` when it is
+    /// registered, else a plain 200. A `client_id` of another client is refused (400).
     func endSession(_ request: HTTPRequest) -> HTTPResponse {
         let query = FormEncoding.queryItems(of: request.url)
+        if let clientID = query["client_id"], clientID != configuration.clientID {
+            return ServerResponse.oauthError(400, "invalid_request", "Unknown client_id.")
+        }
+        world.browserSession = nil
         guard let target = query["post_logout_redirect_uri"], configuration.accepts(redirectURI: target) else {
             return HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data("Signed out.\n".utf8))
         }

@@ -26,6 +26,28 @@ extension Simulator {
         }
         guard EmailAddress.isValid(email) else { throw SimulatorError.invalidEmail(email) }
         let user = signIn(email: email)
+        world.browserSession = user.email
+        return try issueCode(for: request, to: user)
+    }
+
+    /// Plays a browser that keeps its provider session: the user the browser is still signed in as is signed in again
+    /// without being asked, unless there is no such session or the request says `prompt=login` or
+    /// `prompt=select_account`; then `email` signs in (and becomes the browser's session).
+    ///
+    /// - Returns: The redirect URL, carrying a code or an error.
+    /// - Throws: the same errors as ``authorize(_:as:)``.
+    public func authorizeInBrowser(_ authorizationURL: URL, otherwise email: String) throws -> URL {
+        let prompt = FormEncoding.queryItems(of: authorizationURL)["prompt"]
+        if let session = world.browserSession, prompt != "login", prompt != "select_account" {
+            return try authorize(authorizationURL, as: session)
+        }
+        return try authorize(authorizationURL, as: email)
+    }
+
+    /// The email the simulated browser is signed in as at the provider; `nil` after an end-session request.
+    public var browserSessionEmail: String? { world.browserSession }
+
+    func issueCode(for request: ValidAuthorizationRequest, to user: SimulatorUser) throws -> URL {
         let now = clock.now()
         let code: String
         do {

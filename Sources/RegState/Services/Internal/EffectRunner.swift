@@ -59,11 +59,11 @@ struct EffectRunner: Sendable {
     }
 
     /// A new login (PKCE verifier, state, nonce) and its authorization URL, or why none can be made.
-    func startSocialAuthorization() async -> Result<AuthorizationRequest, RegistrationFailure> {
+    func startSocialAuthorization(prompt: LoginPrompt? = nil) async -> Result<AuthorizationRequest, RegistrationFailure> {
         guard isNative else { return .failure(.unsupported("social login needs a native platform")) }
         do {
             let key = try await keyForNewRegistration()
-            return .success(try await provider.makeAuthorizationRequest(dpopKey: key))
+            return .success(try await provider.makeAuthorizationRequest(dpopKey: key, prompt: prompt))
         } catch {
             return .failure(RegistrationFailure(error))
         }
@@ -205,14 +205,14 @@ struct EffectRunner: Sendable {
     /// nothing changes (``MachineEvent/logoutRefused(_:)`` and no result).
     ///
     /// - Returns: the event to feed back and, when the logout happened, what it did at the provider.
-    func logout() async -> (event: MachineEvent, result: LogoutResult?) {
+    func logout() async -> (event: MachineEvent, result: LogoutResult?, endSession: EndSessionRequest?) {
         // Under the store's lock, so that no other process renews (and replaces) the refresh token being revoked.
         let lease: any StoreLease
         do {
             lease = try await tokens.exclusiveAccess()
         } catch {
             logger.log(.warning, "logout: \(error.localizedDescription)")
-            return (.logoutRefused(.ssoUnspecifiedIssue), nil)
+            return (.logoutRefused(.ssoUnspecifiedIssue), nil, nil)
         }
         defer { lease.release() }
         let snapshot = await tokens.snapshot()
@@ -223,7 +223,7 @@ struct EffectRunner: Sendable {
                 result = .revoked
             } catch let error where error.isTransient {
                 let issue: TransientIssue = if case .transport = error { .noInternet } else { .ssoUnspecifiedIssue }
-                return (.logoutRefused(issue), nil)
+                return (.logoutRefused(issue), nil, nil)
             } catch {
                 // A provider without revocation, or one that refuses: the local logout still happens, and says so.
                 if case .unsupported = error { result = .revocationUnsupported } else {
@@ -237,15 +237,17 @@ struct EffectRunner: Sendable {
                 try await backend.deleteInstallation(securityToken: securityToken)
             } catch {
                 // Host mode has no refresh token to revoke: the backend is then the one that must be reached.
-                if snapshot?.refreshToken == nil, error.isTransient { return (.logoutRefused(TransientIssue(error)), nil) }
+                if snapshot?.refreshToken == nil, error.isTransient { return (.logoutRefused(TransientIssue(error)), nil, nil) }
             }
         }
+        // RP-initiated logout: the URL that ends the browser session at the provider, with the ID token as hint.
+        let endSession = await provider.endSessionRequest(idTokenHint: snapshot?.idToken)
         dpop.forget()
         do {
             try await tokens.clearAll()
         } catch {
             logger.log(.error, "logout: \(error.localizedDescription)")
         }
-        return (.loggedOut, result)
+        return (.loggedOut, result, endSession)
     }
 }

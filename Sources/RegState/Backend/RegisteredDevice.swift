@@ -1,0 +1,51 @@
+import Foundation
+
+/// One installation registered with the backend for the user (`GET /v1/devices`).
+public struct RegisteredDevice: Sendable, Equatable, Codable {
+    /// The installation's identifier at the backend; pass it to ``RegStateService/removeDevice(id:)``.
+    public var id: String
+    /// The platform it registered from (`ios`, `android`, `linux`, …).
+    public var platform: String
+    /// Its form factor (`390x844`, …).
+    public var formFactor: String
+    /// When it registered, by the backend's clock.
+    public var registeredAt: Date
+    /// Whether it is this installation.
+    public var isCurrent: Bool
+
+    /// Creates a device from its parts.
+    public init(id: String, platform: String, formFactor: String, registeredAt: Date, isCurrent: Bool) {
+        self.id = id
+        self.platform = platform
+        self.formFactor = formFactor
+        self.registeredAt = registeredAt
+        self.isCurrent = isCurrent
+    }
+}
+
+extension HTTPRegistrationBackend {
+    /// `GET /v1/devices`.
+    public func devices(credential: String) async throws(BackendError) -> [RegisteredDevice] {
+        let request = HTTPRequest(method: .get, url: endpoint("/v1/devices"),
+                                  headers: Self.bearer(credential, ["Accept": "application/json"]))
+        let object = try Self.successObject(try await send(request), what: "device list")
+        guard let list = object["devices"]?.arrayValue else { throw .malformedResponse("the device list has no devices") }
+        return list.compactMap { value -> RegisteredDevice? in
+            guard let fields = value.objectValue, let id = fields["id"]?.stringValue else { return nil }
+            let seconds: Double = if case .number(let number)? = fields["registered_at"], number.isFinite { number } else { 0 }
+            return RegisteredDevice(
+                id: id, platform: fields["platform"]?.stringValue ?? "unknown",
+                formFactor: fields["form_factor"]?.stringValue ?? "unknown",
+                registeredAt: Date(timeIntervalSince1970: seconds), isCurrent: fields["current"] == .bool(true))
+        }
+    }
+
+    /// `DELETE /v1/devices/<id>`.
+    public func removeDevice(id: String, credential: String) async throws(BackendError) {
+        let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
+        let request = HTTPRequest(method: .delete, url: endpoint("/v1/devices/" + escaped),
+                                  headers: Self.bearer(credential, ["Accept": "application/json"]))
+        let response = try await send(request)
+        guard response.isSuccess else { throw Self.failure(response) }
+    }
+}

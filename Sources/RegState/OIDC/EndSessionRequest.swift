@@ -1,0 +1,49 @@
+import Foundation
+
+/// RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0): the provider's `end_session_endpoint` with
+/// `client_id`, `id_token_hint` and, when configured, `post_logout_redirect_uri`. Opened in the browser, it ends the
+/// provider's session there, so that the next sign-in asks for the user again.
+///
+/// The URL carries the ID token as a hint: it goes to that endpoint and nowhere else. The description shows the
+/// endpoint only; ``displayURL`` is the same request without the hint, safe to print.
+public struct EndSessionRequest: Sendable, Equatable {
+    /// The URL to open in the browser, `id_token_hint` included. Never print or log it.
+    public var url: URL
+    /// The same request without `id_token_hint` (the provider may then ask the user to confirm): safe to print.
+    public var displayURL: URL
+
+    /// Creates a request from its two URLs.
+    public init(url: URL, displayURL: URL) {
+        self.url = url
+        self.displayURL = displayURL
+    }
+}
+
+extension EndSessionRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The printable URL; never the ID token.
+    public var description: String { "EndSessionRequest(\(displayURL.absoluteString))" }
+
+    /// The same redacted description.
+    public var debugDescription: String { description }
+
+    /// A mirror without the hint.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["displayURL": displayURL], displayStyle: .struct)
+    }
+}
+
+extension OIDCClient {
+    /// The end-session request for the session whose ID token is `idTokenHint`, or `nil` when the provider's metadata
+    /// (discovered already, or now) names no `end_session_endpoint` or cannot be read.
+    package func endSessionRequest(idTokenHint: String?) async -> EndSessionRequest? {
+        guard let endpoint = try? await metadata().endSessionEndpoint else { return nil }
+        var parameters: [(String, String)] = [("client_id", configuration.clientID)]
+        if let redirect = configuration.postLogoutRedirectURI {
+            parameters.append(("post_logout_redirect_uri", redirect.absoluteString))
+        }
+        guard let displayURL = Self.url(endpoint, addingQuery: parameters) else { return nil }
+        if let idTokenHint { parameters.append(("id_token_hint", idTokenHint)) }
+        guard let url = Self.url(endpoint, addingQuery: parameters) else { return nil }
+        return EndSessionRequest(url: url, displayURL: displayURL)
+    }
+}
