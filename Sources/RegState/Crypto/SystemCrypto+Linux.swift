@@ -6,12 +6,17 @@ import Foundation
 // thread's error queue is cleared after a failed call so a later, unrelated call never reports a stale error.
 
 extension SystemCrypto {
+    /// SHA-256 fetched from the default provider once (an implicit fetch on every `EVP_sha256()` digest costs more
+    /// than hashing a short message); `nil` if the fetch failed, then `EVP_sha256()` is used. Never freed, never
+    /// modified: libcrypto allows sharing a fetched `EVP_MD` across threads.
+    nonisolated(unsafe) static let sha256Type: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
+
     /// The SHA-256 digest of `data`, from `EVP_Digest`.
     public func sha256(_ data: Data) -> Data {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let status = Self.withBytes(data) { bytes, count in
-            EVP_Digest(bytes, count, &digest, &length, EVP_sha256(), nil)
+            EVP_Digest(bytes, count, &digest, &length, Self.sha256Type ?? EVP_sha256(), nil)
         }
         // SHA-256 over memory can only fail when libcrypto cannot allocate; there is nothing sensible to return.
         precondition(status == 1, "libcrypto SHA-256 failed")

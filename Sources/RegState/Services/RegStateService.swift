@@ -118,6 +118,7 @@ public actor RegStateService {
             state = recorder.replay()
         }
         _ = try? await apply(.launched(isNative: runner.isNative))
+        recorder.flush()
         return state
     }
 
@@ -172,7 +173,8 @@ public actor RegStateService {
     func apply(_ event: MachineEvent, carrying input: SecretInput? = nil) async throws(TransitionRejection) -> [MachineEvent] {
         let transition = try RegStateMachine.transition(from: state, on: event, carrying: input)
         let before = state
-        recorder.record(event)
+        // The launch's first entry goes to disk with the next one (its inspection's result): one fsync, not two.
+        if case .launched = event { recorder.recordWithNext(event) } else { recorder.record(event) }
         state = transition.state
         logger.log(.debug, "\(event.name) -> \(state.caseName)")
         var applied = [event]

@@ -31,6 +31,9 @@ public protocol EventJournal: Sendable {
 public enum JournalWrite: Sendable, Equatable {
     /// Append one line (without its newline).
     case append(Data)
+    /// Append several lines in one write made durable once (one `fsync`): a crash keeps a prefix of them, each line
+    /// whole or not at all.
+    case appendLines([Data])
     /// Replace the whole journal with these lines (a compaction folds what was read into a snapshot).
     case replaceAll([Data])
 }
@@ -46,6 +49,7 @@ extension EventJournal {
             switch try decide(try read()) {
             case nil: break
             case .append(let line): try append(line)
+            case .appendLines(let lines): for line in lines { try append(line) }
             case .replaceAll(let lines): try replaceAll(with: lines)
             }
         }

@@ -115,6 +115,9 @@ public final class FileJournal: EventJournal {
             case .append(let line):
                 try POSIX.writeFully(fd, try JournalFraming.frame(line))
                 try POSIX.sync(fd)
+            case .appendLines(let lines):
+                try POSIX.writeFully(fd, try JournalFraming.frame(lines: lines))
+                try POSIX.sync(fd)
             case .replaceAll(let lines):
                 try AtomicFile.write(try JournalFraming.frame(lines: lines), to: url, mode: 0o600)
             }

@@ -80,6 +80,10 @@ public final class InMemoryJournal: EventJournal {
                 let framed = try JournalFraming.frame(line)
                 try Self.consumeWriteError(&state)
                 state.bytes.append(framed)
+            case .appendLines(let lines):
+                let framed = try JournalFraming.frame(lines: lines)
+                try Self.consumeWriteError(&state)
+                state.bytes.append(framed)
             case .replaceAll(let lines):
                 let content = try JournalFraming.frame(lines: lines)
                 try Self.consumeWriteError(&state)

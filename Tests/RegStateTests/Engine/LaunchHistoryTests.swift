@@ -89,4 +89,42 @@ struct LaunchHistoryTests {
         let entries = try await relaunched.journalEntries()
         #expect(entries.allSatisfy { $0.sequence > 5_000 }, "numbering continues after the old history")
     }
+
+    /// A file journal that remembers every write its ``EventJournal/update(_:)`` made (each one `fsync`ed once).
+    final class WriteCountingJournal: EventJournal {
+        let file: FileJournal
+        let writes = LockedValue<[JournalWrite]>([])
+        init(_ url: URL) throws { file = try FileJournal(url: url) }
+        func append(_ line: Data) throws { try file.append(line) }
+        func read() throws -> JournalContents { try file.read() }
+        func replaceAll(with lines: [Data]) throws { try file.replaceAll(with: lines) }
+        func update(_ decide: (JournalContents) throws -> JournalWrite?) throws {
+            try file.update { contents in
+                let write = try decide(contents)
+                if let write { writes.withLock { $0.append(write) } }
+                return write
+            }
+        }
+    }
+
+    @Test("a launch to Active B writes its two entries (launched, stored tokens inspected) in one durable append")
+    func launchEntriesInOneAppend() async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let device = try SimulatedDevice()
+        _ = try await device.registeredService()
+        let journal = try WriteCountingJournal(directory.appendingPathComponent("journal.log"))
+        #expect(await Self.launch(device, journal).start().letter == "B")
+        let writes = journal.writes.withLock { $0 }
+        #expect(writes.count == 1, "one append (one fsync) for the launch, got \(writes.count)")
+        guard case .appendLines(let lines)? = writes.first else {
+            Issue.record("expected one multi-line append, got \(writes)")
+            return
+        }
+        let entries = lines.compactMap { try? JournalEntry.decode($0) }
+        #expect(entries.map(\.event.name) == ["launched", "storedTokensInspected"])
+        #expect(entries.map(\.sequence) == [1, 2])
+        let onDisk = try FileJournal(url: journal.file.url).read().lines.compactMap { try? JournalEntry.decode($0) }
+        #expect(onDisk.map(\.sequence) == [1, 2], "both lines are on disk when start() returns")
+    }
 }

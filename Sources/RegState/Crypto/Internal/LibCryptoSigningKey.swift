@@ -8,19 +8,49 @@ import Foundation
 /// one of these instead of handing the DER to ``SystemCrypto/sign(message:privateKey:)`` for every proof.
 ///
 /// `@unchecked Sendable` is safe: the `EVP_PKEY` is never modified after loading (libcrypto allows sharing it across
-/// threads then), and each signature uses its own `EVP_MD_CTX`.
+/// threads then). A signing context initialised once (`EVP_PKEY_sign_init`) signs each digest; it is used under a
+/// lock, and a key whose context cannot be prepared signs each message with its own `EVP_MD_CTX`.
 final class LibCryptoSigningKey: SigningKey, @unchecked Sendable {
     private let key: OpaquePointer
+    /// Ready to sign a SHA-256 digest; guarded by `lock`.
+    private let prepared: OpaquePointer?
+    private let lock = NSLock()
 
     /// Takes ownership of `key`.
     init(key: OpaquePointer) {
         self.key = key
+        var prepared = EVP_PKEY_CTX_new(key, nil)
+        if let context = prepared, EVP_PKEY_sign_init(context) != 1 {
+            EVP_PKEY_CTX_free(context)
+            ERR_clear_error()
+            prepared = nil
+        }
+        self.prepared = prepared
     }
 
-    deinit { EVP_PKEY_free(key) }
+    deinit {
+        if let prepared { EVP_PKEY_CTX_free(prepared) }
+        EVP_PKEY_free(key)
+    }
 
     func sign(message: Data) throws -> Data {
-        try SystemCrypto.signES256(message: message, key: key)
+        guard let prepared, let digestType = SystemCrypto.sha256Type else {
+            return try SystemCrypto.signES256(message: message, key: key)
+        }
+        var digest = [UInt8](repeating: 0, count: 32)
+        var digestLength: UInt32 = 0
+        let hashed = SystemCrypto.withBytes(message) { bytes, count in
+            EVP_Digest(bytes, count, &digest, &digestLength, digestType, nil)
+        }
+        var signature = [UInt8](repeating: 0, count: 80)
+        var length = signature.count
+        let status: Int32 = hashed == 1 && digestLength == 32
+            ? lock.withLock { EVP_PKEY_sign(prepared, &signature, &length, digest, 32) } : 0
+        guard status == 1, let jose = DER.joseSignature(ecdsa: Data(signature.prefix(length))) else {
+            ERR_clear_error()
+            throw CryptoError.signingFailed("libcrypto refused to sign")
+        }
+        return jose
     }
 }
 

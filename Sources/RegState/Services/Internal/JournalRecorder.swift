@@ -63,25 +63,54 @@ package struct JournalRecorder {
         }
     }
 
-    /// Appends `event` as the next entry, numbered one past the largest number in the journal.
+    /// Events held back to be written with the next one (the launch's `launched`): one write and one `fsync` for the
+    /// launch's entries instead of one each. A crash before that write loses them whole (never a torn line); the
+    /// launch is then simply not in the record, as if the process had died a moment earlier.
+    private var pending: [(event: MachineEvent, at: Date)] = []
+
+    /// Holds `event` back to be appended together with the next recorded event (or at ``flush()``).
+    package mutating func recordWithNext(_ event: MachineEvent) {
+        pending.append((event, clock.now()))
+    }
+
+    /// Appends the held-back events, if any, now.
+    package mutating func flush() {
+        guard !pending.isEmpty else { return }
+        write([])
+    }
+
+    /// Appends `event` as the next entry, numbered one past the largest number in the journal (after any held-back
+    /// events, written in the same append).
     /// The numbering never passes ``JournalEntry/maximumSequence`` (the reader refuses larger values): at the cap the
     /// journal is folded into a snapshot numbered 0 first.
     package mutating func record(_ event: MachineEvent) {
-        let now = clock.now()
+        write([(event, clock.now())])
+    }
+
+    private mutating func write(_ events: [(event: MachineEvent, at: Date)]) {
+        let batch = pending + events
+        pending = []
         var renumbered = false
         var compactionDue = false
         do {
             try journal.update { contents in
                 let lines = JournalLines(contents.lines, decodingEntries: false)
-                if lines.lastSequence >= JournalEntry.maximumSequence {
+                if lines.lastSequence > JournalEntry.maximumSequence - batch.count {
                     renumbered = true
-                    let entry = JournalEntry(sequence: 1, recordedAt: now, event: event)
                     let state = JournalLines(contents.lines, decodingEntries: true).folded
-                    return .replaceAll([try JournalSnapshot(sequence: 0, state: state).encoded(), try entry.encoded()])
+                    var written = [try JournalSnapshot(sequence: 0, state: state).encoded()]
+                    for (offset, item) in batch.enumerated() {
+                        written.append(try JournalEntry(sequence: offset + 1, recordedAt: item.at, event: item.event).encoded())
+                    }
+                    return .replaceAll(written)
                 }
-                let entry = JournalEntry(sequence: lines.lastSequence + 1, recordedAt: now, event: event)
-                compactionDue = lines.tailCount + 1 > Self.compactionThreshold
-                return .append(try entry.encoded())
+                let written = try batch.enumerated().map { offset, item in
+                    try JournalEntry(sequence: lines.lastSequence + offset + 1, recordedAt: item.at, event: item.event)
+                        .encoded()
+                }
+                compactionDue = lines.tailCount + batch.count > Self.compactionThreshold
+                if written.count == 1, let line = written.first { return .append(line) }
+                return .appendLines(written)
             }
         } catch {
             // A full disk must not log the user out.
