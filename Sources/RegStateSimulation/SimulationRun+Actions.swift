@@ -24,6 +24,7 @@ extension SimulationRun {
         case 38..<41:
             let seconds = Double(1 + random.below(600))
             clock.advance(by: -seconds)
+            rewoundSeconds += seconds
             ledger.note("act   clock jumps back -\(Int(seconds))s")
         case 41..<48:
             let percent = [0, 10, 30, 60][random.below(4)]
@@ -41,12 +42,14 @@ extension SimulationRun {
         case 63..<68:
             ledger.note("act   backend rejects the token on slot \(index)")
             grantCapableCalls += 1
+            explicitRenewals += 1
             spawn("tokenRejected", slot: index) { service in
                 guard let token = try? await service.validAccessToken() else { return "no token to reject" }
                 return await service.tokenRejected(token) == nil ? "no new token" : "new token"
             }
         case 68..<72:
             grantCapableCalls += 1
+            explicitRenewals += 1
             ledger.note("act   renew now on slot \(index)")
             spawn("renewSession", slot: index) { service in SimulationRun.describe(await service.renewSession()) }
         case 72..<74:

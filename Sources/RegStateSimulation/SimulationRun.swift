@@ -22,6 +22,12 @@ public actor SimulationRun {
     let pendingCalls = PendingCalls()
     /// Calls that may each cause a refresh grant (the renewal-storm bound).
     var grantCapableCalls = 0
+    /// Calls that renew whatever the token's age (`tokenRejected`, `renewSession`; a launch renews only a
+    /// token past its renewal point): the time-free part of
+    /// the per-lifetime renewal-storm bound.
+    var explicitRenewals = 0
+    /// Seconds the clock was set back in all, so that the virtual time that passed forward is known.
+    var rewoundSeconds: TimeInterval = 0
     /// Set when a logout, forced logout or clear-state completed, cleared when a registration starts: no token may be
     /// on the disk meanwhile.
     var loggedOut = false
