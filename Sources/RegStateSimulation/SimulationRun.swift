@@ -13,6 +13,9 @@ public actor SimulationRun {
     let clock = ManualClock()
     let liveness = Liveness()
     var random: SeededRandom
+    /// A second stream for the faults added after the first seeds were recorded (key rotation, device limits), so
+    /// that the main stream, and the actions it draws, stay what they were for every seed.
+    var extraRandom: SeededRandom
     let simulator: Simulator
     let network: SimulatedNetwork
     var disk: SimulatedDisk!
@@ -58,6 +61,7 @@ public actor SimulationRun {
         network = SimulatedNetwork(base: simulator.transport, clock: clock, random: networkRandom, ledger: ledger,
                                    issuer: configuration.issuer, backend: configuration.backendURL)
         self.random = random
+        extraRandom = SeededRandom(seed: options.seed ^ 0x9E37_79B9_7F4A_7C15)
         startedAt = clock.now()
         let ledger = ledger
         let liveness = liveness
