@@ -60,7 +60,7 @@ struct TokenMint: Sendable {
         }
     }
 
-    /// Like ``signedJWT(_:)`` (same header, same `kid`) but signed with a freshly made key of the same kind that the
+    /// Like ``signedJWT(_:appendingToHeader:appendingToPayload:)`` (same header, same `kid`) but signed with a freshly made key of the same kind that the
     /// key set does not publish: what a token forged with another key looks like.
     func signedJWTWithForeignKey(_ claims: [String: JSONValue]) throws -> String {
         let kid = ellipticKey?.keyID ?? keyID
@@ -76,23 +76,8 @@ struct TokenMint: Sendable {
         return input + "." + Base64URL.encode(signature)
     }
 
-    /// A compact JWS (the mint's algorithm, with `kid` and `typ: JWT`) over `claims`.
-    func signedJWT(_ claims: [String: JSONValue]) throws -> String {
-        let kid = ellipticKey?.keyID ?? keyID
-        let header: JSONValue = ["alg": .string(algorithm.rawValue), "typ": "JWT", "kid": .string(kid)]
-        let payload = JSONValue.object(claims).serialized()
-        let input = Base64URL.encode(header.serialized()) + "." + Base64URL.encode(payload)
-        let signature: Data
-        if let ellipticKey {
-            signature = try crypto.sign(message: Data(input.utf8), privateKey: ellipticKey.privateKey)
-        } else {
-            signature = try crypto.sign(message: Data(input.utf8), privateKey: signingKey, algorithm: algorithm)
-        }
-        return input + "." + Base64URL.encode(signature)
-    }
-
-    /// ``signedJWT(_:)`` with raw members appended inside the header's or the payload's object (duplicate members
-    /// no JSON encoder writes), signed over the result.
+    /// A compact JWS (the mint's algorithm, with `kid` and `typ: JWT`) over `claims`; raw members given in `header` or
+    /// `payload` are appended inside that object (duplicate members no JSON encoder writes) and signed over.
     func signedJWT(_ claims: [String: JSONValue], appendingToHeader header: String = "",
                    appendingToPayload payload: String = "") throws -> String {
         let kid = ellipticKey?.keyID ?? keyID
