@@ -18,6 +18,8 @@ public final class Ledger: @unchecked Sendable {
     private var lostRotations: Set<String> = []
     private var step = 0
     private var refusals = 0
+    private var grantsDelivered: [Date] = []
+    private var diskMishaps = 0
 
     /// An empty ledger.
     public init() {}
@@ -84,6 +86,15 @@ public final class Ledger: @unchecked Sendable {
     func providerRefused() { lock.withLock { refusals += 1 } }
     /// How many refresh grants the provider refused.
     var providerRefusals: Int { lock.withLock { refusals } }
+
+    /// A refresh grant answered 200 to a live process (a renewal that arrived).
+    func grantDelivered(at date: Date) { lock.withLock { grantsDelivered.append(date) } }
+    /// The virtual times at which refresh grants answered 200 to a live process, in the order they arrived.
+    var deliveredGrants: [Date] { lock.withLock { grantsDelivered } }
+    /// A write failed or a process crashed inside one: a renewal's result may be lost, so another may follow.
+    func diskMishap() { lock.withLock { diskMishaps += 1 } }
+    /// How many writes failed or crashed.
+    var diskMishapCount: Int { lock.withLock { diskMishaps } }
 
     /// How many refresh grants were presented in all.
     var refreshPresentations: Int { lock.withLock { presentations.values.reduce(0, +) } }

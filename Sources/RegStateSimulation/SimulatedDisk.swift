@@ -94,9 +94,11 @@ public final class SimulatedDisk: @unchecked Sendable {
             ledger.stored(data, key: key)
         case .failed:
             ledger.note("disk  p\(incarnation) write \(key) FAILED (disk full)")
+            ledger.diskMishap()
             throw StoreError.writeFailed(key: key, reason: "no space left on device")
         case .crashed(let kept):
             ledger.note("disk  p\(incarnation) CRASH during write \(key): \(kept ? "old value kept" : "new value renamed in")")
+            ledger.diskMishap()
             if !kept { ledger.stored(data, key: key) }
             onCrash(incarnation)
             kill(incarnation)

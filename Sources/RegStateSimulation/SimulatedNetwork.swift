@@ -99,6 +99,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
         let response = try await base.send(request)
         let delivered = isAlive() && fault != .answerLost && fault != .malformedAnswer
         if isGrant, (400..<500).contains(response.status) { ledger.providerRefused() }
+        if isGrant, response.status == 200, delivered { ledger.grantDelivered(at: clock.now()) }
         var rotation = ""
         if isGrant, response.status == 200, let old = refreshToken, let new = Self.jsonString("refresh_token", in: response.body) {
             if new != old { ledger.rotated(old, into: new, delivered: delivered) }

@@ -24,6 +24,7 @@ extension SimulationRun {
         case 38..<41:
             let seconds = Double(1 + random.below(600))
             clock.advance(by: -seconds)
+            rewoundSeconds += seconds
             ledger.note("act   clock jumps back -\(Int(seconds))s")
         case 41..<48:
             let percent = [0, 10, 30, 60][random.below(4)]
@@ -41,12 +42,14 @@ extension SimulationRun {
         case 63..<68:
             ledger.note("act   backend rejects the token on slot \(index)")
             grantCapableCalls += 1
+            explicitRenewals += 1
             spawn("tokenRejected", slot: index) { service in
                 guard let token = try? await service.validAccessToken() else { return "no token to reject" }
                 return await service.tokenRejected(token) == nil ? "no new token" : "new token"
             }
         case 68..<72:
             grantCapableCalls += 1
+            explicitRenewals += 1
             ledger.note("act   renew now on slot \(index)")
             spawn("renewSession", slot: index) { service in SimulationRun.describe(await service.renewSession()) }
         case 72..<74:
@@ -100,8 +103,36 @@ extension SimulationRun {
             let turns = 1 + random.below(20)
             ledger.note("act   idle \(turns) turn(s)")
             for _ in 0..<turns { await DeterministicScheduler.yield() }
+            await actExtra()
         }
     }
+
+    /// The provider-side faults added later, drawn from ``extraRandom`` during idle turns: signing-key rotation (the
+    /// old key kept in the JWKS or dropped at once) and device / security-token limits at the backend.
+    func actExtra() async {
+        let roll = extraRandom.below(100)
+        switch roll {
+        case 0..<40 where !Self.spareKeys.isEmpty:
+            let keepingOld = extraRandom.chance(60)
+            let key = Self.spareKeys[extraRandom.below(Self.spareKeys.count)]
+            let rotated = (try? await simulator.rotateSigningKey(to: key, keepingOld: keepingOld)) != nil
+            ledger.note("act   provider rotates its signing key (old key \(keepingOld ? "kept" : "dropped"))"
+                        + (rotated ? "" : " FAILED"))
+        case 40..<55:
+            let limit = [nil, 1, 2][extraRandom.below(3)]
+            await simulator.setMaxDevicesPerUser(limit)
+            ledger.note("act   backend device limit \(limit.map(String.init) ?? "none")")
+        case 55..<70:
+            let limit = [nil, 1, 2][extraRandom.below(3)]
+            await simulator.setMaxSecurityTokensPerDevice(limit)
+            ledger.note("act   backend security-token limit \(limit.map(String.init) ?? "none")")
+        default:
+            break
+        }
+    }
+
+    /// Keys the provider rotates to, made once per process (their bits do not reach the trace).
+    static let spareKeys: [RSAPrivateKey] = (0..<3).compactMap { _ in try? SystemCrypto().generateRSAPrivateKey(bits: 2048) }
 
     func callForToken(_ index: Int) {
         grantCapableCalls += 1

@@ -35,6 +35,19 @@ extension SimulationRun {
         if presentations > 2 * grantCapableCalls {
             ledger.violation("renewal-storm", "\(presentations) refresh grants for \(grantCapableCalls) calls that may renew")
         }
+        // renewal-storm, per token lifetime: a renewed token is good for at least half its lifetime (the engine renews
+        // at most `lifetime/2` early), so a renewal arriving sooner than that after the previous one must be explained
+        // by a call that renews regardless of age, a write that may have lost the previous result, or a second process.
+        let arrivals = ledger.deliveredGrants
+        let early = zip(arrivals, arrivals.dropFirst()).filter { previous, next in
+            let gap = next.timeIntervalSince(previous)
+            return gap >= 0 && gap < accessLifetime / 2
+        }.count
+        let budget = explicitRenewals + ledger.diskMishapCount + slots.count
+        if early > budget {
+            ledger.violation("renewal-storm", "\(early) of \(arrivals.count) renewals arrived within half the access "
+                             + "lifetime (\(Int(accessLifetime))s) of the previous one; explained: \(budget)")
+        }
         let open = pendingCalls.open
         if !open.isEmpty { ledger.violation("bounded-wait", "calls never returned: \(open.joined(separator: ", "))") }
     }

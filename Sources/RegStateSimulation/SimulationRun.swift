@@ -13,6 +13,9 @@ public actor SimulationRun {
     let clock = ManualClock()
     let liveness = Liveness()
     var random: SeededRandom
+    /// A second stream for the faults added after the first seeds were recorded (key rotation, device limits), so
+    /// that the main stream, and the actions it draws, stay what they were for every seed.
+    var extraRandom: SeededRandom
     let simulator: Simulator
     let network: SimulatedNetwork
     var disk: SimulatedDisk!
@@ -22,6 +25,12 @@ public actor SimulationRun {
     let pendingCalls = PendingCalls()
     /// Calls that may each cause a refresh grant (the renewal-storm bound).
     var grantCapableCalls = 0
+    /// Calls that renew whatever the token's age (`tokenRejected`, `renewSession`; a launch renews only a
+    /// token past its renewal point): the time-free part of
+    /// the per-lifetime renewal-storm bound.
+    var explicitRenewals = 0
+    /// Seconds the clock was set back in all, so that the virtual time that passed forward is known.
+    var rewoundSeconds: TimeInterval = 0
     /// Set when a logout, forced logout or clear-state completed, cleared when a registration starts: no token may be
     /// on the disk meanwhile.
     var loggedOut = false
@@ -52,6 +61,7 @@ public actor SimulationRun {
         network = SimulatedNetwork(base: simulator.transport, clock: clock, random: networkRandom, ledger: ledger,
                                    issuer: configuration.issuer, backend: configuration.backendURL)
         self.random = random
+        extraRandom = SeededRandom(seed: options.seed ^ 0x9E37_79B9_7F4A_7C15)
         startedAt = clock.now()
         let ledger = ledger
         let liveness = liveness

@@ -25,7 +25,7 @@ public actor Simulator {
     public internal(set) var requestLog: [String] = []
 
     let clock: any RegStateClock
-    let mint: TokenMint
+    var mint: TokenMint
     let file: WorldFile?
     var world: World
     var savedWorld: World?

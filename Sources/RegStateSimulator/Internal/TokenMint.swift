@@ -16,6 +16,8 @@ struct TokenMint: Sendable {
     let algorithm: SignatureAlgorithm
     /// The P-256 key for ES256, with its public half and `kid`; `nil` unless the algorithm is ES256.
     let ellipticKey: (privateKey: P256PrivateKey, publicKey: P256PublicKey, keyID: String)?
+    /// RSA public keys the world signed with before its last rotations and still publishes, with their `kid`s.
+    var retiredKeys: [(publicKey: RSAPublicKey, keyID: String)] = []
 
     /// A mint for the world's RSA key; for ES256 a P-256 key is made through `crypto`.
     init(crypto: any CryptoProvider, signingKey: RSAPrivateKey, publicKey: RSAPublicKey, keyID: String,
@@ -101,6 +103,10 @@ struct TokenMint: Sendable {
     /// algorithm when that is an RSA one), then the P-256 key when signing ES256.
     var keySet: JSONWebKeySet {
         var keys = [JSONWebKey(publicKey: publicKey, keyID: keyID, algorithm: algorithm.isRSA ? algorithm : .rs256)]
+        for retired in retiredKeys {
+            keys.append(JSONWebKey(publicKey: retired.publicKey, keyID: retired.keyID,
+                                   algorithm: algorithm.isRSA ? algorithm : .rs256))
+        }
         if let ellipticKey { keys.append(JSONWebKey(publicKey: ellipticKey.publicKey, keyID: ellipticKey.keyID)) }
         return JSONWebKeySet(keys: keys)
     }
