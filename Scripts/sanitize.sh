@@ -12,8 +12,7 @@ for sanitizer in "${sanitizers[@]}"; do
     echo "== swift test --sanitize=$sanitizer"
     # Leak detection off: Foundation's and libcurl's own process-lifetime allocations are reported as leaks.
     # halt_on_error makes the first report fail the test process instead of scrolling past.
-    # REGSTATE_SANITIZER: the simulation seed tests skip themselves (their scheduler takes over the task executor).
-    REGSTATE_SANITIZER="$sanitizer" TSAN_OPTIONS="halt_on_error=1" ASAN_OPTIONS="detect_leaks=0:halt_on_error=1" \
+    TSAN_OPTIONS="halt_on_error=1" ASAN_OPTIONS="detect_leaks=0:halt_on_error=1" \
         swift test --sanitize="$sanitizer" --skip Interop --scratch-path ".build/$sanitizer" 2>&1 | tee "$log" | tail -3
     status=${PIPESTATUS[0]}
     if [ "$status" -ne 0 ] || grep -qE "WARNING: ThreadSanitizer|ERROR: AddressSanitizer" "$log"; then

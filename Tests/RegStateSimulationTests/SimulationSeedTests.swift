@@ -4,13 +4,9 @@ import Testing
 /// The simulation's CI runs: a fixed set of seeds, the seeds that once found a defect, and a short random batch.
 /// Each run drives the real engine through faults, crashes and users, then checks every invariant.
 ///
-/// Skipped when `REGSTATE_SANITIZER` is set (Scripts/sanitize.sh sets it): the deterministic scheduler takes over the
-/// concurrency runtime's global executor through its hooks and runs every job on one thread, which a sanitizer's
-/// runtime does not expect, and determinism, not memory safety, is what these runs check. Not yet measured under
-/// TSan/ASan; the plain `swift test` runs them.
-@Suite("Simulation seeds", .serialized,
-       .enabled(if: ProcessInfo.processInfo.environment["REGSTATE_SANITIZER"] == nil,
-                "the deterministic scheduler replaces the runtime's executor; not run under sanitizers"))
+/// CI also runs them under the thread and the address sanitizer (Scripts/sanitize.sh): the same seeds, the same
+/// invariants, with the deterministic scheduler driving every job on one thread.
+@Suite("Simulation seeds", .serialized)
 struct SimulationSeedTests {
     /// Seeds that found defects (in the engine or in the harness); each must keep passing.
     static let regressionSeeds: [UInt64] = [26, 29, 97, 142, 159, 523_783_238, 1_000_405, 1_000_599, 1_002_320, 1_004_883, 1_007_708]
