@@ -1,0 +1,99 @@
+import Foundation
+
+/// Every write of the credentials record: provisional, confirmed, renewed, cleared.
+extension TokenService {
+    /// Installs the agreed non-native token (Active **A**).
+    ///
+    /// - Throws: ``StoreError``.
+    package func installNonNativeToken(_ token: String) throws {
+        try save(bound(StoredCredentials(stage: .nonNative, accessToken: token)))
+    }
+
+    /// Stores freshly issued tokens as provisional, awaiting the user's confirmation (state **G**).
+    ///
+    /// - Throws: ``StoreError``.
+    @discardableResult
+    package func storeProvisional(_ tokens: TokenResponse, registrationType: RegistrationType, profile: Profile) throws -> StoredSession {
+        let now = clock.now()
+        var credentials = StoredCredentials(
+            stage: .provisional, registrationType: registrationType, profile: profile, idToken: tokens.idToken,
+            accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+            expiresAt: tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime),
+            refreshExpiresAt: tokens.refreshExpiresIn.map { now.addingTimeInterval($0) },
+            tokenType: tokens.tokenType)
+        credentials.issuedAt = now
+        try save(bound(credentials))
+        return try summary(of: credentials)
+    }
+
+    /// Promotes the provisional tokens to confirmed, with the backend's security token when there is one.
+    ///
+    /// - Throws: ``TokenServiceError/nothingProvisional`` or ``StoreError``.
+    @discardableResult
+    package func confirm(securityToken: String? = nil, securityTokenLifetime: TimeInterval? = nil) throws -> StoredSession {
+        guard var credentials = try loadOwn(), credentials.stage == .provisional else {
+            throw TokenServiceError.nothingProvisional
+        }
+        credentials.stage = .confirmed
+        credentials.securityToken = securityToken
+        credentials.securityTokenExpiresAt = securityTokenLifetime.map { clock.now().addingTimeInterval($0) }
+        try save(credentials)
+        return try summary(of: credentials)
+    }
+
+    /// Stores the result of a refresh-token grant, but only if the stored refresh token is still `usedRefreshToken`.
+    ///
+    /// The compare-and-swap is what keeps a renewal that lands after a logout or clear-state from resurrecting the
+    /// session. A response without `refresh_token` keeps the old one (the provider did not rotate). The new refresh
+    /// token is written in the same atomic write as the new access token, before anyone receives it.
+    ///
+    /// - Returns: the new summary, or `nil` when the credentials changed meanwhile (nothing was written).
+    /// - Throws: ``StoreError``.
+    package func storeRenewed(_ tokens: TokenResponse, profile: Profile?, replacing usedRefreshToken: String) throws -> StoredSession? {
+        guard var credentials = try loadOwn(), credentials.stage == .confirmed,
+              credentials.refreshToken == usedRefreshToken else { return nil }
+        let now = clock.now()
+        credentials.accessToken = tokens.accessToken
+        credentials.tokenType = tokens.tokenType
+        credentials.expiresAt = tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime)
+        credentials.issuedAt = now
+        credentials.renewalStartedAt = nil
+        if let refresh = tokens.refreshToken {
+            credentials.refreshToken = refresh
+            credentials.refreshExpiresAt = tokens.refreshExpiresIn.map { now.addingTimeInterval($0) }
+        }
+        if let idToken = tokens.idToken { credentials.idToken = idToken }
+        if let profile { credentials.profile = profile }
+        try save(credentials)
+        return try summary(of: credentials)
+    }
+
+    /// Removes provisional tokens (Retry, or a failure before confirmation); confirmed ones are left alone.
+    ///
+    /// - Throws: ``StoreError``.
+    package func clearProvisional() throws {
+        guard let credentials = try? load() else { return }
+        if credentials.stage == .provisional { try store.removeValue(forKey: Self.credentialsKey) }
+    }
+
+    /// Removes all credentials (logout, final renewal failure); the installation id stays. Credentials bound to
+    /// another issuer or client are left alone (only clear-state or a new registration replaces them).
+    ///
+    /// - Throws: ``StoreError``.
+    package func clearAll() throws {
+        if !isBoundElsewhere() { try store.removeValue(forKey: Self.credentialsKey) }
+        try store.removeValue(forKey: Self.quarantineKey)
+    }
+
+    /// Removes everything this service keeps, including the installation id (clear-state); returns the removed keys.
+    ///
+    /// - Throws: ``StoreError``.
+    package func clearEverything() throws -> [String] {
+        var removed: [String] = []
+        for key in [Self.credentialsKey, Self.quarantineKey, Self.installationKey] where try store.data(forKey: key) != nil {
+            try store.removeValue(forKey: key)
+            removed.append(key)
+        }
+        return removed
+    }
+}
