@@ -116,14 +116,6 @@ extension RegStateService {
         }
     }
 
-    /// The token `carrier` names, for a request the policy lists.
-    func token(for carrier: TokenCarrier) async throws -> String {
-        switch carrier {
-        case .accessToken: try await validAccessToken()
-        case .securityToken: try await securityToken()
-        }
-    }
-
     /// The server rejected `token`: the renewed token to retry with, or `nil` when renewal failed.
     ///
     /// - Throws: ``AuthorizationError/rejectedAfterRenewal`` when `token` was renewed for a rejection and rejected
