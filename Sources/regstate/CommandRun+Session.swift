@@ -135,10 +135,16 @@ extension CommandRun {
     }
 
     /// Wipes the device's local state and lists what was removed; the simulator's world stays.
+    /// The journal is listed only when it held entries, and an empty store says so instead of claiming a removal.
     func clearState() async -> Int32 {
-        let removed = await service.clearState()
+        let journaled = ((try? await service.journalEntries()) ?? []).isEmpty == false
+        let removed = await service.clearState() + (journaled ? ["journal"] : [])
         await drain()
-        console.result("Removed: \((removed + ["journal"]).joined(separator: ", ")).")
+        if removed.isEmpty {
+            console.result("Nothing to remove: no credentials were stored and the journal was empty.")
+        } else {
+            console.result("Removed: \(removed.joined(separator: ", ")).")
+        }
         return ExitCode.success
     }
 }

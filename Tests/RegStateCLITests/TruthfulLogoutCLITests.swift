@@ -65,6 +65,18 @@ struct TruthfulLogoutCLITests {
                                                                 "reason": "no_session"])
     }
 
+    @Test("Given a fresh store, clear-state claims no removal; after a registration it lists what it removed")
+    func clearStateClaimsOnlyRemovals() async throws {
+        let device = try CLIScenario()
+        let empty = try await device.run(["clear-state"])
+        #expect(empty.status == 0)
+        #expect(empty.stdout.contains("Nothing to remove: no credentials were stored and the journal was empty."))
+        #expect(!empty.stdout.contains("Removed:"))
+        try await device.registerSocially()
+        let cleared = try await device.run(["clear-state"])
+        #expect(cleared.stdout.contains("Removed: credentials, installation_id, journal."), "\(cleared.stdout)")
+    }
+
     @Test("Given the simulator, the walkthrough offers 2 Email and says nothing about it missing")
     func simulatorOffersEmail() async throws {
         let device = try CLIScenario()
