@@ -42,6 +42,7 @@ enum CLI {
         case .events: await run.events()
         case .logout: await run.logout()
         case .clearState: await run.clearState()
+        case .devices: await run.devices()
         case .call: await run.call()
         case .updateToken: await run.updateToken()
         case .notifyTransient: await run.notifyTransient()

@@ -127,11 +127,26 @@ extension CommandRun {
         return .object(object)
     }
 
-    /// Wipes the device's local state and lists what was removed; the simulator's world stays.
+    /// Wipes the device's local state, lists what was removed and says what happened at the backend (the
+    /// installation deregistered, or why it may still be registered); the simulator's world stays. With `--json`, a
+    /// line `{"result":"clear-state","removed":[…],"installation":"deregistered|noBackend|notRegistered|offline|refused",
+    /// "detail"?}`. Exit 0 in every case: local state is always cleared.
     func clearState() async -> Int32 {
-        let removed = await service.clearState()
+        let result = await service.clearState()
         await drain()
-        console.result("Removed: \((removed + ["journal"]).joined(separator: ", ")).")
+        let removed = result.removedKeys + ["journal"]
+        console.result("Removed: \(removed.joined(separator: ", ")).")
+        console.result("Backend: \(result.installation)")
+        if options.json {
+            var line: [String: JSONValue] = ["result": "clear-state", "removed": .array(removed.map { .string($0) }),
+                                             "installation": .string(result.installation.name)]
+            switch result.installation {
+            case .offline(let issue): line["detail"] = .string(issue.rawValue)
+            case .refused(let error): line["detail"] = .string(error.reasonCode)
+            case .deregistered, .noBackend, .notRegistered: break
+            }
+            console.jsonLine(.object(line))
+        }
         return ExitCode.success
     }
 }

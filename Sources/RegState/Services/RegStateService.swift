@@ -44,6 +44,8 @@ public actor RegStateService {
     private var lastLogoutRefusal: TransientIssue?
     /// A launch renewal that outlived the launch budget, still running; ``finishPendingRenewal()`` waits for it.
     var lateLaunchRenewal: Task<Void, Never>?
+    /// What the last clear-state did at the backend, for ``clearState()`` to return.
+    var lastDeregistration: InstallationDeregistration?
     /// Wrong codes typed for the current one-time code (reset by every code sent).
     private var wrongCodes = 0
 
@@ -255,7 +257,7 @@ public actor RegStateService {
         case .clearAllTokens:
             return await feed(await runner.clearAllTokens())
         case .clearEverything:
-            await runner.clearEverything()
+            lastDeregistration = await runner.clearEverything()
             recorder.reset()
             broadcaster.forgetLatest()
             return await feed(.credentialsCleared)
@@ -271,12 +273,14 @@ public actor RegStateService {
     }
 
     /// After the user's logout, in **D**: the journal keeps no line about the user (email, name, subject), only a
-    /// snapshot of **D** and the sequence number. (A clear-state empties the journal itself; after a final **E** the
-    /// journal keeps the refusal's reason, which is what a bug report needs.)
+    /// snapshot of **D** and the sequence number. After credentials were cleared for a final **E** or a forced logout,
+    /// every line stays but without personal data, so the journal still says why the session ended (what a bug report
+    /// needs). A clear-state empties the journal itself.
     private func forgetUserIfGone(after event: MachineEvent, from before: RegState) {
         guard state == .registrationRequired else { return }
         switch (event, before) {
         case (.loggedOut, _): recorder.forgetHistory()
+        case (.credentialsCleared, _): recorder.forgetPersonalData()
         default: return
         }
     }
