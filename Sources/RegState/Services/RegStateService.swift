@@ -46,6 +46,8 @@ public actor RegStateService {
     var lateLaunchRenewal: Task<Void, Never>?
     /// What the last clear-state did at the backend, for ``clearState()`` to return.
     var lastDeregistration: InstallationDeregistration?
+    /// The launch's Check Registration (seed 002), running after the launch settled.
+    var launchCheck: Task<Result<RegistrationCheck, RegistrationCheckError>, Never>?
     /// Wrong codes typed for the current one-time code (reset by every code sent).
     private var wrongCodes = 0
 
@@ -121,6 +123,7 @@ public actor RegStateService {
         }
         _ = try? await apply(.launched(isNative: runner.isNative))
         recorder.flush()
+        beginLaunchRegistrationCheck()
         return state
     }
 
