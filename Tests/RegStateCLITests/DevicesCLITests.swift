@@ -110,6 +110,20 @@ struct DevicesCLITests {
         #expect(result.stderr.contains("Keep them all"))
     }
 
+    @Test("Given a session, status reports the launch's Check Registration (seed 002); offline none is run or claimed")
+    func statusShowsTheCheck() async throws {
+        let device = try CLIScenario()
+        try await device.registerSocially()
+        let online = try await device.run(["status", "--json"])
+        #expect(online.status == 0)
+        #expect(online.stderr.contains("Registration check: confirmed by the backend (registered, profile up to date)"))
+        #expect(online.stdout.contains(#""registration_check":"confirmed""#))
+        let offline = try await device.run(["status", "--sim-offline"])
+        #expect(offline.status == 0)
+        #expect(!offline.stdout.contains("Registration check"))
+        device.expectNoSecretsPrinted()
+    }
+
     @Test("clear-state online says the backend removed the installation; --json carries it")
     func clearStateOnline() async throws {
         let device = try CLIScenario()
