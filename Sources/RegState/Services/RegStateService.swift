@@ -44,9 +44,8 @@ public actor RegStateService {
     private var lastLogoutRefusal: TransientIssue?
     /// A launch renewal that outlived the launch budget, still running; ``finishPendingRenewal()`` waits for it.
     var lateLaunchRenewal: Task<Void, Never>?
-    /// What the last clear-state did at the backend, for ``clearState()`` to return.
+    /// What the last clear-state did at the backend; the launch's Check Registration (seed 002), after it settled.
     var lastDeregistration: InstallationDeregistration?
-    /// The launch's Check Registration (seed 002), running after the launch settled.
     var launchCheck: Task<Result<RegistrationCheck, RegistrationCheckError>, Never>?
     /// Wrong codes typed for the current one-time code (reset by every code sent).
     private var wrongCodes = 0
@@ -275,10 +274,8 @@ public actor RegStateService {
         }
     }
 
-    /// After the user's logout, in **D**: the journal keeps no line about the user (email, name, subject), only a
-    /// snapshot of **D** and the sequence number. After credentials were cleared for a final **E** or a forced logout,
-    /// every line stays but without personal data, so the journal still says why the session ended (what a bug report
-    /// needs). A clear-state empties the journal itself.
+    /// In **D** after a logout the journal is one snapshot of **D** (no email, name or subject); after credentials
+    /// were cleared (final **E**, forced logout) every line stays without personal data, reasons kept.
     private func forgetUserIfGone(after event: MachineEvent, from before: RegState) {
         guard state == .registrationRequired else { return }
         switch (event, before) {
