@@ -78,7 +78,8 @@ enum Usage {
             2 Retry (q quits). Answers are read one per line from standard input (a terminal, a pipe or a script).
             On the simulator, social login asks which email to sign in as; email login prints the simulated inbox
             line and asks for the code. With --issuer, social login prints the authorization URL on its own line
-            and reads the redirect URL from the next line (or catches it with --loopback).
+            and reads the redirect URL from the next line (or catches it with --loopback). When confirmation fails
+            with "Too many devices", it lists the account's devices and offers to remove one; then sign in again.
             Exit status: 0 session active, 3 registration required, 1 error or input ended.
             """
         case .status:

@@ -28,7 +28,8 @@ extension RegStateService {
         }
         guard let picked = status.profile else { throw .backend(.malformedResponse("the check has no profile")) }
         // The stored ID token's `sub` (validated when it was stored) is the one identity that counts.
-        guard picked.subject == profile.subject else {
+        let subject = snapshot.idToken.flatMap { try? JSONWebToken(compact: $0).subject } ?? profile.subject
+        guard picked.subject == subject, subject == profile.subject else {
             logger.log(.warning, "check registration: the backend's profile is another subject's; nothing changed")
             throw .subjectMismatch
         }
