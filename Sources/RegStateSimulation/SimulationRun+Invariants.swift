@@ -119,7 +119,7 @@ extension SimulationRun {
             ledger.violation("replay-equals-live", "p\(slot.incarnation)'s journal cannot be read")
             return
         }
-        let lines = (try? slot.journal.read().lines.count) ?? 0
+        let lines = disk.journalLineCount(slot)
         if lines > RegStateService.journalCompactionThreshold + 16 {
             ledger.violation("journal-bounded", "p\(slot.incarnation)'s journal holds \(lines) lines")
         }
