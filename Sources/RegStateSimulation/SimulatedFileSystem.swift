@@ -79,6 +79,12 @@ public final class SimulatedFileSystem: @unchecked Sendable {
     var lastCredentials: Data?
     /// Trace lines of faults injected during the current call, written out after the lock is released.
     var pendingNotes: [String] = []
+    /// `durable-writes` violations found during the current call, reported after the lock is released.
+    var pendingViolations: [String] = []
+    /// The files whose durability is checked at a power loss (`true`: a journal, compared by complete lines).
+    var watched: [String: Bool] = [:]
+    /// Per tracked file, the contents a power loss may leave (see `checkSurvivors`).
+    var survivable: [String: [Data?]] = [:]
     /// Writes and syncs under this directory may fail (the store); the journals only crash.
     let storeDirectory: String
     let ledger: Ledger
@@ -190,6 +196,7 @@ public final class SimulatedFileSystem: @unchecked Sendable {
 
     /// Caller holds `lock`. Reverts to what was durable plus seeded prefixes; returns the incarnations killed.
     func powerLossLocked() -> [Int] {
+        let before = watchedContents()
         var kept = durableNames
         let keep = random.below(pendingNames.count + 1)
         for entry in pendingNames.prefix(keep) { Self.apply(entry.change, to: &kept) }
@@ -215,6 +222,7 @@ public final class SimulatedFileSystem: @unchecked Sendable {
         }
         let reachable = Set(names.values)
         nodes = nodes.filter { reachable.contains($0.key) }
+        checkSurvivors(before: before)
         open = [:]
         locks = [:]
         let killed = known.subtracting(dead).sorted()
@@ -248,6 +256,11 @@ public final class SimulatedFileSystem: @unchecked Sendable {
     /// Tells the world whom a crash killed and what the store holds now.
     func afterCrash(killed: [Int], note: String, powerLoss: Bool = true) {
         ledger.note(note)
+        let violations = lock.withLock { () -> [String] in
+            defer { pendingViolations = [] }
+            return pendingViolations
+        }
+        for violation in violations { ledger.violation("durable-writes", violation) }
         ledger.diskMishap()
         for incarnation in killed { onCrash(incarnation) }
         reportCredentials()

@@ -21,6 +21,8 @@ protocol SimulatedStorage: AnyObject, Sendable {
     var writeFailurePercent: Int { get set }
     /// How often processes crash in the middle of storage calls.
     var crashPercent: Int { get set }
+    /// The storage's own invariants over what is on the device now (the journals' integrity).
+    func checkFiles(_ slots: [ProcessSlot])
 }
 
 /// Which storage a run's processes use.
@@ -39,6 +41,8 @@ extension SimulatedDisk: SimulatedStorage {
     }
 
     func journalLineCount(_ slot: ProcessSlot) -> Int { (try? slot.journal.read().lines.count) ?? 0 }
+
+    func checkFiles(_ slots: [ProcessSlot]) {}
 }
 
 extension SimulatedFileSystem: SimulatedStorage {
@@ -54,15 +58,19 @@ extension SimulatedFileSystem: SimulatedStorage {
 
     func journal(for slot: ProcessSlot, incarnation: Int, liveness: Liveness) -> any EventJournal {
         do {
-            return try FileJournal(url: URL(fileURLWithPath: journalPath(slot)), fileSystem: calls(for: incarnation))
+            let journal = try FileJournal(url: URL(fileURLWithPath: journalPath(slot)), fileSystem: calls(for: incarnation))
+            watch(journal.url.path, journal: true)
+            return RecordingJournal(journal: journal, fileSystem: self)
         } catch {
             return UnusableJournal(error: error)
         }
     }
 
     func journalLineCount(_ slot: ProcessSlot) -> Int {
-        contents(journalPath(slot)).map { data in data.reduce(0) { $0 + ($1 == 10 ? 1 : 0) } } ?? 0
+        contents(journalPath(slot)).map { JournalFraming.parse($0).lines.count } ?? 0
     }
+
+    func checkFiles(_ slots: [ProcessSlot]) { checkJournals(slots) }
 
     /// Where slot `slot` keeps its journal (each process its own: replay-equals-live is checked per process).
     func journalPath(_ slot: ProcessSlot) -> String {
@@ -85,9 +93,22 @@ struct RecordingStore: SecureStore {
     func data(forKey key: String) throws -> Data? { try store.data(forKey: key) }
     func set(_ data: Data, forKey key: String) throws {
         fileSystem.willWrite(data, under: key)
-        try store.set(data, forKey: key)
+        try recorded(key) { try store.set(data, forKey: key) }
     }
-    func removeValue(forKey key: String) throws { try store.removeValue(forKey: key) }
+    func removeValue(forKey key: String) throws { try recorded(key) { try store.removeValue(forKey: key) } }
+
+    /// Runs a write of `key` and reports its end, so that power losses can be checked against it.
+    private func recorded(_ key: String, _ body: () throws -> Void) throws {
+        let path = store.directory.appendingPathComponent(key).path
+        fileSystem.watch(path, journal: false)
+        do {
+            try body()
+            fileSystem.operationEnded(on: path, succeeded: true)
+        } catch {
+            fileSystem.operationEnded(on: path, succeeded: false)
+            throw error
+        }
+    }
     func keys() throws -> [String] { try store.keys() }
     func acquireExclusiveAccess(timeout: TimeInterval) async throws(StoreError) -> any StoreLease {
         try await store.acquireExclusiveAccess(timeout: timeout)

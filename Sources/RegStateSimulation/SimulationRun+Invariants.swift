@@ -8,12 +8,14 @@ extension SimulationRun {
     func checkContinuously() async {
         checkNoTornRecord()
         if loggedOut { checkNoTokenOnDisk("logout") }
+        disk.checkFiles(slots)
     }
 
     /// After the heal: every process relaunched from disk, no faults.
     func checkAtEnd() async {
         checkNoTornRecord()
         if loggedOut { checkNoTokenOnDisk("logout") }
+        disk.checkFiles(slots)
         let honoured = await storedSessionIsHonoured()
         for slot in slots {
             guard let service = slot.service else { continue }

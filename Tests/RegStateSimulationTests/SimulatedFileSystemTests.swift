@@ -106,6 +106,28 @@ struct SimulatedFileSystemTests {
         #expect(crashes >= 8)
     }
 
+    @Test("Given the real store and journal, when a write returns and then the power goes, then the write is there")
+    func returnedWritesSurvivePowerLoss() throws {
+        for seed in 1...20 as ClosedRange<UInt64> {
+            let (fs, killed) = try Self.world(seed: seed, old: Data("old".utf8))
+            let store = try FileSecureStore(directory: Self.storeURL, fileSystem: fs.calls(for: 1))
+            let journal = try FileJournal(url: Self.journalURL, fileSystem: fs.calls(for: 1))
+            try store.set(Data("new".utf8), forKey: "credentials")
+            try journal.append(Data("one".utf8))
+            try journal.replaceAll(with: [Data("two".utf8), Data("three".utf8)])
+            try journal.append(Data("four".utf8))
+            try store.set(Data("later".utf8), forKey: "other")
+            try store.removeValue(forKey: "other")
+            fs.cutPower()
+            #expect(killed.contains(1))
+            let reader = try FileSecureStore(directory: Self.storeURL, fileSystem: fs.calls(for: 2))
+            #expect(try reader.data(forKey: "credentials") == Data("new".utf8))
+            #expect(try reader.keys() == ["credentials"])
+            let lines = try FileJournal(url: Self.journalURL, fileSystem: fs.calls(for: 2)).read()
+            #expect(lines.lines == ["two", "three", "four"].map { Data($0.utf8) } && lines.droppedLines == 0)
+        }
+    }
+
     @Test("Given a full disk, when a process writes, then the write fails, the old value stays, and removal still works")
     func fullDisk() throws {
         let (fs, _) = try Self.world(seed: 3, old: Data("old".utf8))
