@@ -146,7 +146,7 @@ extension SimulationRun {
             spawn("clearState", slot: index) { service in
                 let removed = await service.clearState()
                 await self.loggedOutCompleted(by: service)
-                return "removed \(removed.count) key(s)"
+                return "removed \(removed.removedKeys.count) key(s), backend: \(removed.installation.name)"
             }
         case .register(let index):
             await register(index, spawned: true)
