@@ -95,9 +95,9 @@ public final class Ledger: @unchecked Sendable {
     var deliveredGrants: [Date] { lock.withLock { grantsDelivered } }
     /// A write failed or a process crashed inside one: a renewal's result may be lost, so another may follow.
     func diskMishap() { lock.withLock { diskMishaps += 1 } }
-    /// A request of process `process` reached the server.
+    /// A request of process `process` got an answer (from the server or a proxy): the device was online.
     func delivered(by process: Int) { lock.withLock { deliveredBy[process, default: 0] += 1 } }
-    /// How many requests of process `process` reached the server.
+    /// How many requests of process `process` got an answer.
     func deliveredCount(by process: Int) -> Int { lock.withLock { deliveredBy[process, default: 0] } }
     /// The host reported that its SSO refused to renew (seed 000's `ssoDenied` logout).
     func hostDenied() { lock.withLock { hostDenials += 1 } }

@@ -91,12 +91,16 @@ public final class SimulatedNetwork: @unchecked Sendable {
             throw TransportError.timedOut
         case .serverError:
             ledger.note("net   \(label) -> 503 (proxy)")
+            ledger.delivered(by: process)
             return HTTPResponse(status: 503, headers: ["Content-Type": "text/html"], body: Data("<html>unavailable</html>".utf8))
         case .tooManyRequests:
             ledger.note("net   \(label) -> 429 (proxy)")
+            ledger.delivered(by: process)
             return HTTPResponse(status: 429, headers: ["Retry-After": "30"], body: Data())
         case .redirectElsewhere:
             ledger.note("net   \(label) -> 307 to \(Self.elsewhere)")
+            // An answer, if only a proxy's: the device is online (seed 000's condition for a logout).
+            ledger.delivered(by: process)
             return HTTPResponse(status: 307, headers: ["Location": Self.elsewhere + request.url.path])
         case .answerLost, .malformedAnswer, nil:
             break
