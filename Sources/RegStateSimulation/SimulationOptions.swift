@@ -19,11 +19,18 @@ public struct SimulationOptions: Sendable, Equatable {
     public var injectedFailure: InjectedFailure?
 
     /// A run of `steps` actions over `processes` instances, driven by `seed`.
-    public init(seed: UInt64, steps: Int = 40, processes: Int = 2, world: SimulationWorld? = nil) {
+    /// What the processes keep their store and journals on: the real file code over a simulated file system, or
+    /// the model of the store contract.
+    public var storage: SimulatedStorageKind
+
+    /// A run of `steps` actions over `processes` instances, driven by `seed`, on `storage`.
+    public init(seed: UInt64, steps: Int = 40, processes: Int = 2, world: SimulationWorld? = nil,
+                storage: SimulatedStorageKind = .files) {
         self.seed = seed
         self.steps = steps
         self.processes = processes
         self.world = world
+        self.storage = storage
     }
 }
 

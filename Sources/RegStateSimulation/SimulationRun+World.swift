@@ -224,7 +224,7 @@ extension SimulationRun {
         hostAnswered(index)
         host?.loggedIn = false
         let ledger = ledger
-        let disk: SimulatedDisk = disk
+        let disk: any SimulatedStorage = disk
         spawn("logout(userRequested)", slot: index) { service in
             let reached = ledger.deliveredCount(by: incarnation)
             let hadSession = await service.state.session != nil && disk.peek("credentials") != nil

@@ -9,6 +9,7 @@ enum SimulatorCommand {
         var start: UInt64?
         var steps = 40
         var processes = 2
+        var storage = SimulatedStorageKind.files
         var trace = false
         var quiet = false
         var shrink = false
@@ -58,6 +59,9 @@ enum SimulatorCommand {
                 guard let value = rest.popFirst().flatMap(InjectedFailure.init(rawValue:)) else { return nil }
                 options.inject = value
             case "--shrink": options.shrink = true
+            case "--disk":
+                guard let value = rest.popFirst().flatMap(SimulatedStorageKind.init(rawValue:)) else { return nil }
+                options.storage = value
             case "--trace": options.trace = true
             case "--quiet": options.quiet = true
             default: return nil
@@ -70,7 +74,7 @@ enum SimulatorCommand {
 
     static func main(_ arguments: [String]) -> Int32 {
         guard let options = parse(arguments) else {
-            FileHandle.standardError.write(Data("usage: regstate-sim (--seed N | --seeds A..B | --time-box SECONDS [--start N]) [--steps K] [--processes P] [--world plain|dpop|host] [--skip STEPS] [--faults-off KINDS] [--trace] [--quiet]\n       regstate-sim --seed N --shrink [...]   shortens a failing run and prints the shortest failing replay\n".utf8))
+            FileHandle.standardError.write(Data("usage: regstate-sim (--seed N | --seeds A..B | --time-box SECONDS [--start N]) [--steps K] [--processes P] [--world plain|dpop|host] [--skip STEPS] [--faults-off KINDS] [--disk files|model] [--trace] [--quiet]\n       regstate-sim --seed N --shrink [...]   shortens a failing run and prints the shortest failing replay\n".utf8))
             return 64
         }
         if options.shrink, let seed = options.seeds?.lowerBound {
@@ -107,7 +111,8 @@ enum SimulatorCommand {
 
 extension SimulatorCommand {
     static func simulationOptions(_ options: Options, seed: UInt64) -> SimulationOptions {
-        var simulation = SimulationOptions(seed: seed, steps: options.steps, processes: options.processes, world: options.world)
+        var simulation = SimulationOptions(seed: seed, steps: options.steps, processes: options.processes, world: options.world,
+                                           storage: options.storage)
         simulation.skippedSteps = options.skipped
         simulation.disabledFaults = options.faultsOff
         simulation.injectedFailure = options.inject
