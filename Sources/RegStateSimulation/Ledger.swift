@@ -20,6 +20,8 @@ public final class Ledger: @unchecked Sendable {
     private var refusals = 0
     private var grantsDelivered: [Date] = []
     private var diskMishaps = 0
+    private var deliveredBy: [Int: Int] = [:]
+    private var hostDenials = 0
 
     /// An empty ledger.
     public init() {}
@@ -101,6 +103,14 @@ public final class Ledger: @unchecked Sendable {
     var deliveredGrants: [Date] { lock.withLock { grantsDelivered } }
     /// A write failed or a process crashed inside one: a renewal's result may be lost, so another may follow.
     func diskMishap() { lock.withLock { diskMishaps += 1 } }
+    /// A request of process `process` got an answer (from the server or a proxy): the device was online.
+    func delivered(by process: Int) { lock.withLock { deliveredBy[process, default: 0] += 1 } }
+    /// How many requests of process `process` got an answer.
+    func deliveredCount(by process: Int) -> Int { lock.withLock { deliveredBy[process, default: 0] } }
+    /// The host reported that its SSO refused to renew (seed 000's `ssoDenied` logout).
+    func hostDenied() { lock.withLock { hostDenials += 1 } }
+    /// How many times the host reported a refusal of its SSO.
+    var hostDenialCount: Int { lock.withLock { hostDenials } }
     /// How many writes failed or crashed.
     var diskMishapCount: Int { lock.withLock { diskMishaps } }
 

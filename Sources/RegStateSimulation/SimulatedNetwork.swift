@@ -32,6 +32,9 @@ public final class SimulatedNetwork: @unchecked Sendable {
     private var random: SeededRandom
     private var faultRate = 0
     private var offline = false
+    private var disabled: Set<NetworkFault> = []
+    /// The DPoP invariants, checked on every request and answer.
+    let dpop: DPoPAudit
     /// Origins (scheme://host:port) a token may be sent to, and the issuer's origin (the only one for refresh tokens).
     private let tokenOrigins: Set<String>
     private let issuerOrigin: String
@@ -44,6 +47,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
         self.clock = clock
         self.random = random
         self.ledger = ledger
+        dpop = DPoPAudit(ledger: ledger)
         issuerOrigin = Self.origin(issuer)
         tokenOrigins = [Self.origin(issuer), Self.origin(backend)]
     }
@@ -52,6 +56,9 @@ public final class SimulatedNetwork: @unchecked Sendable {
     public var faultPercent: Int { get { lock.withLock { faultRate } } set { lock.withLock { faultRate = newValue } } }
     /// Whether the device is offline (every request fails before leaving).
     public var isOffline: Bool { get { lock.withLock { offline } } set { lock.withLock { offline = newValue } } }
+
+    /// Faults still drawn (so every later draw stays the same) but never played (the shrinker turns them off).
+    var disabledFaults: Set<NetworkFault> { get { lock.withLock { disabled } } set { lock.withLock { disabled = newValue } } }
 
     /// The transport of one process: requests from a dead process never leave, answers to one are lost.
     func transport(for process: Int, isAlive: @escaping @Sendable () -> Bool) -> any HTTPTransport {
@@ -62,9 +69,12 @@ public final class SimulatedNetwork: @unchecked Sendable {
         guard isAlive() else { throw TransportError.connectionFailed("the process has ended") }
         let label = "p\(process) \(request.method.rawValue) \(request.url.host ?? "?")\(request.url.path)"
         audit(request, label: label)
+        dpop.leaving(request, label: label)
+        let leftAt = clock.now()
         let (fault, latency, yields) = lock.withLock { () -> (NetworkFault?, Double, Int) in
-            let fault: NetworkFault? = offline ? .offline
+            let drawn: NetworkFault? = offline ? .offline
                 : random.chance(faultRate) ? NetworkFault.allCases[random.below(NetworkFault.allCases.count)] : nil
+            let fault = drawn.flatMap { disabled.contains($0) ? nil : $0 }
             return (fault, Double(random.below(800)) / 1000, random.below(4))
         }
         // The order in which answers come back: a seeded number of turns for other tasks first.
@@ -81,12 +91,16 @@ public final class SimulatedNetwork: @unchecked Sendable {
             throw TransportError.timedOut
         case .serverError:
             ledger.note("net   \(label) -> 503 (proxy)")
+            ledger.delivered(by: process)
             return HTTPResponse(status: 503, headers: ["Content-Type": "text/html"], body: Data("<html>unavailable</html>".utf8))
         case .tooManyRequests:
             ledger.note("net   \(label) -> 429 (proxy)")
+            ledger.delivered(by: process)
             return HTTPResponse(status: 429, headers: ["Retry-After": "30"], body: Data())
         case .redirectElsewhere:
             ledger.note("net   \(label) -> 307 to \(Self.elsewhere)")
+            // An answer, if only a proxy's: the device is online (seed 000's condition for a logout).
+            ledger.delivered(by: process)
             return HTTPResponse(status: 307, headers: ["Location": Self.elsewhere + request.url.path])
         case .answerLost, .malformedAnswer, nil:
             break
@@ -97,6 +111,8 @@ public final class SimulatedNetwork: @unchecked Sendable {
         }
         clock.advance(by: latency)
         let response = try await base.send(request)
+        ledger.delivered(by: process)
+        dpop.answered(request, response, label: label, clockMoved: abs(clock.now().timeIntervalSince(leftAt)) > 30)
         let delivered = isAlive() && fault != .answerLost && fault != .malformedAnswer
         if isGrant, (400..<500).contains(response.status) { ledger.providerRefused() }
         if isGrant, response.status == 200, delivered { ledger.grantDelivered(at: clock.now()) }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// What one simulated run is: its seed and its size.
+/// What one simulated run is: its seed and its size, and (for a replay the shrinker shortened) which steps it skips
+/// and which faults it turns off.
 public struct SimulationOptions: Sendable, Equatable {
     /// The seed every choice of the run derives from.
     public var seed: UInt64
@@ -8,17 +9,97 @@ public struct SimulationOptions: Sendable, Equatable {
     public var steps: Int
     /// Engine instances sharing the store (an app and its extensions).
     public var processes: Int
+    /// The kind of world; `nil`: drawn from the seed.
+    public var world: SimulationWorld?
+    /// Steps whose action is drawn (so every later draw stays the same) but not performed.
+    public var skippedSteps: Set<Int> = []
+    /// Fault kinds drawn but not applied (names in ``SimulationFault``).
+    public var disabledFaults: Set<SimulationFault> = []
+    /// Test-only: an invariant that fails on purpose, to show that the shrinker shortens a failing run.
+    public var injectedFailure: InjectedFailure?
+
+    /// A run of `steps` actions over `processes` instances, driven by `seed`.
     /// What the processes keep their store and journals on: the real file code over a simulated file system, or
     /// the model of the store contract.
     public var storage: SimulatedStorageKind
 
     /// A run of `steps` actions over `processes` instances, driven by `seed`, on `storage`.
-    public init(seed: UInt64, steps: Int = 40, processes: Int = 2, storage: SimulatedStorageKind = .files) {
+    public init(seed: UInt64, steps: Int = 40, processes: Int = 2, world: SimulationWorld? = nil,
+                storage: SimulatedStorageKind = .files) {
         self.seed = seed
         self.steps = steps
         self.processes = processes
+        self.world = world
         self.storage = storage
     }
+}
+
+/// Who renews the session in a run, and how its tokens are sent.
+public enum SimulationWorld: String, Sendable, Equatable, CaseIterable {
+    /// RegState renews itself; bearer tokens (the provider offers no DPoP).
+    case plain
+    /// RegState renews itself; the provider offers (or requires) DPoP, with or without nonces, and the app's API
+    /// calls go through ``RegState/AuthorizedTransport`` with proofs.
+    case dpop
+    /// The host app logs in and pushes ID tokens (`sessionSource = .host`, seed 000); the API takes the backend
+    /// security token.
+    case host
+
+    /// The world of `seed` when none is given: half plain, a quarter DPoP, a quarter host (from a stream of its own,
+    /// so the actions every seed draws stay the same).
+    static func drawn(for seed: UInt64) -> SimulationWorld {
+        var random = SeededRandom(seed: seed ^ 0xD1B5_4A32_D192_ED03)
+        return [.plain, .plain, .dpop, .host][random.below(4)]
+    }
+}
+
+/// A kind of fault the shrinker can turn off for a whole run.
+public enum SimulationFault: String, Sendable, Equatable, CaseIterable, Comparable {
+    /// The device offline (the toggle and the drawn network fault).
+    case offline
+    /// A request that times out before it is delivered.
+    case timeout
+    /// An answer lost after the server acted.
+    case answerLost = "answer-lost"
+    /// A proxy's 503.
+    case proxyError = "proxy-error"
+    /// A proxy's 429.
+    case tooManyRequests = "too-many-requests"
+    /// A mangled 200 after the server acted.
+    case malformed
+    /// A 307 to an origin configured for nothing.
+    case redirect
+    /// Writes failing (full disk).
+    case diskWrite = "disk-write"
+    /// A process dying inside a write.
+    case diskCrash = "disk-crash"
+    /// The provider answering 500.
+    case providerDown = "provider-down"
+    /// The clock set back.
+    case clockBack = "clock-back"
+
+    /// The network fault this kind turns off, if it is one.
+    var networkFault: NetworkFault? {
+        switch self {
+        case .offline: .offline
+        case .timeout: .timeoutBeforeDelivery
+        case .answerLost: .answerLost
+        case .proxyError: .serverError
+        case .tooManyRequests: .tooManyRequests
+        case .malformed: .malformedAnswer
+        case .redirect: .redirectElsewhere
+        default: nil
+        }
+    }
+
+    /// Orders by name (for a stable replay command).
+    public static func < (lhs: SimulationFault, rhs: SimulationFault) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Test-only failing invariants (`--inject-failure NAME`), never on in CI's seeds.
+public enum InjectedFailure: String, Sendable, Equatable, CaseIterable {
+    /// Fails when a process crashes while the network is offline: it needs two actions, so a shrunk run keeps two.
+    case crashWhileOffline = "crash-while-offline"
 }
 
 /// What a run found.
@@ -36,6 +117,16 @@ public struct SimulationResult: Sendable {
 
     /// Whether every invariant held.
     public var passed: Bool { violations.isEmpty }
+
+    /// The invariants that failed (the name before the first colon of each violation).
+    public var failedInvariants: Set<String> {
+        Set(violations.map { String($0.prefix { $0 != ":" }) })
+    }
+
+    /// The step of the first violation in the trace (`nil` when none is traced).
+    public var firstViolationStep: Int? {
+        trace.first { $0.dropFirst(4).hasPrefix("VIOLATION") }.flatMap { Int($0.prefix(3)) }
+    }
 
     /// A digest of the trace (FNV-1a over every line), to compare runs of one seed.
     public var digest: String {

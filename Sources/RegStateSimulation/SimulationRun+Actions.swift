@@ -2,44 +2,122 @@ import Foundation
 import RegState
 import RegStateSimulator
 
+/// One action of a step, drawn before it is performed: a step the shrinker skips draws the same numbers, so every
+/// later step stays what it was.
+enum SimulationAction {
+    case callers(slot: Int, count: Int)
+    case clockForward(Double)
+    case clockJump(Double)
+    case clockBack(Double)
+    case networkFaults(Int)
+    case toggleOffline
+    case crash(slot: Int, relaunch: Bool)
+    case launch(slot: Int)
+    case backendRejects(slot: Int)
+    case renewNow(slot: Int)
+    case logout(slot: Int)
+    case clearState(slot: Int)
+    case register(slot: Int)
+    case revoke(slot: Int)
+    case forcedLogout(slot: Int)
+    case diskFaults(write: Int, crash: Int)
+    case reuseGrace(TimeInterval)
+    case providerDown(Bool)
+    case idle(turns: Int, extra: ExtraAction)
+}
+
+/// The provider-side faults drawn from the second stream during idle turns.
+enum ExtraAction {
+    case rotate(keepingOld: Bool, key: Int)
+    case deviceLimit(Int?)
+    case tokenLimit(Int?)
+    case none
+}
+
 extension SimulationRun {
     /// One action, drawn from the seed: users calling, time passing, the network and the disk failing, processes
-    /// crashing and relaunching, the provider and the backend changing their minds.
+    /// crashing and relaunching, the provider and the backend changing their minds. A skipped step only draws.
     func act() async {
+        let action = drawAction()
+        if options.skippedSteps.contains(currentStep) {
+            ledger.note("skip  \(action)")
+            return
+        }
+        await perform(action)
+    }
+
+    func drawAction() -> SimulationAction {
         let index = random.below(slots.count)
         let roll = random.below(100)
         switch roll {
-        case 0..<24:
-            let callers = 1 + random.below(3)
+        case 0..<24: return .callers(slot: index, count: 1 + random.below(3))
+        case 24..<34: return .clockForward(Double(1 + random.below(Int(accessLifetime))))
+        case 34..<38: return .clockJump(Double(3600 * (1 + random.below(72))))
+        case 38..<41: return .clockBack(Double(1 + random.below(600)))
+        case 41..<48: return .networkFaults([0, 10, 30, 60][random.below(4)])
+        case 48..<52: return .toggleOffline
+        case 52..<58: return .crash(slot: index, relaunch: random.chance(60))
+        case 58..<63: return .launch(slot: index)
+        case 63..<68: return .backendRejects(slot: index)
+        case 68..<72: return .renewNow(slot: index)
+        case 72..<74: return .logout(slot: index)
+        case 74..<75: return .clearState(slot: index)
+        case 75..<80: return .register(slot: index)
+        case 80..<82: return .revoke(slot: index)
+        case 82..<84: return .forcedLogout(slot: index)
+        case 84..<88:
+            let write = [0, 0, 10, 30][random.below(4)]
+            return .diskFaults(write: write, crash: [0, 0, 5, 15][random.below(4)])
+        case 88..<91: return .reuseGrace(random.chance(50) ? 0 : 30)
+        case 91..<94: return .providerDown(random.chance(50))
+        default: return .idle(turns: 1 + random.below(20), extra: drawExtra())
+        }
+    }
+
+    func drawExtra() -> ExtraAction {
+        switch extraRandom.below(100) {
+        case 0..<40 where !Self.spareKeys.isEmpty:
+            let keepingOld = extraRandom.chance(60)
+            return .rotate(keepingOld: keepingOld, key: extraRandom.below(Self.spareKeys.count))
+        case 40..<55: return .deviceLimit([nil, 1, 2][extraRandom.below(3)])
+        case 55..<70: return .tokenLimit([nil, 1, 2][extraRandom.below(3)])
+        default: return .none
+        }
+    }
+
+    func perform(_ action: SimulationAction) async {
+        if world != .plain, await performInWorld(action) { return }
+        switch action {
+        case .callers(let index, let callers):
             ledger.note("act   \(callers) caller(s) want a token on slot \(index)")
             for _ in 0..<callers { callForToken(index) }
-        case 24..<34:
-            let seconds = Double(1 + random.below(Int(accessLifetime)))
+        case .clockForward(let seconds):
             clock.advance(by: seconds)
             ledger.note("act   clock +\(Int(seconds))s")
-        case 34..<38:
-            let seconds = Double(3600 * (1 + random.below(72)))
+        case .clockJump(let seconds):
             clock.advance(by: seconds)
             ledger.note("act   clock jumps +\(Int(seconds))s")
-        case 38..<41:
-            let seconds = Double(1 + random.below(600))
+        case .clockBack(let seconds):
+            guard !options.disabledFaults.contains(.clockBack) else { return ledger.note("act   clock back (turned off)") }
             clock.advance(by: -seconds)
             rewoundSeconds += seconds
             ledger.note("act   clock jumps back -\(Int(seconds))s")
-        case 41..<48:
-            let percent = [0, 10, 30, 60][random.below(4)]
+        case .networkFaults(let percent):
             network.faultPercent = percent
             ledger.note("act   network faults \(percent)%")
-        case 48..<52:
+        case .toggleOffline:
             network.isOffline.toggle()
             ledger.note("act   network \(network.isOffline ? "offline" : "online")")
-        case 52..<58:
+        case .crash(let index, let relaunch):
             ledger.note("act   crash slot \(index) (p\(slots[index].incarnation))")
+            if options.injectedFailure == .crashWhileOffline, network.isOffline, slots[index].service != nil {
+                ledger.violation("injected", "slot \(index) crashed while the network was offline (test-only failure)")
+            }
             end(slots[index])
-            if random.chance(60) { await launch(index, reason: "relaunch after crash") }
-        case 58..<63:
+            if relaunch { await launch(index, reason: "relaunch after crash") }
+        case .launch(let index):
             await launch(index, reason: "app launch")
-        case 63..<68:
+        case .backendRejects(let index):
             ledger.note("act   backend rejects the token on slot \(index)")
             grantCapableCalls += 1
             explicitRenewals += 1
@@ -47,12 +125,12 @@ extension SimulationRun {
                 guard let token = try? await service.validAccessToken() else { return "no token to reject" }
                 return await service.tokenRejected(token) == nil ? "no new token" : "new token"
             }
-        case 68..<72:
+        case .renewNow(let index):
             grantCapableCalls += 1
             explicitRenewals += 1
             ledger.note("act   renew now on slot \(index)")
             spawn("renewSession", slot: index) { service in SimulationRun.describe(await service.renewSession()) }
-        case 72..<74:
+        case .logout(let index):
             ledger.note("act   user logs out on slot \(index)")
             spawn("logout", slot: index) { service in
                 do {
@@ -63,19 +141,19 @@ extension SimulationRun {
                     return "refused (\(error))"
                 }
             }
-        case 74..<75:
+        case .clearState(let index):
             ledger.note("act   clear-state on slot \(index)")
             spawn("clearState", slot: index) { service in
                 let removed = await service.clearState()
                 await self.loggedOutCompleted(by: service)
                 return "removed \(removed.removedKeys.count) key(s), backend: \(removed.installation.name)"
             }
-        case 75..<80:
+        case .register(let index):
             await register(index, spawned: true)
-        case 80..<82:
+        case .revoke:
             let families = (try? await simulator.revokeAllRefreshTokens(for: email)) ?? 0
             ledger.note("act   provider revokes the session (\(families) famil(ies)): explicit denial")
-        case 82..<84:
+        case .forcedLogout(let index):
             _ = try? await simulator.forceLogout(email: email)
             ledger.note("act   backend forces logout; slot \(index) learns it")
             spawn("forcedLogout", slot: index) { service in
@@ -87,46 +165,39 @@ extension SimulationRun {
                     return "not active"
                 }
             }
-        case 84..<88:
-            disk.writeFailurePercent = [0, 0, 10, 30][random.below(4)]
-            disk.crashPercent = [0, 0, 5, 15][random.below(4)]
+        case .diskFaults(let write, let crash):
+            disk.writeFailurePercent = options.disabledFaults.contains(.diskWrite) ? 0 : write
+            disk.crashPercent = options.disabledFaults.contains(.diskCrash) ? 0 : crash
             ledger.note("act   disk write failures \(disk.writeFailurePercent)% crashes \(disk.crashPercent)%")
-        case 88..<91:
-            let grace: TimeInterval = random.chance(50) ? 0 : 30
+        case .reuseGrace(let grace):
             await simulator.reconfigure { $0.refreshReuseGrace = grace }
             ledger.note("act   provider reuse grace \(Int(grace))s")
-        case 91..<94:
-            let down = random.chance(50)
+        case .providerDown(let drawn):
+            let down = drawn && !options.disabledFaults.contains(.providerDown)
             await simulator.setProviderDown(down)
             ledger.note("act   provider \(down ? "down (500)" : "up")")
-        default:
-            let turns = 1 + random.below(20)
+        case .idle(let turns, let extra):
             ledger.note("act   idle \(turns) turn(s)")
             for _ in 0..<turns { await DeterministicScheduler.yield() }
-            await actExtra()
+            await actExtra(extra)
         }
     }
 
-    /// The provider-side faults added later, drawn from ``extraRandom`` during idle turns: signing-key rotation (the
+    /// The provider-side faults added later (drawn from ``extraRandom`` during idle turns): signing-key rotation (the
     /// old key kept in the JWKS or dropped at once) and device / security-token limits at the backend.
-    func actExtra() async {
-        let roll = extraRandom.below(100)
-        switch roll {
-        case 0..<40 where !Self.spareKeys.isEmpty:
-            let keepingOld = extraRandom.chance(60)
-            let key = Self.spareKeys[extraRandom.below(Self.spareKeys.count)]
-            let rotated = (try? await simulator.rotateSigningKey(to: key, keepingOld: keepingOld)) != nil
+    func actExtra(_ extra: ExtraAction) async {
+        switch extra {
+        case .rotate(let keepingOld, let index):
+            let rotated = (try? await simulator.rotateSigningKey(to: Self.spareKeys[index], keepingOld: keepingOld)) != nil
             ledger.note("act   provider rotates its signing key (old key \(keepingOld ? "kept" : "dropped"))"
                         + (rotated ? "" : " FAILED"))
-        case 40..<55:
-            let limit = [nil, 1, 2][extraRandom.below(3)]
+        case .deviceLimit(let limit):
             await simulator.setMaxDevicesPerUser(limit)
             ledger.note("act   backend device limit \(limit.map(String.init) ?? "none")")
-        case 55..<70:
-            let limit = [nil, 1, 2][extraRandom.below(3)]
+        case .tokenLimit(let limit):
             await simulator.setMaxSecurityTokensPerDevice(limit)
             ledger.note("act   backend security-token limit \(limit.map(String.init) ?? "none")")
-        default:
+        case .none:
             break
         }
     }
@@ -154,6 +225,8 @@ extension SimulationRun {
         // A registration running meanwhile (in another process) may store tokens again: that is not a comeback.
         guard registrationsInFlight == 0 else { return }
         loggedOut = true
+        // dpop-key-rotates: the next registration must prove with a new key.
+        network.dpop.sessionEnded()
         checkNoTokenOnDisk("after logout")
     }
 
@@ -163,6 +236,11 @@ extension SimulationRun {
     func register(_ index: Int, spawned: Bool) async {
         guard let service = slots[index].service else { return }
         if case .active = await service.state { return }
+        if world == .host {
+            hostPush(index, .fresh, reason: "the user logs in to the host app")
+            if !spawned { await awaitPending() }
+            return
+        }
         ledger.note("act   user registers on slot \(index)")
         loggedOut = false
         registrationsInFlight += 1

@@ -50,6 +50,7 @@ extension SimulationRun {
             ledger.violation("renewal-storm", "\(early) of \(arrivals.count) renewals arrived within half the access "
                              + "lifetime (\(Int(accessLifetime))s) of the previous one; explained: \(budget)")
         }
+        if world == .dpop { ledger.note("dpop  \(network.dpop.summary)") }
         let open = pendingCalls.open
         if !open.isEmpty { ledger.violation("bounded-wait", "calls never returned: \(open.joined(separator: ", "))") }
     }
@@ -62,14 +63,28 @@ extension SimulationRun {
         disk.writeFailurePercent = 0
         disk.crashPercent = 0
         await simulator.setProviderDown(false)
-        for task in pending { await task.value }
-        pending.removeAll()
+        await healWorld()
+        await awaitPending()
         for index in slots.indices { await launch(index, reason: "heal") }
         for slot in slots {
             guard let service = slot.service else { continue }
+            if world == .host {
+                let outcome = (try? await service.securityToken()) != nil ? "token" : "no token"
+                ledger.note("call  p\(slot.incarnation) securityToken -> \(outcome)")
+                continue
+            }
             grantCapableCalls += 1
             let outcome = (try? await service.validAccessToken()) != nil ? "token" : "no token"
             ledger.note("call  p\(slot.incarnation) validAccessToken -> \(outcome)")
+        }
+        await awaitPending()
+    }
+
+    /// Waits for every call, including those started meanwhile (the host's answers during the heal).
+    func awaitPending() async {
+        while !pending.isEmpty {
+            let call = pending.removeFirst()
+            await call.task.value
         }
     }
 
@@ -89,6 +104,9 @@ extension SimulationRun {
     func checkNoTokenOnDisk(_ context: String) {
         if disk.peek("credentials") != nil {
             ledger.violation("logout-clears", "credentials on disk \(context)")
+        }
+        if disk.peek(DPoPKeyStore.recordKey) != nil {
+            ledger.violation("logout-clears", "the DPoP key is still on disk \(context)")
         }
     }
 
@@ -112,6 +130,8 @@ extension SimulationRun {
         for await event in await service.events() { latest = event; break }
         if latest == expected { return }
         if case .active = state, case .error(.renewal(let failure)) = latest, failure.isRecoverable { return }
+        // Host mode: a token the host pushed into an active session was refused; the session stays, the host hears why.
+        if case .active(let session) = state, session.isHostDriven, case .error(.registration) = latest { return }
         ledger.violation("letters-agree", "p\(incarnation) is \(Self.describe(state)) but its latest event is \(latest.map { "\($0.letter)" } ?? "none")")
     }
 
@@ -133,8 +153,9 @@ extension SimulationRun {
         var denials = 0
         defer {
             // A denial is the provider's word: it needs a refusal the provider actually sent.
-            if denials > ledger.providerRefusals {
-                ledger.violation("logout-rules", "p\(slot.incarnation) journaled \(denials) denial(s), the provider refused \(ledger.providerRefusals) time(s)")
+            // In host worlds the host reports its SSO's refusals (seed 000's ssoDenied logout).
+            if denials > ledger.providerRefusals + ledger.hostDenialCount {
+                ledger.violation("logout-rules", "p\(slot.incarnation) journaled \(denials) denial(s), the provider refused \(ledger.providerRefusals) time(s), the host reported \(ledger.hostDenialCount)")
             }
         }
         var wasActive = false

@@ -21,7 +21,8 @@ public actor SimulationRun {
     var disk: (any SimulatedStorage)!
     var slots: [ProcessSlot] = []
     var nextIncarnation = 0
-    var pending: [Task<Void, Never>] = []
+    /// Calls running, with the incarnation that made each.
+    var pending: [(incarnation: Int, task: Task<Void, Never>)] = []
     let pendingCalls = PendingCalls()
     /// Calls that may each cause a refresh grant (the renewal-storm bound).
     var grantCapableCalls = 0
@@ -40,6 +41,16 @@ public actor SimulationRun {
     let email = "alice@example.com"
     let accessLifetime: TimeInterval
     let crypto: SeededCrypto
+    /// Who renews the session and how tokens travel (``SimulationWorld``).
+    let world: SimulationWorld
+    /// A third stream, for the choices only host and DPoP worlds make, so the first two stay as they were.
+    var worldRandom: SeededRandom
+    /// The step being acted.
+    var currentStep = 0
+    /// Host worlds: the host app (its own OIDC client, the ID tokens it got, the notices it has not answered yet).
+    var host: SimulatedHost?
+    /// DPoP worlds: whether the engine requires DPoP (otherwise: when offered).
+    var engineRequiresDPoP = false
 
     /// Builds the world of `options.seed`.
     public init(options: SimulationOptions) throws {
@@ -62,6 +73,9 @@ public actor SimulationRun {
                                    issuer: configuration.issuer, backend: configuration.backendURL)
         self.random = random
         extraRandom = SeededRandom(seed: options.seed ^ 0x9E37_79B9_7F4A_7C15)
+        world = options.world ?? SimulationWorld.drawn(for: options.seed)
+        worldRandom = SeededRandom(seed: options.seed ^ 0x94D0_49BB_1331_11EB)
+        network.disabledFaults = Set(options.disabledFaults.compactMap(\.networkFault))
         startedAt = clock.now()
         let ledger = ledger
         let liveness = liveness
@@ -69,12 +83,13 @@ public actor SimulationRun {
         case .model: disk = SimulatedDisk(random: diskRandom, ledger: ledger) { incarnation in liveness.kill(incarnation) }
         case .files: disk = SimulatedFileSystem(random: diskRandom, ledger: ledger) { incarnation in liveness.kill(incarnation) }
         }
-        ledger.note("world access=\(Int(accessLifetime))s refresh=\(refreshLifetime.map { "\(Int($0))s" } ?? "none") "
+        ledger.note("world \(world.rawValue) access=\(Int(accessLifetime))s refresh=\(refreshLifetime.map { "\(Int($0))s" } ?? "none") "
                     + "grace=\(Int(configuration.refreshReuseGrace))s rotates=\(configuration.rotatesRefreshTokens)")
     }
 
     /// Runs the actions, heals the world and checks the invariants.
     public func run() async -> SimulationResult {
+        await prepareWorld()
         for index in 0..<options.processes {
             slots.append(ProcessSlot(index: index, incarnation: 0))
             await launch(index, reason: "first launch")
@@ -82,6 +97,8 @@ public actor SimulationRun {
         await register(0, spawned: false)
         for step in 1...max(1, options.steps) {
             ledger.begin(step: step)
+            currentStep = step
+            await actWorld()
             await act()
             for _ in 0..<random.below(6) { await DeterministicScheduler.yield() }
             await checkContinuously()
@@ -113,6 +130,10 @@ public actor SimulationRun {
         grantCapableCalls += 1
         let state = await service.start()
         ledger.note("p\(incarnation) launched (\(reason)) slot \(index): \(Self.describe(state))")
+        if world == .host {
+            await listenForNotices(service, incarnation: incarnation)
+            hostOnLaunch(index, state: state)
+        }
     }
 
     /// Ends slot's current incarnation: its memory is gone, its lock released, its requests never answered.
@@ -121,6 +142,8 @@ public actor SimulationRun {
         liveness.kill(slot.incarnation)
         disk.kill(slot.incarnation)
         slot.service = nil
+        // Host worlds: the process's callers die with it (they may be waiting for a host that is gone too).
+        if world == .host { for call in pending where call.incarnation == slot.incarnation { call.task.cancel() } }
     }
 
     func configuration() -> RegStateConfiguration {
@@ -133,6 +156,11 @@ public actor SimulationRun {
         // Check Registration runs in a task of its own after the launch; the seeded world's actions stay the ones
         // the seed chose (the check is tested on the simulator in RegistrationCheckTests).
         configuration.checksRegistrationAtLaunch = false
+        switch self.world {
+        case .plain: break
+        case .dpop: configuration.dpop = engineRequiresDPoP ? .required : .whenOffered
+        case .host: configuration.sessionSource = .host
+        }
         return configuration
     }
 
@@ -144,11 +172,11 @@ public actor SimulationRun {
         let ledger = ledger
         let calls = pendingCalls
         // Detached: the call runs on its own, not on this actor (which drives the actions).
-        pending.append(Task.detached {
+        pending.append((incarnation, Task.detached {
             let outcome = await work(service)
             calls.end(id)
             ledger.note("call  p\(incarnation) \(label) -> \(outcome)")
-        })
+        }))
     }
 
     static func describe(_ state: RegState) -> String {

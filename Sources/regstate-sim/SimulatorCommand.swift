@@ -12,6 +12,11 @@ enum SimulatorCommand {
         var storage = SimulatedStorageKind.files
         var trace = false
         var quiet = false
+        var shrink = false
+        var world: SimulationWorld?
+        var skipped: Set<Int> = []
+        var faultsOff: Set<SimulationFault> = []
+        var inject: InjectedFailure?
     }
 
     static func parse(_ arguments: [String]) -> Options? {
@@ -39,6 +44,21 @@ enum SimulatorCommand {
             case "--processes":
                 guard let value = rest.popFirst().flatMap(Int.init), (1...4).contains(value) else { return nil }
                 options.processes = value
+            case "--world":
+                guard let value = rest.popFirst().flatMap(SimulationWorld.init(rawValue:)) else { return nil }
+                options.world = value
+            case "--skip":
+                guard let value = rest.popFirst().flatMap(StepList.parse) else { return nil }
+                options.skipped = value
+            case "--faults-off":
+                guard let text = rest.popFirst() else { return nil }
+                let faults = text.split(separator: ",").map { SimulationFault(rawValue: String($0)) }
+                guard !faults.contains(nil) else { return nil }
+                options.faultsOff = Set(faults.compactMap { $0 })
+            case "--inject-failure":
+                guard let value = rest.popFirst().flatMap(InjectedFailure.init(rawValue:)) else { return nil }
+                options.inject = value
+            case "--shrink": options.shrink = true
             case "--disk":
                 guard let value = rest.popFirst().flatMap(SimulatedStorageKind.init(rawValue:)) else { return nil }
                 options.storage = value
@@ -48,13 +68,17 @@ enum SimulatorCommand {
             }
         }
         if options.seeds == nil, options.timeBox == nil { return nil }
+        if options.shrink, options.seeds?.count != 1 { return nil }
         return options
     }
 
     static func main(_ arguments: [String]) -> Int32 {
         guard let options = parse(arguments) else {
-            FileHandle.standardError.write(Data("usage: regstate-sim (--seed N | --seeds A..B | --time-box SECONDS [--start N]) [--steps K] [--processes P] [--disk files|model] [--trace] [--quiet]\n".utf8))
+            FileHandle.standardError.write(Data("usage: regstate-sim (--seed N | --seeds A..B | --time-box SECONDS [--start N]) [--steps K] [--processes P] [--world plain|dpop|host] [--skip STEPS] [--faults-off KINDS] [--disk files|model] [--trace] [--quiet]\n       regstate-sim --seed N --shrink [...]   shortens a failing run and prints the shortest failing replay\n".utf8))
             return 64
+        }
+        if options.shrink, let seed = options.seeds?.lowerBound {
+            return Shrinker.main(simulationOptions(options, seed: seed))
         }
         let began = Date()
         var runs = 0, failures = 0, virtualSeconds = 0.0, foreign = 0
@@ -62,7 +86,7 @@ enum SimulatorCommand {
         while true {
             if let seeds = options.seeds, seed > seeds.upperBound { break }
             if options.seeds == nil, let box = options.timeBox, Date().timeIntervalSince(began) >= box { break }
-            let outcome = SimulationDriver.run(SimulationOptions(seed: seed, steps: options.steps, processes: options.processes, storage: options.storage))
+            let outcome = SimulationDriver.run(simulationOptions(options, seed: seed))
             runs += 1
             virtualSeconds += outcome.result.virtualSeconds
             foreign += outcome.scheduler.foreignEnqueues
@@ -73,7 +97,8 @@ enum SimulatorCommand {
                 failures += 1
                 print("seed \(seed) FAILED digest \(outcome.result.digest)")
                 outcome.result.violations.forEach { print("  \($0)") }
-                print("  replay: swift run regstate-sim --seed \(seed) --steps \(options.steps) --processes \(options.processes)\(options.storage == .model ? " --disk model" : "") --trace")
+                print("  replay: \(Shrinker.replayCommand(simulationOptions(options, seed: seed)))")
+                print("  shrink: \(Shrinker.replayCommand(simulationOptions(options, seed: seed), last: "--shrink"))")
             }
             seed += 1
         }
@@ -81,5 +106,16 @@ enum SimulatorCommand {
         print(String(format: "runs %d failures %d virtual-hours %.1f wall %.1fs runs/s %.1f foreign-enqueues %d",
                      runs, failures, virtualSeconds / 3600, wall, Double(runs) / max(wall, 0.001), foreign))
         return failures == 0 ? 0 : 1
+    }
+}
+
+extension SimulatorCommand {
+    static func simulationOptions(_ options: Options, seed: UInt64) -> SimulationOptions {
+        var simulation = SimulationOptions(seed: seed, steps: options.steps, processes: options.processes, world: options.world,
+                                           storage: options.storage)
+        simulation.skippedSteps = options.skipped
+        simulation.disabledFaults = options.faultsOff
+        simulation.injectedFailure = options.inject
+        return simulation
     }
 }

@@ -10,6 +10,8 @@ package final class DPoPContext: Sendable {
     package let mode: DPoPMode
     /// Where the installation's key lives.
     package let keys: DPoPKeyStore
+    /// Where a registration in progress keeps its key until its tokens are stored.
+    package let registrationKeys: DPoPKeyStore
     /// The latest `DPoP-Nonce` per origin (authorization and resource servers alike).
     package let nonces = DPoPNonceCache()
     private let crypto: any CryptoProvider
@@ -28,23 +30,26 @@ package final class DPoPContext: Sendable {
         self.clockEstimate = clockEstimate
         self.mode = mode
         keys = DPoPKeyStore(store: store, crypto: crypto)
+        registrationKeys = DPoPKeyStore(store: store, crypto: crypto, recordKey: DPoPKeyStore.registrationRecordKey)
         self.crypto = crypto
         self.clock = clock
     }
 
-    /// The key a new registration binds to: a fresh one (replacing any old key) when DPoP is on and the provider
-    /// offers it, `nil` (the old key removed) when it is off or not offered under ``DPoPMode/whenOffered``.
+    /// The key a new registration binds to: a fresh one when DPoP is on and the provider offers it, `nil` when it
+    /// is off or not offered under ``DPoPMode/whenOffered``. It is kept apart (``DPoPKeyStore/registrationRecordKey``)
+    /// until the registration stores its tokens (``promoteRegistrationKey()``): the session on disk, which another
+    /// process may be using, keeps its key until then.
     ///
     /// - Throws: ``DPoPError/notOffered`` under ``DPoPMode/required`` against a provider without ES256 proofs; key
     ///   and store errors.
     package func keyForNewRegistration(offered: Bool) throws(DPoPError) -> DPoPKey? {
         nonces.removeAll()
         guard mode != .off, offered else {
-            try keys.remove()
+            try registrationKeys.remove()
             if mode == .required { throw .notOffered }
             return nil
         }
-        return try keys.replace()
+        return try registrationKeys.replace()
     }
 
     /// The key made when the registration in progress started, when DPoP is on (`nil`: no proofs).
@@ -52,9 +57,23 @@ package final class DPoPContext: Sendable {
     /// - Throws: ``DPoPError`` for a torn or foreign key record.
     package func registrationKey() throws(DPoPError) -> DPoPKey? {
         guard mode != .off else { return nil }
-        let key = try keys.load()
+        let key = try registrationKeys.load()
         if key == nil, mode == .required { throw .keyRecordUnreadable(reason: "no key was made for this registration") }
         return key
+    }
+
+    /// The registration's tokens are about to be stored: its key (or none, for unbound tokens) becomes the
+    /// session's, in place of the old session's key.
+    ///
+    /// - Throws: ``DPoPError`` for a torn key record or a store failure.
+    package func promoteRegistrationKey() throws(DPoPError) {
+        signers.withLock { $0 = nil }
+        guard let key = try registrationKeys.load() else {
+            try keys.remove()
+            return
+        }
+        try keys.save(key)
+        try registrationKeys.remove()
     }
 
     /// The key that bound the stored tokens.
@@ -70,6 +89,7 @@ package final class DPoPContext: Sendable {
         nonces.removeAll()
         signers.withLock { $0 = nil }
         try? keys.remove()
+        try? registrationKeys.remove()
     }
 
     /// A fresh proof for one request, with the latest nonce of `url`'s origin.

@@ -9,14 +9,20 @@ import Foundation
 public struct DPoPKeyStore: Sendable {
     /// The secure-store key of the record.
     public static let recordKey = "dpop-key"
+    /// The secure-store key of the key a registration in progress proves with, until its tokens are stored: a
+    /// registration started in one process must not replace the key of the session another process is using.
+    public static let registrationRecordKey = "dpop-key.registration"
 
     private let store: any SecureStore
     private let crypto: any CryptoProvider
+    private let key: String
 
-    /// A key store over `store`, making and reading keys with `crypto`.
-    public init(store: any SecureStore, crypto: any CryptoProvider) {
+    /// A key store over `store`, making and reading keys with `crypto`, keeping its record under `recordKey`
+    /// (default ``recordKey``).
+    public init(store: any SecureStore, crypto: any CryptoProvider, recordKey: String = DPoPKeyStore.recordKey) {
         self.store = store
         self.crypto = crypto
+        key = recordKey
     }
 
     /// The stored key, or `nil` when there is none.
@@ -25,7 +31,7 @@ public struct DPoPKeyStore: Sendable {
     public func load() throws(DPoPError) -> DPoPKey? {
         let data: Data?
         do {
-            data = try store.data(forKey: Self.recordKey)
+            data = try store.data(forKey: key)
         } catch {
             throw .storeFailed(reason: "the key record cannot be read")
         }
@@ -38,16 +44,23 @@ public struct DPoPKeyStore: Sendable {
     /// - Throws: ``DPoPError`` when the key cannot be made or stored.
     @discardableResult
     public func replace() throws(DPoPError) -> DPoPKey {
-        let key = try DPoPKey.generate(crypto: crypto)
+        let fresh = try DPoPKey.generate(crypto: crypto)
+        try save(fresh)
+        return fresh
+    }
+
+    /// Stores `dpopKey` in place of any previous one (a registration's key becoming the session's).
+    ///
+    /// - Throws: ``DPoPError/storeFailed(reason:)``.
+    public func save(_ dpopKey: DPoPKey) throws(DPoPError) {
         let record: JSONValue = [
-            "version": 1, "kty": "EC", "crv": "P-256", "pkcs8": .string(Base64URL.encode(key.privateKey.pkcs8DER)),
+            "version": 1, "kty": "EC", "crv": "P-256", "pkcs8": .string(Base64URL.encode(dpopKey.privateKey.pkcs8DER)),
         ]
         do {
-            try store.set(record.serialized(), forKey: Self.recordKey)
+            try store.set(record.serialized(), forKey: key)
         } catch {
             throw .storeFailed(reason: "the key record cannot be written")
         }
-        return key
     }
 
     /// The stored key, or a fresh stored one when there is none. A torn record still throws.
@@ -59,7 +72,7 @@ public struct DPoPKeyStore: Sendable {
     /// Removes the key (logout, clear-state); removing a missing key is not an error.
     public func remove() throws(DPoPError) {
         do {
-            try store.removeValue(forKey: Self.recordKey)
+            try store.removeValue(forKey: key)
         } catch {
             throw .storeFailed(reason: "the key record cannot be removed")
         }

@@ -38,6 +38,9 @@ extension RegStateService {
         if let current = await tokenSnapshot()?.securityToken, current != token, !(await securityFlight.isPending) {
             return current
         }
+        // Host mode: while the host is asked, every caller waits for its answer, whichever token it saw (another
+        // process may have stored a newer one meanwhile): the host is told once, not once per token seen.
+        if session.isHostDriven, await securityFlight.isPending { return try await securityFlight.wait(for: token) }
         switch await securityFlight.admit(rejected: token) {
         case .exhausted:
             throw AuthorizationError.rejectedAfterRenewal

@@ -139,6 +139,12 @@ struct EffectRunner: Sendable {
         }
         guard await stillWanted() else { return nil }
         do {
+            // The registration's key becomes the session's now, with its tokens, not when it started.
+            try dpop.promoteRegistrationKey()
+        } catch {
+            return .registrationFailed(RegistrationFailure(OIDCError.dpop(error)))
+        }
+        do {
             return .authenticated(try await tokens.storeProvisional(response, registrationType: type, profile: verified.profile))
         } catch {
             return .registrationFailed(RegistrationFailure(mapping: error))
@@ -256,7 +262,10 @@ struct EffectRunner: Sendable {
                 logger.log(.warning, "logout: the refresh token was not revoked (\(error.localizedDescription))")
             }
         }
-        if let backend, let securityToken = snapshot?.securityToken {
+        // Host mode: even an expired security token goes to the backend, whose answer (any answer) shows the device
+        // is online; without it a user logout would clear the session offline (seed 000: logout only online).
+        let hostDriven = snapshot?.refreshToken == nil
+        if let backend, let securityToken = snapshot?.securityToken ?? (hostDriven ? snapshot?.storedSecurityToken : nil) {
             do {
                 try await backend.deleteInstallation(securityToken: securityToken)
             } catch {
