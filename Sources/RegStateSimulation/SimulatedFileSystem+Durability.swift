@@ -8,7 +8,8 @@ import RegState
 /// thread, so at a power loss at most one is half done. After it, each file must hold the state the last operation
 /// that returned left (for a journal: its complete lines), or a state that an operation that failed since (its
 /// process crashed, its disk was full) left visible, or the state visible just before the power went (the half-done
-/// operation). A write that returned and is then lost is a violation.
+/// operation); for a journal also a whole-line prefix of what a half-done multi-line append was adding (its
+/// documented contract). A write that returned and is then lost is a violation.
 extension SimulatedFileSystem {
     /// Starts tracking `path`; `journal` compares complete lines only (a torn tail is not content).
     func watch(_ path: String, journal: Bool) {
@@ -45,7 +46,8 @@ extension SimulatedFileSystem {
         for path in watched.keys.sorted() {
             guard let journal = watched[path] else { continue }
             let after = normalized(path, journal: journal)
-            if let allowed = survivable[path], !allowed.contains(after), before[path] != .some(after) {
+            if let allowed = survivable[path], !allowed.contains(after), before[path] != .some(after),
+               !(journal && Self.isTornAppend(after, between: allowed, and: before[path] ?? nil)) {
                 let name = (path as NSString).lastPathComponent
                 pendingViolations.append("\(name) lost what a returned write put there: after the power loss it holds "
                                          + "\(after.map { "\($0.count) bytes" } ?? "nothing"), not one of "
@@ -53,6 +55,14 @@ extension SimulatedFileSystem {
             }
             survivable[path] = [after]
         }
+    }
+
+    /// Whether a journal's complete lines `after` a power loss are what a half-done multi-line append
+    /// (``JournalWrite/appendLines(_:)``: "a crash keeps a prefix of them, each line whole or not at all") left: a
+    /// state some returned or failed operation left, plus some (not all) of the lines the half-done one was adding.
+    static func isTornAppend(_ after: Data?, between allowed: [Data?], and before: Data?) -> Bool {
+        guard let after, let before, before.starts(with: after) else { return false }
+        return allowed.contains { $0.map { after.starts(with: $0) } ?? false }
     }
 
     /// journal-intact: no journal holds a damaged line before its end (a torn tail is allowed: the next call cuts it).

@@ -16,8 +16,11 @@ struct SimulationSeedTests {
     /// refused leaves F as the latest event, by design), 71 and 146 (harness: a logout with no session left on disk);
     /// DPoP world: 537169787 (engine: a registration started in another process replaced the bound session's key);
     /// host: 540419069, 4008602719 (engine: a caller that saw another process's newer security token told the host
-    /// a second time while it was already asked), 3998600250 (harness: a proxy's answer shows the device online).
-    static let worldRegressionSeeds: [UInt64] = [6, 45, 71, 146, 537_169_787, 540_419_069, 4_008_602_719, 3_998_600_250]
+    /// a second time while it was already asked), 3998600250 (harness: a proxy's answer shows the device online);
+    /// DPoP: 541203867 (harness: durable-writes took a whole-line prefix of a half-done multi-line journal append,
+    /// which JournalWrite.appendLines allows, for a lost write).
+    static let worldRegressionSeeds: [UInt64] = [6, 45, 71, 146, 537_169_787, 540_419_069, 4_008_602_719, 3_998_600_250,
+                                                 541_203_867]
 
     @Test("Given the fixed seeds, when each life runs, then every invariant holds")
     func fixedSeeds() throws {
