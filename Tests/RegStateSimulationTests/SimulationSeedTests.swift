@@ -18,9 +18,10 @@ struct SimulationSeedTests {
     /// host: 540419069, 4008602719 (engine: a caller that saw another process's newer security token told the host
     /// a second time while it was already asked), 3998600250 (harness: a proxy's answer shows the device online);
     /// DPoP: 541203867 (harness: durable-writes took a whole-line prefix of a half-done multi-line journal append,
-    /// which JournalWrite.appendLines allows, for a lost write).
+    /// which JournalWrite.appendLines allows, for a lost write); 3998601549, 4008600885 (engine: a call read the old
+    /// bound token and another process's new key between that registration's two writes).
     static let worldRegressionSeeds: [UInt64] = [6, 45, 71, 146, 537_169_787, 540_419_069, 4_008_602_719, 3_998_600_250,
-                                                 541_203_867]
+                                                 541_203_867, 3_998_601_549, 4_008_600_885]
 
     @Test("Given the fixed seeds, when each life runs, then every invariant holds")
     func fixedSeeds() throws {
@@ -104,16 +105,6 @@ struct SimulationSeedTests {
     @Test("Given a time box, when random seeds run until it closes, then every invariant holds")
     func timeBoxedBatch() throws {
         let outcome = try SimulationProcess.run(["--time-box", "15", "--quiet"])
-        let violations = outcome.lines.filter { $0.hasPrefix("  ") && !$0.hasPrefix("  replay:") && !$0.hasPrefix("  shrink:") }
-        // Open engine defect (dst3 note, seeds 3998601549, 4008600885): a DPoP-bound token read from one process's
-        // record while another process's new registration replaced the key goes out with a proof by the new key.
-        // Recorded as a known issue, and only when it is the run's only kind of violation.
-        if !violations.isEmpty, violations.allSatisfy({ $0.contains("signed by another key than the token's") }) {
-            withKnownIssue("DPoP key and token read from two records across processes (open, see the dst3 note)") {
-                Issue.record("\(violations.joined(separator: "\n"))")
-            }
-            return
-        }
         #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
         #expect(outcome.summary.contains("failures 0"))
     }

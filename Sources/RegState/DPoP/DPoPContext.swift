@@ -65,15 +65,18 @@ package final class DPoPContext: Sendable {
     /// The registration's tokens are about to be stored: its key (or none, for unbound tokens) becomes the
     /// session's, in place of the old session's key.
     ///
+    /// - Returns: the session's key now (`nil`: none), whose thumbprint the credentials record keeps.
     /// - Throws: ``DPoPError`` for a torn key record or a store failure.
-    package func promoteRegistrationKey() throws(DPoPError) {
+    @discardableResult
+    package func promoteRegistrationKey() throws(DPoPError) -> DPoPKey? {
         signers.withLock { $0 = nil }
         guard let key = try registrationKeys.load() else {
             try keys.remove()
-            return
+            return nil
         }
         try keys.save(key)
         try registrationKeys.remove()
+        return key
     }
 
     /// The key that bound the stored tokens.
@@ -82,6 +85,18 @@ package final class DPoPContext: Sendable {
     package func boundKey() throws(DPoPError) -> DPoPKey {
         guard let key = try keys.load() else { throw .keyRecordUnreadable(reason: "the key record is missing") }
         return key
+    }
+
+    /// The key that bound tokens whose record names `thumbprint` (``StoredCredentials/dpopThumbprint``; `nil` in
+    /// older records: the stored key).
+    ///
+    /// - Returns: `nil` when the key record holds another key: another process's registration replaced the session
+    ///   between the reads of the two records (read both again under the store's lock).
+    /// - Throws: as ``boundKey()``.
+    package func boundKey(matching thumbprint: String?) throws(DPoPError) -> DPoPKey? {
+        let key = try boundKey()
+        guard let thumbprint, key.thumbprint != thumbprint else { return key }
+        return nil
     }
 
     /// Removes the key and the nonces (logout, clear-state, storage cleared after a final failure).

@@ -7,7 +7,10 @@ extension RegStateService {
         guard let snapshot = await tokenSnapshot(), snapshot.session != nil else { return .none }
         guard snapshot.isDPoPBound else { return .bearer }
         do {
-            return .dpop(thumbprint: try dpop.boundKey().thumbprint)
+            guard let key = try dpop.boundKey(matching: snapshot.dpopThumbprint) else {
+                return .dpopKeyUnavailable(reason: "the key record holds another key than the tokens'")
+            }
+            return .dpop(thumbprint: key.thumbprint)
         } catch {
             return .dpopKeyUnavailable(reason: error.errorDescription ?? "unreadable")
         }
@@ -15,9 +18,13 @@ extension RegStateService {
 
     /// A usable access token for the host's requests and, when it is DPoP-bound, the key its proofs are signed with.
     ///
+    /// The key is a store value of its own: it is used only when it is the one the credentials record names
+    /// (`dpop_jkt`). When another process's registration replaced it after the record was read, this waits for that
+    /// registration's write (it holds the store's lock around its key and tokens) and reads both again, once.
+    ///
     /// - Throws: as ``validAccessToken()``; ``RegStateError/renewal(_:)`` with ``RenewalFailure/dpopKeyUnavailable(reason:)``
     ///   when the token is bound and its key cannot be read (the session has then ended: **E** final, **D**).
-    func validAuthorization() async throws -> (token: String, key: DPoPKey?) {
+    func validAuthorization(waitedForWriter: Bool = false) async throws -> (token: String, key: DPoPKey?) {
         let token = try await validAccessToken()
         // The token type comes from the same record as the token: a renewal landing in between hands out the new
         // token with its own type, so a bound token is never sent as Bearer.
@@ -25,13 +32,25 @@ extension RegStateService {
         let current = snapshot.accessToken == token ? token : snapshot.usableAccessToken
         guard let current else { throw AccessTokenError.noSession }
         guard snapshot.isDPoPBound else { return (current, nil) }
+        let key: DPoPKey?
         do {
-            return (current, try dpop.boundKey())
+            key = try dpop.boundKey(matching: snapshot.dpopThumbprint)
         } catch {
-            // Bound tokens are useless without their key: the session ends the way a renewal finds it (the final
-            // `dpopKeyUnavailable`, storage cleared, D) instead of failing every request while it looks active.
-            let failure = await renew(replacing: current, because: .host)
-            throw RegStateError.renewal(failure ?? .dpopKeyUnavailable(reason: error.errorDescription ?? "unreadable"))
+            throw await keyUnavailable(current, reason: error.errorDescription ?? "unreadable")
         }
+        if let key { return (current, key) }
+        guard waitedForWriter else {
+            let lease = try await runner.tokens.exclusiveAccess()
+            lease.release()
+            return try await validAuthorization(waitedForWriter: true)
+        }
+        throw await keyUnavailable(current, reason: "the key record holds another key than the tokens'")
+    }
+
+    /// Bound tokens are useless without their key: the session ends the way a renewal finds it (the final
+    /// `dpopKeyUnavailable`, storage cleared, D) instead of failing every request while it looks active.
+    private func keyUnavailable(_ current: String, reason: String) async -> RegStateError {
+        let failure = await renew(replacing: current, because: .host)
+        return RegStateError.renewal(failure ?? .dpopKeyUnavailable(reason: reason))
     }
 }

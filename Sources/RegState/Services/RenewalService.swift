@@ -95,7 +95,12 @@ package actor RenewalService {
         if snapshot?.isDPoPBound == true {
             do throws(DPoPError) {
                 guard let dpop else { throw .keyRecordUnreadable(reason: "DPoP is not configured") }
-                proofKey = try dpop.boundKey()
+                // Under the store's lock, where a registration writes its key and tokens: a key other than the one
+                // the record names is not this refresh token's.
+                guard let key = try dpop.boundKey(matching: snapshot?.dpopThumbprint) else {
+                    throw .keyRecordUnreadable(reason: "the key record holds another key than the tokens'")
+                }
+                proofKey = key
             } catch {
                 return .init(.failure(.dpopKeyUnavailable(reason: Self.keyReason(error))), stored: stored)
             }

@@ -9,11 +9,13 @@ extension TokenService {
         try save(bound(StoredCredentials(stage: .nonNative, accessToken: token)))
     }
 
-    /// Stores freshly issued tokens as provisional, awaiting the user's confirmation (state **G**).
+    /// Stores freshly issued tokens as provisional, awaiting the user's confirmation (state **G**), with the
+    /// thumbprint of the DPoP key they are bound to, when they are.
     ///
     /// - Throws: ``StoreError``.
     @discardableResult
-    package func storeProvisional(_ tokens: TokenResponse, registrationType: RegistrationType, profile: Profile) throws -> StoredSession {
+    package func storeProvisional(_ tokens: TokenResponse, registrationType: RegistrationType, profile: Profile,
+                                  dpopThumbprint: String? = nil) throws -> StoredSession {
         let now = clock.now()
         var credentials = StoredCredentials(
             stage: .provisional, registrationType: registrationType, profile: profile, idToken: tokens.idToken,
@@ -22,6 +24,7 @@ extension TokenService {
             refreshExpiresAt: tokens.refreshExpiresIn.map { now.addingTimeInterval($0) },
             tokenType: tokens.tokenType)
         credentials.issuedAt = now
+        credentials.dpopThumbprint = tokens.isDPoPBound ? dpopThumbprint : nil
         try save(bound(credentials))
         return try summary(of: credentials)
     }

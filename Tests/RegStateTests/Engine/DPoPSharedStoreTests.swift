@@ -43,4 +43,37 @@ struct DPoPSharedStoreTests {
         let response = try await dpop.transport(extensionProcess).send(HTTPRequest(method: .get, url: DPoPEngineTests.resource))
         #expect(response.status == 200)
     }
+
+    @Test("Given a key record holding another key than the one the credentials name, then no request proves with it")
+    func recordNamesItsKey() async throws {
+        // Seeds 3998601549, 4008600885 (dst4): another process's registration wrote its key, then its tokens; a call
+        // in between read the old token and the new key and went out with a proof by another key than its token's.
+        let dpop = try DPoPDevice()
+        let app = try await dpop.registeredService()
+        let key = try #require(try dpop.storedKey())
+        #expect(try dpop.credentials()["dpop_jkt"]?.stringValue == key.thumbprint)
+        // What the writer leaves between its two writes (or a crash between them): the key record holds a new key.
+        try DPoPKeyStore(store: dpop.store, crypto: SystemCrypto()).replace()
+        if case .dpopKeyUnavailable = await app.tokenBinding() {} else { Issue.record("binding not unavailable") }
+        let requests = await dpop.simulator.requestLog.count
+        await #expect(throws: RegStateError.self) {
+            _ = try await dpop.transport(app).send(HTTPRequest(method: .get, url: DPoPEngineTests.resource))
+        }
+        // Nothing went out with the foreign key; the session ended the way a renewal without its key ends it.
+        #expect(await dpop.simulator.requestLog.count == requests)
+        #expect(await app.tokenBinding() == .none)
+    }
+
+    @Test("Given credentials written before the key's thumbprint was kept, then the stored key is used")
+    func oldRecordUsesTheStoredKey() async throws {
+        let dpop = try DPoPDevice()
+        let app = try await dpop.registeredService()
+        let key = try #require(try dpop.storedKey())
+        var record = try dpop.credentials()
+        record["dpop_jkt"] = nil
+        try dpop.store.set(JSONValue.object(record).serialized(), forKey: TokenService.credentialsKey)
+        #expect(await app.tokenBinding() == .dpop(thumbprint: key.thumbprint))
+        let response = try await dpop.transport(app).send(HTTPRequest(method: .get, url: DPoPEngineTests.resource))
+        #expect(response.status == 200)
+    }
 }

@@ -138,14 +138,25 @@ struct EffectRunner: Sendable {
             return .registrationFailed(RegistrationFailure(error))
         }
         guard await stillWanted() else { return nil }
+        // The key and the tokens are two store values: both are written under the store's lock, so that another
+        // process that finds its key replaced (the record's `dpop_jkt` names another) reads the new pair under it.
+        let lease: any StoreLease
+        do {
+            lease = try await tokens.exclusiveAccess()
+        } catch {
+            return .registrationFailed(RegistrationFailure(mapping: error))
+        }
+        defer { lease.release() }
+        let key: DPoPKey?
         do {
             // The registration's key becomes the session's now, with its tokens, not when it started.
-            try dpop.promoteRegistrationKey()
+            key = try dpop.promoteRegistrationKey()
         } catch {
             return .registrationFailed(RegistrationFailure(OIDCError.dpop(error)))
         }
         do {
-            return .authenticated(try await tokens.storeProvisional(response, registrationType: type, profile: verified.profile))
+            return .authenticated(try await tokens.storeProvisional(response, registrationType: type, profile: verified.profile,
+                                                                    dpopThumbprint: key?.thumbprint))
         } catch {
             return .registrationFailed(RegistrationFailure(mapping: error))
         }

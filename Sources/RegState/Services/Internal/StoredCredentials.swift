@@ -31,6 +31,10 @@ package struct StoredCredentials: Sendable, Equatable, Codable, CustomStringConv
     /// The access token's type as the provider issued it: `DPoP` when the tokens are bound to the installation's
     /// DPoP key, `Bearer` otherwise; `nil` in records written before it was kept (they are all `Bearer`).
     package var tokenType: String?
+    /// The RFC 7638 thumbprint of the DPoP key the tokens are bound to (their `cnf.jkt`): the key record is a separate
+    /// store value that another process's registration replaces, so a bound token is sent only with the key this
+    /// names. `nil` for unbound tokens and in records written before it was kept (they use the stored key).
+    package var dpopThumbprint: String?
     /// When a refresh grant was about to be sent with ``refreshToken`` and its answer not yet stored: written under the
     /// store's lock before the grant, removed by the write of its result. Still set at the next renewal, it says the
     /// previous one was interrupted (the process died with the provider's answer unsaved). `nil` in older records.
@@ -54,6 +58,7 @@ package struct StoredCredentials: Sendable, Equatable, Codable, CustomStringConv
         case securityToken = "security_token"
         case securityTokenExpiresAt = "security_token_expires_at"
         case tokenType = "token_type"
+        case dpopThumbprint = "dpop_jkt"
         case renewalStartedAt = "renewal_started_at"
         case issuer
         case clientID = "client_id"

@@ -23,6 +23,8 @@ package struct TokenSnapshot: Sendable, CustomStringConvertible {
     package var storedSecurityToken: String?
     /// Whether the tokens are bound to the installation's DPoP key (sent as `DPoP`, with a proof).
     package var isDPoPBound: Bool
+    /// The thumbprint of the key the tokens are bound to (``StoredCredentials/dpopThumbprint``), when recorded.
+    package var dpopThumbprint: String?
     /// When a renewal with this refresh token started and never stored its answer (see
     /// ``StoredCredentials/renewalStartedAt``); `nil` when none is pending.
     package var renewalStartedAt: Date?
@@ -37,6 +39,7 @@ package struct TokenSnapshot: Sendable, CustomStringConvertible {
         session = credentials.summary
         storedSecurityToken = credentials.securityToken
         isDPoPBound = credentials.isDPoPBound
+        dpopThumbprint = credentials.dpopThumbprint
         renewalStartedAt = credentials.renewalStartedAt
     }
 
