@@ -41,6 +41,8 @@ public struct JournalEntry: Sendable, Equatable, Codable {
 
     /// The entry as one line of compact JSON (no newline).
     public func encoded() throws -> Data {
+        // A launch's two events are written directly (the same bytes), the rest through the encoder.
+        if let line = JournalLineWriter.line(for: self) { return line }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .secondsSince1970

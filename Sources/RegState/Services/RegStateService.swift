@@ -108,14 +108,17 @@ public actor RegStateService {
 
     // MARK: Launch
 
-    /// Replays the journal, then runs the launch sequence (seed 002 steps 1–5) and returns the settled state.
+    /// Opens the journal (a torn tail is cut, a long one compacted), then runs the launch sequence (seed 002 steps
+    /// 1–5) and returns the settled state.
     ///
-    /// Calling it again relaunches: the stored credentials are inspected anew.
+    /// The launch does not rebuild the state from the journal: its first event puts any state back to unsettled and
+    /// the stored credentials decide the rest, so the journal is read for its numbers only (its fold still equals
+    /// ``state`` once the launch is journaled). Calling it again relaunches: the stored credentials are inspected anew.
     @discardableResult
     public func start() async -> RegState {
         if !started {
             started = true
-            state = recorder.replay()
+            recorder.openAtLaunch()
         }
         _ = try? await apply(.launched(isNative: runner.isNative))
         recorder.flush()

@@ -1,0 +1,114 @@
+import Foundation
+
+/// Writes the journal lines of a launch (`launched`, `storedTokensInspected`) byte for byte as `JSONEncoder` does
+/// (sorted keys, slashes unescaped, dates as seconds since 1970), without `Codable`.
+///
+/// Every launch journals these two events, and a short process (`regstate status`) journals nothing else: writing
+/// them directly keeps the encoder's generic machinery (its code, and a runtime conformance lookup for every coding
+/// key type of every event) out of such a process. Any other event goes through `JSONEncoder` as before. Tests compare
+/// the bytes of both.
+enum JournalLineWriter {
+    /// The line for `entry`, or `nil` when its event is not one this writer covers.
+    static func line(for entry: JournalEntry) -> Data? {
+        guard let event = event(entry.event) else { return nil }
+        var out = JSONText()
+        out.raw("{\"at\":")
+        out.number(entry.recordedAt.timeIntervalSince1970)
+        out.raw(",\"event\":")
+        out.raw(event.text)
+        out.raw(",\"seq\":")
+        out.raw(String(entry.sequence))
+        out.raw("}")
+        return Data(out.text.utf8)
+    }
+
+    private static func event(_ event: MachineEvent) -> JSONText? {
+        var out = JSONText()
+        switch event {
+        case .launched(let isNative):
+            out.raw("{\"launched\":{\"isNative\":\(isNative)}}")
+        case .storedTokensInspected(let status):
+            out.raw("{\"storedTokensInspected\":{\"_0\":")
+            switch status {
+            case .nothing: out.raw("{\"nothing\":{}}")
+            case .corrupt(let reason): out.raw("{\"corrupt\":{\"reason\":"); out.string(reason); out.raw("}}")
+            case .unreadable(let reason): out.raw("{\"unreadable\":{\"reason\":"); out.string(reason); out.raw("}}")
+            case .valid(let session): out.raw("{\"valid\":{\"_0\":"); out.session(session); out.raw("}}")
+            case .expired(let session): out.raw("{\"expired\":{\"_0\":"); out.session(session); out.raw("}}")
+            case .boundElsewhere(let mismatch):
+                out.raw("{\"boundElsewhere\":{\"_0\":"); out.string(mismatch.rawValue); out.raw("}}")
+            }
+            out.raw("}}")
+        default:
+            return nil
+        }
+        return out
+    }
+}
+
+/// JSON text as `JSONEncoder` writes it (compact, sorted keys given in order by the caller, slashes unescaped).
+private struct JSONText {
+    var text = ""
+
+    mutating func raw(_ part: String) { text += part }
+
+    /// A number as `JSONEncoder` writes a `Double`: its shortest description, without a trailing `.0`.
+    mutating func number(_ value: Double) {
+        var written = value.description
+        if written.hasSuffix(".0") { written.removeLast(2) }
+        text += written
+    }
+
+    /// A string literal: `"` and `\` escaped, control characters as `\n`-style or `\u00XX` escapes, the rest as is.
+    mutating func string(_ value: String) {
+        text += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case "\u{08}": text += "\\b"
+            case "\u{0C}": text += "\\f"
+            case "\u{00}"..."\u{1F}":
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+
+    /// A member `"key":` after a comma unless it is the first of its object.
+    private mutating func key(_ name: String, first: inout Bool) {
+        text += first ? "\"\(name)\":" : ",\"\(name)\":"
+        first = false
+    }
+
+    /// ``StoredSession`` (keys sorted: expiresAt, profile, refreshExpiresAt, registrationType).
+    mutating func session(_ session: StoredSession) {
+        var first = true
+        raw("{")
+        key("expiresAt", first: &first); number(session.expiresAt.timeIntervalSince1970)
+        key("profile", first: &first); profile(session.profile)
+        if let refresh = session.refreshExpiresAt {
+            key("refreshExpiresAt", first: &first); number(refresh.timeIntervalSince1970)
+        }
+        key("registrationType", first: &first); string(session.registrationType.rawValue)
+        raw("}")
+    }
+
+    /// ``Profile`` (keys sorted: email, emailVerified, issuer, name, picture, subject; absent values omitted).
+    private mutating func profile(_ profile: Profile) {
+        var first = true
+        raw("{")
+        if let email = profile.email { key("email", first: &first); string(email) }
+        key("emailVerified", first: &first); raw(profile.emailVerified ? "true" : "false")
+        key("issuer", first: &first); string(profile.issuer)
+        if let name = profile.name { key("name", first: &first); string(name) }
+        if let picture = profile.picture { key("picture", first: &first); string(picture) }
+        key("subject", first: &first); string(profile.subject)
+        raw("}")
+    }
+}
