@@ -53,6 +53,8 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     ///
     /// - Throws: `DecodingError` when the line is not an entry (a journal written by a newer version, say).
     public static func decode(_ line: Data) throws -> JournalEntry {
+        // A launch's events are read directly (the same result), the rest through the decoder.
+        if let entry = JournalLineReader.entry(line) { return entry }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         return try decoder.decode(JournalEntry.self, from: line)

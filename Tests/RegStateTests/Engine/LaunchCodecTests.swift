@@ -58,6 +58,60 @@ struct LaunchCodecTests {
         }
     }
 
+    @Test("the launch's journal lines are read directly exactly as JSONDecoder reads them")
+    func launchLinesMatchTheDecoder() throws {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        for (index, event) in Self.events.enumerated() {
+            let entry = JournalEntry(sequence: index + 1, recordedAt: Self.dates[index % Self.dates.count], event: event)
+            let line = Data(try Self.codableLine(entry).utf8)
+            #expect(JournalLineReader.entry(line) == entry)
+            #expect(try decoder.decode(JournalEntry.self, from: line) == entry)
+        }
+        let other = Data(#"{"at":5,"event":{"logoutRequested":{}},"seq":3}"#.utf8)
+        #expect(JournalLineReader.entry(other) == nil, "other events are left to the decoder")
+        #expect(try JournalEntry.decode(other).event == .logoutRequested)
+        let twoCases = Data(#"{"at":5,"event":{"launched":{"isNative":true},"logoutRequested":{}},"seq":3}"#.utf8)
+        #expect(JournalLineReader.entry(twoCases) == nil)
+        #expect(throws: (any Error).self) { try JournalEntry.decode(twoCases) }
+    }
+
+    private struct SnapshotLine: Codable { var snapshot: JournalSnapshot }
+
+    @Test("snapshots of unsettled, registration-required and active states are written and read as Codable does")
+    func snapshotsMatchCodable() throws {
+        var states: [RegState] = [.unsettled, .registrationRequired]
+        for profile in Self.profiles {
+            for connectivity in [Connectivity.online, .offline(.noInternet), .offline(.ssoUnspecifiedIssue)] {
+                var session = Session(activation: .stored, connectivity: connectivity, registrationType: .passwordless,
+                                      expiresAt: Self.dates[0], profile: profile)
+                states.append(.active(session))
+                session.renewalPending = true
+                states.append(.active(session))
+            }
+        }
+        states.append(.active(Session(activation: .nonNative)))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        for (index, state) in states.enumerated() {
+            let snapshot = JournalSnapshot(sequence: index * 1_000, state: state)
+            let direct = try #require(JournalLineWriter.snapshotLine(snapshot))
+            let codable = try encoder.encode(SnapshotLine(snapshot: snapshot))
+            #expect(String(decoding: direct, as: UTF8.self) == String(decoding: codable, as: UTF8.self))
+            #expect(JournalLineReader.snapshot(direct) == snapshot)
+            #expect(try decoder.decode(SnapshotLine.self, from: direct).snapshot == snapshot)
+        }
+        let older = Data(#"{"snapshot":{"seq":4,"state":{"active":{"_0":{"activation":"C","connectivity":{"online":{}}}}}}}"#.utf8)
+        #expect(JournalLineReader.snapshot(older) == (try decoder.decode(SnapshotLine.self, from: older).snapshot),
+                "a session written before renewalPending existed reads as not pending")
+        let failed = JournalSnapshot(sequence: 1, state: .failed(.renewal(.credentialsExhausted)))
+        #expect(JournalLineWriter.snapshotLine(failed) == nil, "other states go through the encoder")
+        #expect(JournalSnapshot.decode(try failed.encoded()) == failed)
+    }
+
     @Test("other events still go through the encoder")
     func otherEventsUseTheEncoder() throws {
         let entry = JournalEntry(sequence: 1, recordedAt: Date(timeIntervalSince1970: 5), event: .logoutRequested)

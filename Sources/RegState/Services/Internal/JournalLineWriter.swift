@@ -1,6 +1,7 @@
 import Foundation
 
-/// Writes the journal lines of a launch (`launched`, `storedTokensInspected`) byte for byte as `JSONEncoder` does
+/// Writes the journal lines of a launch (`launched`, `storedTokensInspected`) and the snapshot of an unsettled,
+/// registration-required or active state byte for byte as `JSONEncoder` does
 /// (sorted keys, slashes unescaped, dates as seconds since 1970), without `Codable`.
 ///
 /// Every launch journals these two events, and a short process (`regstate status`) journals nothing else: writing
@@ -22,6 +23,21 @@ enum JournalLineWriter {
         return Data(out.text.utf8)
     }
 
+    /// The line for `snapshot`, or `nil` when its state is not one this writer covers (unsettled, registration
+    /// required, active): `{"snapshot":{"seq":N,"state":{...}}}`.
+    static func snapshotLine(_ snapshot: JournalSnapshot) -> Data? {
+        var out = JSONText()
+        out.raw("{\"snapshot\":{\"seq\":\(snapshot.sequence),\"state\":")
+        switch snapshot.state {
+        case .unsettled: out.raw("{\"unsettled\":{}}")
+        case .registrationRequired: out.raw("{\"registrationRequired\":{}}")
+        case .active(let session): out.raw("{\"active\":{\"_0\":"); out.session(session); out.raw("}}")
+        case .authenticating, .awaitingConfirmation, .failed: return nil
+        }
+        out.raw("}}")
+        return Data(out.text.utf8)
+    }
+
     private static func event(_ event: MachineEvent) -> JSONText? {
         var out = JSONText()
         switch event {
@@ -33,8 +49,8 @@ enum JournalLineWriter {
             case .nothing: out.raw("{\"nothing\":{}}")
             case .corrupt(let reason): out.raw("{\"corrupt\":{\"reason\":"); out.string(reason); out.raw("}}")
             case .unreadable(let reason): out.raw("{\"unreadable\":{\"reason\":"); out.string(reason); out.raw("}}")
-            case .valid(let session): out.raw("{\"valid\":{\"_0\":"); out.session(session); out.raw("}}")
-            case .expired(let session): out.raw("{\"expired\":{\"_0\":"); out.session(session); out.raw("}}")
+            case .valid(let session): out.raw("{\"valid\":{\"_0\":"); out.storedSession(session); out.raw("}}")
+            case .expired(let session): out.raw("{\"expired\":{\"_0\":"); out.storedSession(session); out.raw("}}")
             case .boundElsewhere(let mismatch):
                 out.raw("{\"boundElsewhere\":{\"_0\":"); out.string(mismatch.rawValue); out.raw("}}")
             }
@@ -87,7 +103,7 @@ private struct JSONText {
     }
 
     /// ``StoredSession`` (keys sorted: expiresAt, profile, refreshExpiresAt, registrationType).
-    mutating func session(_ session: StoredSession) {
+    mutating func storedSession(_ session: StoredSession) {
         var first = true
         raw("{")
         key("expiresAt", first: &first); number(session.expiresAt.timeIntervalSince1970)
@@ -96,6 +112,23 @@ private struct JSONText {
             key("refreshExpiresAt", first: &first); number(refresh.timeIntervalSince1970)
         }
         key("registrationType", first: &first); string(session.registrationType.rawValue)
+        raw("}")
+    }
+
+    /// ``Session`` (keys sorted: activation, connectivity, expiresAt, profile, registrationType, renewalPending).
+    mutating func session(_ session: Session) {
+        var first = true
+        raw("{")
+        key("activation", first: &first); string(session.activation.rawValue)
+        key("connectivity", first: &first)
+        switch session.connectivity {
+        case .online: raw("{\"online\":{}}")
+        case .offline(let issue): raw("{\"offline\":{\"_0\":"); string(issue.rawValue); raw("}}")
+        }
+        if let expiresAt = session.expiresAt { key("expiresAt", first: &first); number(expiresAt.timeIntervalSince1970) }
+        if let profile = session.profile { key("profile", first: &first); self.profile(profile) }
+        if let type = session.registrationType { key("registrationType", first: &first); string(type.rawValue) }
+        key("renewalPending", first: &first); raw(session.renewalPending ? "true" : "false")
         raw("}")
     }
 
