@@ -20,7 +20,7 @@ enum JournalLineWriter {
         out.raw(",\"seq\":")
         out.raw(String(entry.sequence))
         out.raw("}")
-        return Data(out.text.utf8)
+        return out.data
     }
 
     /// The line for `snapshot`, or `nil` when its state is not one this writer covers (unsettled, registration
@@ -35,7 +35,7 @@ enum JournalLineWriter {
         case .authenticating, .awaitingConfirmation, .failed: return nil
         }
         out.raw("}}")
-        return Data(out.text.utf8)
+        return out.data
     }
 
     private static func event(_ event: MachineEvent) -> JSONText? {
@@ -67,6 +67,13 @@ private struct JSONText {
     var text = ""
 
     mutating func raw(_ part: String) { text += part }
+
+    /// The UTF-8 bytes, copied straight from the string's storage (`Data(text.utf8)` asks the runtime, every time,
+    /// whether the view is contiguous bytes: a scan of every conformance record in the process).
+    var data: Data {
+        var text = text
+        return text.withUTF8 { Data(buffer: $0) }
+    }
 
     /// A number as `JSONEncoder` writes a `Double`: its shortest description, without a trailing `.0`.
     mutating func number(_ value: Double) {
