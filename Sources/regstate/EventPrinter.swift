@@ -17,7 +17,7 @@ actor EventPrinter {
     static func attach(to service: RegStateService, console: Console) async -> EventPrinter {
         let printer = EventPrinter(console: console)
         let stream = await service.events()
-        Task { await printer.consume(stream) }
+        Task(executorPreference: MainThreadExecutor.preferred) { await printer.consume(stream) }
         return printer
     }
 
