@@ -29,6 +29,11 @@ public struct RegStateConfiguration: Sendable {
     /// Wrong one-time codes one passwordless attempt tolerates (default 5): the next wrong code ends the attempt with
     /// ``RegistrationFailure/tooManyAttempts``. A resend starts the count again; the provider may bound it too.
     public var maxCodeAttempts = 5
+    /// Whether a launch that settles on a stored session, online, then runs seed 002's Check Registration
+    /// (``RegStateService/checkRegistration()``) in the background: `nil` (the default) runs it when a backend is
+    /// configured and RegState renews the session itself; `false` never; `true` also asks for it (still only with a
+    /// backend). It never delays the launch's lettered event; ``RegStateService/launchRegistrationCheck()`` waits for it.
+    public var checksRegistrationAtLaunch: Bool?
 
     /// Creates a configuration.
     public init(oidc: OIDCConfiguration, backendURL: URL? = nil, nonNativeAccessToken: String = "non-native",

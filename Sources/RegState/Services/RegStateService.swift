@@ -44,6 +44,9 @@ public actor RegStateService {
     private var lastLogoutRefusal: TransientIssue?
     /// A launch renewal that outlived the launch budget, still running; ``finishPendingRenewal()`` waits for it.
     var lateLaunchRenewal: Task<Void, Never>?
+    /// What the last clear-state did at the backend; the launch's Check Registration (seed 002), after it settled.
+    var lastDeregistration: InstallationDeregistration?
+    var launchCheck: Task<Result<RegistrationCheck, RegistrationCheckError>, Never>?
     /// Wrong codes typed for the current one-time code (reset by every code sent).
     private var wrongCodes = 0
 
@@ -122,6 +125,7 @@ public actor RegStateService {
         }
         _ = try? await apply(.launched(isNative: runner.isNative))
         recorder.flush()
+        beginLaunchRegistrationCheck()
         return state
     }
 
@@ -258,7 +262,7 @@ public actor RegStateService {
         case .clearAllTokens:
             return await feed(await runner.clearAllTokens())
         case .clearEverything:
-            await runner.clearEverything()
+            lastDeregistration = await runner.clearEverything()
             recorder.reset()
             broadcaster.forgetLatest()
             return await feed(.credentialsCleared)
@@ -273,13 +277,13 @@ public actor RegStateService {
         }
     }
 
-    /// After the user's logout, in **D**: the journal keeps no line about the user (email, name, subject), only a
-    /// snapshot of **D** and the sequence number. (A clear-state empties the journal itself; after a final **E** the
-    /// journal keeps the refusal's reason, which is what a bug report needs.)
+    /// In **D** after a logout the journal is one snapshot of **D** (no email, name or subject); after credentials
+    /// were cleared (final **E**, forced logout) every line stays without personal data, reasons kept.
     private func forgetUserIfGone(after event: MachineEvent, from before: RegState) {
         guard state == .registrationRequired else { return }
         switch (event, before) {
         case (.loggedOut, _): recorder.forgetHistory()
+        case (.credentialsCleared, _): recorder.forgetPersonalData()
         default: return
         }
     }
