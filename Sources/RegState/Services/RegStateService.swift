@@ -111,12 +111,9 @@ public actor RegStateService {
 
     // MARK: Launch
 
-    /// Opens the journal (a torn tail is cut, a long one compacted), then runs the launch sequence (seed 002 steps
-    /// 1–5) and returns the settled state.
-    ///
-    /// The launch does not rebuild the state from the journal: its first event puts any state back to unsettled and
-    /// the stored credentials decide the rest, so the journal is read for its numbers only (its fold still equals
-    /// ``state`` once the launch is journaled). Calling it again relaunches: the stored credentials are inspected anew.
+    /// Opens the journal (a torn tail cut, a long one compacted; read for its numbers only: the launch's first event
+    /// resets any state and the stored credentials decide the rest), then runs the launch sequence (seed 002 steps
+    /// 1–5) and returns the settled state. Calling it again relaunches: the stored credentials are inspected anew.
     @discardableResult
     public func start() async -> RegState {
         if !started {
