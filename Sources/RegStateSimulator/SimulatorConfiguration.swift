@@ -99,6 +99,10 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// Whether discovery lists `end_session_endpoint` (RP-initiated logout; default `true`). The endpoint answers
     /// either way, as a browser visit would.
     public var offersEndSession = true
+    /// Whether the provider offers passwordless email sign-in (default `true`); `false` behaves like
+    /// django-oauth-toolkit: discovery's `grant_types_supported` lacks the one-time-code grant and
+    /// `/passwordless/start` is not found.
+    public var offersPasswordless = true
     /// How a refresh token the provider will not renew is refused (default ``RefreshRefusalStyle/oauthError``);
     /// ``RefreshRefusalStyle/bareStatus(_:)`` answers as Glewlwyd does, `400` with an empty body.
     public var refreshRefusal = RefreshRefusalStyle.oauthError

@@ -92,12 +92,15 @@ extension CommandRun {
         return ExitCode.success
     }
 
-    /// Revokes the refresh token and clears local credentials; refuses, changing nothing, while offline.
+    /// Revokes the refresh token and clears local credentials; refuses, changing nothing, while offline. Every line
+    /// says what happened: the revocation as ``LogoutResult`` reports it (never "revoked" without a refresh token),
+    /// and the provider's browser session only when this login had one.
     func logout() async -> Int32 {
         let state = await service.start()
         await drain()
         guard case .active = state else {
             console.message("Nothing to log out: no session is active (\(EventText.human(state))).")
+            if options.json { console.jsonLine(["result": "logout", "loggedOut": false, "reason": "no_session"]) }
             return ExitCode.registrationRequired
         }
         do {
@@ -124,22 +127,26 @@ extension CommandRun {
         } catch {
             await drain()
             console.message("Logout failed: \(error.localizedDescription)")
+            if options.json { console.jsonLine(["result": "logout", "loggedOut": false, "reason": "failed"]) }
             return ExitCode.failure
         }
     }
 
     /// RP-initiated logout after a logout: the simulated browser visits the end-session URL itself; with a real
-    /// provider the CLI shows the URL to open, without `id_token_hint` (never printed). Returns `ended` or that URL;
-    /// `nil` when the provider offers no end-session endpoint.
+    /// provider the CLI shows the URL to open, without `id_token_hint` (never printed). Returns `ended`, `failed` or
+    /// that URL; `nil` when there is no provider session to end (no end-session endpoint, a passwordless login, a
+    /// non-native platform), and then nothing is said about one.
     private func endProviderSession() async -> String? {
         guard let request = await service.providerLogoutRequest() else { return nil }
         if options.issuer == nil {
             let answer = try? await environment.transport.send(HTTPRequest(method: .get, url: request.url))
             guard let answer, answer.status < 400 else {
-                console.message("The provider's browser session could not be ended.")
-                return nil
+                console.message("The provider's browser session could not be ended: the next sign-in may sign the"
+                                + " same user in again (choose 3 to pick another account).")
+                return "failed"
             }
-            console.message("The provider's browser session was ended: the next sign-in asks for the user.")
+            console.message("The simulated browser opened the provider's end-session URL: it is signed out there, so"
+                            + " the next sign-in asks for the user.")
             return "ended"
         }
         console.message("To sign out at the provider too (and pick another account next time), open:")
@@ -158,14 +165,20 @@ extension CommandRun {
     }
 
     /// Wipes the device's local state, lists what was removed and says what happened at the backend (the
-    /// installation deregistered, or why it may still be registered); the simulator's world stays. With `--json`, a
+    /// installation deregistered, or why it may still be registered); the simulator's world stays. The journal is
+    /// listed only when it held entries, and an empty store says so instead of claiming a removal. With `--json`, a
     /// line `{"result":"clear-state","removed":[…],"installation":"deregistered|noBackend|notRegistered|offline|refused",
     /// "detail"?}`. Exit 0 in every case: local state is always cleared.
     func clearState() async -> Int32 {
+        let journaled = ((try? await service.journalEntries()) ?? []).isEmpty == false
         let result = await service.clearState()
         await drain()
-        let removed = result.removedKeys + ["journal"]
-        console.result("Removed: \(removed.joined(separator: ", ")).")
+        let removed = result.removedKeys + (journaled ? ["journal"] : [])
+        if removed.isEmpty {
+            console.result("Nothing to remove: no credentials were stored and the journal was empty.")
+        } else {
+            console.result("Removed: \(removed.joined(separator: ", ")).")
+        }
         console.result("Backend: \(result.installation)")
         if options.json {
             var line: [String: JSONValue] = ["result": "clear-state", "removed": .array(removed.map { .string($0) }),

@@ -47,11 +47,20 @@ extension CommandRun {
         }
     }
 
-    /// D (or after an error): 1 Social, 2 Email, 3 Social with another account (`prompt=login`), q Quit.
+    /// D (or after an error): 1 Social, 2 Email, 3 Social with another account (`prompt=login`), q Quit. Email is
+    /// offered only when the provider's discovery does not rule it out; otherwise a sentence says why it is missing
+    /// (the other numbers stay, so scripted answers keep their meaning).
     private func registrationMenu() async -> Step {
-        console.message("Register:\n  1  Social login\n  2  Email (one-time code)\n"
-            + "  3  Social login, use another account\n  q  Quit")
-        switch await choose(from: ["1", "2", "3", "q"]) {
+        let passwordless = await service.passwordlessAvailability()
+        var choices = ["1"]
+        var menu = "Register:\n  1  Social login\n"
+        if passwordless.mayOffer {
+            menu += "  2  Email (one-time code)\n"
+            choices.append("2")
+        }
+        console.message(menu + "  3  Social login, use another account\n  q  Quit")
+        if let reason = passwordless.reason { console.message("Email (one-time code) is not offered: \(reason)") }
+        switch await choose(from: choices + ["3", "q"]) {
         case "1": return await socialLogin()
         case "2": return await passwordlessLogin()
         case "3": return await socialLogin(prompt: .login)

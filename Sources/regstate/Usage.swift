@@ -74,8 +74,10 @@ enum Usage {
             """
             Usage: regstate [walkthrough] [OPTIONS]
 
-            Settles, then walks through registration: at D choose 1 Social or 2 Email, at G choose 1 Confirm or
-            2 Retry (q quits). Answers are read one per line from standard input (a terminal, a pipe or a script).
+            Settles, then walks through registration: at D choose 1 Social, 2 Email or 3 Social with another account
+            (the provider asks for the user again), at G choose 1 Confirm or 2 Retry (q quits). Email is offered only
+            when the provider's discovery does not rule it out; otherwise a line says why it is missing. Answers are
+            read one per line from standard input (a terminal, a pipe or a script).
             On the simulator, social login asks which email to sign in as; email login prints the simulated inbox
             line and asks for the code. With --issuer, social login prints the authorization URL on its own line
             and reads the redirect URL from the next line (or catches it with --loopback). When confirmation fails
@@ -103,8 +105,12 @@ enum Usage {
 
             Revokes the refresh token at the provider and clears local credentials, and says which happened: revoked,
             not revoked because the provider offers no revocation (the token stays valid there until it expires), or
-            revocation refused. When the provider cannot be reached, nothing changes. With --json, a line
-            {"result":"logout","loggedOut":…,"revocation":"revoked|unsupported|refused|nothingToRevoke|unreachable"}.
+            revocation refused, or nothing to revoke (no refresh token was stored). After a sign-in in the browser it
+            also ends the provider's browser session where the provider offers that (on the simulator it opens the
+            end-session URL itself; with --issuer it prints the URL to open). When the provider cannot be reached,
+            nothing changes. With --json, a line {"result":"logout","loggedOut":…,
+            "revocation":"revoked|unsupported|refused|nothingToRevoke|unreachable","endSession"?:"ended|failed|URL"},
+            or {"result":"logout","loggedOut":false,"reason":"no_session|failed"}.
             Exit status: 0 logged out, 1 refused (offline), 3 nothing to log out.
             """
         case .clearState:

@@ -14,7 +14,7 @@ struct AccountSwitchCLITests {
         #expect(String(decoding: try Data(contentsOf: world), as: UTF8.self).contains("browserSession"))
         let done = try await device.run(["logout", "--json"])
         #expect(done.status == 0)
-        #expect(done.stderr.contains("The provider's browser session was ended"), "stderr: \(done.stderr)")
+        #expect(done.stderr.contains("The simulated browser opened the provider's end-session URL: it is signed out there"), "stderr: \(done.stderr)")
         #expect(done.stdout.contains("\"endSession\":\"ended\""), "stdout: \(done.stdout)")
         #expect(!String(decoding: try Data(contentsOf: world), as: UTF8.self).contains("browserSession"))
         device.expectNoSecretsPrinted()

@@ -72,8 +72,12 @@ extension OIDCClient {
     /// Whether the provider offers the one-time-code grant: discovery that lists `grant_types_supported` must name
     /// it; discovery without the list leaves the answer to the start endpoint.
     package func offersPasswordless() async throws(OIDCError) -> Bool {
-        guard let listed = try await metadata().grantTypesSupported else { return true }
-        return listed.contains(Self.passwordlessGrantType)
+        Self.listsPasswordless(try await metadata()) ?? true
+    }
+
+    /// Whether `metadata` lists the one-time-code grant; `nil` when it lists no grant types at all.
+    static func listsPasswordless(_ metadata: ProviderMetadata) -> Bool? {
+        metadata.grantTypesSupported.map { $0.contains(passwordlessGrantType) }
     }
 
     /// Maps a token endpoint refusal of a one-time code to the code-specific cases: 429 is rate limiting; Auth0's

@@ -160,9 +160,9 @@ public actor RegStateService {
     }
 
     /// The request that ends the user's browser session at the provider, made by the last ``logout()`` when the
-    /// provider offers RP-initiated logout (`end_session_endpoint`); `nil` otherwise. Open its ``EndSessionRequest/url``
-    /// in the browser the login used, so that the next sign-in asks for the user again. It carries the ID token as
-    /// `id_token_hint`: never print or log the URL (its description is redacted).
+    /// provider offers RP-initiated logout and the login was in the browser (not passwordless, not non-native); else
+    /// `nil`. Open its ``EndSessionRequest/url`` in the browser the login used, so that the next sign-in asks for the
+    /// user again. It carries the ID token as `id_token_hint`: never print or log the URL (its description is redacted).
     public func providerLogoutRequest() -> EndSessionRequest? {
         lastEndSession
     }

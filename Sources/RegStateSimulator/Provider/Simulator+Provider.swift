@@ -30,6 +30,7 @@ extension Simulator {
                 document["revocation_endpoint"] = nil
             }
             if !configuration.offersEndSession { document["end_session_endpoint"] = nil }
+            if !configuration.offersPasswordless { document["grant_types_supported"] = ["authorization_code", "refresh_token"] }
             document["scopes_supported"] = configuration.scopesSupported.map { .array($0.map { .string($0) }) }
             return .json(200, .object(document))
         case ("/.well-known/oauth-authorization-server", .get):
@@ -37,6 +38,7 @@ extension Simulator {
             if !configuration.offersRevocation { document["revocation_endpoint"] = nil }
             return .json(200, .object(document))
         case ("/oauth/revoke", _) where !configuration.offersRevocation: return ServerResponse.notFound
+        case ("/passwordless/start", _) where !configuration.offersPasswordless: return ServerResponse.notFound
         case ("/.well-known/jwks.json", .get):
             let body = (try? JSONEncoder().encode(mint.keySet)).flatMap { try? JSONValue.parse($0) }
             return .json(200, body ?? ["keys": []])

@@ -22,13 +22,16 @@ struct InteropDevice {
     let dpop: DPoPMode
     /// The client to register as; the peer's public client unless a test names another (`swift-test-dpop`).
     let clientID: String
+    /// Where the provider sends the browser after an RP-initiated logout (`nil`: none configured).
+    let postLogoutRedirect: URL?
 
     /// - Parameters:
     ///   - timeout: how long each HTTP request may take (short when the provider will be paused).
     ///   - gracePeriod: seconds before expiry at which the library renews (small for 2-second tokens).
     init(peer: any Peer, redirectURI: URL? = nil, timeout: TimeInterval = 10, gracePeriod: TimeInterval = 60,
-         dpop: DPoPMode = .off, clientID: String? = nil) {
+         dpop: DPoPMode = .off, clientID: String? = nil, postLogoutRedirect: URL? = nil) {
         self.peer = peer
+        self.postLogoutRedirect = postLogoutRedirect
         self.dpop = dpop
         self.clientID = clientID ?? peer.clientID
         self.redirectURI = redirectURI ?? peer.customSchemeRedirect
@@ -42,6 +45,7 @@ struct InteropDevice {
             oidc: OIDCConfiguration(issuer: peer.issuer, clientID: clientID, redirectURI: redirectURI),
             backendURL: nil, gracePeriod: gracePeriod)
         configuration.dpop = dpop
+        configuration.oidc.postLogoutRedirectURI = postLogoutRedirect
         return configuration
     }
 

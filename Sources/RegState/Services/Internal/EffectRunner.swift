@@ -265,7 +265,12 @@ struct EffectRunner: Sendable {
             }
         }
         // RP-initiated logout: the URL that ends the browser session at the provider, with the ID token as hint.
-        let endSession = await provider.endSessionRequest(idTokenHint: snapshot?.idToken)
+        // Only after a sign-in in the browser: a passwordless code or a non-native platform (no ID token) left no
+        // browser session at the provider, so there is nothing to end.
+        var endSession: EndSessionRequest?
+        if let idToken = snapshot?.idToken, snapshot?.session?.registrationType != .passwordless {
+            endSession = await provider.endSessionRequest(idTokenHint: idToken)
+        }
         dpop.forget()
         do {
             try await tokens.clearAll()
