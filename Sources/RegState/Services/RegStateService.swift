@@ -111,14 +111,14 @@ public actor RegStateService {
 
     // MARK: Launch
 
-    /// Replays the journal, then runs the launch sequence (seed 002 steps 1–5) and returns the settled state.
-    ///
-    /// Calling it again relaunches: the stored credentials are inspected anew.
+    /// Opens the journal (a torn tail cut, a long one compacted; read for its numbers only: the launch's first event
+    /// resets any state and the stored credentials decide the rest), then runs the launch sequence (seed 002 steps
+    /// 1–5) and returns the settled state. Calling it again relaunches: the stored credentials are inspected anew.
     @discardableResult
     public func start() async -> RegState {
         if !started {
             started = true
-            state = recorder.replay()
+            recorder.openAtLaunch()
         }
         _ = try? await apply(.launched(isNative: runner.isNative))
         recorder.flush()

@@ -63,6 +63,29 @@ package struct JournalRecorder {
         }
     }
 
+    /// What a launch does with the journal: reads it (cutting a torn tail), reports damaged and unreadable lines, and
+    /// compacts a long tail, without decoding a single entry. The launch's first event (`launched`) puts every state
+    /// back to ``RegState/unsettled`` whatever the journal folds to, so the fold is not needed to launch; it stays
+    /// available through ``replay()`` and ``storedFold()``, and compaction still folds every entry it drops. Entries
+    /// are read for their numbers only (see ``JournalLines``), so a line whose `seq` is readable but whose event is
+    /// not (a newer version's) is reported when it is folded, not here.
+    package mutating func openAtLaunch() {
+        do {
+            let contents = try journal.read()
+            if contents.droppedLines > 0 {
+                logger.log(.warning, "journal: dropped \(contents.droppedLines) damaged line(s)")
+            }
+            let parsed = JournalLines(contents.lines, decodingEntries: false)
+            if parsed.unreadable > 0 {
+                logger.log(.warning, "journal: dropped \(parsed.unreadable) unreadable entr(ies)")
+            }
+            logger.log(.debug, "journal: \(parsed.tailCount) line(s) after the snapshot, last number \(parsed.lastSequence)")
+            if parsed.tailCount > Self.compactionThreshold { compact() }
+        } catch {
+            logger.log(.warning, "journal: unreadable, starting fresh (\(error.localizedDescription))")
+        }
+    }
+
     /// Events held back to be written with the next one (the launch's `launched`): one write and one `fsync` for the
     /// launch's entries instead of one each. A crash before that write loses them whole (never a torn line); the
     /// launch is then simply not in the record, as if the process had died a moment earlier.
