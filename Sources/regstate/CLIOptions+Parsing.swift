@@ -66,6 +66,7 @@ extension CLIOptions {
                 guard !path.isEmpty else { throw UsageError("option --store needs a directory") }
                 options.store = URL(fileURLWithPath: expandingTilde(path), isDirectory: true)
             case "--json": options.json = try flag()
+            case "--check-registration": options.checksRegistration = try flag()
             case "--platform":
                 let text = try value()
                 guard let platform = PlatformChoice(rawValue: text) else {
