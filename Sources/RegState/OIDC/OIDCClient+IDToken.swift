@@ -12,11 +12,15 @@ extension OIDCClient {
     ///   - idToken: The compact ID token.
     ///   - expectedNonce: The nonce of the authorization request; `nil` for tokens from a passwordless exchange,
     ///     where no nonce was sent.
+    ///   - freshFromTokenEndpoint: Whether the token just came from the provider's token endpoint (registration),
+    ///     so that its `iat` may stand in for the provider's clock when no `Date` header gave an estimate. Never for
+    ///     a token handed in from elsewhere (host mode): an old token would then always look fresh.
     /// - Returns: The verified token and its ``Profile``.
     /// - Throws: ``OIDCError/invalidIDToken(_:)`` for a failed check (``IDTokenError/unsignedTokensAdvertised`` when
     ///   discovery lists `none`); discovery and JWKS fetch errors otherwise.
-    package func validateIDToken(_ idToken: String, expectedNonce: String?) async throws(OIDCError) -> VerifiedIDToken {
-        try await validated { validator, keys, now throws(IDTokenError) in
+    package func validateIDToken(_ idToken: String, expectedNonce: String?,
+                                 freshFromTokenEndpoint: Bool = false) async throws(OIDCError) -> VerifiedIDToken {
+        try await validated(fresh: freshFromTokenEndpoint ? idToken : nil) { validator, keys, now throws(IDTokenError) in
             try validator.validate(idToken, keySet: keys, expectedNonce: expectedNonce, now: now)
         }
     }
@@ -40,7 +44,7 @@ extension OIDCClient {
         } catch {
             throw .invalidIDToken(.refreshedIdentityMismatch)
         }
-        return try await validated { validator, keys, now throws(IDTokenError) in
+        return try await validated(fresh: idToken) { validator, keys, now throws(IDTokenError) in
             try validator.validateRefreshed(idToken, original: original, keySet: keys, now: now)
         }
     }
@@ -48,7 +52,12 @@ extension OIDCClient {
     /// Runs `check` with a validator for this client and the discovery document's algorithms, refetching the JWKS
     /// once on an unknown `kid`, and reads the profile. Time claims are checked on the provider's clock (the device
     /// clock plus ``ProviderClockEstimate/offset``), so a wrong device clock does not refuse a fresh token.
+    ///
+    /// `fresh` is the token when it just came from the token endpoint: if only its time claims fail and no `Date`
+    /// header gave an estimate, its `iat` is taken as the provider's clock and the check runs once more; the
+    /// estimate is kept only when every other check passed.
     private func validated(
+        fresh: String? = nil,
         _ check: (IDTokenValidator, JSONWebKeySet, Date) throws(IDTokenError) -> JSONWebToken
     ) async throws(OIDCError) -> VerifiedIDToken {
         let algorithms: Set<SignatureAlgorithm>
@@ -71,11 +80,27 @@ extension OIDCClient {
                 }
                 return VerifiedIDToken(token: token, profile: profile)
             } catch {
+                if error.isTimeClaimFailure, let fresh, let verified = retriedOnIssueTime(fresh, validator, keys, check) {
+                    return verified
+                }
                 guard error.suggestsKeyRefresh, !refetched else { throw .invalidIDToken(error) }
                 refetched = true
                 keys = try await keySet(forceRefresh: true)
             }
         }
+    }
+
+    /// The fallback of ``validated(fresh:_:)``: `idToken`'s `iat` as the provider's clock, when no `Date` header gave
+    /// an estimate. Returns the verified token (and keeps the estimate, telling ``onClockOffset``) or `nil`.
+    private func retriedOnIssueTime(
+        _ idToken: String, _ validator: IDTokenValidator, _ keys: JSONWebKeySet,
+        _ check: (IDTokenValidator, JSONWebKeySet, Date) throws(IDTokenError) -> JSONWebToken
+    ) -> VerifiedIDToken? {
+        guard !clockEstimate.isMeasuredByDateHeader, let issuedAt = (try? JSONWebToken(compact: idToken))?.issuedAt,
+              let token = try? check(validator, keys, issuedAt),
+              let profile = try? ProfileService().profile(fromClaims: token.claims) else { return nil }
+        if let changed = clockEstimate.observeIssueTime(issuedAt, at: clock.now()) { onClockOffset(changed) }
+        return VerifiedIDToken(token: token, profile: profile)
     }
 
     /// The issuer's signing keys, from the cache unless `forceRefresh`; a failed fetch keeps the old cache.

@@ -17,8 +17,9 @@ import Foundation
 public actor RegStateService {
     /// The current state.
     public private(set) var state: RegState = .unsettled
-    /// The social login in progress (PKCE verifier, state, nonce), in memory only, beside the state it belongs to.
-    private var login: AuthorizationRequest?
+    /// The social login this process began (PKCE verifier, state, nonce), beside the state it belongs to; the secure
+    /// store keeps a copy so that a relaunch can still finish it (``completeSocialRegistration(callback:)``).
+    private var login: PendingLogin?
     let runner: EffectRunner
     let renewal: RenewalService
     private var broadcaster = EventBroadcaster()
@@ -116,6 +117,7 @@ public actor RegStateService {
         if !started {
             started = true
             state = recorder.replay()
+            runner.provider.clockEstimate.journaledBefore(recorder.lastClockOffset)
         }
         _ = try? await apply(.launched(isNative: runner.isNative))
         recorder.flush()
@@ -182,6 +184,7 @@ public actor RegStateService {
             applied += await perform(effect)
         }
         forgetUserIfGone(after: event, from: before)
+        await noteClockOffset()
         resumeSettleWaiters()
         // A session that ended takes every request waiting for its security token with it.
         if state.session == nil, state != .unsettled { await securityFlight.fail(.loggedOut) }
@@ -218,8 +221,7 @@ public actor RegStateService {
             return await feed(await renewal.renew(replacing: staleAccessToken).effectEvent)
         case .startSocialAuthorization:
             switch await runner.startSocialAuthorization(prompt: requestedPrompt) {
-            case .success(let request):
-                login = request
+            case .success(let started): login = started
                 return await feed(.authorizationIssued)
             case .failure(let failure):
                 return await feed(.registrationFailed(failure))
@@ -228,10 +230,10 @@ public actor RegStateService {
             wrongCodes = 0
             return await feed(await runner.sendPasswordlessCode(to: email))
         case .exchangeAuthorizationCode(let callback):
-            // One callback per login: a replay of this redirect finds nothing pending.
-            let request = login
+            // One callback per login: a replay of this redirect finds nothing pending, here or in the store.
+            let remembered = login
             login = nil
-            return await feed(await runner.exchangeAuthorizationCode(callback, for: request) { await self.isAuthenticating })
+            return await feed(await runner.exchangeAuthorizationCode(callback, remembered: remembered) { await self.isAuthenticating })
         case .verifyPasswordlessCode(let email, let code):
             var result = await runner.verifyPasswordlessCode(code, for: email) { await self.isAuthenticating }
             if case .registrationFailed(.wrongCode)? = result {
@@ -247,6 +249,8 @@ public actor RegStateService {
                 ? await runner.tokens.idToken() : nil
             return await feed(confirmed)
         case .discardPendingAuthorization:
+            // This process's login only: a stored one without it here is another process's (or already taken).
+            if let discarded = login { await runner.discardPendingLogin(state: discarded.request.state) }
             login = nil
             return []
         case .clearProvisionalTokens:
@@ -291,5 +295,5 @@ public actor RegStateService {
     // MARK: For the public calls in the extensions
 
     /// The authorization URL of the social login in progress.
-    var loginURL: URL? { login?.url }
+    var loginURL: URL? { login?.request.url }
 }

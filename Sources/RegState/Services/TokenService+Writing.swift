@@ -76,13 +76,14 @@ extension TokenService {
         if credentials.stage == .provisional { try store.removeValue(forKey: Self.credentialsKey) }
     }
 
-    /// Removes all credentials (logout, final renewal failure); the installation id stays. Credentials bound to
+    /// Removes all credentials and any pending login (logout, final renewal failure); the installation id stays. Credentials bound to
     /// another issuer or client are left alone (only clear-state or a new registration replaces them).
     ///
     /// - Throws: ``StoreError``.
     package func clearAll() throws {
         if !isBoundElsewhere() { try store.removeValue(forKey: Self.credentialsKey) }
         try store.removeValue(forKey: Self.quarantineKey)
+        try store.removeValue(forKey: PendingLogin.storeKey)
     }
 
     /// Removes everything this service keeps, including the installation id (clear-state); returns the removed keys.
@@ -90,7 +91,7 @@ extension TokenService {
     /// - Throws: ``StoreError``.
     package func clearEverything() throws -> [String] {
         var removed: [String] = []
-        for key in [Self.credentialsKey, Self.quarantineKey, Self.installationKey] where try store.data(forKey: key) != nil {
+        for key in [Self.credentialsKey, Self.quarantineKey, Self.installationKey, PendingLogin.storeKey] where try store.data(forKey: key) != nil {
             try store.removeValue(forKey: key)
             removed.append(key)
         }

@@ -19,6 +19,10 @@ package struct JournalRecorder {
     private let clock: any RegStateClock
     private let logger: any RegStateLogger
 
+    /// The clock offset (seconds) the replayed journal noted last (``MachineEvent/clockOffsetObserved(seconds:source:)``),
+    /// so that a relaunch does not note the same offset again.
+    package private(set) var lastClockOffset: Int?
+
     package init(journal: any EventJournal, clock: any RegStateClock, logger: any RegStateLogger) {
         self.journal = journal
         self.clock = clock
@@ -54,6 +58,7 @@ package struct JournalRecorder {
                 logger.log(.warning, "journal: dropped \(parsed.unreadable) unreadable entr(ies)")
             }
             let folded = parsed.entries.reduce(parsed.snapshot?.state ?? .unsettled, Self.fold)
+            for case .clockOffsetObserved(let seconds, _) in parsed.entries.map(\.event) { lastClockOffset = seconds }
             logger.log(.debug, "journal: replayed \(parsed.entries.count) event(s) to \(folded.caseName)")
             if parsed.tailCount > Self.compactionThreshold { compact() }
             return folded
