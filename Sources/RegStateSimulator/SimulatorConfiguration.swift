@@ -99,6 +99,9 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// Whether discovery lists `end_session_endpoint` (RP-initiated logout; default `true`). The endpoint answers
     /// either way, as a browser visit would.
     public var offersEndSession = true
+    /// Whether answers carry an HTTP `Date` header from the simulator's clock (default `true`, as real servers do);
+    /// `false` plays a provider (or a proxy) that strips it, so the device cannot estimate the provider's clock from it.
+    public var sendsDateHeader = true
     /// How a refresh token the provider will not renew is refused (default ``RefreshRefusalStyle/oauthError``);
     /// ``RefreshRefusalStyle/bareStatus(_:)`` answers as Glewlwyd does, `400` with an empty body.
     public var refreshRefusal = RefreshRefusalStyle.oauthError

@@ -53,9 +53,9 @@ extension OIDCClient {
     /// once on an unknown `kid`, and reads the profile. Time claims are checked on the provider's clock (the device
     /// clock plus ``ProviderClockEstimate/offset``), so a wrong device clock does not refuse a fresh token.
     ///
-    /// `fresh` is the token when it just came from the token endpoint: if only its time claims fail and no `Date`
-    /// header gave an estimate, its `iat` is taken as the provider's clock and the check runs once more; the
-    /// estimate is kept only when every other check passed.
+    /// `fresh` is the token when it just came from the token endpoint. While no `Date` header gave an estimate, its
+    /// `iat` stands in for the provider's clock: when only its time claims fail, the check runs once more at its
+    /// `iat` (the leeway covers the time it took to arrive), and once every check passed the offset is kept.
     private func validated(
         fresh: String? = nil,
         _ check: (IDTokenValidator, JSONWebKeySet, Date) throws(IDTokenError) -> JSONWebToken
@@ -74,15 +74,14 @@ extension OIDCClient {
         var refetched = false
         while true {
             do throws(IDTokenError) {
-                let token = try check(validator, keys, clockEstimate.providerNow(deviceNow: clock.now()))
+                let token = try checkedOnProviderClock(fresh: fresh) { now throws(IDTokenError) in
+                    try check(validator, keys, now)
+                }
                 guard let profile = try? ProfileService().profile(fromClaims: token.claims) else {
                     throw IDTokenError.malformed("no sub or iss claim")
                 }
                 return VerifiedIDToken(token: token, profile: profile)
             } catch {
-                if error.isTimeClaimFailure, let fresh, let verified = retriedOnIssueTime(fresh, validator, keys, check) {
-                    return verified
-                }
                 guard error.suggestsKeyRefresh, !refetched else { throw .invalidIDToken(error) }
                 refetched = true
                 keys = try await keySet(forceRefresh: true)
@@ -90,17 +89,26 @@ extension OIDCClient {
         }
     }
 
-    /// The fallback of ``validated(fresh:_:)``: `idToken`'s `iat` as the provider's clock, when no `Date` header gave
-    /// an estimate. Returns the verified token (and keeps the estimate, telling ``onClockOffset``) or `nil`.
-    private func retriedOnIssueTime(
-        _ idToken: String, _ validator: IDTokenValidator, _ keys: JSONWebKeySet,
-        _ check: (IDTokenValidator, JSONWebKeySet, Date) throws(IDTokenError) -> JSONWebToken
-    ) -> VerifiedIDToken? {
-        guard !clockEstimate.isMeasuredByDateHeader, let issuedAt = (try? JSONWebToken(compact: idToken))?.issuedAt,
-              let token = try? check(validator, keys, issuedAt),
-              let profile = try? ProfileService().profile(fromClaims: token.claims) else { return nil }
-        if let changed = clockEstimate.observeIssueTime(issuedAt, at: clock.now()) { onClockOffset(changed) }
-        return VerifiedIDToken(token: token, profile: profile)
+    /// Runs `check` at the provider's time per the estimate; for a `fresh` token while no `Date` header gave an
+    /// estimate, again at its `iat` when only the time claims failed, and keeps its `iat` as the estimate once it
+    /// passed (telling ``onClockOffset`` when that moved the estimate).
+    private func checkedOnProviderClock(
+        fresh: String?, _ check: (Date) throws(IDTokenError) -> JSONWebToken
+    ) throws(IDTokenError) -> JSONWebToken {
+        let byIssueTime = fresh != nil && !clockEstimate.isMeasuredByDateHeader
+        let token: JSONWebToken
+        do {
+            token = try check(clockEstimate.providerNow(deviceNow: clock.now()))
+        } catch {
+            guard byIssueTime, error.isTimeClaimFailure, let fresh,
+                  let issuedAt = (try? JSONWebToken(compact: fresh))?.issuedAt else { throw error }
+            token = try check(issuedAt)
+        }
+        if byIssueTime, let issuedAt = token.issuedAt,
+           let changed = clockEstimate.observeIssueTime(issuedAt, at: clock.now()) {
+            onClockOffset(changed)
+        }
+        return token
     }
 
     /// The issuer's signing keys, from the cache unless `forceRefresh`; a failed fetch keeps the old cache.

@@ -14,7 +14,8 @@ extension TokenService {
     /// - Throws: ``StoreError``.
     @discardableResult
     package func storeProvisional(_ tokens: TokenResponse, registrationType: RegistrationType, profile: Profile) throws -> StoredSession {
-        let now = clock.now()
+        // The lifetimes count from when the tokens arrived (``TokenResponse/receivedAt``), not from now.
+        let now = tokens.receivedAt ?? clock.now()
         var credentials = StoredCredentials(
             stage: .provisional, registrationType: registrationType, profile: profile, idToken: tokens.idToken,
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
@@ -26,17 +27,20 @@ extension TokenService {
         return try summary(of: credentials)
     }
 
-    /// Promotes the provisional tokens to confirmed, with the backend's security token when there is one.
+    /// Promotes the provisional tokens to confirmed, with the backend's security token when there is one; its
+    /// lifetime counts from `securityTokenReceivedAt` (when the backend's grant arrived; now when not given).
     ///
     /// - Throws: ``TokenServiceError/nothingProvisional`` or ``StoreError``.
     @discardableResult
-    package func confirm(securityToken: String? = nil, securityTokenLifetime: TimeInterval? = nil) throws -> StoredSession {
+    package func confirm(securityToken: String? = nil, securityTokenLifetime: TimeInterval? = nil,
+                         securityTokenReceivedAt: Date? = nil) throws -> StoredSession {
         guard var credentials = try loadOwn(), credentials.stage == .provisional else {
             throw TokenServiceError.nothingProvisional
         }
         credentials.stage = .confirmed
         credentials.securityToken = securityToken
-        credentials.securityTokenExpiresAt = securityTokenLifetime.map { clock.now().addingTimeInterval($0) }
+        let received = securityTokenReceivedAt ?? clock.now()
+        credentials.securityTokenExpiresAt = securityTokenLifetime.map { received.addingTimeInterval($0) }
         try save(credentials)
         return try summary(of: credentials)
     }
@@ -52,7 +56,7 @@ extension TokenService {
     package func storeRenewed(_ tokens: TokenResponse, profile: Profile?, replacing usedRefreshToken: String) throws -> StoredSession? {
         guard var credentials = try loadOwn(), credentials.stage == .confirmed,
               credentials.refreshToken == usedRefreshToken else { return nil }
-        let now = clock.now()
+        let now = tokens.receivedAt ?? clock.now()
         credentials.accessToken = tokens.accessToken
         credentials.tokenType = tokens.tokenType
         credentials.expiresAt = tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime)

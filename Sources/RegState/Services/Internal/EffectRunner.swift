@@ -216,9 +216,11 @@ struct EffectRunner: Sendable {
             let installation = InstallationInfo(installationID: try await tokens.installationID(),
                                                 platform: platform.type, formFactor: platform.formFactor)
             let grant = try await backend.securityToken(idToken: idToken, installation: installation)
+            let grantReceived = dependencies.clock.now()
             try await backend.updateProfile(stored.profile, registrationType: stored.registrationType,
                                             securityToken: grant.securityToken)
-            let confirmed = try await tokens.confirm(securityToken: grant.securityToken, securityTokenLifetime: grant.expiresIn)
+            let confirmed = try await tokens.confirm(securityToken: grant.securityToken, securityTokenLifetime: grant.expiresIn,
+                                                     securityTokenReceivedAt: grantReceived)
             return .registrationConfirmed(confirmed)
         } catch {
             return .registrationFailed(RegistrationFailure(mapping: error))
