@@ -223,6 +223,7 @@ struct PendingLoginTests {
         let active = try device.launch()
         await active.start()
         try await device.world.signIn(active)
+        #expect(try device.record() == nil, "a login finished in the same process is taken from the store too")
         try await active.confirmRegistration()
         let client = OIDCClient(configuration: device.world.configuration.oidc, transport: device.simulator.transport,
                                 clock: device.clock)
