@@ -68,7 +68,7 @@ extension SimulationRun {
             spawn("clearState", slot: index) { service in
                 let removed = await service.clearState()
                 await self.loggedOutCompleted(by: service)
-                return "removed \(removed.count) key(s)"
+                return "removed \(removed.removedKeys.count) key(s), backend: \(removed.installation.name)"
             }
         case 75..<80:
             await register(index, spawned: true)

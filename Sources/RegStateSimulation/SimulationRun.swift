@@ -127,6 +127,9 @@ public actor SimulationRun {
         var configuration = RegStateConfiguration(oidc: oidc, backendURL: world.backendURL)
         // A launch renewal waits for its answer: the budget's timer is real time, which the simulation does not drive.
         configuration.launchBudget = .infinity
+        // Check Registration runs in a task of its own after the launch; the seeded world's actions stay the ones
+        // the seed chose (the check is tested on the simulator in RegistrationCheckTests).
+        configuration.checksRegistrationAtLaunch = false
         return configuration
     }
 

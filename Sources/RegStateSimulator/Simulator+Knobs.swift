@@ -6,6 +6,14 @@ extension Simulator {
     /// Takes the network away (`true`: every request throws `TransportError.offline`) or gives it back.
     public func setOffline(_ offline: Bool) { configuration.isOffline = offline }
 
+    /// Changes a user's display name at the provider (userinfo and later ID tokens say the new one), as a user who
+    /// edits their account would; creates the user when unknown.
+    public func renameUser(email: String, to name: String) {
+        var user = world.users[email.lowercased()] ?? SimulatorUser(email: email, name: name)
+        user.name = name
+        world.users[user.email] = user
+    }
+
     /// Makes every refresh-token grant answer `400 invalid_grant` (the provider's explicit refusal), or stops it.
     public func setRefusesRefresh(_ refuses: Bool) { configuration.refusesRefresh = refuses }
 

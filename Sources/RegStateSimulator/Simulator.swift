@@ -33,6 +33,8 @@ public actor Simulator {
     var idTokenDefect: IDTokenDefect?
     /// Every request that reached the host API's resource endpoint, oldest first (in memory only).
     public internal(set) var resourceRequests: [ResourceRequest] = []
+    /// How many Check Registration requests (`GET /v1/check-registration`) reached the backend (in memory only).
+    public internal(set) var checkRegistrationCount = 0
     /// Whether the resource endpoint answers `403 FORCED_LOGOUT`.
     var forcesLogoutAtResource = false
     /// Whether the resource endpoint takes the backend security token instead of the provider access token.

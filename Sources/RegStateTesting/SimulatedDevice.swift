@@ -49,12 +49,15 @@ public struct SimulatedDevice: Sendable {
     ///
     /// Its ``RegStateConfiguration/launchBudget`` is 60 s, not 2 s: on a loaded test machine a launch renewal may take
     /// longer than 2 s of wall time, and a test must not settle offline by accident. Tests of the budget set their own.
+    /// Its ``RegStateConfiguration/checksRegistrationAtLaunch`` is `false`: the check runs in the background after a
+    /// launch, and a test that counts requests must see only what it asked for. Tests of the check turn it on.
     public var configuration: RegStateConfiguration {
         var configuration = RegStateConfiguration(
             oidc: OIDCConfiguration(issuer: world.issuer, clientID: world.clientID, redirectURI: Self.redirect),
             backendURL: world.backendURL,
             nonNativeAccessToken: "agreed-non-native-token")
         configuration.launchBudget = 60
+        configuration.checksRegistrationAtLaunch = false
         return configuration
     }
 

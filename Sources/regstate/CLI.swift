@@ -42,6 +42,7 @@ enum CLI {
         case .events: await run.events()
         case .logout: await run.logout()
         case .clearState: await run.clearState()
+        case .devices: await run.devices()
         case .call: await run.call()
         case .updateToken: await run.updateToken()
         case .notifyTransient: await run.notifyTransient()
@@ -50,6 +51,8 @@ enum CLI {
         // A launch renewal that outlived the launch budget is still running: exiting now could lose a refresh token
         // the provider already rotated. Its result (C or E) is printed as it lands.
         await environment.service.finishPendingRenewal()
+        // The launch's Check Registration (seed 002) runs in the background; let it finish before the process ends.
+        _ = await environment.service.launchRegistrationCheck()
         await printer.drain(environment.service)
         return status
     }

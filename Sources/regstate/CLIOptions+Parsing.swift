@@ -29,6 +29,15 @@ extension CLIOptions {
                     options.callPath = argument
                     continue
                 }
+                if options.command == .devices, options.deviceID == nil {
+                    if !options.removesDevice {
+                        guard argument == "remove" else { throw UsageError("devices takes 'remove ID', not '\(argument)'") }
+                        options.removesDevice = true
+                    } else {
+                        options.deviceID = argument
+                    }
+                    continue
+                }
                 if options.command == .notifyTransient, options.transientIssue == nil {
                     options.transientIssue = try transientIssue(argument)
                     continue
@@ -130,6 +139,7 @@ extension CLIOptions {
     /// Options that only make sense together.
     private func checkCombinations() throws(UsageError) {
         try ongoing.check(command: command, issuer: issuer)
+        if removesDevice, deviceID == nil { throw UsageError("devices remove needs the ID of a device (see 'regstate devices')") }
         if command == .notifyTransient, transientIssue == nil {
             throw UsageError("notify-transient needs no-internet or sso-unspecified")
         }

@@ -40,6 +40,10 @@ struct CLIOptions: Sendable, Equatable {
     var callPath: String?
     /// `notify-transient no-internet|sso-unspecified`.
     var transientIssue: TransientIssue?
+    /// `devices remove ID`: `remove` was given (the ID follows).
+    var removesDevice = false
+    /// `devices remove ID`: the device to remove.
+    var deviceID: String?
 
     /// Who renews: the host with `--host-mode` or a host-only command, RegState otherwise.
     var sessionSource: SessionSource { hostMode || command.isHostOnly ? .host : .selfRenewing }

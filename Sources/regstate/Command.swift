@@ -8,8 +8,10 @@ enum Command: String, Sendable, CaseIterable {
     case events
     /// Revoke the refresh token and clear local data, online only.
     case logout
-    /// Wipe local state.
+    /// Wipe local state (and deregister the installation at the backend when online).
     case clearState = "clear-state"
+    /// List the user's registered devices (`devices`) or remove one (`devices remove ID`).
+    case devices
     /// Consent once, then restore and read data without the user (`authorize` | `fetch`).
     case ongoingAccess = "ongoing-access"
     /// An authorized request to the backend, printed with its outcome.

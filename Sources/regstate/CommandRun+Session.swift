@@ -13,6 +13,7 @@ extension CommandRun {
                            + " or clear-state replaces them.")
         }
         await printTokenBinding()
+        await printRegistrationCheck()
         return ExitCode.forState(state)
     }
 
@@ -31,6 +32,35 @@ extension CommandRun {
         case .dpopKeyUnavailable(let reason): ["token_binding": "dpop-key-unavailable", "reason": .string(reason)]
         }
         console.jsonLine(line)
+    }
+
+    /// What the launch's Check Registration found (seed 002), when it ran: the backend confirmed the access token
+    /// and whether the profile changed, or why not. With `--json`, `{"registration_check": "confirmed"|"failed",
+    /// "registered"?, "profileChanged"?, "reason"?}`.
+    private func printRegistrationCheck() async {
+        guard let result = await service.launchRegistrationCheck() else { return }
+        switch result {
+        case .success(let check):
+            let profile = check.profileChanged ? "profile refreshed from the provider" : "profile up to date"
+            console.result("Registration check: confirmed by the backend (\(check.registered ? "registered" : "not registered"), \(profile))")
+            if options.json {
+                console.jsonLine(["registration_check": "confirmed", "registered": .bool(check.registered),
+                                  "profileChanged": .bool(check.profileChanged)])
+            }
+        case .failure(let error):
+            console.result("Registration check: not confirmed: \(error.errorDescription ?? "failed")")
+            if options.json {
+                let reason: String = switch error {
+                case .noSession: "no_session"
+                case .noBackend: "no_backend"
+                case .accessTokenExpired: "access_token_expired"
+                case .senderConstrainedToken: "sender_constrained_token"
+                case .subjectMismatch: "subject_mismatch"
+                case .backend(let backend): backend.reasonCode
+                }
+                console.jsonLine(["registration_check": "failed", "reason": .string(reason)])
+            }
+        }
     }
 
     /// Why this launch's inspection did not use the stored credentials, when they belong to another issuer or client.
@@ -127,11 +157,26 @@ extension CommandRun {
         return .object(object)
     }
 
-    /// Wipes the device's local state and lists what was removed; the simulator's world stays.
+    /// Wipes the device's local state, lists what was removed and says what happened at the backend (the
+    /// installation deregistered, or why it may still be registered); the simulator's world stays. With `--json`, a
+    /// line `{"result":"clear-state","removed":[…],"installation":"deregistered|noBackend|notRegistered|offline|refused",
+    /// "detail"?}`. Exit 0 in every case: local state is always cleared.
     func clearState() async -> Int32 {
-        let removed = await service.clearState()
+        let result = await service.clearState()
         await drain()
-        console.result("Removed: \((removed + ["journal"]).joined(separator: ", ")).")
+        let removed = result.removedKeys + ["journal"]
+        console.result("Removed: \(removed.joined(separator: ", ")).")
+        console.result("Backend: \(result.installation)")
+        if options.json {
+            var line: [String: JSONValue] = ["result": "clear-state", "removed": .array(removed.map { .string($0) }),
+                                             "installation": .string(result.installation.name)]
+            switch result.installation {
+            case .offline(let issue): line["detail"] = .string(issue.rawValue)
+            case .refused(let error): line["detail"] = .string(error.reasonCode)
+            case .deregistered, .noBackend, .notRegistered: break
+            }
+            console.jsonLine(.object(line))
+        }
         return ExitCode.success
     }
 }

@@ -71,6 +71,9 @@ extension CommandRun {
         case "1":
             do {
                 try await service.confirmRegistration()
+            } catch RegStateError.registration(.tooManyRegisteredDevices) {
+                await drain()
+                return await deviceLimitMenu()
             } catch {
                 await reportFailure(error)
             }

@@ -11,7 +11,10 @@ enum Usage {
           status        Settle and print the state with its letter
           events        Print the event journal, redacted
           logout        Revoke the refresh token (where the provider can) and clear local data (online only)
-          clear-state   Wipe local state: tokens, profile, installation id, journal
+          clear-state   Wipe local state: tokens, profile, installation id, journal (and deregister this
+                        installation at the backend when online)
+          devices [remove ID]
+                        List the devices registered to this account, or remove one
           ongoing-access authorize|fetch
                         Consent once, then restore access and read data without the user
           call [PATH]   An authorized request to the backend (default /v1/resource/tickets); prints its status
@@ -75,7 +78,8 @@ enum Usage {
             2 Retry (q quits). Answers are read one per line from standard input (a terminal, a pipe or a script).
             On the simulator, social login asks which email to sign in as; email login prints the simulated inbox
             line and asks for the code. With --issuer, social login prints the authorization URL on its own line
-            and reads the redirect URL from the next line (or catches it with --loopback).
+            and reads the redirect URL from the next line (or catches it with --loopback). When confirmation fails
+            with "Too many devices", it lists the account's devices and offers to remove one; then sign in again.
             Exit status: 0 session active, 3 registration required, 1 error or input ended.
             """
         case .status:
@@ -107,8 +111,26 @@ enum Usage {
             """
             Usage: regstate clear-state [OPTIONS]
 
-            Wipes this device's local state (tokens, profile, installation id, journal) and says what it removed.
-            The simulator's world (the server side) stays.
+            Asks the backend to forget this installation (with the stored security token, freeing its device slot),
+            then wipes this device's local state (tokens, profile, installation id, journal) and says what it removed
+            and what happened at the backend: removed, nothing to remove, or why the installation is still
+            registered there (offline, refused). Local state is cleared in every case; nothing is revoked at the
+            provider (logout does that). The simulator's world (the server side) stays. With --json, a line
+            {"result":"clear-state","removed":[…],"installation":"deregistered|noBackend|notRegistered|offline|refused"}.
+            Exit status: 0.
+            """
+        case .devices:
+            """
+            Usage: regstate devices [remove ID] [OPTIONS]
+
+            Lists the installations registered with the backend for this account, oldest first, marking this one
+            (what to remove when registration fails with "Too many devices"). 'devices remove ID' removes one; its
+            security tokens end with it. Authenticated with this device's security token (the walkthrough, after a
+            registration refused at the device limit, uses the user's ID token and offers the removal itself). With --json, a line
+            {"result":"devices","devices":[{"id","platform","formFactor","registeredAt","current"}]} or
+            {"result":"devices","removed":ID}, or {"result":"devices","error":REASON}.
+            Exit status: 0 done, 1 refused or unreachable (unknown device, offline, no backend), 3 no session: nothing
+            to authenticate with.
             """
         case .ongoingAccess:
             OngoingAccessCommand.usage

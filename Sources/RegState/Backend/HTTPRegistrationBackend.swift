@@ -8,6 +8,8 @@ import Foundation
 ///   `403 {"error": "TOO_MANY_REGISTERED_DEVICES" | "MAX_NUMBER_SECURITY_TOKEN" | "FORCED_LOGOUT"}`.
 /// - `GET /v1/registration` (Bearer) → `200 {"registered", "profile": {"sub", "email", "name",
 ///   "registration_type"} | null}`.
+/// - `GET /v1/check-registration` (Bearer: the provider's access token) → the same body, the profile being what the
+///   provider's userinfo said for that token; `401` when the provider did not accept it.
 /// - `PUT /v1/profile` (Bearer) `{"sub", "email", "name", "registration_type"}` → `200`.
 /// - `DELETE /v1/installation` (Bearer) → `204`.
 /// - Every request goes to `https` (or `http` on a loopback host); another base URL is refused with
@@ -53,7 +55,11 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
     public func registration(securityToken: String) async throws(BackendError) -> RegistrationStatus {
         let request = HTTPRequest(method: .get, url: endpoint("/v1/registration"),
                                   headers: Self.bearer(securityToken, ["Accept": "application/json"]))
-        let object = try Self.successObject(try await send(request), what: "registration response")
+        return try Self.status(try Self.successObject(try await send(request), what: "registration response"))
+    }
+
+    /// `{"registered", "profile": {"sub", "email", "name", "registration_type"} | null}`.
+    static func status(_ object: [String: JSONValue]) throws(BackendError) -> RegistrationStatus {
         guard let registered = object["registered"]?.boolValue else { throw .malformedResponse("no registered") }
         var profile: BackendProfile?
         switch object["profile"] {

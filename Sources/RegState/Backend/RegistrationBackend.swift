@@ -19,6 +19,10 @@ public protocol RegistrationBackend: Sendable {
     func updateProfile(_ profile: Profile, registrationType: RegistrationType, securityToken: String)
         async throws(BackendError)
 
+    /// Seed 002's Check Registration: the backend asks the provider's userinfo with the access token (so the token is
+    /// checked where it was issued) and answers with the profile it picked up and whether the user is registered.
+    /// A backend without it throws ``BackendError/unexpectedStatus(_:code:)`` 404 (the default).
+    func checkRegistration(accessToken: String) async throws(BackendError) -> RegistrationStatus
     /// Removes this installation and its security tokens (logout), freeing a device slot.
     func deleteInstallation(securityToken: String) async throws(BackendError)
     /// The installations registered for the user of `credential` (a security token, or the user's ID token when
@@ -30,6 +34,11 @@ public protocol RegistrationBackend: Sendable {
 }
 
 extension RegistrationBackend {
+    /// No Check Registration: 404 `check_registration_unsupported`.
+    public func checkRegistration(accessToken: String) async throws(BackendError) -> RegistrationStatus {
+        throw .unexpectedStatus(404, code: "check_registration_unsupported")
+    }
+
     /// No device list: 404 `devices_unsupported`.
     public func devices(credential: String) async throws(BackendError) -> [RegisteredDevice] {
         throw .unexpectedStatus(404, code: "devices_unsupported")

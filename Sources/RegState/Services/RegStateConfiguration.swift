@@ -33,6 +33,11 @@ public struct RegStateConfiguration: Sendable {
     /// ``RegistrationFailure/pendingLoginExpired``. The login in progress is kept in the secure store for this long so
     /// that it survives the app being killed while the user is in the browser.
     public var pendingLoginLifetime: TimeInterval = 600
+    /// Whether a launch that settles on a stored session, online, then runs seed 002's Check Registration
+    /// (``RegStateService/checkRegistration()``) in the background: `nil` (the default) runs it when a backend is
+    /// configured and RegState renews the session itself; `false` never; `true` also asks for it (still only with a
+    /// backend). It never delays the launch's lettered event; ``RegStateService/launchRegistrationCheck()`` waits for it.
+    public var checksRegistrationAtLaunch: Bool?
 
     /// Creates a configuration.
     public init(oidc: OIDCConfiguration, backendURL: URL? = nil, nonNativeAccessToken: String = "non-native",

@@ -85,15 +85,20 @@ extension RegStateService {
         try await apply(.forcedLogout)
     }
 
-    /// Wipes all local state: credentials, profile, installation id and journal (seed 002's debug command).
+    /// Wipes all local state: credentials, profile, installation id and journal (seed 002's debug command). First,
+    /// when a backend is configured and a security token is stored, asks the backend to forget this installation
+    /// (freeing its device slot); local state is cleared whatever it answers, offline included. Nothing is revoked
+    /// at the provider (``logout()`` does that).
     ///
-    /// - Returns: the secure-store keys that were removed.
+    /// - Returns: the secure-store keys that were removed, and what happened at the backend.
     @discardableResult
-    public func clearState() async -> [String] {
+    public func clearState() async -> ClearStateResult {
         let before = storedKeys()
+        lastDeregistration = nil
         _ = try? await apply(.clearStateRequested)
         let after = Set(storedKeys())
-        return before.filter { !after.contains($0) }
+        return ClearStateResult(removedKeys: before.filter { !after.contains($0) },
+                                installation: lastDeregistration ?? .noBackend)
     }
 }
 

@@ -17,8 +17,7 @@ import Foundation
 public actor RegStateService {
     /// The current state.
     public private(set) var state: RegState = .unsettled
-    /// The social login this process began (PKCE verifier, state, nonce), beside the state it belongs to; the secure
-    /// store keeps a copy so that a relaunch can still finish it (``completeSocialRegistration(callback:)``).
+    /// The social login this process began (its secrets), beside its state; the secure store keeps it for a relaunch.
     private var login: PendingLogin?
     let runner: EffectRunner
     let renewal: RenewalService
@@ -45,6 +44,9 @@ public actor RegStateService {
     private var lastLogoutRefusal: TransientIssue?
     /// A launch renewal that outlived the launch budget, still running; ``finishPendingRenewal()`` waits for it.
     var lateLaunchRenewal: Task<Void, Never>?
+    /// What the last clear-state did at the backend; the launch's Check Registration (seed 002), after it settled.
+    var lastDeregistration: InstallationDeregistration?
+    var launchCheck: Task<Result<RegistrationCheck, RegistrationCheckError>, Never>?
     /// Wrong codes typed for the current one-time code (reset by every code sent).
     private var wrongCodes = 0
 
@@ -121,6 +123,7 @@ public actor RegStateService {
         }
         _ = try? await apply(.launched(isNative: runner.isNative))
         recorder.flush()
+        beginLaunchRegistrationCheck()
         return state
     }
 
@@ -231,8 +234,7 @@ public actor RegStateService {
             return await feed(await runner.sendPasswordlessCode(to: email))
         case .exchangeAuthorizationCode(let callback):
             // One callback per login: a replay of this redirect finds nothing pending, here or in the store.
-            let remembered = login
-            login = nil
+            let remembered = login.take()
             return await feed(await runner.exchangeAuthorizationCode(callback, remembered: remembered) { await self.isAuthenticating })
         case .verifyPasswordlessCode(let email, let code):
             var result = await runner.verifyPasswordlessCode(code, for: email) { await self.isAuthenticating }
@@ -249,9 +251,7 @@ public actor RegStateService {
                 ? await runner.tokens.idToken() : nil
             return await feed(confirmed)
         case .discardPendingAuthorization:
-            // This process's login only: a stored one without it here is another process's (or already taken).
-            if let discarded = login { await runner.discardPendingLogin(state: discarded.request.state) }
-            login = nil
+            if let discarded = login.take() { await runner.discardPendingLogin(state: discarded.request.state) }
             return []
         case .clearProvisionalTokens:
             await runner.clearProvisionalTokens()
@@ -259,7 +259,7 @@ public actor RegStateService {
         case .clearAllTokens:
             return await feed(await runner.clearAllTokens())
         case .clearEverything:
-            await runner.clearEverything()
+            lastDeregistration = await runner.clearEverything()
             recorder.reset()
             broadcaster.forgetLatest()
             return await feed(.credentialsCleared)
@@ -274,13 +274,13 @@ public actor RegStateService {
         }
     }
 
-    /// After the user's logout, in **D**: the journal keeps no line about the user (email, name, subject), only a
-    /// snapshot of **D** and the sequence number. (A clear-state empties the journal itself; after a final **E** the
-    /// journal keeps the refusal's reason, which is what a bug report needs.)
+    /// In **D** after a logout the journal is one snapshot of **D** (no email, name or subject); after credentials
+    /// were cleared (final **E**, forced logout) every line stays without personal data, reasons kept.
     private func forgetUserIfGone(after event: MachineEvent, from before: RegState) {
         guard state == .registrationRequired else { return }
         switch (event, before) {
         case (.loggedOut, _): recorder.forgetHistory()
+        case (.credentialsCleared, _): recorder.forgetPersonalData()
         default: return
         }
     }

@@ -72,6 +72,22 @@ extension TokenService {
         return try summary(of: credentials)
     }
 
+    /// Replaces the stored profile with `profile` (Check Registration's userinfo), only when confirmed credentials of
+    /// the same subject are stored; the issuer stays the ID token's.
+    ///
+    /// - Returns: whether anything changed; `nil` when the stored credentials are not (or no longer) that user's.
+    /// - Throws: ``StoreError``.
+    package func refreshProfile(_ profile: Profile) throws -> Bool? {
+        guard var credentials = try loadOwn(), credentials.stage == .confirmed,
+              let stored = credentials.profile, stored.subject == profile.subject else { return nil }
+        var refreshed = profile
+        refreshed.issuer = stored.issuer
+        guard refreshed != stored else { return false }
+        credentials.profile = refreshed
+        try save(credentials)
+        return true
+    }
+
     /// Removes provisional tokens (Retry, or a failure before confirmation); confirmed ones are left alone.
     ///
     /// - Throws: ``StoreError``.

@@ -30,7 +30,8 @@ import RegState
 ///   field or unknown type; `403 {"error": "SUBJECT_MISMATCH"}` when `sub` is not the token's user.
 /// - `DELETE /v1/installation` → `204`; the installation and its security tokens are gone, freeing a device slot.
 ///
-/// The device list (`GET /v1/devices`, `DELETE /v1/devices/<id>`) is in `Simulator+Devices.swift`.
+/// The device list (`GET /v1/devices`, `DELETE /v1/devices/<id>`) is in `Simulator+Devices.swift`; seed 002's Check
+/// Registration (`GET /v1/check-registration` with the provider's access token) in `Simulator+CheckRegistration.swift`.
 ///
 /// Every authenticated endpoint answers `401 {"error": "token_expired"}` for a missing, unknown or expired security
 /// token, and, after ``Simulator/forceLogout(email:)``, `403 {"error": "FORCED_LOGOUT"}` once per installation of
@@ -41,13 +42,15 @@ extension Simulator {
         switch (path, request.method) {
         case ("/v1/security-token", .post): return try exchangeSecurityToken(request)
         case ("/v1/registration", .get): return withInstallation(request) { registration(subject: $0.subject) }
+        case ("/v1/check-registration", .get): return checkRegistration(request)
         case ("/v1/profile", .put): return withInstallation(request) { updateProfile(request, subject: $0.subject) }
         case ("/v1/installation", .delete):
             return withInstallation(request) { token in
                 removeInstallation(token.installationID)
                 return HTTPResponse(status: 204)
             }
-        case ("/v1/security-token", _), ("/v1/registration", _), ("/v1/profile", _), ("/v1/installation", _):
+        case ("/v1/security-token", _), ("/v1/registration", _), ("/v1/profile", _), ("/v1/installation", _),
+             ("/v1/check-registration", _):
             return ServerResponse.methodNotAllowed
         case (let path, .get) where path == "/v1/resource" || path.hasPrefix("/v1/resource/"):
             return handleResource(request, path: path)

@@ -122,7 +122,7 @@ struct CredentialBindingTests {
         _ = try await device.registeredService()
         let service = Self.service(on: device, issuer: SimulatorConfiguration.literalURL("https://idp.elsewhere.example"))
         #expect(await service.start() == .registrationRequired)
-        #expect(await service.clearState().contains(TokenService.credentialsKey))
+        #expect(await service.clearState().removedKeys.contains(TokenService.credentialsKey))
         #expect(try device.store.data(forKey: TokenService.credentialsKey) == nil)
     }
 

@@ -204,6 +204,6 @@ struct DPoPEngineTests {
         let second = try #require(try dpop.storedKey())
         #expect(second.thumbprint != first.thumbprint)
         #expect(await service.tokenBinding() == .dpop(thumbprint: second.thumbprint))
-        #expect(await service.clearState().contains(DPoPKeyStore.recordKey))
+        #expect(await service.clearState().removedKeys.contains(DPoPKeyStore.recordKey))
     }
 }

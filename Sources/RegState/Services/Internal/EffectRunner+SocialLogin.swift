@@ -34,7 +34,8 @@ extension EffectRunner {
     }
 
     /// Removes the stored pending login: the one with `state` when given, otherwise whichever is stored (a cancel,
-    /// a failure, a passwordless begin that supersedes it).
+    /// a failure, a passwordless begin that supersedes it). The shell passes the state of its own login only: a
+    /// stored login it does not hold is another process's (or was already taken).
     func discardPendingLogin(state: String? = nil) async {
         do {
             let lease = try await tokens.exclusiveAccess()

@@ -169,7 +169,12 @@ struct EffectRunner: Sendable {
         }
     }
 
-    func clearEverything() async {
+    /// Clear-state: asks the backend to forget this installation (with the stored security token, when online),
+    /// then removes everything local whatever the backend said. Revokes nothing at the provider.
+    ///
+    /// - Returns: what happened at the backend.
+    func clearEverything() async -> InstallationDeregistration {
+        let deregistration = await deregisterInstallation()
         dpop.forget()
         do {
             let lease = try await tokens.exclusiveAccess()
@@ -177,6 +182,25 @@ struct EffectRunner: Sendable {
             _ = try await tokens.clearEverything()
         } catch {
             logger.log(.error, "clear state: \(error.localizedDescription)")
+        }
+        return deregistration
+    }
+
+    /// `DELETE /v1/installation` with the stored security token, if there is a backend and a token.
+    private func deregisterInstallation() async -> InstallationDeregistration {
+        guard let backend else { return .noBackend }
+        // An expired security token too: the backend then says so (401), and the result says the installation may
+        // still be registered, rather than claiming there was nothing to remove.
+        guard let securityToken = await tokens.snapshot()?.storedSecurityToken else { return .notRegistered }
+        do {
+            try await backend.deleteInstallation(securityToken: securityToken)
+            return .deregistered
+        } catch where error.isTransient {
+            logger.log(.warning, "clear state: the backend could not be reached; the installation stays registered")
+            return .offline(TransientIssue(error))
+        } catch {
+            logger.log(.warning, "clear state: the backend refused to remove the installation (\(error.localizedDescription))")
+            return .refused(error)
         }
     }
 

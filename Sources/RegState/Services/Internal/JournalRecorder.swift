@@ -149,6 +149,29 @@ package struct JournalRecorder {
         }
     }
 
+    /// Rewrites every line without personal data (``PersonalDataRedaction``), keeping the numbers, dates and reasons:
+    /// after a final **E** or a forced logout the user is gone from the device, but the journal must still say why
+    /// the session ended. Under the journal's lock; atomic like compaction.
+    func forgetPersonalData() {
+        do {
+            try journal.update { contents in
+                let lines = JournalLines(contents.lines, decodingEntries: true)
+                var written: [Data] = []
+                if let snapshot = lines.snapshot {
+                    written.append(try JournalSnapshot(sequence: snapshot.sequence,
+                                                       state: PersonalDataRedaction.state(snapshot.state)).encoded())
+                }
+                for entry in lines.entries {
+                    written.append(try JournalEntry(sequence: entry.sequence, recordedAt: entry.recordedAt,
+                                                    event: PersonalDataRedaction.event(entry.event)).encoded())
+                }
+                return .replaceAll(written)
+            }
+        } catch {
+            logger.log(.warning, "journal: forgetting personal data failed (\(error.localizedDescription))")
+        }
+    }
+
     /// Replaces the journal with one snapshot of everything in it, atomically (old journal or new, never torn), under
     /// the journal's lock so that a line another process appends meanwhile is either folded in or written after.
     private func compact() {

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Journal lines without personal data: what stays of a user's history once the user is gone but the reason must
+/// stay (after a final **E**, a forced logout). Profiles lose everything but their issuer (subject, email, name,
+/// picture), a passwordless request loses its address; every failure reason, date, letter and registration type is
+/// kept, so the journal still folds to the same state and still says why the session ended.
+enum PersonalDataRedaction {
+    /// The subject written in place of the user's.
+    static let redactedSubject = "redacted"
+
+    static func profile(_ profile: Profile) -> Profile {
+        Profile(subject: redactedSubject, issuer: profile.issuer)
+    }
+
+    static func stored(_ stored: StoredSession) -> StoredSession {
+        var copy = stored
+        copy.profile = profile(stored.profile)
+        return copy
+    }
+
+    static func session(_ session: Session) -> Session {
+        var copy = session
+        copy.profile = session.profile.map(profile)
+        return copy
+    }
+
+    static func state(_ state: RegState) -> RegState {
+        switch state {
+        case .active(let session): .active(self.session(session))
+        case .awaitingConfirmation(let profile): .awaitingConfirmation(self.profile(profile))
+        case .authenticating(.passwordless): .authenticating(.passwordless(email: ""))
+        case .unsettled, .registrationRequired, .authenticating, .failed: state
+        }
+    }
+
+    static func status(_ status: StoredTokenStatus) -> StoredTokenStatus {
+        switch status {
+        case .valid(let stored): .valid(self.stored(stored))
+        case .expired(let stored): .expired(self.stored(stored))
+        case .nothing, .corrupt, .unreadable, .boundElsewhere: status
+        }
+    }
+
+    static func event(_ event: MachineEvent) -> MachineEvent {
+        switch event {
+        case .storedTokensInspected(let status): .storedTokensInspected(self.status(status))
+        case .renewalSucceeded(let stored): .renewalSucceeded(self.stored(stored))
+        case .renewalFailed(let failure, let stored): .renewalFailed(failure, stored: stored.map(self.stored))
+        case .registrationRequested(.passwordless): .registrationRequested(.passwordless(email: ""))
+        case .authenticated(let stored): .authenticated(self.stored(stored))
+        case .registrationConfirmed(let stored): .registrationConfirmed(self.stored(stored))
+        case .hostTokenAccepted(let stored): .hostTokenAccepted(self.stored(stored))
+        case .launched, .nonNativeTokenInstalled, .renewalRequested, .registrationRequested, .authorizationIssued,
+             .credentialsSubmitted, .registrationFailed, .confirmationRequested, .retryRequested, .logoutRequested,
+             .logoutRefused, .loggedOut, .forcedLogout, .clearStateRequested, .credentialsCleared, .hostTokenSubmitted,
+             .hostTokenRefused, .securityTokenRenewed, .pendingLoginResumed, .clockOffsetObserved:
+            event
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// Seed 002's Check Registration: the backend confirms the access token (by asking the provider's userinfo with it)
+/// and picks up the profile; RegState keeps that profile when its `sub` is the stored ID token's.
+extension RegStateService {
+    /// Asks the backend to check the registration with the stored access token and refreshes the stored profile from
+    /// the userinfo claims it picked up. The access token goes only to the configured backend, and only when it is a
+    /// Bearer token (a DPoP-bound one is useless to the backend and is not sent). Nothing is journaled or logged
+    /// about the profile.
+    ///
+    /// - Returns: whether the backend holds the registration, and the profile as now stored.
+    /// - Throws: ``RegistrationCheckError``; ``RegistrationCheckError/subjectMismatch`` when the profile is another
+    ///   user's (nothing changes).
+    public func checkRegistration() async throws(RegistrationCheckError) -> RegistrationCheck {
+        guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven,
+              let profile = session.profile else { throw .noSession }
+        guard let backend = runner.backend else { throw .noBackend }
+        guard let snapshot = await tokenSnapshot(), snapshot.session?.profile.subject == profile.subject else {
+            throw .noSession
+        }
+        guard !snapshot.isDPoPBound else { throw .senderConstrainedToken }
+        guard snapshot.isUsable else { throw .accessTokenExpired }
+        let status: RegistrationStatus
+        do {
+            status = try await backend.checkRegistration(accessToken: snapshot.accessToken)
+        } catch {
+            throw .backend(error)
+        }
+        guard let picked = status.profile else { throw .backend(.malformedResponse("the check has no profile")) }
+        // The stored ID token's `sub` (validated when it was stored) is the one identity that counts.
+        let subject = snapshot.idToken.flatMap { try? JSONWebToken(compact: $0).subject } ?? profile.subject
+        guard picked.subject == subject, subject == profile.subject else {
+            logger.log(.warning, "check registration: the backend's profile is another subject's; nothing changed")
+            throw .subjectMismatch
+        }
+        let refreshed = Profile(subject: picked.subject, issuer: profile.issuer, email: picked.email ?? profile.email,
+                                emailVerified: picked.email == nil || picked.email == profile.email ? profile.emailVerified : false,
+                                name: picked.name ?? profile.name, picture: profile.picture)
+        let changed: Bool
+        do {
+            let lease = try await runner.tokens.exclusiveAccess()
+            defer { lease.release() }
+            // `nil`: the stored credentials changed meanwhile (logout, another user): nothing is written.
+            guard let written = try await runner.tokens.refreshProfile(refreshed) else { throw RegistrationCheckError.noSession }
+            changed = written
+        } catch let error as RegistrationCheckError {
+            throw error
+        } catch {
+            throw .backend(.malformedResponse("the profile could not be stored"))
+        }
+        return RegistrationCheck(registered: status.registered, profile: refreshed, profileChanged: changed)
+    }
+
+    /// The Check Registration the last ``start()`` began in the background (see
+    /// ``RegStateConfiguration/checksRegistrationAtLaunch``), once it has finished; `nil` when the launch began none
+    /// (no session, offline, no backend, turned off). A short-lived process calls it before it exits.
+    public func launchRegistrationCheck() async -> Result<RegistrationCheck, RegistrationCheckError>? {
+        await launchCheck?.value
+    }
+
+    /// Whether this launch runs Check Registration: a self-renewing session settled online, a backend, not turned off.
+    var checksRegistrationNow: Bool {
+        guard runner.backend != nil, runner.configuration.checksRegistrationAtLaunch != false,
+              runner.configuration.sessionSource == .selfRenewing || runner.configuration.checksRegistrationAtLaunch == true,
+              case .active(let session) = state, session.connectivity == .online, session.activation != .nonNative,
+              !session.isHostDriven, !session.renewalPending
+        else { return false }
+        return true
+    }
+
+    /// Begins the launch's Check Registration after the launch has settled (its lettered event is already out).
+    func beginLaunchRegistrationCheck() {
+        guard checksRegistrationNow else {
+            launchCheck = nil
+            return
+        }
+        launchCheck = Task { await self.checkRegistrationResult() }
+    }
+
+    private func checkRegistrationResult() async -> Result<RegistrationCheck, RegistrationCheckError> {
+        do {
+            return .success(try await checkRegistration())
+        } catch {
+            logger.log(.info, "check registration: \(error.errorDescription ?? "failed")")
+            return .failure(error)
+        }
+    }
+}
