@@ -82,6 +82,14 @@ public final class Ledger: @unchecked Sendable {
         lock.withLock { _ = storedRefreshTokens.insert(Self.fingerprint(token)) }
     }
 
+    /// A power loss reverted the disk: of the refresh tokens written, only the one in `data` (if any) is still there.
+    func storageReverted(to data: Data?) {
+        lock.withLock {
+            storedRefreshTokens = []
+            if let token = Self.refreshToken(in: data) { storedRefreshTokens.insert(Self.fingerprint(token)) }
+        }
+    }
+
     /// The provider (not a proxy) refused a refresh grant.
     func providerRefused() { lock.withLock { refusals += 1 } }
     /// How many refresh grants the provider refused.

@@ -8,12 +8,16 @@ public struct SimulationOptions: Sendable, Equatable {
     public var steps: Int
     /// Engine instances sharing the store (an app and its extensions).
     public var processes: Int
+    /// What the processes keep their store and journals on: the real file code over a simulated file system, or
+    /// the model of the store contract.
+    public var storage: SimulatedStorageKind
 
-    /// A run of `steps` actions over `processes` instances, driven by `seed`.
-    public init(seed: UInt64, steps: Int = 40, processes: Int = 2) {
+    /// A run of `steps` actions over `processes` instances, driven by `seed`, on `storage`.
+    public init(seed: UInt64, steps: Int = 40, processes: Int = 2, storage: SimulatedStorageKind = .files) {
         self.seed = seed
         self.steps = steps
         self.processes = processes
+        self.storage = storage
     }
 }
 

@@ -8,12 +8,14 @@ extension SimulationRun {
     func checkContinuously() async {
         checkNoTornRecord()
         if loggedOut { checkNoTokenOnDisk("logout") }
+        disk.checkFiles(slots)
     }
 
     /// After the heal: every process relaunched from disk, no faults.
     func checkAtEnd() async {
         checkNoTornRecord()
         if loggedOut { checkNoTokenOnDisk("logout") }
+        disk.checkFiles(slots)
         let honoured = await storedSessionIsHonoured()
         for slot in slots {
             guard let service = slot.service else { continue }
@@ -119,7 +121,7 @@ extension SimulationRun {
             ledger.violation("replay-equals-live", "p\(slot.incarnation)'s journal cannot be read")
             return
         }
-        let lines = (try? slot.journal.read().lines.count) ?? 0
+        let lines = disk.journalLineCount(slot)
         if lines > RegStateService.journalCompactionThreshold + 16 {
             ledger.violation("journal-bounded", "p\(slot.incarnation)'s journal holds \(lines) lines")
         }

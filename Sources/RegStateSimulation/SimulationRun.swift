@@ -18,7 +18,7 @@ public actor SimulationRun {
     var extraRandom: SeededRandom
     let simulator: Simulator
     let network: SimulatedNetwork
-    var disk: SimulatedDisk!
+    var disk: (any SimulatedStorage)!
     var slots: [ProcessSlot] = []
     var nextIncarnation = 0
     var pending: [Task<Void, Never>] = []
@@ -65,7 +65,10 @@ public actor SimulationRun {
         startedAt = clock.now()
         let ledger = ledger
         let liveness = liveness
-        disk = SimulatedDisk(random: diskRandom, ledger: ledger) { incarnation in liveness.kill(incarnation) }
+        switch options.storage {
+        case .model: disk = SimulatedDisk(random: diskRandom, ledger: ledger) { incarnation in liveness.kill(incarnation) }
+        case .files: disk = SimulatedFileSystem(random: diskRandom, ledger: ledger) { incarnation in liveness.kill(incarnation) }
+        }
         ledger.note("world access=\(Int(accessLifetime))s refresh=\(refreshLifetime.map { "\(Int($0))s" } ?? "none") "
                     + "grace=\(Int(configuration.refreshReuseGrace))s rotates=\(configuration.rotatesRefreshTokens)")
     }
@@ -102,8 +105,8 @@ public actor SimulationRun {
         slot.incarnation = incarnation
         let liveness = liveness
         let service = RegStateService(configuration: configuration(), dependencies: RegStateDependencies(
-            store: disk.view(for: incarnation),
-            journal: JournalView(journal: slot.journal, incarnation: incarnation, liveness: liveness),
+            store: disk.store(for: incarnation),
+            journal: disk.journal(for: slot, incarnation: incarnation, liveness: liveness),
             transport: network.transport(for: incarnation) { liveness.isAlive(incarnation) },
             clock: clock, crypto: crypto, platform: SystemPlatformService(formFactor: "390x844"), logger: SilentLogger()))
         slot.service = service

@@ -9,6 +9,7 @@ enum SimulatorCommand {
         var start: UInt64?
         var steps = 40
         var processes = 2
+        var storage = SimulatedStorageKind.files
         var trace = false
         var quiet = false
     }
@@ -38,6 +39,9 @@ enum SimulatorCommand {
             case "--processes":
                 guard let value = rest.popFirst().flatMap(Int.init), (1...4).contains(value) else { return nil }
                 options.processes = value
+            case "--disk":
+                guard let value = rest.popFirst().flatMap(SimulatedStorageKind.init(rawValue:)) else { return nil }
+                options.storage = value
             case "--trace": options.trace = true
             case "--quiet": options.quiet = true
             default: return nil
@@ -49,7 +53,7 @@ enum SimulatorCommand {
 
     static func main(_ arguments: [String]) -> Int32 {
         guard let options = parse(arguments) else {
-            FileHandle.standardError.write(Data("usage: regstate-sim (--seed N | --seeds A..B | --time-box SECONDS [--start N]) [--steps K] [--processes P] [--trace] [--quiet]\n".utf8))
+            FileHandle.standardError.write(Data("usage: regstate-sim (--seed N | --seeds A..B | --time-box SECONDS [--start N]) [--steps K] [--processes P] [--disk files|model] [--trace] [--quiet]\n".utf8))
             return 64
         }
         let began = Date()
@@ -58,7 +62,7 @@ enum SimulatorCommand {
         while true {
             if let seeds = options.seeds, seed > seeds.upperBound { break }
             if options.seeds == nil, let box = options.timeBox, Date().timeIntervalSince(began) >= box { break }
-            let outcome = SimulationDriver.run(SimulationOptions(seed: seed, steps: options.steps, processes: options.processes))
+            let outcome = SimulationDriver.run(SimulationOptions(seed: seed, steps: options.steps, processes: options.processes, storage: options.storage))
             runs += 1
             virtualSeconds += outcome.result.virtualSeconds
             foreign += outcome.scheduler.foreignEnqueues
@@ -69,7 +73,7 @@ enum SimulatorCommand {
                 failures += 1
                 print("seed \(seed) FAILED digest \(outcome.result.digest)")
                 outcome.result.violations.forEach { print("  \($0)") }
-                print("  replay: swift run regstate-sim --seed \(seed) --steps \(options.steps) --processes \(options.processes) --trace")
+                print("  replay: swift run regstate-sim --seed \(seed) --steps \(options.steps) --processes \(options.processes)\(options.storage == .model ? " --disk model" : "") --trace")
             }
             seed += 1
         }

@@ -6,6 +6,7 @@ import RegStateSimulation
 //   regstate-sim --seeds A..B                a range of seeds
 //   regstate-sim --time-box SECONDS [--start N]   as many seeds as fit, from N (default: from the clock)
 //   --steps K (actions per run, default 40), --processes P (default 2), --quiet (only failures and the summary)
+//   --disk files|model  the real file store and journal over a simulated file system (default), or the store model
 // Swift seeds its hashing per process; a replay needs the same order of every Set and Dictionary, so the simulator
 // runs with deterministic hashing (it re-executes itself once with the variable set).
 if ProcessInfo.processInfo.environment["SWIFT_DETERMINISTIC_HASHING"] == nil {

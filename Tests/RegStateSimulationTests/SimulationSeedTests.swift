@@ -18,6 +18,13 @@ struct SimulationSeedTests {
         #expect(outcome.summary.hasPrefix("runs 80 failures 0"), "\(outcome.summary)")
     }
 
+    @Test("Given the model of the store instead of the simulated file system, when seeds run, then every invariant holds")
+    func modelDisk() throws {
+        let outcome = try SimulationProcess.run(["--seeds", "1..20", "--disk", "model", "--quiet"])
+        #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
+        #expect(outcome.summary.hasPrefix("runs 20 failures 0"), "\(outcome.summary)")
+    }
+
     @Test("Given a seed that once found a defect, when it runs again, then every invariant holds",
           arguments: regressionSeeds)
     func regression(seed: UInt64) throws {

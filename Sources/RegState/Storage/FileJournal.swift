@@ -24,6 +24,8 @@ public final class FileJournal: EventJournal {
     /// How long a call waits for another process to release the journal's file lock before it fails: the lock is
     /// only ever held for one read and one write, so a longer wait means a stuck (stopped) process.
     public static let lockTimeout: TimeInterval = 10
+    /// The system calls this journal makes: the real ones, or a simulated file system's (RegStateSimulation).
+    let fileSystem: any StorageFileSystem
 
     /// Opens the journal at `url`, creating an empty one (mode 0600) if missing; the parent directory must exist.
     ///
@@ -31,28 +33,35 @@ public final class FileJournal: EventJournal {
     /// left next to it are removed.
     ///
     /// - Throws: ``JournalError/unreadable(_:)`` when the file cannot be opened or created, or is not a regular file.
-    public init(url: URL) throws {
+    public convenience init(url: URL) throws {
+        try self.init(url: url, fileSystem: PosixFileSystem())
+    }
+
+    /// Opens the journal at `url` on `fileSystem` (the real one, or a simulated one under test), as
+    /// ``init(url:)`` describes.
+    package init(url: URL, fileSystem fs: any StorageFileSystem) throws {
         self.url = url.standardizedFileURL
+        self.fileSystem = fs
         let path = self.url.path
         do {
-            let existed = try POSIX.status(path) != nil
-            let fd = try POSIX.openFile(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode: 0o600)
-            defer { _ = close(fd) }
-            let info = try POSIX.status(fd)
+            let existed = try fs.status(path) != nil
+            let fd = try fs.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode: 0o600)
+            defer { try? fs.close(fd) }
+            let info = try fs.status(fd)
             guard POSIX.isRegularFile(info) else { throw SystemCallError("open", message: "not a regular file") }
-            if info.st_uid == geteuid(), POSIX.permissions(info) != 0o600, fchmod(fd, 0o600) != 0 {
-                throw SystemCallError("fchmod", code: errno)
+            if info.st_uid == fs.effectiveUserID(), POSIX.permissions(info) != 0o600 {
+                try fs.changeMode(fd, 0o600)
             }
             if !existed {
-                try POSIX.sync(fd)
-                try POSIX.syncDirectory(self.url.deletingLastPathComponent().path)
+                try fs.sync(fd)
+                try fs.syncDirectory(self.url.deletingLastPathComponent().path)
             }
         } catch {
             throw JournalError.unreadable(SystemCallError.reason(of: error))
         }
         // Another process's compaction may have its temporary file in flight: remove leftovers only under the lock.
         _ = try withLockedFile(O_RDWR | O_CREAT, failure: JournalError.unreadable) { _ in
-            try AtomicFile.removeStaleTemporaryFiles(for: self.url)
+            try AtomicFile.removeStaleTemporaryFiles(for: self.url, fileSystem: fs)
         }
     }
 
@@ -62,9 +71,9 @@ public final class FileJournal: EventJournal {
     public func append(_ line: Data) throws {
         let framed = try JournalFraming.frame(line)
         try withLockedFile(O_RDWR | O_APPEND | O_CREAT, failure: JournalError.writeFailed) { fd in
-            try Self.repairTornTail(fd)
-            try POSIX.writeFully(fd, framed)
-            try POSIX.sync(fd)
+            try repairTornTail(fd)
+            try fileSystem.writeFully(fd, framed)
+            try fileSystem.sync(fd)
         }
     }
 
@@ -79,9 +88,9 @@ public final class FileJournal: EventJournal {
             return JournalContents(lines: [], droppedLines: 0)
         }
         return try withLockedFile(O_RDONLY, failure: JournalError.unreadable) { fd in
-            let parsed = JournalFraming.parse(try POSIX.readToEnd(fd))
+            let parsed = JournalFraming.parse(try fileSystem.readToEnd(fd))
             if parsed.hasDamagedTail {
-                try? Self.truncate(url.path, to: parsed.intactLength)
+                try? truncate(url.path, to: parsed.intactLength)
             }
             return JournalContents(lines: parsed.lines, droppedLines: parsed.dropped)
         }
@@ -94,7 +103,7 @@ public final class FileJournal: EventJournal {
     public func replaceAll(with lines: [Data]) throws {
         let content = try JournalFraming.frame(lines: lines)
         try withLockedFile(O_RDWR | O_CREAT, failure: JournalError.writeFailed) { _ in
-            try AtomicFile.write(content, to: url, mode: 0o600)
+            try AtomicFile.write(content, to: url, mode: 0o600, fileSystem: fileSystem)
         }
     }
 
@@ -105,39 +114,42 @@ public final class FileJournal: EventJournal {
     ///   process for ``lockTimeout``), or what `decide` throws.
     public func update(_ decide: (JournalContents) throws -> JournalWrite?) throws {
         try withLockedFile(O_RDWR | O_APPEND | O_CREAT, failure: JournalError.writeFailed) { fd in
-            try Self.repairTornTail(fd)
-            guard lseek(fd, 0, SEEK_SET) == 0 else { throw SystemCallError("lseek", code: errno) }
-            let parsed = JournalFraming.parse(try POSIX.readToEnd(fd))
+            let fs = fileSystem
+            try repairTornTail(fd)
+            try fs.seek(fd, to: 0)
+            let parsed = JournalFraming.parse(try fs.readToEnd(fd))
             let contents = JournalContents(lines: parsed.lines, droppedLines: parsed.dropped)
             switch try decide(contents) {
             case nil:
                 break
             case .append(let line):
-                try POSIX.writeFully(fd, try JournalFraming.frame(line))
-                try POSIX.sync(fd)
+                try fs.writeFully(fd, try JournalFraming.frame(line))
+                try fs.sync(fd)
             case .appendLines(let lines):
-                try POSIX.writeFully(fd, try JournalFraming.frame(lines: lines))
-                try POSIX.sync(fd)
+                try fs.writeFully(fd, try JournalFraming.frame(lines: lines))
+                try fs.sync(fd)
             case .replaceAll(let lines):
-                try AtomicFile.write(try JournalFraming.frame(lines: lines), to: url, mode: 0o600)
+                try AtomicFile.write(try JournalFraming.frame(lines: lines), to: url, mode: 0o600, fileSystem: fs)
             }
         }
     }
 
     /// Cuts the file back to its last intact line if it does not end with a newline (a torn append).
-    private static func repairTornTail(_ fd: Int32) throws {
-        guard let last = try POSIX.lastByte(fd), last != JournalFraming.newline else { return }
-        guard lseek(fd, 0, SEEK_SET) == 0 else { throw SystemCallError("lseek", code: errno) }
-        let parsed = JournalFraming.parse(try POSIX.readToEnd(fd))
-        try POSIX.truncate(fd, to: parsed.intactLength)
-        try POSIX.sync(fd)
+    private func repairTornTail(_ fd: Int32) throws {
+        let fs = fileSystem
+        guard let last = try fs.lastByte(fd), last != JournalFraming.newline else { return }
+        try fs.seek(fd, to: 0)
+        let parsed = JournalFraming.parse(try fs.readToEnd(fd))
+        try fs.truncate(fd, to: parsed.intactLength)
+        try fs.sync(fd)
     }
 
     /// Truncates the file at `path` to `length` bytes and syncs it.
-    private static func truncate(_ path: String, to length: Int) throws {
-        let fd = try POSIX.openFile(path, O_WRONLY | O_CLOEXEC)
-        defer { _ = close(fd) }
-        try POSIX.truncate(fd, to: length)
-        try POSIX.sync(fd)
+    private func truncate(_ path: String, to length: Int) throws {
+        let fs = fileSystem
+        let fd = try fs.open(path, O_WRONLY | O_CLOEXEC, mode: 0)
+        defer { try? fs.close(fd) }
+        try fs.truncate(fd, to: length)
+        try fs.sync(fd)
     }
 }

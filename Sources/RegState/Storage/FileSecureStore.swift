@@ -22,7 +22,9 @@ public final class FileSecureStore: SecureStore {
     /// The name of the lock file inside the directory (a dot-file: never a key).
     public static let lockFileName = ".lock"
     /// The lock that orders this process's tasks before they contend for the lock file.
-    private let local = ProcessLocalLock()
+    private let local: ProcessLocalLock
+    /// The system calls this store makes: the real ones, or a simulated file system's (RegStateSimulation).
+    private let fileSystem: any StorageFileSystem
 
     /// Opens (creating if missing) the store directory at `directory`.
     ///
@@ -31,15 +33,24 @@ public final class FileSecureStore: SecureStore {
     ///
     /// - Throws: ``StoreError/unusableLocation(path:reason:)`` when the path is not a directory, cannot be created,
     ///   belongs to another user, or is not writable.
-    public init(directory: URL) throws {
+    public convenience init(directory: URL) throws {
+        try self.init(directory: directory, fileSystem: PosixFileSystem())
+    }
+
+    /// Opens the store at `directory` on `fileSystem` (the real one, or a simulated one under test), as
+    /// ``init(directory:)`` describes.
+    package init(directory: URL, fileSystem fs: any StorageFileSystem) throws {
         self.directory = directory.standardizedFileURL
+        self.fileSystem = fs
+        self.local = ProcessLocalLock(fileSystem: fs)
         let path = self.directory.path
         do {
-            try Self.prepare(path)
+            try Self.prepare(path, fs)
             // Another process may be writing right now: only the holder of the lock may call a temporary file stale.
-            if let lock = try FileLock.tryLock(self.directory.appendingPathComponent(Self.lockFileName).path) {
+            let lockPath = self.directory.appendingPathComponent(Self.lockFileName).path
+            if let lock = try FileLock.tryLock(lockPath, fileSystem: fs) {
                 defer { lock.unlock() }
-                try AtomicFile.removeStaleTemporaryFiles(in: self.directory)
+                try AtomicFile.removeStaleTemporaryFiles(in: self.directory, fileSystem: fs)
             }
         } catch let error as StoreError {
             throw error
@@ -55,7 +66,7 @@ public final class FileSecureStore: SecureStore {
     public func data(forKey key: String) throws -> Data? {
         try StoreKey.validate(key)
         do {
-            return try AtomicFile.contents(of: fileURL(for: key))
+            return try AtomicFile.contents(of: fileURL(for: key), fileSystem: fileSystem)
         } catch {
             throw StoreError.unreadable(key: key, reason: SystemCallError.reason(of: error))
         }
@@ -68,7 +79,7 @@ public final class FileSecureStore: SecureStore {
     public func set(_ data: Data, forKey key: String) throws {
         try StoreKey.validate(key)
         do {
-            try AtomicFile.write(data, to: fileURL(for: key), mode: 0o600)
+            try AtomicFile.write(data, to: fileURL(for: key), mode: 0o600, fileSystem: fileSystem)
         } catch {
             throw StoreError.writeFailed(key: key, reason: SystemCallError.reason(of: error))
         }
@@ -80,8 +91,8 @@ public final class FileSecureStore: SecureStore {
     public func removeValue(forKey key: String) throws {
         try StoreKey.validate(key)
         do {
-            if try POSIX.removeFile(fileURL(for: key).path) {
-                try POSIX.syncDirectory(directory.path)
+            if try fileSystem.removeFile(fileURL(for: key).path) {
+                try fileSystem.syncDirectory(directory.path)
             }
         } catch {
             throw StoreError.writeFailed(key: key, reason: SystemCallError.reason(of: error))
@@ -96,7 +107,7 @@ public final class FileSecureStore: SecureStore {
     /// - Throws: ``StoreError/unreadable(key:reason:)`` (with an empty key) when the directory cannot be listed.
     public func keys() throws -> [String] {
         do {
-            return try POSIX.directoryEntries(directory.path).filter(StoreKey.isValid).sorted()
+            return try fileSystem.directoryEntries(directory.path).filter(StoreKey.isValid).sorted()
         } catch {
             throw StoreError.unreadable(key: "", reason: SystemCallError.reason(of: error))
         }
@@ -109,21 +120,22 @@ public final class FileSecureStore: SecureStore {
     /// - Throws: ``StoreError/busy(waited:)`` after `timeout`; ``StoreError/unusableLocation(path:reason:)`` when
     ///   the lock file cannot be opened.
     public func acquireExclusiveAccess(timeout: TimeInterval) async throws(StoreError) -> any StoreLease {
-        let deadline = Date().addingTimeInterval(timeout)
+        let fs = fileSystem
+        let deadline = fs.now() + timeout
         let local = try await self.local.acquire(timeout: timeout)
         let path = directory.appendingPathComponent(Self.lockFileName).path
         while true {
             do {
-                if let lock = try FileLock.tryLock(path) { return FileLease(file: lock, local: local) }
+                if let lock = try FileLock.tryLock(path, fileSystem: fs) { return FileLease(file: lock, local: local) }
             } catch {
                 local.release()
                 throw StoreError.unusableLocation(path: path, reason: SystemCallError.reason(of: error))
             }
-            if Date() >= deadline || Task.isCancelled {
+            if fs.now() >= deadline || Task.isCancelled {
                 local.release()
                 throw StoreError.busy(waited: timeout)
             }
-            try? await Task.sleep(nanoseconds: 5_000_000)
+            await fs.pause(nanoseconds: 5_000_000)
         }
     }
 
@@ -149,35 +161,33 @@ public final class FileSecureStore: SecureStore {
     }
 
     /// Creates the directory or checks and tightens the existing one.
-    private static func prepare(_ path: String) throws {
-        if let info = try POSIX.status(path) {
+    private static func prepare(_ path: String, _ fs: any StorageFileSystem) throws {
+        if let info = try fs.status(path) {
             guard POSIX.isDirectory(info) else {
                 throw StoreError.unusableLocation(path: path, reason: "it is not a directory")
             }
-            guard info.st_uid == geteuid() else {
+            guard info.st_uid == fs.effectiveUserID() else {
                 throw StoreError.unusableLocation(path: path, reason: "it belongs to another user")
             }
-            if POSIX.permissions(info) != 0o700, chmod(path, 0o700) != 0 {
-                throw SystemCallError("chmod", code: errno)
-            }
+            if POSIX.permissions(info) != 0o700 { try fs.changeMode(path, 0o700) }
         } else {
             let parent = (path as NSString).deletingLastPathComponent
-            if try POSIX.status(parent) == nil {
+            if try fs.status(parent) == nil {
                 do {
-                    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+                    try fs.createDirectories(parent)
                 } catch {
-                    let reason = "its parent cannot be created: \(error.localizedDescription)"
+                    let reason = "its parent cannot be created: \(SystemCallError.reason(of: error))"
                     throw StoreError.unusableLocation(path: path, reason: reason)
                 }
             }
-            if mkdir(path, 0o700) != 0 {
-                let code = errno
-                if code != EEXIST { throw SystemCallError("mkdir", code: code) }
-                return try prepare(path)  // Created by someone else in the meantime: check it like an existing one.
+            do {
+                try fs.makeDirectory(path, 0o700)
+            } catch let error as SystemCallError where error.code == EEXIST {
+                return try prepare(path, fs)  // Created by someone else in the meantime: check it like an existing one.
             }
-            if chmod(path, 0o700) != 0 { throw SystemCallError("chmod", code: errno) }
-            try POSIX.syncDirectory(parent)
+            try fs.changeMode(path, 0o700)
+            try fs.syncDirectory(parent)
         }
-        if access(path, R_OK | W_OK | X_OK) != 0 { throw SystemCallError("access", code: errno) }
+        try fs.access(path, R_OK | W_OK | X_OK)
     }
 }

@@ -19,18 +19,23 @@ public let defaultStoreLockTimeout: TimeInterval = 30
 /// contend on the file lock.
 public final class ProcessLocalLock: Sendable {
     private let held = LockedFlag()
+    /// Where the waits' clock and pauses come from (a simulated world drives them under test).
+    private let fileSystem: any StorageFileSystem
 
     /// Creates an unheld lock.
-    public init() {}
+    public convenience init() { self.init(fileSystem: PosixFileSystem()) }
+
+    /// Creates an unheld lock whose waits use `fileSystem`'s clock and pauses.
+    package init(fileSystem: any StorageFileSystem) { self.fileSystem = fileSystem }
 
     /// Takes the lock, waiting at most `timeout` seconds.
     ///
     /// - Throws: ``StoreError/busy(waited:)`` when it is still held after `timeout` (or the task is cancelled).
     public func acquire(timeout: TimeInterval) async throws(StoreError) -> any StoreLease {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = fileSystem.now() + timeout
         while !held.take() {
-            if Date() >= deadline || Task.isCancelled { throw StoreError.busy(waited: timeout) }
-            try? await Task.sleep(nanoseconds: 2_000_000)
+            if fileSystem.now() >= deadline || Task.isCancelled { throw StoreError.busy(waited: timeout) }
+            await fileSystem.pause(nanoseconds: 2_000_000)
         }
         return Lease(flag: held)
     }

@@ -20,54 +20,60 @@ package enum AtomicFile {
     /// - Throws: ``SystemCallError``; on failure the target is untouched and the temporary file is removed, except
     ///   when only the final directory `fsync` fails: the new contents are then in place but may not survive a
     ///   power loss.
-    package static func write(_ data: Data, to url: URL, mode: mode_t) throws {
+    package static func write(
+        _ data: Data, to url: URL, mode: mode_t, fileSystem fs: any StorageFileSystem = PosixFileSystem()
+    ) throws {
         let target = url.path
         let directory = url.deletingLastPathComponent().path
-        let (temporary, fd) = try createTemporaryFile(in: directory, for: url.lastPathComponent, mode: mode)
+        let (temporary, fd) = try createTemporaryFile(in: directory, for: url.lastPathComponent, mode: mode, fs)
         do {
-            if fchmod(fd, mode) != 0 { throw SystemCallError("fchmod", code: errno) }
-            try POSIX.writeFully(fd, data)
-            try POSIX.sync(fd)
+            try fs.changeMode(fd, mode)
+            try fs.writeFully(fd, data)
+            try fs.sync(fd)
         } catch {
-            _ = close(fd)
-            _ = try? POSIX.removeFile(temporary)
+            try? fs.close(fd)
+            _ = try? fs.removeFile(temporary)
             throw error
         }
         do {
-            try POSIX.closeFile(fd)
-            try POSIX.renameFile(temporary, to: target)
+            try fs.close(fd)
+            try fs.rename(temporary, to: target)
         } catch {
-            _ = try? POSIX.removeFile(temporary)
+            _ = try? fs.removeFile(temporary)
             throw error
         }
-        try POSIX.syncDirectory(directory)
+        try fs.syncDirectory(directory)
     }
 
     /// The contents of the file at `url`, or `nil` when there is none.
     ///
     /// - Throws: ``SystemCallError`` when something is there but cannot be read (including a directory).
-    package static func contents(of url: URL) throws -> Data? {
+    package static func contents(
+        of url: URL, fileSystem fs: any StorageFileSystem = PosixFileSystem()
+    ) throws -> Data? {
         let fd: Int32
         do {
-            fd = try POSIX.openFile(url.path, O_RDONLY | O_CLOEXEC)
+            fd = try fs.open(url.path, O_RDONLY | O_CLOEXEC, mode: 0)
         } catch let error as SystemCallError where error.code == ENOENT {
             return nil
         }
-        defer { _ = close(fd) }
-        guard POSIX.isRegularFile(try POSIX.status(fd)) else {
+        defer { try? fs.close(fd) }
+        guard POSIX.isRegularFile(try fs.status(fd)) else {
             throw SystemCallError("open", message: "not a regular file")
         }
-        return try POSIX.readToEnd(fd)
+        return try fs.readToEnd(fd)
     }
 
     /// Removes temporary files that a crashed writer left in `directory`; returns how many it removed.
     ///
     /// Only names starting with ``temporaryPrefix`` are touched. Call it when no other writer uses the directory.
     @discardableResult
-    package static func removeStaleTemporaryFiles(in directory: URL) throws -> Int {
+    package static func removeStaleTemporaryFiles(
+        in directory: URL, fileSystem fs: any StorageFileSystem = PosixFileSystem()
+    ) throws -> Int {
         var removed = 0
-        for name in try POSIX.directoryEntries(directory.path) where name.hasPrefix(temporaryPrefix) {
-            if try POSIX.removeFile(directory.appendingPathComponent(name).path) { removed += 1 }
+        for name in try fs.directoryEntries(directory.path) where name.hasPrefix(temporaryPrefix) {
+            if try fs.removeFile(directory.appendingPathComponent(name).path) { removed += 1 }
         }
         return removed
     }
@@ -76,12 +82,14 @@ package enum AtomicFile {
     ///
     /// Call it when no other writer targets `url`.
     @discardableResult
-    package static func removeStaleTemporaryFiles(for url: URL) throws -> Int {
+    package static func removeStaleTemporaryFiles(
+        for url: URL, fileSystem fs: any StorageFileSystem = PosixFileSystem()
+    ) throws -> Int {
         let directory = url.deletingLastPathComponent()
         let prefix = temporaryName(for: url.lastPathComponent)
         var removed = 0
-        for name in try POSIX.directoryEntries(directory.path) where name.hasPrefix(prefix) {
-            if try POSIX.removeFile(directory.appendingPathComponent(name).path) { removed += 1 }
+        for name in try fs.directoryEntries(directory.path) where name.hasPrefix(prefix) {
+            if try fs.removeFile(directory.appendingPathComponent(name).path) { removed += 1 }
         }
         return removed
     }
@@ -92,15 +100,15 @@ package enum AtomicFile {
     }
 
     /// Creates a fresh temporary file next to the target, retrying on the (unlikely) name collision.
-    private static func createTemporaryFile(in directory: String, for name: String, mode: mode_t) throws
-        -> (path: String, fd: Int32)
-    {
+    private static func createTemporaryFile(
+        in directory: String, for name: String, mode: mode_t, _ fs: any StorageFileSystem
+    ) throws -> (path: String, fd: Int32) {
         var attempt = 0
         while true {
-            let suffix = String(UInt64.random(in: .min ... .max), radix: 16)
+            let suffix = String(fs.temporarySuffix(), radix: 16)
             let path = directory + "/" + temporaryName(for: name) + suffix
             do {
-                let fd = try POSIX.openFile(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: mode)
+                let fd = try fs.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: mode)
                 return (path, fd)
             } catch let error as SystemCallError where error.code == EEXIST && attempt < 8 {
                 attempt += 1

@@ -15,14 +15,15 @@ extension FileJournal {
     /// - Throws: `failure` with the system's reason, or when another process holds the lock for ``lockTimeout``.
     func withLockedFile<T>(_ flags: Int32, failure: (String) -> JournalError, _ body: (Int32) throws -> T) throws -> T {
         try lock.withLock {
-            let deadline = Date().addingTimeInterval(Self.lockTimeout)
+            let fs = fileSystem
+            let deadline = fs.now() + Self.lockTimeout
             do {
                 while true {
-                    let fd = try POSIX.openFile(url.path, flags | O_CLOEXEC, mode: 0o600)
-                    defer { _ = close(fd) }
-                    try Self.takeLock(fd, until: deadline)
+                    let fd = try fs.open(url.path, flags | O_CLOEXEC, mode: 0o600)
+                    defer { try? fs.close(fd) }
+                    try Self.takeLock(fd, until: deadline, fs)
                     // Still the journal? A rename over it while this process waited leaves the old file behind.
-                    guard let current = try POSIX.status(url.path), try Self.sameFile(POSIX.status(fd), current) else {
+                    guard let current = try fs.status(url.path), try POSIX.sameFile(fs.status(fd), current) else {
                         continue
                     }
                     return try body(fd)
@@ -38,28 +39,19 @@ extension FileJournal {
     /// Whether the journal file exists.
     func fileExists() throws -> Bool {
         do {
-            return try POSIX.status(url.path) != nil
+            return try fileSystem.status(url.path) != nil
         } catch {
             throw JournalError.unreadable(SystemCallError.reason(of: error))
         }
     }
 
     /// Takes an exclusive `flock` on `fd`, retrying every millisecond until `deadline`.
-    private static func takeLock(_ fd: Int32, until deadline: Date) throws {
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            guard code == EWOULDBLOCK || code == EAGAIN || code == EINTR else {
-                throw SystemCallError("flock", code: code)
-            }
-            if Date() >= deadline {
+    private static func takeLock(_ fd: Int32, until deadline: TimeInterval, _ fs: any StorageFileSystem) throws {
+        while try !fs.lockExclusive(fd, wait: false) {
+            if fs.now() >= deadline {
                 throw SystemCallError("flock", message: "another process held the journal for \(Int(lockTimeout)) s")
             }
-            usleep(1_000)
+            fs.pauseBlocking(microseconds: 1_000)
         }
-    }
-
-    /// Whether two `stat` results name the same file.
-    private static func sameFile(_ a: stat, _ b: stat) -> Bool {
-        a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 }

@@ -10,43 +10,53 @@ import Foundation
 /// holding it never blocks the others.
 package final class FileLock: Sendable {
     private let fd: Int32
+    private let fileSystem: any StorageFileSystem
 
-    private init(fd: Int32) { self.fd = fd }
+    private init(fd: Int32, fileSystem: any StorageFileSystem) {
+        self.fd = fd
+        self.fileSystem = fileSystem
+    }
 
     /// Takes the lock on `path` (created with mode 0600 when missing) without waiting; `nil` when another
     /// descriptor holds it.
     ///
     /// - Throws: ``SystemCallError`` when the lock file cannot be opened or locked for another reason.
-    package static func tryLock(_ path: String) throws -> FileLock? {
-        let fd = try POSIX.openFile(path, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            if code == EINTR { continue }
-            _ = close(fd)
-            if code == EWOULDBLOCK || code == EAGAIN { return nil }
-            throw SystemCallError("flock", code: code)
+    package static func tryLock(_ path: String, fileSystem fs: any StorageFileSystem = PosixFileSystem()) throws
+        -> FileLock?
+    {
+        let fd = try fs.open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
+        do {
+            guard try fs.lockExclusive(fd, wait: false) else {
+                try? fs.close(fd)
+                return nil
+            }
+        } catch {
+            try? fs.close(fd)
+            throw error
         }
-        return FileLock(fd: fd)
+        return FileLock(fd: fd, fileSystem: fs)
     }
 
     /// Takes the lock on `path`, waiting as long as another descriptor holds it. For short critical sections only
-    /// (the simulator's request transaction); the store uses ``tryLock(_:)`` with a bounded wait.
+    /// (the simulator's request transaction); the store uses ``tryLock(_:fileSystem:)`` with a bounded wait.
     ///
     /// - Throws: ``SystemCallError``.
-    package static func lock(_ path: String) throws -> FileLock {
-        let fd = try POSIX.openFile(path, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
-        while flock(fd, LOCK_EX) != 0 {
-            let code = errno
-            if code == EINTR { continue }
-            _ = close(fd)
-            throw SystemCallError("flock", code: code)
+    package static func lock(_ path: String, fileSystem fs: any StorageFileSystem = PosixFileSystem()) throws
+        -> FileLock
+    {
+        let fd = try fs.open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
+        do {
+            _ = try fs.lockExclusive(fd, wait: true)
+        } catch {
+            try? fs.close(fd)
+            throw error
         }
-        return FileLock(fd: fd)
+        return FileLock(fd: fd, fileSystem: fs)
     }
 
     /// Releases the lock (closing the descriptor releases it too).
     package func unlock() {
-        _ = flock(fd, LOCK_UN)
-        _ = close(fd)
+        fileSystem.unlock(fd)
+        try? fileSystem.close(fd)
     }
 }

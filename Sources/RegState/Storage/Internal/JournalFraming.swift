@@ -1,25 +1,25 @@
 import Foundation
 
 /// The journal's line format, shared by ``FileJournal`` and ``InMemoryJournal`` so both behave the same:
-/// `<8 hex digits: CRC-32 of payload> <payload>\n`.
-enum JournalFraming {
+/// `<8 hex digits: CRC-32 of payload> <payload>\n`. Package-visible so that the simulation can check journal files.
+package enum JournalFraming {
     /// The line terminator, which a payload may therefore not contain.
-    static let newline = UInt8(ascii: "\n")
+    package static let newline = UInt8(ascii: "\n")
 
     /// What parsing a journal's bytes found.
-    struct Parsed: Equatable {
+    package struct Parsed: Equatable {
         /// The intact payloads, oldest first.
-        var lines: [Data]
+        package var lines: [Data]
         /// How many lines (or a torn tail) failed framing or checksum.
-        var dropped: Int
+        package var dropped: Int
         /// The length the journal should have: the end of the last intact line when damaged lines or a torn tail
         /// follow it, otherwise the whole length.
-        var intactLength: Int
+        package var intactLength: Int
         /// The length that was parsed.
-        var totalLength: Int
+        package var totalLength: Int
 
         /// Whether the end of the journal is damaged and should be cut back to ``intactLength``.
-        var hasDamagedTail: Bool { intactLength < totalLength }
+        package var hasDamagedTail: Bool { intactLength < totalLength }
     }
 
     /// The framed line for `payload`, newline included.
@@ -47,7 +47,7 @@ enum JournalFraming {
     }
 
     /// Splits `data` into lines and checks each one.
-    static func parse(_ data: Data) -> Parsed {
+    package static func parse(_ data: Data) -> Parsed {
         let bytes = [UInt8](data)
         var lines: [Data] = []
         var dropped = 0

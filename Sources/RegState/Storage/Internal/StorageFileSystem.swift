@@ -1,0 +1,257 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Every system call ``FileSecureStore`` and ``FileJournal`` make, one requirement per call, so that a simulated file
+/// system (RegStateSimulation's) can stand under the real storage code: write failures, a full disk, a crash between
+/// any two calls. Package-only: the public stores always use ``PosixFileSystem``.
+///
+/// Each requirement is one system call (retrying `EINTR` where POSIX says to) and throws ``SystemCallError``; the
+/// loops around them (whole writes, reads to the end, directory syncs) are in the extension, written once for every
+/// implementation. The waits of the lock loops go through ``now()`` and ``pause(nanoseconds:)`` so that a simulated
+/// world drives them too.
+package protocol StorageFileSystem: Sendable {
+    /// `open(2)`; returns the descriptor.
+    func open(_ path: String, _ flags: Int32, mode: mode_t) throws -> Int32
+    /// `close(2)`.
+    func close(_ fd: Int32) throws
+    /// One `write(2)` at the descriptor's position (at the end with `O_APPEND`); returns the bytes written.
+    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int
+    /// One `read(2)` from the descriptor's position; returns the bytes read, `0` at the end.
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+    /// One `pread(2)` at `offset`; returns the bytes read.
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int
+    /// `lseek(fd, offset, SEEK_SET)`.
+    func seek(_ fd: Int32, to offset: Int) throws
+    /// `fsync(2)` (`F_FULLFSYNC` on Apple platforms), on a file or a directory.
+    func sync(_ fd: Int32) throws
+    /// `ftruncate(2)`.
+    func truncate(_ fd: Int32, to length: Int) throws
+    /// `stat(2)`; `nil` when nothing exists at `path`.
+    func status(_ path: String) throws -> stat?
+    /// `fstat(2)`.
+    func status(_ fd: Int32) throws -> stat
+    /// `chmod(2)`.
+    func changeMode(_ path: String, _ mode: mode_t) throws
+    /// `fchmod(2)`.
+    func changeMode(_ fd: Int32, _ mode: mode_t) throws
+    /// `mkdir(2)` (throws with `EEXIST` when something is there).
+    func makeDirectory(_ path: String, _ mode: mode_t) throws
+    /// `rename(2)`.
+    func rename(_ from: String, to: String) throws
+    /// `unlink(2)`; `false` when there was nothing to remove.
+    func unlink(_ path: String) throws -> Bool
+    /// `opendir`/`readdir`: the names in a directory, without `.` and `..`.
+    func directoryEntries(_ path: String) throws -> [String]
+    /// `access(2)`.
+    func access(_ path: String, _ mode: Int32) throws
+    /// `flock(2)` with `LOCK_EX | LOCK_NB` (or `LOCK_EX` when `wait`); `false` when another descriptor holds it.
+    func lockExclusive(_ fd: Int32, wait: Bool) throws -> Bool
+    /// `flock(fd, LOCK_UN)`.
+    func unlock(_ fd: Int32)
+    /// `geteuid()`.
+    func effectiveUserID() -> uid_t
+    /// A random suffix for a temporary file's name.
+    func temporarySuffix() -> UInt64
+    /// Seconds on a clock that only moves forward, for the lock loops' deadlines.
+    func now() -> TimeInterval
+    /// Waits before a lock loop tries again (in a task).
+    func pause(nanoseconds: UInt64) async
+    /// Waits before a lock loop tries again (on a thread).
+    func pauseBlocking(microseconds: UInt32)
+}
+
+/// The real file system: each requirement is the POSIX call of the same name. A value type with no state: storing it
+/// in a store costs nothing, and every call is the system call itself.
+package struct PosixFileSystem: StorageFileSystem {
+    /// The real file system.
+    package init() {}
+
+    package func open(_ path: String, _ flags: Int32, mode: mode_t) throws -> Int32 {
+        while true {
+            #if canImport(Glibc)
+            let fd = Glibc.open(path, flags, mode)
+            #else
+            let fd = Darwin.open(path, flags, mode)
+            #endif
+            if fd >= 0 { return fd }
+            let code = errno
+            if code == EINTR { continue }
+            throw SystemCallError("open", code: code)
+        }
+    }
+
+    package func close(_ fd: Int32) throws {
+        #if canImport(Glibc)
+        let result = Glibc.close(fd)
+        #else
+        let result = Darwin.close(fd)
+        #endif
+        if result != 0 {
+            let code = errno
+            // Never retried: the descriptor is gone either way on Linux and macOS.
+            if code == EINTR { return }
+            throw SystemCallError("close", code: code)
+        }
+    }
+
+    package func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        while true {
+            #if canImport(Glibc)
+            let written = Glibc.write(fd, base, bytes.count)
+            #else
+            let written = Darwin.write(fd, base, bytes.count)
+            #endif
+            if written >= 0 { return written }
+            let code = errno
+            if code == EINTR { continue }
+            throw SystemCallError("write", code: code)
+        }
+    }
+
+    package func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        while true {
+            #if canImport(Glibc)
+            let count = Glibc.read(fd, base, buffer.count)
+            #else
+            let count = Darwin.read(fd, base, buffer.count)
+            #endif
+            if count >= 0 { return count }
+            let code = errno
+            if code == EINTR { continue }
+            throw SystemCallError("read", code: code)
+        }
+    }
+
+    package func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        while true {
+            let count = pread(fd, base, buffer.count, off_t(offset))
+            if count >= 0 { return count }
+            let code = errno
+            if code == EINTR { continue }
+            throw SystemCallError("pread", code: code)
+        }
+    }
+
+    package func seek(_ fd: Int32, to offset: Int) throws {
+        guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else { throw SystemCallError("lseek", code: errno) }
+    }
+
+    package func sync(_ fd: Int32) throws {
+        #if canImport(Darwin)
+        if fcntl(fd, F_FULLFSYNC) == 0 { return }
+        #endif
+        while fsync(fd) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            throw SystemCallError("fsync", code: code)
+        }
+    }
+
+    package func truncate(_ fd: Int32, to length: Int) throws {
+        while ftruncate(fd, off_t(length)) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            throw SystemCallError("ftruncate", code: code)
+        }
+    }
+
+    package func status(_ path: String) throws -> stat? {
+        var info = stat()
+        if stat(path, &info) == 0 { return info }
+        let code = errno
+        if code == ENOENT { return nil }
+        throw SystemCallError("stat", code: code)
+    }
+
+    package func status(_ fd: Int32) throws -> stat {
+        var info = stat()
+        if fstat(fd, &info) == 0 { return info }
+        throw SystemCallError("fstat", code: errno)
+    }
+
+    package func changeMode(_ path: String, _ mode: mode_t) throws {
+        if chmod(path, mode) != 0 { throw SystemCallError("chmod", code: errno) }
+    }
+
+    package func changeMode(_ fd: Int32, _ mode: mode_t) throws {
+        if fchmod(fd, mode) != 0 { throw SystemCallError("fchmod", code: errno) }
+    }
+
+    package func makeDirectory(_ path: String, _ mode: mode_t) throws {
+        if mkdir(path, mode) != 0 { throw SystemCallError("mkdir", code: errno) }
+    }
+
+    package func rename(_ from: String, to: String) throws {
+        #if canImport(Glibc)
+        let result = Glibc.rename(from, to)
+        #else
+        let result = Darwin.rename(from, to)
+        #endif
+        if result != 0 { throw SystemCallError("rename", code: errno) }
+    }
+
+    package func unlink(_ path: String) throws -> Bool {
+        #if canImport(Glibc)
+        let result = Glibc.unlink(path)
+        #else
+        let result = Darwin.unlink(path)
+        #endif
+        if result == 0 { return true }
+        let code = errno
+        if code == ENOENT { return false }
+        throw SystemCallError("unlink", code: code)
+    }
+
+    package func directoryEntries(_ path: String) throws -> [String] {
+        guard let directory = opendir(path) else { throw SystemCallError("opendir", code: errno) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { tuple in
+                tuple.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: tuple.pointee)) {
+                    String(cString: $0)
+                }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    package func access(_ path: String, _ mode: Int32) throws {
+        #if canImport(Glibc)
+        let result = Glibc.access(path, mode)
+        #else
+        let result = Darwin.access(path, mode)
+        #endif
+        if result != 0 { throw SystemCallError("access", code: errno) }
+    }
+
+    package func lockExclusive(_ fd: Int32, wait: Bool) throws -> Bool {
+        while flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            if !wait && (code == EWOULDBLOCK || code == EAGAIN) { return false }
+            throw SystemCallError("flock", code: code)
+        }
+        return true
+    }
+
+    package func unlock(_ fd: Int32) { _ = flock(fd, LOCK_UN) }
+
+    package func effectiveUserID() -> uid_t { geteuid() }
+
+    package func temporarySuffix() -> UInt64 { UInt64.random(in: .min ... .max) }
+
+    package func now() -> TimeInterval { Date().timeIntervalSinceReferenceDate }
+
+    package func pause(nanoseconds: UInt64) async { try? await Task.sleep(nanoseconds: nanoseconds) }
+
+    package func pauseBlocking(microseconds: UInt32) { usleep(microseconds) }
+}
