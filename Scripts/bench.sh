@@ -1,10 +1,12 @@
 #!/bin/sh
 # Every RegState benchmark in one run, one line per figure, each with its floor measured in the same run.
-#   Scripts/bench.sh [ROUNDS]      (release build in .build-release; ROUNDS of the CLI figures, default 9)
+#   Scripts/bench.sh [ROUNDS] [cli]   (release build in .build-release; ROUNDS of the CLI figures, default 9;
+#                                      with `cli`, only the whole-process figures)
 # Figures are min / median / max over rounds; compare ratios within one run, not absolute numbers across runs.
 set -eu
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-9}
+ONLY=${2:-all}
 SCRATCH=$(mktemp -d)
 trap 'rm -rf "$SCRATCH"' EXIT
 
@@ -51,4 +53,4 @@ printf '1\nalice@example.com\n1\n' | "$BIN/regstate" walkthrough --store "$STATE
 pair "regstate status (simulator, registered)" "$SCRATCH/hello" -- "$BIN/regstate" status --store "$STATE"
 "$BIN/regstate" status --store "$STATE" | sed 's/^/  (status printed: /; s/$/)/'
 
-"$BIN/RegStateBenchmarks"
+[ "$ONLY" = cli ] || "$BIN/RegStateBenchmarks"

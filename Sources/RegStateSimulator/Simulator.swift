@@ -210,7 +210,7 @@ public actor Simulator {
     /// `response` with the `Date` header a real server sends, from the simulator's clock (unless the answer already
     /// has one). A device whose clock differs from the simulator's estimates its offset from it.
     func stamped(_ response: HTTPResponse) -> HTTPResponse {
-        guard response.header("Date") == nil else { return response }
+        guard configuration.sendsDateHeader, response.header("Date") == nil else { return response }
         var stamped = response
         stamped.headers["Date"] = ProviderClockEstimate.httpDate(clock.now())
         return stamped

@@ -103,6 +103,9 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// django-oauth-toolkit: discovery's `grant_types_supported` lacks the one-time-code grant and
     /// `/passwordless/start` is not found.
     public var offersPasswordless = true
+    /// Whether answers carry an HTTP `Date` header from the simulator's clock (default `true`, as real servers do);
+    /// `false` plays a provider (or a proxy) that strips it, so the device cannot estimate the provider's clock from it.
+    public var sendsDateHeader = true
     /// How a refresh token the provider will not renew is refused (default ``RefreshRefusalStyle/oauthError``);
     /// ``RefreshRefusalStyle/bareStatus(_:)`` answers as Glewlwyd does, `400` with an empty body.
     public var refreshRefusal = RefreshRefusalStyle.oauthError

@@ -52,6 +52,7 @@ struct CLIEnvironment: Sendable {
                 backendURL: options.backend)
             configuration.sessionSource = options.sessionSource
             configuration.dpop = options.dpop
+            configuration.checksRegistrationAtLaunch = options.registrationCheckSetting
             return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
                                   simulator: nil, loopback: listener, backendSkipped: options.backend == nil,
                                   backendURL: options.backend, transport: dependencies.transport)
@@ -81,6 +82,7 @@ struct CLIEnvironment: Sendable {
             backendURL: simulated.backendURL)
         configuration.sessionSource = options.sessionSource
         configuration.dpop = options.dpop
+        configuration.checksRegistrationAtLaunch = options.registrationCheckSetting
         return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
                               simulator: simulator, loopback: nil, backendSkipped: false,
                               backendURL: simulated.backendURL, transport: dependencies.transport)

@@ -64,8 +64,9 @@ extension CLIOptions {
             case "--store":
                 let path = try value()
                 guard !path.isEmpty else { throw UsageError("option --store needs a directory") }
-                options.store = URL(fileURLWithPath: NSString(string: path).expandingTildeInPath, isDirectory: true)
+                options.store = URL(fileURLWithPath: expandingTilde(path), isDirectory: true)
             case "--json": options.json = try flag()
+            case "--check-registration": options.checksRegistration = try flag()
             case "--platform":
                 let text = try value()
                 guard let platform = PlatformChoice(rawValue: text) else {
@@ -173,10 +174,17 @@ extension CLIOptions {
         text.unicodeScalars.allSatisfy { $0.value >= 0x21 && $0.value <= 0x7E && $0 != "\"" && $0 != "\\" }
     }
 
+    /// `path` with a leading `~` or `~user` expanded as `NSString.expandingTildeInPath` does; any other path as it is,
+    /// without a round trip through `NSString` (whose path code loads Unicode tables a short command does not need).
+    static func expandingTilde(_ path: String) -> String {
+        guard path.utf8.first == UInt8(ascii: "~") else { return path }
+        return NSString(string: path).expandingTildeInPath
+    }
+
     /// `$REGSTATE_HOME`, else `$HOME/.local/state/regstate`.
     static func defaultStore(_ environment: [String: String]) -> URL {
         if let home = environment["REGSTATE_HOME"], !home.isEmpty {
-            return URL(fileURLWithPath: NSString(string: home).expandingTildeInPath, isDirectory: true)
+            return URL(fileURLWithPath: expandingTilde(home), isDirectory: true)
         }
         let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser

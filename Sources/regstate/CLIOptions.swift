@@ -44,6 +44,12 @@ struct CLIOptions: Sendable, Equatable {
     var removesDevice = false
     /// `devices remove ID`: the device to remove.
     var deviceID: String?
+    /// `--check-registration`: run seed 002's Check Registration after the launch. The walkthrough always does; the
+    /// other commands only when asked, so that a quick `status` opens no simulated world and sends nothing (issue 19).
+    var checksRegistration = false
+
+    /// Whether the launch runs seed 002's Check Registration (`nil`: the engine's default, on with a backend).
+    var registrationCheckSetting: Bool? { command == .walkthrough || checksRegistration ? nil : false }
 
     /// Who renews: the host with `--host-mode` or a host-only command, RegState otherwise.
     var sessionSource: SessionSource { hostMode || command.isHostOnly ? .host : .selfRenewing }

@@ -20,6 +20,10 @@ extension CommandRun {
             console.message("No --backend given: the backend steps are skipped and the tokens are confirmed locally.")
         }
         var state = await service.start()
+        if state == .registrationRequired || state.letter == "F", let step = await offerPendingLogin() {
+            if case .exit(let status) = step { return status }
+            state = await service.state
+        }
         while true {
             await drain()
             let step: Step

@@ -17,7 +17,11 @@ actor EventPrinter {
     static func attach(to service: RegStateService, console: Console) async -> EventPrinter {
         let printer = EventPrinter(console: console)
         let stream = await service.events()
-        Task { await printer.consume(stream) }
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+            Task(executorPreference: MainThreadExecutor.preferred) { await printer.consume(stream) }
+        } else {
+            Task { await printer.consume(stream) }
+        }
         return printer
     }
 

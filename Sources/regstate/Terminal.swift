@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 
 /// The terminal as the CLI sees it: lines in, text out on two channels. A protocol so menus run in-process in tests.
@@ -33,11 +38,30 @@ struct StandardTerminal: Terminal {
     }
 
     func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        Self.write(text, to: STDOUT_FILENO)
     }
 
     func writeError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        Self.write(text, to: STDERR_FILENO)
+    }
+
+    /// Writes all of `text` with `write(2)` (what `FileHandle.write` does, without loading `FileHandle`), retrying
+    /// after a signal; a closed pipe ends the write.
+    private static func write(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = systemWrite(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
     }
 }
 
@@ -47,4 +71,13 @@ extension Terminal {
 
     /// Writes `text` and a newline to standard error.
     func note(_ text: String) { writeError(text + "\n") }
+}
+
+/// `write(2)`, named apart from the terminal's own `write`.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(descriptor, bytes, count)
+    #else
+    Darwin.write(descriptor, bytes, count)
+    #endif
 }

@@ -34,6 +34,8 @@ enum Usage {
           --store DIR              Local state (default $REGSTATE_HOME, else ~/.local/state/regstate);
                                    the simulator's world lives in DIR/simulator, shared by later runs
           --json                   Each lettered event as a JSON line on stdout; all other text on stderr
+          --check-registration     After the launch, ask the backend to confirm the registration and refresh
+                                   the profile (seed 002); the walkthrough always does
           --platform native|web    web is a non-native platform: Active A (default native)
           --issuer URL             Use a real OpenID Connect provider instead of the simulator
           --client-id ID           The client registered at --issuer (required with it)

@@ -7,10 +7,18 @@ let environment = ["REGSTATE_HOME", "HOME"].reduce(into: [String: String]()) { f
     if let value = getenv(name) { found[name] = String(cString: value) }
 }
 
-/// The `regstate` command: see ``CLI`` and ``Usage``. The run exits from wherever it finishes, without hopping back
-/// to the main thread first (a hop that costs a thread wake-up or a new thread at the very end of every command).
+/// The `regstate` command: see ``CLI`` and ``Usage``. The run, and the engine actors it calls, prefer the main thread
+/// (``MainThreadExecutor``): a short command hands nothing from thread to thread and exits where it finishes.
 let arguments = Array(CommandLine.arguments.dropFirst())
-Task.detached {
-    exit(await CLI.run(arguments: arguments, environment: environment, terminal: StandardTerminal()))
+if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+    let executor = MainThreadExecutor()
+    CommandExecutor.preferred = executor
+    Task(executorPreference: executor) {
+        exit(await CLI.run(arguments: arguments, environment: environment, terminal: StandardTerminal()))
+    }
+} else {
+    Task.detached {
+        exit(await CLI.run(arguments: arguments, environment: environment, terminal: StandardTerminal()))
+    }
 }
 dispatchMain()

@@ -110,22 +110,27 @@ struct DevicesCLITests {
         #expect(result.stderr.contains("Keep them all"))
     }
 
-    @Test("Given a session, status reports the launch's Check Registration (seed 002); offline it says it confirmed nothing")
+    @Test("Given a session, status --check-registration reports the launch's Check Registration (seed 002); offline it says it confirmed nothing; plain status sends nothing")
     func statusShowsTheCheck() async throws {
         let device = try CLIScenario()
         try await device.registerSocially()
-        let online = try await device.run(["status", "--json"])
+        let online = try await device.run(["status", "--check-registration", "--json"])
         #expect(online.status == 0)
         #expect(online.stderr.contains("Registration check: confirmed by the backend (registered, profile up to date)"))
         #expect(online.stdout.contains(#""registration_check":"confirmed""#))
         // Offline with a valid token the launch settles online (nothing needed the network): the check is tried and
         // says it did not confirm anything.
-        let offline = try await device.run(["status", "--sim-offline", "--json"])
+        let offline = try await device.run(["status", "--check-registration", "--sim-offline", "--json"])
         #expect(offline.status == 0)
         #expect(offline.stderr.contains("Registration check: not confirmed"))
         #expect(!offline.stderr.contains("confirmed by the backend"))
         #expect(offline.stdout.contains(#""registration_check":"failed","reason":"transport""#)
                 || offline.stdout.contains(#""reason":"transport","registration_check":"failed""#), "\(offline.stdout)")
+        // Without the flag a quick status runs no check (nothing is sent, the simulated world stays closed).
+        let plain = try await device.run(["status", "--json"])
+        #expect(plain.status == 0)
+        #expect(!plain.stderr.contains("Registration check"))
+        #expect(!plain.stdout.contains("registration_check"))
         device.expectNoSecretsPrinted()
     }
 

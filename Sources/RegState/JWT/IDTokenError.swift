@@ -52,6 +52,15 @@ public enum IDTokenError: Error, Sendable, Equatable {
         if case .unknownKeyID = self { return true }
         return false
     }
+
+    /// Whether only the clock refused the token (`exp`, `iat` or `nbf` against the time it was checked at), so that
+    /// a better estimate of the provider's clock could accept it.
+    var isTimeClaimFailure: Bool {
+        switch self {
+        case .expired, .issuedInFuture, .notYetValid, .tooOld: true
+        default: false
+        }
+    }
 }
 
 extension IDTokenError: LocalizedError {

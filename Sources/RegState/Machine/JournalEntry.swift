@@ -41,6 +41,8 @@ public struct JournalEntry: Sendable, Equatable, Codable {
 
     /// The entry as one line of compact JSON (no newline).
     public func encoded() throws -> Data {
+        // A launch's two events are written directly (the same bytes), the rest through the encoder.
+        if let line = JournalLineWriter.line(for: self) { return line }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .secondsSince1970
@@ -51,6 +53,8 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     ///
     /// - Throws: `DecodingError` when the line is not an entry (a journal written by a newer version, say).
     public static func decode(_ line: Data) throws -> JournalEntry {
+        // A launch's events are read directly (the same result), the rest through the decoder.
+        if let entry = JournalLineReader.entry(line) { return entry }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         return try decoder.decode(JournalEntry.self, from: line)

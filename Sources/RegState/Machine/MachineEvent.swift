@@ -55,6 +55,12 @@ public enum MachineEvent: Sendable, Equatable, Codable {
     case hostTokenRefused(RegistrationFailure)
     /// The backend security token was renewed with the stored ID token (self mode) and stored.
     case securityTokenRenewed
+    /// A social login begun before a relaunch (kept in the secure store, never here) was taken up again to finish it
+    /// with the redirect that arrived after the relaunch.
+    case pendingLoginResumed
+    /// The device clock was found `seconds` off the provider's (positive: the device is behind), or back in step
+    /// (zero); journaled once per significant change (``ClockOffsetSource/journalThreshold``). Changes no state.
+    case clockOffsetObserved(seconds: Int, source: ClockOffsetSource)
 
     /// The event's case name, for journals, diagrams and rejections.
     public var name: String {
@@ -83,6 +89,8 @@ public enum MachineEvent: Sendable, Equatable, Codable {
         case .hostTokenAccepted: "hostTokenAccepted"
         case .hostTokenRefused: "hostTokenRefused"
         case .securityTokenRenewed: "securityTokenRenewed"
+        case .pendingLoginResumed: "pendingLoginResumed"
+        case .clockOffsetObserved: "clockOffsetObserved"
         }
     }
 }

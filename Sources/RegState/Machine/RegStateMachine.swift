@@ -90,6 +90,11 @@ public enum RegStateMachine {
             case .authenticating: return fail(.loginAlreadyInProgress)
             case .unsettled, .awaitingConfirmation, .active: throw rejection
             }
+        case .pendingLoginResumed:
+            switch state {
+            case .registrationRequired, .failed: return Transition(.authenticating(.social))
+            case .unsettled, .authenticating, .awaitingConfirmation, .active: throw rejection
+            }
         case .authorizationIssued:
             switch state {
             case .authenticating: return Transition(state)
@@ -132,6 +137,10 @@ public enum RegStateMachine {
                                   [.discardPendingAuthorization, .clearProvisionalTokens, .emit(.registrationRequired)])
             case .unsettled, .registrationRequired, .active: throw rejection
             }
+
+        // A note for the journal: nothing changes.
+        case .clockOffsetObserved:
+            return Transition(state)
 
         // Ending a session.
         case .logoutRequested:

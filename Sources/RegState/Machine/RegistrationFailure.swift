@@ -13,6 +13,11 @@ public enum RegistrationFailure: Error, Sendable, Equatable, Codable {
     case noPendingLogin
     /// A second login was started while one was pending; the pending one is discarded.
     case loginAlreadyInProgress
+    /// The social login this redirect belongs to was begun too long ago (more than
+    /// ``RegStateConfiguration/pendingLoginLifetime``); it was removed. Start again.
+    case pendingLoginExpired
+    /// A newer login (begun by another process sharing the store) replaced the one this redirect belongs to.
+    case pendingLoginSuperseded
     /// The callback was not a redirect this client issued (wrong scheme, host, path, or no `code`).
     case malformedCallback(String)
     /// The callback's RFC 9207 `iss` parameter named another issuer.
@@ -65,6 +70,8 @@ extension RegistrationFailure: LocalizedError {
         case .stateMismatch: "The sign-in response did not match this request. Please start again."
         case .noPendingLogin: "No sign-in is in progress. Please start again."
         case .loginAlreadyInProgress: "A sign-in was already in progress; it was cancelled. Please start again."
+        case .pendingLoginExpired: "The sign-in was begun too long ago and has expired. Please start again."
+        case .pendingLoginSuperseded: "A newer sign-in replaced this one. Finish the newer one or start again."
         case .malformedCallback(let detail): "The sign-in response could not be read (\(detail))."
         case .issuerMismatchInCallback: "The sign-in response came from another service. Please start again."
         case .authorizationDenied(let error, let description):
@@ -110,6 +117,8 @@ extension RegistrationFailure {
         case .stateMismatch: "state_mismatch"
         case .noPendingLogin: "no_pending_login"
         case .loginAlreadyInProgress: "login_already_in_progress"
+        case .pendingLoginExpired: "pending_login_expired"
+        case .pendingLoginSuperseded: "pending_login_superseded"
         case .malformedCallback: "malformed_callback"
         case .issuerMismatchInCallback: "issuer_mismatch_in_callback"
         case .authorizationDenied: "authorization_denied"

@@ -12,11 +12,15 @@ extension OIDCClient {
     ///   - idToken: The compact ID token.
     ///   - expectedNonce: The nonce of the authorization request; `nil` for tokens from a passwordless exchange,
     ///     where no nonce was sent.
+    ///   - freshFromTokenEndpoint: Whether the token just came from the provider's token endpoint (registration),
+    ///     so that its `iat` may stand in for the provider's clock when no `Date` header gave an estimate. Never for
+    ///     a token handed in from elsewhere (host mode): an old token would then always look fresh.
     /// - Returns: The verified token and its ``Profile``.
     /// - Throws: ``OIDCError/invalidIDToken(_:)`` for a failed check (``IDTokenError/unsignedTokensAdvertised`` when
     ///   discovery lists `none`); discovery and JWKS fetch errors otherwise.
-    package func validateIDToken(_ idToken: String, expectedNonce: String?) async throws(OIDCError) -> VerifiedIDToken {
-        try await validated { validator, keys, now throws(IDTokenError) in
+    package func validateIDToken(_ idToken: String, expectedNonce: String?,
+                                 freshFromTokenEndpoint: Bool = false) async throws(OIDCError) -> VerifiedIDToken {
+        try await validated(fresh: freshFromTokenEndpoint ? idToken : nil) { validator, keys, now throws(IDTokenError) in
             try validator.validate(idToken, keySet: keys, expectedNonce: expectedNonce, now: now)
         }
     }
@@ -40,7 +44,7 @@ extension OIDCClient {
         } catch {
             throw .invalidIDToken(.refreshedIdentityMismatch)
         }
-        return try await validated { validator, keys, now throws(IDTokenError) in
+        return try await validated(fresh: idToken) { validator, keys, now throws(IDTokenError) in
             try validator.validateRefreshed(idToken, original: original, keySet: keys, now: now)
         }
     }
@@ -48,7 +52,12 @@ extension OIDCClient {
     /// Runs `check` with a validator for this client and the discovery document's algorithms, refetching the JWKS
     /// once on an unknown `kid`, and reads the profile. Time claims are checked on the provider's clock (the device
     /// clock plus ``ProviderClockEstimate/offset``), so a wrong device clock does not refuse a fresh token.
+    ///
+    /// `fresh` is the token when it just came from the token endpoint. While no `Date` header gave an estimate, its
+    /// `iat` stands in for the provider's clock: when only its time claims fail, the check runs once more at its
+    /// `iat` (the leeway covers the time it took to arrive), and once every check passed the offset is kept.
     private func validated(
+        fresh: String? = nil,
         _ check: (IDTokenValidator, JSONWebKeySet, Date) throws(IDTokenError) -> JSONWebToken
     ) async throws(OIDCError) -> VerifiedIDToken {
         let algorithms: Set<SignatureAlgorithm>
@@ -65,7 +74,9 @@ extension OIDCClient {
         var refetched = false
         while true {
             do throws(IDTokenError) {
-                let token = try check(validator, keys, clockEstimate.providerNow(deviceNow: clock.now()))
+                let token = try checkedOnProviderClock(fresh: fresh) { now throws(IDTokenError) in
+                    try check(validator, keys, now)
+                }
                 guard let profile = try? ProfileService().profile(fromClaims: token.claims) else {
                     throw IDTokenError.malformed("no sub or iss claim")
                 }
@@ -76,6 +87,28 @@ extension OIDCClient {
                 keys = try await keySet(forceRefresh: true)
             }
         }
+    }
+
+    /// Runs `check` at the provider's time per the estimate; for a `fresh` token while no `Date` header gave an
+    /// estimate, again at its `iat` when only the time claims failed, and keeps its `iat` as the estimate once it
+    /// passed (telling ``onClockOffset`` when that moved the estimate).
+    private func checkedOnProviderClock(
+        fresh: String?, _ check: (Date) throws(IDTokenError) -> JSONWebToken
+    ) throws(IDTokenError) -> JSONWebToken {
+        let byIssueTime = fresh != nil && !clockEstimate.isMeasuredByDateHeader
+        let token: JSONWebToken
+        do {
+            token = try check(clockEstimate.providerNow(deviceNow: clock.now()))
+        } catch {
+            guard byIssueTime, error.isTimeClaimFailure, let fresh,
+                  let issuedAt = (try? JSONWebToken(compact: fresh))?.issuedAt else { throw error }
+            token = try check(issuedAt)
+        }
+        if byIssueTime, let issuedAt = token.issuedAt,
+           let changed = clockEstimate.observeIssueTime(issuedAt, at: clock.now()) {
+            onClockOffset(changed)
+        }
+        return token
     }
 
     /// The issuer's signing keys, from the cache unless `forceRefresh`; a failed fetch keeps the old cache.

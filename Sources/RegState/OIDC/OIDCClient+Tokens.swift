@@ -69,11 +69,15 @@ extension OIDCClient {
     {
         let metadata = try await metadata()
         let request = HTTPRequest.form(url: metadata.tokenEndpoint, parameters: parameters)
-        guard let proofKey, let dpop else {
-            return try checkTokenType(TokenResponse.parse(try await ResponseReading.send(request, over: transport)),
-                                      proofKey: nil)
+        let response: HTTPResponse
+        if let proofKey, let dpop {
+            response = try await sendWithProof(request, key: proofKey, context: dpop)
+        } else {
+            response = try await ResponseReading.send(request, over: transport)
         }
-        let response = try await sendWithProof(request, key: proofKey, context: dpop)
-        return try checkTokenType(TokenResponse.parse(response), proofKey: proofKey)
+        // Expiry is tracked from when the tokens arrived, on the device clock.
+        var tokens = try checkTokenType(TokenResponse.parse(response), proofKey: proofKey)
+        tokens.receivedAt = clock.now()
+        return tokens
     }
 }

@@ -15,6 +15,8 @@ package actor OIDCClient {
     /// The offset to the provider's clock, estimated from its answers' `Date` headers; ID token time claims are
     /// checked on the provider's clock.
     package nonisolated let clockEstimate: ProviderClockEstimate
+    /// Told each time the estimate moves (the engine logs it).
+    let onClockOffset: @Sendable (TimeInterval) -> Void
     var cachedMetadata: ProviderMetadata?
     var cachedKeys: JSONWebKeySet?
     var cachedRevocationEndpoint: URL?
@@ -48,6 +50,7 @@ package actor OIDCClient {
         self.crypto = crypto
         self.clock = clock
         self.clockEstimate = clockEstimate
+        self.onClockOffset = onClockOffset
     }
 
     // MARK: - Discovery

@@ -19,6 +19,10 @@ public struct TokenResponse: Sendable, Equatable {
     public var scope: String?
     /// Seconds the refresh token lives, from the non-standard `refresh_expires_in` or `refresh_token_expires_in`.
     public var refreshExpiresIn: TimeInterval?
+    /// When the response arrived, by the device clock: the client that received it sets it, and the lifetimes count
+    /// from it (not from when the tokens were stored, after the ID token was validated). `nil` for a response made
+    /// or parsed by hand.
+    public var receivedAt: Date?
 
     /// Creates a response.
     public init(accessToken: String, tokenType: String = "Bearer", expiresIn: TimeInterval? = nil,

@@ -29,6 +29,10 @@ public struct RegStateConfiguration: Sendable {
     /// Wrong one-time codes one passwordless attempt tolerates (default 5): the next wrong code ends the attempt with
     /// ``RegistrationFailure/tooManyAttempts``. A resend starts the count again; the provider may bound it too.
     public var maxCodeAttempts = 5
+    /// Seconds a social login may stay unfinished (default 600): its redirect is refused after that, with
+    /// ``RegistrationFailure/pendingLoginExpired``. The login in progress is kept in the secure store for this long so
+    /// that it survives the app being killed while the user is in the browser.
+    public var pendingLoginLifetime: TimeInterval = 600
     /// Whether a launch that settles on a stored session, online, then runs seed 002's Check Registration
     /// (``RegStateService/checkRegistration()``) in the background: `nil` (the default) runs it when a backend is
     /// configured and RegState renews the session itself; `false` never; `true` also asks for it (still only with a

@@ -28,10 +28,16 @@ extension RegStateService {
     /// Completes social registration with the redirect the browser was sent to: checks it, exchanges the code,
     /// validates the ID token, stores provisional tokens and returns the profile to confirm (**G**).
     ///
+    /// The login the redirect answers is kept in the secure store, so this also works after the app was killed while
+    /// the user was in the browser: a freshly started service (in **D**) takes the stored login up again
+    /// (``pendingSocialLogin()``). Each login takes one redirect: the same redirect again is refused.
+    ///
     /// - Throws: ``RegStateError`` (**F**) with the reason: a wrong or missing state, an `error=` redirect, an invalid
-    ///   ID token, no login pending (a replayed redirect), …
+    ///   ID token, no login pending (a replayed redirect), a login begun too long ago
+    ///   (``RegistrationFailure/pendingLoginExpired``), …
     @discardableResult
     public func completeSocialRegistration(callback: URL) async throws -> Profile {
+        try await resumePendingLoginIfNeeded()
         let applied = try await apply(.credentialsSubmitted, carrying: .callback(callback))
         return try Self.profile(in: applied)
     }

@@ -17,8 +17,8 @@ import Foundation
 public actor RegStateService {
     /// The current state.
     public private(set) var state: RegState = .unsettled
-    /// The social login in progress (PKCE verifier, state, nonce), in memory only, beside the state it belongs to.
-    private var login: AuthorizationRequest?
+    /// The social login this process began (its secrets), beside its state; the secure store keeps it for a relaunch.
+    private var login: PendingLogin?
     let runner: EffectRunner
     let renewal: RenewalService
     private var broadcaster = EventBroadcaster()
@@ -111,14 +111,15 @@ public actor RegStateService {
 
     // MARK: Launch
 
-    /// Replays the journal, then runs the launch sequence (seed 002 steps 1–5) and returns the settled state.
-    ///
-    /// Calling it again relaunches: the stored credentials are inspected anew.
+    /// Opens the journal (a torn tail cut, a long one compacted; read for its numbers only: the launch's first event
+    /// resets any state and the stored credentials decide the rest), then runs the launch sequence (seed 002 steps
+    /// 1–5) and returns the settled state. Calling it again relaunches: the stored credentials are inspected anew.
     @discardableResult
     public func start() async -> RegState {
         if !started {
             started = true
-            state = recorder.replay()
+            recorder.openAtLaunch()
+            runner.provider.clockEstimate.journaledBefore(recorder.lastClockOffset)
         }
         _ = try? await apply(.launched(isNative: runner.isNative))
         recorder.flush()
@@ -186,6 +187,7 @@ public actor RegStateService {
             applied += await perform(effect)
         }
         forgetUserIfGone(after: event, from: before)
+        await noteClockOffset()
         resumeSettleWaiters()
         // A session that ended takes every request waiting for its security token with it.
         if state.session == nil, state != .unsettled { await securityFlight.fail(.loggedOut) }
@@ -222,8 +224,7 @@ public actor RegStateService {
             return await feed(await renewal.renew(replacing: staleAccessToken).effectEvent)
         case .startSocialAuthorization:
             switch await runner.startSocialAuthorization(prompt: requestedPrompt) {
-            case .success(let request):
-                login = request
+            case .success(let started): login = started
                 return await feed(.authorizationIssued)
             case .failure(let failure):
                 return await feed(.registrationFailed(failure))
@@ -232,10 +233,9 @@ public actor RegStateService {
             wrongCodes = 0
             return await feed(await runner.sendPasswordlessCode(to: email))
         case .exchangeAuthorizationCode(let callback):
-            // One callback per login: a replay of this redirect finds nothing pending.
-            let request = login
-            login = nil
-            return await feed(await runner.exchangeAuthorizationCode(callback, for: request) { await self.isAuthenticating })
+            // One callback per login: a replay of this redirect finds nothing pending, here or in the store.
+            let remembered = login.take()
+            return await feed(await runner.exchangeAuthorizationCode(callback, remembered: remembered) { await self.isAuthenticating })
         case .verifyPasswordlessCode(let email, let code):
             var result = await runner.verifyPasswordlessCode(code, for: email) { await self.isAuthenticating }
             if case .registrationFailed(.wrongCode)? = result {
@@ -251,7 +251,7 @@ public actor RegStateService {
                 ? await runner.tokens.idToken() : nil
             return await feed(confirmed)
         case .discardPendingAuthorization:
-            login = nil
+            if let discarded = login.take() { await runner.discardPendingLogin(state: discarded.request.state) }
             return []
         case .clearProvisionalTokens:
             await runner.clearProvisionalTokens()
@@ -295,5 +295,5 @@ public actor RegStateService {
     // MARK: For the public calls in the extensions
 
     /// The authorization URL of the social login in progress.
-    var loginURL: URL? { login?.url }
+    var loginURL: URL? { login?.request.url }
 }

@@ -16,7 +16,8 @@ extension TokenService {
     @discardableResult
     package func storeProvisional(_ tokens: TokenResponse, registrationType: RegistrationType, profile: Profile,
                                   dpopThumbprint: String? = nil) throws -> StoredSession {
-        let now = clock.now()
+        // The lifetimes count from when the tokens arrived (``TokenResponse/receivedAt``), not from now.
+        let now = tokens.receivedAt ?? clock.now()
         var credentials = StoredCredentials(
             stage: .provisional, registrationType: registrationType, profile: profile, idToken: tokens.idToken,
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
@@ -29,17 +30,20 @@ extension TokenService {
         return try summary(of: credentials)
     }
 
-    /// Promotes the provisional tokens to confirmed, with the backend's security token when there is one.
+    /// Promotes the provisional tokens to confirmed, with the backend's security token when there is one; its
+    /// lifetime counts from `securityTokenReceivedAt` (when the backend's grant arrived; now when not given).
     ///
     /// - Throws: ``TokenServiceError/nothingProvisional`` or ``StoreError``.
     @discardableResult
-    package func confirm(securityToken: String? = nil, securityTokenLifetime: TimeInterval? = nil) throws -> StoredSession {
+    package func confirm(securityToken: String? = nil, securityTokenLifetime: TimeInterval? = nil,
+                         securityTokenReceivedAt: Date? = nil) throws -> StoredSession {
         guard var credentials = try loadOwn(), credentials.stage == .provisional else {
             throw TokenServiceError.nothingProvisional
         }
         credentials.stage = .confirmed
         credentials.securityToken = securityToken
-        credentials.securityTokenExpiresAt = securityTokenLifetime.map { clock.now().addingTimeInterval($0) }
+        let received = securityTokenReceivedAt ?? clock.now()
+        credentials.securityTokenExpiresAt = securityTokenLifetime.map { received.addingTimeInterval($0) }
         try save(credentials)
         return try summary(of: credentials)
     }
@@ -55,7 +59,7 @@ extension TokenService {
     package func storeRenewed(_ tokens: TokenResponse, profile: Profile?, replacing usedRefreshToken: String) throws -> StoredSession? {
         guard var credentials = try loadOwn(), credentials.stage == .confirmed,
               credentials.refreshToken == usedRefreshToken else { return nil }
-        let now = clock.now()
+        let now = tokens.receivedAt ?? clock.now()
         credentials.accessToken = tokens.accessToken
         credentials.tokenType = tokens.tokenType
         credentials.expiresAt = tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime)
@@ -95,13 +99,14 @@ extension TokenService {
         if credentials.stage == .provisional { try store.removeValue(forKey: Self.credentialsKey) }
     }
 
-    /// Removes all credentials (logout, final renewal failure); the installation id stays. Credentials bound to
+    /// Removes all credentials and any pending login (logout, final renewal failure); the installation id stays. Credentials bound to
     /// another issuer or client are left alone (only clear-state or a new registration replaces them).
     ///
     /// - Throws: ``StoreError``.
     package func clearAll() throws {
         if !isBoundElsewhere() { try store.removeValue(forKey: Self.credentialsKey) }
         try store.removeValue(forKey: Self.quarantineKey)
+        try store.removeValue(forKey: PendingLogin.storeKey)
     }
 
     /// Removes everything this service keeps, including the installation id (clear-state); returns the removed keys.
@@ -109,7 +114,7 @@ extension TokenService {
     /// - Throws: ``StoreError``.
     package func clearEverything() throws -> [String] {
         var removed: [String] = []
-        for key in [Self.credentialsKey, Self.quarantineKey, Self.installationKey] where try store.data(forKey: key) != nil {
+        for key in [Self.credentialsKey, Self.quarantineKey, Self.installationKey, PendingLogin.storeKey] where try store.data(forKey: key) != nil {
             try store.removeValue(forKey: key)
             removed.append(key)
         }

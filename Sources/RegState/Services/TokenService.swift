@@ -183,9 +183,14 @@ package actor TokenService {
             return decoded.credentials
         }
         do {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .secondsSince1970
-            var credentials = try decoder.decode(StoredCredentials.self, from: data)
+            var credentials: StoredCredentials
+            if let read = StoredCredentials.read(data) {
+                credentials = read
+            } else {
+                let decoder = JSONDecoder()
+                decoder.dateDecodingStrategy = .secondsSince1970
+                credentials = try decoder.decode(StoredCredentials.self, from: data)
+            }
             credentials = adopted(credentials)
             decoded = (data, credentials)
             try checkBinding(of: credentials)

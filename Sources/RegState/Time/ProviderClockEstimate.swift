@@ -6,27 +6,43 @@ import Foundation
 /// estimate: `offset = providerDate − deviceNow`. Time claims of ID tokens are then checked on the provider's clock
 /// (`deviceNow + offset`), so a device clock that is minutes or days wrong does not block registration; the
 /// validator's leeway covers what remains (the header's one-second resolution, network delay, the provider's own
-/// drift). Token expiry is tracked from when each token was received on the device clock, so it needs no correction.
+/// drift). Without a `Date` header, the `iat` of an ID token fresh from the token endpoint stands in for it (see
+/// ``observeIssueTime(_:at:)``). Token expiry is tracked from when each token was received on the device clock, so it
+/// needs no correction. A significant offset is journaled once per change (``takeJournalNote()``).
 ///
 /// Offsets smaller than ``negligible`` are treated as zero (the header cannot measure them).
 package final class ProviderClockEstimate: Sendable {
     /// Offsets below this many seconds (either way) are not applied.
     package static let negligible: TimeInterval = 5
 
-    private let state = LockedValue<TimeInterval?>(nil)
+    /// One measurement: the offset and where it came from.
+    private struct Measurement {
+        var offset: TimeInterval
+        var source: ClockOffsetSource
+    }
+
+    private let state = LockedValue<Measurement?>(nil)
+    /// The offset last reported to the journal (``takeJournalNote()``), `nil` before the first report.
+    private let journaled = LockedValue<TimeInterval?>(nil)
 
     /// Creates an estimate with no observation yet (offset zero).
     package init() {}
 
     /// The estimated offset to add to the device clock to read the provider's clock; zero until an answer with a
-    /// `Date` header arrived, and for offsets below ``negligible``.
+    /// `Date` header (or, without one, a fresh ID token's `iat`) was seen, and for offsets below ``negligible``.
     package var offset: TimeInterval {
-        guard let measured = state.withLock({ $0 }), abs(measured) >= Self.negligible else { return 0 }
+        guard let measured = state.withLock({ $0?.offset }), abs(measured) >= Self.negligible else { return 0 }
         return measured
     }
 
-    /// Whether an estimate was made (an answer carried a usable `Date` header).
+    /// Whether an estimate was made (an answer carried a usable `Date` header, or an ID token's `iat` was used).
     package var isMeasured: Bool { state.withLock { $0 != nil } }
+
+    /// Whether the provider's `Date` header gave the estimate (then an ID token's `iat` is not used).
+    package var isMeasuredByDateHeader: Bool { state.withLock { $0?.source == .dateHeader } }
+
+    /// Where the current estimate came from, `nil` before the first.
+    package var source: ClockOffsetSource? { state.withLock { $0?.source } }
 
     /// Records the `Date` header of `response`, received at device time `deviceNow`.
     ///
@@ -35,11 +51,46 @@ package final class ProviderClockEstimate: Sendable {
     @discardableResult
     package func observe(_ response: HTTPResponse, at deviceNow: Date) -> TimeInterval? {
         guard let value = response.header("Date"), let providerNow = Self.parseHTTPDate(value) else { return nil }
+        return record(providerNow.timeIntervalSince(deviceNow), source: .dateHeader)
+    }
+
+    /// Records the `iat` of an ID token that just arrived from the provider's token endpoint, at device time
+    /// `deviceNow`, as the provider's clock: only while no `Date` header gave an estimate (the header is the better
+    /// source, and replaces this one when it comes).
+    ///
+    /// - Returns: the new offset when it moved by at least ``negligible`` seconds; `nil` otherwise (or when a `Date`
+    ///   header already gave the estimate).
+    @discardableResult
+    package func observeIssueTime(_ issuedAt: Date, at deviceNow: Date) -> TimeInterval? {
+        guard !isMeasuredByDateHeader else { return nil }
+        return record(issuedAt.timeIntervalSince(deviceNow), source: .idTokenIssueTime)
+    }
+
+    private func record(_ measured: TimeInterval, source: ClockOffsetSource) -> TimeInterval? {
         let before = offset
-        let measured = providerNow.timeIntervalSince(deviceNow)
-        state.withLock { $0 = measured }
+        state.withLock { $0 = Measurement(offset: measured, source: source) }
         let after = offset
         return abs(after - before) >= Self.negligible ? after : nil
+    }
+
+    /// What the journal should say now, if anything: the applied offset (whole seconds) and its source, the first
+    /// time it is more than ``ClockOffsetSource/journalThreshold`` off, and again whenever it moved by more than that
+    /// since the last note (back to zero included). Each note is handed out once.
+    package func takeJournalNote() -> (seconds: Int, source: ClockOffsetSource)? {
+        guard let source else { return nil }
+        let current = offset
+        return journaled.withLock { last in
+            let moved = abs(current - (last ?? 0))
+            guard moved > ClockOffsetSource.journalThreshold else { return nil }
+            last = current
+            return (Int(current.rounded()), source)
+        }
+    }
+
+    /// The offset the journal reported last (read back from it at launch), so that a relaunch does not say again
+    /// what the journal already says.
+    package func journaledBefore(_ seconds: Int?) {
+        journaled.withLock { $0 = seconds.map(TimeInterval.init) }
     }
 
     /// The provider's clock now, per the estimate.

@@ -68,6 +68,14 @@ struct RegStateMachineTests {
             Row(given: .failed(.registration(.stateMismatch)), when: .registrationRequested(.social), then: social,
                 effects: [.startSocialAuthorization]),
             Row(given: social, when: .authorizationIssued, then: social, effects: []),
+            // A social login kept in the secure store across a relaunch is taken up again; its redirect follows.
+            Row(given: .registrationRequired, when: .pendingLoginResumed, then: social, effects: []),
+            Row(given: .failed(.registration(.stateMismatch)), when: .pendingLoginResumed, then: social, effects: []),
+            // The journal's note of the device clock: nothing changes, in any state.
+            Row(given: .active(S.storedSession), when: .clockOffsetObserved(seconds: -600, source: .dateHeader),
+                then: .active(S.storedSession), effects: []),
+            Row(given: social, when: .clockOffsetObserved(seconds: 86_400, source: .idTokenIssueTime), then: social,
+                effects: []),
             Row(given: social, when: .credentialsSubmitted, then: social, effects: [.exchangeAuthorizationCode(callback: S.callback)],
                 carrying: .callback(S.callback)),
             Row(given: email, when: .credentialsSubmitted, then: email,
@@ -127,11 +135,11 @@ struct RegStateMachineTests {
     /// Every (state, event) pair that the machine accepts, by sample label and event name. Anything not listed must
     /// be rejected with a typed outcome. Changing the machine means changing this table on purpose.
     static let accepted: [String: Set<String>] = {
-        let anyState: Set<String> = ["launched", "clearStateRequested", "credentialsSubmitted"]
+        let anyState: Set<String> = ["launched", "clearStateRequested", "credentialsSubmitted", "clockOffsetObserved"]
         let renewable: Set<String> = anyState.union(["renewalRequested", "renewalSucceeded", "renewalFailed", "logoutRequested",
                                                      "logoutRefused", "loggedOut", "forcedLogout"])
         let failed: Set<String> = anyState.union(["registrationRequested", "retryRequested", "logoutRequested",
-                                                  "logoutRefused", "loggedOut"])
+                                                  "logoutRefused", "loggedOut", "pendingLoginResumed"])
         let authenticating: Set<String> = anyState.union(["registrationRequested", "authorizationIssued", "authenticated",
                                                           "registrationFailed", "retryRequested"])
         let host: Set<String> = ["hostTokenSubmitted", "hostTokenAccepted", "hostTokenRefused"]
@@ -144,7 +152,7 @@ struct RegStateMachineTests {
             "active_host_C_offline": hostRenewable,
             "unsettled": anyState.union(["nonNativeTokenInstalled", "storedTokensInspected", "renewalSucceeded",
                                          "renewalFailed", "credentialsCleared"]),
-            "registrationRequired": anyState.union(["registrationRequested"]).union(host),
+            "registrationRequired": anyState.union(["registrationRequested", "pendingLoginResumed"]).union(host),
             "authenticating_social": authenticating,
             "authenticating_passwordless": authenticating,
             "awaitingConfirmation": anyState.union(["registrationFailed", "confirmationRequested", "registrationConfirmed",

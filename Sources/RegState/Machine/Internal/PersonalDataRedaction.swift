@@ -53,7 +53,7 @@ enum PersonalDataRedaction {
         case .launched, .nonNativeTokenInstalled, .renewalRequested, .registrationRequested, .authorizationIssued,
              .credentialsSubmitted, .registrationFailed, .confirmationRequested, .retryRequested, .logoutRequested,
              .logoutRefused, .loggedOut, .forcedLogout, .clearStateRequested, .credentialsCleared, .hostTokenSubmitted,
-             .hostTokenRefused, .securityTokenRenewed:
+             .hostTokenRefused, .securityTokenRenewed, .pendingLoginResumed, .clockOffsetObserved:
             event
         }
     }

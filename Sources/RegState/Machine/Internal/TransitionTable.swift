@@ -67,6 +67,8 @@ package enum TransitionTable {
         .hostTokenAccepted(hostStored),
         .hostTokenRefused(.tooManyRegisteredDevices),
         .securityTokenRenewed,
+        .pendingLoginResumed,
+        .clockOffsetObserved(seconds: 600, source: .dateHeader),
     ]
 
     /// The seed's paths as event sequences from launch, with the letters each emits.
@@ -85,6 +87,8 @@ package enum TransitionTable {
         ("Passwordless, Retry", [.launched(isNative: true), .storedTokensInspected(.nothing),
                                  .registrationRequested(.passwordless(email: "alice@example.com")), .authorizationIssued,
                                  .credentialsSubmitted, .authenticated(stored), .retryRequested]),
+        ("Social login after a relaunch", [.launched(isNative: true), .storedTokensInspected(.nothing),
+                                           .pendingLoginResumed, .credentialsSubmitted, .authenticated(stored)]),
         ("Registration fails", [.launched(isNative: true), .storedTokensInspected(.nothing), .registrationRequested(.social),
                                 .authorizationIssued, .credentialsSubmitted, .registrationFailed(.stateMismatch)]),
         ("Logout", [.launched(isNative: true), .storedTokensInspected(.valid(stored)), .logoutRequested, .loggedOut]),
@@ -107,7 +111,8 @@ package enum TransitionTable {
         case .launched, .nonNativeTokenInstalled, .storedTokensInspected, .renewalSucceeded, .renewalFailed,
              .registrationRequested, .authorizationIssued, .authenticated, .registrationFailed, .confirmationRequested,
              .registrationConfirmed, .retryRequested, .logoutRequested, .logoutRefused, .loggedOut, .forcedLogout,
-             .clearStateRequested, .credentialsCleared, .hostTokenAccepted, .hostTokenRefused, .securityTokenRenewed: nil
+             .clearStateRequested, .credentialsCleared, .hostTokenAccepted, .hostTokenRefused, .securityTokenRenewed,
+             .pendingLoginResumed, .clockOffsetObserved: nil
         }
     }
 
@@ -237,7 +242,7 @@ extension MachineEvent {
              .registrationRequested, .authorizationIssued, .credentialsSubmitted, .authenticated, .registrationFailed,
              .confirmationRequested, .registrationConfirmed, .retryRequested, .logoutRequested, .logoutRefused, .loggedOut,
              .forcedLogout, .credentialsCleared, .hostTokenSubmitted, .hostTokenAccepted, .hostTokenRefused,
-             .securityTokenRenewed: false
+             .securityTokenRenewed, .pendingLoginResumed, .clockOffsetObserved: false
         }
     }
 }

@@ -58,22 +58,11 @@ struct EffectRunner: Sendable {
         return (.storedTokensInspected(inspected.status), inspected.expiredAccessToken.map(SecretInput.staleAccessToken))
     }
 
-    /// A new login (PKCE verifier, state, nonce) and its authorization URL, or why none can be made.
-    func startSocialAuthorization(prompt: LoginPrompt? = nil) async -> Result<AuthorizationRequest, RegistrationFailure> {
-        guard isNative else { return .failure(.unsupported("social login needs a native platform")) }
-        do {
-            let key = try await keyForNewRegistration()
-            return .success(try await provider.makeAuthorizationRequest(dpopKey: key, prompt: prompt))
-        } catch {
-            return .failure(RegistrationFailure(error))
-        }
-    }
-
     /// A new registration's DPoP key (RFC 9449): a fresh one replacing the old when DPoP is on and the provider
     /// offers ES256 proofs; none (the old one removed) otherwise.
     ///
     /// - Throws: ``OIDCError/dpop(_:)`` (``DPoPError/notOffered`` when DPoP is required), discovery errors.
-    private func keyForNewRegistration() async throws(OIDCError) -> DPoPKey? {
+    func keyForNewRegistration() async throws(OIDCError) -> DPoPKey? {
         let offered = dpop.mode == .off ? false : try await provider.metadata().offersDPoP
         do {
             return try dpop.keyForNewRegistration(offered: offered)
@@ -83,7 +72,7 @@ struct EffectRunner: Sendable {
     }
 
     /// The key the registration in progress binds its tokens to, if any.
-    private func registrationKey() throws(OIDCError) -> DPoPKey? {
+    func registrationKey() throws(OIDCError) -> DPoPKey? {
         do {
             return try dpop.registrationKey()
         } catch {
@@ -92,24 +81,12 @@ struct EffectRunner: Sendable {
     }
 
     func sendPasswordlessCode(to email: String) async -> MachineEvent {
+        // A passwordless begin supersedes a social login left pending before a relaunch.
+        await discardPendingLogin()
         do {
             _ = try await keyForNewRegistration()
             try await provider.startPasswordless(email: email)
             return .authorizationIssued
-        } catch {
-            return .registrationFailed(RegistrationFailure(error))
-        }
-    }
-
-    /// Checks `callback` against `login`, exchanges its code and stores the validated tokens as provisional;
-    /// `nil` when the user moved on meanwhile (`stillWanted` said no).
-    func exchangeAuthorizationCode(_ callback: URL, for login: AuthorizationRequest?,
-                                   stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
-        guard let login else { return .registrationFailed(.noPendingLogin) }
-        do {
-            let code = try await provider.authorizationCode(from: callback, for: login)
-            let response = try await provider.exchangeCode(code, for: login, proofKey: try registrationKey())
-            return await authenticate(with: response, nonce: login.nonce, type: .social, stillWanted: stillWanted)
         } catch {
             return .registrationFailed(RegistrationFailure(error))
         }
@@ -126,14 +103,14 @@ struct EffectRunner: Sendable {
     }
 
     /// Validates the ID token, then stores the tokens as provisional: only a validated identity reaches G.
-    private func authenticate(with response: TokenResponse, nonce: String?, type: RegistrationType,
+    func authenticate(with response: TokenResponse, nonce: String?, type: RegistrationType,
                               stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
         guard let idToken = response.idToken else {
             return .registrationFailed(.malformedResponse("the token response has no id_token"))
         }
         let verified: VerifiedIDToken
         do {
-            verified = try await provider.validateIDToken(idToken, expectedNonce: nonce)
+            verified = try await provider.validateIDToken(idToken, expectedNonce: nonce, freshFromTokenEndpoint: true)
         } catch {
             return .registrationFailed(RegistrationFailure(error))
         }
@@ -175,9 +152,11 @@ struct EffectRunner: Sendable {
             let installation = InstallationInfo(installationID: try await tokens.installationID(),
                                                 platform: platform.type, formFactor: platform.formFactor)
             let grant = try await backend.securityToken(idToken: idToken, installation: installation)
+            let grantReceived = dependencies.clock.now()
             try await backend.updateProfile(stored.profile, registrationType: stored.registrationType,
                                             securityToken: grant.securityToken)
-            let confirmed = try await tokens.confirm(securityToken: grant.securityToken, securityTokenLifetime: grant.expiresIn)
+            let confirmed = try await tokens.confirm(securityToken: grant.securityToken, securityTokenLifetime: grant.expiresIn,
+                                                     securityTokenReceivedAt: grantReceived)
             return .registrationConfirmed(confirmed)
         } catch {
             return .registrationFailed(RegistrationFailure(mapping: error))

@@ -3,14 +3,16 @@ import Foundation
 /// What the engine reads from a journal's lines: its snapshot (the first line, if it is one), the entries after it,
 /// the largest sequence number anywhere, and how many lines follow the snapshot.
 ///
-/// Appending needs only the numbers, so entries are decoded in full only when asked (replay, compaction); the
-/// numbers come from a decoder that reads `seq` alone.
+/// Appending and launching need only the numbers, so entries are decoded in full only when asked (replay, compaction);
+/// the numbers come from the strict byte-level JSON reader (``JSONValue/parse(_:limits:)``), not from `Codable`: a
+/// short process (`regstate status`) then never instantiates the generic decoding machinery of every event type.
 struct JournalLines {
     /// The snapshot the journal starts with, when it does (decoded only with `decodingEntries`).
     private(set) var snapshot: JournalSnapshot?
     /// The readable entries after the snapshot, in file order (only with `decodingEntries`).
     private(set) var entries: [JournalEntry] = []
-    /// Lines after the snapshot that are not readable entries.
+    /// Lines after the snapshot that are not readable entries (without `decodingEntries`: lines without a `seq` in
+    /// `1...JournalEntry.maximumSequence`).
     private(set) var unreadable = 0
     /// The largest sequence number of the snapshot and the readable entries; 0 for an empty journal.
     private(set) var lastSequence = 0
@@ -24,7 +26,7 @@ struct JournalLines {
                 snapshot = JournalSnapshot.decode(first)
                 lastSequence = snapshot?.sequence ?? 0
             } else {
-                lastSequence = (try? Self.decoder.decode(SnapshotNumber.self, from: first))?.snapshot.seq ?? 0
+                lastSequence = Self.number(in: first, under: "snapshot") ?? 0
             }
             rest = rest.dropFirst()
         }
@@ -34,9 +36,10 @@ struct JournalLines {
                 guard let entry = try? JournalEntry.decode(line) else { unreadable += 1; continue }
                 entries.append(entry)
                 lastSequence = max(lastSequence, entry.sequence)
-            } else if let number = try? Self.decoder.decode(EntryNumber.self, from: line).seq,
-                      (1...JournalEntry.maximumSequence).contains(number) {
+            } else if let number = Self.number(in: line), (1...JournalEntry.maximumSequence).contains(number) {
                 lastSequence = max(lastSequence, number)
+            } else {
+                unreadable += 1
             }
         }
     }
@@ -45,13 +48,22 @@ struct JournalLines {
     var folded: RegState { entries.reduce(snapshot?.state ?? .unsettled, JournalRecorder.fold) }
 
     private static let snapshotPrefix = Data(#"{"snapshot":"#.utf8)
-    private static let decoder = JSONDecoder()
 
-    /// The number of an entry line, read without decoding its event.
-    private struct EntryNumber: Decodable { var seq: Int }
-    /// The number of a snapshot line, read without decoding its state.
-    private struct SnapshotNumber: Decodable {
-        struct Inner: Decodable { var seq: Int }
-        var snapshot: Inner
+    /// The whole number at `seq` of the line's top-level object (or of its member `wrapper`), read without decoding
+    /// the event or state beside it; `nil` when the line is not such JSON or the number is not a whole number below
+    /// 2^53 (the values ``JournalEntry`` accepts).
+    static func number(in line: Data, under wrapper: String? = nil) -> Int? {
+        let parsed = line.withUnsafeBytes { raw in
+            JSONValue.parse(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
+        }
+        guard case .success(.object(var object)) = parsed else { return nil }
+        if let wrapper {
+            guard case .object(let inner)? = object[wrapper] else { return nil }
+            object = inner
+        }
+        return object["seq"]?.intValue
     }
+
+    /// Deeper than any event or state the engine writes; the reader refuses deeper input rather than recursing on.
+    private static let maximumDepth = 64
 }

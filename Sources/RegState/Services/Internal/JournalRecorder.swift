@@ -19,6 +19,10 @@ package struct JournalRecorder {
     private let clock: any RegStateClock
     private let logger: any RegStateLogger
 
+    /// The clock offset (seconds) the replayed journal noted last (``MachineEvent/clockOffsetObserved(seconds:source:)``),
+    /// so that a relaunch does not note the same offset again.
+    package private(set) var lastClockOffset: Int?
+
     package init(journal: any EventJournal, clock: any RegStateClock, logger: any RegStateLogger) {
         self.journal = journal
         self.clock = clock
@@ -54,6 +58,7 @@ package struct JournalRecorder {
                 logger.log(.warning, "journal: dropped \(parsed.unreadable) unreadable entr(ies)")
             }
             let folded = parsed.entries.reduce(parsed.snapshot?.state ?? .unsettled, Self.fold)
+            for case .clockOffsetObserved(let seconds, _) in parsed.entries.map(\.event) { lastClockOffset = seconds }
             logger.log(.debug, "journal: replayed \(parsed.entries.count) event(s) to \(folded.caseName)")
             if parsed.tailCount > Self.compactionThreshold { compact() }
             return folded
@@ -61,6 +66,42 @@ package struct JournalRecorder {
             logger.log(.warning, "journal: unreadable, starting fresh (\(error.localizedDescription))")
             return .unsettled
         }
+    }
+
+    /// What a launch does with the journal: reads it (cutting a torn tail), reports damaged and unreadable lines, and
+    /// compacts a long tail, without decoding a single entry. The launch's first event (`launched`) puts every state
+    /// back to ``RegState/unsettled`` whatever the journal folds to, so the fold is not needed to launch; it stays
+    /// available through ``replay()`` and ``storedFold()``, and compaction still folds every entry it drops. Entries
+    /// are read for their numbers only (see ``JournalLines``), so a line whose `seq` is readable but whose event is
+    /// not (a newer version's) is reported when it is folded, not here.
+    package mutating func openAtLaunch() {
+        do {
+            let contents = try journal.read()
+            if contents.droppedLines > 0 {
+                logger.log(.warning, "journal: dropped \(contents.droppedLines) damaged line(s)")
+            }
+            let parsed = JournalLines(contents.lines, decodingEntries: false)
+            if parsed.unreadable > 0 {
+                logger.log(.warning, "journal: dropped \(parsed.unreadable) unreadable entr(ies)")
+            }
+            logger.log(.debug, "journal: \(parsed.tailCount) line(s) after the snapshot, last number \(parsed.lastSequence)")
+            lastClockOffset = Self.lastClockOffset(in: contents.lines)
+            if parsed.tailCount > Self.compactionThreshold { compact() }
+        } catch {
+            logger.log(.warning, "journal: unreadable, starting fresh (\(error.localizedDescription))")
+        }
+    }
+
+    /// The offset of the last `clockOffsetObserved` line, found without decoding the others: only the newest line
+    /// that names the event is decoded, so a launch still costs no `Codable` pass over the history.
+    private static func lastClockOffset(in lines: [Data]) -> Int? {
+        let marker = Data("clockOffsetObserved".utf8)
+        for line in lines.reversed() where line.range(of: marker) != nil {
+            if let entry = try? JournalEntry.decode(line), case .clockOffsetObserved(let seconds, _) = entry.event {
+                return seconds
+            }
+        }
+        return nil
     }
 
     /// Events held back to be written with the next one (the launch's `launched`): one write and one `fsync` for the

@@ -24,6 +24,7 @@ struct JournalSnapshot: Codable, Equatable {
 
     /// The journal line.
     func encoded() throws -> Data {
+        if let line = JournalLineWriter.snapshotLine(self) { return line }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .secondsSince1970
@@ -34,6 +35,7 @@ struct JournalSnapshot: Codable, Equatable {
     static func decode(_ line: Data) -> JournalSnapshot? {
         // Cheap test first: every entry line starts with another key.
         guard line.starts(with: Data(#"{"snapshot":"#.utf8)) else { return nil }
+        if let snapshot = JournalLineReader.snapshot(line) { return snapshot }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         return try? decoder.decode(Line.self, from: line).snapshot

@@ -1,0 +1,87 @@
+import Foundation
+
+/// The social login's effects: the authorization request made and kept in the secure store, and the redirect that
+/// finishes it (also after a relaunch, issue 20).
+extension EffectRunner {
+    /// A new login (PKCE verifier, state, nonce) and its authorization URL, or why none can be made. The login is
+    /// kept in the secure store (under the store's lock, in place of any older one) so that its redirect can still be
+    /// taken after the app was killed; when the store refuses, the login goes on in memory only (logged).
+    func startSocialAuthorization(prompt: LoginPrompt? = nil) async -> Result<PendingLogin, RegistrationFailure> {
+        guard isNative else { return .failure(.unsupported("social login needs a native platform")) }
+        let login: PendingLogin
+        do {
+            let key = try await keyForNewRegistration()
+            let request = try await provider.makeAuthorizationRequest(dpopKey: key, prompt: prompt)
+            let binding = CredentialBinding(configuration.oidc)
+            login = PendingLogin(request: request, prompt: prompt?.rawValue, dpopKeyThumbprint: key?.thumbprint,
+                                 issuer: binding.issuer, clientID: binding.clientID)
+        } catch {
+            return .failure(RegistrationFailure(error))
+        }
+        do {
+            let lease = try await tokens.exclusiveAccess()
+            defer { lease.release() }
+            try await tokens.savePendingLogin(login)
+        } catch {
+            logger.log(.warning, "the login in progress is not kept across a relaunch: \(error.localizedDescription)")
+        }
+        return .success(login)
+    }
+
+    /// The stored pending login of this configuration, if any (not removed).
+    func storedPendingLogin() async -> PendingLogin? {
+        await tokens.pendingLogin()
+    }
+
+    /// Removes the stored pending login: the one with `state` when given, otherwise whichever is stored (a cancel,
+    /// a failure, a passwordless begin that supersedes it). The shell passes the state of its own login only: a
+    /// stored login it does not hold is another process's (or was already taken).
+    func discardPendingLogin(state: String? = nil) async {
+        do {
+            let lease = try await tokens.exclusiveAccess()
+            defer { lease.release() }
+            try await tokens.removePendingLogin(state: state)
+        } catch {
+            logger.log(.warning, "pending login: \(error.localizedDescription)")
+        }
+    }
+
+    /// Checks `callback` against the login it answers, exchanges its code and stores the validated tokens as
+    /// provisional; `nil` when the user moved on meanwhile (`stillWanted` said no).
+    ///
+    /// The login is `remembered` (this process began it) or, after a relaunch, the one in the secure store. Either
+    /// way the stored record is taken (read and removed under the store's lock) first, so that the same redirect
+    /// twice, or in two processes, finds nothing the second time. A login older than
+    /// ``RegStateConfiguration/pendingLoginLifetime`` is refused (``RegistrationFailure/pendingLoginExpired``); one that
+    /// a newer login replaced meanwhile (another process) is refused (``RegistrationFailure/pendingLoginSuperseded``).
+    func exchangeAuthorizationCode(_ callback: URL, remembered: PendingLogin?,
+                                   stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
+        let taken: PendingLogin?
+        var superseding: PendingLogin?
+        do {
+            let lease = try await tokens.exclusiveAccess()
+            defer { lease.release() }
+            taken = try await tokens.takePendingLogin(state: remembered?.request.state)
+            if remembered != nil, taken == nil { superseding = await tokens.pendingLogin() }
+        } catch {
+            return .registrationFailed(RegistrationFailure(mapping: error))
+        }
+        guard let login = remembered ?? taken else { return .registrationFailed(.noPendingLogin) }
+        if let superseding, superseding.createdAt >= login.createdAt { return .registrationFailed(.pendingLoginSuperseded) }
+        if login.isExpired(at: dependencies.clock.now(), lifetime: configuration.pendingLoginLifetime) {
+            return .registrationFailed(.pendingLoginExpired)
+        }
+        do {
+            let key = try registrationKey()
+            // The DPoP key this login's tokens are to be bound to must still be the installation's key.
+            if key?.thumbprint != login.dpopKeyThumbprint, login.dpopKeyThumbprint != nil {
+                return .registrationFailed(.pendingLoginSuperseded)
+            }
+            let code = try await provider.authorizationCode(from: callback, for: login.request)
+            let response = try await provider.exchangeCode(code, for: login.request, proofKey: key)
+            return await authenticate(with: response, nonce: login.request.nonce, type: .social, stillWanted: stillWanted)
+        } catch {
+            return .registrationFailed(RegistrationFailure(error))
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+
+/// Writes the journal lines of a launch (`launched`, `storedTokensInspected`) and the snapshot of an unsettled,
+/// registration-required or active state byte for byte as `JSONEncoder` does
+/// (sorted keys, slashes unescaped, dates as seconds since 1970), without `Codable`.
+///
+/// Every launch journals these two events, and a short process (`regstate status`) journals nothing else: writing
+/// them directly keeps the encoder's generic machinery (its code, and a runtime conformance lookup for every coding
+/// key type of every event) out of such a process. Any other event goes through `JSONEncoder` as before. Tests compare
+/// the bytes of both.
+enum JournalLineWriter {
+    /// The line for `entry`, or `nil` when its event is not one this writer covers.
+    static func line(for entry: JournalEntry) -> Data? {
+        guard let event = event(entry.event) else { return nil }
+        var out = JSONText()
+        out.raw("{\"at\":")
+        out.number(entry.recordedAt.timeIntervalSince1970)
+        out.raw(",\"event\":")
+        out.raw(event.text)
+        out.raw(",\"seq\":")
+        out.raw(String(entry.sequence))
+        out.raw("}")
+        return out.data
+    }
+
+    /// The line for `snapshot`, or `nil` when its state is not one this writer covers (unsettled, registration
+    /// required, active): `{"snapshot":{"seq":N,"state":{...}}}`.
+    static func snapshotLine(_ snapshot: JournalSnapshot) -> Data? {
+        var out = JSONText()
+        out.raw("{\"snapshot\":{\"seq\":\(snapshot.sequence),\"state\":")
+        switch snapshot.state {
+        case .unsettled: out.raw("{\"unsettled\":{}}")
+        case .registrationRequired: out.raw("{\"registrationRequired\":{}}")
+        case .active(let session): out.raw("{\"active\":{\"_0\":"); out.session(session); out.raw("}}")
+        case .authenticating, .awaitingConfirmation, .failed: return nil
+        }
+        out.raw("}}")
+        return out.data
+    }
+
+    private static func event(_ event: MachineEvent) -> JSONText? {
+        var out = JSONText()
+        switch event {
+        case .launched(let isNative):
+            out.raw("{\"launched\":{\"isNative\":\(isNative)}}")
+        case .storedTokensInspected(let status):
+            out.raw("{\"storedTokensInspected\":{\"_0\":")
+            switch status {
+            case .nothing: out.raw("{\"nothing\":{}}")
+            case .corrupt(let reason): out.raw("{\"corrupt\":{\"reason\":"); out.string(reason); out.raw("}}")
+            case .unreadable(let reason): out.raw("{\"unreadable\":{\"reason\":"); out.string(reason); out.raw("}}")
+            case .valid(let session): out.raw("{\"valid\":{\"_0\":"); out.storedSession(session); out.raw("}}")
+            case .expired(let session): out.raw("{\"expired\":{\"_0\":"); out.storedSession(session); out.raw("}}")
+            case .boundElsewhere(let mismatch):
+                out.raw("{\"boundElsewhere\":{\"_0\":"); out.string(mismatch.rawValue); out.raw("}}")
+            }
+            out.raw("}}")
+        default:
+            return nil
+        }
+        return out
+    }
+}
+
+/// JSON text as `JSONEncoder` writes it (compact, sorted keys given in order by the caller, slashes unescaped).
+private struct JSONText {
+    var text = ""
+
+    mutating func raw(_ part: String) { text += part }
+
+    /// The UTF-8 bytes, copied straight from the string's storage (`Data(text.utf8)` asks the runtime, every time,
+    /// whether the view is contiguous bytes: a scan of every conformance record in the process).
+    var data: Data {
+        var text = text
+        return text.withUTF8 { Data(buffer: $0) }
+    }
+
+    /// A number as `JSONEncoder` writes a `Double`: its shortest description, without a trailing `.0`.
+    mutating func number(_ value: Double) {
+        var written = value.description
+        if written.hasSuffix(".0") { written.removeLast(2) }
+        text += written
+    }
+
+    /// A string literal: `"` and `\` escaped, control characters as `\n`-style or `\u00XX` escapes, the rest as is.
+    mutating func string(_ value: String) {
+        text += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case "\u{08}": text += "\\b"
+            case "\u{0C}": text += "\\f"
+            case "\u{00}"..."\u{1F}":
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+
+    /// A member `"key":` after a comma unless it is the first of its object.
+    private mutating func key(_ name: String, first: inout Bool) {
+        text += first ? "\"\(name)\":" : ",\"\(name)\":"
+        first = false
+    }
+
+    /// ``StoredSession`` (keys sorted: expiresAt, profile, refreshExpiresAt, registrationType).
+    mutating func storedSession(_ session: StoredSession) {
+        var first = true
+        raw("{")
+        key("expiresAt", first: &first); number(session.expiresAt.timeIntervalSince1970)
+        key("profile", first: &first); profile(session.profile)
+        if let refresh = session.refreshExpiresAt {
+            key("refreshExpiresAt", first: &first); number(refresh.timeIntervalSince1970)
+        }
+        key("registrationType", first: &first); string(session.registrationType.rawValue)
+        raw("}")
+    }
+
+    /// ``Session`` (keys sorted: activation, connectivity, expiresAt, profile, registrationType, renewalPending).
+    mutating func session(_ session: Session) {
+        var first = true
+        raw("{")
+        key("activation", first: &first); string(session.activation.rawValue)
+        key("connectivity", first: &first)
+        switch session.connectivity {
+        case .online: raw("{\"online\":{}}")
+        case .offline(let issue): raw("{\"offline\":{\"_0\":"); string(issue.rawValue); raw("}}")
+        }
+        if let expiresAt = session.expiresAt { key("expiresAt", first: &first); number(expiresAt.timeIntervalSince1970) }
+        if let profile = session.profile { key("profile", first: &first); self.profile(profile) }
+        if let type = session.registrationType { key("registrationType", first: &first); string(type.rawValue) }
+        key("renewalPending", first: &first); raw(session.renewalPending ? "true" : "false")
+        raw("}")
+    }
+
+    /// ``Profile`` (keys sorted: email, emailVerified, issuer, name, picture, subject; absent values omitted).
+    private mutating func profile(_ profile: Profile) {
+        var first = true
+        raw("{")
+        if let email = profile.email { key("email", first: &first); string(email) }
+        key("emailVerified", first: &first); raw(profile.emailVerified ? "true" : "false")
+        key("issuer", first: &first); string(profile.issuer)
+        if let name = profile.name { key("name", first: &first); string(name) }
+        if let picture = profile.picture { key("picture", first: &first); string(picture) }
+        key("subject", first: &first); string(profile.subject)
+        raw("}")
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// The social login in progress, as kept in the secure store (under ``storeKey``) so that it survives the app being
+/// killed while the user is in the browser: the authorization request (PKCE verifier, `state`, `nonce`, redirect URI,
+/// the time it was made), the `prompt` it carried, the thumbprint of the DPoP key the tokens are to be bound to, and
+/// the issuer and client it was made for.
+///
+/// It holds secrets: it lives only in the secure store and in the service's memory, never in the journal, a log or a
+/// description (``description`` is redacted like ``AuthorizationRequest``'s).
+struct PendingLogin: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// The secure-store key of the record.
+    static let storeKey = "pending_login"
+
+    /// The record's format; a later format adds members, it never changes these.
+    var version = 1
+    /// The authorization request: URL, `state`, `nonce`, PKCE verifier, redirect URI, and when it was made.
+    var request: AuthorizationRequest
+    /// The `prompt` the request carried (``LoginPrompt``'s raw value), if any.
+    var prompt: String?
+    /// The RFC 7638 thumbprint of the DPoP key made for this registration, when DPoP is on.
+    var dpopKeyThumbprint: String?
+    /// The issuer identifier the login was made for.
+    var issuer: String
+    /// The client id the login was made for.
+    var clientID: String
+
+    /// When the login was made, by the device clock.
+    var createdAt: Date { request.issuedAt }
+
+    /// Whether the login is older than `lifetime` seconds at `now`.
+    func isExpired(at now: Date, lifetime: TimeInterval) -> Bool {
+        now.timeIntervalSince(createdAt) > lifetime
+    }
+
+    /// Whether it was made for `binding`'s issuer and client.
+    func belongs(to binding: CredentialBinding?) -> Bool {
+        guard let binding else { return true }
+        return issuer == binding.issuer && clientID == binding.clientID
+    }
+
+    /// What the app may see of it at `now`: no secret but the URL it already opened.
+    func summary(lifetime: TimeInterval, now: Date) -> PendingSocialLogin {
+        PendingSocialLogin(authorizationURL: request.url, startedAt: createdAt,
+                           expiresAt: createdAt.addingTimeInterval(lifetime), prompt: prompt.flatMap(LoginPrompt.init),
+                           isExpired: isExpired(at: now, lifetime: lifetime))
+    }
+
+    /// The creation time only; never the verifier, `state` or `nonce`.
+    var description: String { "PendingLogin(createdAt: \(createdAt), secrets redacted)" }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+extension StoredCredentials {
+    /// Reads a credentials record with the strict byte-level JSON reader (``JSONValue/parse(_:limits:)``) instead of
+    /// `JSONDecoder`, so a short process (`regstate status`) never loads the decoder's generic machinery; `nil` when
+    /// the record is anything but exactly what the `Codable` form accepts (then `JSONDecoder` decides, as before).
+    ///
+    /// The rules are those of the synthesized `Decodable`: `stage` and `access_token` required, every other member
+    /// optional (absent or `null` is `nil`), dates as seconds since 1970, unknown members ignored; a member of the
+    /// wrong type is not accepted here. Tests compare both readings on old and current records.
+    static func read(_ data: Data) -> StoredCredentials? {
+        guard var fields = JSONFields(parsing: data),
+              case .string(let stageName)? = fields.object["stage"], let stage = Stage(rawValue: stageName),
+              case .string(let accessToken)? = fields.object["access_token"]
+        else { return nil }
+        var record = StoredCredentials(stage: stage, accessToken: accessToken)
+        record.registrationType = fields.raw("registration_type", as: RegistrationType.self)
+        record.profile = fields.profile("profile")
+        record.idToken = fields.string("id_token")
+        record.refreshToken = fields.string("refresh_token")
+        record.expiresAt = fields.date("expires_at")
+        record.issuedAt = fields.date("issued_at")
+        record.refreshExpiresAt = fields.date("refresh_expires_at")
+        record.securityToken = fields.string("security_token")
+        record.securityTokenExpiresAt = fields.date("security_token_expires_at")
+        record.tokenType = fields.string("token_type")
+        record.renewalStartedAt = fields.date("renewal_started_at")
+        record.issuer = fields.string("issuer")
+        record.clientID = fields.string("client_id")
+        return fields.mismatch ? nil : record
+    }
+}

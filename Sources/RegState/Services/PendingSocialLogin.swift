@@ -1,0 +1,37 @@
+import Foundation
+
+/// A social login begun earlier and not finished yet, as ``RegStateService/pendingSocialLogin()`` reports it: kept in
+/// the secure store so that it survives the app being killed while the user is in the browser.
+///
+/// The redirect that finishes it goes to ``RegStateService/completeSocialRegistration(callback:)`` as usual, also after
+/// a relaunch. Its secrets (PKCE verifier, `state`, `nonce`) stay in the store; this value carries none but the
+/// authorization URL the app already opened (its description leaves out the query).
+public struct PendingSocialLogin: Sendable, Equatable, CustomStringConvertible {
+    /// The authorization URL that was opened, for an app that wants to open it again.
+    public let authorizationURL: URL
+    /// When the login was begun, by the device clock.
+    public let startedAt: Date
+    /// When it can no longer be finished (``RegStateConfiguration/pendingLoginLifetime`` after ``startedAt``).
+    public let expiresAt: Date
+    /// The `prompt` it asked the provider for, if any.
+    public let prompt: LoginPrompt?
+    /// Whether it was already too old to finish when it was read (by the service's clock): its redirect is refused
+    /// with ``RegistrationFailure/pendingLoginExpired``.
+    public let isExpired: Bool
+
+    /// Creates a summary.
+    public init(authorizationURL: URL, startedAt: Date, expiresAt: Date, prompt: LoginPrompt?, isExpired: Bool) {
+        self.authorizationURL = authorizationURL
+        self.startedAt = startedAt
+        self.expiresAt = expiresAt
+        self.prompt = prompt
+        self.isExpired = isExpired
+    }
+
+    /// The endpoint without its query, and the times.
+    public var description: String {
+        var components = URLComponents(url: authorizationURL, resolvingAgainstBaseURL: false)
+        components?.query = nil
+        return "PendingSocialLogin(\(components?.string ?? "<url>"), startedAt: \(startedAt), expiresAt: \(expiresAt))"
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// The social login in progress, kept in the secure store beside the credentials (issue 20): written when the
+/// authorization URL is issued, taken (read and removed in one step) when its redirect arrives, removed when the
+/// login is cancelled, superseded, fails, or the user logs out or clears the state. The caller holds the store's lock
+/// (``exclusiveAccess()``) around every call, so that two processes cannot both take one login.
+extension TokenService {
+    /// Stores `login` in place of any earlier one (a newer begin supersedes an older pending login).
+    ///
+    /// - Throws: ``StoreError``.
+    func savePendingLogin(_ login: PendingLogin) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        try store.set(try encoder.encode(login), forKey: PendingLogin.storeKey)
+    }
+
+    /// The stored pending login of this service's issuer and client, `nil` when there is none. A record that cannot
+    /// be read, or that belongs to another configuration, reads as none (a login is cheap to start again).
+    func pendingLogin() -> PendingLogin? {
+        guard let data = try? store.data(forKey: PendingLogin.storeKey) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        guard let login = try? decoder.decode(PendingLogin.self, from: data), login.belongs(to: binding) else { return nil }
+        return login
+    }
+
+    /// Reads and removes the stored pending login: the one with `state` when given (the login this process holds in
+    /// memory; another one is left for its owner), otherwise whichever is stored. An unreadable record is removed.
+    ///
+    /// - Returns: the login taken, `nil` when there was none (or only another one).
+    /// - Throws: ``StoreError`` when it cannot be removed.
+    func takePendingLogin(state: String?) throws -> PendingLogin? {
+        let stored = pendingLogin()
+        if let state, let stored, stored.request.state != state { return nil }
+        try store.removeValue(forKey: PendingLogin.storeKey)
+        return stored
+    }
+
+    /// Removes the stored pending login: the one with `state` when given, otherwise whichever is stored.
+    ///
+    /// - Throws: ``StoreError``.
+    func removePendingLogin(state: String? = nil) throws {
+        if let state, let stored = pendingLogin(), stored.request.state != state { return }
+        try store.removeValue(forKey: PendingLogin.storeKey)
+    }
+}

@@ -1,0 +1,26 @@
+import Dispatch
+
+/// Runs the command's jobs — its task's, the engine actors' it calls into, the event printer's — one after another on
+/// the main thread, which the process parks in `dispatchMain()`. A short command then hands no work from thread to
+/// thread (each hand-off a wake-up, and on a loaded machine a wait for a CPU); work the engine starts in tasks of its
+/// own (a renewal racing the launch budget, a timer) still runs on the shared pool and comes back here.
+///
+/// Only the `regstate` process uses it (tests run commands in-process, without a main queue running). Task executors
+/// exist from macOS 15 / iOS 18; before, the command runs on the shared pool as it did.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+final class MainThreadExecutor: TaskExecutor {
+    /// The executor the command's tasks prefer; `nil` (no preference) unless the process set one up.
+    static var preferred: MainThreadExecutor? { CommandExecutor.preferred as? MainThreadExecutor }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        DispatchQueue.main.async { job.runSynchronously(on: executor) }
+    }
+}
+
+/// Where the process keeps its ``MainThreadExecutor`` (typed loosely: the class needs a newer OS than the package).
+enum CommandExecutor {
+    /// Set once by `main.swift` before the command starts; read afterwards only.
+    nonisolated(unsafe) static var preferred: AnyObject?
+}

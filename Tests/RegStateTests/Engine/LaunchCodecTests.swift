@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+@testable import RegState
+
+/// What a launch reads and writes without `Codable` (issue 19, `regstate status` as a whole process): the journal
+/// lines of the launch's two events, the credentials record, and the numbers of journal lines. Each direct reading
+/// or writing must agree exactly with the `Codable` form it stands in for.
+@Suite("Launch reads and writes without Codable")
+struct LaunchCodecTests {
+    /// The encoder the journal used before (and still uses for every other event).
+    private static func codableLine(_ entry: JournalEntry) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return String(decoding: try encoder.encode(entry), as: UTF8.self)
+    }
+
+    private static let awkward = "A \"quoted\" \\ back/slash\n\t\r\u{08}\u{0C}\u{01}\u{1F}\u{7F} é 😀 \u{2028}"
+
+    private static let profiles = [
+        Profile(subject: "email|67023fc4a7ff2a46", issuer: "https://idp.regstate.sim", email: "alice@example.com",
+                emailVerified: true, name: "Alice Example"),
+        Profile(subject: "s", issuer: "https://i.example/a/b"),
+        Profile(subject: awkward, issuer: awkward, email: awkward, emailVerified: false, name: awkward, picture: awkward),
+    ]
+
+    private static let dates = [Date(timeIntervalSince1970: 1_795_539_717.7914052), Date(timeIntervalSince1970: 1_800_000_000),
+                                Date(timeIntervalSince1970: 0.1), Date(timeIntervalSince1970: 1e16)]
+
+    private static var events: [MachineEvent] {
+        var events: [MachineEvent] = [.launched(isNative: true), .launched(isNative: false),
+                                      .storedTokensInspected(.nothing),
+                                      .storedTokensInspected(.corrupt(reason: awkward)),
+                                      .storedTokensInspected(.unreadable(reason: "I/O error")),
+                                      .storedTokensInspected(.boundElsewhere(.issuer))]
+        for profile in profiles {
+            for date in dates {
+                for refresh in [nil, date.addingTimeInterval(86_400.5)] {
+                    for type in RegistrationType.allCases {
+                        let session = StoredSession(registrationType: type, expiresAt: date, refreshExpiresAt: refresh,
+                                                    profile: profile)
+                        events += [.storedTokensInspected(.valid(session)), .storedTokensInspected(.expired(session))]
+                    }
+                }
+            }
+        }
+        return events
+    }
+
+    @Test("the launch's journal lines are written byte for byte as JSONEncoder writes them, and read back equal")
+    func launchLinesMatchTheEncoder() throws {
+        for (index, event) in Self.events.enumerated() {
+            let entry = JournalEntry(sequence: index + 1, recordedAt: Self.dates[index % Self.dates.count], event: event)
+            let direct = try #require(JournalLineWriter.line(for: entry), "\(event.name) is written directly")
+            #expect(String(decoding: direct, as: UTF8.self) == (try Self.codableLine(entry)))
+            #expect(try JournalEntry.decode(direct) == entry)
+            #expect(try entry.encoded() == direct)
+        }
+    }
+
+    @Test("the launch's journal lines are read directly exactly as JSONDecoder reads them")
+    func launchLinesMatchTheDecoder() throws {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        for (index, event) in Self.events.enumerated() {
+            let entry = JournalEntry(sequence: index + 1, recordedAt: Self.dates[index % Self.dates.count], event: event)
+            let line = Data(try Self.codableLine(entry).utf8)
+            #expect(JournalLineReader.entry(line) == entry)
+            #expect(try decoder.decode(JournalEntry.self, from: line) == entry)
+        }
+        let other = Data(#"{"at":5,"event":{"logoutRequested":{}},"seq":3}"#.utf8)
+        #expect(JournalLineReader.entry(other) == nil, "other events are left to the decoder")
+        #expect(try JournalEntry.decode(other).event == .logoutRequested)
+        let twoCases = Data(#"{"at":5,"event":{"launched":{"isNative":true},"logoutRequested":{}},"seq":3}"#.utf8)
+        #expect(JournalLineReader.entry(twoCases) == nil)
+        #expect(throws: (any Error).self) { try JournalEntry.decode(twoCases) }
+    }
+
+    private struct SnapshotLine: Codable { var snapshot: JournalSnapshot }
+
+    @Test("snapshots of unsettled, registration-required and active states are written and read as Codable does")
+    func snapshotsMatchCodable() throws {
+        var states: [RegState] = [.unsettled, .registrationRequired]
+        for profile in Self.profiles {
+            for connectivity in [Connectivity.online, .offline(.noInternet), .offline(.ssoUnspecifiedIssue)] {
+                var session = Session(activation: .stored, connectivity: connectivity, registrationType: .passwordless,
+                                      expiresAt: Self.dates[0], profile: profile)
+                states.append(.active(session))
+                session.renewalPending = true
+                states.append(.active(session))
+            }
+        }
+        states.append(.active(Session(activation: .nonNative)))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        for (index, state) in states.enumerated() {
+            let snapshot = JournalSnapshot(sequence: index * 1_000, state: state)
+            let direct = try #require(JournalLineWriter.snapshotLine(snapshot))
+            let codable = try encoder.encode(SnapshotLine(snapshot: snapshot))
+            #expect(String(decoding: direct, as: UTF8.self) == String(decoding: codable, as: UTF8.self))
+            #expect(JournalLineReader.snapshot(direct) == snapshot)
+            #expect(try decoder.decode(SnapshotLine.self, from: direct).snapshot == snapshot)
+        }
+        let older = Data(#"{"snapshot":{"seq":4,"state":{"active":{"_0":{"activation":"C","connectivity":{"online":{}}}}}}}"#.utf8)
+        #expect(JournalLineReader.snapshot(older) == (try decoder.decode(SnapshotLine.self, from: older).snapshot),
+                "a session written before renewalPending existed reads as not pending")
+        let failed = JournalSnapshot(sequence: 1, state: .failed(.renewal(.credentialsExhausted)))
+        #expect(JournalLineWriter.snapshotLine(failed) == nil, "other states go through the encoder")
+        #expect(JournalSnapshot.decode(try failed.encoded()) == failed)
+    }
+
+    @Test("other events still go through the encoder")
+    func otherEventsUseTheEncoder() throws {
+        let entry = JournalEntry(sequence: 1, recordedAt: Date(timeIntervalSince1970: 5), event: .logoutRequested)
+        #expect(JournalLineWriter.line(for: entry) == nil)
+        #expect(String(decoding: try entry.encoded(), as: UTF8.self) == (try Self.codableLine(entry)))
+    }
+
+    private static func codableRecord(_ data: Data) throws -> StoredCredentials {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try decoder.decode(StoredCredentials.self, from: data)
+    }
+
+    @Test("a credentials record is read as JSONDecoder reads it: current, older (fewer members), with nulls and unknown members")
+    func credentialsMatchTheDecoder() throws {
+        var full = StoredCredentials(stage: .confirmed, accessToken: "at")
+        full.registrationType = .social
+        full.profile = Self.profiles[2]
+        full.idToken = "id"; full.refreshToken = "rt"; full.securityToken = "st"; full.tokenType = "DPoP"
+        full.expiresAt = Self.dates[0]; full.issuedAt = Self.dates[1]; full.refreshExpiresAt = Self.dates[2]
+        full.securityTokenExpiresAt = Self.dates[3]; full.renewalStartedAt = Self.dates[0]
+        full.issuer = "https://idp.regstate.sim"; full.clientID = "client"
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        let records = [
+            try encoder.encode(full),
+            try encoder.encode(StoredCredentials(stage: .nonNative, accessToken: "token")),
+            Data(#"{"stage":"provisional","access_token":"a","profile":{"subject":"s","issuer":"i","emailVerified":false,"hasPicture":1},"expires_at":1800000000,"refresh_token":null,"future_member":[1,{"x":null}]}"#.utf8),
+            Data(#"{"stage":"confirmed","registration_type":"PASSWORDLESS","access_token":"a\u00e9\/","expires_at":-1.5e3}"#.utf8),
+        ]
+        for data in records {
+            let direct = try #require(StoredCredentials.read(data))
+            #expect(direct == (try Self.codableRecord(data)))
+        }
+    }
+
+    @Test("a record the Codable form refuses is not read directly either (the decoder then reports it)",
+          arguments: [
+              #"{"stage":"promoted","access_token":"a"}"#, #"{"stage":"confirmed"}"#, #"{"access_token":"a"}"#,
+              #"{"stage":"confirmed","access_token":7}"#, #"{"stage":"confirmed","access_token":"a","expires_at":"soon"}"#,
+              #"{"stage":"confirmed","access_token":"a","registration_type":"FAX"}"#,
+              #"{"stage":"confirmed","access_token":"a","profile":{"subject":"s","issuer":"i"}}"#,
+              #"{"stage":"confirmed","access_token":"a","profile":{"subject":"s","issuer":"i","emailVerified":false,"name":3}}"#,
+              #"["stage"]"#, "not json",
+          ])
+    func refusedRecords(_ text: String) {
+        let data = Data(text.utf8)
+        #expect(StoredCredentials.read(data) == nil)
+        #expect(throws: (any Error).self) { try Self.codableRecord(data) }
+    }
+
+    @Test("a line's number is read as the entry decoder reads it; out of range or unreadable is no number",
+          arguments: [("7", 7), ("9007199254740991", 9_007_199_254_740_991), ("9007199254740992", nil), ("1e300", nil),
+                      ("-1", -1), ("\"7\"", nil), ("7.5", nil)] as [(String, Int?)])
+    func lineNumbers(_ seq: String, _ expected: Int?) {
+        let line = Data(#"{"at":1800000000,"event":{"launched":{"isNative":true}},"seq":\#(seq)}"#.utf8)
+        #expect(JournalLines.number(in: line) == expected)
+        let snapshot = Data(#"{"snapshot":{"seq":\#(seq),"state":{"unsettled":{}}}}"#.utf8)
+        #expect(JournalLines.number(in: snapshot, under: "snapshot") == expected)
+        if let expected, expected >= 1 {
+            #expect((try? JournalEntry.decode(line))?.sequence == expected)
+        } else {
+            #expect((try? JournalEntry.decode(line)) == nil)
+        }
+    }
+}
