@@ -133,7 +133,7 @@ struct LaunchCodecTests {
         full.idToken = "id"; full.refreshToken = "rt"; full.securityToken = "st"; full.tokenType = "DPoP"
         full.expiresAt = Self.dates[0]; full.issuedAt = Self.dates[1]; full.refreshExpiresAt = Self.dates[2]
         full.securityTokenExpiresAt = Self.dates[3]; full.renewalStartedAt = Self.dates[0]
-        full.issuer = "https://idp.regstate.sim"; full.clientID = "client"
+        full.issuer = "https://idp.regstate.sim"; full.clientID = "client"; full.dpopThumbprint = "jkt"
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys]

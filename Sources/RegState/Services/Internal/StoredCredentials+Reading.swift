@@ -24,6 +24,7 @@ extension StoredCredentials {
         record.securityToken = fields.string("security_token")
         record.securityTokenExpiresAt = fields.date("security_token_expires_at")
         record.tokenType = fields.string("token_type")
+        record.dpopThumbprint = fields.string("dpop_jkt")
         record.renewalStartedAt = fields.date("renewal_started_at")
         record.issuer = fields.string("issuer")
         record.clientID = fields.string("client_id")
