@@ -63,6 +63,9 @@ extension SimulationRun {
         disk.writeFailurePercent = 0
         disk.crashPercent = 0
         await simulator.setProviderDown(false)
+        // A process the file system killed at a system call is dead: its callers die with it, as a world crash's do
+        // (host worlds: one may be waiting for a host answer that went to the dead process; seed 4222503105).
+        for slot in slots where !liveness.isAlive(slot.incarnation) { end(slot) }
         await healWorld()
         await awaitPending()
         for index in slots.indices { await launch(index, reason: "heal") }
