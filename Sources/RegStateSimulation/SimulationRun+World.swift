@@ -225,6 +225,7 @@ extension SimulationRun {
         host?.loggedIn = false
         let ledger = ledger
         let disk: any SimulatedStorage = disk
+        let liveness = liveness
         spawn("logout(userRequested)", slot: index) { service in
             let reached = ledger.deliveredCount(by: incarnation)
             let hadSession = await service.state.session != nil && disk.peek("credentials") != nil
@@ -232,10 +233,14 @@ extension SimulationRun {
             do {
                 let result = try await service.logout(.userRequested)
                 // Another process may have ended the session meanwhile (its store is shared): nothing left to end.
+                // (On the simulated file system a removal's trace line names no process: another process's logout
+                // that returned meanwhile says the same.)
                 let endedElsewhere = ledger.trace.dropFirst(traced).contains {
-                    $0.contains(" remove credentials") && !$0.contains("disk  p\(incarnation) ")
+                    ($0.contains(" remove credentials") && !$0.contains("disk  p\(incarnation) "))
+                        || ($0.contains("call  p") && $0.contains(" logout(") && !$0.contains("call  p\(incarnation) "))
                 }
-                if hadSession, !endedElsewhere, ledger.deliveredCount(by: incarnation) == reached {
+                // A process that died during the call (a crash at a system call) answers no one: nothing to judge.
+                if hadSession, !endedElsewhere, liveness.isAlive(incarnation), ledger.deliveredCount(by: incarnation) == reached {
                     ledger.violation("logout-rules", "p\(incarnation)'s user logout succeeded (\(result)) though nothing reached a server")
                 }
                 await self.loggedOutCompleted(by: service)
