@@ -13,7 +13,10 @@ struct SimulationProcess {
     /// The summary line.
     var summary: String { lines.last { $0.hasPrefix("runs ") } ?? "" }
 
-    static func run(_ arguments: [String]) throws -> SimulationProcess {
+    /// Runs `regstate-sim` with `arguments` and collects its output. The wait happens on a thread of its own, never on
+    /// the concurrency pool: a run lasts up to the time box, and a blocked pool thread (there are as many as cores)
+    /// would starve every other test running in parallel.
+    static func run(_ arguments: [String]) async throws -> SimulationProcess {
         let binary = try #require(BuiltProducts.executable("regstate-sim"), "regstate-sim not built")
         let process = Process()
         process.executableURL = binary
@@ -22,9 +25,14 @@ struct SimulationProcess {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        let text = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+            let reader = Thread {
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: String(decoding: data, as: UTF8.self))
+            }
+            reader.start()
+        }
         return SimulationProcess(status: process.terminationStatus, lines: text.split(separator: "\n").map(String.init))
     }
 }

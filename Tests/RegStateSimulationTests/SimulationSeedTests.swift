@@ -28,45 +28,45 @@ struct SimulationSeedTests {
                                                  4_272_702_228, 4_272_702_890]
 
     @Test("Given the fixed seeds, when each life runs, then every invariant holds")
-    func fixedSeeds() throws {
-        let outcome = try SimulationProcess.run(["--seeds", "1..80", "--quiet"])
+    func fixedSeeds() async throws {
+        let outcome = try await SimulationProcess.run(["--seeds", "1..80", "--quiet"])
         #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
         #expect(outcome.summary.hasPrefix("runs 80 failures 0"), "\(outcome.summary)")
     }
 
     @Test("Given the model of the store instead of the simulated file system, when seeds run, then every invariant holds")
-    func modelDisk() throws {
-        let outcome = try SimulationProcess.run(["--seeds", "1..20", "--disk", "model", "--quiet"])
+    func modelDisk() async throws {
+        let outcome = try await SimulationProcess.run(["--seeds", "1..20", "--disk", "model", "--quiet"])
         #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
         #expect(outcome.summary.hasPrefix("runs 20 failures 0"), "\(outcome.summary)")
     }
 
     @Test("Given a seed that once found a defect, when it runs again, then every invariant holds",
           arguments: regressionSeeds)
-    func regression(seed: UInt64) throws {
-        let outcome = try SimulationProcess.run(["--seed", "\(seed)", "--world", "plain"])
+    func regression(seed: UInt64) async throws {
+        let outcome = try await SimulationProcess.run(["--seed", "\(seed)", "--world", "plain"])
         #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
     }
 
     @Test("Given a host or DPoP world's seed that once found a defect, when it runs again, then every invariant holds",
           arguments: worldRegressionSeeds)
-    func worldRegression(seed: UInt64) throws {
-        let outcome = try SimulationProcess.run(["--seed", "\(seed)"])
+    func worldRegression(seed: UInt64) async throws {
+        let outcome = try await SimulationProcess.run(["--seed", "\(seed)"])
         #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
     }
 
     @Test("Given long lives (200 steps), when they run, then every invariant holds, the journal's bound too")
-    func longLives() throws {
+    func longLives() async throws {
         // With compaction broken (JournalRecorder.compact() returning at once) seeds 2, 6 and 8 fail journal-bounded;
         // at 40 steps no journal grows past the bound.
-        let outcome = try SimulationProcess.run(["--seeds", "1..8", "--steps", "200", "--quiet"])
+        let outcome = try await SimulationProcess.run(["--seeds", "1..8", "--steps", "200", "--quiet"])
         #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
         #expect(outcome.summary.hasPrefix("runs 8 failures 0"), "\(outcome.summary)")
     }
 
     @Test("Given a failing run (a test-only invariant), when it is shrunk, then the replay keeps two actions and fails")
-    func shrinkerShortens() throws {
-        let shrunk = try SimulationProcess.run(["--seed", "11", "--inject-failure", "crash-while-offline", "--shrink"])
+    func shrinkerShortens() async throws {
+        let shrunk = try await SimulationProcess.run(["--seed", "11", "--inject-failure", "crash-while-offline", "--shrink"])
         #expect(shrunk.status == 1)
         let summary = try #require(shrunk.lines.first { $0.hasPrefix("shrunk seed 11 (injected)") })
         // The failure needs the network offline and a crash: the shortest schedule keeps those two actions.
@@ -74,24 +74,24 @@ struct SimulationSeedTests {
         let replay = try #require(shrunk.lines.first { $0.hasPrefix("  replay: ") })
         let arguments = try #require(replay.components(separatedBy: "regstate-sim ").last).split(separator: " ").map(String.init)
         #expect(arguments.contains("--skip"))
-        let replayed = try SimulationProcess.run(arguments)
+        let replayed = try await SimulationProcess.run(arguments)
         #expect(replayed.status == 1)
         #expect(replayed.lines.contains { $0.contains("VIOLATION injected:") })
         #expect(replayed.lines.filter { $0.dropFirst(4).hasPrefix("act ") }.count <= 3)
     }
 
     @Test("Given a passing seed, when it is shrunk, then there is nothing to shrink")
-    func shrinkerNeedsAFailure() throws {
-        let outcome = try SimulationProcess.run(["--seed", "11", "--shrink"])
+    func shrinkerNeedsAFailure() async throws {
+        let outcome = try await SimulationProcess.run(["--seed", "11", "--shrink"])
         #expect(outcome.status == 0)
         #expect(outcome.lines.first == "seed 11 passes: nothing to shrink")
     }
 
     @Test("Given a seed, when it runs twice, then the two traces are byte for byte the same",
           arguments: [(11, "plain"), (1, "host"), (10, "dpop")])
-    func replayIsExact(seed: Int, world: String) throws {
-        let first = try SimulationProcess.run(["--seed", "\(seed)", "--trace"])
-        let second = try SimulationProcess.run(["--seed", "\(seed)", "--trace"])
+    func replayIsExact(seed: Int, world: String) async throws {
+        let first = try await SimulationProcess.run(["--seed", "\(seed)", "--trace"])
+        let second = try await SimulationProcess.run(["--seed", "\(seed)", "--trace"])
         #expect(first.seedLines.count > 40)
         #expect(first.seedLines.first?.contains("world \(world) ") == true)
         #expect(first.seedLines == second.seedLines)
@@ -100,15 +100,15 @@ struct SimulationSeedTests {
     }
 
     @Test("Given different seeds, when they run, then they explore different lives")
-    func seedsDiffer() throws {
-        let outcome = try SimulationProcess.run(["--seeds", "1..6"])
+    func seedsDiffer() async throws {
+        let outcome = try await SimulationProcess.run(["--seeds", "1..6"])
         let digests = outcome.seedLines.compactMap { line in line.split(separator: " ").dropFirst(4).first }
         #expect(Set(digests).count == 6)
     }
 
     @Test("Given a time box, when random seeds run until it closes, then every invariant holds")
-    func timeBoxedBatch() throws {
-        let outcome = try SimulationProcess.run(["--time-box", "15", "--quiet"])
+    func timeBoxedBatch() async throws {
+        let outcome = try await SimulationProcess.run(["--time-box", "15", "--quiet"])
         #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
         #expect(outcome.summary.contains("failures 0"))
     }

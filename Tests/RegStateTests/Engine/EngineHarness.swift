@@ -18,8 +18,9 @@ extension SimulatedDevice {
 /// Pulls lettered events off one subscription in order, with a deadline so a missing event fails the test instead of
 /// hanging the run.
 struct EventTape {
-    /// How long to wait for an event that has not arrived yet.
-    static let deadline: Duration = .seconds(10)
+    /// How long to wait for an event that has not arrived yet: a liveness bound, not a timing, and generous because
+    /// a sanitizer build on a loaded 2-core machine can leave the pump without a thread for seconds.
+    static let deadline: Duration = .seconds(60)
 
     /// Reads the subscription on its own task into `received`; stops reading when the tape is dropped.
     private final class Pump: Sendable {

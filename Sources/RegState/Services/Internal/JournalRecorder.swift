@@ -49,14 +49,7 @@ package struct JournalRecorder {
     /// processes, and numbers written twice by versions that numbered per process, replay in file order.
     package mutating func replay() -> RegState {
         do {
-            let contents = try journal.read()
-            if contents.droppedLines > 0 {
-                logger.log(.warning, "journal: dropped \(contents.droppedLines) damaged line(s)")
-            }
-            let parsed = JournalLines(contents.lines, decodingEntries: true)
-            if parsed.unreadable > 0 {
-                logger.log(.warning, "journal: dropped \(parsed.unreadable) unreadable entr(ies)")
-            }
+            let (_, parsed) = try readReporting(decodingEntries: true)
             let folded = parsed.entries.reduce(parsed.snapshot?.state ?? .unsettled, Self.fold)
             for case .clockOffsetObserved(let seconds, _) in parsed.entries.map(\.event) { lastClockOffset = seconds }
             logger.log(.debug, "journal: replayed \(parsed.entries.count) event(s) to \(folded.caseName)")
@@ -76,20 +69,26 @@ package struct JournalRecorder {
     /// not (a newer version's) is reported when it is folded, not here.
     package mutating func openAtLaunch() {
         do {
-            let contents = try journal.read()
-            if contents.droppedLines > 0 {
-                logger.log(.warning, "journal: dropped \(contents.droppedLines) damaged line(s)")
-            }
-            let parsed = JournalLines(contents.lines, decodingEntries: false)
-            if parsed.unreadable > 0 {
-                logger.log(.warning, "journal: dropped \(parsed.unreadable) unreadable entr(ies)")
-            }
+            let (lines, parsed) = try readReporting(decodingEntries: false)
             logger.log(.debug, "journal: \(parsed.tailCount) line(s) after the snapshot, last number \(parsed.lastSequence)")
-            lastClockOffset = Self.lastClockOffset(in: contents.lines)
+            lastClockOffset = Self.lastClockOffset(in: lines)
             if parsed.tailCount > Self.compactionThreshold { compact() }
         } catch {
             logger.log(.warning, "journal: unreadable, starting fresh (\(error.localizedDescription))")
         }
+    }
+
+    /// Reads the journal and parses its lines, reporting damaged and unreadable ones (both launch paths do).
+    private func readReporting(decodingEntries: Bool) throws -> (lines: [Data], parsed: JournalLines) {
+        let contents = try journal.read()
+        if contents.droppedLines > 0 {
+            logger.log(.warning, "journal: dropped \(contents.droppedLines) damaged line(s)")
+        }
+        let parsed = JournalLines(contents.lines, decodingEntries: decodingEntries)
+        if parsed.unreadable > 0 {
+            logger.log(.warning, "journal: dropped \(parsed.unreadable) unreadable entr(ies)")
+        }
+        return (contents.lines, parsed)
     }
 
     /// The offset of the last `clockOffsetObserved` line, found without decoding the others: only the newest line
