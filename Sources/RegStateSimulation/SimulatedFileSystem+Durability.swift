@@ -16,12 +16,14 @@ extension SimulatedFileSystem {
         lock.withLock { if watched[path] == nil { watched[path] = journal } }
     }
 
-    /// An operation on `path` returned (`succeeded`) or threw.
-    func operationEnded(on path: String, succeeded: Bool) {
+    /// An operation on `path` returned (`succeeded`) or threw. One that returned without writing (`wrote: false`, a
+    /// read) promises nothing about bytes it saw: they may be a dead process's unsynced write, which a power loss may
+    /// rightly drop, so its state is added to what may survive instead of replacing it.
+    func operationEnded(on path: String, succeeded: Bool, wrote: Bool = true) {
         lock.withLock {
             guard let journal = watched[path] else { return }
             let now = normalized(path, journal: journal)
-            if succeeded { survivable[path] = [now] } else { survivable[path, default: []].append(now) }
+            if succeeded && wrote { survivable[path] = [now] } else { survivable[path, default: []].append(now) }
         }
     }
 
@@ -84,10 +86,10 @@ struct RecordingJournal: EventJournal {
     let journal: FileJournal
     let fileSystem: SimulatedFileSystem
 
-    private func recorded<T>(_ body: () throws -> T) throws -> T {
+    private func recorded<T>(wrote: () -> Bool = { true }, _ body: () throws -> T) throws -> T {
         do {
             let result = try body()
-            fileSystem.operationEnded(on: journal.url.path, succeeded: true)
+            fileSystem.operationEnded(on: journal.url.path, succeeded: true, wrote: wrote())
             return result
         } catch {
             fileSystem.operationEnded(on: journal.url.path, succeeded: false)
@@ -96,7 +98,16 @@ struct RecordingJournal: EventJournal {
     }
 
     func append(_ line: Data) throws { try recorded { try journal.append(line) } }
-    func read() throws -> JournalContents { try recorded { try journal.read() } }
+    func read() throws -> JournalContents { try recorded(wrote: { false }) { try journal.read() } }
     func replaceAll(with lines: [Data]) throws { try recorded { try journal.replaceAll(with: lines) } }
-    func update(_ decide: (JournalContents) throws -> JournalWrite?) throws { try recorded { try journal.update(decide) } }
+    func update(_ decide: (JournalContents) throws -> JournalWrite?) throws {
+        var wrote = false
+        try recorded(wrote: { wrote }) {
+            try journal.update { contents in
+                let write = try decide(contents)
+                wrote = write != nil
+                return write
+            }
+        }
+    }
 }
