@@ -26,7 +26,7 @@ struct SimulationSeedTests {
     /// 4262704401 (harness: a journal read that wrote nothing took a dead process's unsynced bytes as must-survive).
     static let worldRegressionSeeds: [UInt64] = [6, 45, 71, 146, 537_169_787, 540_419_069, 4_008_602_719, 3_998_600_250,
                                                  541_203_867, 3_998_601_549, 4_008_600_885, 4_222_503_105,
-                                                 4_272_702_228, 4_272_702_890, 4_262_704_401]
+                                                 4_272_702_228, 4_272_702_890, 4_262_704_401, 4_272_701_393]
 
     @Test("Given the fixed seeds, when each life runs, then every invariant holds")
     func fixedSeeds() async throws {
