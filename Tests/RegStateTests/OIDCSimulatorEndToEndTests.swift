@@ -146,7 +146,7 @@ struct OIDCSimulatorEndToEndTests {
             transport: simulator.transport, clock: clock)
         let request = try await loopbackClient.makeAuthorizationRequest()
         let redirect = try await simulator.authorize(request.url, as: "carol@example.com")
-        async let caught = listener.waitForRedirect(timeout: 30)
+        async let caught = listener.waitForRedirect(timeout: 120)  // a liveness bound: TSan on 2 busy cores took > 30 s
         let page = try await URLSessionTransport().send(HTTPRequest(method: .get, url: redirect))
         #expect(page.status == 200)
         let code = try await loopbackClient.authorizationCode(from: try await caught, for: request)
