@@ -50,6 +50,21 @@ final class CLIScenario {
         return result
     }
 
+    /// Registers by email through the walkthrough in a child process: reads the code from the simulated inbox line,
+    /// types it and confirms. Returns the walkthrough's result (status 0 expected).
+    func registerByEmail(_ email: String = "carol@example.com") async throws -> CLIResult {
+        let child = try start([])
+        child.send("2\n\(email)\n")
+        let prompts = try await child.waitForStderr(containing: "Code (r to resend, c to cancel): ")
+        let inbox = try #require(prompts.split(separator: "\n").first { $0.hasPrefix("inbox") })
+        let code = try #require(inbox.split(separator: " ").last.map(String.init))
+        #expect(code.allSatisfy(\.isNumber) && !code.isEmpty)
+        child.send("\(code)\n1\n")
+        let walkthrough = try record(try await child.finish())
+        #expect(walkthrough.status == 0, "\(walkthrough.stderr)")
+        return walkthrough
+    }
+
     /// The token strings in `<store>/secure/credentials`, if any.
     func storedSecrets() throws -> Set<String> {
         let url = store.appendingPathComponent("secure/credentials")
