@@ -68,7 +68,8 @@ extension InteropTests {
 
         @Test("glewlwyd CLI --scope openid,email: the authorization request asks for exactly those scopes, Active H")
         func cliScope() async throws {
-            try await withPeer(.glewlwyd) { peer in
+            // GLW_PAR=off: the scope is read from the plain authorization URL (pushed, it is not in the URL).
+            try await withPeer(.glewlwyd, PeerKnobs(pushedAuthorization: "off")) { peer in
                 let store = FileManager.default.temporaryDirectory
                     .appendingPathComponent("interop-cli-scope-\(UUID().uuidString)", isDirectory: true)
                 defer { try? FileManager.default.removeItem(at: store) }
