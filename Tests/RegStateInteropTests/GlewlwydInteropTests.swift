@@ -118,7 +118,8 @@ extension InteropTests {
                                                             what: "the authorization URL")
                 walkthrough.send(line: try await peer.login(try #require(URL(string: line))).absoluteString)
                 walkthrough.send(line: "1")
-                #expect(try await walkthrough.finish().status == 0)
+                let registered = try await walkthrough.finish()
+                #expect(registered.status == 0, "stderr: \(registered.stderr.suffix(1_500))")
                 let logout = try await CLIProcess.run(common + ["--json", "logout"])
                 #expect(logout.status == 0, "stderr: \(logout.stderr.suffix(1_500))")
                 let object = logout.stdout.split(separator: "\n").compactMap { try? JSONValue.parse(Data($0.utf8)) }
