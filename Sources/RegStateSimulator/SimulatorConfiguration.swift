@@ -94,7 +94,7 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// origin, or to another path of the same one. Default none.
     public var redirects: [SimulatorRedirect] = []
     /// Whether the provider offers RFC 7009 revocation (default `true`); `false` behaves like Glewlwyd as provisioned
-    /// in `../shared/glewlwyd-peer`: neither metadata document lists an endpoint and `/oauth/revoke` is not found.
+    /// in `Tests/Peers/glewlwyd`: neither metadata document lists an endpoint and `/oauth/revoke` is not found.
     public var offersRevocation = true
     /// Whether discovery lists `end_session_endpoint` (RP-initiated logout; default `true`). The endpoint answers
     /// either way, as a browser visit would.

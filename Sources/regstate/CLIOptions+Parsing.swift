@@ -65,6 +65,7 @@ extension CLIOptions {
                 let path = try value()
                 guard !path.isEmpty else { throw UsageError("option --store needs a directory") }
                 options.store = URL(fileURLWithPath: expandingTilde(path), isDirectory: true)
+                options.storeGiven = true
             case "--json": options.json = try flag()
             case "--check-registration": options.checksRegistration = try flag()
             case "--platform":
@@ -153,7 +154,7 @@ extension CLIOptions {
     /// Options that only make sense together.
     private func checkCombinations() throws(UsageError) {
         try ongoing.check(command: command, issuer: issuer)
-        if removesDevice, deviceID == nil { throw UsageError("devices remove needs the ID of a device (see 'regstate devices')") }
+        if removesDevice, deviceID == nil { throw UsageError("devices remove needs the ID of a device: the devices command lists them") }
         if command == .notifyTransient, transientIssue == nil {
             throw UsageError("notify-transient needs no-internet or sso-unspecified")
         }

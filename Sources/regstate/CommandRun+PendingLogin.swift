@@ -55,7 +55,7 @@ extension CommandRun {
                 }
             } else {
                 guard let redirect = URL(string: answer), redirect.scheme != nil else {
-                    console.message("That is not a URL.")
+                    console.message("That is not a URL: paste the whole address the browser was sent to, or n.")
                     continue
                 }
                 callback = redirect

@@ -10,9 +10,9 @@ import Testing
 
 /// Which real OpenID provider an interop test runs against.
 enum PeerKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    /// django-oauth-toolkit (Python), `../shared/interop-peer`: ``InteropPeer``.
+    /// django-oauth-toolkit (Python), `Tests/Peers/django-oauth-toolkit`: ``InteropPeer``.
     case django
-    /// Glewlwyd (C, Debian's package), `../shared/glewlwyd-peer`: ``GlewlwydPeer``.
+    /// Glewlwyd (C, Debian's package), `Tests/Peers/glewlwyd`: ``GlewlwydPeer``.
     case glewlwyd
 
     var testDescription: String { rawValue }
@@ -189,20 +189,5 @@ enum PeerProcess {
                                                 timeout: .seconds(30))
         guard output.status == 0 else { throw InteropError.scriptFailed("sqlite query: \(output.stderr.suffix(500))") }
         return output.stdout.split(separator: "\n").map(String.init)
-    }
-
-    /// The first directory named `relative` beside the package root or one of its ancestors (a git worktree sits
-    /// deeper than the checkout), or `override` when that environment variable is set.
-    static func sharedDirectory(_ relative: String, override: String) -> URL? {
-        if let path = ProcessInfo.processInfo.environment[override], !path.isEmpty {
-            return URL(fileURLWithPath: path, isDirectory: true)
-        }
-        guard var directory = BuiltProducts.packageRoot else { return nil }
-        while directory.path != "/" {
-            directory.deleteLastPathComponent()
-            let candidate = directory.appendingPathComponent(relative, isDirectory: true)
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("start.sh").path) { return candidate }
-        }
-        return nil
     }
 }
