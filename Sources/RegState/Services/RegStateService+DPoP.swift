@@ -26,7 +26,7 @@ extension RegStateService {
     /// - Throws: as ``validAccessToken()``; ``RegStateError/renewal(_:)`` with ``RenewalFailure/dpopKeyUnavailable(reason:)``
     ///   when the token is bound and its key cannot be read (the session has then ended: **E** final, **D**).
     func validCredential(waitedForWriter: Bool = false) async throws -> AccessCredential {
-        try await credential(for: try await accessTokenAnswer().value, waitedForWriter: waitedForWriter)
+        try await credential(for: try await accessTokenAnswer().value.get(), waitedForWriter: waitedForWriter)
     }
 
     /// The credential of an access-token answer: a renewal's as it came; a stored record's with the key it names.

@@ -17,26 +17,28 @@ extension RegStateService {
     public nonisolated func validAccessToken() async throws -> String {
         // Nonisolated, so that when the shared answer lands its waiters resume side by side rather than queueing for
         // the actor one by one.
-        try await accessTokenAnswer().value.token
+        try await accessTokenAnswer().value.get().token
     }
 
     /// The ``validAccessToken()`` answer in progress, or a new one. Callers that arrive while an answer is being
     /// worked out share it: one read of the store and one renewal for any number of them, none of them reading or
     /// decoding the record on its own.
-    func accessTokenAnswer() async throws -> Task<AccessTokenAnswer, any Error> {
+    func accessTokenAnswer() async throws -> Task<Result<AccessTokenAnswer, any Error>, Never> {
         _ = await retryUnreadableStore()
         guard case .active(let session) = state else { throw AccessTokenError.noSession }
         guard !session.isHostDriven else { throw AccessTokenError.hostDriven }
-        if let shared = accessTokenResolution { return shared }
-        let resolution = Task { try await self.resolveAccessToken() }
-        accessTokenResolution = resolution
-        return resolution
+        return accessTokenFlight.join {
+            do {
+                return .success(try await self.resolveAccessToken())
+            } catch {
+                return .failure(error)
+            }
+        }.task
     }
 
     /// The work behind ``validAccessToken()``, done once for every caller waiting on it: one read of the record and,
     /// when its token has expired, one renewal, whose credential is the answer.
     private func resolveAccessToken() async throws -> AccessTokenAnswer {
-        defer { accessTokenResolution = nil }
         guard case .active = state, let current = await tokenSnapshot() else { throw AccessTokenError.noSession }
         if current.isUsable { return .stored(current) }
         let renewal = await renew(replacing: current.accessToken, because: .expired, seen: current)

@@ -19,7 +19,7 @@ package actor RenewalService {
     /// The DPoP key store the grant signs its proof with when the stored tokens are bound; `nil`: never.
     private let dpop: DPoPContext?
     /// The grant in progress, shared by every caller that arrives while it runs.
-    private var inFlight: Task<RenewalOutcome, Never>?
+    private let flight = SingleFlight<RenewalOutcome>()
     /// The last stale access token a renewal was requested for.
     private var requestedFor: String?
     /// The outcome of the last grant, for the stale token it replaced: what the caller whose journaled request ran
@@ -62,11 +62,9 @@ package actor RenewalService {
     ///
     /// - Parameter staleAccessToken: the access token the caller found expired or rejected; `nil` forces a renewal.
     package func renew(replacing staleAccessToken: String?) async -> RenewalOutcome {
-        if let inFlight { return Self.joined(await inFlight.value) }
-        let task = Task { await self.grant(replacing: staleAccessToken) }
-        inFlight = task
+        let (task, started) = flight.join { await self.grant(replacing: staleAccessToken) }
         let outcome = await task.value
-        inFlight = nil
+        guard started else { return Self.joined(outcome) }
         settled = (staleAccessToken, outcome)
         return outcome
     }

@@ -81,7 +81,7 @@ final class GlewlwydPeer: Peer {
             // The first run installs glewlwyd with apt and builds the venv; later runs take about a second.
             let output = try await ChildProcess.run("/bin/bash", [startScript, String(port), state.path]
                                                         + (knobs.dpopNonce ? ["--nonce"] : []),
-                                                    environment: environment(knobs), timeout: .seconds(300))
+                                                    environment: environment(knobs), timeout: PeerKit.firstStartTimeout)
             if output.status == 0, let pid = pid_t(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) {
                 return GlewlwydPeer(port: port, stateDirectory: state, knobs: knobs, pid: pid)
             }

@@ -89,7 +89,7 @@ final class InteropPeer: Peer {
                 .appendingPathComponent("interop-peer-\(port)-\(UUID().uuidString.prefix(8))", isDirectory: true)
             // The first run creates the venv and pip-installs the provider; later runs reuse it (~3 s).
             let output = try await ChildProcess.run("/bin/bash", [startScript, String(port), state.path],
-                                                    environment: knobs.environment, timeout: .seconds(240))
+                                                    environment: knobs.environment, timeout: PeerKit.firstStartTimeout)
             if output.status == 0, let pid = pid_t(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) {
                 return InteropPeer(port: port, stateDirectory: state, knobs: knobs, pid: pid)
             }

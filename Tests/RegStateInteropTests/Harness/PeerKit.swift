@@ -7,6 +7,10 @@ import RegStateTestSupport
 /// ``cacheDirectory`` and, through `Scripts/setup.sh`, the Debian packages. This type computes the same paths as
 /// `Tests/Peers/kit.sh`, so the harness finds a kit's Python where its start script made it.
 struct PeerKit: Sendable {
+    /// How long a start script may take: on first use it installs the kit's Python packages from PyPI (one to four
+    /// minutes measured here, longer on a busy machine or a slow network), later starts take seconds.
+    static let firstStartTimeout: Duration = .seconds(900)
+
     /// The kit's directory name under `Tests/Peers`.
     let name: String
 
