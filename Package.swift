@@ -48,7 +48,7 @@ let package = Package(
         .executableTarget(name: "RegStateCrashProbe", dependencies: ["RegState"], swiftSettings: settings),
         // The fuzz targets (Tests/Fuzz/run.sh builds them with -sanitize=fuzzer,address and runs them); built plainly,
         // it replays inputs through a target, which the tests do with the corpus.
-        .executableTarget(name: "RegStateFuzz", dependencies: ["RegState", "RegStateTesting"], path: "Tests/Fuzz/RegStateFuzz",
+        .executableTarget(name: "RegStateFuzz", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting"], path: "Tests/Fuzz/RegStateFuzz",
                           swiftSettings: settings),
         // What the test targets that run child processes share: finding the package root and the built executables.
         .target(name: "RegStateTestSupport", path: "Tests/RegStateTestSupport", swiftSettings: settings),

@@ -9,6 +9,8 @@ extension SimulationRun {
         switch world {
         case .plain:
             break
+        case .pushedAuthorization:
+            await preparePushedAuthorization()
         case .dpop:
             let mode: SimulatorDPoPMode = worldRandom.chance(50) ? .allowed : .required
             let nonce: SimulatorDPoPNonce = worldRandom.chance(50) ? .off : .required
@@ -31,6 +33,8 @@ extension SimulationRun {
         switch world {
         case .plain:
             break
+        case .pushedAuthorization:
+            await actPushedAuthorization()
         case .dpop:
             guard worldRandom.chance(4) else { return }
             let hostile = await simulator.configuration.dpopNonce == .changesEveryAnswer
@@ -217,10 +221,11 @@ extension SimulationRun {
                 let result = try await service.logout(.userRequested)
                 // Another process may have ended the session meanwhile (its store is shared): nothing left to end.
                 // (On the simulated file system a removal's trace line names no process: another process's logout
-                // that returned meanwhile says the same.)
+                // that returned meanwhile says the same, a forced logout (seed 7490735389) as well as a logout(_:).)
                 let endedElsewhere = ledger.trace.dropFirst(traced).contains {
                     ($0.contains(" remove credentials") && !$0.contains("disk  p\(incarnation) "))
-                        || ($0.contains("call  p") && $0.contains(" logout(") && !$0.contains("call  p\(incarnation) "))
+                        || ($0.contains("call  p") && ($0.contains(" logout(") || $0.contains(" forcedLogout "))
+                            && !$0.contains("call  p\(incarnation) "))
                 }
                 // A process that died during the call (a crash at a system call) answers no one: nothing to judge.
                 if hadSession, !endedElsewhere, liveness.isAlive(incarnation), ledger.deliveredCount(by: incarnation) == reached {
@@ -273,6 +278,8 @@ extension SimulationRun {
         switch world {
         case .plain:
             break
+        case .pushedAuthorization:
+            await healPushedAuthorization()
         case .dpop:
             if await simulator.configuration.dpopNonce == .changesEveryAnswer { await simulator.setDPoPNonce(.required) }
         case .host:

@@ -112,6 +112,19 @@ extension CLIOptions {
                 }
                 options.simulator.dpop = mode
             case "--sim-dpop-nonce": options.simulator.dpopNonce = try flag()
+            case "--par":
+                let text = try value()
+                guard let mode = PushedAuthorizationMode(rawValue: text) else {
+                    throw UsageError("option --par must be off, auto or required, not '\(text)'")
+                }
+                options.pushedAuthorization = mode
+            case "--sim-par":
+                let text = try value()
+                guard let mode = SimulatorPushedAuthorization(rawValue: text) else {
+                    throw UsageError("option --sim-par must be off, offered or required, not '\(text)'")
+                }
+                options.simulator.pushedAuthorization = mode
+            case "--sim-par-ttl": options.simulator.pushedRequestLifetime = try seconds(try value(), for: name)
             case "--sim-answer-delay": options.simulator.answerDelay = try seconds(try value(), for: name)
             case "--sim-advance": options.simulator.advance = try seconds(try value(), for: name)
             case "--sim-time":

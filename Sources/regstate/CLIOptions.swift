@@ -34,6 +34,8 @@ struct CLIOptions: Sendable, Equatable {
     var backend: URL?
     /// `--dpop off|auto|required`: whether the session's tokens are bound to the installation's DPoP key.
     var dpop: DPoPMode = .whenOffered
+    /// `--par off|auto|required`: whether authorization requests are pushed (RFC 9126).
+    var pushedAuthorization: PushedAuthorizationMode = .whenOffered
     /// The `--sim-*` knobs, for this run only.
     var simulator = SimulatorKnobs()
     /// `ongoing-access authorize|fetch` and its options.

@@ -53,6 +53,8 @@ enum Usage {
                                    update-token; implied by update-token and notify-transient
           --dpop off|auto|required Bind the tokens to this installation's DPoP key (RFC 9449): auto when the
                                    provider offers it (default), required fails against one that does not
+          --par off|auto|required  Push the authorization request (RFC 9126 PAR): auto when the provider
+                                   offers it (default), required fails against one that does not
           --sim-access-ttl SECONDS Simulator: access token lifetime for tokens issued in this run
           --sim-refresh-ttl SECONDS
                                    Simulator: refresh token lifetime for tokens issued in this run
@@ -61,6 +63,9 @@ enum Usage {
           --sim-dpop off|allowed|required
                                    Simulator: DPoP as the provider and backend enforce it (default off)
           --sim-dpop-nonce         Simulator: DPoP proofs must carry the server's nonce
+          --sim-par off|offered|required
+                                   Simulator: pushed authorization requests (default off)
+          --sim-par-ttl SECONDS    Simulator: a pushed request_uri lives this long (default 60)
           --sim-answer-delay SECONDS
                                    Simulator: answers are held this long after the request was applied
           --sim-advance SECONDS    Simulator: this run's clock is this many seconds ahead (tokens expire)

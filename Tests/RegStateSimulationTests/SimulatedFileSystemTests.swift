@@ -158,6 +158,27 @@ struct SimulatedFileSystemTests {
         }
     }
 
+    @Test("Given a compaction renamed in by a process that died before its directory fsync, when another appends and the power goes, then the append is there")
+    func appendAfterUnsyncedCompactionSurvives() throws {
+        // Seed 7179832201: a logout's compaction died between its rename and the directory fsync; the next process's
+        // appends were fsynced into the new file, whose name was not durable, and the power loss brought back the old.
+        for seed in 1...20 as ClosedRange<UInt64> {
+            let (fs, killed) = try Self.world(seed: seed, old: nil)
+            let old = try FileJournal(url: Self.journalURL, fileSystem: fs.calls(for: 0))
+            for line in ["one", "two", "three"] { try old.append(Data(line.utf8)) }
+            let dying = fs.calls(for: 1)
+            try FileJournal(url: URL(fileURLWithPath: "/sim/.compacted"), fileSystem: dying).append(Data("compacted".utf8))
+            try dying.rename("/sim/.compacted", to: Self.journalURL.path)
+            fs.kill(1)  // Before its directory fsync.
+            let next = try FileJournal(url: Self.journalURL, fileSystem: fs.calls(for: 2))
+            try next.append(Data("after".utf8))
+            fs.cutPower()
+            #expect(killed.contains(2))
+            let lines = try FileJournal(url: Self.journalURL, fileSystem: fs.calls(for: 3)).read().lines
+            #expect(lines == ["compacted", "after"].map { Data($0.utf8) }, "seed \(seed): \(lines.count) lines")
+        }
+    }
+
     @Test("Given a full disk, when a process writes, then the write fails, the old value stays, and removal still works")
     func fullDisk() throws {
         let (fs, _) = try Self.world(seed: 3, old: Data("old".utf8))

@@ -23,10 +23,15 @@ struct SimulationSeedTests {
     /// a process the file system killed at a system call kept a caller waiting for a host answer past the heal),
     /// 4272702228 (harness: the logout of a process that died during it was judged), 4272702890 (harness: on the
     /// simulated file system a logout that another process's logout ended was taken for one that reached no server),
-    /// 4262704401 (harness: a journal read that wrote nothing took a dead process's unsynced bytes as must-survive).
+    /// 4262704401 (harness: a journal read that wrote nothing took a dead process's unsynced bytes as must-survive);
+    /// 7179832201, 7480720819, 7490734638 (engine: a compaction that died between its rename and the directory fsync
+    /// left the journal's name not durable, so a power loss took back every append made since; the journal now syncs
+    /// its directory the first time it meets a file under its name), 7490735389 (harness: a user logout that another
+    /// process's forced logout ended meanwhile was taken for one that reached no server).
     static let worldRegressionSeeds: [UInt64] = [6, 45, 71, 146, 537_169_787, 540_419_069, 4_008_602_719, 3_998_600_250,
                                                  541_203_867, 3_998_601_549, 4_008_600_885, 4_222_503_105,
-                                                 4_272_702_228, 4_272_702_890, 4_262_704_401, 4_272_701_393]
+                                                 4_272_702_228, 4_272_702_890, 4_262_704_401, 4_272_701_393,
+                                                 7_179_832_201, 7_480_720_819, 7_490_734_638, 7_490_735_389]
 
     @Test("Given the fixed seeds, when each life runs, then every invariant holds")
     func fixedSeeds() async throws {

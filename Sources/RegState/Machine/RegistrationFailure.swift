@@ -7,6 +7,12 @@ public enum RegistrationFailure: Error, Sendable, Equatable, Codable {
     case discoveryFailed(String)
     /// The provider could not be reached.
     case providerUnreachable(String)
+    /// The provider refused the pushed authorization request (RFC 9126 §2.3): `error` is its OAuth error code (or
+    /// the status of an answer without one), `description` its explanation. The browser was not opened.
+    case pushedAuthorizationRefused(error: String, description: String?)
+    /// Pushed authorization requests are required (by the configuration or the provider) and cannot be used: the
+    /// reason says why (no endpoint in discovery, or switched off). No plain authorization URL is made instead.
+    case pushedAuthorizationUnavailable(String)
     /// The callback's `state` did not match the pending request (missing, wrong, or a replay).
     case stateMismatch
     /// A callback arrived with no login pending.
@@ -67,6 +73,9 @@ extension RegistrationFailure: LocalizedError {
         switch self {
         case .discoveryFailed(let detail): "The sign-in service is misconfigured (\(detail))."
         case .providerUnreachable(let detail): "The sign-in service cannot be reached (\(detail)). Try again."
+        case .pushedAuthorizationRefused(let error, let description):
+            "The sign-in service refused the sign-in request (\(error)\(description.map { ": \($0)" } ?? ""))."
+        case .pushedAuthorizationUnavailable(let reason): "Sign-in cannot start with this sign-in service (\(reason))."
         case .stateMismatch: "The sign-in response did not match this request. Please start again."
         case .noPendingLogin: "No sign-in is in progress. Please start again."
         case .loginAlreadyInProgress: "A sign-in was already in progress; it was cancelled. Please start again."
@@ -114,6 +123,8 @@ extension RegistrationFailure {
         switch self {
         case .discoveryFailed: "discovery_failed"
         case .providerUnreachable: "provider_unreachable"
+        case .pushedAuthorizationRefused: "pushed_authorization_refused"
+        case .pushedAuthorizationUnavailable: "pushed_authorization_unavailable"
         case .stateMismatch: "state_mismatch"
         case .noPendingLogin: "no_pending_login"
         case .loginAlreadyInProgress: "login_already_in_progress"

@@ -113,9 +113,9 @@ extension RegStateService {
             if accessBackoff.isExhausted(credential.token, at: clock.now()) {
                 throw AuthorizationError.rejectedAfterRenewal
             }
-            guard let renewed = await tokenRejected(credential.token), renewed != credential.token else { return nil }
-            // A renewed access token comes with its own binding (a DPoP key, or none): read both from one record.
-            return try await validCredential()
+            // A renewed access token comes with its own binding (a DPoP key, or none), from the renewal itself.
+            guard let answer = await renewAfterRejection(of: credential.token) else { return nil }
+            return try await self.credential(for: answer)
         case .securityToken:
             let renewed = try await securityTokenRejected(credential.token)
             return renewed == credential.token ? nil : AccessCredential(token: renewed, carrier: .securityToken)

@@ -26,23 +26,27 @@ extension RegStateService {
     /// - Throws: as ``validAccessToken()``; ``RegStateError/renewal(_:)`` with ``RenewalFailure/dpopKeyUnavailable(reason:)``
     ///   when the token is bound and its key cannot be read (the session has then ended: **E** final, **D**).
     func validCredential(waitedForWriter: Bool = false) async throws -> AccessCredential {
-        let token = try await validAccessToken()
-        // The token type comes from the same record as the token: a renewal landing in between hands out the new
-        // token with its own type, so a bound token is never sent as Bearer.
-        guard let snapshot = await tokenSnapshot() else { throw AccessTokenError.noSession }
-        let current = snapshot.accessToken == token ? token : snapshot.usableAccessToken
-        guard let current else { throw AccessTokenError.noSession }
+        try await credential(for: try await accessTokenAnswer().value.get(), waitedForWriter: waitedForWriter)
+    }
+
+    /// The credential of an access-token answer: a renewal's as it came; a stored record's with the key it names.
+    func credential(for answer: AccessTokenAnswer, waitedForWriter: Bool = false) async throws -> AccessCredential {
+        guard case .stored(let snapshot) = answer else {
+            if case .renewed(let credential) = answer { return credential }
+            throw AccessTokenError.noSession
+        }
+        // The token type comes from the same record as the token, so a bound token is never sent as Bearer.
         guard snapshot.isDPoPBound else {
-            return AccessCredential(token: current, expiresAt: snapshot.expiresAt, carrier: .accessToken)
+            return AccessCredential(token: snapshot.accessToken, expiresAt: snapshot.expiresAt, carrier: .accessToken)
         }
         let key: DPoPKey?
         do {
             key = try dpop.boundKey(matching: snapshot.dpopThumbprint)
         } catch {
-            throw await keyUnavailable(current, reason: error.errorDescription ?? "unreadable")
+            throw await keyUnavailable(snapshot.accessToken, reason: error.errorDescription ?? "unreadable")
         }
         if let key {
-            return AccessCredential(token: current, scheme: .dpop(key), expiresAt: snapshot.expiresAt,
+            return AccessCredential(token: snapshot.accessToken, scheme: .dpop(key), expiresAt: snapshot.expiresAt,
                                     carrier: .accessToken)
         }
         guard waitedForWriter else {
@@ -50,13 +54,15 @@ extension RegStateService {
             lease.release()
             return try await validCredential(waitedForWriter: true)
         }
-        throw await keyUnavailable(current, reason: "the key record holds another key than the tokens'")
+        throw await keyUnavailable(snapshot.accessToken, reason: "the key record holds another key than the tokens'")
     }
 
     /// Bound tokens are useless without their key: the session ends the way a renewal finds it (the final
     /// `dpopKeyUnavailable`, storage cleared, D) instead of failing every request while it looks active.
     private func keyUnavailable(_ current: String, reason: String) async -> RegStateError {
-        let failure = await renew(replacing: current, because: .host)
-        return RegStateError.renewal(failure ?? .dpopKeyUnavailable(reason: reason))
+        if case .failure(let failure) = await renew(replacing: current, because: .host) {
+            return RegStateError.renewal(failure)
+        }
+        return RegStateError.renewal(.dpopKeyUnavailable(reason: reason))
     }
 }

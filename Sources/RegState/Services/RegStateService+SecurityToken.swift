@@ -88,7 +88,7 @@ extension RegStateService {
         do {
             return try await runner.renewSecurityToken(replacing: token.isEmpty ? nil : token)
         } catch BackendError.invalidIDToken {
-            if let failure = await renew(replacing: startingAccessToken, because: .backendUnauthorized) {
+            if case .failure(let failure) = await renew(replacing: startingAccessToken, because: .backendUnauthorized) {
                 throw failure.isRecoverable ? AuthorizationError.offline(failure.transientIssue) : .loggedOut
             }
             return try await runner.renewSecurityToken(replacing: token.isEmpty ? nil : token)

@@ -21,7 +21,7 @@ public actor RegStateService {
     private var login: PendingLogin?
     let runner: EffectRunner
     let renewal: RenewalService
-    private var broadcaster = EventBroadcaster()
+    private let broadcast = EventBroadcast<RegStateEvent>(bufferSize: subscriberBufferSize, replaysLatest: true)
     private var recorder: JournalRecorder
     private var settleWaiters: [CheckedContinuation<RegState, Never>] = []
     private var started = false
@@ -38,7 +38,7 @@ public actor RegStateService {
     /// Access tokens renewed for a rejection and rejected again: not renewed again before the backoff.
     var accessBackoff = RejectionBackoff()
     /// The ``validAccessToken()`` answer being worked out, shared by every caller that arrives meanwhile.
-    var accessTokenResolution: Task<String, any Error>?
+    let accessTokenFlight = SingleFlight<Result<AccessTokenAnswer, any Error>>()
     /// Why the last logout's effect was refused (offline), even when its result came back too late to apply (a
     /// renewal failure ended the session meanwhile): ``logout()`` must not report success for it.
     private var lastLogoutRefusal: TransientIssue?
@@ -51,7 +51,7 @@ public actor RegStateService {
     private var wrongCodes = 0
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
-    public static let subscriberBufferSize = EventBroadcaster.bufferSize
+    public static let subscriberBufferSize = 64
     /// Journal entries kept after the journal's snapshot before compaction folds them into a new snapshot.
     public static let journalCompactionThreshold = JournalRecorder.compactionThreshold
 
@@ -79,23 +79,17 @@ public actor RegStateService {
     /// Every call returns a new, independent stream; it ends when the subscriber stops iterating. A subscriber that
     /// falls more than ``subscriberBufferSize`` events behind loses the oldest ones, never the newest.
     public func events() -> AsyncStream<RegStateEvent> {
-        broadcaster.subscribe { [weak self] id in
-            Task { await self?.removeSubscriber(id) }
-        }
+        broadcast.subscribe()
     }
 
     /// How many subscribers are listening.
-    public var subscriberCount: Int { broadcaster.count }
+    public var subscriberCount: Int { broadcast.count }
 
     /// How many lettered events this service has broadcast since it was created.
     ///
     /// A subscriber that has received this many events (counting from before ``start()``) has seen every one, so a
     /// short-lived host such as the CLI can wait for its printer to catch up before it exits, without sleeping.
-    public var emittedEventCount: Int { broadcaster.emittedCount }
-
-    private func removeSubscriber(_ id: Int) {
-        broadcaster.remove(id)
-    }
+    public var emittedEventCount: Int { broadcast.sentCount }
 
     /// Starts the service (on first call) and waits until it has settled: D, G, an active session, or an error.
     public func settled() async -> RegState {
@@ -210,7 +204,7 @@ public actor RegStateService {
     private func perform(_ effect: Effect) async -> [MachineEvent] {
         switch effect {
         case .emit(let event):
-            broadcaster.broadcast(event)
+            broadcast.send(event)
             logger.log(.info, event.title)
             return []
         case .installNonNativeToken:
@@ -261,7 +255,7 @@ public actor RegStateService {
         case .clearEverything:
             lastDeregistration = await runner.clearEverything()
             recorder.reset()
-            broadcaster.forgetLatest()
+            broadcast.forgetLatest()
             return await feed(.credentialsCleared)
         case .exchangeIDToken(let idToken):
             return await feed(await runner.exchangeHostIDToken(idToken, renewing: state.session?.isHostDriven == true))

@@ -21,6 +21,8 @@ public final class FileJournal: EventJournal {
     public let url: URL
     /// Serialises this instance's reads, appends and rewrites (the file lock serialises processes).
     let lock = NSLock()
+    /// The file (device and inode) whose name this instance last made durable (see `makeNameDurable`).
+    let syncedFile = LockedValue<[UInt64]?>(nil)
     /// How long a call waits for another process to release the journal's file lock before it fails: the lock is
     /// only ever held for one read and one write, so a longer wait means a stuck (stopped) process.
     public static let lockTimeout: TimeInterval = 10

@@ -18,6 +18,16 @@ enum FuzzTarget: String, CaseIterable {
     case journal
     /// The stored credentials record.
     case store
+    /// DPoP proofs as the simulator's verifier sees them, and `DPoP-Nonce` headers.
+    case dpop
+    /// Ongoing-access JWS answers: the compact parser and the verifier.
+    case jws
+    /// The pending-login record in the secure store.
+    case pendinglogin
+    /// The ID token a host app pushes (host mode).
+    case hosttoken
+    /// Discovery documents with advertised algorithms and endpoints.
+    case discovery
 
     /// Runs the target on one input; must never crash, hang or grow without bound.
     func run(_ data: Data) {
@@ -28,6 +38,11 @@ enum FuzzTarget: String, CaseIterable {
         case .callback: FuzzCallback.run(data)
         case .journal: FuzzJournal.run(data)
         case .store: FuzzStore.run(data)
+        case .dpop: FuzzDPoP.run(data)
+        case .jws: FuzzJWS.run(data)
+        case .pendinglogin: FuzzPendingLogin.run(data)
+        case .hosttoken: FuzzHostToken.run(data)
+        case .discovery: FuzzDiscovery.run(data)
         }
     }
 

@@ -32,6 +32,7 @@ final class GlewlwydPeer: Peer {
     var aliceEmail: String { "alice@example.test" }
     var aliceEmailVerified: Bool { false }
     var supportsRevocation: Bool { false }
+    var offersPushedAuthorization: Bool { knobs.pushedAuthorization != "off" }
     /// The server's log (`GLW_LOGLEVEL=DEBUG` names every refusal's reason).
     var logFile: URL { stateDirectory.appendingPathComponent("glewlwyd.log") }
     private var database: URL { stateDirectory.appendingPathComponent("glewlwyd.db") }
@@ -60,6 +61,8 @@ final class GlewlwydPeer: Peer {
         if let lifetime = knobs.accessTokenLifetime { environment["GLW_AT_TTL"] = String(lifetime) }
         if let lifetime = knobs.refreshTokenLifetime { environment["GLW_RT_TTL"] = String(lifetime) }
         if let signing = knobs.signing { environment["GLW_SIGNING"] = signing }
+        if let par = knobs.pushedAuthorization { environment["GLW_PAR"] = par }
+        if let lifetime = knobs.pushedRequestLifetime { environment["GLW_PAR_TTL"] = String(lifetime) }
         return environment
     }
 

@@ -46,6 +46,7 @@ final class InteropPeer: Peer {
     var aliceEmail: String { "alice@example.com" }
     var aliceEmailVerified: Bool { true }
     var supportsRevocation: Bool { true }
+    var offersPushedAuthorization: Bool { false }
     func aliceSubject() async throws -> String { Self.aliceSubject }
 
     /// The port the provider listens on.

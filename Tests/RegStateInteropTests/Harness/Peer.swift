@@ -31,6 +31,10 @@ struct PeerKnobs: Sendable {
     var signing: String?
     /// Glewlwyd only (`start.sh --nonce`): DPoP nonces are mandatory.
     var dpopNonce = false
+    /// Glewlwyd only (`GLW_PAR`): pushed authorization requests `off`, `allowed` (the kit's default) or `required`.
+    var pushedAuthorization: String?
+    /// Glewlwyd only (`GLW_PAR_TTL`): seconds a pushed `request_uri` lives (default 90).
+    var pushedRequestLifetime: Int?
 }
 
 /// The provider's own record of refresh tokens, read from its database: how many were ever issued and how many are
@@ -65,6 +69,9 @@ protocol Peer: AnyObject, Sendable {
     var aliceEmailVerified: Bool { get }
     /// Whether the provider has an RFC 7009 revocation endpoint.
     var supportsRevocation: Bool { get }
+    /// Whether discovery offers pushed authorization requests (RFC 9126) in this provisioning: the library then
+    /// pushes (``PushedAuthorizationMode/whenOffered``) and the browser's URL carries `client_id` and `request_uri`.
+    var offersPushedAuthorization: Bool { get }
     /// The seeded user's `sub` (Glewlwyd makes one at the first grant).
     func aliceSubject() async throws -> String
     /// Plays alice at the provider for `authorizationURL` and returns the callback URL.

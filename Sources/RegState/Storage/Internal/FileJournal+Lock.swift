@@ -26,6 +26,7 @@ extension FileJournal {
                     guard let current = try fs.status(url.path), try POSIX.sameFile(fs.status(fd), current) else {
                         continue
                     }
+                    try makeNameDurable(current)
                     return try body(fd)
                 }
             } catch let error as JournalError {
@@ -34,6 +35,17 @@ extension FileJournal {
                 throw failure(SystemCallError.reason(of: error))
             }
         }
+    }
+
+    /// Syncs the journal's directory the first time this instance sees the file `current` names (at the first call,
+    /// and after a compaction renamed a new file over it): the rename of a compaction whose process died before its
+    /// directory `fsync` is not durable yet, and an append's `fsync` makes the file's bytes durable, not its name, so
+    /// a power loss would bring back the old file and lose every append since (seed 7179832201).
+    private func makeNameDurable(_ current: stat) throws {
+        let identity = [UInt64(current.st_dev), UInt64(current.st_ino)]
+        guard syncedFile.withLock({ $0 != identity }) else { return }
+        try fileSystem.syncDirectory(url.deletingLastPathComponent().path)
+        syncedFile.withLock { $0 = identity }
     }
 
     /// Whether the journal file exists.

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Hands each event to every live subscriber stream: one bounded stream per subscriber (the newest events kept), the
+/// latest event replayed to each new one when asked, and a count of everything sent, so a short-lived host can wait
+/// for its printer to catch up. The one broadcaster of the session's lettered events and of ongoing access's.
+///
+/// Synchronous (behind a lock) so that `onTermination` removes a subscriber at once, without an unsupervised task.
+final class EventBroadcast<Event: Sendable>: Sendable {
+    private struct Subscribers {
+        var next = 0
+        var continuations: [Int: AsyncStream<Event>.Continuation] = [:]
+        var latest: Event?
+        var sent = 0
+    }
+
+    private let subscribers = LockedValue(Subscribers())
+    private let bufferSize: Int
+    private let replaysLatest: Bool
+
+    /// A broadcast whose subscribers each buffer at most `bufferSize` events (the newest are kept); with
+    /// `replaysLatest`, a new subscriber first gets the last event sent.
+    init(bufferSize: Int, replaysLatest: Bool = false) {
+        self.bufferSize = bufferSize
+        self.replaysLatest = replaysLatest
+    }
+
+    /// A new, independent stream: the latest event first (when replayed), then every event sent from now on.
+    func subscribe() -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(bufferSize))
+        let id = subscribers.withLock { state in
+            defer { state.next += 1 }
+            state.continuations[state.next] = continuation
+            if let latest = state.latest { continuation.yield(latest) }
+            return state.next
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.subscribers.withLock { $0.continuations[id] = nil }
+        }
+        return stream
+    }
+
+    /// How many streams are live.
+    var count: Int { subscribers.withLock { $0.continuations.count } }
+
+    /// How many events were sent since the broadcast was created.
+    var sentCount: Int { subscribers.withLock { $0.sent } }
+
+    /// Sends `event` to every live stream (and remembers it as the latest, when replayed).
+    func send(_ event: Event) {
+        let live = subscribers.withLock { state in
+            state.sent += 1
+            if replaysLatest { state.latest = event }
+            return Array(state.continuations.values)
+        }
+        for continuation in live { continuation.yield(event) }
+    }
+
+    /// Forgets the latest event (clear-state), so a new subscriber is not told about a session that is gone.
+    func forgetLatest() {
+        subscribers.withLock { $0.latest = nil }
+    }
+}
