@@ -1,6 +1,7 @@
 import Foundation
 import RegState
 import Testing
+import RegStateTesting
 
 /// A journal under test plus the back door a crash would use: raw bytes in, raw bytes out.
 struct JournalFixture {

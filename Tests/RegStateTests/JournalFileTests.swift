@@ -1,6 +1,7 @@
 import Foundation
 import RegState
 import Testing
+import RegStateTesting
 
 @Suite("FileJournal")
 struct JournalFileTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import RegState
 import RegStateTestSupport
+import RegStateTesting
 
 /// One journal written by several processes at once (issue 13): child processes, not threads. Each child records
 /// through the engine's own recorder, which numbers and compacts under the journal's file lock.

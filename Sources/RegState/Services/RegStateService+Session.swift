@@ -74,7 +74,10 @@ extension RegStateService {
     ///
     /// The first rejection of a token is journaled as ``MachineEvent/renewalRequested(_:)`` (the one "token expired"
     /// notice, however many requests failed); later ones join the same renewal, or find it already renewed.
-    public func tokenRejected(_ token: String) async -> String? {
+    ///
+    /// Not public: an app's requests get this through ``AuthorizedTransport``, ``RegStateURLProtocol`` or, for a
+    /// request it sends itself, ``renewSession()``; the simulation reports rejections with it.
+    package func tokenRejected(_ token: String) async -> String? {
         await renewAfterRejection(of: token)?.token
     }
 

@@ -82,8 +82,8 @@ public actor RegStateService {
         broadcast.subscribe()
     }
 
-    /// How many subscribers are listening.
-    public var subscriberCount: Int { broadcast.count }
+    /// How many subscribers are listening (tests show with it that a stream that ended is forgotten).
+    package var subscriberCount: Int { broadcast.count }
 
     /// How many lettered events this service has broadcast since it was created.
     ///

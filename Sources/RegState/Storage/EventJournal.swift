@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The journal frames and checks; what a line says is the engine's business (JSON of one journaled event). A torn or
 /// corrupt last line (a crash mid-append) is dropped on read, never fatal. Implementations: ``FileJournal`` and
-/// ``InMemoryJournal``.
+/// `InMemoryJournal` (RegStateTesting).
 public protocol EventJournal: Sendable {
     /// Appends one line (without its newline) durably.
     ///

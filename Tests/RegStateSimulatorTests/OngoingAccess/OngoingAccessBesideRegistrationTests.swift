@@ -2,6 +2,7 @@ import Foundation
 import RegState
 import RegStateSimulator
 import Testing
+import RegStateTesting
 
 @Suite("Ongoing access beside the registration engine")
 struct OngoingAccessBesideRegistrationTests {

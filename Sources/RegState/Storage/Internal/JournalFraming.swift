@@ -1,6 +1,6 @@
 import Foundation
 
-/// The journal's line format, shared by ``FileJournal`` and ``InMemoryJournal`` so both behave the same:
+/// The journal's line format, shared by ``FileJournal`` and `InMemoryJournal` (RegStateTesting) so both behave the same:
 /// `<8 hex digits: CRC-32 of payload> <payload>\n`. Package-visible so that the simulation can check journal files.
 package enum JournalFraming {
     /// The line terminator, which a payload may therefore not contain.
@@ -25,7 +25,7 @@ package enum JournalFraming {
     /// The framed line for `payload`, newline included.
     ///
     /// - Throws: ``JournalError/writeFailed(_:)`` when the payload contains a newline.
-    static func frame(_ payload: Data) throws(JournalError) -> Data {
+    package static func frame(_ payload: Data) throws(JournalError) -> Data {
         guard !payload.contains(newline) else {
             throw JournalError.writeFailed("a journal line may not contain a newline")
         }
@@ -40,7 +40,7 @@ package enum JournalFraming {
     /// The framed lines for `payloads`, concatenated.
     ///
     /// - Throws: ``JournalError/writeFailed(_:)`` when any payload contains a newline.
-    static func frame(lines payloads: [Data]) throws(JournalError) -> Data {
+    package static func frame(lines payloads: [Data]) throws(JournalError) -> Data {
         var result = Data()
         for payload in payloads { result.append(try frame(payload)) }
         return result

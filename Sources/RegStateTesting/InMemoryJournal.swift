@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 /// An ``EventJournal`` in memory, for tests and previews, with exactly the file journal's semantics: it keeps the
 /// same framed bytes and parses them the same way.
