@@ -48,11 +48,7 @@ extension CommandRun {
                 }
                 callback = redirect
             }
-            do {
-                try await service.completeSocialRegistration(callback: callback)
-            } catch {
-                await reportFailure(error)
-            }
+            if await completeRedirect(callback) { continue }
             return .next
         }
     }

@@ -5,13 +5,13 @@
 # LeakSanitizer is off (-detect_leaks=0, ASAN_OPTIONS=detect_leaks=0): it cannot see pointers Swift keeps in spare
 # bits, so it reports the fixtures' global signing key at exit; unbounded growth is caught by -rss_limit_mb and
 # -malloc_limit_mb instead.
-# Usage: Tests/Fuzz/run.sh SECONDS [target...]   (targets: jwt jwks responses callback journal store)
+# Usage: Tests/Fuzz/run.sh SECONDS [target...]   (targets: jwt jwks responses callback journal store printed)
 set -euo pipefail
 seconds=${1:?usage: Tests/Fuzz/run.sh SECONDS [target...]}
 shift
 root=$(cd "$(dirname "$0")/../.." && pwd)
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(jwt jwks responses callback journal store)
+[ ${#targets[@]} -gt 0 ] || targets=(jwt jwks responses callback journal store printed)
 scratch="$root/.build/fuzz"
 
 nice -n 19 swift build --package-path "$root" --scratch-path "$scratch" --product RegStateFuzz \

@@ -23,10 +23,14 @@ struct SimulationSeedTests {
     /// a process the file system killed at a system call kept a caller waiting for a host answer past the heal),
     /// 4272702228 (harness: the logout of a process that died during it was judged), 4272702890 (harness: on the
     /// simulated file system a logout that another process's logout ended was taken for one that reached no server),
-    /// 4262704401 (harness: a journal read that wrote nothing took a dead process's unsynced bytes as must-survive).
+    /// 4262704401 (harness: a journal read that wrote nothing took a dead process's unsynced bytes as must-survive);
+    /// DPoP: 7364020475 (engine, issue 27: a registration promoted the registration key record, which another
+    /// process's registration had replaced since its token request, so the record named a key the tokens were not
+    /// bound to; the attempt now promotes the key it proved its token request with).
     static let worldRegressionSeeds: [UInt64] = [6, 45, 71, 146, 537_169_787, 540_419_069, 4_008_602_719, 3_998_600_250,
                                                  541_203_867, 3_998_601_549, 4_008_600_885, 4_222_503_105,
-                                                 4_272_702_228, 4_272_702_890, 4_262_704_401, 4_272_701_393]
+                                                 4_272_702_228, 4_272_702_890, 4_262_704_401, 4_272_701_393,
+                                                 7_364_020_475]
 
     @Test("Given the fixed seeds, when each life runs, then every invariant holds")
     func fixedSeeds() async throws {

@@ -7,7 +7,7 @@ import Testing
 @Suite("Fuzz corpus replay")
 struct FuzzCorpusTests {
     @Test("the corpus of each fuzz target replays without a crash",
-          arguments: ["jwt", "jwks", "responses", "callback", "journal", "store"])
+          arguments: ["jwt", "jwks", "responses", "callback", "journal", "store", "printed"])
     func replay(_ target: String) throws {
         let fuzz = try #require(BuiltProducts.executable("RegStateFuzz"), "RegStateFuzz not built")
         let root = try #require(BuiltProducts.packageRoot)

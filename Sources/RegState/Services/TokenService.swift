@@ -187,8 +187,7 @@ package actor TokenService {
             if let read = StoredCredentials.read(data) {
                 credentials = read
             } else {
-                let decoder = JSONDecoder()
-                decoder.dateDecodingStrategy = .secondsSince1970
+                let decoder = RecordedTime.decoder()
                 credentials = try decoder.decode(StoredCredentials.self, from: data)
             }
             credentials = adopted(credentials)

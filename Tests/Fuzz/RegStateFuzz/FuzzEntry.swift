@@ -18,6 +18,8 @@ enum FuzzTarget: String, CaseIterable {
     case journal
     /// The stored credentials record.
     case store
+    /// Every record's times through to the text `status`, `events` and `ongoing-access` print.
+    case printed
 
     /// Runs the target on one input; must never crash, hang or grow without bound.
     func run(_ data: Data) {
@@ -28,6 +30,7 @@ enum FuzzTarget: String, CaseIterable {
         case .callback: FuzzCallback.run(data)
         case .journal: FuzzJournal.run(data)
         case .store: FuzzStore.run(data)
+        case .printed: FuzzPrinted.run(data)
         }
     }
 

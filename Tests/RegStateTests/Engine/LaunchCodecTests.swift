@@ -25,7 +25,9 @@ struct LaunchCodecTests {
     ]
 
     private static let dates = [Date(timeIntervalSince1970: 1_795_539_717.7914052), Date(timeIntervalSince1970: 1_800_000_000),
-                                Date(timeIntervalSince1970: 0.1), Date(timeIntervalSince1970: 1e16)]
+                                Date(timeIntervalSince1970: 0.1),
+                                // The latest a record may hold (``RecordedTime``), less the refresh lifetime added below.
+                                Date(timeIntervalSince1970: RecordedTime.latest - 86_400.5)]
 
     private static var events: [MachineEvent] {
         var events: [MachineEvent] = [.launched(isNative: true), .launched(isNative: false),
@@ -141,7 +143,7 @@ struct LaunchCodecTests {
             try encoder.encode(full),
             try encoder.encode(StoredCredentials(stage: .nonNative, accessToken: "token")),
             Data(#"{"stage":"provisional","access_token":"a","profile":{"subject":"s","issuer":"i","emailVerified":false,"hasPicture":1},"expires_at":1800000000,"refresh_token":null,"future_member":[1,{"x":null}]}"#.utf8),
-            Data(#"{"stage":"confirmed","registration_type":"PASSWORDLESS","access_token":"a\u00e9\/","expires_at":-1.5e3}"#.utf8),
+            Data(#"{"stage":"confirmed","registration_type":"PASSWORDLESS","access_token":"a\u00e9\/","expires_at":1.5e3}"#.utf8),
         ]
         for data in records {
             let direct = try #require(StoredCredentials.read(data))
