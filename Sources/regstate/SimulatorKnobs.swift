@@ -40,6 +40,10 @@ struct SimulatorKnobs: Sendable, Equatable {
     var dpop: SimulatorDPoPMode?
     /// `--sim-dpop-nonce`: DPoP proofs must carry the simulator's nonce.
     var dpopNonce = false
+    /// `--sim-par off|offered|required`: pushed authorization requests at the simulated provider.
+    var pushedAuthorization: SimulatorPushedAuthorization?
+    /// `--sim-par-ttl SECONDS`: how long a pushed `request_uri` lives.
+    var pushedRequestLifetime: TimeInterval?
 
     /// Whether any knob was set.
     var isEmpty: Bool { self == SimulatorKnobs() }

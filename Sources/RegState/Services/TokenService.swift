@@ -182,23 +182,12 @@ package actor TokenService {
             try checkBinding(of: decoded.credentials)
             return decoded.credentials
         }
-        do {
-            var credentials: StoredCredentials
-            if let read = StoredCredentials.read(data) {
-                credentials = read
-            } else {
-                let decoder = RecordedTime.decoder()
-                credentials = try decoder.decode(StoredCredentials.self, from: data)
-            }
-            credentials = adopted(credentials)
-            decoded = (data, credentials)
-            try checkBinding(of: credentials)
-            return credentials
-        } catch let error as TokenServiceError {
-            throw error
-        } catch {
-            throw TokenServiceError.corrupt
-        }
+        // One reader (the strict one of the launch path) for every record any version wrote.
+        guard let read = StoredCredentials.read(data) else { throw TokenServiceError.corrupt }
+        let credentials = adopted(read)
+        decoded = (data, credentials)
+        try checkBinding(of: credentials)
+        return credentials
     }
 
     /// ``load()``, with another configuration's record read as none.

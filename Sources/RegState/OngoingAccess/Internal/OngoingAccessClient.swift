@@ -126,9 +126,8 @@ struct OngoingAccessClient: Sendable {
         } catch {
             throw .invalidPathSegment(error)
         }
-        let request = HTTPRequest(method: .get, url: url, headers: [
-            "Authorization": "Bearer \(token.accessToken)", "Accept": "application/json",
-        ])
+        let request = HTTPRequest(method: .get, url: url, headers: AccessCredential.bearerFields(
+            token.accessToken, carrier: .accessToken, merging: ["Accept": "application/json"]))
         let response = try await send(request)
         guard let value = response.jsonBody else { throw .malformedAnswer("the data answer is not JSON") }
         return value
