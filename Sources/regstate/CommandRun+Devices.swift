@@ -3,8 +3,19 @@ import RegState
 
 /// `devices [remove ID]`, and the walkthrough's offer at the device limit.
 extension CommandRun {
-    /// Lists the account's registered devices (this one marked) or removes one.
+    /// Lists the account's registered devices (this one marked) or removes one. An ID that cannot be one URL path
+    /// segment (empty, `.`, `..`) is refused before the launch: nothing is sent, the reason is printed, exit 2.
     func devices() async -> Int32 {
+        if let id = options.deviceID {
+            do {
+                _ = try URLPathSegment.encoded(id)
+            } catch {
+                let refusal = BackendError.invalidPathSegment(error)
+                console.message("Devices: \(refusal.errorDescription ?? "the ID cannot be sent")")
+                if options.json { console.jsonLine(["result": "devices", "error": .string(refusal.reasonCode)]) }
+                return ExitCode.usage
+            }
+        }
         let state = await service.start()
         await drain()
         if let id = options.deviceID {
@@ -43,12 +54,12 @@ extension CommandRun {
     /// `ID  linux 390x844, registered 2026-11-24T12:00:00Z (this device)`.
     static func line(_ device: RegisteredDevice) -> String {
         "\(device.id)  \(device.platform) \(device.formFactor), registered "
-            + device.registeredAt.formatted(.iso8601) + (device.isCurrent ? " (this device)" : "")
+            + EventText.timestamp(device.registeredAt) + (device.isCurrent ? " (this device)" : "")
     }
 
     static func json(_ device: RegisteredDevice) -> JSONValue {
         ["id": .string(device.id), "platform": .string(device.platform), "formFactor": .string(device.formFactor),
-         "registeredAt": .string(device.registeredAt.formatted(.iso8601)), "current": .bool(device.isCurrent)]
+         "registeredAt": .string(EventText.timestamp(device.registeredAt)), "current": .bool(device.isCurrent)]
     }
 
     /// Says why the device list failed; exit 3 when nothing here can authenticate (no session), else 1.

@@ -60,11 +60,7 @@ extension CommandRun {
                 }
                 callback = redirect
             }
-            do {
-                try await service.completeSocialRegistration(callback: callback)
-            } catch {
-                await reportFailure(error)
-            }
+            if await completeRedirect(callback) { continue }
             return .next
         }
     }

@@ -8,9 +8,16 @@ extension CommandRun {
         let state = await service.start()
         await drain()
         console.result("State: \(EventText.human(state))")
-        if case .registrationRequired = state, let mismatch = await boundElsewhere() {
-            console.result("Reason: \(mismatch.sentence); they were not used and are kept until a new registration"
-                           + " or clear-state replaces them.")
+        if case .registrationRequired = state {
+            switch await inspected() {
+            case .boundElsewhere(let mismatch)?:
+                console.result("Reason: \(mismatch.sentence); they were not used and are kept until a new registration"
+                               + " or clear-state replaces them.")
+            case .corrupt(let reason)?:
+                console.result("Reason: \(reason) (damaged, or a time or number out of range); the record was set aside"
+                               + " and nothing else was touched.")
+            default: break
+            }
         }
         await printTokenBinding()
         await printRegistrationCheck()
@@ -63,16 +70,18 @@ extension CommandRun {
         }
     }
 
-    /// Why this launch's inspection did not use the stored credentials, when they belong to another issuer or client.
-    private func boundElsewhere() async -> CredentialBindingMismatch? {
+    /// What this launch's inspection found in the store: why it did not use the stored credentials, when it did not
+    /// (another issuer or client, or a damaged record).
+    private func inspected() async -> StoredTokenStatus? {
         let inspected = (try? await service.journalEntries())?.last { entry in
             if case .storedTokensInspected = entry.event { true } else { false }
         }
-        guard case .storedTokensInspected(.boundElsewhere(let mismatch))? = inspected?.event else { return nil }
-        return mismatch
+        guard case .storedTokensInspected(let status)? = inspected?.event else { return nil }
+        return status
     }
 
-    /// Prints the journal, redacted: emails masked, never a token (the journal holds none).
+    /// Prints the journal, redacted: emails masked, never a token (the journal holds none). Lines that cannot be read
+    /// (damaged, a time out of range) are counted on standard error and make the exit status 1.
     func events() async -> Int32 {
         let entries: [JournalEntry]
         do {
@@ -88,6 +97,12 @@ extension CommandRun {
             } else {
                 console.result(JournalText.human(entry))
             }
+        }
+        let unreadable = (try? await service.unreadableJournalEntryCount()) ?? 0
+        guard unreadable == 0 else {
+            console.message("regstate: \(unreadable) journal line(s) cannot be read (damaged, or a time or number out of "
+                            + "range) and are not shown; the rest of the journal is kept.")
+            return ExitCode.failure
         }
         return ExitCode.success
     }

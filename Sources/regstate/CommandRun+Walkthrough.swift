@@ -107,47 +107,68 @@ extension CommandRun {
             return .next
         }
         await drain()
-        let callback: URL
-        if let simulator = environment.simulator {
-            guard let email = await ask("Sign in as (email): ") else { return .exit(endOfInput()) }
-            if EmailAddress.problem(email) != nil {
-                console.message("The simulated sign-in needs an email address. " + Self.emailHint(email))
-                try? await service.retryRegistration()
-                return .next
+        var shown = false
+        while true {
+            let callback: URL
+            if let simulator = environment.simulator {
+                guard let email = await ask("Sign in as (email): ") else { return .exit(endOfInput()) }
+                if EmailAddress.problem(email) != nil {
+                    console.message("The simulated sign-in needs an email address. " + Self.emailHint(email))
+                    try? await service.retryRegistration()
+                    return .next
+                }
+                do {
+                    callback = try await simulator.authorize(url, as: email)
+                } catch {
+                    console.message("The simulated sign-in failed: \(error.localizedDescription)")
+                    try? await service.retryRegistration()
+                    return .next
+                }
+            } else {
+                do {
+                    guard let redirect = try await browserRedirect(for: url, showing: !shown) else {
+                        return .exit(endOfInput())
+                    }
+                    callback = redirect
+                    shown = true
+                } catch {
+                    // No redirect reached the loopback listener: cancel the pending login and offer the menu again.
+                    console.message("No redirect: \(error.errorDescription ?? "the listener failed").")
+                    try? await service.retryRegistration()
+                    return .next
+                }
             }
-            do {
-                callback = try await simulator.authorize(url, as: email)
-            } catch {
-                console.message("The simulated sign-in failed: \(error.localizedDescription)")
-                try? await service.retryRegistration()
-                return .next
-            }
-        } else {
-            do {
-                guard let redirect = try await browserRedirect(for: url) else { return .exit(endOfInput()) }
-                callback = redirect
-            } catch {
-                // No redirect reached the loopback listener: cancel the pending login and offer the menu again.
-                console.message("No redirect: \(error.errorDescription ?? "the listener failed").")
-                try? await service.retryRegistration()
-                return .next
-            }
+            guard await completeRedirect(callback) else { return .next }
         }
+    }
+
+    /// Hands `callback` to the engine; `true` when it was refused as not this login's and the login still waits for
+    /// its genuine redirect (issue 27: a forged link does not end a sign-in), `false` when the login is over (done,
+    /// failed, or discarded after too many refused redirects).
+    func completeRedirect(_ callback: URL) async -> Bool {
         do {
             try await service.completeSocialRegistration(callback: callback)
+            return false
+        } catch RegStateError.registration(let failure) where failure.keepsSocialLogin {
+            await drain()
+            console.message("That redirect does not belong to this sign-in (\(failure.reasonCode)); it was refused and "
+                            + "nothing was sent. The sign-in is still waiting for its own redirect.")
+            return true
         } catch {
             await reportFailure(error)
+            return false
         }
-        return .next
     }
 
     /// Shows the authorization URL and returns the redirect: caught on the loopback, or read from the next line;
     /// `nil` when the input ends.
     ///
     /// - Throws: ``LoopbackListenerError`` when no redirect reaches the loopback listener in time.
-    private func browserRedirect(for url: URL) async throws(LoopbackListenerError) -> URL? {
-        console.message("Open this URL in a browser and sign in:")
-        console.message(url.absoluteString)
+    private func browserRedirect(for url: URL, showing: Bool = true) async throws(LoopbackListenerError) -> URL? {
+        if showing {
+            console.message("Open this URL in a browser and sign in:")
+            console.message(url.absoluteString)
+        }
         if let listener = environment.loopback {
             console.message("Waiting for the redirect on \(listener.redirectURI.absoluteString) ...")
             return try await listener.waitForRedirect(timeout: 600)

@@ -89,16 +89,8 @@ enum EventText {
         }
     }
 
-    /// ISO 8601 in UTC, to the second (`2026-11-24T13:38:27Z`), from the calendar arithmetic of the C library: the
-    /// format styles would load time-zone and locale data a short command never otherwise touches.
-    static func timestamp(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        guard gmtime_r(&seconds, &parts) != nil else { return date.formatted(Date.ISO8601FormatStyle()) }
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let year = String(parts.tm_year + 1900)
-        return "\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
-    }
+    /// ISO 8601 in UTC, to the second (`2026-11-24T13:38:27Z`): ``RecordedTime/text(_:)``, which never traps.
+    static func timestamp(_ date: Date) -> String { RecordedTime.text(date) }
 
     private static func fields(of session: Session) -> [String: JSONValue] {
         var object: [String: JSONValue] = ["activation": .string(session.activation.rawValue)]

@@ -77,12 +77,12 @@ struct OngoingAccessRun: Sendable {
         if options.json {
             console.jsonLine(["result": .string(result.origin.rawValue), "refreshed": .bool(result.refreshed),
                               "scope": result.session.scope.json,
-                              "access_token_expires_at": .string(token.accessTokenExpiresAt.formatted(.iso8601)),
-                              "refresh_token_expires_at": .string(token.refreshTokenExpiresAt.formatted(.iso8601))])
+                              "access_token_expires_at": .string(EventText.timestamp(token.accessTokenExpiresAt)),
+                              "refresh_token_expires_at": .string(EventText.timestamp(token.refreshTokenExpiresAt))])
         } else {
             console.result("\(text). Scope: \(OngoingAccessText.scope(result.session.scope)). Access token expires "
-                           + "\(token.accessTokenExpiresAt.formatted(.iso8601)), refresh token "
-                           + "\(token.refreshTokenExpiresAt.formatted(.iso8601)).")
+                           + "\(EventText.timestamp(token.accessTokenExpiresAt)), refresh token "
+                           + "\(EventText.timestamp(token.refreshTokenExpiresAt)).")
         }
     }
 
@@ -107,7 +107,7 @@ enum OngoingAccessText {
         switch event {
         case .authorized(let granted): "Ongoing access authorized (scope \(scope(granted)))"
         case .restored(let refreshed): "Ongoing access restored" + (refreshed ? " (token refreshed)" : "")
-        case .refreshed(let expiry): "Access token refreshed, expires \(expiry.formatted(.iso8601))"
+        case .refreshed(let expiry): "Access token refreshed, expires \(EventText.timestamp(expiry))"
         case .reconsentNeeded: "The refresh token has expired: consent is needed again"
         case .expired: "The ongoing-access token has expired"
         case .failed(let error): "Ongoing access failed: \(error.errorDescription ?? "unknown error")"
@@ -120,7 +120,7 @@ enum OngoingAccessText {
         switch event {
         case .authorized(let scope): object["scope"] = scope.json
         case .restored(let refreshed): object["refreshed"] = .bool(refreshed)
-        case .refreshed(let expiry): object["access_token_expires_at"] = .string(expiry.formatted(.iso8601))
+        case .refreshed(let expiry): object["access_token_expires_at"] = .string(EventText.timestamp(expiry))
         case .failed(let error): object["error"] = .string(error.errorDescription ?? "")
         case .reconsentNeeded, .expired: break
         }
@@ -142,6 +142,6 @@ enum OngoingAccessText {
     }
 
     static func day(_ date: Date) -> String {
-        String(date.formatted(.iso8601).prefix(10))
+        String(EventText.timestamp(date).prefix(10))
     }
 }

@@ -8,13 +8,13 @@
 # The checked-in corpus of each target is replayed first (every input once, -runs=0), then the fuzzing runs. The script
 # exits 1 when any target left a finding (or its replay failed), so CI can run it as a smoke (.ci/run: 15 s a target).
 # Usage: Tests/Fuzz/run.sh SECONDS [target...]
-#   (targets: jwt jwks responses callback journal store dpop jws pendinglogin hosttoken discovery)
+#   (targets: jwt jwks responses callback journal store dpop jws pendinglogin hosttoken discovery printed)
 set -euo pipefail
 seconds=${1:?usage: Tests/Fuzz/run.sh SECONDS [target...]}
 shift
 root=$(cd "$(dirname "$0")/../.." && pwd)
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(jwt jwks responses callback journal store dpop jws pendinglogin hosttoken discovery)
+[ ${#targets[@]} -gt 0 ] || targets=(jwt jwks responses callback journal store dpop jws pendinglogin hosttoken discovery printed)
 scratch="$root/.build/fuzz"
 
 nice -n 19 swift build --package-path "$root" --scratch-path "$scratch" --product RegStateFuzz \

@@ -8,7 +8,7 @@ import Testing
 struct FuzzCorpusTests {
     @Test("the corpus of each fuzz target replays without a crash",
           arguments: ["jwt", "jwks", "responses", "callback", "journal", "store", "dpop", "jws", "pendinglogin", "hosttoken",
-                     "discovery"])
+                     "discovery", "printed"])
     func replay(_ target: String) throws {
         let fuzz = try #require(BuiltProducts.executable("RegStateFuzz"), "RegStateFuzz not built")
         let root = try #require(BuiltProducts.packageRoot)

@@ -20,13 +20,16 @@ struct HostileNumbersTests {
         #expect(!dumped.contains("secret"))
     }
 
-    @Test("a parsed expires_in of 2^63 and beyond is read and described")
-    func parsedHugeLifetime() throws {
-        let body = #"{"access_token":"at","token_type":"Bearer","expires_in":9223372036854775808,"refresh_expires_in":"1e300"}"#
-        let response = try TokenResponse.parse(HTTPResponse(status: 200, body: Data(body.utf8)))
-        #expect(response.expiresIn == 9_223_372_036_854_775_808)
-        #expect(response.description.contains("expiresIn: 9.223372036854776e+18"))
-        #expect(response.description.contains("refreshExpiresIn: 1e+300"))
+    /// Issue 27: out of range is refused where it is read, like any other damage to the answer (it was clamped).
+    @Test("a parsed expires_in or refresh_expires_in of 2^63 and beyond is a typed malformed answer",
+          arguments: ["9223372036854775808", "1e300", "\"1e300\"", "-1", "253402300800"])
+    func parsedHugeLifetime(_ value: String) throws {
+        for member in ["expires_in", "refresh_expires_in", "refresh_token_expires_in"] {
+            let body = #"{"access_token":"at","token_type":"Bearer","\#(member)":\#(value)}"#
+            #expect(throws: OIDCError.malformedResponse("\(member == "expires_in" ? member : "refresh_expires_in") is out of range")) {
+                try TokenResponse.parse(HTTPResponse(status: 200, body: Data(body.utf8)))
+            }
+        }
     }
 
     @Test("whole lifetimes within range are still shown as whole seconds")

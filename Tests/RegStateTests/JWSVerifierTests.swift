@@ -17,10 +17,11 @@ struct JWSVerifierTests {
                             crypto: crypto)
     }
 
-    @Test("PS512 and RS256 answers verify under their pinned keys", arguments: [(SignatureAlgorithm.ps512, "p1"), (.rs256, "r1")])
+    @Test("PS512 and, widened explicitly, RS256 answers verify under their pinned keys",
+          arguments: [(SignatureAlgorithm.ps512, "p1"), (.rs256, "r1")])
     func verifies(algorithm: SignatureAlgorithm, kid: String) throws {
         let key = kid == "p1" ? CryptoTestKeys.primary : CryptoTestKeys.other
-        let jws = try JWSVerifier(keys: keys).verify(try signed(algorithm, kid: kid, key: key))
+        let jws = try JWSVerifier(keys: keys, allowedAlgorithms: [.ps512, .rs256]).verify(try signed(algorithm, kid: kid, key: key))
         #expect(jws.payload["nonce"] == "n-1")
         #expect(jws.algorithm == algorithm.rawValue)
     }
@@ -35,11 +36,33 @@ struct JWSVerifierTests {
         }
     }
 
-    @Test("A key published for PS512 does not verify RS256, even with a valid signature")
+    @Test("A key published for PS512 does not verify RS256, even with a valid signature and RS256 allowed")
     func keyAlgorithmMismatch() throws {
         #expect(throws: JWSRejection.keyAlgorithmMismatch) {
-            try JWSVerifier(keys: keys).verify(try signed(.rs256, kid: "p1"))
+            try JWSVerifier(keys: keys, allowedAlgorithms: [.ps512, .rs256]).verify(try signed(.rs256, kid: "p1"))
         }
+    }
+
+    /// Issue 27: only the configured algorithm, for every algorithm the library can verify, against a pinned key
+    /// that carries no `alg` (the case where the key cannot say no).
+    @Test("by default only PS512 verifies, whatever the pinned key leaves open; widening is explicit",
+          arguments: [SignatureAlgorithm.rs256, .ps256, .ps512])
+    func onlyTheConfiguredAlgorithm(_ algorithm: SignatureAlgorithm) throws {
+        let published = JSONWebKey(publicKey: CryptoTestKeys.primaryPublic, keyID: "k")
+        let open = JSONWebKeySet(keys: [JSONWebKey(keyType: "RSA", keyID: "k", use: "sig", algorithm: nil,
+                                                   modulus: published.modulus, exponent: published.exponent)])
+        let answer = try signed(algorithm, kid: "k")
+        for verifier in [JWSVerifier(keys: open), JWSVerifier(keys: open, allowedAlgorithms: OngoingAccessConfiguration(
+            providerURL: URL(fileURLWithPath: "/"), appID: "a", contractID: "c", redirectURI: URL(fileURLWithPath: "/"),
+            appKeyID: "k", providerKeys: open).allowedAlgorithms)] {
+            if algorithm == .ps512 {
+                #expect(try verifier.verify(answer).algorithm == "PS512")
+            } else {
+                #expect(throws: JWSRejection.unsupportedAlgorithm(algorithm.rawValue)) { try verifier.verify(answer) }
+            }
+        }
+        let widened = JWSVerifier(keys: open, allowedAlgorithms: [.ps512, algorithm])
+        #expect(try widened.verify(answer).algorithm == algorithm.rawValue)
     }
 
     @Test("crit headers are refused; a jku, even allow-listed, is not followed by the synchronous verify")

@@ -22,6 +22,8 @@ public enum BackendError: Error, Sendable, Equatable {
     case malformedResponse(String)
     /// The backend URL is not `https` (nor `http` to a loopback host); nothing was sent.
     case insecureURL
+    /// An ID that goes into the URL (a device ID) cannot be one path segment (empty, `.` or `..`); nothing was sent.
+    case invalidPathSegment(PathSegmentError)
 
     /// Whether trying again later may succeed: transport failures, 5xx and 429, and unreadable success responses.
     public var isTransient: Bool {
@@ -48,6 +50,7 @@ extension BackendError {
         case .unexpectedStatus: "unexpected_status"
         case .malformedResponse: "malformed_response"
         case .insecureURL: "insecure_url"
+        case .invalidPathSegment: "invalid_id"
         }
     }
 }
@@ -66,6 +69,7 @@ extension BackendError: LocalizedError {
             "The server answered HTTP \(status)\(code.map { " (\($0.prefix(64)))" } ?? "")."
         case .malformedResponse(let reason): "The server sent an unreadable answer (\(reason))."
         case .insecureURL: "The server must be reached over HTTPS."
+        case .invalidPathSegment(let error): error.errorDescription
         }
     }
 }

@@ -46,7 +46,7 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
         guard let token = object["security_token"]?.stringValue, !token.isEmpty else {
             throw .malformedResponse("no security_token")
         }
-        guard let expiresIn = Self.seconds(object["expires_in"]) else { throw .malformedResponse("no expires_in") }
+        guard let expiresIn = object["expires_in"]?.lifetimeValue else { throw .malformedResponse("no expires_in in range") }
         return SecurityTokenGrant(securityToken: token, expiresIn: expiresIn,
                                   registered: object["registered"]?.boolValue ?? false)
     }
@@ -121,14 +121,6 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
         guard response.isSuccess else { throw failure(response) }
         guard let object = response.jsonBody?.objectValue else { throw .malformedResponse("the \(what) is not JSON") }
         return object
-    }
-
-    private static func seconds(_ value: JSONValue?) -> TimeInterval? {
-        switch value {
-        case .number(let number) where number.isFinite && number >= 0: number
-        case .string(let text): Double(text).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
-        default: nil
-        }
     }
 
     /// `headers` with the `Authorization` of `token` (``AccessCredential``, the one writer of that header).

@@ -32,18 +32,25 @@ extension HTTPRegistrationBackend {
         guard let list = object["devices"]?.arrayValue else { throw .malformedResponse("the device list has no devices") }
         return list.compactMap { value -> RegisteredDevice? in
             guard let fields = value.objectValue, let id = fields["id"]?.stringValue else { return nil }
-            let seconds: Double = if case .number(let number)? = fields["registered_at"], number.isFinite { number } else { 0 }
+            // A missing or out-of-range time reads as 1970 (the list is informative; the ID is what counts).
+            let registeredAt = fields["registered_at"]?.dateValue ?? Date(timeIntervalSince1970: 0)
             return RegisteredDevice(
                 id: id, platform: fields["platform"]?.stringValue ?? "unknown",
                 formFactor: fields["form_factor"]?.stringValue ?? "unknown",
-                registeredAt: Date(timeIntervalSince1970: seconds), isCurrent: fields["current"] == .bool(true))
+                registeredAt: registeredAt, isCurrent: fields["current"] == .bool(true))
         }
     }
 
-    /// `DELETE /v1/devices/<id>`.
+    /// `DELETE /v1/devices/<id>`, the ID as one path segment (``BackendError/invalidPathSegment(_:)`` for an empty
+    /// ID, `.` or `..`: nothing is sent).
     public func removeDevice(id: String, credential: String) async throws(BackendError) {
-        let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
-        let request = HTTPRequest(method: .delete, url: endpoint("/v1/devices/" + escaped),
+        let url: URL
+        do {
+            url = try URLPathSegment.appending([id], to: endpoint("/v1/devices"))
+        } catch {
+            throw .invalidPathSegment(error)
+        }
+        let request = HTTPRequest(method: .delete, url: url,
                                   headers: Self.bearer(credential, ["Accept": "application/json"]))
         let response = try await send(request)
         guard response.isSuccess else { throw Self.failure(response) }

@@ -37,7 +37,7 @@ package final class DPoPContext: Sendable {
 
     /// The key a new registration binds to: a fresh one when DPoP is on and the provider offers it, `nil` when it
     /// is off or not offered under ``DPoPMode/whenOffered``. It is kept apart (``DPoPKeyStore/registrationRecordKey``)
-    /// until the registration stores its tokens (``promoteRegistrationKey()``): the session on disk, which another
+    /// until the registration stores its tokens (``promote(_:)``): the session on disk, which another
     /// process may be using, keeps its key until then.
     ///
     /// - Throws: ``DPoPError/notOffered`` under ``DPoPMode/required`` against a provider without ES256 proofs; key
@@ -62,20 +62,25 @@ package final class DPoPContext: Sendable {
         return key
     }
 
-    /// The registration's tokens are about to be stored: its key (or none, for unbound tokens) becomes the
-    /// session's, in place of the old session's key.
+    /// The registration's tokens are about to be stored: `key`, the one its token request was proven with (or none,
+    /// for unbound tokens), becomes the session's, in place of the old session's key. Call under the store's lock.
+    ///
+    /// The key is the attempt's own, carried from its token request, never re-read from the registration record:
+    /// another process's registration may have put its own key there since (issue 27, seed 7364020475: promoting
+    /// that one bound the record to a key the tokens were not issued for). For the same reason the registration
+    /// record is removed only while it still holds this attempt's key.
     ///
     /// - Returns: the session's key now (`nil`: none), whose thumbprint the credentials record keeps.
     /// - Throws: ``DPoPError`` for a torn key record or a store failure.
     @discardableResult
-    package func promoteRegistrationKey() throws(DPoPError) -> DPoPKey? {
+    package func promote(_ key: DPoPKey?) throws(DPoPError) -> DPoPKey? {
         signers.withLock { $0 = nil }
-        guard let key = try registrationKeys.load() else {
+        guard let key else {
             try keys.remove()
             return nil
         }
         try keys.save(key)
-        try registrationKeys.remove()
+        if (try? registrationKeys.load())?.thumbprint == key.thumbprint { try registrationKeys.remove() }
         return key
     }
 

@@ -85,7 +85,7 @@ extension IDTokenError: LocalizedError {
         case .audienceMismatch: "The ID token was not issued for this app."
         case .untrustedAudience: "The ID token is also issued for an audience this app does not trust."
         case .authorizedPartyMismatch: "The ID token's authorized party is not this app."
-        case .expired(let date): "The ID token expired at \(date.formatted(.iso8601))."
+        case .expired(let date): "The ID token expired at \(RecordedTime.text(date))."
         case .issuedInFuture: "The ID token's issue time is in the future."
         case .notYetValid: "The ID token is not valid yet (nbf)."
         case .invalidTimeClaim(let name): "The ID token's \"\(name.prefix(8))\" is not a sane time."

@@ -11,7 +11,7 @@ import Foundation
 /// from its injected ``RegStateClock``. ``validateRefreshed(_:original:keySet:now:)`` adds OIDC Core §12.2.
 public struct IDTokenValidator: Sendable {
     /// The latest instant a time claim may name: 9999-12-31T23:59:59Z. Anything later is not a sane time.
-    public static let latestTime: TimeInterval = 253_402_300_799
+    public static let latestTime: TimeInterval = RecordedTime.latest
 
     /// The issuer identifier `iss` must equal exactly (no normalisation of trailing slashes or case).
     public var issuer: String

@@ -34,6 +34,6 @@ extension JSONWebToken {
     public var authorizedParty: String? { claims["azp"]?.stringValue }
 
     private func date(claim name: String) -> Date? {
-        claims[name]?.numberValue.map { Date(timeIntervalSince1970: $0) }
+        claims[name]?.dateValue
     }
 }

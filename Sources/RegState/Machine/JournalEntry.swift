@@ -26,7 +26,8 @@ public struct JournalEntry: Sendable, Equatable, Codable {
         case event
     }
 
-    /// Decodes an entry; a `seq` outside `1...maximumSequence` is an error like any other damage.
+    /// Decodes an entry; a `seq` outside `1...maximumSequence`, a time or a clock offset out of range
+    /// (``RecordedTime``, through ``decode(_:)``) is an error like any other damage.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let sequence = try container.decode(Int.self, forKey: .sequence)
@@ -37,6 +38,11 @@ public struct JournalEntry: Sendable, Equatable, Codable {
         self.sequence = sequence
         recordedAt = try container.decode(Date.self, forKey: .recordedAt)
         event = try container.decode(MachineEvent.self, forKey: .event)
+        // The one number of an event that is not a date (dates are checked by the decoder's strategy).
+        if case .clockOffsetObserved(let seconds, _) = event, !RecordedTime.isOffset(seconds) {
+            throw DecodingError.dataCorruptedError(forKey: .event, in: container,
+                                                   debugDescription: "a clock offset out of range")
+        }
     }
 
     /// The entry as one line of compact JSON (no newline).
@@ -55,8 +61,7 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public static func decode(_ line: Data) throws -> JournalEntry {
         // A launch's events are read directly (the same result), the rest through the decoder.
         if let entry = JournalLineReader.entry(line) { return entry }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
+        let decoder = RecordedTime.decoder()
         return try decoder.decode(JournalEntry.self, from: line)
     }
 

@@ -117,6 +117,9 @@ public enum RegStateMachine {
             case .authenticating(.passwordless) where failure.keepsPasswordlessAttempt:
                 // A wrong, stale or rate-limited code: say so (F) and keep the attempt for another code or a resend.
                 return Transition(state, [.emit(.error(.registration(failure)))])
+            case .authenticating(.social) where failure.keepsSocialLogin:
+                // A redirect that is not this login's (forged, replayed, garbled): refused, the login waits for its own.
+                return Transition(state, [.emit(.error(.registration(failure)))])
             case .authenticating, .awaitingConfirmation: return fail(failure)
             case .unsettled, .registrationRequired, .active, .failed: throw rejection
             }

@@ -13,7 +13,8 @@ public enum RegistrationFailure: Error, Sendable, Equatable, Codable {
     /// Pushed authorization requests are required (by the configuration or the provider) and cannot be used: the
     /// reason says why (no endpoint in discovery, or switched off). No plain authorization URL is made instead.
     case pushedAuthorizationUnavailable(String)
-    /// The callback's `state` did not match the pending request (missing, wrong, or a replay).
+    /// The callback's `state` did not match the pending request (missing, wrong, or a replay). A social login in
+    /// progress is kept for its genuine redirect (``keepsSocialLogin``).
     case stateMismatch
     /// A callback arrived with no login pending.
     case noPendingLogin
@@ -46,6 +47,9 @@ public enum RegistrationFailure: Error, Sendable, Equatable, Codable {
     case codeSuperseded
     /// Too many wrong codes for this attempt; the attempt is over and a new code must be requested from **D**.
     case tooManyAttempts
+    /// Too many redirects that did not belong to the social login in progress were refused
+    /// (``RegStateConfiguration/maxRefusedRedirects``): the login was discarded; start again.
+    case tooManyRefusedRedirects
     /// The provider asked to slow down (HTTP 429); `retryAfter` is its `Retry-After` in seconds, when it sent one.
     case rateLimited(retryAfter: Int?)
     /// The provider does not offer sign-in with an emailed code; use social sign-in.
@@ -94,6 +98,8 @@ extension RegistrationFailure: LocalizedError {
         case .codeReused: "That code was already used. Ask for a new one."
         case .codeSuperseded: "That code was replaced by the newer one we sent. Type the newest code."
         case .tooManyAttempts: "Too many wrong codes. Start again to get a new code."
+        case .tooManyRefusedRedirects:
+            "Too many sign-in responses that did not belong to this sign-in were refused; it was cancelled. Start again."
         case .rateLimited(let seconds):
             "Too many requests for now. Wait \(seconds.map { "\($0) seconds" } ?? "a moment") and try again."
         case .passwordlessNotOffered: "This sign-in service does not offer sign-in with an emailed code. Use social sign-in."
@@ -114,6 +120,18 @@ extension RegistrationFailure {
     public var keepsPasswordlessAttempt: Bool {
         switch self {
         case .wrongCode, .codeExpired, .codeReused, .codeSuperseded, .rateLimited: true
+        default: false
+        }
+    }
+
+    /// Whether the social login in progress survives this failure: the redirect did not belong to it (wrong or
+    /// missing `state`, another issuer's `iss`, not this client's redirect URI, or no code), so it was refused
+    /// without a token request and the login waits for its genuine redirect. A forged link cannot end a sign-in;
+    /// after ``RegStateConfiguration/maxRefusedRedirects`` of them the login ends in **F**
+    /// ``tooManyRefusedRedirects``.
+    public var keepsSocialLogin: Bool {
+        switch self {
+        case .stateMismatch, .issuerMismatchInCallback, .malformedCallback: true
         default: false
         }
     }
@@ -141,6 +159,7 @@ extension RegistrationFailure {
         case .codeReused: "code_reused"
         case .codeSuperseded: "code_superseded"
         case .tooManyAttempts: "too_many_attempts"
+        case .tooManyRefusedRedirects: "too_many_refused_redirects"
         case .rateLimited: "rate_limited"
         case .passwordlessNotOffered: "passwordless_not_offered"
         case .invalidEmail: "invalid_email"

@@ -36,8 +36,8 @@ extension TokenResponse {
         default:
             throw .malformedResponse("the token_type is not a string")
         }
-        // A lifetime of 0 would make every call renew: refused like any other unusable answer (negative and
-        // non-numeric values are refused by `seconds`; an absurdly large one is clamped by `expiresAt(from:)`).
+        // A lifetime of 0 would make every call renew: refused like any other unusable answer (negative,
+        // non-numeric and out-of-range values are refused by `seconds`; a long one is clamped by `expiresAt(from:)`).
         let expiresIn = try seconds(object["expires_in"], name: "expires_in")
         if expiresIn == 0 { throw .malformedResponse("expires_in is 0") }
         return TokenResponse(
@@ -56,16 +56,17 @@ extension TokenResponse {
         return text
     }
 
-    /// A lifetime given as a number or a numeric string; `nil` when absent.
+    /// A lifetime given as a number or a numeric string (``JSONValue/lifetimeValue``); `nil` when absent. Out of
+    /// ``RecordedTime``'s range (negative, 1e308, …) is refused like any other damage to the answer.
     private static func seconds(_ value: JSONValue?, name: String) throws(OIDCError) -> TimeInterval? {
         switch value {
         case nil, .null: return nil
-        case .number(let number) where number.isFinite && number >= 0: return number
-        case .string(let text):
-            if let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite, number >= 0 {
-                return number
+        case .number?, .string?:
+            if let seconds = value?.lifetimeValue { return seconds }
+            if case .string(let text)? = value, Double(text.trimmingCharacters(in: .whitespaces)) == nil {
+                throw .malformedResponse("\(name) is not a number")
             }
-            throw .malformedResponse("\(name) is not a number")
+            throw .malformedResponse("\(name) is out of range")
         default:
             throw .malformedResponse("\(name) is not a number")
         }

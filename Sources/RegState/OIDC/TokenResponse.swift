@@ -40,13 +40,14 @@ public struct TokenResponse: Sendable, Equatable {
     /// Whether the token is bound to a DPoP key (`token_type` `DPoP`, RFC 9449 §5).
     public var isDPoPBound: Bool { tokenType == "DPoP" }
 
-    /// The longest access-token lifetime believed: a larger `expires_in` (absurd, e.g. 2^63) is clamped to it.
+    /// The longest access-token lifetime believed: a larger `expires_in` (ten years, say) is clamped to it;
+    /// one beyond ``RecordedTime``'s range (2^63, 1e308) is refused when the answer is parsed.
     public static let maximumLifetime: TimeInterval = 366 * 86_400
 
     /// The instant the access token expires, counted from `now` (when the response arrived); a lifetime above
     /// ``maximumLifetime`` is clamped to it.
     public func expiresAt(from now: Date) -> Date? {
-        expiresIn.map { now.addingTimeInterval(min($0, Self.maximumLifetime)) }
+        expiresIn.map { RecordedTime.expiry(after: min($0, Self.maximumLifetime), from: now) }
     }
 }
 

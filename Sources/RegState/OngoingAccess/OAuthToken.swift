@@ -41,8 +41,8 @@ public struct OAuthToken: Sendable, Equatable, Codable {
 extension OAuthToken: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Expiries only, never the tokens.
     public var description: String {
-        "OAuthToken(access expires \(accessTokenExpiresAt.formatted(.iso8601)), "
-            + "refresh expires \(refreshTokenExpiresAt.formatted(.iso8601)), redacted)"
+        "OAuthToken(access expires \(RecordedTime.text(accessTokenExpiresAt)), "
+            + "refresh expires \(RecordedTime.text(refreshTokenExpiresAt)), redacted)"
     }
 
     /// The same redacted description.

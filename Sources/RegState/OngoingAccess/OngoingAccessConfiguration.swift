@@ -16,7 +16,9 @@ public struct OngoingAccessConfiguration: Sendable {
     public var providerKeys: JSONWebKeySet
     /// The key-set URLs a `jku` header may name; any other `jku` is refused and never fetched.
     public var allowedKeySetURLs: [URL]
-    /// The algorithms accepted on answers (default PS512 and RS256).
+    /// The algorithms accepted on answers: PS512 only by default, the algorithm seed 003's provider signs with.
+    /// Widening it (for a provider that signs RS256, say) is an explicit choice the app makes here; then any listed
+    /// algorithm verifies against a pinned key that carries no `alg` (a key with an `alg` verifies that one only).
     public var allowedAlgorithms: Set<SignatureAlgorithm>
     /// When the refresh token has expired: `true` (the default) sends the user through consent again, `false` fails
     /// with ``OngoingAccessError/oAuthTokenExpired``.
@@ -33,7 +35,7 @@ public struct OngoingAccessConfiguration: Sendable {
     public init(
         providerURL: URL, appID: String, contractID: String, redirectURI: URL, appKeyID: String,
         providerKeys: JSONWebKeySet, allowedKeySetURLs: [URL] = [],
-        allowedAlgorithms: Set<SignatureAlgorithm> = [.ps512, .rs256], autoRecoverExpiredCredentials: Bool = true,
+        allowedAlgorithms: Set<SignatureAlgorithm> = [.ps512], autoRecoverExpiredCredentials: Bool = true,
         gracePeriod: TimeInterval = 30, answerLeeway: TimeInterval = 60, maximumAnswerAge: TimeInterval = 300
     ) {
         self.providerURL = providerURL

@@ -35,6 +35,9 @@ public enum OngoingAccessError: Error, Sendable, Equatable {
     case store(StoreError)
     /// The app's key could not sign, or random bytes failed.
     case crypto(CryptoError)
+    /// An ID that goes into the URL (a file ID, or the session key the provider issued) cannot be one path segment
+    /// (empty, `.` or `..`); nothing was sent.
+    case invalidPathSegment(PathSegmentError)
 
     /// Whether trying again later may succeed without the user doing anything.
     public var isTransient: Bool {
@@ -66,6 +69,7 @@ extension OngoingAccessError: LocalizedError {
         case .transport(let error): error.localizedDescription
         case .store(let error): error.localizedDescription
         case .crypto(let error): error.localizedDescription
+        case .invalidPathSegment(let error): error.errorDescription
         }
     }
 }

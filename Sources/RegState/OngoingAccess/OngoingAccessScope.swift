@@ -33,7 +33,7 @@ public struct OngoingAccessScope: Sendable, Equatable, Codable {
         func bound(_ name: String) -> Date?? {
             switch object[name] {
             case nil, .null?: return .some(nil)
-            case .number(let seconds)?: return .some(Date(timeIntervalSince1970: seconds))
+            case .number(let seconds)?: return RecordedTime.date(seconds).map { .some($0) }
             default: return nil
             }
         }

@@ -7,7 +7,7 @@ extension OngoingAccessService {
     /// - Throws: ``OngoingAccessError/notAuthorized`` before authorization, ``OngoingAccessError/accessRejected``
     ///   when the provider refuses the access token, or another ``OngoingAccessError``.
     public func accounts() async throws(OngoingAccessError) -> [OngoingAccessAccount] {
-        let value = try await read("accounts")
+        let value = try await read(["accounts"])
         guard let entries = value["accounts"]?.arrayValue else { throw .malformedAnswer("no \"accounts\" list") }
         return try entries.map { entry throws(OngoingAccessError) in
             guard let id = entry["id"]?.stringValue, let service = entry["service"]?.stringValue,
@@ -21,29 +21,36 @@ extension OngoingAccessService {
     ///
     /// - Throws: as ``accounts()``.
     public func files() async throws(OngoingAccessError) -> [OngoingAccessFileInfo] {
-        let value = try await read("files")
+        let value = try await read(["files"])
         guard let entries = value["files"]?.arrayValue else { throw .malformedAnswer("no \"files\" list") }
         return try entries.map(Self.fileInfo)
     }
 
     /// One file with its content.
     ///
-    /// - Throws: ``OngoingAccessError/providerRefused(status:error:)`` with 404 for a file outside the scope, or as
+    /// - Throws: ``OngoingAccessError/invalidPathSegment(_:)`` for an ID that cannot be one URL path segment (empty,
+    ///   `.`, `..`; any other ID is sent as exactly one segment), before anything is sent;
+    ///   ``OngoingAccessError/providerRefused(status:error:)`` with 404 for a file outside the scope, or as
     ///   ``accounts()``.
     public func file(id: String) async throws(OngoingAccessError) -> OngoingAccessFile {
-        let value = try await read("files/" + id)
+        do {
+            _ = try URLPathSegment.encoded(id)
+        } catch {
+            throw .invalidPathSegment(error)
+        }
+        let value = try await read(["files", id])
         guard let content = value["content"] else { throw .malformedAnswer("no \"content\"") }
         return OngoingAccessFile(info: try Self.fileInfo(value), content: content)
     }
 
     private static func fileInfo(_ entry: JSONValue) throws(OngoingAccessError) -> OngoingAccessFileInfo {
         guard let id = entry["id"]?.stringValue, let account = entry["account_id"]?.stringValue,
-              let date = entry["date"]?.numberValue
+              let date = entry["date"]?.dateValue
         else { throw .malformedAnswer("a file without id, account_id or date") }
-        return OngoingAccessFileInfo(id: id, accountID: account, date: Date(timeIntervalSince1970: date))
+        return OngoingAccessFileInfo(id: id, accountID: account, date: date)
     }
 
-    private func read(_ path: String) async throws(OngoingAccessError) -> JSONValue {
+    private func read(_ path: [String]) async throws(OngoingAccessError) -> JSONValue {
         guard case .authorized(let session) = state, let token = currentToken else { throw .notAuthorized }
         do {
             return try await client.data(path, session: session, token: token)

@@ -68,8 +68,8 @@ extension OngoingAccessService {
         guard let preAuthorizationCode = preAuthorization["preauthorization_code"]?.stringValue,
               !preAuthorizationCode.isEmpty
         else { throw .malformedAnswer("no \"preauthorization_code\"") }
-        guard let expiry = preAuthorization["exp"]?.numberValue else { throw .malformedAnswer("no numeric \"exp\"") }
-        guard Date(timeIntervalSince1970: expiry) > dependencies.clock.now() else { throw .preAuthorizationExpired }
+        guard let expiry = preAuthorization["exp"]?.dateValue else { throw .malformedAnswer("no numeric \"exp\"") }
+        guard expiry > dependencies.clock.now() else { throw .preAuthorizationExpired }
 
         var consentURL = URLComponents(url: client.endpoint("consent"), resolvingAgainstBaseURL: false)
         consentURL?.queryItems = [URLQueryItem(name: "code", value: preAuthorizationCode)]
@@ -107,9 +107,9 @@ extension OngoingAccessService {
             "access_token": .string(token.accessToken), "scope": scope.json,
         ], now: dependencies.clock.now())
         guard let key = payload["session_key"]?.stringValue, !key.isEmpty,
-              let expires = payload["expires_on"]?.numberValue
+              let expires = payload["expires_on"]?.dateValue
         else { throw .malformedAnswer("no \"session_key\" with expires_on") }
         guard let granted = OngoingAccessScope(json: payload["scope"]) else { throw .malformedAnswer("no \"scope\"") }
-        return OngoingAccessSession(key: key, scope: granted, expiresAt: Date(timeIntervalSince1970: expires))
+        return OngoingAccessSession(key: key, scope: granted, expiresAt: expires)
     }
 }

@@ -21,7 +21,7 @@ public struct OngoingAccessSession: Sendable, Equatable {
 
 extension OngoingAccessSession: CustomStringConvertible {
     /// Scope and expiry, not the key.
-    public var description: String { "OngoingAccessSession(expires \(expiresAt.formatted(.iso8601)), redacted)" }
+    public var description: String { "OngoingAccessSession(expires \(RecordedTime.text(expiresAt)), redacted)" }
 }
 
 /// What ``OngoingAccessService/authorizeOngoingAccess(scope:oAuthToken:)`` hands back.

@@ -49,8 +49,7 @@ public struct OngoingAccessTokenStore: Sendable {
             throw .unreadable(key: Self.recordKey, reason: String(describing: type(of: error)))
         }
         guard let data else { return nil }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
+        let decoder = RecordedTime.decoder()
         guard let record = try? decoder.decode(Record.self, from: data) else {
             throw .unreadable(key: Self.recordKey, reason: "not an ongoing-access record")
         }

@@ -14,8 +14,14 @@ extension RegStateService {
 
     /// Removes one of the user's installations at the backend (its security tokens end with it), freeing a slot.
     ///
-    /// - Throws: the same errors as ``registeredDevices()``.
+    /// - Throws: ``BackendError/invalidPathSegment(_:)`` for an ID that cannot be one URL path segment (empty, `.`,
+    ///   `..`), before anything else; otherwise the same errors as ``registeredDevices()``.
     public func removeDevice(id: String) async throws(BackendError) {
+        do {
+            _ = try URLPathSegment.encoded(id)
+        } catch {
+            throw .invalidPathSegment(error)
+        }
         let (backend, credential) = try await deviceAccess()
         try await backend.removeDevice(id: id, credential: credential)
     }

@@ -103,7 +103,8 @@ extension RegStateService {
         try await apply(.forcedLogout)
     }
 
-    /// Wipes all local state: credentials, profile, installation id and journal (seed 002's debug command). First,
+    /// Wipes all local state: every record RegState writes (credentials, profile, installation id, pending login, DPoP
+    /// keys, the ongoing-access record) and the journal (seed 002's debug command). First,
     /// when a backend is configured and a security token is stored, asks the backend to forget this installation
     /// (freeing its device slot); local state is cleared whatever it answers, offline included. Nothing is revoked
     /// at the provider (``logout()`` does that).

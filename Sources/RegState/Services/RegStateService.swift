@@ -128,6 +128,15 @@ public actor RegStateService {
         try recorder.entries()
     }
 
+    /// How many journal lines ``journalEntries()`` leaves out because they cannot be read: damaged, with a time or a
+    /// number out of range (``JournalEntry/init(from:)``), or written by a newer version. Replay skips them too; the
+    /// count lets a tool say so instead of showing a shorter history as if it were whole.
+    ///
+    /// - Throws: ``JournalError`` when the journal cannot be read.
+    public func unreadableJournalEntryCount() throws -> Int {
+        try recorder.unreadableEntryCount()
+    }
+
     /// What the journal on disk folds to (snapshot, then entries): equal to ``state`` when the journal is whole.
     ///
     /// - Throws: ``JournalError`` when it cannot be read.
@@ -229,7 +238,13 @@ public actor RegStateService {
         case .exchangeAuthorizationCode(let callback):
             // One callback per login: a replay of this redirect finds nothing pending, here or in the store.
             let remembered = login.take()
-            return await feed(await runner.exchangeAuthorizationCode(callback, remembered: remembered) { await self.isAuthenticating })
+            let result = await runner.exchangeAuthorizationCode(callback, remembered: remembered) { await self.isAuthenticating }
+            // A redirect that is not this login's was refused: the login stays for its own (one more refusal counted).
+            if case .registrationFailed(let failure)? = result, failure.keepsSocialLogin, var kept = remembered {
+                kept.refusedRedirects = (kept.refusedRedirects ?? 0) + 1
+                login = kept
+            }
+            return await feed(result)
         case .verifyPasswordlessCode(let email, let code):
             var result = await runner.verifyPasswordlessCode(code, for: email) { await self.isAuthenticating }
             if case .registrationFailed(.wrongCode)? = result {

@@ -19,8 +19,7 @@ extension TokenService {
     /// be read, or that belongs to another configuration, reads as none (a login is cheap to start again).
     func pendingLogin() -> PendingLogin? {
         guard let data = try? store.data(forKey: PendingLogin.storeKey) else { return nil }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
+        let decoder = RecordedTime.decoder()
         guard let login = try? decoder.decode(PendingLogin.self, from: data), login.belongs(to: binding) else { return nil }
         return login
     }
@@ -35,6 +34,25 @@ extension TokenService {
         if let state, let stored, stored.request.state != state { return nil }
         try store.removeValue(forKey: PendingLogin.storeKey)
         return stored
+    }
+
+    /// Counts one refused redirect against the stored login with `state` (if it is still there) and returns the
+    /// count, from `atLeast` when this process counted more (a login kept in memory only); beyond `bound` the login
+    /// is removed. Call under the store's lock.
+    ///
+    /// - Throws: ``StoreError``.
+    func countRefusedRedirect(state: String, atLeast: Int, bound: Int) throws -> Int {
+        var stored = pendingLogin()
+        if stored?.request.state != state { stored = nil }
+        let count = max(stored?.refusedRedirects ?? 0, atLeast) + 1
+        guard var login = stored else { return count }
+        if count > bound {
+            try store.removeValue(forKey: PendingLogin.storeKey)
+        } else {
+            login.refusedRedirects = count
+            try savePendingLogin(login)
+        }
+        return count
     }
 
     /// Removes the stored pending login: the one with `state` when given, otherwise whichever is stored.

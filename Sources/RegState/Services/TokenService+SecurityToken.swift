@@ -29,7 +29,7 @@ extension TokenService {
             return false
         }
         credentials.securityToken = grant.securityToken
-        credentials.securityTokenExpiresAt = clock.now().addingTimeInterval(grant.expiresIn)
+        credentials.securityTokenExpiresAt = RecordedTime.expiry(after: grant.expiresIn, from: clock.now())
         if credentials.registrationType == .hostSSO { credentials.expiresAt = credentials.securityTokenExpiresAt }
         try save(credentials)
         return true
@@ -40,6 +40,7 @@ extension TokenService {
     func migrateLegacyHostSession() -> Bool {
         guard (try? load()) == nil, let data = try? store.data(forKey: Self.legacyHostSessionKey) else { return false }
         guard let legacy = try? JSONDecoder().decode(LegacyHostCredentials.self, from: data),
+              RecordedTime.contains(legacy.securityTokenExpiresAt),
               let profile = try? ProfileService().profile(fromIDToken: legacy.idToken) else { return false }
         // Another configuration's session is not this one's to adopt.
         if let binding, binding.mismatch(issuer: legacy.issuer, clientID: legacy.clientID, idToken: legacy.idToken) != nil {

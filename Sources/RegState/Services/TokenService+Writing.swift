@@ -22,7 +22,7 @@ extension TokenService {
             stage: .provisional, registrationType: registrationType, profile: profile, idToken: tokens.idToken,
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
             expiresAt: tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime),
-            refreshExpiresAt: tokens.refreshExpiresIn.map { now.addingTimeInterval($0) },
+            refreshExpiresAt: tokens.refreshExpiresIn.map { RecordedTime.expiry(after: $0, from: now) },
             tokenType: tokens.tokenType)
         credentials.issuedAt = now
         credentials.dpopThumbprint = tokens.isDPoPBound ? dpopThumbprint : nil
@@ -43,7 +43,7 @@ extension TokenService {
         credentials.stage = .confirmed
         credentials.securityToken = securityToken
         let received = securityTokenReceivedAt ?? clock.now()
-        credentials.securityTokenExpiresAt = securityTokenLifetime.map { received.addingTimeInterval($0) }
+        credentials.securityTokenExpiresAt = securityTokenLifetime.map { RecordedTime.expiry(after: $0, from: received) }
         try save(credentials)
         return try summary(of: credentials)
     }
@@ -70,7 +70,7 @@ extension TokenService {
         credentials.renewalStartedAt = nil
         if let refresh = tokens.refreshToken {
             credentials.refreshToken = refresh
-            credentials.refreshExpiresAt = tokens.refreshExpiresIn.map { now.addingTimeInterval($0) }
+            credentials.refreshExpiresAt = tokens.refreshExpiresIn.map { RecordedTime.expiry(after: $0, from: now) }
         }
         if let idToken = tokens.idToken { credentials.idToken = idToken }
         if let profile { credentials.profile = profile }
@@ -102,22 +102,31 @@ extension TokenService {
         if credentials.stage == .provisional { try store.removeValue(forKey: Self.credentialsKey) }
     }
 
-    /// Removes all credentials and any pending login (logout, final renewal failure); the installation id stays. Credentials bound to
-    /// another issuer or client are left alone (only clear-state or a new registration replaces them).
+    /// Removes all credentials, any pending login and, unless `keepingOngoingAccess`, the ongoing-access record
+    /// (logout, forced logout, final renewal failure); the installation id stays. Credentials bound to another issuer
+    /// or client are left alone (only clear-state or a new registration replaces them).
     ///
     /// - Throws: ``StoreError``.
-    package func clearAll() throws {
+    package func clearAll(keepingOngoingAccess: Bool = false) throws {
         if !isBoundElsewhere() { try store.removeValue(forKey: Self.credentialsKey) }
         try store.removeValue(forKey: Self.quarantineKey)
         try store.removeValue(forKey: PendingLogin.storeKey)
+        if !keepingOngoingAccess { try store.removeValue(forKey: OngoingAccessTokenStore.recordKey) }
     }
 
-    /// Removes everything this service keeps, including the installation id (clear-state); returns the removed keys.
+    /// Every record RegState writes in the secure store, for clear-state: the credentials (and a quarantined copy),
+    /// the installation id, the pending login, the DPoP keys, the ongoing-access record, the first host-mode format.
+    package static let everyRecordKey = [credentialsKey, quarantineKey, installationKey, PendingLogin.storeKey,
+                                         DPoPKeyStore.recordKey, DPoPKeyStore.registrationRecordKey,
+                                         OngoingAccessTokenStore.recordKey, legacyHostSessionKey]
+
+    /// Removes every record RegState writes (``everyRecordKey``), ongoing access included, with the installation id
+    /// (clear-state); returns the removed keys.
     ///
     /// - Throws: ``StoreError``.
     package func clearEverything() throws -> [String] {
         var removed: [String] = []
-        for key in [Self.credentialsKey, Self.quarantineKey, Self.installationKey, PendingLogin.storeKey] where try store.data(forKey: key) != nil {
+        for key in Self.everyRecordKey where try store.data(forKey: key) != nil {
             try store.removeValue(forKey: key)
             removed.append(key)
         }

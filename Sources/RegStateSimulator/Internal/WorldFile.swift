@@ -48,8 +48,7 @@ struct WorldFile: Sendable {
             throw SimulatorError.worldUnreadable("cannot read \(url.path): \(SystemCallError.reason(of: error))")
         }
         guard let data = contents else { return nil }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
+        let decoder = RecordedTime.decoder()
         let world: World
         do {
             world = try decoder.decode(World.self, from: data)

@@ -28,6 +28,8 @@ enum FuzzTarget: String, CaseIterable {
     case hosttoken
     /// Discovery documents with advertised algorithms and endpoints.
     case discovery
+    /// Every record's times through to the text `status`, `events` and `ongoing-access` print.
+    case printed
 
     /// Runs the target on one input; must never crash, hang or grow without bound.
     func run(_ data: Data) {
@@ -43,6 +45,7 @@ enum FuzzTarget: String, CaseIterable {
         case .pendinglogin: FuzzPendingLogin.run(data)
         case .hosttoken: FuzzHostToken.run(data)
         case .discovery: FuzzDiscovery.run(data)
+        case .printed: FuzzPrinted.run(data)
         }
     }
 

@@ -25,7 +25,9 @@ struct LaunchCodecTests {
     ]
 
     private static let dates = [Date(timeIntervalSince1970: 1_795_539_717.7914052), Date(timeIntervalSince1970: 1_800_000_000),
-                                Date(timeIntervalSince1970: 0.1), Date(timeIntervalSince1970: 1e16)]
+                                Date(timeIntervalSince1970: 0.1),
+                                // The latest a record may hold (``RecordedTime``), less the refresh lifetime added below.
+                                Date(timeIntervalSince1970: RecordedTime.latest - 86_400.5)]
 
     private static var events: [MachineEvent] {
         var events: [MachineEvent] = [.launched(isNative: true), .launched(isNative: false),
@@ -180,7 +182,7 @@ struct LaunchCodecTests {
         provisional.expiresAt = Date(timeIntervalSince1970: 1_800_000_000)
         var escaped = StoredCredentials(stage: .confirmed, accessToken: "a\u{e9}/")
         escaped.registrationType = .passwordless
-        escaped.expiresAt = Date(timeIntervalSince1970: -1.5e3)
+        escaped.expiresAt = Date(timeIntervalSince1970: 1.5e3)  // an exponent; a negative time is out of range (RecordedTime)
         var host = StoredCredentials(stage: .confirmed, accessToken: "st")
         host.registrationType = .hostSSO
         return [
@@ -189,7 +191,7 @@ struct LaunchCodecTests {
             (#"{"access_token":"token","stage":"nonNative"}"#, StoredCredentials(stage: .nonNative, accessToken: "token")),
             (#"{"stage":"provisional","access_token":"a","profile":{"subject":"s","issuer":"i","emailVerified":false,"hasPicture":1},"expires_at":1800000000,"refresh_token":null,"future_member":[1,{"x":null}]}"#,
              provisional),
-            (#"{"stage":"confirmed","registration_type":"PASSWORDLESS","access_token":"a\u00e9\/","expires_at":-1.5e3}"#, escaped),
+            (#"{"stage":"confirmed","registration_type":"PASSWORDLESS","access_token":"a\u00e9\/","expires_at":1.5e3}"#, escaped),
             (#"{"access_token":"st","registration_type":"HOST_SSO","stage":"confirmed"}"#, host),
         ]
     }()

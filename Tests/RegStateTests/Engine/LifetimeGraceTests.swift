@@ -39,15 +39,19 @@ struct LifetimeGraceTests {
         #expect(try await service.validAccessToken() != first, "renewed once half its life is left")
     }
 
-    @Test("expires_in 0 is a typed error; an absurd one is clamped")
+    @Test("expires_in 0 is a typed error; a long one is clamped; one out of range is refused")
     func zeroAndAbsurdLifetimes() throws {
         #expect(throws: OIDCError.malformedResponse("expires_in is 0")) {
             try TokenResponse.parse(HTTPResponse(status: 200, headers: [:],
                                                  body: Data(#"{"access_token":"a","token_type":"Bearer","expires_in":0}"#.utf8)))
         }
-        let absurd = try TokenResponse.parse(HTTPResponse(status: 200, headers: [:],
-            body: Data(#"{"access_token":"a","token_type":"Bearer","expires_in":1e300}"#.utf8)))
+        let long = try TokenResponse.parse(HTTPResponse(status: 200, headers: [:],
+            body: Data(#"{"access_token":"a","token_type":"Bearer","expires_in":1e10}"#.utf8)))
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        #expect(absurd.expiresAt(from: now) == now.addingTimeInterval(TokenResponse.maximumLifetime))
+        #expect(long.expiresAt(from: now) == now.addingTimeInterval(TokenResponse.maximumLifetime))
+        #expect(throws: OIDCError.malformedResponse("expires_in is out of range")) {
+            try TokenResponse.parse(HTTPResponse(status: 200, headers: [:],
+                                                 body: Data(#"{"access_token":"a","token_type":"Bearer","expires_in":1e300}"#.utf8)))
+        }
     }
 }

@@ -45,7 +45,7 @@ struct OngoingAccessClient: Sendable {
         }
         let payload = try await verify(answer)
         guard payload["nonce"]?.stringValue == nonce else { throw .replayedAnswer }
-        guard let issuedAt = payload["iat"]?.numberValue.map(Date.init(timeIntervalSince1970:)) else {
+        guard let issuedAt = payload["iat"]?.dateValue else {
             throw .malformedAnswer("no numeric \"iat\"")
         }
         guard issuedAt <= now.addingTimeInterval(configuration.answerLeeway),
@@ -107,9 +107,9 @@ struct OngoingAccessClient: Sendable {
     static func token(from payload: [String: JSONValue]) throws(OngoingAccessError) -> OAuthToken {
         func part(_ name: String) throws(OngoingAccessError) -> (String, Date) {
             guard let object = payload[name]?.objectValue, let value = object["value"]?.stringValue, !value.isEmpty,
-                  let expires = object["expires_on"]?.numberValue
+                  let expires = object["expires_on"]?.dateValue
             else { throw .malformedAnswer("no \"\(name)\" with value and expires_on") }
-            return (value, Date(timeIntervalSince1970: expires))
+            return (value, expires)
         }
         let access = try part("access_token")
         let refresh = try part("refresh_token")
@@ -117,9 +117,15 @@ struct OngoingAccessClient: Sendable {
                           refreshTokenExpiresAt: refresh.1, tokenType: payload["token_type"]?.stringValue ?? "Bearer")
     }
 
-    /// A `GET` of data under the session, with the access token.
-    func data(_ path: String, session: OngoingAccessSession, token: OAuthToken) async throws(OngoingAccessError) -> JSONValue {
-        let url = endpoint("session").appendingPathComponent(session.key).appendingPathComponent(path)
+    /// A `GET` of data under the session, with the access token: `session/<key>/<path…>`, the key and each of
+    /// `path` one encoded segment (``URLPathSegment``).
+    func data(_ path: [String], session: OngoingAccessSession, token: OAuthToken) async throws(OngoingAccessError) -> JSONValue {
+        let url: URL
+        do {
+            url = try URLPathSegment.appending([session.key] + path, to: endpoint("session"))
+        } catch {
+            throw .invalidPathSegment(error)
+        }
         let request = HTTPRequest(method: .get, url: url, headers: AccessCredential.bearerFields(
             token.accessToken, carrier: .accessToken, merging: ["Accept": "application/json"]))
         let response = try await send(request)

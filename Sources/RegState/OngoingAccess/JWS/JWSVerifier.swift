@@ -7,7 +7,8 @@ import Foundation
 /// The checks run in that order and the first failure is reported, before any claim is read. Keys come from the
 /// pinned ``keys`` first; an allow-listed `jku` is fetched only when the pinned set has no key with the `kid`.
 public struct JWSVerifier: Sendable {
-    /// The algorithms accepted. `none` and HMAC cannot be expressed, so they are never accepted.
+    /// The algorithms accepted: PS512 alone unless the app widens it, explicitly. `none` and HMAC cannot be
+    /// expressed, so they are never accepted. A key that names its `alg` verifies that algorithm only.
     public var allowedAlgorithms: Set<SignatureAlgorithm>
     /// The provider's keys, pinned in the app.
     public var keys: JSONWebKeySet
@@ -20,10 +21,12 @@ public struct JWSVerifier: Sendable {
     ///
     /// - Parameters:
     ///   - keys: the pinned provider keys.
-    ///   - allowedAlgorithms: accepted algorithms (default PS512 and RS256).
+    ///   - allowedAlgorithms: accepted algorithms: PS512 only by default (seed 003's algorithm). Widening it (adding
+    ///     RS256, say) is an explicit choice: then an answer in any listed algorithm verifies against a pinned key that
+    ///     carries no `alg`.
     ///   - allowedKeySetURLs: the `jku` values that may be followed (default none: a `jku` is refused).
     ///   - crypto: the signature verifier.
-    public init(keys: JSONWebKeySet, allowedAlgorithms: Set<SignatureAlgorithm> = [.ps512, .rs256],
+    public init(keys: JSONWebKeySet, allowedAlgorithms: Set<SignatureAlgorithm> = [.ps512],
                 allowedKeySetURLs: [URL] = [], crypto: any CryptoProvider = SystemCrypto()) {
         self.keys = keys
         self.allowedAlgorithms = allowedAlgorithms

@@ -23,7 +23,7 @@ extension EffectRunner {
             let grant = try await backend.securityToken(idToken: idToken, installation: try await installation())
             let stored = try await tokens.storeHostSession(
                 idToken: idToken, profile: verified.profile, securityToken: grant.securityToken,
-                expiresAt: dependencies.clock.now().addingTimeInterval(grant.expiresIn))
+                expiresAt: RecordedTime.expiry(after: grant.expiresIn, from: dependencies.clock.now()))
             return .hostTokenAccepted(stored)
         } catch let error as BackendError {
             if error == .forcedLogout, renewing { return .forcedLogout }

@@ -56,6 +56,8 @@ extension EffectRunner {
     /// a newer login replaced meanwhile (another process) is refused (``RegistrationFailure/pendingLoginSuperseded``).
     func exchangeAuthorizationCode(_ callback: URL, remembered: PendingLogin?,
                                    stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
+        // First, whether the redirect belongs to the login at all: one that does not is refused and takes nothing.
+        if let refused = await refuseForeignRedirect(callback, remembered: remembered) { return refused }
         let taken: PendingLogin?
         var superseding: PendingLogin?
         do {
@@ -79,9 +81,42 @@ extension EffectRunner {
             }
             let code = try await provider.authorizationCode(from: callback, for: login.request)
             let response = try await provider.exchangeCode(code, for: login.request, proofKey: key)
-            return await authenticate(with: response, nonce: login.request.nonce, type: .social, stillWanted: stillWanted)
+            return await authenticate(with: response, nonce: login.request.nonce, type: .social, proofKey: key,
+                                      stillWanted: stillWanted)
         } catch {
             return .registrationFailed(RegistrationFailure(error))
         }
+    }
+
+    /// A redirect that does not match the login it would complete (issue 27): wrong or missing `state`, another
+    /// `iss`, not this client's redirect URI, no code. It is refused before anything is taken or sent, and the login
+    /// stays for its genuine redirect, in memory and in the store, with one more refusal counted (under the store's
+    /// lock, so two processes count together); beyond ``RegStateConfiguration/maxRefusedRedirects`` the login is
+    /// discarded (``RegistrationFailure/tooManyRefusedRedirects``). `nil` when the redirect belongs to the login, or
+    /// when the check could not be made (the exchange then reports it as before).
+    private func refuseForeignRedirect(_ callback: URL, remembered: PendingLogin?) async -> MachineEvent? {
+        var login = remembered
+        if login == nil { login = await tokens.pendingLogin() }
+        guard let login else { return nil }
+        let failure: RegistrationFailure
+        do {
+            _ = try await provider.authorizationCode(from: callback, for: login.request)
+            return nil
+        } catch {
+            failure = RegistrationFailure(error)
+        }
+        guard failure.keepsSocialLogin else { return nil }
+        let bound = configuration.maxRefusedRedirects
+        var count = (login.refusedRedirects ?? 0) + 1
+        do {
+            let lease = try await tokens.exclusiveAccess()
+            defer { lease.release() }
+            count = try await tokens.countRefusedRedirect(state: login.request.state, atLeast: login.refusedRedirects ?? 0,
+                                                          bound: bound)
+        } catch {
+            logger.log(.warning, "pending login: the refused redirect was not counted in the store: \(error.localizedDescription)")
+        }
+        logger.log(.warning, "a redirect that is not this login's was refused (\(failure.reasonCode)), \(count) of \(bound) tolerated")
+        return .registrationFailed(count > bound ? .tooManyRefusedRedirects : failure)
     }
 }

@@ -95,15 +95,16 @@ struct EffectRunner: Sendable {
     func verifyPasswordlessCode(_ code: String, for email: String,
                                 stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
         do {
-            let response = try await provider.verifyPasswordless(email: email, code: code, proofKey: try registrationKey())
-            return await authenticate(with: response, nonce: nil, type: .passwordless, stillWanted: stillWanted)
+            let key = try registrationKey()
+            let response = try await provider.verifyPasswordless(email: email, code: code, proofKey: key)
+            return await authenticate(with: response, nonce: nil, type: .passwordless, proofKey: key, stillWanted: stillWanted)
         } catch {
             return .registrationFailed(RegistrationFailure(error))
         }
     }
 
     /// Validates the ID token, then stores the tokens as provisional: only a validated identity reaches G.
-    func authenticate(with response: TokenResponse, nonce: String?, type: RegistrationType,
+    func authenticate(with response: TokenResponse, nonce: String?, type: RegistrationType, proofKey: DPoPKey?,
                               stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
         guard let idToken = response.idToken else {
             return .registrationFailed(.malformedResponse("the token response has no id_token"))
@@ -127,7 +128,7 @@ struct EffectRunner: Sendable {
         let key: DPoPKey?
         do {
             // The registration's key becomes the session's now, with its tokens, not when it started.
-            key = try dpop.promoteRegistrationKey()
+            key = try dpop.promote(proofKey)
         } catch {
             return .registrationFailed(RegistrationFailure(OIDCError.dpop(error)))
         }
@@ -178,7 +179,7 @@ struct EffectRunner: Sendable {
         do {
             let lease = try await tokens.exclusiveAccess()
             defer { lease.release() }
-            try await tokens.clearAll()
+            try await tokens.clearAll(keepingOngoingAccess: configuration.keepsOngoingAccessAfterSessionEnd)
             return .credentialsCleared
         } catch {
             logger.log(.error, "clear tokens: \(error.localizedDescription)")
@@ -272,7 +273,7 @@ struct EffectRunner: Sendable {
         }
         dpop.forget()
         do {
-            try await tokens.clearAll()
+            try await tokens.clearAll(keepingOngoingAccess: configuration.keepsOngoingAccessAfterSessionEnd)
         } catch {
             logger.log(.error, "logout: \(error.localizedDescription)")
         }

@@ -31,7 +31,10 @@ struct JSONFields {
     mutating func date(_ key: String) -> Date? {
         switch object[key] {
         case nil, .null?: return nil
-        case .number(let value)?: return Date(timeIntervalSince1970: value)
+        case .number(let value)?:
+            // Out of range is what the decoder refuses too (``RecordedTime``).
+            guard let date = RecordedTime.date(value) else { mismatch = true; return nil }
+            return date
         default: mismatch = true; return nil
         }
     }

@@ -10,10 +10,10 @@ enum JournalLineReader {
     static func entry(_ line: Data) -> JournalEntry? {
         guard var fields = JSONFields(parsing: line),
               let sequence = fields.object["seq"]?.intValue, (1...JournalEntry.maximumSequence).contains(sequence),
-              case .number(let at)? = fields.object["at"],
+              case .number(let seconds)? = fields.object["at"], let at = RecordedTime.date(seconds),
               let event = fields.nested("event").flatMap(Self.event), !fields.mismatch
         else { return nil }
-        return JournalEntry(sequence: sequence, recordedAt: Date(timeIntervalSince1970: at), event: event)
+        return JournalEntry(sequence: sequence, recordedAt: at, event: event)
     }
 
     /// The snapshot `line` holds, when its state is one this reader covers.
@@ -56,12 +56,12 @@ enum JournalLineReader {
     private static func storedSession(_ fields: JSONFields) -> StoredSession? {
         var fields = fields
         guard let type = fields.raw("registrationType", as: RegistrationType.self),
-              case .number(let expiresAt)? = fields.object["expiresAt"],
+              case .number(let seconds)? = fields.object["expiresAt"], let expiresAt = RecordedTime.date(seconds),
               let profile = fields.profile("profile")
         else { return nil }
         let refresh = fields.date("refreshExpiresAt")
         guard !fields.mismatch else { return nil }
-        return StoredSession(registrationType: type, expiresAt: Date(timeIntervalSince1970: expiresAt),
+        return StoredSession(registrationType: type, expiresAt: expiresAt,
                              refreshExpiresAt: refresh, profile: profile)
     }
 

@@ -37,6 +37,13 @@ package struct JournalRecorder {
         try journal.read().lines.compactMap { try? JournalEntry.decode($0) }
     }
 
+    /// How many lines after the snapshot are not readable entries (damaged, out of range, a newer version's).
+    ///
+    /// - Throws: ``JournalError`` when the journal cannot be read.
+    func unreadableEntryCount() throws -> Int {
+        JournalLines(try journal.read().lines, decodingEntries: true).unreadable
+    }
+
     /// What the journal on disk folds to: its snapshot (if any), then the entries after it.
     ///
     /// - Throws: ``JournalError`` when it cannot be read.

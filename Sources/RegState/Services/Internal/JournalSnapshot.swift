@@ -31,13 +31,13 @@ struct JournalSnapshot: Codable, Equatable {
         return try encoder.encode(Line(snapshot: self))
     }
 
-    /// The snapshot `line` holds, or `nil` when it is an ordinary entry (or not a snapshot at all).
+    /// The snapshot `line` holds, or `nil` when it is an ordinary entry (or not a snapshot at all, or one with a
+    /// number out of range: a `seq` outside `0...JournalEntry.maximumSequence`, a time outside ``RecordedTime``).
     static func decode(_ line: Data) -> JournalSnapshot? {
         // Cheap test first: every entry line starts with another key.
         guard line.starts(with: Data(#"{"snapshot":"#.utf8)) else { return nil }
-        if let snapshot = JournalLineReader.snapshot(line) { return snapshot }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return try? decoder.decode(Line.self, from: line).snapshot
+        let snapshot = JournalLineReader.snapshot(line) ?? (try? RecordedTime.decoder().decode(Line.self, from: line).snapshot)
+        guard let snapshot, (0...JournalEntry.maximumSequence).contains(snapshot.sequence) else { return nil }
+        return snapshot
     }
 }

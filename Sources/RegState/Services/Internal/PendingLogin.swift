@@ -24,6 +24,8 @@ struct PendingLogin: Sendable, Equatable, Codable, CustomStringConvertible {
     var issuer: String
     /// The client id the login was made for.
     var clientID: String
+    /// Redirects refused as not this login's so far (absent in records written before issue 27: none).
+    var refusedRedirects: Int?
 
     /// When the login was made, by the device clock.
     var createdAt: Date { request.issuedAt }

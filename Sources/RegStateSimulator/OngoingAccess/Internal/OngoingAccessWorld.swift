@@ -89,8 +89,7 @@ struct OngoingAccessWorldFile: Sendable {
             throw .world("cannot read \(url.path): \(SystemCallError.reason(of: error))")
         }
         guard let data else { return nil }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
+        let decoder = RecordedTime.decoder()
         guard let world = try? decoder.decode(OngoingAccessWorld.self, from: data),
               world.version == OngoingAccessWorld.currentVersion
         else { throw .world("\(url.path) is not an ongoing-access world of version \(OngoingAccessWorld.currentVersion)") }

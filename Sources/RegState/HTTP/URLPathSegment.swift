@@ -1,0 +1,40 @@
+import Foundation
+
+/// The one function that puts values from data into URL paths: every device ID, ongoing-access file, account and
+/// session ID goes through ``appending(_:to:)``, which percent-encodes each value as exactly one segment and refuses
+/// the values no encoding can keep in one (``PathSegmentError``), before a request exists.
+package enum URLPathSegment {
+    /// RFC 3986 `unreserved`: the only bytes left as they are. Everything else, `/ ? # % ; =` included, is encoded.
+    private static let unreserved = CharacterSet(charactersIn:
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// `value` as one path segment.
+    ///
+    /// - Throws: ``PathSegmentError`` for an empty value, `.` or `..`.
+    package static func encoded(_ value: String) throws(PathSegmentError) -> String {
+        switch value {
+        case "": throw .empty
+        case ".", "..": throw .dotSegment(value)
+        default:
+            // Only unpaired surrogates fail to encode, and a Swift `String` holds none; refuse rather than guess.
+            guard let encoded = value.addingPercentEncoding(withAllowedCharacters: unreserved) else { throw .empty }
+            return encoded
+        }
+    }
+
+    /// `base` with each of `segments` appended as one encoded segment (a trailing slash of `base` is ignored).
+    ///
+    /// - Throws: ``PathSegmentError`` when any segment is refused; nothing is built.
+    package static func appending(_ segments: [String], to base: URL) throws(PathSegmentError) -> URL {
+        var components = URLComponents(url: base, resolvingAgainstBaseURL: true) ?? URLComponents()
+        var path = components.percentEncodedPath
+        while path.hasSuffix("/") { path.removeLast() }
+        for segment in segments { path += "/" + (try encoded(segment)) }
+        components.percentEncodedPath = path
+        guard let url = components.url else {
+            // The path is the base's own percent-encoded path plus unreserved bytes and `%XX`: always a URL.
+            preconditionFailure("an encoded path did not make a URL")
+        }
+        return url
+    }
+}

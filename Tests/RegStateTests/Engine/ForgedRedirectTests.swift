@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+@testable import RegState
+import RegStateSimulator
+import RegStateTesting
+
+/// Issue 27: one forged redirect does not end a login in progress. Written as a rule over every way a redirect can
+/// fail to match the pending login (its `state` wrong or missing, another issuer's `iss`, another redirect URI, no
+/// code): it is refused with its reason, makes no token request, and leaves the login — in memory and in the
+/// store — for the genuine redirect, in the same process and across a relaunch; past
+/// ``RegStateConfiguration/maxRefusedRedirects`` the login is discarded and the user told.
+@Suite("A forged redirect does not end a login in progress")
+struct ForgedRedirectTests {
+    enum Forgery: String, CaseIterable, Sendable {
+        case wrongState, noState, otherIssuer, otherRedirect, noCode
+
+        func apply(to genuine: URL) throws -> URL {
+            var components = try #require(URLComponents(url: genuine, resolvingAgainstBaseURL: false))
+            var items = components.queryItems ?? []
+            switch self {
+            case .wrongState: items = items.map { $0.name == "state" ? URLQueryItem(name: "state", value: "forged") : $0 }
+            case .noState: items.removeAll { $0.name == "state" }
+            case .otherIssuer:
+                items.removeAll { $0.name == "iss" }
+                items.append(URLQueryItem(name: "iss", value: "https://attacker.example"))
+            case .otherRedirect: components.path = "/elsewhere"
+            case .noCode: items.removeAll { $0.name == "code" }
+            }
+            components.queryItems = items
+            return try #require(components.url)
+        }
+
+        var failure: RegistrationFailure {
+            switch self {
+            case .wrongState, .noState: .stateMismatch
+            case .otherIssuer: .issuerMismatchInCallback
+            case .otherRedirect: .malformedCallback("wrong path")
+            case .noCode: .malformedCallback("no code")
+            }
+        }
+    }
+
+    /// Hands `callback` in and returns the failure it was refused with (`nil` when it was accepted).
+    static func refusal(_ service: RegStateService, _ callback: URL) async -> RegistrationFailure? {
+        do {
+            _ = try await service.completeSocialRegistration(callback: callback)
+            return nil
+        } catch RegStateError.registration(let failure) {
+            return failure
+        } catch {
+            Issue.record("unexpected \(error)")
+            return nil
+        }
+    }
+
+    @Test("in the same process: refused with its reason, no token request, the genuine redirect then registers",
+          arguments: Forgery.allCases)
+    func sameProcess(_ forgery: Forgery) async throws {
+        let device = try FileStoreDevice()
+        defer { device.remove() }
+        let service = try device.launch()
+        await service.start()
+        let url = try await service.beginSocialRegistration()
+        let genuine = try await device.simulator.authorize(url, as: "alice@example.com")
+        let requests = await device.simulator.tokenRequestCount
+        #expect(await Self.refusal(service, try forgery.apply(to: genuine)) == forgery.failure)
+        #expect(await device.simulator.tokenRequestCount == requests, "a refused redirect made a token request")
+        #expect(await service.state == .authenticating(.social))
+        #expect(try device.record()?.refusedRedirects == 1)
+        #expect(await Self.refusal(service, genuine) == nil)
+        guard case .awaitingConfirmation = await service.state else {
+            Issue.record("the genuine redirect did not register: \(await service.state)")
+            return
+        }
+        #expect(try device.record() == nil)
+    }
+
+    @Test("across relaunches: a forged redirect in one run leaves the login for the genuine one in the next",
+          arguments: Forgery.allCases)
+    func acrossRelaunch(_ forgery: Forgery) async throws {
+        let device = try FileStoreDevice()
+        defer { device.remove() }
+        var first: RegStateService? = try device.launch()
+        await first?.start()
+        let url = try #require(try await first?.beginSocialRegistration())
+        first = nil
+        let genuine = try await device.simulator.authorize(url, as: "alice@example.com")
+
+        let second = try device.launch()
+        #expect(await second.start() == .registrationRequired)
+        #expect(await Self.refusal(second, try forgery.apply(to: genuine)) == forgery.failure)
+        #expect(await second.pendingSocialLogin()?.authorizationURL == url)
+
+        let third = try device.launch()
+        await third.start()
+        #expect(await Self.refusal(third, genuine) == nil)
+        #expect(try device.record() == nil)
+    }
+
+    @Test("beyond the bound the login is discarded and the user told; the genuine redirect then finds nothing")
+    func bound() async throws {
+        let device = try FileStoreDevice()
+        defer { device.remove() }
+        let service = try device.launch()
+        await service.start()
+        let url = try await service.beginSocialRegistration()
+        let genuine = try await device.simulator.authorize(url, as: "alice@example.com")
+        let bound = RegStateConfiguration(oidc: device.world.configuration.oidc).maxRefusedRedirects
+        for attempt in 1...bound {
+            // Alternate processes: the count is the store's, not one process's.
+            var handler = service
+            if attempt.isMultiple(of: 2) {
+                handler = try device.launch()
+                await handler.start()
+            }
+            #expect(await Self.refusal(handler, try Forgery.allCases[attempt % Forgery.allCases.count].apply(to: genuine))?
+                .keepsSocialLogin == true)
+            #expect(try device.record()?.refusedRedirects == attempt)
+        }
+        #expect(await Self.refusal(service, try Forgery.wrongState.apply(to: genuine)) == .tooManyRefusedRedirects)
+        #expect(try device.record() == nil)
+        #expect(await service.state == .failed(.registration(.tooManyRefusedRedirects)))
+        #expect(await Self.refusal(service, genuine) == .noPendingLogin)
+    }
+}
