@@ -94,7 +94,8 @@ extension SimulatedFileSystem {
 
     /// Caller holds `lock`. Changes a file's bytes (not yet durable).
     func change(_ id: Int, _ change: FileChange) {
-        guard var node = nodes[id] else { return }
+        // Taken out of the dictionary first, so its bytes are not shared and change in place (no copy per write).
+        guard var node = nodes.removeValue(forKey: id) else { return }
         Self.apply(change, to: &node.data)
         node.pending.append(change)
         nodes[id] = node

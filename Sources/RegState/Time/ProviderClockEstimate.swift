@@ -97,10 +97,14 @@ package final class ProviderClockEstimate: Sendable {
     package func providerNow(deviceNow: Date) -> Date { deviceNow.addingTimeInterval(offset) }
 
     /// Formats `date` as an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form servers send.
-    package static func httpDate(_ date: Date) -> String { formatter().string(from: date) }
+    package static func httpDate(_ date: Date) -> String { shared.withLock { $0.string(from: date) } }
 
     /// Parses an IMF-fixdate; `nil` for anything else (the obsolete forms are not accepted).
-    package static func parseHTTPDate(_ value: String) -> Date? { formatter().date(from: value) }
+    package static func parseHTTPDate(_ value: String) -> Date? { shared.withLock { $0.date(from: value) } }
+
+    /// One formatter for every call, used under its lock: making one per call (ICU's pattern and time zone set-up)
+    /// was the largest cost of a simulated run (issue 29's profile: a Date header on every answer, read on every one).
+    private static let shared = LockedValue(formatter())
 
     private static func formatter() -> DateFormatter {
         let formatter = DateFormatter()
