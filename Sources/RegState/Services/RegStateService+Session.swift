@@ -36,7 +36,15 @@ extension RegStateService {
     /// The work behind ``validAccessToken()``, done once for every caller waiting on it.
     private func resolveAccessToken() async throws -> String {
         defer { accessTokenResolution = nil }
-        guard case .active = state, let current = await tokenSnapshot() else { throw AccessTokenError.noSession }
+        guard case .active = state else { throw AccessTokenError.noSession }
+        // A store that cannot be read now (a locked device) is a recoverable E, not "no session": the session stays.
+        let read: TokenSnapshot?
+        do {
+            read = try await runner.tokens.readSnapshot()
+        } catch {
+            throw RegStateError.renewal(.storage(error.errorDescription ?? "unreadable"))
+        }
+        guard let current = read else { throw AccessTokenError.noSession }
         if let token = current.usableAccessToken { return token }
         let failure = await renew(replacing: current.accessToken, because: .expired)
         if let renewed = await tokenSnapshot()?.usableAccessToken { return renewed }

@@ -86,7 +86,14 @@ package actor RenewalService {
     }
 
     private func grantLocked() async -> RenewalOutcome.Result {
-        let snapshot = await tokens.snapshot()
+        // A store that cannot be read now (a locked device) is a recoverable storage failure, not "no refresh
+        // token": the session is kept and the renewal is tried again later.
+        let snapshot: TokenSnapshot?
+        do {
+            snapshot = try await tokens.readSnapshot()
+        } catch {
+            return .init(.failure(.storage(error.errorDescription ?? "unreadable")), stored: nil)
+        }
         let stored = snapshot?.session
         guard let refreshToken = snapshot?.refreshToken else { return .init(.failure(.noRefreshToken), stored: stored) }
         // A bound refresh token is worthless without its key (RFC 9449 §5): an unreadable key ends the session with
@@ -101,6 +108,9 @@ package actor RenewalService {
                     throw .keyRecordUnreadable(reason: "the key record holds another key than the tokens'")
                 }
                 proofKey = key
+            } catch .storeFailed(let reason) {
+                // The key record could not be read now (a locked device): the key may be fine, keep the session.
+                return .init(.failure(.storage(reason)), stored: stored)
             } catch {
                 return .init(.failure(.dpopKeyUnavailable(reason: Self.keyReason(error))), stored: stored)
             }

@@ -114,6 +114,25 @@ package actor TokenService {
                              securityTokenUsable: isUsable(credentials.securityTokenExpiresAt))
     }
 
+    /// ``snapshot()`` for a renewal or an access-token answer: a store that cannot be read now (a locked device, a
+    /// cancelled prompt, an I/O error) throws instead of answering "nothing stored", so an unreadable record is never
+    /// taken for a missing session or refresh token (the launch keeps an unreadable store the same way).
+    ///
+    /// - Throws: the ``StoreError`` of the read; a damaged or foreign record is still `nil`.
+    package func readSnapshot() throws(StoreError) -> TokenSnapshot? {
+        let credentials: StoredCredentials?
+        do {
+            credentials = try load()
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            return nil
+        }
+        guard let credentials else { return nil }
+        return TokenSnapshot(credentials, isUsable: isUsable(credentials),
+                             securityTokenUsable: isUsable(credentials.securityTokenExpiresAt))
+    }
+
     /// The summary of the stored credentials, when there are readable ones with a registration.
     package func storedSession() -> StoredSession? {
         snapshot()?.session
