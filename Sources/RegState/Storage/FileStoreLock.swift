@@ -9,7 +9,8 @@ import Foundation
 /// process dies, so a crashed holder never blocks the others.
 ///
 /// ``FileSecureStore`` takes one on `.lock` in its directory; an app and its extensions take one in their App Group
-/// container around a Keychain item store (``LockedSecureStore``, ``RegStateDependencies/sharedSession(appGroup:keychainAccessGroup:service:transport:)``).
+/// container around a Keychain item store (a ``LockedSecureStore``, as
+/// `RegStateDependencies.sharedSession(appGroup:keychainAccessGroup:service:)` builds it on Apple platforms).
 /// Within a process a ``ProcessLocalLock`` is taken first, so the tasks of one process queue before the file lock.
 /// The lock file's parent directory must exist; the file itself is created (mode 0600) at the first acquisition.
 public final class FileStoreLock: StoreLock {

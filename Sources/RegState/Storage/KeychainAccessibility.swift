@@ -1,7 +1,7 @@
 import Foundation
 
 /// When the Keychain lets RegState read its items (`kSecAttrAccessible`): chosen by the app, for
-/// ``KeychainSecureStore``. Every class is this-device-only: a session never migrates to another device through a
+/// `KeychainSecureStore`. Every class is this-device-only: a session never migrates to another device through a
 /// backup, and items are never synchronised to iCloud.
 public enum KeychainAccessibility: String, Sendable, Equatable, CaseIterable {
     /// `kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`, the default: readable from the first unlock after a

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// An app and its extensions pair the shared Keychain access group with a ``FileStoreLock`` in their App Group
 /// container, so that they renew one rotating refresh token once between them
-/// (``RegStateDependencies/sharedSession(appGroup:keychainAccessGroup:service:transport:)``); a store no other process
+/// (`RegStateDependencies.sharedSession(appGroup:keychainAccessGroup:service:)`); a store no other process
 /// opens may use a ``ProcessLocalLock``. Reads and writes go to `items` unchanged; only
 /// ``acquireExclusiveAccess(timeout:)`` goes to `lock`.
 public struct LockedSecureStore: SecureStore {
