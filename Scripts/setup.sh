@@ -6,11 +6,15 @@ need=()
 dpkg -s libssl-dev >/dev/null 2>&1 || need+=(libssl-dev)          # libcrypto for the CLibCrypto system library
 command -v curl >/dev/null 2>&1 || need+=(curl)                    # the interop provider's start and login scripts
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need+=(python3-venv)   # both start.sh build a venv
-# The second interop provider (../shared/glewlwyd-peer) and the diagram renderer, without recommends.
+# The second interop provider (Tests/Peers/glewlwyd, whose start.sh runs this script when they are missing) and the
+# diagram renderer, without recommends.
 lean=()
 dpkg -s glewlwyd >/dev/null 2>&1 || lean+=(glewlwyd)
 command -v sqlite3 >/dev/null 2>&1 || lean+=(sqlite3)
 command -v dot >/dev/null 2>&1 || lean+=(graphviz)                 # Scripts/render-diagrams.sh
+# chromium: headless Chromium from Debian (the browser tests; Scripts/build-docs.sh's screenshot of the DocC site),
+# only when missing.
+command -v chromium >/dev/null 2>&1 || lean+=(chromium)
 if [ ${#need[@]} -eq 0 ] && [ ${#lean[@]} -eq 0 ]; then echo "setup: nothing to install"; exit 0; fi
 echo "setup: installing ${need[*]} ${lean[*]}"
 apt-get update -qq

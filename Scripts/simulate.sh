@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs random seeds of the deterministic simulation (issue 12) for SECONDS, one regstate-sim per core, and reports
+# Runs random seeds of the deterministic simulation for SECONDS, one regstate-sim per core, and reports
 # runs, failures, virtual hours and runs per second. Every failure prints its seed and the command that replays it.
 #   Scripts/simulate.sh 600            # ten minutes on every core
 #   Scripts/simulate.sh 60 4           # one minute on 4 processes

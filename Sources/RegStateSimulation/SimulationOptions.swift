@@ -41,6 +41,9 @@ public enum SimulationWorld: String, Sendable, Equatable, CaseIterable {
     /// RegState renews itself; the provider offers (or requires) DPoP, with or without nonces, and the app's API
     /// calls go through ``RegState/AuthorizedTransport`` with proofs.
     case dpop
+    /// RegState renews itself; the provider offers or requires pushed authorization requests (RFC 9126) and now and
+    /// then refuses every push. Not drawn for a seed (so every recorded seed keeps its world): `--world par`.
+    case pushedAuthorization = "par"
     /// The host app logs in and pushes ID tokens (`sessionSource = .host`, seed 000); the API takes the backend
     /// security token.
     case host

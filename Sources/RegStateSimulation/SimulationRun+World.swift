@@ -9,6 +9,8 @@ extension SimulationRun {
         switch world {
         case .plain:
             break
+        case .pushedAuthorization:
+            await preparePushedAuthorization()
         case .dpop:
             let mode: SimulatorDPoPMode = worldRandom.chance(50) ? .allowed : .required
             let nonce: SimulatorDPoPNonce = worldRandom.chance(50) ? .off : .required
@@ -31,6 +33,8 @@ extension SimulationRun {
         switch world {
         case .plain:
             break
+        case .pushedAuthorization:
+            await actPushedAuthorization()
         case .dpop:
             guard worldRandom.chance(4) else { return }
             let hostile = await simulator.configuration.dpopNonce == .changesEveryAnswer
@@ -273,6 +277,8 @@ extension SimulationRun {
         switch world {
         case .plain:
             break
+        case .pushedAuthorization:
+            await healPushedAuthorization()
         case .dpop:
             if await simulator.configuration.dpopNonce == .changesEveryAnswer { await simulator.setDPoPNonce(.required) }
         case .host:

@@ -51,6 +51,8 @@ public actor SimulationRun {
     var host: SimulatedHost?
     /// DPoP worlds: whether the engine requires DPoP (otherwise: when offered).
     var engineRequiresDPoP = false
+    /// PAR worlds: whether the engine requires pushed authorization requests or pushes when offered.
+    var enginePushedAuthorization = PushedAuthorizationMode.whenOffered
 
     /// Builds the world of `options.seed`.
     public init(options: SimulationOptions) throws {
@@ -161,6 +163,7 @@ public actor SimulationRun {
         configuration.checksRegistrationAtLaunch = false
         switch self.world {
         case .plain: break
+        case .pushedAuthorization: configuration.oidc.pushedAuthorization = enginePushedAuthorization
         case .dpop: configuration.dpop = engineRequiresDPoP ? .required : .whenOffered
         case .host: configuration.sessionSource = .host
         }

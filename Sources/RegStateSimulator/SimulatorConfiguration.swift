@@ -94,7 +94,7 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// origin, or to another path of the same one. Default none.
     public var redirects: [SimulatorRedirect] = []
     /// Whether the provider offers RFC 7009 revocation (default `true`); `false` behaves like Glewlwyd as provisioned
-    /// in `../shared/glewlwyd-peer`: neither metadata document lists an endpoint and `/oauth/revoke` is not found.
+    /// in `Tests/Peers/glewlwyd`: neither metadata document lists an endpoint and `/oauth/revoke` is not found.
     public var offersRevocation = true
     /// Whether discovery lists `end_session_endpoint` (RP-initiated logout; default `true`). The endpoint answers
     /// either way, as a browser visit would.
@@ -124,6 +124,13 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     public var dpop = SimulatorDPoPMode.off
     /// Server nonces for DPoP proofs (RFC 9449 §8, §9). Default ``SimulatorDPoPNonce/off``.
     public var dpopNonce = SimulatorDPoPNonce.off
+    /// Pushed authorization requests (RFC 9126): off (the default), offered or required.
+    public var pushedAuthorization = SimulatorPushedAuthorization.off
+    /// Seconds a pushed `request_uri` lives (`expires_in`; default 60). Each is also single use.
+    public var pushedRequestLifetime: TimeInterval = 60
+    /// An OAuth error code every push is refused with (`400`, or `401` for `invalid_client`), as a provider whose
+    /// policy turns the client away; `nil` (the default) checks each push on its merits.
+    public var pushedAuthorizationRefusal: String?
 
     /// Creates a configuration; every parameter defaults to the value documented on its property.
     public init(

@@ -16,6 +16,12 @@ public enum SimulatorError: Error, Sendable, Equatable {
     case invalidEmail(String)
     /// The provider is down (``SimulatorConfiguration/providerDown``): the browser would show a server error.
     case providerUnavailable
+    /// The provider requires pushed authorization requests (``SimulatorPushedAuthorization/required``) and the
+    /// authorization URL carries no `request_uri`: the browser would show an error page, nothing is redirected.
+    case pushedAuthorizationRequired
+    /// The authorization URL's `request_uri` is unknown, already used, expired or pushed by another client (RFC 9126
+    /// §4): an error page, nothing is redirected.
+    case invalidRequestURI
     /// The persisted world could not be read or decoded; the detail says why.
     case worldUnreadable(String)
     /// The world could not be written; the detail says why.
@@ -33,6 +39,8 @@ extension SimulatorError: LocalizedError {
         case .unregisteredRedirectURI(let uri): "The redirect URI \"\(uri)\" is not registered with the simulator."
         case .invalidEmail(let email): "\"\(email)\" is not an email address."
         case .providerUnavailable: "The simulated identity provider is down."
+        case .pushedAuthorizationRequired: "The simulated provider accepts only pushed authorization requests."
+        case .invalidRequestURI: "The request_uri is unknown, used, expired or another client's."
         case .worldUnreadable(let detail): "The simulator's world could not be read (\(detail))."
         case .worldUnwritable(let detail): "The simulator's world could not be saved (\(detail))."
         case .signingKeyUnusable(let detail): "The simulator's signing key cannot be used (\(detail))."

@@ -11,16 +11,18 @@ enum CLI {
     ///   - environment: The process environment (`REGSTATE_HOME`, `HOME`).
     ///   - terminal: Where input comes from and output goes.
     ///   - providerTransport: How a real provider is reached; `nil` is URLSession (tests pass a simulator's).
+    ///   - invocation: How the tool was started, for the commands its hints print.
     static func run(arguments: [String], environment: [String: String], terminal: any Terminal,
-                    providerTransport: (any HTTPTransport)? = nil) async -> Int32 {
-        let options: CLIOptions
+                    providerTransport: (any HTTPTransport)? = nil, invocation: Invocation = .onPath) async -> Int32 {
+        var options: CLIOptions
         do {
             options = try CLIOptions.parse(arguments, environment: environment)
         } catch {
-            return usageFailure(error, terminal)
+            return usageFailure(error, invocation, terminal)
         }
+        options.invocation = invocation
         if options.help {
-            terminal.write(options.commandNamed ? Usage.text(for: options.command) : Usage.tool)
+            terminal.write(options.commandNamed ? Usage.text(for: options.command) : Usage.tool(invocation))
             return ExitCode.success
         }
         if options.command == .ongoingAccess { return await OngoingAccessCommand.run(options, terminal: terminal) }
@@ -28,7 +30,7 @@ enum CLI {
         do {
             environment = try CLIEnvironment.make(options, providerTransport: providerTransport)
         } catch let error as UsageError {
-            return usageFailure(error, terminal)
+            return usageFailure(error, invocation, terminal)
         } catch {
             terminal.note("regstate: \(error.localizedDescription)")
             return ExitCode.failure
@@ -57,8 +59,9 @@ enum CLI {
         return status
     }
 
-    private static func usageFailure(_ error: UsageError, _ terminal: any Terminal) -> Int32 {
-        terminal.note("regstate: \(error.message) (see 'regstate --help')")
+    /// Says what was wrong with the command line and how to see the right one; exit status 2.
+    static func usageFailure(_ error: UsageError, _ invocation: Invocation, _ terminal: any Terminal) -> Int32 {
+        terminal.note("regstate: \(error.message). For the commands and options, run: \(invocation.typed("--help"))")
         return ExitCode.usage
     }
 }

@@ -53,6 +53,7 @@ struct CLIEnvironment: Sendable {
                 backendURL: options.backend)
             configuration.sessionSource = options.sessionSource
             configuration.dpop = options.dpop
+            configuration.oidc.pushedAuthorization = options.pushedAuthorization
             configuration.checksRegistrationAtLaunch = options.registrationCheckSetting
             return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
                                   simulator: nil, loopback: listener, backendSkipped: options.backend == nil,
@@ -65,6 +66,8 @@ struct CLIEnvironment: Sendable {
         if let grace = knobs.reuseGrace { simulated.refreshReuseGrace = grace }
         if let dpop = knobs.dpop { simulated.dpop = dpop }
         if knobs.dpopNonce { simulated.dpopNonce = .required }
+        if let par = knobs.pushedAuthorization { simulated.pushedAuthorization = par }
+        if let lifetime = knobs.pushedRequestLifetime { simulated.pushedRequestLifetime = lifetime }
         if let delay = knobs.answerDelay { simulated.answerDelay = delay }
         simulated.maxDevicesPerUser = knobs.maxDevices
         let clock = knobs.clock
@@ -83,6 +86,7 @@ struct CLIEnvironment: Sendable {
             backendURL: simulated.backendURL)
         configuration.sessionSource = options.sessionSource
         configuration.dpop = options.dpop
+        configuration.oidc.pushedAuthorization = options.pushedAuthorization
         configuration.checksRegistrationAtLaunch = options.registrationCheckSetting
         return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
                               simulator: simulator, loopback: nil, backendSkipped: false,

@@ -65,6 +65,7 @@ extension CLIOptions {
                 let path = try value()
                 guard !path.isEmpty else { throw UsageError("option --store needs a directory") }
                 options.store = URL(fileURLWithPath: expandingTilde(path), isDirectory: true)
+                options.storeGiven = true
             case "--json": options.json = try flag()
             case "--check-registration": options.checksRegistration = try flag()
             case "--platform":
@@ -112,6 +113,19 @@ extension CLIOptions {
                 }
                 options.simulator.dpop = mode
             case "--sim-dpop-nonce": options.simulator.dpopNonce = try flag()
+            case "--par":
+                let text = try value()
+                guard let mode = PushedAuthorizationMode(rawValue: text) else {
+                    throw UsageError("option --par must be off, auto or required, not '\(text)'")
+                }
+                options.pushedAuthorization = mode
+            case "--sim-par":
+                let text = try value()
+                guard let mode = SimulatorPushedAuthorization(rawValue: text) else {
+                    throw UsageError("option --sim-par must be off, offered or required, not '\(text)'")
+                }
+                options.simulator.pushedAuthorization = mode
+            case "--sim-par-ttl": options.simulator.pushedRequestLifetime = try seconds(try value(), for: name)
             case "--sim-answer-delay": options.simulator.answerDelay = try seconds(try value(), for: name)
             case "--sim-advance": options.simulator.advance = try seconds(try value(), for: name)
             case "--sim-time":
@@ -141,7 +155,7 @@ extension CLIOptions {
     /// Options that only make sense together.
     private func checkCombinations() throws(UsageError) {
         try ongoing.check(command: command, issuer: issuer)
-        if removesDevice, deviceID == nil { throw UsageError("devices remove needs the ID of a device (see 'regstate devices')") }
+        if removesDevice, deviceID == nil { throw UsageError("devices remove needs the ID of a device: the devices command lists them") }
         if command == .notifyTransient, transientIssue == nil {
             throw UsageError("notify-transient needs no-internet or sso-unspecified")
         }

@@ -11,6 +11,10 @@ struct CLIOptions: Sendable, Equatable {
     var help = false
     /// `--store DIR`, else `$REGSTATE_HOME`, else `~/.local/state/regstate`.
     var store: URL
+    /// Whether `--store` was given (a hint then repeats it).
+    var storeGiven = false
+    /// How this run was started, for the commands its hints print (set after parsing).
+    var invocation = Invocation.onPath
     /// `--json`: lettered events as JSON lines on stdout, every other text on stderr.
     var json = false
     /// `--platform native|web`.
@@ -30,6 +34,8 @@ struct CLIOptions: Sendable, Equatable {
     var backend: URL?
     /// `--dpop off|auto|required`: whether the session's tokens are bound to the installation's DPoP key.
     var dpop: DPoPMode = .whenOffered
+    /// `--par off|auto|required`: whether authorization requests are pushed (RFC 9126).
+    var pushedAuthorization: PushedAuthorizationMode = .whenOffered
     /// The `--sim-*` knobs, for this run only.
     var simulator = SimulatorKnobs()
     /// `ongoing-access authorize|fetch` and its options.

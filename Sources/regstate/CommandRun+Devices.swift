@@ -56,10 +56,11 @@ extension CommandRun {
         let noSession: Bool = if case .unauthorized = error, case .active = state { false } else { error == .unauthorized }
         let sentence = switch error {
         case .unauthorized where noSession:
-            "No session is active (\(EventText.human(state))): register first, the device list needs this device's"
-                + " registration."
+            "No session is active (\(EventText.human(state))): the device list needs this device's registration."
+                + " \(registerHint)"
         case .unexpectedStatus(404, "unknown_device"):
-            "No device with the ID \(id ?? "?") is registered to this account."
+            "No device with the ID \(id ?? "?") is registered to this account. To list them, run:"
+                + " \(options.typed("devices"))"
         case .unexpectedStatus(404, "devices_unsupported"):
             "This backend has no device list (or no backend is configured)."
         default:

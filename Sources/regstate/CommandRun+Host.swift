@@ -10,11 +10,11 @@ extension CommandRun {
         let state = await service.start()
         await drain()
         guard case .active = state else {
-            console.message("No session is active (\(EventText.human(state))): nothing to call with.")
+            console.message("No session is active (\(EventText.human(state))): nothing to call with. \(registerHint)")
             return ExitCode.registrationRequired
         }
         guard let backend = environment.backendURL else {
-            console.message("No backend is configured: nothing to call.")
+            console.message("No backend is configured: nothing to call. With --issuer, name the backend with --backend URL.")
             return ExitCode.usage
         }
         if let simulator = environment.simulator {
@@ -46,7 +46,8 @@ extension CommandRun {
         await service.start()
         await drain()
         guard let line = await console.ask("ID token: "), !line.isEmpty else {
-            console.message("regstate: update-token reads an ID token on standard input")
+            console.message("regstate: update-token reads an ID token on standard input, and none came. Run it again and give the"
+                            + " token as one line: \(options.typed("update-token"))")
             return ExitCode.usage
         }
         do {
@@ -67,7 +68,7 @@ extension CommandRun {
         let state = await service.start()
         await drain()
         guard case .active = state, let issue = options.transientIssue else {
-            console.message("No session is active (\(EventText.human(state))).")
+            console.message("No session is active (\(EventText.human(state))): nothing to keep. \(registerHint)")
             return ExitCode.registrationRequired
         }
         do {

@@ -12,8 +12,13 @@ extension CommandRun {
             try await service.beginPasswordlessRegistration(email: email)
         } catch {
             await reportFailure(error)
-            if case .registration(.passwordlessNotOffered)? = error as? RegStateError {
+            switch (error as? RegStateError) {
+            case .registration(.passwordlessNotOffered)?:
                 console.message("This provider offers no emailed codes; choose 1 (social login) instead.")
+            case .registration(.invalidEmail)?:
+                console.message(Self.emailHint(email))
+            default:
+                break
             }
             return .next
         }

@@ -19,9 +19,21 @@ extension CommandRun {
         }
         console.message("A social login begun at \(started) is waiting for its redirect (until "
             + "\(EventText.timestamp(pending.expiresAt))).")
+        var signInPage = pending.authorizationURL
+        if pending.isAuthorizationURLExpired {
+            // A pushed request_uri (RFC 9126) lives briefly: a dead one is never opened; the login begins again.
+            do {
+                signInPage = try await service.reopenSocialLogin()
+                console.message("Its sign-in page (a pushed request) expired at "
+                    + "\(pending.authorizationURLExpiresAt.map(EventText.timestamp) ?? started); the login began again.")
+            } catch {
+                await reportFailure(error)
+                return .next
+            }
+        }
         if environment.simulator == nil {
             console.message("Its sign-in page, if the browser was closed:")
-            console.message(pending.authorizationURL.absoluteString)
+            console.message(signInPage.absoluteString)
         }
         let question = environment.simulator == nil
             ? "Paste the full redirect URL to finish it, or n to discard it: "
@@ -36,14 +48,14 @@ extension CommandRun {
             let callback: URL
             if let simulator = environment.simulator, answer.contains("@"), URL(string: answer)?.scheme == nil {
                 do {
-                    callback = try await simulator.authorize(pending.authorizationURL, as: answer)
+                    callback = try await simulator.authorize(signInPage, as: answer)
                 } catch {
                     console.message("The simulated sign-in failed: \(error.localizedDescription)")
                     continue
                 }
             } else {
                 guard let redirect = URL(string: answer), redirect.scheme != nil else {
-                    console.message("That is not a URL.")
+                    console.message("That is not a URL: paste the whole address the browser was sent to, or n.")
                     continue
                 }
                 callback = redirect

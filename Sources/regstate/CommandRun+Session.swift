@@ -99,7 +99,7 @@ extension CommandRun {
         let state = await service.start()
         await drain()
         guard case .active = state else {
-            console.message("Nothing to log out: no session is active (\(EventText.human(state))).")
+            console.message("Nothing to log out: no session is active (\(EventText.human(state))). \(registerHint)")
             if options.json { console.jsonLine(["result": "logout", "loggedOut": false, "reason": "no_session"]) }
             return ExitCode.registrationRequired
         }

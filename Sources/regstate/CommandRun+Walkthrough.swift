@@ -29,7 +29,7 @@ extension CommandRun {
             let step: Step
             switch state {
             case .active:
-                console.message("Session active. Run 'regstate status' later to inspect it.")
+                console.message("Session active. To inspect it later, run: \(options.typed("status"))")
                 return ExitCode.success
             case .registrationRequired, .failed:
                 step = await registrationMenu()
@@ -110,6 +110,11 @@ extension CommandRun {
         let callback: URL
         if let simulator = environment.simulator {
             guard let email = await ask("Sign in as (email): ") else { return .exit(endOfInput()) }
+            if EmailAddress.problem(email) != nil {
+                console.message("The simulated sign-in needs an email address. " + Self.emailHint(email))
+                try? await service.retryRegistration()
+                return .next
+            }
             do {
                 callback = try await simulator.authorize(url, as: email)
             } catch {
@@ -150,7 +155,7 @@ extension CommandRun {
         while true {
             guard let line = await ask("Paste the full redirect URL: ") else { return nil }
             if let redirect = URL(string: line), redirect.scheme != nil { return redirect }
-            console.message("That is not a URL.")
+            console.message("That is not a URL: paste the whole address the browser was sent to, starting with its scheme.")
         }
     }
 
@@ -170,6 +175,13 @@ extension CommandRun {
     }
 
     /// Errors already appear as lettered events (F); anything else is said here.
+    /// Why `email` was refused and what to do: the reason (never the address itself) and the menu choice to retry.
+    static func emailHint(_ email: String) -> String {
+        let reason = EmailAddress.problem(email.trimmingCharacters(in: .whitespacesAndNewlines))
+        return "That email address cannot be used\(reason.map { ": \($0)" } ?? " (the provider refused it)")."
+            + " Choose the same option again and type an address like alice@example.com."
+    }
+
     func reportFailure(_ error: any Error) async {
         await drain()
         if error is RegStateError { return }
@@ -188,7 +200,8 @@ extension CommandRun {
     }
 
     func endOfInput() -> Int32 {
-        console.message("regstate: the input ended before the walkthrough finished.")
+        console.message("regstate: the input ended before the walkthrough finished. Answer every question (one per line),"
+                        + " or run it again: \(options.typed("walkthrough"))")
         return ExitCode.failure
     }
 }

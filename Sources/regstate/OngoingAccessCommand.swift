@@ -23,7 +23,6 @@ enum OngoingAccessCommand {
                    Limit the data to a time range (2026-03-01 or an ISO 8601 instant); fetch uses the authorized
                    scope when none is given.
         --sim-access-ttl and --sim-refresh-ttl set the provider's token lifetimes for tokens issued in this run.
-        Exit status: 0 done, 3 no token stored or consent needed (--no-auto-recover), 1 refused or failed.
         """
 
     /// Runs the command and returns the exit status.
@@ -34,8 +33,7 @@ enum OngoingAccessCommand {
         do {
             (service, tokenStore) = try await makeService(options, console: console)
         } catch let error as UsageError {
-            console.message("regstate: \(error.message) (see 'regstate --help')")
-            return ExitCode.usage
+            return CLI.usageFailure(error, options.invocation, terminal)
         } catch {
             console.message("regstate: \(error.localizedDescription)")
             return ExitCode.failure

@@ -37,7 +37,7 @@ struct OngoingAccessRun: Sendable {
             return ExitCode.failure
         }
         guard let record else {
-            console.message("No ongoing-access token is stored; run 'regstate ongoing-access authorize' first.")
+            console.message("No ongoing-access token is stored. To consent first, run: \(options.typed("ongoing-access authorize"))")
             return ExitCode.registrationRequired
         }
         do {
@@ -90,8 +90,8 @@ struct OngoingAccessRun: Sendable {
         await printer.drain(service)
         switch error {
         case .oAuthTokenExpired:
-            console.message("The ongoing-access token has expired: run 'regstate ongoing-access authorize' to consent again "
-                            + "(or fetch without --no-auto-recover).")
+            console.message("The ongoing-access token has expired (fetch without --no-auto-recover consents again by"
+                            + " itself). To consent again, run: \(options.typed("ongoing-access authorize"))")
             return ExitCode.registrationRequired
         default:
             console.message("Ongoing access failed: \(error.errorDescription ?? "unknown error")")

@@ -44,6 +44,10 @@ struct SimulatorKnobs: Sendable, Equatable {
     /// Keychain keeps them) behind the App Group lock `DIR/.lock`, as `RegStateDependencies.sharedSession` pairs them
     /// on Apple platforms, instead of a `FileSecureStore` in `DIR/secure`.
     var keychain = false
+    /// `--sim-par off|offered|required`: pushed authorization requests at the simulated provider.
+    var pushedAuthorization: SimulatorPushedAuthorization?
+    /// `--sim-par-ttl SECONDS`: how long a pushed `request_uri` lives.
+    var pushedRequestLifetime: TimeInterval?
 
     /// Whether any knob was set.
     var isEmpty: Bool { self == SimulatorKnobs() }

@@ -1,7 +1,8 @@
 /// The help texts: one for the tool, one per command.
 enum Usage {
-    /// `regstate --help`.
-    static let tool = """
+    /// `regstate --help`; its last line names the tool as it was started (`invocation`).
+    static func tool(_ invocation: Invocation) -> String {
+        """
         regstate: register a user and keep their session, on the embedded simulator or a real OpenID provider.
 
         Usage: regstate [COMMAND] [OPTIONS]
@@ -23,10 +24,14 @@ enum Usage {
                         Host mode: the host could not renew now; the session stays, offline
 
         \(options)
-        Exit status: 0 session active (A/B/C/H), 3 registration required (D), 1 error or refused, 2 bad usage.
-        Run 'regstate COMMAND --help' for one command.
+        Exit status: 0 the command did what it was asked, 3 no session to act on (registration required, D),
+        1 an error or a refusal that changed nothing, 2 bad usage. By command:
+        \(ExitStatusTable.lines.joined(separator: "\n"))
+
+        For one command: \(invocation.typed("COMMAND --help"))
 
         """
+    }
 
     /// The options every command accepts.
     static let options = """
@@ -35,7 +40,7 @@ enum Usage {
                                    the simulator's world lives in DIR/simulator, shared by later runs
           --json                   Each lettered event as a JSON line on stdout; all other text on stderr
           --check-registration     After the launch, ask the backend to confirm the registration and refresh
-                                   the profile (seed 002); the walkthrough always does
+                                   the profile; the walkthrough always does
           --platform native|web    web is a non-native platform: Active A (default native)
           --issuer URL             Use a real OpenID Connect provider instead of the simulator
           --client-id ID           The client registered at --issuer (required with it)
@@ -44,10 +49,12 @@ enum Usage {
           --scope SCOPES           Scopes to ask for (default openid profile email offline_access; openid
                                    always; optional ones the provider's discovery does not list are left out)
           --backend URL            A real registration backend (with --issuer; skipped when absent)
-          --host-mode              The host app renews the session (seed 000): it pushes ID tokens with
+          --host-mode              The host app renews the session (its own login): it pushes ID tokens with
                                    update-token; implied by update-token and notify-transient
           --dpop off|auto|required Bind the tokens to this installation's DPoP key (RFC 9449): auto when the
                                    provider offers it (default), required fails against one that does not
+          --par off|auto|required  Push the authorization request (RFC 9126 PAR): auto when the provider
+                                   offers it (default), required fails against one that does not
           --sim-access-ttl SECONDS Simulator: access token lifetime for tokens issued in this run
           --sim-refresh-ttl SECONDS
                                    Simulator: refresh token lifetime for tokens issued in this run
@@ -56,6 +63,9 @@ enum Usage {
           --sim-dpop off|allowed|required
                                    Simulator: DPoP as the provider and backend enforce it (default off)
           --sim-dpop-nonce         Simulator: DPoP proofs must carry the server's nonce
+          --sim-par off|offered|required
+                                   Simulator: pushed authorization requests (default off)
+          --sim-par-ttl SECONDS    Simulator: a pushed request_uri lives this long (default 60)
           --sim-answer-delay SECONDS
                                    Simulator: answers are held this long after the request was applied
           --sim-advance SECONDS    Simulator: this run's clock is this many seconds ahead (tokens expire)
@@ -86,15 +96,12 @@ enum Usage {
             line and asks for the code. With --issuer, social login prints the authorization URL on its own line
             and reads the redirect URL from the next line (or catches it with --loopback). When confirmation fails
             with "Too many devices", it lists the account's devices and offers to remove one; then sign in again.
-            Exit status: 0 session active, 3 registration required, 1 error or input ended.
             """
         case .status:
             """
             Usage: regstate status [OPTIONS]
 
             Settles (renewing an expired token if needed) and prints the state with its letter.
-            Exit status: 0 session active (A/B/C/H, also offline after a recoverable E), 3 registration required (D),
-            1 settled in an error.
             """
         case .events:
             """
@@ -115,7 +122,6 @@ enum Usage {
             nothing changes. With --json, a line {"result":"logout","loggedOut":…,
             "revocation":"revoked|unsupported|refused|nothingToRevoke|unreachable","endSession"?:"ended|failed|URL"},
             or {"result":"logout","loggedOut":false,"reason":"no_session|failed"}.
-            Exit status: 0 logged out, 1 refused (offline), 3 nothing to log out.
             """
         case .clearState:
             """
@@ -127,7 +133,6 @@ enum Usage {
             registered there (offline, refused). Local state is cleared in every case; nothing is revoked at the
             provider (logout does that). The simulator's world (the server side) stays. With --json, a line
             {"result":"clear-state","removed":[…],"installation":"deregistered|noBackend|notRegistered|offline|refused"}.
-            Exit status: 0.
             """
         case .devices:
             """
@@ -139,8 +144,6 @@ enum Usage {
             registration refused at the device limit, uses the user's ID token and offers the removal itself). With --json, a line
             {"result":"devices","devices":[{"id","platform","formFactor","registeredAt","current"}]} or
             {"result":"devices","removed":ID}, or {"result":"devices","error":REASON}.
-            Exit status: 0 done, 1 refused or unreachable (unknown device, offline, no backend), 3 no session: nothing
-            to authenticate with.
             """
         case .ongoingAccess:
             OngoingAccessCommand.usage
@@ -154,7 +157,6 @@ enum Usage {
             the host is told, and since this run cannot answer for it the call fails as offline). A second 401 fails
             with rejectedAfterRenewal; 403 FORCED_LOGOUT ends the session. With --json, a line
             {"result":"call","path":…,"status":…} or {"result":"call","path":…,"error":…}.
-            Exit status: 0 on a 2xx answer, 1 on any other answer or failure, 3 when no session is active.
             """
         case .updateToken:
             """
@@ -164,7 +166,6 @@ enum Usage {
             told the security token expired; validates it by the registration rules, exchanges it at the backend for
             a security token and prints the state (Active H from D, Active C when renewing). The same ID token again
             is ignored while the session is active. The token is never printed or journaled.
-            Exit status: 0 session active, 1 refused (invalid token, device or token limit, offline), 2 no token.
             """
         case .notifyTransient:
             """
@@ -172,9 +173,8 @@ enum Usage {
 
             Host mode: the host could not renew for a transient reason. Error E (recoverable), the session stays
             active and offline with all its data.
-            Exit status: 0 session kept, 3 no session is active.
             """
         }
-        return summary + "\n\n" + options
+        return summary + "\n" + ExitStatusTable.line(for: command) + "\n\n" + options
     }
 }

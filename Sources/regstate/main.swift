@@ -10,15 +10,19 @@ let environment = ["REGSTATE_HOME", "HOME"].reduce(into: [String: String]()) { f
 /// The `regstate` command: see ``CLI`` and ``Usage``. The run, and the engine actors it calls, prefer the main thread
 /// (``MainThreadExecutor``): a short command hands nothing from thread to thread and exits where it finishes.
 let arguments = Array(CommandLine.arguments.dropFirst())
+let invocation = Invocation.detect(argument0: CommandLine.arguments.first ?? "regstate",
+                                   currentDirectory: FileManager.default.currentDirectoryPath)
 if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
     let executor = MainThreadExecutor()
     CommandExecutor.preferred = executor
     Task(executorPreference: executor) {
-        exit(await CLI.run(arguments: arguments, environment: environment, terminal: StandardTerminal()))
+        exit(await CLI.run(arguments: arguments, environment: environment, terminal: StandardTerminal(),
+                           invocation: invocation))
     }
 } else {
     Task.detached {
-        exit(await CLI.run(arguments: arguments, environment: environment, terminal: StandardTerminal()))
+        exit(await CLI.run(arguments: arguments, environment: environment, terminal: StandardTerminal(),
+                           invocation: invocation))
     }
 }
 dispatchMain()

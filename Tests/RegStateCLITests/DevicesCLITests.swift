@@ -68,7 +68,7 @@ struct DevicesCLITests {
         let none = try await fresh.run(["devices", "--json"])
         #expect(none.status == 3)
         #expect(none.stdout.contains("\"error\":\"unauthorized\""))
-        #expect(none.stderr.contains("register first"))
+        #expect(none.stderr.contains("To register, run: "))
 
         let device = try CLIScenario()
         try await device.registerSocially()

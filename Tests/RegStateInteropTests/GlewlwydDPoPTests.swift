@@ -22,7 +22,8 @@ extension InteropTests {
                   Case(clientID: "swift-test-public", mode: .whenOffered, nonce: false),
               ])
         func bound(_ run: Case) async throws {
-            try await withPeer(.glewlwyd, PeerKnobs(dpopNonce: run.nonce)) { peer in
+            // With --nonce, PAR off: Glewlwyd's /par wants a nonce it never sends (pinned in GlewlwydPAR).
+            try await withPeer(.glewlwyd, PeerKnobs(dpopNonce: run.nonce, pushedAuthorization: run.nonce ? "off" : nil)) { peer in
                 let device = InteropDevice(peer: peer, dpop: run.mode, clientID: run.clientID)
                 let service = try await device.register()
                 let key = try #require(try DPoPKeyStore(store: device.store, crypto: SystemCrypto()).load())

@@ -26,12 +26,25 @@ public final class CLIProcess {
     private let exited = StreamCollector()
 
     /// Starts `regstate arguments…`.
-    public init(_ arguments: [String]) throws {
+    public convenience init(_ arguments: [String]) throws {
         let binary = try #require(BuiltProducts.executable("regstate"), "regstate not found next to the tests or in .build/debug")
-        process.executableURL = binary
+        try self.init(executable: binary, arguments: arguments, currentDirectory: nil, pathPrefix: nil)
+    }
+
+    /// Starts the command line `line` with `/bin/sh -c`, as a person types it: in `currentDirectory`, with
+    /// `pathPrefix` (when given) in front of the `PATH`.
+    public convenience init(shell line: String, currentDirectory: URL, pathPrefix: String? = nil) throws {
+        try self.init(executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", line],
+                      currentDirectory: currentDirectory, pathPrefix: pathPrefix)
+    }
+
+    private init(executable: URL, arguments: [String], currentDirectory: URL?, pathPrefix: String?) throws {
+        process.executableURL = executable
         process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         var environment = ProcessInfo.processInfo.environment
         environment["REGSTATE_HOME"] = nil
+        if let pathPrefix { environment["PATH"] = pathPrefix + ":" + (environment["PATH"] ?? "/usr/bin:/bin") }
         process.environment = environment
         let outputPipe = Pipe()
         let errorPipe = Pipe()
@@ -83,6 +96,14 @@ public final class CLIProcess {
     /// Runs `regstate arguments…` with `input` on standard input and returns what it produced.
     public static func run(_ arguments: [String], input: String = "") async throws -> CLIResult {
         let child = try CLIProcess(arguments)
+        child.send(input)
+        return try await child.finish()
+    }
+
+    /// Runs the command line `line` (see ``init(shell:currentDirectory:pathPrefix:)``) with `input` on standard input.
+    public static func run(shell line: String, input: String = "", in currentDirectory: URL,
+                           pathPrefix: String? = nil) async throws -> CLIResult {
+        let child = try CLIProcess(shell: line, currentDirectory: currentDirectory, pathPrefix: pathPrefix)
         child.send(input)
         return try await child.finish()
     }

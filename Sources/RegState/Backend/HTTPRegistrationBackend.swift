@@ -131,10 +131,9 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
         }
     }
 
+    /// `headers` with the `Authorization` of `token` (``AccessCredential``, the one writer of that header).
     static func bearer(_ token: String, _ headers: [String: String]) -> [String: String] {
-        var all = headers
-        all["Authorization"] = "Bearer \(token)"
-        return all
+        AccessCredential.bearerFields(token, carrier: .securityToken, merging: headers)
     }
 
     func endpoint(_ path: String) -> URL {

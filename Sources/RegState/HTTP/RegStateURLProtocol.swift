@@ -187,14 +187,11 @@ extension RegStateService {
     ///   its token; `CancellationError` while it waits for a renewal.
     public nonisolated func authorize(_ request: inout URLRequest, policy: TokenPolicy) async throws {
         guard let url = request.url, let carrier = policy.carrier(for: url) else { return }
-        let (token, key) = try await authorization(for: carrier)
-        guard let key else {
-            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-            return
-        }
+        let credential = try await credential(for: carrier)
         // A DPoP-bound token goes only as `DPoP`, with a fresh proof for this method and URL (RFC 9449 §7.1).
-        request.setValue("DPoP \(token)", forHTTPHeaderField: "Authorization")
-        request.setValue(try dpop.proof(key: key, method: request.httpMethod ?? "GET", url: url, accessToken: token),
-                         forHTTPHeaderField: "DPoP")
+        let fields = try credential.authorizationFields(method: request.httpMethod ?? "GET", url: url, dpop: dpop)
+        for (name, value) in fields {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
     }
 }

@@ -7,6 +7,12 @@ public enum RegistrationFailure: Error, Sendable, Equatable, Codable {
     case discoveryFailed(String)
     /// The provider could not be reached.
     case providerUnreachable(String)
+    /// The provider refused the pushed authorization request (RFC 9126 §2.3): `error` is its OAuth error code (or
+    /// the status of an answer without one), `description` its explanation. The browser was not opened.
+    case pushedAuthorizationRefused(error: String, description: String?)
+    /// Pushed authorization requests are required (by the configuration or the provider) and cannot be used: the
+    /// reason says why (no endpoint in discovery, or switched off). No plain authorization URL is made instead.
+    case pushedAuthorizationUnavailable(String)
     /// The callback's `state` did not match the pending request (missing, wrong, or a replay).
     case stateMismatch
     /// A callback arrived with no login pending.
@@ -67,6 +73,9 @@ extension RegistrationFailure: LocalizedError {
         switch self {
         case .discoveryFailed(let detail): "The sign-in service is misconfigured (\(detail))."
         case .providerUnreachable(let detail): "The sign-in service cannot be reached (\(detail)). Try again."
+        case .pushedAuthorizationRefused(let error, let description):
+            "The sign-in service refused the sign-in request (\(error)\(description.map { ": \($0)" } ?? ""))."
+        case .pushedAuthorizationUnavailable(let reason): "Sign-in cannot start with this sign-in service (\(reason))."
         case .stateMismatch: "The sign-in response did not match this request. Please start again."
         case .noPendingLogin: "No sign-in is in progress. Please start again."
         case .loginAlreadyInProgress: "A sign-in was already in progress; it was cancelled. Please start again."
@@ -88,7 +97,7 @@ extension RegistrationFailure: LocalizedError {
         case .rateLimited(let seconds):
             "Too many requests for now. Wait \(seconds.map { "\($0) seconds" } ?? "a moment") and try again."
         case .passwordlessNotOffered: "This sign-in service does not offer sign-in with an emailed code. Use social sign-in."
-        case .invalidEmail: "That email address cannot be used."
+        case .invalidEmail: "That email address cannot be used: check it and type it again (name@example.com)."
         case .tooManyRegisteredDevices: "Too many devices are registered to this account. Remove one and try again."
         case .maxSecurityTokens: "This device has too many open sessions. Sign out elsewhere and try again."
         case .backendFailed(let detail): "Registration could not be completed (\(detail)). Try again."
@@ -114,6 +123,8 @@ extension RegistrationFailure {
         switch self {
         case .discoveryFailed: "discovery_failed"
         case .providerUnreachable: "provider_unreachable"
+        case .pushedAuthorizationRefused: "pushed_authorization_refused"
+        case .pushedAuthorizationUnavailable: "pushed_authorization_unavailable"
         case .stateMismatch: "state_mismatch"
         case .noPendingLogin: "no_pending_login"
         case .loginAlreadyInProgress: "login_already_in_progress"

@@ -18,15 +18,29 @@ public struct AuthorizationRequest: Sendable, Equatable, Codable {
     public var redirectURI: URL
     /// When the request was made, by the client's clock.
     public var issuedAt: Date
+    /// When the pushed request's `request_uri` expires (RFC 9126 §2.2 `expires_in` after the push, by the client's
+    /// clock); `nil` when the parameters are in ``url`` itself (no push). A URL past this time is dead: the login
+    /// begins again rather than sending it. Optional, so that records written before PAR still read.
+    public var requestURIExpiresAt: Date?
 
     /// Creates a request from its parts.
-    public init(url: URL, state: String, nonce: String, codeVerifier: String, redirectURI: URL, issuedAt: Date) {
+    ///
+    /// - Parameter requestURIExpiresAt: When the pushed `request_uri` in `url` expires; `nil` without a push.
+    public init(url: URL, state: String, nonce: String, codeVerifier: String, redirectURI: URL, issuedAt: Date,
+                requestURIExpiresAt: Date? = nil) {
         self.url = url
         self.state = state
         self.nonce = nonce
         self.codeVerifier = codeVerifier
         self.redirectURI = redirectURI
         self.issuedAt = issuedAt
+        self.requestURIExpiresAt = requestURIExpiresAt
+    }
+
+    /// Whether ``url`` is a pushed request's and its `request_uri` has expired at `now`.
+    public func isURLExpired(at now: Date) -> Bool {
+        guard let requestURIExpiresAt else { return false }
+        return now >= requestURIExpiresAt
     }
 }
 

@@ -18,7 +18,8 @@ extension OIDCClient {
             throw .unsupported("the provider has no userinfo endpoint")
         }
         let request = HTTPRequest(method: .get, url: endpoint,
-                                  headers: ["Authorization": "Bearer \(accessToken)", "Accept": "application/json"])
+                                  headers: AccessCredential.bearerFields(accessToken, carrier: .accessToken,
+                                                                         merging: ["Accept": "application/json"]))
         let response = try await ResponseReading.send(request, over: transport)
         if response.status == 401 { throw .unauthorized }
         let claims = try ResponseReading.jsonObject(response, what: "userinfo response")

@@ -95,10 +95,16 @@ package actor OIDCClient {
     /// - Throws: discovery errors, or ``OIDCError/crypto(_:)`` when random bytes are unavailable.
     /// With `dpopKey`, the request also carries `dpop_jkt` (RFC 9449 §10), so the code is bound to that key.
     /// With `prompt`, the request carries `prompt=login` or `prompt=select_account` (OIDC Core §3.1.2.1).
+    /// When ``OIDCConfiguration/pushedAuthorization`` and discovery call for PAR (RFC 9126), these parameters are
+    /// pushed (``push(_:to:authorizationEndpoint:dpopKey:)``, with a DPoP proof by `dpopKey` when DPoP is on) and the
+    /// URL carries only `client_id` and `request_uri`; the request then records when that expires.
+    /// - Throws: also ``OIDCError/pushedAuthorizationUnavailable(_:)`` when PAR is required and cannot be used, and
+    ///   ``OIDCError/pushedAuthorizationRefused(error:description:status:)`` when the provider refuses the push.
     package func makeAuthorizationRequest(
         dpopKey: DPoPKey? = nil, prompt: LoginPrompt? = nil
     ) async throws(OIDCError) -> AuthorizationRequest {
         let metadata = try await metadata()
+        let pushEndpoint = try configuration.pushedAuthorization.endpoint(in: metadata)
         let state: String
         let nonce: String
         let verifier: String
@@ -128,11 +134,19 @@ package actor OIDCClient {
         where !reserved.contains(name) {
             parameters.append((name, value))
         }
+        let issuedAt = clock.now()
+        if let pushEndpoint {
+            let pushed = try await push(parameters, to: pushEndpoint, authorizationEndpoint: metadata.authorizationEndpoint,
+                                        dpopKey: dpopKey)
+            return AuthorizationRequest(url: pushed.url, state: state, nonce: nonce, codeVerifier: verifier,
+                                        redirectURI: configuration.redirectURI, issuedAt: issuedAt,
+                                        requestURIExpiresAt: pushed.expiresAt)
+        }
         guard let url = Self.url(metadata.authorizationEndpoint, addingQuery: parameters) else {
             throw .malformedResponse("the authorization endpoint is not a usable URL")
         }
         return AuthorizationRequest(url: url, state: state, nonce: nonce, codeVerifier: verifier,
-                                    redirectURI: configuration.redirectURI, issuedAt: clock.now())
+                                    redirectURI: configuration.redirectURI, issuedAt: issuedAt)
     }
 
     // MARK: - Callback

@@ -27,6 +27,10 @@ public struct OIDCConfiguration: Sendable, Equatable {
     /// Where the provider sends the browser after RP-initiated logout (`post_logout_redirect_uri`, registered at the
     /// provider); `nil` leaves the parameter out and the provider shows its own page.
     public var postLogoutRedirectURI: URL?
+    /// Whether authorization requests are pushed (RFC 9126): ``PushedAuthorizationMode/whenOffered`` by default, so
+    /// a provider whose discovery lists `pushed_authorization_request_endpoint` gets the parameters in a direct `POST`
+    /// and the browser only `client_id` and `request_uri`.
+    public var pushedAuthorization = PushedAuthorizationMode.whenOffered
 
     /// The scopes requested when none are given: an ID token with profile and email, and a refresh token.
     public static let defaultScopes = ["openid", "profile", "email", "offline_access"]

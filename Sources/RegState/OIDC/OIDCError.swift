@@ -65,6 +65,13 @@ public enum OIDCError: Error, Sendable, Equatable {
     case passwordlessNotOffered
     /// A random-number or hashing failure while building a request.
     case crypto(CryptoError)
+    /// The pushed authorization request endpoint (RFC 9126 §2.3) refused the request: `error` is the provider's OAuth
+    /// error code (`invalid_request`, `invalid_client`, `unauthorized_client`, `invalid_dpop_proof`, …), `nil` when
+    /// it answered a 4xx without a readable error body (Glewlwyd's bare `403`). Nothing was opened in the browser.
+    case pushedAuthorizationRefused(error: String?, description: String?, status: Int)
+    /// Pushed authorization requests are required (by the configuration or by the provider) and cannot be used; the
+    /// reason says which. Nothing was sent: no plain authorization URL is made in their place.
+    case pushedAuthorizationUnavailable(String)
     /// A DPoP step failed (RFC 9449): no key, a refused nonce, DPoP required but not offered, a `Bearer` answer when
     /// DPoP was required.
     case dpop(DPoPError)
@@ -130,6 +137,7 @@ public enum OIDCError: Error, Sendable, Equatable {
         switch self {
         case .server(let status), .notTheProvider(let status), .unexpectedStatus(let status): status
         case .oauth(_, _, let status), .unexplainedRefusal(let status, _): status
+        case .pushedAuthorizationRefused(_, _, let status): status
         default: nil
         }
     }
@@ -171,7 +179,7 @@ extension OIDCError: LocalizedError {
         case .insecureURL(let what): "The sign-in service must be reached over HTTPS (\(what))."
         case .userInfoSubjectMismatch: "The sign-in service sent the profile of another user."
         case .unauthorized: "The access token was refused; it has expired or was revoked."
-        case .invalidEmail: "That email address cannot be used."
+        case .invalidEmail: "That email address cannot be used: check it and type it again (name@example.com)."
         case .wrongCode: "That code is not right."
         case .codeExpired: "That code has expired."
         case .codeReused: "That code was already used."
@@ -179,6 +187,11 @@ extension OIDCError: LocalizedError {
         case .tooManyAttempts: "Too many wrong codes were tried."
         case .rateLimited(let seconds): "Too many requests\(seconds.map { "; wait \($0) s" } ?? "")."
         case .passwordlessNotOffered: "The sign-in service does not offer sign-in with an emailed code."
+        case .pushedAuthorizationRefused(let error, let description, let status):
+            "The sign-in service refused the pushed authorization request (HTTP \(status)"
+                + (error.map { ", \($0)" } ?? ", no reason given") + (description.map { ": \($0)" } ?? "") + ")."
+        case .pushedAuthorizationUnavailable(let reason):
+            "Pushed authorization requests cannot be used with this sign-in service (\(reason))."
         case .crypto(let error): error.errorDescription
         case .dpop(let error): error.errorDescription
         }

@@ -32,6 +32,12 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
     /// `dpop_signing_alg_values_supported` (RFC 9449 §5.1): the proof algorithms the provider accepts; `nil` when it
     /// does not offer DPoP.
     public var dpopSigningAlgValuesSupported: [String]? = nil
+    /// `pushed_authorization_request_endpoint` (RFC 9126 §5): where authorization parameters are pushed; `nil` when
+    /// the provider does not offer pushed authorization requests.
+    public var pushedAuthorizationRequestEndpoint: URL? = nil
+    /// `require_pushed_authorization_requests` (RFC 9126 §5): whether the provider accepts only pushed authorization
+    /// requests.
+    public var requirePushedAuthorizationRequests: Bool? = nil
 
     /// Creates metadata, as a test or a configuration without discovery would.
     public init(
@@ -76,6 +82,8 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
         case scopesSupported = "scopes_supported"
         case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
+        case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
+        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
     }
 
     /// Every endpoint the document names, with its member name: what must be `https` (or loopback) before it is used.
@@ -86,6 +94,9 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         if let userinfoEndpoint { endpoints.append(("userinfo_endpoint", userinfoEndpoint)) }
         if let revocationEndpoint { endpoints.append(("revocation_endpoint", revocationEndpoint)) }
         if let endSessionEndpoint { endpoints.append(("end_session_endpoint", endSessionEndpoint)) }
+        if let pushedAuthorizationRequestEndpoint {
+            endpoints.append(("pushed_authorization_request_endpoint", pushedAuthorizationRequestEndpoint))
+        }
         return endpoints
     }
 

@@ -55,47 +55,34 @@ public struct AuthorizedTransport: HTTPTransport {
     /// One hop: authorized when the policy lists its URL, renewed and retried once on a rejection.
     private func sendOnce(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard let carrier = policy.carrier(for: request.url) else { return try await base.send(request) }
-        let (token, key) = try await service.authorization(for: carrier)
-        let response = try await sendAuthorized(request, token: token, key: key)
+        let credential = try await service.credential(for: carrier)
+        let response = try await send(request, with: credential)
         if policy.evaluateForcedLogout(response) {
             try? await service.handleForcedLogout()
             return response
         }
         guard policy.evaluateTokenRefresh(request, response) else { return response }
-        guard let renewed = try await service.renewed(carrier, after: token), renewed != token else { return response }
-        // A renewed access token comes with its own binding (a DPoP key, or none): read both from one record.
-        let (current, currentKey) = carrier == .accessToken ? try await service.validAuthorization() : (renewed, nil)
-        let retried = try await sendAuthorized(request, token: current, key: currentKey)
+        guard let renewed = try await service.renewed(after: credential) else { return response }
+        let retried = try await send(request, with: renewed)
         if policy.evaluateForcedLogout(retried) {
             try? await service.handleForcedLogout()
             return retried
         }
         if policy.evaluateTokenRefresh(request, retried) {
-            await service.rejectedAgain(carrier, token: current)
+            await service.rejectedAgain(renewed)
             throw AuthorizationError.rejectedAfterRenewal
         }
         return retried
     }
 
-    /// Sends `request` with `token`: as `Bearer`, or as `DPoP` with a fresh proof when `key` binds it; a DPoP nonce
-    /// challenge is answered once.
-    private func sendAuthorized(_ request: HTTPRequest, token: String, key: DPoPKey?) async throws -> HTTPResponse {
-        var authorized = request
-        guard let key else {
-            authorized.headers["Authorization"] = "Bearer \(token)"
-            return try await base.send(authorized)
-        }
+    /// Sends `request` authorized by `credential` (``AccessCredential/authorizationFields(method:url:dpop:)``); a
+    /// DPoP nonce challenge is answered once.
+    private func send(_ request: HTTPRequest, with credential: AccessCredential) async throws -> HTTPResponse {
         let dpop = service.dpop
-        authorized.headers["Authorization"] = "DPoP \(token)"
-        authorized.headers["DPoP"] = try dpop.proof(key: key, method: request.method.rawValue, url: request.url,
-                                                    accessToken: token)
-        let response = try await base.send(authorized)
-        guard try dpop.remember(nonceFrom: response, for: request.url), Self.asksForNonce(response) else {
-            return response
-        }
-        authorized.headers["DPoP"] = try dpop.proof(key: key, method: request.method.rawValue, url: request.url,
-                                                    accessToken: token)
-        let retried = try await base.send(authorized)
+        let response = try await base.send(try credential.authorizing(request, dpop: dpop))
+        guard credential.isDPoPBound, try dpop.remember(nonceFrom: response, for: request.url),
+              Self.asksForNonce(response) else { return response }
+        let retried = try await base.send(try credential.authorizing(request, dpop: dpop))
         try dpop.remember(nonceFrom: retried, for: request.url)
         return retried
     }
@@ -107,26 +94,31 @@ public struct AuthorizedTransport: HTTPTransport {
 }
 
 extension RegStateService {
-    /// The token `carrier` names for a request the policy lists and, for a DPoP-bound access token, the key its
-    /// proofs are signed with (the backend security token is never DPoP-bound).
-    func authorization(for carrier: TokenCarrier) async throws -> (token: String, key: DPoPKey?) {
+    /// The credential `carrier` names for a request the policy lists: the access token with its scheme (DPoP-bound
+    /// or bearer), or the backend security token (never DPoP-bound).
+    func credential(for carrier: TokenCarrier) async throws -> AccessCredential {
         switch carrier {
-        case .accessToken: try await validAuthorization()
-        case .securityToken: (try await securityToken(), nil)
+        case .accessToken: try await validCredential()
+        case .securityToken: AccessCredential(token: try await securityToken(), carrier: .securityToken)
         }
     }
 
-    /// The server rejected `token`: the renewed token to retry with, or `nil` when renewal failed.
+    /// The server rejected `credential`: the renewed credential to retry with, or `nil` when renewal failed.
     ///
-    /// - Throws: ``AuthorizationError/rejectedAfterRenewal`` when `token` was renewed for a rejection and rejected
-    ///   again (before the backoff has passed); the security token's renewal failure.
-    func renewed(_ carrier: TokenCarrier, after token: String) async throws -> String? {
-        switch carrier {
+    /// - Throws: ``AuthorizationError/rejectedAfterRenewal`` when `credential` was renewed for a rejection and
+    ///   rejected again (before the backoff has passed); the security token's renewal failure.
+    func renewed(after credential: AccessCredential) async throws -> AccessCredential? {
+        switch credential.carrier {
         case .accessToken:
-            if accessBackoff.isExhausted(token, at: clock.now()) { throw AuthorizationError.rejectedAfterRenewal }
-            return await tokenRejected(token)
+            if accessBackoff.isExhausted(credential.token, at: clock.now()) {
+                throw AuthorizationError.rejectedAfterRenewal
+            }
+            // A renewed access token comes with its own binding (a DPoP key, or none), from the renewal itself.
+            guard let answer = await renewAfterRejection(of: credential.token) else { return nil }
+            return try await self.credential(for: answer)
         case .securityToken:
-            return try await securityTokenRejected(token)
+            let renewed = try await securityTokenRejected(credential.token)
+            return renewed == credential.token ? nil : AccessCredential(token: renewed, carrier: .securityToken)
         }
     }
 }

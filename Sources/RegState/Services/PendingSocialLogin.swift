@@ -18,14 +18,28 @@ public struct PendingSocialLogin: Sendable, Equatable, CustomStringConvertible {
     /// Whether it was already too old to finish when it was read (by the service's clock): its redirect is refused
     /// with ``RegistrationFailure/pendingLoginExpired``.
     public let isExpired: Bool
+    /// When ``authorizationURL`` stops working: the pushed request's `request_uri` expiry (RFC 9126), `nil` for a
+    /// plain authorization URL (it works as long as the login). A redirect can still finish the login after it (the
+    /// user may be on the provider's page already); only opening the URL again is pointless:
+    /// ``RegStateService/reopenSocialLogin()`` begins again instead.
+    public let authorizationURLExpiresAt: Date?
+    /// Whether ``authorizationURL`` was already dead when this was read (by the service's clock).
+    public let isAuthorizationURLExpired: Bool
 
     /// Creates a summary.
-    public init(authorizationURL: URL, startedAt: Date, expiresAt: Date, prompt: LoginPrompt?, isExpired: Bool) {
+    ///
+    /// - Parameters:
+    ///   - authorizationURLExpiresAt: When a pushed request's URL stops working; `nil` for a plain URL.
+    ///   - isAuthorizationURLExpired: Whether it had already stopped when read.
+    public init(authorizationURL: URL, startedAt: Date, expiresAt: Date, prompt: LoginPrompt?, isExpired: Bool,
+                authorizationURLExpiresAt: Date? = nil, isAuthorizationURLExpired: Bool = false) {
         self.authorizationURL = authorizationURL
         self.startedAt = startedAt
         self.expiresAt = expiresAt
         self.prompt = prompt
         self.isExpired = isExpired
+        self.authorizationURLExpiresAt = authorizationURLExpiresAt
+        self.isAuthorizationURLExpired = isAuthorizationURLExpired
     }
 
     /// The endpoint without its query, and the times.

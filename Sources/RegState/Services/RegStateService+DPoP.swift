@@ -16,7 +16,8 @@ extension RegStateService {
         }
     }
 
-    /// A usable access token for the host's requests and, when it is DPoP-bound, the key its proofs are signed with.
+    /// A usable access token for the host's requests as a credential: bearer, or DPoP with the key its proofs are
+    /// signed with.
     ///
     /// The key is a store value of its own: it is used only when it is the one the credentials record names
     /// (`dpop_jkt`). When another process's registration replaced it after the record was read, this waits for that
@@ -24,33 +25,44 @@ extension RegStateService {
     ///
     /// - Throws: as ``validAccessToken()``; ``RegStateError/renewal(_:)`` with ``RenewalFailure/dpopKeyUnavailable(reason:)``
     ///   when the token is bound and its key cannot be read (the session has then ended: **E** final, **D**).
-    func validAuthorization(waitedForWriter: Bool = false) async throws -> (token: String, key: DPoPKey?) {
-        let token = try await validAccessToken()
-        // The token type comes from the same record as the token: a renewal landing in between hands out the new
-        // token with its own type, so a bound token is never sent as Bearer.
-        guard let snapshot = await tokenSnapshot() else { throw AccessTokenError.noSession }
-        let current = snapshot.accessToken == token ? token : snapshot.usableAccessToken
-        guard let current else { throw AccessTokenError.noSession }
-        guard snapshot.isDPoPBound else { return (current, nil) }
+    func validCredential(waitedForWriter: Bool = false) async throws -> AccessCredential {
+        try await credential(for: try await accessTokenAnswer().value, waitedForWriter: waitedForWriter)
+    }
+
+    /// The credential of an access-token answer: a renewal's as it came; a stored record's with the key it names.
+    func credential(for answer: AccessTokenAnswer, waitedForWriter: Bool = false) async throws -> AccessCredential {
+        guard case .stored(let snapshot) = answer else {
+            if case .renewed(let credential) = answer { return credential }
+            throw AccessTokenError.noSession
+        }
+        // The token type comes from the same record as the token, so a bound token is never sent as Bearer.
+        guard snapshot.isDPoPBound else {
+            return AccessCredential(token: snapshot.accessToken, expiresAt: snapshot.expiresAt, carrier: .accessToken)
+        }
         let key: DPoPKey?
         do {
             key = try dpop.boundKey(matching: snapshot.dpopThumbprint)
         } catch {
-            throw await keyUnavailable(current, reason: error.errorDescription ?? "unreadable")
+            throw await keyUnavailable(snapshot.accessToken, reason: error.errorDescription ?? "unreadable")
         }
-        if let key { return (current, key) }
+        if let key {
+            return AccessCredential(token: snapshot.accessToken, scheme: .dpop(key), expiresAt: snapshot.expiresAt,
+                                    carrier: .accessToken)
+        }
         guard waitedForWriter else {
             let lease = try await runner.tokens.exclusiveAccess()
             lease.release()
-            return try await validAuthorization(waitedForWriter: true)
+            return try await validCredential(waitedForWriter: true)
         }
-        throw await keyUnavailable(current, reason: "the key record holds another key than the tokens'")
+        throw await keyUnavailable(snapshot.accessToken, reason: "the key record holds another key than the tokens'")
     }
 
     /// Bound tokens are useless without their key: the session ends the way a renewal finds it (the final
     /// `dpopKeyUnavailable`, storage cleared, D) instead of failing every request while it looks active.
     private func keyUnavailable(_ current: String, reason: String) async -> RegStateError {
-        let failure = await renew(replacing: current, because: .host)
-        return RegStateError.renewal(failure ?? .dpopKeyUnavailable(reason: reason))
+        if case .failure(let failure) = await renew(replacing: current, because: .host) {
+            return RegStateError.renewal(failure)
+        }
+        return RegStateError.renewal(.dpopKeyUnavailable(reason: reason))
     }
 }

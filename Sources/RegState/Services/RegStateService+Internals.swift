@@ -24,21 +24,24 @@ extension RegStateService {
     /// ``MachineEvent/renewalRequested(_:)``, whose effect runs (or joins) the single flight; later callers for the
     /// same token join it, or find that someone already renewed it. `nil` forces a renewal.
     ///
-    /// - Returns: why the renewal failed, when this caller learned it; `nil` when it succeeded or nothing was done.
+    /// - Parameter seen: the record the caller just read and found `staleAccessToken` in, so it is not read again.
+    /// - Returns: the renewed credential (`nil` when none is at hand: nothing was done, or its DPoP key is not the
+    ///   stored one), or why the renewal failed, when this caller learned it.
     @discardableResult
-    func renew(replacing staleAccessToken: String?, because trigger: RenewalTrigger) async -> RenewalFailure? {
-        switch await renewal.admit(replacing: staleAccessToken) {
-        case .alreadyRenewed:
-            return nil
+    func renew(replacing staleAccessToken: String?, because trigger: RenewalTrigger,
+               seen: TokenSnapshot? = nil) async -> Result<AccessCredential?, RenewalFailure> {
+        switch await renewal.admit(replacing: staleAccessToken, seen: seen) {
+        case .alreadyRenewed(let credential):
+            return .success(credential)
         case .join:
             let outcome = await renewal.renew(replacing: staleAccessToken)
             _ = await feed(outcome.event)
-            return outcome.failure
+            return outcome.answer
         case .request:
             let input = staleAccessToken.map(SecretInput.staleAccessToken)
-            guard let applied = try? await apply(.renewalRequested(trigger), carrying: input) else { return nil }
-            for case .renewalFailed(let failure, _) in applied { return failure }
-            return nil
+            guard let applied = try? await apply(.renewalRequested(trigger), carrying: input) else { return .success(nil) }
+            for case .renewalFailed(let failure, _) in applied { return .failure(failure) }
+            return await renewal.outcome(replacing: staleAccessToken)?.answer ?? .success(nil)
         }
     }
 }

@@ -13,6 +13,19 @@ extension RegStateService {
         await runner.storedPendingLogin()?.summary(lifetime: runner.configuration.pendingLoginLifetime, now: clock.now())
     }
 
+    /// The sign-in page to open for the social login in progress: the pending login's authorization URL while it
+    /// still works, otherwise a new login begun in its place (same `prompt`), so that a dead pushed `request_uri`
+    /// (RFC 9126, ``PendingSocialLogin/isAuthorizationURLExpired``) or a login too old to finish is never opened.
+    /// With no login pending, begins one.
+    ///
+    /// - Throws: the errors of ``beginSocialRegistration(prompt:)`` when a new login is begun.
+    public func reopenSocialLogin() async throws -> URL {
+        let pending = await pendingSocialLogin()
+        if let pending, !pending.isExpired, !pending.isAuthorizationURLExpired { return pending.authorizationURL }
+        if pending != nil { await discardPendingSocialLogin() }
+        return try await beginSocialRegistration(prompt: pending?.prompt)
+    }
+
     /// Forgets the pending social login: the one in progress (as ``retryRegistration()`` does, back to **D**) or the
     /// one kept from before a relaunch. Its redirect is refused afterwards.
     public func discardPendingSocialLogin() async {

@@ -57,10 +57,10 @@ extension RegStateService {
     }
 
     /// A request retried with a renewed token was rejected again: that token is not renewed again before the backoff.
-    func rejectedAgain(_ carrier: TokenCarrier, token: String) async {
-        switch carrier {
-        case .accessToken: accessBackoff.holdOff(token, at: clock.now())
-        case .securityToken: await securityFlight.rejectedAgain(token)
+    func rejectedAgain(_ credential: AccessCredential) async {
+        switch credential.carrier {
+        case .accessToken: accessBackoff.holdOff(credential.token, at: clock.now())
+        case .securityToken: await securityFlight.rejectedAgain(credential.token)
         }
     }
 
@@ -88,7 +88,7 @@ extension RegStateService {
         do {
             return try await runner.renewSecurityToken(replacing: token.isEmpty ? nil : token)
         } catch BackendError.invalidIDToken {
-            if let failure = await renew(replacing: startingAccessToken, because: .backendUnauthorized) {
+            if case .failure(let failure) = await renew(replacing: startingAccessToken, because: .backendUnauthorized) {
                 throw failure.isRecoverable ? AuthorizationError.offline(failure.transientIssue) : .loggedOut
             }
             return try await runner.renewSecurityToken(replacing: token.isEmpty ? nil : token)

@@ -17,13 +17,13 @@ extension RegStateService {
     public nonisolated func validAccessToken() async throws -> String {
         // Nonisolated, so that when the shared answer lands its waiters resume side by side rather than queueing for
         // the actor one by one.
-        try await accessTokenAnswer().value
+        try await accessTokenAnswer().value.token
     }
 
     /// The ``validAccessToken()`` answer in progress, or a new one. Callers that arrive while an answer is being
     /// worked out share it: one read of the store and one renewal for any number of them, none of them reading or
     /// decoding the record on its own.
-    private func accessTokenAnswer() async throws -> Task<String, any Error> {
+    func accessTokenAnswer() async throws -> Task<AccessTokenAnswer, any Error> {
         _ = await retryUnreadableStore()
         guard case .active(let session) = state else { throw AccessTokenError.noSession }
         guard !session.isHostDriven else { throw AccessTokenError.hostDriven }
@@ -33,8 +33,9 @@ extension RegStateService {
         return resolution
     }
 
-    /// The work behind ``validAccessToken()``, done once for every caller waiting on it.
-    private func resolveAccessToken() async throws -> String {
+    /// The work behind ``validAccessToken()``, done once for every caller waiting on it: one read of the record and,
+    /// when its token has expired, one renewal, whose credential is the answer.
+    private func resolveAccessToken() async throws -> AccessTokenAnswer {
         defer { accessTokenResolution = nil }
         guard case .active = state else { throw AccessTokenError.noSession }
         // A store that cannot be read now (a locked device) is a recoverable E, not "no session": the session stays.
@@ -45,10 +46,13 @@ extension RegStateService {
             throw RegStateError.renewal(.storage(error.errorDescription ?? "unreadable"))
         }
         guard let current = read else { throw AccessTokenError.noSession }
-        if let token = current.usableAccessToken { return token }
-        let failure = await renew(replacing: current.accessToken, because: .expired)
-        if let renewed = await tokenSnapshot()?.usableAccessToken { return renewed }
-        throw RegStateError.renewal(failure ?? .transient(.ssoUnspecifiedIssue))
+        if current.isUsable { return .stored(current) }
+        let renewal = await renew(replacing: current.accessToken, because: .expired, seen: current)
+        if case .success(let credential?) = renewal { return .renewed(credential) }
+        // No credential at hand (nothing was done, or its key is not the stored one): the record decides.
+        if let renewed = await tokenSnapshot(), renewed.isUsable { return .stored(renewed) }
+        if case .failure(let failure) = renewal { throw RegStateError.renewal(failure) }
+        throw RegStateError.renewal(.transient(.ssoUnspecifiedIssue))
     }
 
     /// Renews the session now, whatever the stored token's expiry, and returns the new state.
@@ -77,12 +81,21 @@ extension RegStateService {
     /// The first rejection of a token is journaled as ``MachineEvent/renewalRequested(_:)`` (the one "token expired"
     /// notice, however many requests failed); later ones join the same renewal, or find it already renewed.
     public func tokenRejected(_ token: String) async -> String? {
+        await renewAfterRejection(of: token)?.token
+    }
+
+    /// ``tokenRejected(_:)``'s renewal: the renewed credential, or the usable record found after it (its key not
+    /// resolved), or `nil` when renewal failed or left the rejected token in place.
+    func renewAfterRejection(of token: String) async -> AccessTokenAnswer? {
         guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven else { return nil }
         // Renewed for a rejection and rejected again: no new grant before the backoff.
         guard !accessBackoff.isExhausted(token, at: clock.now()) else { return nil }
-        await renew(replacing: token, because: .backendUnauthorized)
-        guard let current = await tokenSnapshot()?.usableAccessToken, current != token else { return nil }
-        return current
+        if case .success(let credential?) = await renew(replacing: token, because: .backendUnauthorized),
+           credential.token != token {
+            return .renewed(credential)
+        }
+        guard let current = await tokenSnapshot(), current.isUsable, current.accessToken != token else { return nil }
+        return .stored(current)
     }
 
     /// The backend ended the session (`403 FORCED_LOGOUT`): local data is cleared and the user must register again.

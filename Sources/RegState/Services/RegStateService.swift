@@ -38,7 +38,7 @@ public actor RegStateService {
     /// Access tokens renewed for a rejection and rejected again: not renewed again before the backoff.
     var accessBackoff = RejectionBackoff()
     /// The ``validAccessToken()`` answer being worked out, shared by every caller that arrives meanwhile.
-    var accessTokenResolution: Task<String, any Error>?
+    var accessTokenResolution: Task<AccessTokenAnswer, any Error>?
     /// Why the last logout's effect was refused (offline), even when its result came back too late to apply (a
     /// renewal failure ended the session meanwhile): ``logout()`` must not report success for it.
     private var lastLogoutRefusal: TransientIssue?

@@ -1,30 +1,41 @@
 import Foundation
 
 extension TokenService {
-    /// Records, in the credentials record itself, that a refresh grant with `refreshToken` is about to be sent: one
-    /// atomic write under the store's lock, before anything leaves the device. ``storeRenewed(_:profile:replacing:)``
-    /// removes the mark in the same write that stores the answer, so a mark found at the next renewal means the
-    /// previous one was interrupted after the grant may have reached the provider. An earlier mark is kept (its time
-    /// is when the lost answer was asked for).
+    /// The credentials record as it is now, for a renewal holding the store's lock: the one reading its writes
+    /// (``markRenewalStarted(on:)``, ``storeRenewed(_:profile:over:)``) start from. Every writer of the record holds
+    /// the lock, so it cannot change until the lease is released. `nil` when there is none (or it is damaged).
     ///
-    /// - Returns: whether a mark was there already (an interrupted renewal).
-    /// - Throws: ``StoreError``.
-    package func markRenewalStarted(with refreshToken: String) throws -> Bool {
-        guard var credentials = try load(), credentials.refreshToken == refreshToken else { return false }
-        if credentials.renewalStartedAt != nil { return true }
-        credentials.renewalStartedAt = clock.now()
-        try save(credentials)
-        return false
+    /// - Throws: the ``StoreError`` of a store that cannot be read now (a locked device): never taken for "no record".
+    package func lockedRecord() throws(StoreError) -> StoredCredentials? {
+        try readRecord()
     }
 
-    /// Removes the mark of a renewal with `refreshToken` whose answer arrived but was deliberately not stored (its
-    /// ID token failed validation): nothing was lost in transit, so the next refusal is not an interrupted renewal's.
+    /// Records, in the credentials record itself, that a refresh grant with `record`'s refresh token is about to be
+    /// sent: one atomic write under the store's lock, before anything leaves the device.
+    /// ``storeRenewed(_:profile:over:)`` removes the mark in the same write that stores the answer, so a mark found
+    /// at the next renewal means the previous one was interrupted after the grant may have reached the provider. An
+    /// earlier mark is kept (its time is when the lost answer was asked for).
     ///
+    /// - Parameter record: the record read under the lock (``lockedRecord()``).
+    /// - Returns: the record as it now stands, with the mark.
     /// - Throws: ``StoreError``.
-    package func clearRenewalMark(with refreshToken: String) throws {
-        guard var credentials = try load(), credentials.refreshToken == refreshToken,
-              credentials.renewalStartedAt != nil else { return }
-        credentials.renewalStartedAt = nil
-        try save(credentials)
+    package func markRenewalStarted(on record: StoredCredentials) throws -> StoredCredentials {
+        guard record.renewalStartedAt == nil else { return record }
+        var marked = record
+        marked.renewalStartedAt = clock.now()
+        try save(marked)
+        return marked
+    }
+
+    /// Removes the mark of a renewal whose answer arrived but was deliberately not stored (its ID token failed
+    /// validation): nothing was lost in transit, so the next refusal is not an interrupted renewal's.
+    ///
+    /// - Parameter marked: the record as ``markRenewalStarted(on:)`` left it.
+    /// - Throws: ``StoreError``.
+    package func clearRenewalMark(on marked: StoredCredentials) throws {
+        guard marked.renewalStartedAt != nil else { return }
+        var cleared = marked
+        cleared.renewalStartedAt = nil
+        try save(cleared)
     }
 }

@@ -48,17 +48,20 @@ extension TokenService {
         return try summary(of: credentials)
     }
 
-    /// Stores the result of a refresh-token grant, but only if the stored refresh token is still `usedRefreshToken`.
+    /// Stores the result of a refresh-token grant over `record`, the record the renewal read under the store's lock.
     ///
-    /// The compare-and-swap is what keeps a renewal that lands after a logout or clear-state from resurrecting the
-    /// session. A response without `refresh_token` keeps the old one (the provider did not rotate). The new refresh
-    /// token is written in the same atomic write as the new access token, before anyone receives it.
+    /// Every writer of the record (confirm, logout, clear-state, the security token, Check Registration) holds that
+    /// lock, so while the renewal holds it the record is still `record`: the lock is the compare-and-swap that keeps
+    /// a renewal from landing after a logout or clear-state and resurrecting the session. A response without
+    /// `refresh_token` keeps the old one (the provider did not rotate). The new refresh token is written in the same
+    /// atomic write as the new access token, before anyone receives it.
     ///
-    /// - Returns: the new summary, or `nil` when the credentials changed meanwhile (nothing was written).
+    /// - Returns: the record written, or `nil` when `record` is not a confirmed session's (nothing was written).
     /// - Throws: ``StoreError``.
-    package func storeRenewed(_ tokens: TokenResponse, profile: Profile?, replacing usedRefreshToken: String) throws -> StoredSession? {
-        guard var credentials = try loadOwn(), credentials.stage == .confirmed,
-              credentials.refreshToken == usedRefreshToken else { return nil }
+    package func storeRenewed(_ tokens: TokenResponse, profile: Profile?,
+                              over record: StoredCredentials) throws -> StoredCredentials? {
+        guard record.stage == .confirmed else { return nil }
+        var credentials = record
         let now = tokens.receivedAt ?? clock.now()
         credentials.accessToken = tokens.accessToken
         credentials.tokenType = tokens.tokenType
@@ -72,7 +75,7 @@ extension TokenService {
         if let idToken = tokens.idToken { credentials.idToken = idToken }
         if let profile { credentials.profile = profile }
         try save(credentials)
-        return try summary(of: credentials)
+        return credentials
     }
 
     /// Replaces the stored profile with `profile` (Check Registration's userinfo), only when confirmed credentials of

@@ -114,23 +114,29 @@ package actor TokenService {
                              securityTokenUsable: isUsable(credentials.securityTokenExpiresAt))
     }
 
-    /// ``snapshot()`` for a renewal or an access-token answer: a store that cannot be read now (a locked device, a
-    /// cancelled prompt, an I/O error) throws instead of answering "nothing stored", so an unreadable record is never
-    /// taken for a missing session or refresh token (the launch keeps an unreadable store the same way).
+    /// ``snapshot()`` for an access-token answer: a store that cannot be read now (a locked device, a cancelled
+    /// prompt, an I/O error) throws instead of answering "nothing stored", so an unreadable record is never taken for
+    /// a missing session (the launch keeps an unreadable store the same way).
     ///
     /// - Throws: the ``StoreError`` of the read; a damaged or foreign record is still `nil`.
     package func readSnapshot() throws(StoreError) -> TokenSnapshot? {
-        let credentials: StoredCredentials?
+        guard let credentials = try readRecord() else { return nil }
+        return TokenSnapshot(credentials, isUsable: isUsable(credentials),
+                             securityTokenUsable: isUsable(credentials.securityTokenExpiresAt))
+    }
+
+    /// The credentials record, throwing only the store's own errors: `nil` when there is none, or it is damaged or
+    /// bound to another configuration (the cases ``snapshot()`` also answers `nil` for).
+    ///
+    /// - Throws: the ``StoreError`` of the read (a locked device: recoverable).
+    package func readRecord() throws(StoreError) -> StoredCredentials? {
         do {
-            credentials = try load()
+            return try load()
         } catch let error as StoreError {
             throw error
         } catch {
             return nil
         }
-        guard let credentials else { return nil }
-        return TokenSnapshot(credentials, isUsable: isUsable(credentials),
-                             securityTokenUsable: isUsable(credentials.securityTokenExpiresAt))
     }
 
     /// The summary of the stored credentials, when there are readable ones with a registration.
@@ -201,24 +207,12 @@ package actor TokenService {
             try checkBinding(of: decoded.credentials)
             return decoded.credentials
         }
-        do {
-            var credentials: StoredCredentials
-            if let read = StoredCredentials.read(data) {
-                credentials = read
-            } else {
-                let decoder = JSONDecoder()
-                decoder.dateDecodingStrategy = .secondsSince1970
-                credentials = try decoder.decode(StoredCredentials.self, from: data)
-            }
-            credentials = adopted(credentials)
-            decoded = (data, credentials)
-            try checkBinding(of: credentials)
-            return credentials
-        } catch let error as TokenServiceError {
-            throw error
-        } catch {
-            throw TokenServiceError.corrupt
-        }
+        // One reader (the strict one of the launch path) for every record any version wrote.
+        guard let read = StoredCredentials.read(data) else { throw TokenServiceError.corrupt }
+        let credentials = adopted(read)
+        decoded = (data, credentials)
+        try checkBinding(of: credentials)
+        return credentials
     }
 
     /// ``load()``, with another configuration's record read as none.

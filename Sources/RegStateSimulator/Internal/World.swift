@@ -41,6 +41,19 @@ struct World: Codable, Equatable {
     /// The email of the user the simulated browser is signed in as at the provider (its session cookie); `nil` when
     /// signed out. Optional, so that older world files still read.
     var browserSession: String?
+    /// Pushed authorization requests (RFC 9126) by the hash of their `request_uri`, until used or expired. Optional,
+    /// so that older world files still read.
+    var pushedRequests: [String: PushedRequestRecord]?
+}
+
+/// A pushed authorization request: its parameters, who pushed it, until when its `request_uri` works, and the key
+/// its DPoP proof was signed with.
+struct PushedRequestRecord: Codable, Equatable {
+    var parameters: [String: String]
+    var clientID: String
+    var expiresAt: Date
+    /// The thumbprint of the push's DPoP proof key (RFC 9449 §10.1): the code is bound to it like to `dpop_jkt`.
+    var proofJKT: String?
 }
 
 /// An authorization code and what the authorization request said, remembered for the token request.

@@ -13,6 +13,7 @@ import RegState
 /// - `GET|POST /userinfo` — the user's claims for a bearer access token.
 /// - `POST /oauth/revoke` — RFC 7009 revocation.
 /// - `GET /v2/logout` — end session; redirects to a registered `post_logout_redirect_uri` when given.
+/// - `POST /par` — pushed authorization requests (RFC 9126), when ``SimulatorConfiguration/pushedAuthorization`` is on.
 extension Simulator {
     func handleProvider(_ request: HTTPRequest, path: String) throws -> HTTPResponse {
         if path == "/oauth/token", request.method == .post {
@@ -39,6 +40,8 @@ extension Simulator {
             return .json(200, .object(document))
         case ("/oauth/revoke", _) where !configuration.offersRevocation: return ServerResponse.notFound
         case ("/passwordless/start", _) where !configuration.offersPasswordless: return ServerResponse.notFound
+        case ("/par", _) where configuration.pushedAuthorization == .off: return ServerResponse.notFound
+        case ("/par", .post): return try pushedAuthorizationEndpoint(request)
         case ("/.well-known/jwks.json", .get):
             let body = (try? JSONEncoder().encode(mint.keySet)).flatMap { try? JSONValue.parse($0) }
             return .json(200, body ?? ["keys": []])
@@ -53,7 +56,7 @@ extension Simulator {
         case ("/.well-known/openid-configuration", _), ("/.well-known/oauth-authorization-server", _),
              ("/.well-known/jwks.json", _), ("/authorize", _),
              ("/oauth/token", _), ("/passwordless/start", _), ("/userinfo", _), ("/oauth/revoke", _),
-             ("/v2/logout", _):
+             ("/v2/logout", _), ("/par", _):
             return ServerResponse.methodNotAllowed
         default: return ServerResponse.notFound
         }
@@ -68,6 +71,7 @@ extension Simulator {
     var discoveryDocument: JSONValue {
         guard case .object(var members) = standardDiscoveryDocument else { return standardDiscoveryDocument }
         if configuration.dpop != .off { members["dpop_signing_alg_values_supported"] = ["ES256"] }
+        members.merge(pushedAuthorizationDiscovery) { _, pushed in pushed }
         for (name, value) in configuration.discoveryOverrides { members[name] = .string(value) }
         return .object(members)
     }

@@ -16,7 +16,8 @@ extension Simulator {
     ///   - email: Who signs in; any address works, a new one creates its user.
     /// - Returns: The redirect URL, carrying a code or an error.
     /// - Throws: ``SimulatorError`` (unknown client, unregistered redirect URI, not the authorization endpoint,
-    ///   invalid email, provider down), `TransportError.offline` when offline.
+    ///   invalid email, provider down, a plain request when PAR is required, a dead `request_uri`),
+    ///   `TransportError.offline` when offline.
     public func authorize(_ authorizationURL: URL, as email: String) throws -> URL {
         let checked = try checkAuthorizationRequest(authorizationURL)
         let request: ValidAuthorizationRequest
@@ -37,7 +38,7 @@ extension Simulator {
     /// - Returns: The redirect URL, carrying a code or an error.
     /// - Throws: the same errors as ``authorize(_:as:)``.
     public func authorizeInBrowser(_ authorizationURL: URL, otherwise email: String) throws -> URL {
-        let prompt = FormEncoding.queryItems(of: authorizationURL)["prompt"]
+        let prompt = try authorizationParameters(of: authorizationURL, consume: false)["prompt"]
         if let session = world.browserSession, prompt != "login", prompt != "select_account" {
             return try authorize(authorizationURL, as: session)
         }
@@ -105,7 +106,7 @@ extension Simulator {
         }
         requestLog.append("GET \(url.path)")
         if configuration.providerDown { throw SimulatorError.providerUnavailable }
-        let query = FormEncoding.queryItems(of: url)
+        let query = try authorizationParameters(of: url, consume: true)
         let clientID = query["client_id"] ?? ""
         guard clientID == configuration.clientID else { throw SimulatorError.unknownClient(clientID) }
         let redirectURI = query["redirect_uri"] ?? ""

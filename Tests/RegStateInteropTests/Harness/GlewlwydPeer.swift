@@ -6,13 +6,13 @@ import Darwin
 import Foundation
 import RegState
 
-/// One running Glewlwyd (Debian's C OpenID provider), started by `../shared/glewlwyd-peer/start.sh PORT STATE_DIR` on a
-/// free loopback port with a fresh SQLite database.
+/// One running Glewlwyd (Debian's C OpenID provider), started by the repository's kit
+/// (`Tests/Peers/glewlwyd/start.sh PORT STATE_DIR`) on a free loopback port with a fresh SQLite database.
 ///
 /// Its habits differ from django-oauth-toolkit's, which is the point: a random `sub`, no `email_verified`, a retired
 /// refresh token refused with HTTP 400 and an empty body, no revocation endpoint, reuse detection without grace, and
-/// ES256 signing on request (`GLW_SIGNING`). start.sh installs `glewlwyd` and `sqlite3` with apt and builds its venv
-/// the first time; `login.py` runs with that venv's python.
+/// ES256 signing on request (`GLW_SIGNING`). start.sh installs `glewlwyd` and `sqlite3` (Scripts/setup.sh) when
+/// missing and builds its venv the first time; `login.py` runs with that venv's python.
 final class GlewlwydPeer: Peer {
     /// The DPoP-optional public client the provisioning registers.
     static let publicClientID = "swift-test-public"
@@ -32,6 +32,7 @@ final class GlewlwydPeer: Peer {
     var aliceEmail: String { "alice@example.test" }
     var aliceEmailVerified: Bool { false }
     var supportsRevocation: Bool { false }
+    var offersPushedAuthorization: Bool { knobs.pushedAuthorization != "off" }
     /// The server's log (`GLW_LOGLEVEL=DEBUG` names every refusal's reason).
     var logFile: URL { stateDirectory.appendingPathComponent("glewlwyd.log") }
     private var database: URL { stateDirectory.appendingPathComponent("glewlwyd.db") }
@@ -45,33 +46,23 @@ final class GlewlwydPeer: Peer {
 
     // MARK: Locating the scripts
 
-    /// `<package root>/../shared/glewlwyd-peer` (or beside an ancestor); `GLEWLWYD_PEER_DIR` overrides it.
-    static let scriptsDirectory = PeerProcess.sharedDirectory("shared/glewlwyd-peer", override: "GLEWLWYD_PEER_DIR")
+    /// The kit: `Tests/Peers/glewlwyd`.
+    static let kit = PeerKit.glewlwyd
 
     static func script(_ name: String) throws -> String {
-        guard let directory = scriptsDirectory else {
-            throw InteropError.providerUnavailable("no shared/glewlwyd-peer beside the package root or its ancestors")
-        }
-        let path = directory.appendingPathComponent(name).path
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw InteropError.providerUnavailable("\(path) is missing or not executable")
-        }
-        return path
+        try kit.script(name)
     }
 
-    /// The venv start.sh creates (`GLEWLWYD_PEER_VENV`, else `$HOME/.cache/glewlwyd-peer-venv`).
-    static var venvPython: String {
-        let environment = ProcessInfo.processInfo.environment
-        let venv = environment["GLEWLWYD_PEER_VENV"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache/glewlwyd-peer-venv"
-        return venv + "/bin/python"
-    }
+    /// The Python of the kit's environment (start.sh makes it on first use).
+    static var venvPython: String { kit.python }
 
     private static func environment(_ knobs: PeerKnobs) -> [String: String] {
         var environment = ["GLW_LOGLEVEL": "DEBUG"]
         if let lifetime = knobs.accessTokenLifetime { environment["GLW_AT_TTL"] = String(lifetime) }
         if let lifetime = knobs.refreshTokenLifetime { environment["GLW_RT_TTL"] = String(lifetime) }
         if let signing = knobs.signing { environment["GLW_SIGNING"] = signing }
+        if let par = knobs.pushedAuthorization { environment["GLW_PAR"] = par }
+        if let lifetime = knobs.pushedRequestLifetime { environment["GLW_PAR_TTL"] = String(lifetime) }
         return environment
     }
 

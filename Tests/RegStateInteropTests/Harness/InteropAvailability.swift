@@ -40,8 +40,7 @@ actor InteropAvailability {
 
     private static func unavailable(_ kind: PeerKind, _ reason: String) throws -> Never {
         if isCI { throw InteropError.providerUnavailable("\(kind.rawValue): \(reason)") }
-        let directory = kind == .django ? "interop-peer" : "glewlwyd-peer"
-        try Test.cancel("skipped: the \(kind.rawValue) provider (../shared/\(directory)) cannot run here: \(reason)")
+        try Test.cancel("skipped: the \(kind.rawValue) provider (its kit in Tests/Peers) cannot run here: \(reason)")
     }
 }
 

@@ -24,13 +24,17 @@ struct InteropDevice {
     let clientID: String
     /// Where the provider sends the browser after an RP-initiated logout (`nil`: none configured).
     let postLogoutRedirect: URL?
+    /// Pushed authorization requests (RFC 9126) for this device: the library's default unless a test asks.
+    let pushedAuthorization: PushedAuthorizationMode
 
     /// - Parameters:
     ///   - timeout: how long each HTTP request may take (short when the provider will be paused).
     ///   - gracePeriod: seconds before expiry at which the library renews (small for 2-second tokens).
     init(peer: any Peer, redirectURI: URL? = nil, timeout: TimeInterval = 10, gracePeriod: TimeInterval = 60,
-         dpop: DPoPMode = .off, clientID: String? = nil, postLogoutRedirect: URL? = nil) {
+         dpop: DPoPMode = .off, clientID: String? = nil, postLogoutRedirect: URL? = nil,
+         pushedAuthorization: PushedAuthorizationMode = .whenOffered) {
         self.peer = peer
+        self.pushedAuthorization = pushedAuthorization
         self.postLogoutRedirect = postLogoutRedirect
         self.dpop = dpop
         self.clientID = clientID ?? peer.clientID
@@ -46,6 +50,7 @@ struct InteropDevice {
             backendURL: nil, gracePeriod: gracePeriod)
         configuration.dpop = dpop
         configuration.oidc.postLogoutRedirectURI = postLogoutRedirect
+        configuration.oidc.pushedAuthorization = pushedAuthorization
         return configuration
     }
 

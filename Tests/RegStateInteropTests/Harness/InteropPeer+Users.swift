@@ -25,32 +25,15 @@ extension InteropPeer {
     /// The provider's origin, where a ``Browser`` follows redirects.
     var origin: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    /// Adds (or updates) a user in this provider's database through Django itself, with the provider's own Python
-    /// (start.sh's venv) and settings, and returns the account with its `sub`. The shared peer directory is only
-    /// read: the user lives in this test's state directory, like every token.
+    /// Adds (or updates) a user in this provider's database through Django itself (the kit's `peer.py add-user`, with
+    /// its Python environment), and returns the account with its `sub`. The user lives in this test's state directory,
+    /// like every token.
     ///
     /// - Throws: ``InteropError/scriptFailed(_:)``.
     func addUser(_ username: String, password: String, email: String, firstName: String,
                  lastName: String) async throws -> PeerAccount {
-        guard let directory = Self.scriptsDirectory else { throw InteropError.scriptFailed("no interop-peer directory") }
-        let environment = ProcessInfo.processInfo.environment
-        let venv = environment["INTEROP_VENV"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.cache/interop-peer-venv")
-        let program = """
-            import os, sys
-            sys.path.insert(0, sys.argv[1])
-            os.environ["DJANGO_SETTINGS_MODULE"] = "settings"
-            import django
-            django.setup()
-            from django.contrib.auth import get_user_model
-            user, _ = get_user_model().objects.get_or_create(username=sys.argv[2])
-            user.set_password(sys.argv[3])
-            user.email, user.first_name, user.last_name, user.is_active = sys.argv[4], sys.argv[5], sys.argv[6], True
-            user.save()
-            print(user.pk)
-            """
         let output = try await ChildProcess.run(
-            venv + "/bin/python", ["-c", program, directory.path, username, password, email, firstName, lastName],
+            Self.kit.python, [try Self.script("provider/peer.py"), "add-user", username, password, email, firstName, lastName],
             environment: ["OIDC_STATE_DIR": stateDirectory.path], timeout: .seconds(60))
         let subject = output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         guard output.status == 0, Int(subject) != nil else {

@@ -7,8 +7,8 @@ import Foundation
 import RegStateTestSupport
 import RegState
 
-/// One running django-oauth-toolkit provider, started by `../shared/interop-peer/start.sh` on a free loopback port
-/// with its own state directory.
+/// One running django-oauth-toolkit provider, started by the repository's kit (`Tests/Peers/django-oauth-toolkit/start.sh`)
+/// on a free loopback port with its own state directory.
 ///
 /// The scripts are called where they are (never copied): the directory is found from the package root. Every test
 /// that uses a provider gets its own (``withInteropPeer(_:_:)``), so killing or pausing one disturbs no other test,
@@ -46,6 +46,7 @@ final class InteropPeer: Peer {
     var aliceEmail: String { "alice@example.com" }
     var aliceEmailVerified: Bool { true }
     var supportsRevocation: Bool { true }
+    var offersPushedAuthorization: Bool { false }
     func aliceSubject() async throws -> String { Self.aliceSubject }
 
     /// The port the provider listens on.
@@ -67,19 +68,11 @@ final class InteropPeer: Peer {
 
     // MARK: Locating the scripts
 
-    /// `<package root>/../shared/interop-peer` (or beside an ancestor, for a nested worktree); `INTEROP_PEER_DIR`
-    /// overrides it.
-    static let scriptsDirectory = PeerProcess.sharedDirectory("shared/interop-peer", override: "INTEROP_PEER_DIR")
+    /// The kit: `Tests/Peers/django-oauth-toolkit`.
+    static let kit = PeerKit.django
 
     static func script(_ name: String) throws -> String {
-        guard let directory = scriptsDirectory else {
-            throw InteropError.providerUnavailable("no shared/interop-peer beside the package root or its ancestors")
-        }
-        let path = directory.appendingPathComponent(name).path
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw InteropError.providerUnavailable("\(path) is missing or not executable")
-        }
-        return path
+        try kit.script(name)
     }
 
     // MARK: Lifecycle

@@ -5,16 +5,13 @@ import Testing
 /// Python's jwcrypto, from the interop peer's virtual environment: an independent JOSE implementation to check the
 /// library's signatures against, both ways.
 ///
-/// The environment is the one `../shared/interop-peer/start.sh` creates (`$INTEROP_VENV`, else
-/// `~/.cache/interop-peer-venv`); when it is missing, a provider is started once so that start.sh creates it. Without
-/// it the tests are skipped with the reason, except under `CI=true`, where they fail.
+/// The environment is the one the django-oauth-toolkit kit's start.sh creates (``PeerKit/python``); when it is missing,
+/// a provider is started once so that start.sh creates it. Without it the tests are skipped with the reason, except
+/// under `CI=true`, where they fail.
 enum JOSEPeer {
     /// The venv's python, when it can import jwcrypto.
     static func python() async throws -> String {
-        let environment = ProcessInfo.processInfo.environment
-        let venv = environment["INTEROP_VENV"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.cache/interop-peer-venv")
-        let python = venv + "/bin/python"
+        let python = PeerKit.django.python
         if await hasJWCrypto(python) { return python }
         // start.sh creates the venv (with jwcrypto) on its first run.
         do {
@@ -52,7 +49,7 @@ enum JOSEPeer {
 
     private static func unavailable(_ reason: String) throws -> Never {
         if InteropAvailability.isCI { throw InteropError.providerUnavailable(reason) }
-        try Test.cancel("skipped: jwcrypto (../shared/interop-peer's environment) cannot run here: \(reason)")
+        try Test.cancel("skipped: jwcrypto (the django-oauth-toolkit kit's environment) cannot run here: \(reason)")
     }
 
     /// `verify`: checks each token with the given public key (JWK or PEM) and algorithm.

@@ -10,9 +10,9 @@ import Testing
 
 /// Which real OpenID provider an interop test runs against.
 enum PeerKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    /// django-oauth-toolkit (Python), `../shared/interop-peer`: ``InteropPeer``.
+    /// django-oauth-toolkit (Python), `Tests/Peers/django-oauth-toolkit`: ``InteropPeer``.
     case django
-    /// Glewlwyd (C, Debian's package), `../shared/glewlwyd-peer`: ``GlewlwydPeer``.
+    /// Glewlwyd (C, Debian's package), `Tests/Peers/glewlwyd`: ``GlewlwydPeer``.
     case glewlwyd
 
     var testDescription: String { rawValue }
@@ -31,6 +31,10 @@ struct PeerKnobs: Sendable {
     var signing: String?
     /// Glewlwyd only (`start.sh --nonce`): DPoP nonces are mandatory.
     var dpopNonce = false
+    /// Glewlwyd only (`GLW_PAR`): pushed authorization requests `off`, `allowed` (the kit's default) or `required`.
+    var pushedAuthorization: String?
+    /// Glewlwyd only (`GLW_PAR_TTL`): seconds a pushed `request_uri` lives (default 90).
+    var pushedRequestLifetime: Int?
 }
 
 /// The provider's own record of refresh tokens, read from its database: how many were ever issued and how many are
@@ -65,6 +69,9 @@ protocol Peer: AnyObject, Sendable {
     var aliceEmailVerified: Bool { get }
     /// Whether the provider has an RFC 7009 revocation endpoint.
     var supportsRevocation: Bool { get }
+    /// Whether discovery offers pushed authorization requests (RFC 9126) in this provisioning: the library then
+    /// pushes (``PushedAuthorizationMode/whenOffered``) and the browser's URL carries `client_id` and `request_uri`.
+    var offersPushedAuthorization: Bool { get }
     /// The seeded user's `sub` (Glewlwyd makes one at the first grant).
     func aliceSubject() async throws -> String
     /// Plays alice at the provider for `authorizationURL` and returns the callback URL.
@@ -182,20 +189,5 @@ enum PeerProcess {
                                                 timeout: .seconds(30))
         guard output.status == 0 else { throw InteropError.scriptFailed("sqlite query: \(output.stderr.suffix(500))") }
         return output.stdout.split(separator: "\n").map(String.init)
-    }
-
-    /// The first directory named `relative` beside the package root or one of its ancestors (a git worktree sits
-    /// deeper than the checkout), or `override` when that environment variable is set.
-    static func sharedDirectory(_ relative: String, override: String) -> URL? {
-        if let path = ProcessInfo.processInfo.environment[override], !path.isEmpty {
-            return URL(fileURLWithPath: path, isDirectory: true)
-        }
-        guard var directory = BuiltProducts.packageRoot else { return nil }
-        while directory.path != "/" {
-            directory.deleteLastPathComponent()
-            let candidate = directory.appendingPathComponent(relative, isDirectory: true)
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("start.sh").path) { return candidate }
-        }
-        return nil
     }
 }

@@ -12,9 +12,7 @@ struct CredentialBindingMigrationTests {
     /// The record as the previous main wrote it: its writer (sorted keys, seconds since 1970) with neither field.
     static func previousFormat(of device: SimulatedDevice) throws -> Data {
         let data = try #require(try device.store.data(forKey: TokenService.credentialsKey))
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        var credentials = try decoder.decode(StoredCredentials.self, from: data)
+        var credentials = try #require(StoredCredentials.read(data))
         #expect(credentials.issuer != nil && credentials.clientID != nil, "a new record is bound")
         credentials.issuer = nil
         credentials.clientID = nil

@@ -81,9 +81,7 @@ struct InterruptedRenewalTests {
     @Test("a credentials record written before the renewal mark existed still reads")
     func oldRecordReads() throws {
         let json = #"{"access_token":"a","expires_at":1800000000,"refresh_token":"r","stage":"confirmed"}"#
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        let record = try decoder.decode(StoredCredentials.self, from: Data(json.utf8))
+        let record = try #require(StoredCredentials.read(Data(json.utf8)))
         #expect(record.renewalStartedAt == nil)
         #expect(record.refreshToken == "r")
     }

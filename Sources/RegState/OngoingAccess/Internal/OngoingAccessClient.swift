@@ -120,9 +120,8 @@ struct OngoingAccessClient: Sendable {
     /// A `GET` of data under the session, with the access token.
     func data(_ path: String, session: OngoingAccessSession, token: OAuthToken) async throws(OngoingAccessError) -> JSONValue {
         let url = endpoint("session").appendingPathComponent(session.key).appendingPathComponent(path)
-        let request = HTTPRequest(method: .get, url: url, headers: [
-            "Authorization": "Bearer \(token.accessToken)", "Accept": "application/json",
-        ])
+        let request = HTTPRequest(method: .get, url: url, headers: AccessCredential.bearerFields(
+            token.accessToken, carrier: .accessToken, merging: ["Accept": "application/json"]))
         let response = try await send(request)
         guard let value = response.jsonBody else { throw .malformedAnswer("the data answer is not JSON") }
         return value

@@ -3,7 +3,7 @@ import Foundation
 /// The members of a JSON object (from ``JSONValue/parse(_:limits:)``), read with the rules of the synthesized
 /// `Decodable` (`decodeIfPresent` for optionals: absent or `null` is `nil`); a member of the wrong type sets
 /// ``mismatch``, where the `Codable` reading would throw. The direct readers of the launch path use it to accept
-/// exactly what `JSONDecoder` accepts, or nothing (then `JSONDecoder` decides).
+/// exactly what `JSONDecoder` accepted, or nothing.
 struct JSONFields {
     let object: [String: JSONValue]
     var mismatch = false

@@ -11,7 +11,8 @@ struct PendingLogin: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The secure-store key of the record.
     static let storeKey = "pending_login"
 
-    /// The record's format; a later format adds members, it never changes these.
+    /// The record's format; a later format adds members, it never changes these (PAR added the request's optional
+    /// `requestURIExpiresAt`, which a record written before reads as absent: a plain authorization URL).
     var version = 1
     /// The authorization request: URL, `state`, `nonce`, PKCE verifier, redirect URI, and when it was made.
     var request: AuthorizationRequest
@@ -42,7 +43,9 @@ struct PendingLogin: Sendable, Equatable, Codable, CustomStringConvertible {
     func summary(lifetime: TimeInterval, now: Date) -> PendingSocialLogin {
         PendingSocialLogin(authorizationURL: request.url, startedAt: createdAt,
                            expiresAt: createdAt.addingTimeInterval(lifetime), prompt: prompt.flatMap(LoginPrompt.init),
-                           isExpired: isExpired(at: now, lifetime: lifetime))
+                           isExpired: isExpired(at: now, lifetime: lifetime),
+                           authorizationURLExpiresAt: request.requestURIExpiresAt,
+                           isAuthorizationURLExpired: request.isURLExpired(at: now))
     }
 
     /// The creation time only; never the verifier, `state` or `nonce`.

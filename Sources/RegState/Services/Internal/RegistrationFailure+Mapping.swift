@@ -30,6 +30,9 @@ extension RegistrationFailure {
         case .tooManyAttempts: .tooManyAttempts
         case .rateLimited(let seconds): .rateLimited(retryAfter: seconds)
         case .passwordlessNotOffered: .passwordlessNotOffered
+        case .pushedAuthorizationRefused(let code, let description, let status):
+            .pushedAuthorizationRefused(error: code ?? "HTTP \(status) without an error body", description: description)
+        case .pushedAuthorizationUnavailable(let reason): .pushedAuthorizationUnavailable(reason)
         case .crypto(let crypto): .storage(crypto.errorDescription ?? "crypto")
         case .dpop(let dpop): .dpop(dpop)
         }

@@ -1,13 +1,14 @@
 import Foundation
 
 extension StoredCredentials {
-    /// Reads a credentials record with the strict byte-level JSON reader (``JSONValue/parse(_:limits:)``) instead of
-    /// `JSONDecoder`, so a short process (`regstate status`) never loads the decoder's generic machinery; `nil` when
-    /// the record is anything but exactly what the `Codable` form accepts (then `JSONDecoder` decides, as before).
+    /// Reads a credentials record with the strict byte-level JSON reader (``JSONValue/parse(_:limits:)``): the one
+    /// reader of the record, so a short process (`regstate status`) never loads `JSONDecoder`'s generic machinery;
+    /// `nil` when the record is damaged.
     ///
-    /// The rules are those of the synthesized `Decodable`: `stage` and `access_token` required, every other member
-    /// optional (absent or `null` is `nil`), dates as seconds since 1970, unknown members ignored; a member of the
-    /// wrong type is not accepted here. Tests compare both readings on old and current records.
+    /// The rules are those the synthesized `Decodable` of earlier versions applied: `stage` and `access_token`
+    /// required, every other member optional (absent or `null` is `nil`), dates as seconds since 1970, unknown
+    /// members ignored; a member of the wrong type makes the record damaged. Tests read records of every earlier
+    /// format.
     static func read(_ data: Data) -> StoredCredentials? {
         guard var fields = JSONFields(parsing: data),
               case .string(let stageName)? = fields.object["stage"], let stage = Stage(rawValue: stageName),

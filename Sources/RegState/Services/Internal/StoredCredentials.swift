@@ -4,9 +4,12 @@ import Foundation
 /// (a rotation replaces the refresh token, the access token and the expiry together) is a single atomic write.
 ///
 /// Its description is redacted: it holds tokens.
-package struct StoredCredentials: Sendable, Equatable, Codable, CustomStringConvertible {
+///
+/// It is written with `JSONEncoder` (sorted keys, dates as seconds since 1970) and read by one reader,
+/// ``read(_:)``, which accepts every form any version wrote.
+package struct StoredCredentials: Sendable, Equatable, Encodable, CustomStringConvertible {
     /// Where the credentials stand.
-    package enum Stage: String, Sendable, Codable {
+    package enum Stage: String, Sendable, Encodable {
         /// Issued by the provider, awaiting the user's confirmation (state **G**).
         case provisional
         /// Confirmed by the user and registered.

@@ -1,0 +1,45 @@
+import Foundation
+
+/// The provider's answer to a pushed authorization request (RFC 9126 §2.2): the `request_uri` the browser is sent
+/// with, and how long it lives.
+struct PushedAuthorizationResponse: Sendable, Equatable {
+    /// The reference to the pushed parameters; single use, opaque.
+    var requestURI: String
+    /// `expires_in`: seconds the `request_uri` lives after the push.
+    var expiresIn: TimeInterval
+
+    /// The longest lifetime taken at its word (a day): a larger `expires_in` is read as this, so that a broken answer
+    /// cannot keep a dead URL around.
+    static let longestLifetime: TimeInterval = 86_400
+
+    /// Reads the answer of a pushed authorization request endpoint.
+    ///
+    /// A 2xx (RFC 9126 says 201) whose body is a JSON object with a non-empty string `request_uri` and a positive
+    /// number `expires_in`. A non-2xx answer that is the server's trouble (5xx, 429, 408, no answer, a web page)
+    /// keeps its transient error; any other is the provider's refusal.
+    /// - Throws: ``OIDCError/pushedAuthorizationRefused(error:description:status:)`` for a 4xx,
+    ///   ``OIDCError/malformedResponse(_:)`` for an unreadable 2xx, transient errors as ``ResponseReading`` maps them.
+    static func parse(_ response: HTTPResponse) throws(OIDCError) -> PushedAuthorizationResponse {
+        guard response.isSuccess else {
+            switch ResponseReading.failure(response) {
+            case .oauth(let error, let description, let status):
+                throw .pushedAuthorizationRefused(error: error, description: description, status: status)
+            case .unexpectedStatus(let status):
+                throw .pushedAuthorizationRefused(error: nil, description: nil, status: status)
+            case let other:
+                throw other
+            }
+        }
+        guard let object = response.jsonBody?.objectValue else {
+            if ResponseReading.isWebPage(response) { throw .notTheProvider(status: response.status) }
+            throw .malformedResponse("the pushed authorization response is not a JSON object")
+        }
+        guard let requestURI = object["request_uri"]?.stringValue, !requestURI.isEmpty else {
+            throw .malformedResponse("the pushed authorization response has no request_uri")
+        }
+        guard case .number(let expiresIn)? = object["expires_in"], expiresIn.isFinite, expiresIn > 0 else {
+            throw .malformedResponse("the pushed authorization response has no positive expires_in")
+        }
+        return PushedAuthorizationResponse(requestURI: requestURI, expiresIn: min(expiresIn, longestLifetime))
+    }
+}

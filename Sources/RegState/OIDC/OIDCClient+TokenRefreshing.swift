@@ -1,0 +1,10 @@
+import Foundation
+
+extension OIDCClient: TokenRefreshing {
+    /// The refresh-token grant at the discovered token endpoint.
+    package func refreshTokens(using refreshToken: String, proofKey: DPoPKey?) async throws(OIDCError)
+        -> TokenResponse
+    {
+        try await refresh(refreshToken: refreshToken, proofKey: proofKey)
+    }
+}

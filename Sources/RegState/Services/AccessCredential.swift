@@ -1,0 +1,91 @@
+import Foundation
+
+/// A token ready to authorize a request, built once from one reading of the credentials record: the token, its
+/// scheme (bearer, or DPoP with the key that must sign for it), its expiry and where it may go.
+///
+/// It is the only thing that puts an `Authorization` header on a request, in one function
+/// (``authorizationFields(method:url:dpop:)``), for every caller: ``AuthorizedTransport``, ``RegStateURLProtocol``,
+/// ``RegStateService/authorize(_:policy:)``, ``HTTPRegistrationBackend``, userinfo, Check Registration and ongoing
+/// access. The scheme comes from the same record as the token, so a DPoP-bound token can never go out as `Bearer`.
+///
+/// Its description is redacted: it holds a token.
+package struct AccessCredential: Sendable, Equatable, CustomStringConvertible {
+    /// How the token is presented.
+    package enum Scheme: Sendable, Equatable {
+        /// `Authorization: Bearer <token>` (RFC 6750).
+        case bearer
+        /// `Authorization: DPoP <token>` with a fresh `DPoP` proof signed by this key (RFC 9449 §7.1).
+        case dpop(DPoPKey)
+    }
+
+    /// The token itself: read here, by the header function, and by the store that built the credential.
+    package let token: String
+    /// How the token is presented.
+    package let scheme: Scheme
+    /// When the token expires, when known.
+    package let expiresAt: Date?
+    /// Where it may go: the URLs a ``TokenPolicy`` lists for this carrier.
+    package let carrier: TokenCarrier
+
+    /// A credential for `token`.
+    package init(token: String, scheme: Scheme = .bearer, expiresAt: Date? = nil, carrier: TokenCarrier) {
+        self.token = token
+        self.scheme = scheme
+        self.expiresAt = expiresAt
+        self.carrier = carrier
+    }
+
+    /// Whether the token is bound to a DPoP key.
+    package var isDPoPBound: Bool {
+        if case .dpop = scheme { return true }
+        return false
+    }
+
+    /// The header fields that authorize one request: `Authorization` (and, for a DPoP-bound token, a fresh `DPoP`
+    /// proof for this method and URL, with the origin's latest nonce). The one place in RegState that writes an
+    /// authorization scheme.
+    ///
+    /// - Throws: ``DPoPError`` when the proof cannot be made (or `dpop` is `nil` for a bound token); never for a
+    ///   bearer token.
+    package func authorizationFields(method: String, url: URL, dpop: DPoPContext?) throws(DPoPError)
+        -> [String: String]
+    {
+        switch scheme {
+        case .bearer:
+            return ["Authorization": "Bearer \(token)"]
+        case .dpop(let key):
+            guard let dpop else { throw .keyRecordUnreadable(reason: "DPoP is not configured") }
+            return ["Authorization": "DPoP \(token)",
+                    "DPoP": try dpop.proof(key: key, method: method, url: url, accessToken: token)]
+        }
+    }
+
+    /// `request` with ``authorizationFields(method:url:dpop:)`` set.
+    ///
+    /// - Throws: as ``authorizationFields(method:url:dpop:)``.
+    package func authorizing(_ request: HTTPRequest, dpop: DPoPContext?) throws(DPoPError) -> HTTPRequest {
+        var authorized = request
+        for (name, value) in try authorizationFields(method: request.method.rawValue, url: request.url, dpop: dpop) {
+            authorized.headers[name] = value
+        }
+        return authorized
+    }
+
+    /// The fields of a bearer credential, which need no proof and cannot fail (the backend's security token, a
+    /// userinfo or ongoing-access request).
+    package static func bearerFields(_ token: String, carrier: TokenCarrier,
+                                     merging headers: [String: String] = [:]) -> [String: String] {
+        let credential = AccessCredential(token: token, carrier: carrier)
+        // A bearer credential makes no proof: the fields are always there.
+        let fields = (try? credential.authorizationFields(method: "GET", url: Self.anyURL, dpop: nil)) ?? [:]
+        return headers.merging(fields) { _, authorization in authorization }
+    }
+
+    /// A placeholder URL for a bearer credential's fields, which do not depend on it.
+    private static let anyURL = URL(fileURLWithPath: "/")
+
+    /// Redacted: a credential holds a token.
+    package var description: String {
+        "AccessCredential(\(carrier.rawValue), \(isDPoPBound ? "DPoP" : "Bearer"), token: redacted)"
+    }
+}

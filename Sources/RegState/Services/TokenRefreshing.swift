@@ -1,0 +1,14 @@
+import Foundation
+
+/// Something that can run the refresh-token grant: the identity provider seam ``RenewalService`` depends on.
+package protocol TokenRefreshing: Sendable {
+    /// Exchanges `refreshToken` for new tokens, with a DPoP proof signed by `proofKey` when the token is bound.
+    ///
+    /// - Throws: ``OIDCError``; ``OIDCError/isRefusal`` marks an explicit denial.
+    func refreshTokens(using refreshToken: String, proofKey: DPoPKey?) async throws(OIDCError) -> TokenResponse
+    /// Validates the ID token of a refresh answer against the session's original (OIDC Core 12.2 and 3.1.3.7).
+    ///
+    /// - Throws: ``OIDCError/invalidIDToken(_:)`` when any check fails.
+    func validateRefreshedIDToken(_ idToken: String, originalIDToken: String) async throws(OIDCError)
+        -> VerifiedIDToken
+}

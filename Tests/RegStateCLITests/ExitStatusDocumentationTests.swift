@@ -1,0 +1,58 @@
+import Foundation
+import RegStateTestSupport
+import Testing
+@testable import regstate
+
+/// The exit statuses are documented once (``ExitStatusTable``) and shown the same way everywhere: each command's
+/// `--help`, the tool's `--help` and the README.
+@Suite("CLI: exit statuses as documented")
+struct ExitStatusDocumentationTests {
+    @Test("each command's --help states its table", arguments: Command.allCases)
+    func commandHelp(_ command: Command) async throws {
+        let result = try await CLIProcess.run([command.rawValue, "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(ExitStatusTable.line(for: command)))
+        #expect(result.stdout.components(separatedBy: "Exit status").count == 2, "one exit-status statement only")
+    }
+
+    @Test("the tool's --help and the README show the same table, one line per command")
+    func toolHelpAndReadme() async throws {
+        let help = try await CLIProcess.run(["--help"])
+        let readme = try String(contentsOf: try #require(BuiltProducts.packageRoot).appendingPathComponent("README.md"),
+                                encoding: .utf8)
+        for line in ExitStatusTable.lines {
+            #expect(help.stdout.contains(line), "--help lacks: \(line)")
+            #expect(readme.contains(line), "README lacks: \(line)")
+        }
+    }
+
+    @Test("every command exits 2 on bad usage, with what was wrong and how to see the usage", arguments: Command.allCases)
+    func badUsage(_ command: Command) async throws {
+        #expect(ExitStatusTable.rows(for: command).contains { $0.status == 2 })
+        let result = try await CLIProcess.run([command.rawValue, "--no-such-option"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("unknown option") || result.stderr.contains("--no-such-option"), "\(result.stderr)")
+        #expect(result.stderr.contains("For the commands and options, run: "))
+    }
+
+    @Test("logout: 0 logged out, 3 nothing to log out, 1 refused offline (nothing changed)")
+    func logoutStatuses() async throws {
+        let scenario = try CLIScenario()
+        try await scenario.registerSocially()
+        #expect(try await scenario.run(["logout", "--sim-offline"]).status == 1)
+        #expect(try await scenario.run(["status"]).status == 0, "a refused logout changed nothing")
+        #expect(try await scenario.run(["logout"]).status == 0)
+        #expect(try await scenario.run(["logout"]).status == 3)
+    }
+
+    @Test("clear-state: 0 with a session, without one, and offline (the backend's answer is printed)")
+    func clearStateStatuses() async throws {
+        let scenario = try CLIScenario()
+        try await scenario.registerSocially()
+        let offline = try await scenario.run(["clear-state", "--sim-offline"])
+        #expect(offline.status == 0)
+        #expect(offline.stdout.contains("Backend:"))
+        #expect(try await scenario.run(["clear-state"]).status == 0)
+        #expect(try await scenario.run(["status"]).status == 3)
+    }
+}

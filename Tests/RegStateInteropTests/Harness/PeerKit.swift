@@ -1,0 +1,49 @@
+import Foundation
+import RegStateTestSupport
+
+/// A provider kit of this repository: `Tests/Peers/<name>/` with its `start.sh` and the scripts that play the user.
+///
+/// The kits install what they need on first use (see `Tests/Peers/README.md`): a Python environment per kit in
+/// ``cacheDirectory`` and, through `Scripts/setup.sh`, the Debian packages. This type computes the same paths as
+/// `Tests/Peers/kit.sh`, so the harness finds a kit's Python where its start script made it.
+struct PeerKit: Sendable {
+    /// The kit's directory name under `Tests/Peers`.
+    let name: String
+
+    /// django-oauth-toolkit (``InteropPeer``).
+    static let django = PeerKit(name: "django-oauth-toolkit")
+    /// Glewlwyd (``GlewlwydPeer``).
+    static let glewlwyd = PeerKit(name: "glewlwyd")
+
+    /// `<package root>/Tests/Peers/<name>`, when it holds a `start.sh`.
+    var directory: URL? {
+        guard let root = BuiltProducts.packageRoot else { return nil }
+        let directory = root.appendingPathComponent("Tests/Peers/\(name)", isDirectory: true)
+        return FileManager.default.fileExists(atPath: directory.appendingPathComponent("start.sh").path) ? directory : nil
+    }
+
+    /// The path of the kit's script `file`.
+    ///
+    /// - Throws: ``InteropError/providerUnavailable(_:)`` when the kit or the script is missing.
+    func script(_ file: String) throws -> String {
+        guard let directory else { throw InteropError.providerUnavailable("no Tests/Peers/\(name)/start.sh in the package") }
+        let path = directory.appendingPathComponent(file).path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw InteropError.providerUnavailable("\(path) is missing or not executable")
+        }
+        return path
+    }
+
+    /// Where the kits keep what they install: `$REGSTATE_PEERS_CACHE`, else `$XDG_CACHE_HOME/regstate-peers`, else
+    /// `~/.cache/regstate-peers`.
+    static var cacheDirectory: String {
+        let environment = ProcessInfo.processInfo.environment
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        if let cache = value("REGSTATE_PEERS_CACHE") { return cache }
+        let base = value("XDG_CACHE_HOME") ?? ((value("HOME") ?? NSHomeDirectory()) + "/.cache")
+        return base + "/regstate-peers"
+    }
+
+    /// The Python of the kit's environment (made by its `start.sh` on first use).
+    var python: String { Self.cacheDirectory + "/\(name)/venv/bin/python" }
+}
