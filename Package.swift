@@ -33,7 +33,8 @@ let package = Package(
         ),
         .target(name: "RegStateSimulator", dependencies: ["RegState"], swiftSettings: settings),
         .target(name: "RegStateTesting", dependencies: ["RegState", "RegStateSimulator"], swiftSettings: settings),
-        .executableTarget(name: "regstate", dependencies: ["RegState", "RegStateSimulator"], swiftSettings: settings),
+        .executableTarget(name: "regstate", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting"],
+                          swiftSettings: settings),
         // Deterministic simulation testing: a seeded world (scheduling, time, network, disk, crashes, users) around
         // the real RegStateService, and the invariants checked in every run.
         .target(name: "RegStateSimulation", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting"],
@@ -57,7 +58,8 @@ let package = Package(
         .testTarget(name: "RegStateSimulatorTests", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting"], swiftSettings: settings),
         .testTarget(name: "RegStateSimulationTests", dependencies: ["RegStateSimulation", "regstate-sim", "RegStateTestSupport"],
                     swiftSettings: settings),
-        .testTarget(name: "RegStateCLITests", dependencies: ["regstate", "RegStateTestSupport"], swiftSettings: settings),
+        .testTarget(name: "RegStateCLITests", dependencies: ["regstate", "RegStateTesting", "RegStateTestSupport"],
+                    swiftSettings: settings),
         .testTarget(name: "RegStateInteropTests", dependencies: ["RegState", "RegStateTesting", "regstate", "RegStateTestSupport"],
                     swiftSettings: settings),
     ]

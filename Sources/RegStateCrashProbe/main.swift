@@ -6,6 +6,8 @@
 // 3. every 25th i, rewrites the journal with replaceAll, keeping its last 10 lines.
 // `RegStateCrashProbe --journal-writer <file> <count>` instead records <count> events through the engine's journal
 // recorder into a journal other processes write at the same time (see JournalWriter.swift).
+// `RegStateCrashProbe --hold-lock <file>` takes the App Group lock (a FileStoreLock) on <file>, prints "locked" and
+// holds it until killed (see LockHolder.swift).
 // It prints "ready\n" once, before the loop; on any error it prints the error to stderr and exits with status 1.
 import Foundation
 import RegState
@@ -46,6 +48,9 @@ func fail(_ message: String) -> Never {
 let arguments = CommandLine.arguments
 if arguments.count == 4, arguments[1] == "--journal-writer" {
     runJournalWriter(journal: arguments[2], count: Int(arguments[3]) ?? 0)
+}
+if arguments.count == 3, arguments[1] == "--hold-lock" {
+    runLockHolder(path: arguments[2])
 }
 guard arguments.count == 2 else { fail("usage: RegStateCrashProbe <dir>") }
 let root = URL(fileURLWithPath: arguments[1], isDirectory: true)

@@ -23,6 +23,15 @@ protocol SimulatedStorage: AnyObject, Sendable {
     var crashPercent: Int { get set }
     /// The storage's own invariants over what is on the device now (the journals' integrity).
     func checkFiles(_ slots: [ProcessSlot])
+    /// Whether the device itself refused to remove a session's record since it was last written or removed (a
+    /// locked device, ``SimulatedKeychain``): then no engine can have cleared it, and logout-clears waits for a
+    /// process to remove it once the device is unlocked.
+    var removalRefusedByDevice: Bool { get }
+}
+
+extension SimulatedStorage {
+    /// Storage whose device never refuses: a file system or the store model.
+    var removalRefusedByDevice: Bool { false }
 }
 
 /// Which storage a run's processes use.
@@ -31,6 +40,9 @@ public enum SimulatedStorageKind: String, Sendable, Equatable {
     case files
     /// The model of the store contract (``SimulatedDisk``), journals in memory.
     case model
+    /// Apple's Keychain shared by an app and its extensions (``SimulatedKeychain``): the model's items, each atomic
+    /// on its own, paired with a separate lock between processes, on a device that locks (issue 28).
+    case keychain
 }
 
 extension SimulatedDisk: SimulatedStorage {

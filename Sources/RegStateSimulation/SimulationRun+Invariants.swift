@@ -105,6 +105,9 @@ extension SimulationRun {
     /// logout-clears: after a logout, forced logout or clear-state, no token of the session is on disk, and no
     /// renewal that was in flight brings one back.
     func checkNoTokenOnDisk(_ context: String) {
+        // A locked device refused the removal (issue 28): the record stays until a process removes it after the
+        // unlock; the session it holds ends at its next server contact.
+        if disk.removalRefusedByDevice { return }
         if disk.peek("credentials") != nil {
             ledger.violation("logout-clears", "credentials on disk \(context)")
         }

@@ -84,6 +84,9 @@ public actor SimulationRun {
         switch options.storage {
         case .model: disk = SimulatedDisk(random: diskRandom, ledger: ledger) { incarnation in liveness.kill(incarnation) }
         case .files: disk = SimulatedFileSystem(random: diskRandom, ledger: ledger) { incarnation in liveness.kill(incarnation) }
+        case .keychain:
+            let model = SimulatedDisk(random: diskRandom, ledger: ledger) { incarnation in liveness.kill(incarnation) }
+            disk = SimulatedKeychain(disk: model, random: SeededRandom(seed: options.seed ^ 0x2545_F491_4F6C_DD1D), ledger: ledger)
         }
         ledger.note("world \(world.rawValue) access=\(Int(accessLifetime))s refresh=\(refreshLifetime.map { "\(Int($0))s" } ?? "none") "
                     + "grace=\(Int(configuration.refreshReuseGrace))s rotates=\(configuration.rotatesRefreshTokens)")

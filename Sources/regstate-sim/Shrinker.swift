@@ -36,7 +36,7 @@ enum Shrinker {
     /// The command that replays `options` with a full trace.
     static func replayCommand(_ options: SimulationOptions, last: String = "--trace") -> String {
         var words = ["swift run regstate-sim --seed \(options.seed) --steps \(options.steps) --processes \(options.processes)"]
-        if options.storage == .model { words.append("--disk model") }
+        if options.storage != .files { words.append("--disk \(options.storage.rawValue)") }
         if let world = options.world { words.append("--world \(world.rawValue)") }
         if !options.skippedSteps.isEmpty { words.append("--skip \(StepList.format(options.skippedSteps))") }
         if !options.disabledFaults.isEmpty {

@@ -9,7 +9,8 @@ import RegStateSimulation
 //   --world plain|dpop|host|par (default: drawn from the seed), --skip STEPS and --faults-off KINDS (what a shrunk replay
 //   leaves out), --shrink (with --seed: shorten a failing run, print the shortest failing replay),
 //   --inject-failure NAME (test-only: an invariant that fails on purpose, to test the shrinker)
-//   --disk files|model  the real file store and journal over a simulated file system (default), or the store model
+//   --disk files|model|keychain  the real file store and journal over a simulated file system (default), the store
+//   model, or the model as Apple's Keychain (items apart from the lock between processes, a device that locks)
 // Swift seeds its hashing per process; a replay needs the same order of every Set and Dictionary, so the simulator
 // runs with deterministic hashing (it re-executes itself once with the variable set).
 if ProcessInfo.processInfo.environment["SWIFT_DETERMINISTIC_HASHING"] == nil {

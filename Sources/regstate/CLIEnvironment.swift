@@ -1,6 +1,7 @@
 import Foundation
 import RegState
 import RegStateSimulator
+import RegStateTesting
 
 /// The engine wired for one run: on the embedded simulator (its world persisted in the store) or on a real provider.
 struct CLIEnvironment: Sendable {
@@ -30,7 +31,7 @@ struct CLIEnvironment: Sendable {
         // URLSession only for a real provider: on the simulator path no networking object is built.
         let real = options.issuer != nil && options.clientID != nil
         let transport: any HTTPTransport = providerTransport ?? (real ? URLSessionTransport() : OfflineTransport())
-        var dependencies = try dependencies(at: options.store, transport: transport)
+        var dependencies = try dependencies(at: options.store, keychain: options.simulator.keychain, transport: transport)
         dependencies.platform = options.platform == .web ? FixedPlatformService.web : SystemPlatformService()
         if let issuer = options.issuer, let clientID = options.clientID {
             var redirect = options.redirectURI ?? SimulatorConfiguration.literalURL(CLIOptions.defaultRedirectURI)
@@ -92,9 +93,13 @@ struct CLIEnvironment: Sendable {
                               backendURL: simulated.backendURL, transport: dependencies.transport)
     }
 
-    private static func dependencies(at store: URL, transport: any HTTPTransport) throws(UsageError) -> RegStateDependencies {
+    private static func dependencies(at store: URL, keychain: Bool,
+                                     transport: any HTTPTransport) throws(UsageError) -> RegStateDependencies {
         do {
-            return try .onDisk(at: store, transport: transport)
+            guard keychain else { return try .onDisk(at: store, transport: transport) }
+            return RegStateDependencies(store: try KeychainDouble.shared(in: store),
+                                        journal: try FileJournal(url: store.appendingPathComponent("journal.log")),
+                                        transport: transport)
         } catch {
             throw UsageError("cannot use store directory \(store.path) (\(error.localizedDescription))")
         }

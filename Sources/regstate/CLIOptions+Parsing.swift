@@ -88,6 +88,7 @@ extension CLIOptions {
             case "--loopback": options.loopback = try flag()
             case "--host-mode": options.hostMode = try flag()
             case "--sim-api-rejects": options.simulator.apiRejects = try flag()
+            case "--sim-keychain": options.simulator.keychain = try flag()
             case "--sim-api-forces-logout": options.simulator.apiForcesLogout = try flag()
             case "--scope":
                 let scopes = try value().split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)

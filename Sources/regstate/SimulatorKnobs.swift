@@ -40,6 +40,10 @@ struct SimulatorKnobs: Sendable, Equatable {
     var dpop: SimulatorDPoPMode?
     /// `--sim-dpop-nonce`: DPoP proofs must carry the simulator's nonce.
     var dpopNonce = false
+    /// `--sim-keychain`: the secrets in RegStateTesting's `KeychainDouble` (one item each in `DIR/keychain`, as the
+    /// Keychain keeps them) behind the App Group lock `DIR/.lock`, as `RegStateDependencies.sharedSession` pairs them
+    /// on Apple platforms, instead of a `FileSecureStore` in `DIR/secure`.
+    var keychain = false
     /// `--sim-par off|offered|required`: pushed authorization requests at the simulated provider.
     var pushedAuthorization: SimulatorPushedAuthorization?
     /// `--sim-par-ttl SECONDS`: how long a pushed `request_uri` lives.

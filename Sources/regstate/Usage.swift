@@ -75,6 +75,8 @@ enum Usage {
           --sim-max-devices N      Simulator: devices one user may register
           --sim-api-rejects        Simulator: the backend API answers 401 to every token
           --sim-api-forces-logout  Simulator: the backend API answers 403 FORCED_LOGOUT
+          --sim-keychain           Simulator: secrets kept as Apple's Keychain keeps them (one item each in
+                                   DIR/keychain) behind the App Group lock DIR/.lock, as on Apple platforms
           -h, --help               Show help
 
         """

@@ -7,15 +7,22 @@ import Testing
 final class CLIScenario {
     /// The store directory of this scenario.
     let store: URL
+    /// The folder under ``store`` whose `credentials` item holds the tokens: `secure` (the file store) or `keychain`
+    /// (`--sim-keychain`: RegStateTesting's Keychain double behind the App Group lock).
+    let secureFolder: String
+    /// Options every run gets (`--sim-keychain` for the Keychain double).
+    let extraArguments: [String]
     /// Every result so far.
     private(set) var results: [CLIResult] = []
     /// Every token the store held after some run.
     private(set) var secrets: Set<String> = []
 
-    /// A fresh, empty store directory.
-    init() throws {
+    /// A fresh, empty store directory; with `keychain`, every run keeps its secrets in the Keychain double.
+    init(keychain: Bool = false) throws {
         store = FileManager.default.temporaryDirectory
             .appendingPathComponent("regstate-cli-\(UUID().uuidString)", isDirectory: true)
+        secureFolder = keychain ? "keychain" : "secure"
+        extraArguments = keychain ? ["--sim-keychain"] : []
     }
 
     deinit {
@@ -25,12 +32,12 @@ final class CLIScenario {
     /// Runs `regstate arguments… --store <store>` with `input`.
     @discardableResult
     func run(_ arguments: [String], input: String = "") async throws -> CLIResult {
-        try record(await CLIProcess.run(arguments + ["--store", store.path], input: input))
+        try record(await CLIProcess.run(arguments + extraArguments + ["--store", store.path], input: input))
     }
 
     /// Starts an interactive run; hand its result to ``record(_:)``.
     func start(_ arguments: [String]) throws -> CLIProcess {
-        try CLIProcess(arguments + ["--store", store.path])
+        try CLIProcess(arguments + extraArguments + ["--store", store.path])
     }
 
     /// Keeps `result` and the tokens now stored.
@@ -65,9 +72,9 @@ final class CLIScenario {
         return walkthrough
     }
 
-    /// The token strings in `<store>/secure/credentials`, if any.
+    /// The token strings in `<store>/<secureFolder>/credentials`, if any.
     func storedSecrets() throws -> Set<String> {
-        let url = store.appendingPathComponent("secure/credentials")
+        let url = store.appendingPathComponent("\(secureFolder)/credentials")
         guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let keys = ["access_token", "refresh_token", "id_token", "security_token"]

@@ -27,7 +27,7 @@ struct CredentialBindingCLITests {
         let device = try CLIScenario()
         try await device.registerSocially()
         if previousFormat { try Self.dropBinding(in: device.store) }
-        try SharedStoreProcessTests.expireStoredAccessToken(in: device.store)
+        try SharedStoreProcessTests.expireStoredAccessToken(in: device)
         let stored = try #require(Self.credentials(in: device.store))
         let other = try CountingListener()
         defer { other.close() }

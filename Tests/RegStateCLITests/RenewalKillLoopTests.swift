@@ -29,7 +29,7 @@ struct RenewalKillLoopTests {
         try await device.registerSocially()
         var counts = Counts()
         for _ in 0..<Self.iterations {
-            try SharedStoreProcessTests.expireStoredAccessToken(in: device.store)
+            try SharedStoreProcessTests.expireStoredAccessToken(in: device)
             let process = Process()
             process.executableURL = binary
             process.arguments = ["status", "--store", device.store.path, "--sim-answer-delay", "0.3"] + grace

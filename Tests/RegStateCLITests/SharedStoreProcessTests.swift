@@ -19,21 +19,23 @@ struct SharedStoreProcessTests {
 
     /// Moves the stored access token's expiry into the past, as if the device's clock had run past it (no process
     /// is running on the store when this is called).
-    static func expireStoredAccessToken(in store: URL) throws {
-        let url = store.appendingPathComponent("secure/credentials")
+    static func expireStoredAccessToken(in device: CLIScenario) throws {
+        let url = device.store.appendingPathComponent("\(device.secureFolder)/credentials")
         let data = try #require(FileManager.default.contents(atPath: url.path))
         var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         object["expires_at"] = 1
         try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(to: url, options: .atomic)
     }
 
-    @Test("Given N processes finding one expired token at once, when they renew, then all settle active and the provider saw exactly one grant per round")
-    func concurrentRenewalsMakeOneGrantPerRound() async throws {
-        let device = try CLIScenario()
+    @Test("Given N processes finding one expired token at once, when they renew, then all settle active and the provider saw exactly one grant per round",
+          arguments: [false, true])
+    func concurrentRenewalsMakeOneGrantPerRound(keychain: Bool) async throws {
+        // keychain: the Keychain double (items atomic one by one, no lock of their own) behind the App Group lock.
+        let device = try CLIScenario(keychain: keychain)
         try await device.registerSocially()
         var grants: [Int] = []
         for _ in 0..<Self.rounds {
-            try Self.expireStoredAccessToken(in: device.store)
+            try Self.expireStoredAccessToken(in: device)
             let before = try await Self.refreshGrants(in: device.store)
             let children = try (0..<Self.processes).map { _ in try device.start(["status"]) }
             for child in children {

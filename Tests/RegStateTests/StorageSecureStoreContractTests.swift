@@ -5,9 +5,10 @@ import Testing
 
 /// The store implementations, so the shared contract is checked against each: `standard` is the one
 /// `RegStateDependencies.standard(at:keychainService:)` picks (the Keychain store on Apple platforms, the file store
-/// on Linux, where the Keychain store is not compiled).
+/// on Linux, where the Keychain store is not compiled); `keychainDouble` is RegStateTesting's Keychain-like double
+/// paired with the App Group lock, as `RegStateDependencies.sharedSession` pairs the real Keychain on Apple platforms.
 enum StorageStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case file, memory, standard
+    case file, memory, standard, keychainDouble
 
     var testDescription: String { rawValue }
 
@@ -15,6 +16,7 @@ enum StorageStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertib
     func withStore(_ body: (any SecureStore) throws -> Void) throws {
         switch self {
         case .memory: try body(InMemorySecureStore())
+        case .keychainDouble: try withStorageScratch { try body(try KeychainDouble.shared(in: $0)) }
         case .file: try withStorageScratch { try body(try FileSecureStore(directory: $0.appendingPathComponent("s"))) }
         case .standard:
             try withStorageScratch { directory in

@@ -20,20 +20,41 @@ public struct P256PublicKey: Sendable, Hashable {
     public var uncompressedPoint: Data { Data([0x04]) + x + y }
 }
 
-/// A P-256 private key, held as PKCS #8 DER (what both libcrypto and CryptoKit import and export).
+/// A P-256 private key: PKCS #8 DER (what both libcrypto and CryptoKit import and export), or a reference to a key
+/// inside the Secure Enclave, whose private half never leaves it.
 ///
 /// Its description never shows the key material.
 public struct P256PrivateKey: Sendable, Equatable, CustomStringConvertible {
-    /// The PKCS #8 `PrivateKeyInfo` DER encoding.
+    /// The PKCS #8 `PrivateKeyInfo` DER encoding; empty for a Secure Enclave key.
     public let pkcs8DER: Data
+    /// CryptoKit's `SecureEnclave.P256.Signing.PrivateKey.dataRepresentation` of a key made in the Secure Enclave
+    /// (an opaque blob only that device's Secure Enclave can use); `nil` for a software key.
+    public let secureEnclaveReference: Data?
 
     /// Wraps PKCS #8 DER bytes; they are checked when the key is first used.
     public init(pkcs8DER: Data) {
         self.pkcs8DER = pkcs8DER
+        secureEnclaveReference = nil
+    }
+
+    /// Wraps a Secure Enclave key's data representation; only Apple's provider can use it (elsewhere every use is
+    /// ``CryptoError/invalidKey(_:)``).
+    public init(secureEnclaveReference: Data) {
+        pkcs8DER = Data()
+        self.secureEnclaveReference = secureEnclaveReference
     }
 
     /// A redacted description.
     public var description: String { "P256PrivateKey(redacted)" }
+}
+
+/// Where ``SystemCrypto`` makes new P-256 keys (the DPoP key).
+public enum P256KeyLocation: Sendable, Equatable {
+    /// In software: a PKCS #8 key kept in the secure store (the default; the only choice on Linux).
+    case software
+    /// In the Secure Enclave when the device has one (CryptoKit `SecureEnclave.isAvailable`), in software
+    /// otherwise. The store then keeps only the key's reference, which works on this device alone.
+    case secureEnclaveWhenAvailable
 }
 
 /// A public key of one of the families RegState verifies with.

@@ -1,11 +1,15 @@
-#if !canImport(CLibCrypto) && canImport(CryptoKit) && canImport(Security)
+#if !canImport(CLibCrypto) && ((canImport(CryptoKit) && canImport(Security)) || REGSTATE_APPLE_TYPECHECK)
+#if canImport(CryptoKit)
 import CryptoKit
+#endif
 import Foundation
+#if canImport(Security)
 import Security
+#endif
 
 // CryptoKit for hashing and HMAC, Security for random bytes and RSA. Security imports and exports RSA keys as
 // PKCS #1 DER, the same form ``RSAPrivateKey`` holds and ``DER`` builds for public keys.
-// This file is not compiled on Linux, where RegState is built and tested; it is kept small on purpose.
+// Not run on Linux, where RegState is built and tested: type-checked there against stubs (Tests/AppleTypeCheck).
 
 extension SystemCrypto {
     /// The SHA-256 digest of `data`, from CryptoKit.

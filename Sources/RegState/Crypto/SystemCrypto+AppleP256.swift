@@ -1,10 +1,13 @@
-#if !canImport(CLibCrypto) && canImport(CryptoKit)
+#if !canImport(CLibCrypto) && (canImport(CryptoKit) || REGSTATE_APPLE_TYPECHECK)
+#if canImport(CryptoKit)
 import CryptoKit
+#endif
 import Foundation
 
-// ES256 on Apple platforms through CryptoKit, whose raw signature form is already JOSE's `r || s`.
-// Not compiled on Linux, where RegState is built and tested; kept small on purpose. Ready keys use the default
-// (per-call verification): Security and CryptoKit keys are cheap to rebuild from their bytes.
+// ES256 on Apple platforms through CryptoKit, whose raw signature form is already JOSE's `r || s`; the key in
+// software (PKCS #8) or in the Secure Enclave (its data representation), as ``SystemCrypto/p256Keys`` chooses.
+// Not run on Linux, where RegState is built and tested: type-checked there against stubs (Tests/AppleTypeCheck).
+// Ready keys use the default (per-call verification): CryptoKit keys are cheap to rebuild from their bytes.
 
 extension SystemCrypto {
     /// Whether `signature` (JOSE `r || s`) is a valid ES256 signature of `message` by `publicKey`, from CryptoKit.
@@ -22,16 +25,27 @@ extension SystemCrypto {
         return key.isValidSignature(parsed, for: message)
     }
 
-    /// Generates a P-256 key with CryptoKit, exported as PKCS #8 DER.
+    /// Generates a P-256 key: in the Secure Enclave when ``p256Keys`` asks for it and the device has one
+    /// (`SecureEnclave.isAvailable`), otherwise with CryptoKit in software, exported as PKCS #8 DER.
+    ///
+    /// - Throws: ``CryptoError/keyGenerationFailed(_:)`` when the Secure Enclave refuses to make a key.
     public func generateP256PrivateKey() throws -> P256PrivateKey {
-        P256PrivateKey(pkcs8DER: P256.Signing.PrivateKey().derRepresentation)
+        if p256Keys == .secureEnclaveWhenAvailable, SecureEnclave.isAvailable {
+            do {
+                return P256PrivateKey(secureEnclaveReference: try SecureEnclave.P256.Signing.PrivateKey().dataRepresentation)
+            } catch {
+                throw CryptoError.keyGenerationFailed("the Secure Enclave could not make the key")
+            }
+        }
+        return P256PrivateKey(pkcs8DER: P256.Signing.PrivateKey().derRepresentation)
     }
 
     /// The public half of a P-256 private key.
     ///
-    /// - Throws: ``CryptoError/invalidKey(_:)`` when the DER is not a P-256 private key.
+    /// - Throws: ``CryptoError/invalidKey(_:)`` when the key is not a P-256 private key this device can use.
     public func publicKey(of privateKey: P256PrivateKey) throws -> P256PublicKey {
-        let point = try Self.p256Key(privateKey).publicKey.x963Representation
+        let point = try Self.withP256Key(privateKey, software: { $0.publicKey.x963Representation },
+                                         enclave: { $0.publicKey.x963Representation })
         guard let key = P256PublicKey(x: Data(point.dropFirst().prefix(32)), y: Data(point.suffix(32))) else {
             throw CryptoError.invalidKey("the public half cannot be exported")
         }
@@ -40,21 +54,42 @@ extension SystemCrypto {
 
     /// Signs `message` with ES256; the JOSE form (`r || s`, 64 bytes).
     ///
-    /// - Throws: ``CryptoError/invalidKey(_:)`` when the DER is not a P-256 private key.
+    /// - Throws: ``CryptoError/invalidKey(_:)`` when the key cannot be used; ``CryptoError/signingFailed(_:)``.
     public func sign(message: Data, privateKey: P256PrivateKey) throws -> Data {
-        do {
-            return try Self.p256Key(privateKey).signature(for: message).rawRepresentation
-        } catch {
-            throw CryptoError.signingFailed("CryptoKit refused to sign")
-        }
+        try Self.withP256Key(privateKey, software: { key in
+            do {
+                return try key.signature(for: message).rawRepresentation
+            } catch {
+                throw CryptoError.signingFailed("CryptoKit refused to sign")
+            }
+        }, enclave: { key in
+            do {
+                return try key.signature(for: message).rawRepresentation
+            } catch {
+                throw CryptoError.signingFailed("the Secure Enclave refused to sign")
+            }
+        })
     }
 
-    private static func p256Key(_ key: P256PrivateKey) throws -> P256.Signing.PrivateKey {
+    /// Rebuilds `key` in CryptoKit's form, in software or in the Secure Enclave, and runs the matching body.
+    private static func withP256Key<T>(_ key: P256PrivateKey, software: (P256.Signing.PrivateKey) throws -> T,
+                                       enclave: (SecureEnclave.P256.Signing.PrivateKey) throws -> T) throws -> T {
+        if let reference = key.secureEnclaveReference {
+            let rebuilt: SecureEnclave.P256.Signing.PrivateKey
+            do {
+                rebuilt = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: reference)
+            } catch {
+                throw CryptoError.invalidKey("not a Secure Enclave key of this device")
+            }
+            return try enclave(rebuilt)
+        }
+        let rebuilt: P256.Signing.PrivateKey
         do {
-            return try P256.Signing.PrivateKey(derRepresentation: key.pkcs8DER)
+            rebuilt = try P256.Signing.PrivateKey(derRepresentation: key.pkcs8DER)
         } catch {
             throw CryptoError.invalidKey("not a PKCS #8 P-256 private key")
         }
+        return try software(rebuilt)
     }
 }
 #endif

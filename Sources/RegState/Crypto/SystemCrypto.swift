@@ -3,7 +3,7 @@ import Foundation
 /// The default ``CryptoProvider``: the system's libcrypto (OpenSSL 3) on Linux, CryptoKit and Security on Apple
 /// platforms.
 ///
-/// It holds no state, so one value can be shared freely across tasks. RSA keys shorter than
+/// It holds no mutable state, so one value can be shared freely across tasks. RSA keys shorter than
 /// ``SystemCrypto/minimumRSAKeyBits`` are refused for signing, verifying and generation, as RFC 7518 §3.3 requires
 /// for the RS and PS algorithms.
 public struct SystemCrypto: CryptoProvider {
@@ -12,8 +12,13 @@ public struct SystemCrypto: CryptoProvider {
     /// The longest RSA modulus, in bits, this provider generates; longer keys only cost time.
     public static let maximumRSAKeyBits = 8192
 
-    /// Creates the provider.
-    public init() {}
+    /// Where new P-256 keys are made (``P256KeyLocation``).
+    public let p256Keys: P256KeyLocation
+
+    /// Creates the provider; new P-256 keys are made where `p256Keys` says (in software by default).
+    public init(p256Keys: P256KeyLocation = .software) {
+        self.p256Keys = p256Keys
+    }
 }
 
 extension SignatureAlgorithm {

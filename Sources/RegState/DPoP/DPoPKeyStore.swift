@@ -3,7 +3,9 @@ import Foundation
 /// Keeps the installation's one DPoP key in the secure store, beside the credentials it binds (under
 /// ``recordKey``), and nowhere else: never in the journal, logs, errors or descriptions.
 ///
-/// Record: `{"version":1,"kty":"EC","crv":"P-256","pkcs8":"<base64url>"}`. A record that is torn or of another curve
+/// Record: `{"version":1,"kty":"EC","crv":"P-256","pkcs8":"<base64url>"}`, or for a key in the Secure Enclave
+/// `{"version":1,"kty":"EC","crv":"P-256","se":"<base64url of its data representation>"}` (a reference that only this
+/// device's Secure Enclave can use: every process sharing the store signs with the same key). A record that is torn or of another curve
 /// is a typed error (``DPoPError/keyRecordUnreadable(reason:)``, ``DPoPError/keyRecordWrongCurve(curve:)``), never
 /// silently replaced: the tokens it binds are useless without it, so the caller starts a new registration.
 public struct DPoPKeyStore: Sendable {
@@ -53,9 +55,13 @@ public struct DPoPKeyStore: Sendable {
     ///
     /// - Throws: ``DPoPError/storeFailed(reason:)``.
     public func save(_ dpopKey: DPoPKey) throws(DPoPError) {
-        let record: JSONValue = [
-            "version": 1, "kty": "EC", "crv": "P-256", "pkcs8": .string(Base64URL.encode(dpopKey.privateKey.pkcs8DER)),
-        ]
+        var fields: [String: JSONValue] = ["version": 1, "kty": "EC", "crv": "P-256"]
+        if let reference = dpopKey.privateKey.secureEnclaveReference {
+            fields["se"] = .string(Base64URL.encode(reference))
+        } else {
+            fields["pkcs8"] = .string(Base64URL.encode(dpopKey.privateKey.pkcs8DER))
+        }
+        let record = JSONValue.object(fields)
         do {
             try store.set(record.serialized(), forKey: key)
         } catch {
@@ -90,11 +96,20 @@ public struct DPoPKeyStore: Sendable {
             throw .keyRecordUnreadable(reason: "kty or crv missing")
         }
         guard curve == "P-256" else { throw .keyRecordWrongCurve(curve: String(curve.prefix(16))) }
-        guard let encoded = record["pkcs8"]?.stringValue, let der = Base64URL.decode(encoded), !der.isEmpty else {
-            throw .keyRecordUnreadable(reason: "private key missing or not base64url")
+        let privateKey: P256PrivateKey
+        if let encoded = record["se"]?.stringValue {
+            guard let reference = Base64URL.decode(encoded), !reference.isEmpty else {
+                throw .keyRecordUnreadable(reason: "Secure Enclave reference not base64url")
+            }
+            privateKey = P256PrivateKey(secureEnclaveReference: reference)
+        } else {
+            guard let encoded = record["pkcs8"]?.stringValue, let der = Base64URL.decode(encoded), !der.isEmpty else {
+                throw .keyRecordUnreadable(reason: "private key missing or not base64url")
+            }
+            privateKey = P256PrivateKey(pkcs8DER: der)
         }
         do {
-            return try DPoPKey(privateKey: P256PrivateKey(pkcs8DER: der), crypto: crypto)
+            return try DPoPKey(privateKey: privateKey, crypto: crypto)
         } catch {
             throw .keyRecordUnreadable(reason: "the private key is not a usable P-256 key")
         }

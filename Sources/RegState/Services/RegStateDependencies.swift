@@ -45,16 +45,24 @@ public struct RegStateDependencies: Sendable {
     }
 
     /// The platform's default store in one line: on Apple platforms a `KeychainSecureStore` for `keychainService`
-    /// and a ``FileJournal`` at `directory/journal.log`; elsewhere ``onDisk(at:transport:)`` (a ``FileSecureStore``
-    /// in `directory/secure`). Only the non-Apple branch is compiled and tested on Linux.
+    /// (the app's own access group) paired with a ``FileStoreLock`` at `directory/.lock`, and a ``FileJournal`` at
+    /// `directory/journal.log`; elsewhere ``onDisk(at:transport:)`` (a ``FileSecureStore`` in `directory/secure`).
+    /// An app whose extensions share its session uses `sharedSession(appGroup:keychainAccessGroup:service:)`
+    /// instead. Only the non-Apple branch runs on Linux (the Apple one is type-checked against stubs).
     ///
     /// - Throws: ``StoreError`` or ``JournalError`` when the directory cannot be used.
     public static func standard(at directory: URL, keychainService: String,
                                 transport: any HTTPTransport = URLSessionTransport()) throws -> RegStateDependencies {
-        #if canImport(Security)
+        #if canImport(Security) || REGSTATE_APPLE_TYPECHECK
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError.unusableLocation(path: directory.path, reason: error.localizedDescription)
+        }
         let journal = try FileJournal(url: directory.appendingPathComponent("journal.log"))
-        return RegStateDependencies(store: KeychainSecureStore(service: keychainService), journal: journal,
-                                    transport: transport)
+        let store = LockedSecureStore(items: KeychainSecureStore(service: keychainService),
+                                      lock: FileStoreLock(url: directory.appendingPathComponent(".lock")))
+        return RegStateDependencies(store: store, journal: journal, transport: transport)
         #else
         _ = keychainService
         return try onDisk(at: directory, transport: transport)

@@ -39,7 +39,15 @@ extension RegStateService {
     /// The work behind ``validAccessToken()``, done once for every caller waiting on it: one read of the record and,
     /// when its token has expired, one renewal, whose credential is the answer.
     private func resolveAccessToken() async throws -> AccessTokenAnswer {
-        guard case .active = state, let current = await tokenSnapshot() else { throw AccessTokenError.noSession }
+        guard case .active = state else { throw AccessTokenError.noSession }
+        // A store that cannot be read now (a locked device) is a recoverable E, not "no session": the session stays.
+        let read: TokenSnapshot?
+        do {
+            read = try await runner.tokens.readSnapshot()
+        } catch {
+            throw RegStateError.renewal(.storage(error.errorDescription ?? "unreadable"))
+        }
+        guard let current = read else { throw AccessTokenError.noSession }
         if current.isUsable { return .stored(current) }
         let renewal = await renew(replacing: current.accessToken, because: .expired, seen: current)
         if case .success(let credential?) = renewal { return .renewed(credential) }

@@ -94,7 +94,14 @@ package actor RenewalService {
                                  stored: await tokens.storedSession()))
         }
         defer { lease.release() }
-        let record = await tokens.lockedRecord()
+        // A store that cannot be read now (a locked device) is a recoverable storage failure, not "no refresh
+        // token": the session is kept and the renewal is tried again later.
+        let record: StoredCredentials?
+        do {
+            record = try await tokens.lockedRecord()
+        } catch {
+            return .ran(.failure(.storage(error.errorDescription ?? "unreadable"), stored: nil))
+        }
         // A token another process stored while this one waited is fresh from the provider, so it is used even inside
         // the early-renewal grace period, as long as it has not actually expired.
         if let staleAccessToken, let record, record.accessToken != staleAccessToken,
@@ -119,6 +126,9 @@ package actor RenewalService {
                     throw .keyRecordUnreadable(reason: "the key record holds another key than the tokens'")
                 }
                 proofKey = key
+            } catch .storeFailed(let reason) {
+                // The key record could not be read now (a locked device): the key may be fine, keep the session.
+                return .failure(.storage(reason), stored: stored)
             } catch {
                 return .failure(.dpopKeyUnavailable(reason: Self.keyReason(error)), stored: stored)
             }

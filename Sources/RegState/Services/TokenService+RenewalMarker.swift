@@ -3,9 +3,11 @@ import Foundation
 extension TokenService {
     /// The credentials record as it is now, for a renewal holding the store's lock: the one reading its writes
     /// (``markRenewalStarted(on:)``, ``storeRenewed(_:profile:over:)``) start from. Every writer of the record holds
-    /// the lock, so it cannot change until the lease is released. `nil` when there is none, or it cannot be read.
-    package func lockedRecord() -> StoredCredentials? {
-        try? load()
+    /// the lock, so it cannot change until the lease is released. `nil` when there is none (or it is damaged).
+    ///
+    /// - Throws: the ``StoreError`` of a store that cannot be read now (a locked device): never taken for "no record".
+    package func lockedRecord() throws(StoreError) -> StoredCredentials? {
+        try readRecord()
     }
 
     /// Records, in the credentials record itself, that a refresh grant with `record`'s refresh token is about to be

@@ -114,6 +114,31 @@ package actor TokenService {
                              securityTokenUsable: isUsable(credentials.securityTokenExpiresAt))
     }
 
+    /// ``snapshot()`` for an access-token answer: a store that cannot be read now (a locked device, a cancelled
+    /// prompt, an I/O error) throws instead of answering "nothing stored", so an unreadable record is never taken for
+    /// a missing session (the launch keeps an unreadable store the same way).
+    ///
+    /// - Throws: the ``StoreError`` of the read; a damaged or foreign record is still `nil`.
+    package func readSnapshot() throws(StoreError) -> TokenSnapshot? {
+        guard let credentials = try readRecord() else { return nil }
+        return TokenSnapshot(credentials, isUsable: isUsable(credentials),
+                             securityTokenUsable: isUsable(credentials.securityTokenExpiresAt))
+    }
+
+    /// The credentials record, throwing only the store's own errors: `nil` when there is none, or it is damaged or
+    /// bound to another configuration (the cases ``snapshot()`` also answers `nil` for).
+    ///
+    /// - Throws: the ``StoreError`` of the read (a locked device: recoverable).
+    package func readRecord() throws(StoreError) -> StoredCredentials? {
+        do {
+            return try load()
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            return nil
+        }
+    }
+
     /// The summary of the stored credentials, when there are readable ones with a registration.
     package func storedSession() -> StoredSession? {
         snapshot()?.session

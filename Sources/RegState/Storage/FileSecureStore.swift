@@ -21,8 +21,8 @@ public final class FileSecureStore: SecureStore {
     public let directory: URL
     /// The name of the lock file inside the directory (a dot-file: never a key).
     public static let lockFileName = ".lock"
-    /// The lock that orders this process's tasks before they contend for the lock file.
-    private let local: ProcessLocalLock
+    /// The lock between processes on ``lockFileName``.
+    private let lock: FileStoreLock
     /// The system calls this store makes: the real ones, or a simulated file system's (RegStateSimulation).
     private let fileSystem: any StorageFileSystem
 
@@ -42,12 +42,12 @@ public final class FileSecureStore: SecureStore {
     package init(directory: URL, fileSystem fs: any StorageFileSystem) throws {
         self.directory = directory.standardizedFileURL
         self.fileSystem = fs
-        self.local = ProcessLocalLock(fileSystem: fs)
         let path = self.directory.path
+        self.lock = FileStoreLock(path: self.directory.appendingPathComponent(Self.lockFileName).path, fileSystem: fs)
         do {
             try Self.prepare(path, fs)
             // Another process may be writing right now: only the holder of the lock may call a temporary file stale.
-            let lockPath = self.directory.appendingPathComponent(Self.lockFileName).path
+            let lockPath = lock.path
             if let lock = try FileLock.tryLock(lockPath, fileSystem: fs) {
                 defer { lock.unlock() }
                 try AtomicFile.removeStaleTemporaryFiles(in: self.directory, fileSystem: fs)
@@ -113,46 +113,14 @@ public final class FileSecureStore: SecureStore {
         }
     }
 
-    /// Takes the store's lock between processes: first this process's own lock, then `flock` on ``lockFileName``,
-    /// trying again every few milliseconds until `timeout` has passed. The kernel releases the file lock when the
-    /// holder's process dies, so a crashed holder never blocks the others.
+    /// Takes the store's lock between processes: a ``FileStoreLock`` on ``lockFileName`` (first this process's own
+    /// lock, then `flock`, trying again every few milliseconds until `timeout` has passed). The kernel releases the
+    /// file lock when the holder's process dies, so a crashed holder never blocks the others.
     ///
     /// - Throws: ``StoreError/busy(waited:)`` after `timeout`; ``StoreError/unusableLocation(path:reason:)`` when
     ///   the lock file cannot be opened.
     public func acquireExclusiveAccess(timeout: TimeInterval) async throws(StoreError) -> any StoreLease {
-        let fs = fileSystem
-        let deadline = fs.now() + timeout
-        let local = try await self.local.acquire(timeout: timeout)
-        let path = directory.appendingPathComponent(Self.lockFileName).path
-        while true {
-            do {
-                if let lock = try FileLock.tryLock(path, fileSystem: fs) { return FileLease(file: lock, local: local) }
-            } catch {
-                local.release()
-                throw StoreError.unusableLocation(path: path, reason: SystemCallError.reason(of: error))
-            }
-            if fs.now() >= deadline || Task.isCancelled {
-                local.release()
-                throw StoreError.busy(waited: timeout)
-            }
-            await fs.pause(nanoseconds: 5_000_000)
-        }
-    }
-
-    /// A held file lock plus the process-local lock taken before it.
-    private final class FileLease: StoreLease {
-        let file: FileLock
-        let local: any StoreLease
-        let released = LockedFlag()
-        init(file: FileLock, local: any StoreLease) {
-            self.file = file
-            self.local = local
-        }
-        func release() {
-            guard released.take() else { return }
-            file.unlock()
-            local.release()
-        }
+        try await lock.acquire(timeout: timeout)
     }
 
     /// The file that holds `key` (already validated).

@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A lock between processes: an advisory `flock(2)` on one lock file, which the kernel releases when a holder's
+/// process dies, so a crashed holder never blocks the others.
+///
+/// ``FileSecureStore`` takes one on `.lock` in its directory; an app and its extensions take one in their App Group
+/// container around a Keychain item store (a ``LockedSecureStore``, as
+/// `RegStateDependencies.sharedSession(appGroup:keychainAccessGroup:service:)` builds it on Apple platforms).
+/// Within a process a ``ProcessLocalLock`` is taken first, so the tasks of one process queue before the file lock.
+/// The lock file's parent directory must exist; the file itself is created (mode 0600) at the first acquisition.
+public final class FileStoreLock: StoreLock {
+    /// The lock file.
+    public let path: String
+    /// The lock that orders this process's tasks before they contend for the lock file.
+    private let local: ProcessLocalLock
+    /// The system calls this lock makes: the real ones, or a simulated file system's (RegStateSimulation).
+    private let fileSystem: any StorageFileSystem
+
+    /// A lock on the file at `url` (created when missing; its directory must exist).
+    public convenience init(url: URL) {
+        self.init(path: url.standardizedFileURL.path, fileSystem: PosixFileSystem())
+    }
+
+    /// A lock on the file at `path` on `fileSystem` (the real one, or a simulated one under test).
+    package init(path: String, fileSystem: any StorageFileSystem) {
+        self.path = path
+        self.fileSystem = fileSystem
+        self.local = ProcessLocalLock(fileSystem: fileSystem)
+    }
+
+    /// Takes this process's own lock, then `flock` on ``path``, trying again every few milliseconds until `timeout`
+    /// has passed.
+    ///
+    /// - Throws: ``StoreError/busy(waited:)`` after `timeout`; ``StoreError/unusableLocation(path:reason:)`` when
+    ///   the lock file cannot be opened.
+    public func acquire(timeout: TimeInterval) async throws(StoreError) -> any StoreLease {
+        let fs = fileSystem
+        let deadline = fs.now() + timeout
+        let local = try await self.local.acquire(timeout: timeout)
+        while true {
+            do {
+                if let lock = try FileLock.tryLock(path, fileSystem: fs) { return FileLease(file: lock, local: local) }
+            } catch {
+                local.release()
+                throw StoreError.unusableLocation(path: path, reason: SystemCallError.reason(of: error))
+            }
+            if fs.now() >= deadline || Task.isCancelled {
+                local.release()
+                throw StoreError.busy(waited: timeout)
+            }
+            await fs.pause(nanoseconds: 5_000_000)
+        }
+    }
+
+    /// A held file lock plus the process-local lock taken before it.
+    private final class FileLease: StoreLease {
+        let file: FileLock
+        let local: any StoreLease
+        let released = LockedFlag()
+        init(file: FileLock, local: any StoreLease) {
+            self.file = file
+            self.local = local
+        }
+        func release() {
+            guard released.take() else { return }
+            file.unlock()
+            local.release()
+        }
+    }
+}

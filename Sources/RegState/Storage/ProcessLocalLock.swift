@@ -1,0 +1,35 @@
+import Foundation
+
+/// A lock shared by the tasks and threads of one process, with a bounded wait: the whole lock of a store no other
+/// process opens (RegStateTesting's `InMemorySecureStore`, or ``LockedSecureStore/processLocal(_:)``), and the first
+/// half of ``FileStoreLock``, so two tasks of one process never contend on the lock file.
+public final class ProcessLocalLock: StoreLock {
+    private let held = LockedFlag()
+    /// Where the waits' clock and pauses come from (a simulated world drives them under test).
+    private let fileSystem: any StorageFileSystem
+
+    /// Creates an unheld lock.
+    public convenience init() { self.init(fileSystem: PosixFileSystem()) }
+
+    /// Creates an unheld lock whose waits use `fileSystem`'s clock and pauses.
+    package init(fileSystem: any StorageFileSystem) { self.fileSystem = fileSystem }
+
+    /// Takes the lock, waiting at most `timeout` seconds.
+    ///
+    /// - Throws: ``StoreError/busy(waited:)`` when it is still held after `timeout` (or the task is cancelled).
+    public func acquire(timeout: TimeInterval) async throws(StoreError) -> any StoreLease {
+        let deadline = fileSystem.now() + timeout
+        while !held.take() {
+            if fileSystem.now() >= deadline || Task.isCancelled { throw StoreError.busy(waited: timeout) }
+            await fileSystem.pause(nanoseconds: 2_000_000)
+        }
+        return Lease(flag: held)
+    }
+
+    private final class Lease: StoreLease {
+        let flag: LockedFlag
+        let released = LockedFlag()
+        init(flag: LockedFlag) { self.flag = flag }
+        func release() { if released.take() { flag.clear() } }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// A small key–value store that keeps secrets at rest, without a lock of its own: the Keychain on Apple platforms,
+/// a test double, or the item half of any ``SecureStore``.
+///
+/// Every write is all-or-nothing: after a crash a key holds its old value or its new one, never a torn one. Nothing
+/// is promised about several keys together; the engine keeps every credential in one record for that reason. Pair an
+/// item store with a ``StoreLock`` in a ``LockedSecureStore`` to give it to the engine.
+public protocol SecureItemStore: Sendable {
+    /// The value stored under `key`, or `nil` when there is none.
+    ///
+    /// - Throws: ``StoreError`` when the value exists but cannot be read (``StoreError/interactionNotAllowed(key:)``
+    ///   on a locked device: recoverable).
+    func data(forKey key: String) throws -> Data?
+    /// Stores `data` under `key`, replacing any previous value atomically.
+    ///
+    /// - Throws: ``StoreError/writeFailed(key:reason:)``, or a recoverable ``StoreError``.
+    func set(_ data: Data, forKey key: String) throws
+    /// Removes the value under `key`; removing a missing key is not an error.
+    ///
+    /// - Throws: ``StoreError/writeFailed(key:reason:)``, or a recoverable ``StoreError``.
+    func removeValue(forKey key: String) throws
+    /// The keys that currently hold a value, sorted.
+    ///
+    /// - Throws: ``StoreError/unreadable(key:reason:)`` when the store itself cannot be listed.
+    func keys() throws -> [String]
+}
+
+extension SecureItemStore {
+    /// Removes every key, returning the keys it removed (sorted).
+    ///
+    /// - Throws: ``StoreError`` from listing or removing.
+    @discardableResult
+    public func removeAll() throws -> [String] {
+        let all = try keys()
+        for key in all { try removeValue(forKey: key) }
+        return all
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import RegState
+
+/// Apple's Keychain as the processes of a run share it (issue 28): the ``SimulatedDisk`` model's items — each atomic
+/// on its own, shared between processes, with its write failures and crash points — paired, as
+/// `RegStateDependencies.sharedSession` pairs them, through a ``LockedSecureStore`` with a lock of its own between
+/// processes (the model's lock, which the kernel releases when a holder dies, stands in for the App Group's lock
+/// file), and a device that locks: while it is locked every item call fails with
+/// ``StoreError/interactionNotAllowed(key:)``, as `errSecInteractionNotAllowed` does before the first unlock.
+///
+/// The device locks and unlocks at random (drawn from its own stream of the seed) only while disk faults are on;
+/// turning them off (an action, or the heal) unlocks it for good, so the heal checks that every session survived.
+final class SimulatedKeychain: SimulatedStorage, @unchecked Sendable {
+    // @unchecked: the disk is thread-safe, and `device` is guarded by its own lock.
+    private let disk: SimulatedDisk
+    private let device: SimulatedDeviceLock
+
+    /// A keychain over `disk`, its device locking with draws from `random`, noted in `ledger`.
+    init(disk: SimulatedDisk, random: SeededRandom, ledger: Ledger) {
+        self.disk = disk
+        device = SimulatedDeviceLock(random: random, ledger: ledger)
+    }
+
+    func store(for incarnation: Int) -> any SecureStore {
+        let view = disk.view(for: incarnation)
+        return LockedSecureStore(items: DeviceLockedItems(items: view, device: device), lock: ViewLock(view: view))
+    }
+
+    func journal(for slot: ProcessSlot, incarnation: Int, liveness: Liveness) -> any EventJournal {
+        disk.journal(for: slot, incarnation: incarnation, liveness: liveness)
+    }
+
+    func journalLineCount(_ slot: ProcessSlot) -> Int { disk.journalLineCount(slot) }
+    func kill(_ incarnation: Int) { disk.kill(incarnation) }
+    func peek(_ key: String) -> Data? { disk.peek(key) }
+    func wasCommitted(_ data: Data, under key: String) -> Bool { disk.wasCommitted(data, under: key) }
+    func checkFiles(_ slots: [ProcessSlot]) { disk.checkFiles(slots) }
+    var removalRefusedByDevice: Bool { device.refusedRemoval }
+
+    var writeFailurePercent: Int {
+        get { disk.writeFailurePercent }
+        set {
+            disk.writeFailurePercent = newValue
+            device.setLocking(newValue > 0 || disk.crashPercent > 0)
+        }
+    }
+
+    var crashPercent: Int {
+        get { disk.crashPercent }
+        set {
+            disk.crashPercent = newValue
+            device.setLocking(newValue > 0 || disk.writeFailurePercent > 0)
+        }
+    }
+}
+
+/// The device of a ``SimulatedKeychain``: locked or not, flipped at random on item calls while locking is on.
+final class SimulatedDeviceLock: @unchecked Sendable {
+    // @unchecked: every mutable field is guarded by `lock`.
+    private let lock = NSLock()
+    private var random: SeededRandom
+    private var locked = false
+    private var locking = false
+    private let ledger: Ledger
+    private var refused: Set<String> = []
+    /// Percent of item calls on an unlocked device that find it locked, and on a locked one that find it unlocked.
+    static let lockPercent = 5
+    static let unlockPercent = 20
+
+    init(random: SeededRandom, ledger: Ledger) {
+        self.random = random
+        self.ledger = ledger
+    }
+
+    /// Turns random locking on or off; off also unlocks the device.
+    func setLocking(_ on: Bool) {
+        let unlocked = lock.withLock { () -> Bool in
+            locking = on
+            guard !on, locked else { return false }
+            locked = false
+            return true
+        }
+        if unlocked { ledger.note("disk  device unlocked (faults off)") }
+    }
+
+    /// Whether a removal of a session's record (credentials, DPoP key) was refused since one was last written or
+    /// removed.
+    var refusedRemoval: Bool { lock.withLock { !refused.isEmpty } }
+
+    /// Notes that a removal of `key` was refused (`true`) or that the session's record `key` was written or removed.
+    func noteSessionRecord(_ key: String, refused: Bool) {
+        guard ["credentials", DPoPKeyStore.recordKey].contains(key) else { return }
+        lock.withLock {
+            if refused { self.refused.insert(key) } else { self.refused.remove(key) }
+        }
+    }
+
+    /// Draws whether the device is locked for this call, and throws when it is.
+    func check(_ key: String) throws(StoreError) {
+        let (isLocked, flipped) = lock.withLock { () -> (Bool, Bool) in
+            guard locking else { return (locked, false) }
+            let flip = random.chance(locked ? Self.unlockPercent : Self.lockPercent)
+            if flip { locked.toggle() }
+            return (locked, flip)
+        }
+        if flipped { ledger.note("disk  device \(isLocked ? "locked" : "unlocked")") }
+        if isLocked { throw .interactionNotAllowed(key: key) }
+    }
+}
+
+/// One process's items on a device that may be locked.
+struct DeviceLockedItems: SecureItemStore {
+    let items: any SecureItemStore
+    let device: SimulatedDeviceLock
+
+    func data(forKey key: String) throws -> Data? {
+        try device.check(key)
+        return try items.data(forKey: key)
+    }
+
+    func set(_ data: Data, forKey key: String) throws {
+        try device.check(key)
+        try items.set(data, forKey: key)
+        device.noteSessionRecord(key, refused: false)
+    }
+
+    func removeValue(forKey key: String) throws {
+        do {
+            try device.check(key)
+        } catch {
+            device.noteSessionRecord(key, refused: true)
+            throw error
+        }
+        try items.removeValue(forKey: key)
+        device.noteSessionRecord(key, refused: false)
+    }
+
+    func keys() throws -> [String] {
+        try device.check("")
+        return try items.keys()
+    }
+}
+
+/// The lock half of one process's view of the disk, as a ``StoreLock`` of its own.
+struct ViewLock: StoreLock {
+    let view: any SecureStore
+    func acquire(timeout: TimeInterval) async throws(StoreError) -> any StoreLease {
+        try await view.acquireExclusiveAccess(timeout: timeout)
+    }
+}
