@@ -48,12 +48,15 @@ extension InteropTests {
             for (algorithm, name) in [(SignatureAlgorithm.ps512, "PS512"), (.rs256, "RS256")] {
                 let compact = try #require(answer[name]?.stringValue)
                 let keys = JSONWebKeySet(keys: [JSONWebKey(publicKey: fromPEM, keyID: "py-1", algorithm: algorithm)])
-                let verified = try JWSVerifier(keys: keys).verify(compact)
+                // Each algorithm is allowed explicitly: the default accepts PS512 only.
+                let verified = try JWSVerifier(keys: keys, allowedAlgorithms: [algorithm]).verify(compact)
                 #expect(verified.payload["nonce"] == "py-nonce")
                 // Under another key of the same size the same signature is refused.
                 let stranger = try Self.crypto.publicKey(of: try Self.crypto.generateRSAPrivateKey(bits: 2048))
                 let wrong = JSONWebKeySet(keys: [JSONWebKey(publicKey: stranger, keyID: "py-1", algorithm: algorithm)])
-                #expect(throws: JWSRejection.invalidSignature) { try JWSVerifier(keys: wrong).verify(compact) }
+                #expect(throws: JWSRejection.invalidSignature) {
+                    try JWSVerifier(keys: wrong, allowedAlgorithms: [algorithm]).verify(compact)
+                }
             }
 
             // The private key, read from jwcrypto's PKCS #8 PEM and from its JWK, is the same key and signs for it.
