@@ -3,13 +3,15 @@ import RegStateTestSupport
 import Testing
 
 /// Every input in the fuzz corpus — the seeds and the regression inputs of every finding — replayed through its
-/// target by the plain (unsanitized) build of `RegStateFuzz`: none may crash or hang.
+/// target by the plain (unsanitized) build of `RegStateFuzz`: none may crash or hang. The child is awaited on a thread
+/// of its own, never on the concurrency pool: a replay takes seconds, and a blocked pool thread (there are as many as
+/// cores) starves every test running beside it in this process (the loopback listener's test timed out so in CI).
 @Suite("Fuzz corpus replay")
 struct FuzzCorpusTests {
     @Test("the corpus of each fuzz target replays without a crash",
           arguments: ["jwt", "jwks", "responses", "callback", "journal", "store", "dpop", "jws", "pendinglogin", "hosttoken",
                      "discovery", "printed"])
-    func replay(_ target: String) throws {
+    func replay(_ target: String) async throws {
         let fuzz = try #require(BuiltProducts.executable("RegStateFuzz"), "RegStateFuzz not built")
         let root = try #require(BuiltProducts.packageRoot)
         let corpus = root.appendingPathComponent("Tests/Fuzz/Corpus/\(target)")
@@ -21,8 +23,14 @@ struct FuzzCorpusTests {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let printed = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+            let reader = Thread {
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: String(decoding: data, as: UTF8.self))
+            }
+            reader.start()
+        }
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
         #expect(printed == "\(target): \(inputs.count) input(s) replayed\n")
