@@ -16,7 +16,7 @@ let package = Package(
         // Test doubles for apps: in-memory store, manual clock, recording logger, a device on the simulator.
         .library(name: "RegStateTesting", targets: ["RegStateTesting"]),
         .executable(name: "regstate", targets: ["regstate"]),
-        // Runs seeded lives of the real engine in a simulated world (issue 12): regstate-sim --seeds 1..100
+        // Runs seeded lives of the real engine in a simulated world: regstate-sim --seeds 1..100
         .executable(name: "regstate-sim", targets: ["regstate-sim"]),
     ],
     targets: [

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the mutation table (issue 29): every mutation in Scripts/mutations.txt breaks one guard of the engine, and the
+# Runs the mutation table: every mutation in Scripts/mutations.txt breaks one guard of the engine, and the
 # deterministic simulation must catch it. For each one, in a scratch copy of this tree (never the tree itself): restore
 # Sources/, apply the patch (git apply --recount -C1: small context, so patches survive the engine moving around
 # them), build regstate-sim (release), then run seeds 1, 2, ... in growing batches until the first failure or BOUND

@@ -5,7 +5,7 @@ import Foundation
 import RegState
 
 /// A DPoP proof's cost (RFC 9449 §4.2: claims, jti, ath, ES256 r||s signature) as a ratio to a bare libcrypto ES256
-/// sign of a same-sized message with a preloaded key, measured in the same run (issue 18's target: ≤ 1.3×).
+/// sign of a same-sized message with a preloaded key, measured in the same run (the target: ≤ 1.3×).
 enum DPoPProofBenchmark {
     static func run(rounds: Int = 9, iterations: Int = 1_000) throws {
         let crypto = SystemCrypto()

@@ -3,7 +3,7 @@ import RegState
 import RegStateSimulator
 import RegStateTesting
 
-/// Launch against journal history, journal replay, event delivery and concurrent callers (issue 19), each with its
+/// Launch against journal history, journal replay, event delivery and concurrent callers, each with its
 /// floor measured in the same run. Every line says what was timed.
 enum EngineBenchmarks {
     static let rounds = 9

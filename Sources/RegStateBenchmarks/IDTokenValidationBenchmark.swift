@@ -4,7 +4,7 @@ import CLibCrypto
 import Foundation
 import RegState
 
-/// ID-token validation against its floor, measured in the same run (issue 19): the whole
+/// ID-token validation against its floor, measured in the same run: the whole
 /// `IDTokenValidator.validate` (parse, strict base64url and JSON, key lookup, signature, every OIDC check) of an
 /// RS256 token with the JWK set already loaded, against a bare libcrypto RS256 verify of the same token's signing
 /// input and signature with the key preloaded (`EVP_MD_CTX_new`, `EVP_DigestVerifyInit`, `EVP_DigestVerify`).

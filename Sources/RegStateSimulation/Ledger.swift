@@ -107,7 +107,7 @@ public final class Ledger: @unchecked Sendable {
     func delivered(by process: Int) { lock.withLock { deliveredBy[process, default: 0] += 1 } }
     /// How many requests of process `process` got an answer.
     func deliveredCount(by process: Int) -> Int { lock.withLock { deliveredBy[process, default: 0] } }
-    /// The host reported that its SSO refused to renew (seed 000's `ssoDenied` logout).
+    /// The host reported that its SSO refused to renew (the lifecycle design's `ssoDenied` logout).
     func hostDenied() { lock.withLock { hostDenials += 1 } }
     /// How many times the host reported a refusal of its SSO.
     var hostDenialCount: Int { lock.withLock { hostDenials } }

@@ -1,6 +1,6 @@
 import RegState
 
-/// The host app of a host world (seed 000): it logs in with its own OIDC client, keeps the ID tokens it got, and
+/// The host app of a host world: it logs in with its own OIDC client, keeps the ID tokens it got, and
 /// answers RegState's notices (**E** awaitingHost), now or some steps later.
 struct SimulatedHost {
     /// The host's own OIDC client (its login does not go through the simulated network: that is the host's business).

@@ -1,7 +1,7 @@
 import Foundation
 import RegState
 
-/// Apple's Keychain as the processes of a run share it (issue 28): the ``SimulatedDisk`` model's items — each atomic
+/// Apple's Keychain as the processes of a run share it: the ``SimulatedDisk`` model's items — each atomic
 /// on its own, shared between processes, with its write failures and crash points — paired, as
 /// `RegStateDependencies.sharedSession` pairs them, through a ``LockedSecureStore`` with a lock of its own between
 /// processes (the model's lock, which the kernel releases when a holder dies, stands in for the App Group's lock

@@ -99,7 +99,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
             return HTTPResponse(status: 429, headers: ["Retry-After": "30"], body: Data())
         case .redirectElsewhere:
             ledger.note("net   \(label) -> 307 to \(Self.elsewhere)")
-            // An answer, if only a proxy's: the device is online (seed 000's condition for a logout).
+            // An answer, if only a proxy's: the device is online (the lifecycle design's condition for a logout).
             ledger.delivered(by: process)
             return HTTPResponse(status: 307, headers: ["Location": Self.elsewhere + request.url.path])
         case .answerLost, .malformedAnswer, nil:

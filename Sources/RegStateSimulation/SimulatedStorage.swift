@@ -41,7 +41,7 @@ public enum SimulatedStorageKind: String, Sendable, Equatable {
     /// The model of the store contract (``SimulatedDisk``), journals in memory.
     case model
     /// Apple's Keychain shared by an app and its extensions (``SimulatedKeychain``): the model's items, each atomic
-    /// on its own, paired with a separate lock between processes, on a device that locks (issue 28).
+    /// on its own, paired with a separate lock between processes, on a device that locks.
     case keychain
 }
 

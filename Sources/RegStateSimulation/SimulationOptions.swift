@@ -44,7 +44,7 @@ public enum SimulationWorld: String, Sendable, Equatable, CaseIterable {
     /// RegState renews itself; the provider offers or requires pushed authorization requests (RFC 9126) and now and
     /// then refuses every push. Not drawn for a seed (so every recorded seed keeps its world): `--world par`.
     case pushedAuthorization = "par"
-    /// The host app logs in and pushes ID tokens (`sessionSource = .host`, seed 000); the API takes the backend
+    /// The host app logs in and pushes ID tokens (`sessionSource = .host`); the API takes the backend
     /// security token.
     case host
 

@@ -105,7 +105,7 @@ extension SimulationRun {
     /// logout-clears: after a logout, forced logout or clear-state, no token of the session is on disk, and no
     /// renewal that was in flight brings one back.
     func checkNoTokenOnDisk(_ context: String) {
-        // A locked device refused the removal (issue 28): the record stays until a process removes it after the
+        // A locked device refused the removal: the record stays until a process removes it after the
         // unlock; the session it holds ends at its next server contact.
         if disk.removalRefusedByDevice { return }
         if disk.peek("credentials") != nil {
@@ -159,7 +159,7 @@ extension SimulationRun {
         var denials = 0
         defer {
             // A denial is the provider's word: it needs a refusal the provider actually sent.
-            // In host worlds the host reports its SSO's refusals (seed 000's ssoDenied logout).
+            // In host worlds the host reports its SSO's refusals (the lifecycle design's ssoDenied logout).
             if denials > ledger.providerRefusals + ledger.hostDenialCount {
                 ledger.violation("logout-rules", "p\(slot.incarnation) journaled \(denials) denial(s), the provider refused \(ledger.providerRefusals) time(s), the host reported \(ledger.hostDenialCount)")
             }

@@ -112,7 +112,7 @@ extension SimulationRun {
         }
     }
 
-    /// A host-mode process launched: a host whose user is logged in pushes its latest ID token (seed 000: "within
+    /// A host-mode process launched: a host whose user is logged in pushes its latest ID token (the token-lifecycle rules: "within
     /// onInitialized when authenticated"), or a fresh one when this process has no session yet.
     func hostOnLaunch(_ index: Int, state: RegState) {
         guard host?.loggedIn == true, worldRandom.chance(70) else { return }
@@ -184,7 +184,7 @@ extension SimulationRun {
         }
     }
 
-    /// The host's SSO refused to renew: seed 000 lets the host log the SDK out (E final, storage cleared).
+    /// The host's SSO refused to renew: the token-lifecycle rules lets the host log the SDK out (E final, storage cleared).
     func hostDenial(_ index: Int, reason: String) {
         guard slots[index].service != nil else { return }
         ledger.note("host  logs out slot \(index): ssoDenied (\(reason))")

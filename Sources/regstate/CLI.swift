@@ -53,7 +53,7 @@ enum CLI {
         // A launch renewal that outlived the launch budget is still running: exiting now could lose a refresh token
         // the provider already rotated. Its result (C or E) is printed as it lands.
         await environment.service.finishPendingRenewal()
-        // The launch's Check Registration (seed 002) runs in the background; let it finish before the process ends.
+        // The launch's Check Registration runs in the background; let it finish before the process ends.
         _ = await environment.service.launchRegistrationCheck()
         await printer.drain(environment.service)
         return status

@@ -40,7 +40,7 @@ struct CLIOptions: Sendable, Equatable {
     var simulator = SimulatorKnobs()
     /// `ongoing-access authorize|fetch` and its options.
     var ongoing = OngoingAccessOptions()
-    /// `--host-mode`: the host app renews the session (seed 000); implied by `update-token` and `notify-transient`.
+    /// `--host-mode`: the host app renews the session; implied by `update-token` and `notify-transient`.
     var hostMode = false
     /// `call [PATH]`: the backend path to call (default `/v1/resource/tickets`).
     var callPath: String?
@@ -50,11 +50,11 @@ struct CLIOptions: Sendable, Equatable {
     var removesDevice = false
     /// `devices remove ID`: the device to remove.
     var deviceID: String?
-    /// `--check-registration`: run seed 002's Check Registration after the launch. The walkthrough always does; the
-    /// other commands only when asked, so that a quick `status` opens no simulated world and sends nothing (issue 19).
+    /// `--check-registration`: run the registration design's Check Registration after the launch. The walkthrough always does; the
+    /// other commands only when asked, so that a quick `status` opens no simulated world and sends nothing.
     var checksRegistration = false
 
-    /// Whether the launch runs seed 002's Check Registration (`nil`: the engine's default, on with a backend).
+    /// Whether the launch runs the registration design's Check Registration (`nil`: the engine's default, on with a backend).
     var registrationCheckSetting: Bool? { command == .walkthrough || checksRegistration ? nil : false }
 
     /// Who renews: the host with `--host-mode` or a host-only command, RegState otherwise.

@@ -1,7 +1,7 @@
 import Foundation
 import RegState
 
-/// `call`, `update-token` and `notify-transient`: the backend API path and host mode (seed 000).
+/// `call`, `update-token` and `notify-transient`: the backend API path and host mode.
 extension CommandRun {
     /// An authorized `GET` to the backend: the security token goes to the backend's URLs, renewed once on a
     /// rejection (self mode: with the stored ID token; host mode: the host is told and this run cannot answer, so the

@@ -41,7 +41,7 @@ extension CommandRun {
         console.jsonLine(line)
     }
 
-    /// What the launch's Check Registration found (seed 002), when it ran: the backend confirmed the access token
+    /// What the launch's Check Registration found, when it ran: the backend confirmed the access token
     /// and whether the profile changed, or why not. With `--json`, `{"registration_check": "confirmed"|"failed",
     /// "registered"?, "profileChanged"?, "reason"?}`.
     private func printRegistrationCheck() async {

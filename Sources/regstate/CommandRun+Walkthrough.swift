@@ -143,7 +143,7 @@ extension CommandRun {
     }
 
     /// Hands `callback` to the engine; `true` when it was refused as not this login's and the login still waits for
-    /// its genuine redirect (issue 27: a forged link does not end a sign-in), `false` when the login is over (done,
+    /// its genuine redirect (a forged link does not end a sign-in), `false` when the login is over (done,
     /// failed, or discarded after too many refused redirects).
     func completeRedirect(_ callback: URL) async -> Bool {
         do {

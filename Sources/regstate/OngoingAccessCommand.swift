@@ -2,7 +2,7 @@ import Foundation
 import RegState
 import RegStateSimulator
 
-/// `regstate ongoing-access authorize|fetch`: seed 003's flow on the simulator's ongoing-access provider, whose world
+/// `regstate ongoing-access authorize|fetch`: the ongoing-access design's flow on the simulator's ongoing-access provider, whose world
 /// lives in `STORE/simulator` beside the registration simulator's; the token is kept in the store's own record.
 enum OngoingAccessCommand {
     /// The store key of the app's own RSA key (PKCS #1 PEM), made on the first run.

@@ -1,7 +1,7 @@
 import Foundation
 import RegState
 
-/// Calls the app's own API with the session's access token (seed 001's token policy).
+/// Calls the app's own API with the session's access token (the request policy).
 ///
 /// Only URLs under `https://api.example.com/v1` ever see the token. However many calls get a 401 at once, RegState
 /// renews once and retries each call once with the new token; a `403 FORCED_LOGOUT` ends the session (E, then D on

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import RegState
 
-/// An app that already has its own login (Auth0.swift, okta, AppAuth…) and uses RegState in host mode (seed 000):
+/// An app that already has its own login (Auth0.swift, okta, AppAuth…) and uses RegState in host mode:
 /// the app hands in the ID token after its login, RegState exchanges it for the backend security token, and tells
 /// the app once when that token expired. The flow is drawn in `Diagrams/host-driven-renewal.md`.
 protocol HostSSO: Sendable {
@@ -84,7 +84,7 @@ actor HostDrivenSession {
         return request
     }
 
-    /// The user logs out: only online (seed 000); offline, nothing changes and the error says so.
+    /// The user logs out: only online; offline, nothing changes and the error says so.
     func logOut() async throws {
         try await service.logout(.userRequested)
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the backend records about this installation when it issues a security token (seed 002: an installation
+/// What the backend records about this installation when it issues a security token (the registration design: an installation
 /// identifier, not a hardware one, plus the platform type and form factor).
 public struct InstallationInfo: Sendable, Equatable, Codable {
     /// A random identifier created at first launch and kept in the secure store; a wiped device gets a new one.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What seed 002's Check Registration found: the backend accepted the access token (it asked the provider's userinfo
+/// What the registration design's Check Registration found: the backend accepted the access token (it asked the provider's userinfo
 /// with it) and said whether the user is registered; the profile it picked up belongs to the stored ID token's
 /// subject and is now the stored profile.
 public struct RegistrationCheck: Sendable, Equatable {
@@ -55,7 +55,7 @@ extension RegistrationCheckError: LocalizedError {
 }
 
 extension HTTPRegistrationBackend {
-    /// `GET /v1/check-registration` with the provider's access token as Bearer (seed 002's Check Registration: the
+    /// `GET /v1/check-registration` with the provider's access token as Bearer (the registration design's Check Registration: the
     /// backend asks the provider's userinfo with it and picks up the profile) → the same body as `GET /v1/registration`,
     /// the profile being the userinfo claims.
     public func checkRegistration(accessToken: String) async throws(BackendError) -> RegistrationStatus {

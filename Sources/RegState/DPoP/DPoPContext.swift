@@ -66,7 +66,7 @@ package final class DPoPContext: Sendable {
     /// for unbound tokens), becomes the session's, in place of the old session's key. Call under the store's lock.
     ///
     /// The key is the attempt's own, carried from its token request, never re-read from the registration record:
-    /// another process's registration may have put its own key there since (issue 27, seed 7364020475: promoting
+    /// another process's registration may have put its own key there since (seed 7364020475: promoting
     /// that one bound the record to a key the tokens were not issued for). For the same reason the registration
     /// record is removed only while it still holds this attempt's key.
     ///

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A `URLProtocol` that makes every request of a `URLSession` follow a ``TokenPolicy`` (seed 001's
+/// A `URLProtocol` that makes every request of a `URLSession` follow a ``TokenPolicy`` (the request policy's
 /// `FRURLProtocol`): put it in a session configuration with ``configure(_:service:policy:base:)`` and the app's own
 /// networking carries the right token to the listed URLs only, renews once on a rejection and retries once, and fails
 /// with ``AuthorizationError/rejectedAfterRenewal`` when the retried request is rejected again.

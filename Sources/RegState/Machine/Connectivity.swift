@@ -1,6 +1,6 @@
 /// Whether an active session is in touch with the identity provider.
 ///
-/// An offline session is still a session: tokens, profile and data stay available (seed 000), and the next
+/// An offline session is still a session: tokens, profile and data stay available, and the next
 /// successful renewal brings it back online.
 public enum Connectivity: Sendable, Equatable, Codable {
     /// The last exchange with the provider succeeded.
@@ -15,7 +15,7 @@ public enum Connectivity: Sendable, Equatable, Codable {
     }
 }
 
-/// Why a renewal failed without the provider refusing it: the two reasons of seed 000's
+/// Why a renewal failed without the provider refusing it: the two reasons the token-lifecycle rules give
 /// `notifyTokenRenewalTransientIssue`, so the host can tell its user what is going on.
 public enum TransientIssue: String, Sendable, Equatable, Codable, CaseIterable {
     /// No network, a refused connection or a timeout.

@@ -41,11 +41,11 @@ public enum MachineEvent: Sendable, Equatable, Codable {
     case loggedOut
     /// The backend ended the session (`FORCED_LOGOUT`).
     case forcedLogout
-    /// The user or developer asked to wipe all local state (seed 002's debug command).
+    /// The user or developer asked to wipe all local state (the registration design's debug command).
     case clearStateRequested
     /// Stored credentials were removed after a final failure, a forced logout or a clear-state.
     case credentialsCleared
-    /// The host app handed in an ID token (host mode, seed 000's `updateToken`); the token itself travels beside the
+    /// The host app handed in an ID token (host mode, the lifecycle design's `updateToken`); the token itself travels beside the
     /// event as ``SecretInput/idToken(_:)`` and is never journaled.
     case hostTokenSubmitted
     /// The host's ID token was validated and exchanged for a backend security token, stored with the session.

@@ -165,7 +165,7 @@ public enum RegStateMachine {
         case .clearStateRequested:
             return Transition(.unsettled, [.discardPendingAuthorization, .clearEverything])
 
-        // Host mode (seed 000) and the backend security token.
+        // Host mode and the backend security token.
         case .hostTokenSubmitted:
             switch state {
             case .registrationRequired, .failed: return exchange(input, in: state)

@@ -1,10 +1,10 @@
-/// How the user proved their email address (seed 002's `registration_type`).
+/// How the user proved their email address (the registration design's `registration_type`).
 public enum RegistrationType: String, Sendable, Equatable, Codable, CaseIterable {
     /// A social account at the identity provider, through the authorization code flow.
     case social = "SOCIAL"
     /// A one-time code sent to the email address.
     case passwordless = "PASSWORDLESS"
-    /// The host app's own sign-in (host mode, seed 000): the host pushes ID tokens in and renews them.
+    /// The host app's own sign-in (host mode): the host pushes ID tokens in and renews them.
     case hostSSO = "HOST_SSO"
 }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// Why renewing the access token failed: the typed reason of an **Error E**.
 ///
-/// Transient failures keep the session and its data (it goes offline); final ones end it (seed 000's precedence rules).
+/// Transient failures keep the session and its data (it goes offline); final ones end it (the lifecycle design's precedence rules).
 public enum RenewalFailure: Error, Sendable, Equatable, Codable {
     /// No answer or no usable answer from the provider; the session stays active and offline.
     case transient(TransientIssue)

@@ -48,7 +48,7 @@ public struct Session: Sendable, Equatable, Codable {
 }
 
 extension Session {
-    /// Whether the host app renews this session (host mode, seed 000): it was signed in by the host's SSO.
+    /// Whether the host app renews this session (host mode): it was signed in by the host's SSO.
     public var isHostDriven: Bool { registrationType == .hostSSO }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The ongoing-access credential an app keeps between launches (seed 003's `DMEOAuthToken`): an access token and the
+/// The ongoing-access credential an app keeps between launches (the ongoing-access design's `DMEOAuthToken`): an access token and the
 /// refresh token that renews it, each with its expiry.
 ///
 /// ``OngoingAccessService/authorizeOngoingAccess(scope:oAuthToken:)`` may hand back a different token than it was

@@ -16,7 +16,7 @@ public struct OngoingAccessConfiguration: Sendable {
     public var providerKeys: JSONWebKeySet
     /// The key-set URLs a `jku` header may name; any other `jku` is refused and never fetched.
     public var allowedKeySetURLs: [URL]
-    /// The algorithms accepted on answers: PS512 only by default, the algorithm seed 003's provider signs with.
+    /// The algorithms accepted on answers: PS512 only by default, the algorithm the ongoing-access design's provider signs with.
     /// Widening it (for a provider that signs RS256, say) is an explicit choice the app makes here; then any listed
     /// algorithm verifies against a pinned key that carries no `alg` (a key with an `alg` verifies that one only).
     public var allowedAlgorithms: Set<SignatureAlgorithm>

@@ -5,7 +5,7 @@ import Foundation
 /// After any of these nothing was stored and the token the app holds is unchanged and still usable.
 public enum OngoingAccessError: Error, Sendable, Equatable {
     /// The refresh token has expired (or the provider refused it) and `autoRecoverExpiredCredentials` is off: send
-    /// the user through consent again (seed 003's `AuthErrorOAuthTokenExpired`).
+    /// the user through consent again (the ongoing-access design's `AuthErrorOAuthTokenExpired`).
     case oAuthTokenExpired
     /// The user refused consent.
     case consentRefused

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Which data an ongoing-access session may read: a time range (seed 003's "Scoping"). `nil` bounds are open.
+/// Which data an ongoing-access session may read: a time range (the ongoing-access design's "Scoping"). `nil` bounds are open.
 public struct OngoingAccessScope: Sendable, Equatable, Codable {
     /// The earliest data included, or `nil` for no lower bound.
     public var from: Date?

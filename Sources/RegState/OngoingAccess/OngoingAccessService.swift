@@ -1,6 +1,6 @@
 import Foundation
 
-/// Ongoing access in the digi.me style (seed 003): the user consents once, the app keeps the returned
+/// Ongoing access in the digi.me style: the user consents once, the app keeps the returned
 /// ``OAuthToken``, and later restores access with it without the user.
 ///
 /// It sits beside ``RegStateService`` with its own configuration, dependencies, state, events and store record; it

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A data session the provider opened for an authorized app (seed 003's `DMESession`): its scope and lifetime.
+/// A data session the provider opened for an authorized app (the ongoing-access design's `DMESession`): its scope and lifetime.
 ///
 /// The session key addresses the prepared data; it is not shown in descriptions.
 public struct OngoingAccessSession: Sendable, Equatable {

@@ -25,7 +25,7 @@ public enum AuthorizationError: Error, Sendable, Equatable {
     case rejectedAfterRenewal
     /// The session ended while the request waited for a new token.
     case loggedOut
-    /// Logout needs a connection (seed 000): nothing was changed.
+    /// Logout needs a connection: nothing was changed.
     case logoutNeedsConnection
     /// Another failure of the provider, the backend or the store, described without token material.
     case unexpected(String)
@@ -62,7 +62,7 @@ extension AuthorizationError: LocalizedError {
     }
 }
 
-/// Why a host-driven session ends (seed 000's precedence rules), for ``RegStateService/logout(_:)``.
+/// Why a host-driven session ends (the lifecycle design's precedence rules), for ``RegStateService/logout(_:)``.
 public enum HostLogoutReason: String, Sendable, Equatable, Codable, CaseIterable {
     /// The user logged out: allowed only online (the provider and backend are told first).
     case userRequested

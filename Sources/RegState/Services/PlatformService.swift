@@ -1,13 +1,13 @@
 /// Tells the engine whether it runs on a native platform, and what to record about the device at registration.
 ///
 /// On a non-native platform (a web build, a kiosk) third-party authentication cannot run, so the engine installs the
-/// agreed non-native token instead (seed 002, Active **A**).
+/// agreed non-native token instead (Active **A**).
 public protocol PlatformService: Sendable {
     /// The platform the app runs on.
     var platform: PlatformInfo { get }
 }
 
-/// What the platform is: native or not, its type and its form factor (captured at registration, seed 002).
+/// What the platform is: native or not, its type and its form factor (captured at registration).
 public struct PlatformInfo: Sendable, Equatable, Codable {
     /// Whether third-party authentication can run here.
     public var isNative: Bool

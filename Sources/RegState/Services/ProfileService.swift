@@ -1,6 +1,6 @@
 import Foundation
 
-/// Prepares the user's profile from ID-token claims (seed 002's "Prepare Profile from JWT").
+/// Prepares the user's profile from ID-token claims (the registration design's "Prepare Profile from JWT").
 ///
 /// It only reads claims; the ID token's signature and claims are validated before (OIDC Core 3.1.3.7) by the OIDC
 /// client, so a profile never comes from an unvalidated token.

@@ -6,7 +6,7 @@ public struct RegStateConfiguration: Sendable {
     public var oidc: OIDCConfiguration
     /// The registration backend's base URL; `nil` skips the backend steps (the tokens are confirmed locally).
     public var backendURL: URL?
-    /// The agreed access token for non-native platforms (seed 002, Active **A**).
+    /// The agreed access token for non-native platforms (Active **A**).
     public var nonNativeAccessToken: String
     /// Seconds before `expires_at` at which the access token already counts as expired (default 60).
     ///
@@ -16,12 +16,12 @@ public struct RegStateConfiguration: Sendable {
     /// Seconds a launch with stored credentials waits for the provider before it settles without it (default 2).
     ///
     /// When the launch renewal has not answered within this budget, the launch settles as if the provider were
-    /// unreachable (seed 000: Error **E**, recoverable, then the stored session offline, Active **B**) while the renewal
+    /// unreachable (the token-lifecycle rules: Error **E**, recoverable, then the stored session offline, Active **B**) while the renewal
     /// goes on; when it lands, its result applies (Active **C** on success). Never more than one grant.
     /// `.infinity` waits for the renewal's own answer, with no timer.
     public var launchBudget: TimeInterval = 2
     /// Who renews the session (default ``SessionSource/selfRenewing``): RegState with the refresh token, or the host
-    /// app, which pushes ID tokens in with ``RegStateService/updateToken(idToken:)`` (seed 000).
+    /// app, which pushes ID tokens in with ``RegStateService/updateToken(idToken:)``.
     public var sessionSource: SessionSource = .selfRenewing
     /// Whether the session's tokens are bound to the installation's DPoP key (RFC 9449); default
     /// ``DPoPMode/whenOffered``: bound whenever the provider's discovery offers ES256 proofs.
@@ -34,7 +34,7 @@ public struct RegStateConfiguration: Sendable {
     /// genuine redirect, also across a relaunch (the count is kept with the login in the secure store); the next one
     /// discards the login with ``RegistrationFailure/tooManyRefusedRedirects``.
     public var maxRefusedRedirects = 3
-    /// Whether ongoing access (seed 003, ``OngoingAccessTokenStore``) outlives the registration session (default
+    /// Whether ongoing access (``OngoingAccessTokenStore``) outlives the registration session (default
     /// `false`). By default a session's end leaves nothing of the user: logout, a forced logout and a final **E**
     /// remove the ongoing-access record with the credentials (its provider offers no revocation, so the token is
     /// forgotten, not revoked), and ``RegStateService/clearState()`` always removes it. An app that reads the user's
@@ -44,7 +44,7 @@ public struct RegStateConfiguration: Sendable {
     /// ``RegistrationFailure/pendingLoginExpired``. The login in progress is kept in the secure store for this long so
     /// that it survives the app being killed while the user is in the browser.
     public var pendingLoginLifetime: TimeInterval = 600
-    /// Whether a launch that settles on a stored session, online, then runs seed 002's Check Registration
+    /// Whether a launch that settles on a stored session, online, then runs the registration design's Check Registration
     /// (``RegStateService/checkRegistration()``) in the background: `nil` (the default) runs it when a backend is
     /// configured and RegState renews the session itself; `false` never; `true` also asks for it (still only with a
     /// backend). It never delays the launch's lettered event; ``RegStateService/launchRegistrationCheck()`` waits for it.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Host mode (seed 000, ``SessionSource/host``): the host app owns the login and pushes ID tokens in; RegState
+/// Host mode (``SessionSource/host``): the host app owns the login and pushes ID tokens in; RegState
 /// validates them, exchanges them for the backend security token and tells the host once when that token expired.
 ///
 /// Call ``updateToken(idToken:)`` as the seed recommends: after the host's login, at launch when a session is active
@@ -51,7 +51,7 @@ extension RegStateService {
         return state
     }
 
-    /// The host could not renew for a transient reason (seed 000's `notifyTokenRenewalTransientIssue`): **E**
+    /// The host could not renew for a transient reason (the lifecycle design's `notifyTokenRenewalTransientIssue`): **E**
     /// recoverable, the session stays active and offline with its data, and the requests waiting for the host fail
     /// with ``AuthorizationError/offline(_:)``. The host is not told again for this token before the backoff.
     ///
@@ -64,7 +64,7 @@ extension RegStateService {
         await securityFlight.fail(.offline(issue))
     }
 
-    /// Ends the session for `reason`, by seed 000's precedence rules (in both modes):
+    /// Ends the session for `reason`, by the lifecycle design's precedence rules (in both modes):
     /// - ``HostLogoutReason/userRequested``: ``logout()``; only online, otherwise nothing changes.
     /// - ``HostLogoutReason/ssoDenied``: the SSO refused to renew; **E** final, storage cleared, **D**.
     /// - ``HostLogoutReason/allTokensExpiredOffline``: every token expired offline; **E** final, storage cleared, **D**.

@@ -2,7 +2,7 @@ import Foundation
 
 extension RegStateService {
     /// The launch renewal, given at most ``RegStateConfiguration/launchBudget`` seconds: its result when it lands in
-    /// time; otherwise the launch settles offline (seed 000: recoverable E, then B) and the renewal goes on, its
+    /// time; otherwise the launch settles offline (the token-lifecycle rules: recoverable E, then B) and the renewal goes on, its
     /// result applied when it lands (C on success). One grant either way. `staleAccessToken` is the expired token the
     /// launch found, so a process that finds it already replaced by another uses the stored result and sends nothing.
     func renewWithinLaunchBudget(replacing staleAccessToken: String?) async -> [MachineEvent] {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A social login that survives the app being killed while the user is in the browser (issue 20), and the journal's
+/// A social login that survives the app being killed while the user is in the browser, and the journal's
 /// note of a device clock that is off.
 extension RegStateService {
     /// The social login begun earlier (by this process or before a relaunch) and not finished, kept in the secure

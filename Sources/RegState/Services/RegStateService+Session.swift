@@ -59,7 +59,7 @@ extension RegStateService {
 
     /// Renews the session now, whatever the stored token's expiry, and returns the new state.
     ///
-    /// After a store that could not be read at launch it reads the store again (the launch inspection, seed 002 steps
+    /// After a store that could not be read at launch it reads the store again (the launch inspection, the registration design steps
     /// 3–5) instead: a valid token is **B**, an expired one is renewed (**C**).
     @discardableResult
     public func renewSession() async -> RegState {
@@ -112,7 +112,7 @@ extension RegStateService {
     }
 
     /// Wipes all local state: every record RegState writes (credentials, profile, installation id, pending login, DPoP
-    /// keys, the ongoing-access record) and the journal (seed 002's debug command). First,
+    /// keys, the ongoing-access record) and the journal (the registration design's debug command). First,
     /// when a backend is configured and a security token is stored, asks the backend to forget this installation
     /// (freeing its device slot); local state is cleared whatever it answers, offline included. Nothing is revoked
     /// at the provider (``logout()`` does that).

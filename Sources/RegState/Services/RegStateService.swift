@@ -1,7 +1,7 @@
 import Foundation
 
 /// The registration/auth engine: knows at every moment whether the user is registered and holds a usable session,
-/// and gets them there (seed 002's Reg-State service).
+/// and gets them there (the registration design's Reg-State service).
 ///
 /// It is a thin actor shell around ``RegStateMachine``: every call turns into a ``MachineEvent`` (with, when the
 /// effect needs one, a ``SecretInput`` that is never journaled), the pure transition function says what the new state
@@ -44,7 +44,7 @@ public actor RegStateService {
     private var lastLogoutRefusal: TransientIssue?
     /// A launch renewal that outlived the launch budget, still running; ``finishPendingRenewal()`` waits for it.
     var lateLaunchRenewal: Task<Void, Never>?
-    /// What the last clear-state did at the backend; the launch's Check Registration (seed 002), after it settled.
+    /// What the last clear-state did at the backend; the launch's Check Registration, after it settled.
     var lastDeregistration: InstallationDeregistration?
     var launchCheck: Task<Result<RegistrationCheck, RegistrationCheckError>, Never>?
     /// Wrong codes typed for the current one-time code (reset by every code sent).
@@ -106,7 +106,7 @@ public actor RegStateService {
     // MARK: Launch
 
     /// Opens the journal (a torn tail cut, a long one compacted; read for its numbers only: the launch's first event
-    /// resets any state and the stored credentials decide the rest), then runs the launch sequence (seed 002 steps
+    /// resets any state and the stored credentials decide the rest), then runs the launch sequence (the registration design steps
     /// 1–5) and returns the settled state. Calling it again relaunches: the stored credentials are inspected anew.
     @discardableResult
     public func start() async -> RegState {
@@ -148,7 +148,7 @@ public actor RegStateService {
 
     /// Logs the user out: revokes the refresh token at the provider, clears local credentials, back to **D**.
     ///
-    /// Only while online (seed 000): when the provider cannot be reached nothing changes and the call throws.
+    /// Only while online: when the provider cannot be reached nothing changes and the call throws.
     ///
     /// - Returns: what happened at the provider: revoked, no revocation offered, or revocation refused.
     /// - Throws: ``LogoutError/offline(_:)``; ``TransitionRejection`` when there is no session to end.

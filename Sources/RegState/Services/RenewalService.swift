@@ -1,6 +1,6 @@
 import Foundation
 
-/// Renews the access token with the refresh-token grant (seed 002's RenewalService), one flight at a time.
+/// Renews the access token with the refresh-token grant (the registration design's RenewalService), one flight at a time.
 ///
 /// It owns the whole single flight: who asks for a renewal (the first caller for a stale token, so many requests
 /// failing with one token make one journaled request, the one "token expired" notice), who runs the grant, who joins

@@ -1,14 +1,14 @@
 import Foundation
 
-/// Which requests carry a token and which token, and which responses mean "the token was rejected" (seed 001's
-/// TokenManagementPolicy, completed with seed 000's backend security token).
+/// Which requests carry a token and which token, and which responses mean "the token was rejected" (the request policy's
+/// TokenManagementPolicy, completed with the lifecycle design's backend security token).
 ///
 /// Only URLs that match a listed URL — same scheme, host and port, and a path under its path — ever see the
 /// `Authorization` header; every other request goes out untouched, so a token can never leak to a third party. The
 /// provider's access token goes to ``validatingURLs``, the backend security token to ``securityTokenURLs``; when a
 /// URL is under both, the longer (more specific) listed URL decides, and on a tie the security token.
 ///
-/// A listed request while no session is active fails with `noSession` and is not sent. ForgeRock's policy (seed 001)
+/// A listed request while no session is active fails with `noSession` and is not sent. ForgeRock's policy
 /// sends it unchanged; RegState fails instead, so that nothing of a signed-out (or another configuration's) session
 /// reaches the server and the caller learns why at once.
 public struct TokenPolicy: Sendable {
@@ -19,7 +19,7 @@ public struct TokenPolicy: Sendable {
     /// Whether the response to a request means its token must be renewed and the request retried once (default:
     /// HTTP 401). It gets the request too, so a policy can judge by path or method.
     public var evaluateTokenRefresh: @Sendable (HTTPRequest, HTTPResponse) -> Bool
-    /// Whether a response means the server ended the session (default: `403` with error `FORCED_LOGOUT`, seed 000).
+    /// Whether a response means the server ended the session (default: `403` with error `FORCED_LOGOUT`).
     public var evaluateForcedLogout: @Sendable (HTTPResponse) -> Bool
 
     /// Creates a policy.

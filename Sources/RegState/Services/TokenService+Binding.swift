@@ -1,6 +1,6 @@
 import Foundation
 
-/// Credentials bound to the issuer and client that stored them (issue 14): a record of another configuration is
+/// Credentials bound to the issuer and client that stored them: a record of another configuration is
 /// never used, one of the previous format is adopted when its ID token shows it was issued here.
 extension TokenService {
     /// The record with this service's binding when it is of the previous format (no issuer, no client) and its ID

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The social login in progress, kept in the secure store beside the credentials (issue 20): written when the
+/// The social login in progress, kept in the secure store beside the credentials: written when the
 /// authorization URL is issued, taken (read and removed in one step) when its redirect arrives, removed when the
 /// login is cancelled, superseded, fails, or the user logs out or clears the state. The caller holds the store's lock
 /// (``exclusiveAccess()``) around every call, so that two processes cannot both take one login.

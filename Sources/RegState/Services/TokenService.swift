@@ -1,7 +1,7 @@
 import Foundation
 
 /// Keeps the user's tokens in the secure store: provisional, confirmed and renewed; expiry with a grace period;
-/// clear provisional; clear all (seed 002's TokenService).
+/// clear provisional; clear all (the registration design's TokenService).
 ///
 /// All credentials live in one record under ``credentialsKey`` so that every update is one atomic store write: a crash
 /// leaves the old set or the new set, never a new access token beside a dead refresh token. It is an actor so that
@@ -56,7 +56,7 @@ package actor TokenService {
 
     // MARK: Reading
 
-    /// What is stored, for the launch decision (seed 002 steps 3–5): nothing, valid, expired, corrupt or unreadable.
+    /// What is stored, for the launch decision: nothing, valid, expired, corrupt or unreadable.
     ///
     /// Provisional credentials left by an app killed on the confirmation page are not a session: they are removed.
     /// A damaged record is moved to ``quarantineKey``; a store that cannot be read is left as it is (the next launch
@@ -186,7 +186,7 @@ package actor TokenService {
     }
 
     /// The installation identifier: random, created on first use, kept until clear-state, so the backend can tell
-    /// a reinstalled or wiped device from the one it knew (seed 002).
+    /// a reinstalled or wiped device from the one it knew.
     ///
     /// - Throws: ``StoreError`` when it cannot be stored, or ``CryptoError`` when no random bytes are available.
     package func installationID() throws -> String {

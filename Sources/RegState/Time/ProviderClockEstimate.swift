@@ -103,7 +103,7 @@ package final class ProviderClockEstimate: Sendable {
     package static func parseHTTPDate(_ value: String) -> Date? { shared.withLock { $0.date(from: value) } }
 
     /// One formatter for every call, used under its lock: making one per call (ICU's pattern and time zone set-up)
-    /// was the largest cost of a simulated run (issue 29's profile: a Date header on every answer, read on every one).
+    /// was the largest cost of a simulated run (the profile: a Date header on every answer, read on every one).
     private static let shared = LockedValue(formatter())
 
     private static func formatter() -> DateFormatter {

@@ -30,7 +30,7 @@ import RegState
 ///   field or unknown type; `403 {"error": "SUBJECT_MISMATCH"}` when `sub` is not the token's user.
 /// - `DELETE /v1/installation` → `204`; the installation and its security tokens are gone, freeing a device slot.
 ///
-/// The device list (`GET /v1/devices`, `DELETE /v1/devices/<id>`) is in `Simulator+Devices.swift`; seed 002's Check
+/// The device list (`GET /v1/devices`, `DELETE /v1/devices/<id>`) is in `Simulator+Devices.swift`; the registration design's Check
 /// Registration (`GET /v1/check-registration` with the provider's access token) in `Simulator+CheckRegistration.swift`.
 ///
 /// Every authenticated endpoint answers `401 {"error": "token_expired"}` for a missing, unknown or expired security

@@ -1,7 +1,7 @@
 import Foundation
 import RegState
 
-/// The simulated backend's device list (issue 20): a user sees the installations registered for them and removes one,
+/// The simulated backend's device list: a user sees the installations registered for them and removes one,
 /// which is what `TOO_MANY_REGISTERED_DEVICES` asks for.
 ///
 /// Both endpoints take `Authorization: Bearer <credential>` where the credential is a live security token of one of

@@ -33,7 +33,7 @@ public struct ResourceRequest: Sendable, Equatable {
     }
 }
 
-/// The host API a RegState app calls with its access token (seed 001's validating URL): `GET /v1/resource/…` under
+/// The host API a RegState app calls with its access token (the request policy's validating URL): `GET /v1/resource/…` under
 /// the backend URL answers `200 {"sub": …}` for a live provider access token and `401` with a bearer challenge
 /// otherwise; with ``setForcesLogoutAtResource(_:)`` it answers `403 {"error": "FORCED_LOGOUT"}`. Every request is
 /// logged in ``resourceRequests``, so a test can see which header arrived without a hand-written transport.
@@ -41,7 +41,7 @@ extension Simulator {
     /// Makes the resource endpoint answer `403 FORCED_LOGOUT` (or stops it).
     public func setForcesLogoutAtResource(_ forces: Bool) { forcesLogoutAtResource = forces }
 
-    /// Makes the resource endpoint accept only a live backend security token (host mode, seed 000) instead of the
+    /// Makes the resource endpoint accept only a live backend security token (host mode) instead of the
     /// provider's access token; a forced-out installation then gets `403 FORCED_LOGOUT`.
     public func setResourceTakesSecurityToken(_ takes: Bool) { resourceTakesSecurityToken = takes }
 

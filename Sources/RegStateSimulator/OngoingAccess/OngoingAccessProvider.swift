@@ -1,7 +1,7 @@
 import Foundation
 import RegState
 
-/// An in-process ongoing-access provider in the digi.me style (seed 003), speaking HTTP semantics through
+/// An in-process ongoing-access provider in the digi.me style, speaking HTTP semantics through
 /// ``transport`` so that `OngoingAccessService`'s real code runs against it.
 ///
 /// It has its own RSA key (answers are PS512 JWS with its `kid`), verifies the app's PS512-signed requests (known

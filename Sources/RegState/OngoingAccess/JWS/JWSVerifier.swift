@@ -21,7 +21,7 @@ public struct JWSVerifier: Sendable {
     ///
     /// - Parameters:
     ///   - keys: the pinned provider keys.
-    ///   - allowedAlgorithms: accepted algorithms: PS512 only by default (seed 003's algorithm). Widening it (adding
+    ///   - allowedAlgorithms: accepted algorithms: PS512 only by default (the ongoing-access design's algorithm). Widening it (adding
     ///     RS256, say) is an explicit choice: then an answer in any listed algorithm verifies against a pinned key that
     ///     carries no `alg`.
     ///   - allowedKeySetURLs: the `jku` values that may be followed (default none: a `jku` is refused).

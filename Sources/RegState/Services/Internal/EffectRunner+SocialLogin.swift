@@ -1,7 +1,7 @@
 import Foundation
 
 /// The social login's effects: the authorization request made and kept in the secure store, and the redirect that
-/// finishes it (also after a relaunch, issue 20).
+/// finishes it (also after a relaunch).
 extension EffectRunner {
     /// A new login (PKCE verifier, state, nonce) and its authorization URL, or why none can be made. The login is
     /// kept in the secure store (under the store's lock, in place of any older one) so that its redirect can still be
@@ -88,7 +88,7 @@ extension EffectRunner {
         }
     }
 
-    /// A redirect that does not match the login it would complete (issue 27): wrong or missing `state`, another
+    /// A redirect that does not match the login it would complete: wrong or missing `state`, another
     /// `iss`, not this client's redirect URI, no code. It is refused before anything is taken or sent, and the login
     /// stays for its genuine redirect, in memory and in the store, with one more refusal counted (under the store's
     /// lock, so two processes count together); beyond ``RegStateConfiguration/maxRefusedRedirects`` the login is

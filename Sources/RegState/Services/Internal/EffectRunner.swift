@@ -36,7 +36,7 @@ struct EffectRunner: Sendable {
         }
     }
 
-    /// Whether the platform is native (seed 002 step 1).
+    /// Whether the platform is native.
     var isNative: Bool { dependencies.platform.platform.isNative }
 
     /// The keys in the secure store now.
@@ -140,7 +140,7 @@ struct EffectRunner: Sendable {
         }
     }
 
-    /// Confirm (seed 002): register the installation and the profile with the backend, then confirm the tokens.
+    /// Confirm: register the installation and the profile with the backend, then confirm the tokens.
     func confirmRegistration() async -> MachineEvent {
         do {
             let lease = try await tokens.exclusiveAccess()
@@ -222,7 +222,7 @@ struct EffectRunner: Sendable {
         }
     }
 
-    /// Logout only while online (seed 000): the refresh token is revoked first; if the provider cannot be reached,
+    /// Logout only while online: the refresh token is revoked first; if the provider cannot be reached,
     /// nothing changes (``MachineEvent/logoutRefused(_:)`` and no result).
     ///
     /// - Returns: the event to feed back and, when the logout happened, what it did at the provider.
@@ -254,7 +254,7 @@ struct EffectRunner: Sendable {
             }
         }
         // Host mode: even an expired security token goes to the backend, whose answer (any answer) shows the device
-        // is online; without it a user logout would clear the session offline (seed 000: logout only online).
+        // is online; without it a user logout would clear the session offline (the token-lifecycle rules: logout only online).
         let hostDriven = snapshot?.refreshToken == nil
         if let backend, let securityToken = snapshot?.securityToken ?? (hostDriven ? snapshot?.storedSecurityToken : nil) {
             do {

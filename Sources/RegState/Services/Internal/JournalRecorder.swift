@@ -178,7 +178,7 @@ package struct JournalRecorder {
     }
 
     /// Folds the whole journal into one snapshot, so that nothing of the history stays: after a logout the state is
-    /// **D**, which holds no personal data, and the journal forgets the user (seed 002: "no record on this device of
+    /// **D**, which holds no personal data, and the journal forgets the user (the registration design: "no record on this device of
     /// previous attempts to register"). Under the journal's lock, like compaction.
     func forgetHistory() {
         do {

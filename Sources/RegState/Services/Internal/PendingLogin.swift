@@ -24,7 +24,7 @@ struct PendingLogin: Sendable, Equatable, Codable, CustomStringConvertible {
     var issuer: String
     /// The client id the login was made for.
     var clientID: String
-    /// Redirects refused as not this login's so far (absent in records written before issue 27: none).
+    /// Redirects refused as not this login's so far (absent in records written before this check: none).
     var refusedRedirects: Int?
 
     /// When the login was made, by the device clock.

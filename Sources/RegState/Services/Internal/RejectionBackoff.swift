@@ -1,7 +1,7 @@
 import Foundation
 
 /// Remembers a token that was renewed for a rejection and rejected again, so that a server that keeps rejecting
-/// costs one renewal, not one per call (seed 001 completed): that token is not renewed again before a backoff on the
+/// costs one renewal, not one per call (the request policy completed): that token is not renewed again before a backoff on the
 /// injected clock has passed, 30 s doubling to 15 min, reset by a renewal the server accepts.
 ///
 /// It keeps a digest of the token, never the token.

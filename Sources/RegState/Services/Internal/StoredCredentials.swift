@@ -1,6 +1,6 @@
 import Foundation
 
-/// The credentials record: seed 002's captured-data table, stored as ONE secure-store value so that every change
+/// The credentials record: the registration design's captured-data table, stored as ONE secure-store value so that every change
 /// (a rotation replaces the refresh token, the access token and the expiry together) is a single atomic write.
 ///
 /// Its description is redacted: it holds tokens.
