@@ -147,7 +147,10 @@ struct OIDCSimulatorEndToEndTests {
         let request = try await loopbackClient.makeAuthorizationRequest()
         let redirect = try await simulator.authorize(request.url, as: "carol@example.com")
         async let caught = listener.waitForRedirect(timeout: 120)  // a liveness bound: TSan on 2 busy cores took > 30 s
-        let page = try await URLSessionTransport().send(HTTPRequest(method: .get, url: redirect))
+        // The browser's GET waits as long as the listener may: the listener serves from a thread it starts once its
+        // wait begins on the concurrency pool, and under a sanitizer on two busy cores that took longer than the
+        // transport's default 30 s (CI); the connection waits in the kernel's backlog meanwhile.
+        let page = try await URLSessionTransport().send(HTTPRequest(method: .get, url: redirect, timeout: 120))
         #expect(page.status == 200)
         let code = try await loopbackClient.authorizationCode(from: try await caught, for: request)
         let tokens = try await loopbackClient.exchangeCode(code, for: request)
