@@ -27,7 +27,7 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     }
 
     /// Decodes an entry; a `seq` outside `1...maximumSequence`, a time or a clock offset out of range
-    /// (``RecordedTime``, through ``decode(_:)``) is an error like any other damage.
+    /// (`RecordedTime`, through ``decode(_:)``) is an error like any other damage.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let sequence = try container.decode(Int.self, forKey: .sequence)

@@ -23,9 +23,8 @@ public struct AuthorizationRequest: Sendable, Equatable, Codable {
     /// begins again rather than sending it. Optional, so that records written before PAR still read.
     public var requestURIExpiresAt: Date?
 
-    /// Creates a request from its parts.
-    ///
-    /// - Parameter requestURIExpiresAt: When the pushed `request_uri` in `url` expires; `nil` without a push.
+    /// Creates a request from its parts, each the property of the same name; `requestURIExpiresAt` is when the pushed
+    /// `request_uri` in `url` expires, `nil` without a push.
     public init(url: URL, state: String, nonce: String, codeVerifier: String, redirectURI: URL, issuedAt: Date,
                 requestURIExpiresAt: Date? = nil) {
         self.url = url

@@ -41,7 +41,7 @@ public struct TokenResponse: Sendable, Equatable {
     public var isDPoPBound: Bool { tokenType == "DPoP" }
 
     /// The longest access-token lifetime believed: a larger `expires_in` (ten years, say) is clamped to it;
-    /// one beyond ``RecordedTime``'s range (2^63, 1e308) is refused when the answer is parsed.
+    /// one beyond `RecordedTime`'s range (2^63, 1e308) is refused when the answer is parsed.
     public static let maximumLifetime: TimeInterval = 366 * 86_400
 
     /// The instant the access token expires, counted from `now` (when the response arrived); a lifetime above

@@ -26,11 +26,9 @@ public struct PendingSocialLogin: Sendable, Equatable, CustomStringConvertible {
     /// Whether ``authorizationURL`` was already dead when this was read (by the service's clock).
     public let isAuthorizationURLExpired: Bool
 
-    /// Creates a summary.
-    ///
-    /// - Parameters:
-    ///   - authorizationURLExpiresAt: When a pushed request's URL stops working; `nil` for a plain URL.
-    ///   - isAuthorizationURLExpired: Whether it had already stopped when read.
+    /// Creates a summary from its parts, each the property of the same name: `authorizationURLExpiresAt` is when a
+    /// pushed request's URL stops working (`nil` for a plain URL), `isAuthorizationURLExpired` whether it had already
+    /// stopped when read.
     public init(authorizationURL: URL, startedAt: Date, expiresAt: Date, prompt: LoginPrompt?, isExpired: Bool,
                 authorizationURLExpiresAt: Date? = nil, isAuthorizationURLExpired: Bool = false) {
         self.authorizationURL = authorizationURL

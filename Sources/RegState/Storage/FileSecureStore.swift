@@ -101,7 +101,7 @@ public final class FileSecureStore: SecureStore {
 
     /// The keys that hold a value, sorted; temporary files and other dot-files are not keys.
     ///
-    /// Every entry whose name is a valid key is listed, whatever its type, so that ``SecureStore/removeAll()``
+    /// Every entry whose name is a valid key is listed, whatever its type, so that ``SecureItemStore/removeAll()``
     /// reports an entry it cannot remove instead of silently leaving it behind.
     ///
     /// - Throws: ``StoreError/unreadable(key:reason:)`` (with an empty key) when the directory cannot be listed.
