@@ -68,9 +68,10 @@ if [ -n "$chromium_bin" ]; then
   server=$!
   for _ in $(seq 1 50); do curl -sf -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
   shoot() {  # shoot URL FILE
-    # --timeout: capture 6 s after the load, once DocC's JavaScript has rendered the page (a blank page is ~5 KB).
+    # --virtual-time-budget: capture once the page's JavaScript has had 10 s of virtual time to render DocC's content
+    # (a blank page is ~5 KB; --timeout alone captured blank pages in a fresh clone).
     timeout 120 "$chromium_bin" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run \
-      --hide-scrollbars --window-size=1280,900 --timeout=6000 --screenshot="$PWD/$2" "$1" >/dev/null 2>&1 || true
+      --hide-scrollbars --window-size=1280,900 --virtual-time-budget=10000 --screenshot="$PWD/$2" "$1" >/dev/null 2>&1 || true
     if [ "$(stat -c %s "$2" 2>/dev/null || echo 0)" -gt 20000 ]; then echo "docs: screenshot -> $2"
     else echo "docs: no rendered screenshot of $1" >&2; status=1; fi
   }
