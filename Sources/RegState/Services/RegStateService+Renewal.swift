@@ -1,25 +1,7 @@
 import Foundation
 
-/// What the public calls in the other extensions share: one read of the store, the configuration's budget, and the
-/// one way a renewal is asked for.
+/// The one way the public calls ask for a renewal (``RenewalService`` decides whether it runs, joins or is done).
 extension RegStateService {
-    /// The stored credentials now, read once.
-    func tokenSnapshot() async -> TokenSnapshot? {
-        await runner.tokens.snapshot()
-    }
-
-    /// The launch budget of the configuration, in seconds.
-    var launchBudget: TimeInterval { runner.configuration.launchBudget }
-
-    /// The stored session summary now (no token), read once.
-    func storedSession() async -> StoredSession? { await runner.tokens.storedSession() }
-
-    /// The keys in the secure store now.
-    func storedKeys() -> [String] { runner.storedKeys() }
-
-    /// The installation's DPoP key, nonces and signer.
-    nonisolated var dpop: DPoPContext { runner.dpop }
-
     /// The one way a renewal is asked for. ``RenewalService`` decides: the first caller for a stale token journals
     /// ``MachineEvent/renewalRequested(_:)``, whose effect runs (or joins) the single flight; later callers for the
     /// same token join it, or find that someone already renewed it. `nil` forces a renewal.
