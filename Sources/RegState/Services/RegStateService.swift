@@ -35,8 +35,6 @@ public actor RegStateService {
     var deviceLimitIDToken: String?
     /// The single flight of the backend security token (both modes).
     let securityFlight: SecurityTokenFlight
-    /// Access tokens renewed for a rejection and rejected again: not renewed again before the backoff.
-    var accessBackoff = RejectionBackoff()
     /// The ``validAccessToken()`` answer being worked out, shared by every caller that arrives meanwhile.
     let accessTokenFlight = SingleFlight<Result<AccessTokenAnswer, any Error>>()
     /// Why the last logout's effect was refused (offline), even when its result came back too late to apply (a
