@@ -63,6 +63,8 @@ fi
 tree="$scratch/tree"
 mkdir -p "$tree"
 sync_tree() {
+    # Everything but .build goes first, so files this tree no longer has do not linger in the copy.
+    find "$tree" -mindepth 1 -maxdepth 1 ! -name .build -exec rm -rf {} +
     (cd "$root" && git ls-files -co --exclude-standard -z | tar --null -T - -cf -) | tar -xf - -C "$tree"
 }
 # Sources/ as in this tree again: copied over with their times (cp -a), so the build redoes only what a patch touched.
