@@ -72,7 +72,7 @@ extension InteropTests {
                                                "no end-session URL: \(logout.stdout) \(logout.stderr)")
                     let endURL = try #require(URL(string: printed))
                     #expect(FormEncodingProbe.query(of: endURL)["id_token_hint"] == nil)
-                    let ended = try await browser.endSession(endURL, screenshot: shots.appendingPathComponent("end-session.png"))
+                    let ended = try await browser.endSession(endURL, screenshots: shots.appendingPathComponent("end-session"))
 
                     // 5. The next sign-in: django asks for the password again. Glewlwyd 2.7.5 answers an end-session
                     // request without id_token_hint with an empty 200 page and keeps the session (OpenID RP-Initiated

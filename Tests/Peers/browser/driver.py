@@ -16,8 +16,9 @@ first line is {"id": 0, "ok": true, "ready": "Chromium VERSION"}. Commands ("op"
             Screenshots: SHOTS-login.png of the first password form, SHOTS-consent.png of a consent page,
             SHOTS-final.png of the last page.
   open      {"url", "shot"}: opens a URL (a redirect typed into the address bar) and waits for the page.
-  endSession {"url", "until", "shot"}: opens an end-session URL and confirms the provider's question (django's
+  endSession {"url", "until", "shots"}: opens an end-session URL and confirms the provider's question (django's
             "allow", Glewlwyd's "Logout") until the page has none left or the address starts with "until".
+            Screenshots: SHOTS-question.png of the first page, SHOTS-final.png of the last.
   quit      closes the browser; the driver exits.
 
 Every answer also has "url" (where the browser is), "title" and "text" (the page's visible text, 2,000 characters at
@@ -181,16 +182,17 @@ class Player:
         self.shoot(shot)
         return self.page()
 
-    def end_session(self, url, until=None, shot=None):
+    def end_session(self, url, until=None, shots=None):
         self.browser.get(url)
         self.settle()
+        self.shoot(shots and shots + "-question.png")
         confirmed = 0
         while confirmed < 3 and not (until and self.browser.current_url.startswith(until)):
             if not any(self.press(word) for word in CONFIRM_WORDS):
                 break
             confirmed += 1
             self.settle()
-        self.shoot(shot)
+        self.shoot(shots and shots + "-final.png")
         return dict(self.page(), confirmed=confirmed)
 
 

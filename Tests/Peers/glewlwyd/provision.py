@@ -24,7 +24,8 @@ import requests
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
 SCOPES = ["openid", "profile", "email", "offline_access"]
-REDIRECT_URIS = ["http://127.0.0.1/callback", "com.example.app:/callback"] + os.environ.get("GLW_REDIRECT_URIS", "").split()
+REDIRECT_URIS = ["http://127.0.0.1/callback", "com.example.app:/callback"]
+REDIRECT_URIS += os.environ.get("GLW_REDIRECT_URIS", "").split()
 CLIENTS = {"swift-test-public": False, "swift-test-dpop": True}   # client id: DPoP required
 
 

@@ -33,15 +33,19 @@ python=$(kit_venv "$here/requirements.txt")
 schema=/usr/share/dbconfig-common/data/glewlwyd/install/sqlite3
 rm -f "$state/glewlwyd.db"
 sqlite3 "$state/glewlwyd.db" < "$schema"
-# The webapp (login and consent pages): the package's files, copied with their links resolved (Glewlwyd serves no
-# symbolic link; 4.5 MB), and a config.json of its own (the package's is a dangling link).
-rm -rf "$state/webapp"; mkdir -p "$state/webapp"
-for entry in /usr/share/glewlwyd/webapp/*; do
-  [ "$(basename "$entry")" = config.json ] || cp -rL "$entry" "$state/webapp/"
-done
-"$python" -c 'import json, sys; c = json.load(open(sys.argv[1])); c["GlewlwydUrl"] = "./"; c["lang"] = ["en"]; json.dump(c, open(sys.argv[2], "w"))' \
-  /etc/glewlwyd/config-2.7.json/config.json "$state/webapp/config.json"
-sed -e "s|@PORT@|$port|g" -e "s|@STATE@|$state|g" -e "s|@LOGLEVEL@|${GLW_LOGLEVEL:-INFO}|g" \
+# The webapp (login and consent pages), made once in the kits' cache: the package's files copied with their links
+# resolved (Glewlwyd serves no symbolic link; 4.5 MB) and a config.json of its own (the package's is a dangling link).
+webapp="$peers_cache/$kit_name/webapp"
+if [ ! -f "$webapp/config.json" ]; then
+  fresh="$webapp.$$"; rm -rf "$fresh"; mkdir -p "$fresh"
+  for entry in /usr/share/glewlwyd/webapp/*; do
+    [ "$(basename "$entry")" = config.json ] || cp -rL "$entry" "$fresh/"
+  done
+  "$python" -c 'import json, sys; c = json.load(open(sys.argv[1])); c["GlewlwydUrl"] = "./"; c["lang"] = ["en"]; json.dump(c, open(sys.argv[2], "w"))' \
+    /etc/glewlwyd/config-2.7.json/config.json "$fresh/config.json"
+  mv -T "$fresh" "$webapp" 2>/dev/null || rm -rf "$fresh"   # another start made it first
+fi
+sed -e "s|@PORT@|$port|g" -e "s|@STATE@|$state|g" -e "s|@WEBAPP@|$webapp|g" -e "s|@LOGLEVEL@|${GLW_LOGLEVEL:-INFO}|g" \
   "$here/glewlwyd.conf.in" > "$state/glewlwyd.conf"
 
 setsid glewlwyd -c "$state/glewlwyd.conf" >"$state/stdout.log" 2>&1 </dev/null &

@@ -24,7 +24,7 @@ final class RealBrowser {
         var askedPassword: Bool
         /// ``signIn(_:until:as:typingPassword:screenshots:)``: whether the password was typed.
         var typedPassword: Bool
-        /// ``endSession(_:screenshot:)``: how many confirmation buttons were pressed.
+        /// ``endSession(_:screenshots:)``: how many confirmation buttons were pressed.
         var confirmed: Int
 
         var description: String { "\(url) \"\(title)\": \(text.prefix(300))" }
@@ -87,10 +87,11 @@ final class RealBrowser {
         try await send(["op": "open", "url": .string(url.absoluteString), "shot": screenshot.map { .string($0.path) } ?? .null])
     }
 
-    /// Opens an end-session URL and confirms the provider's question, if it asks one.
-    func endSession(_ url: URL, screenshot: URL? = nil) async throws -> Page {
+    /// Opens an end-session URL and confirms the provider's question, if it asks one. Screenshots:
+    /// `screenshots`-question.png of the provider's first page, `screenshots`-final.png of the last.
+    func endSession(_ url: URL, screenshots: URL? = nil) async throws -> Page {
         try await send(["op": "endSession", "url": .string(url.absoluteString),
-                        "shot": screenshot.map { .string($0.path) } ?? .null])
+                        "shots": screenshots.map { .string($0.path) } ?? .null])
     }
 
     /// Closes the browser and waits for the driver to exit.
