@@ -126,11 +126,11 @@ extension RegStateService {
     @discardableResult
     public func clearState() async -> ClearStateResult {
         let before = storedKeys()
-        lastDeregistration = nil
-        _ = try? await apply(.clearStateRequested)
+        let applied = try? await apply(.clearStateRequested)
         let after = Set(storedKeys())
-        return ClearStateResult(removedKeys: before.filter { !after.contains($0) },
-                                installation: lastDeregistration ?? .noBackend)
+        var installation = InstallationDeregistration.noBackend
+        for case .cleared(let deregistration) in applied?.results ?? [] { installation = deregistration }
+        return ClearStateResult(removedKeys: before.filter { !after.contains($0) }, installation: installation)
     }
 }
 
