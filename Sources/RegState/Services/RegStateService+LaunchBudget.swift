@@ -7,12 +7,12 @@ extension RegStateService {
     /// launch found, so a process that finds it already replaced by another uses the stored result and sends nothing.
     func renewWithinLaunchBudget(replacing staleAccessToken: String?) async -> Applied? {
         let renewal = renewal
-        // An infinite budget waits for the renewal itself: no timer (the simulation's scheduler drives no real time).
+        // An infinite budget waits for the renewal itself: no timer.
         guard launchBudget.isFinite else {
             return await feed(await renewal.renew(replacing: staleAccessToken).effectEvent)
         }
         let flight = Task { await renewal.renew(replacing: staleAccessToken) }
-        if let outcome = await LaunchBudget.first(flight, within: launchBudget) {
+        if let outcome = await LaunchBudget.first(flight, within: launchBudget, on: clock) {
             return await feed(outcome.effectEvent)
         }
         logger.log(.info, "launch: the provider has not answered within \(launchBudget) s; settling offline")
@@ -38,13 +38,15 @@ extension RegStateService {
 
 /// Races a task against a deadline without cancelling it: the caller gets the value if it comes in time.
 enum LaunchBudget {
-    /// `task`'s value if it finishes within `seconds`, else `nil` (the task keeps running).
-    static func first<T: Sendable>(_ task: Task<T, Never>, within seconds: TimeInterval) async -> T? {
+    /// `task`'s value if it finishes within `seconds` of `clock`'s time, else `nil` (the task keeps running).
+    static func first<T: Sendable>(_ task: Task<T, Never>, within seconds: TimeInterval, on clock: any RegStateClock)
+        async -> T?
+    {
         let gate = Gate<T?>()
         return await withCheckedContinuation { continuation in
             gate.arm(continuation)
             let timer = Task {
-                try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+                await clock.sleep(for: max(0, seconds))
                 gate.open(with: nil)
             }
             Task {
