@@ -33,6 +33,7 @@ final class GlewlwydPeer: Peer {
     var aliceEmailVerified: Bool { false }
     var supportsRevocation: Bool { false }
     var offersPushedAuthorization: Bool { knobs.pushedAuthorization != "off" }
+    var authorizationParameters: [String: String] { [:] }
     /// The server's log (`GLW_LOGLEVEL=DEBUG` names every refusal's reason).
     var logFile: URL { stateDirectory.appendingPathComponent("glewlwyd.log") }
     private var database: URL { stateDirectory.appendingPathComponent("glewlwyd.db") }

@@ -27,6 +27,11 @@ actor InteropAvailability {
         try await start(.glewlwyd) { try await GlewlwydPeer.start(knobs: knobs) }
     }
 
+    /// Starts an idpyoidc provider, or explains why not (the same rules as ``startPeer(knobs:)``).
+    func startIdpyoidc(knobs: PeerKnobs) async throws -> IdpyoidcPeer {
+        try await start(.idpyoidc) { try await IdpyoidcPeer.start(knobs: knobs) }
+    }
+
     private func start<P: Sendable>(_ kind: PeerKind, _ starter: () async throws -> P) async throws -> P {
         if let failure = failures[kind] { try Self.unavailable(kind, failure) }
         do {

@@ -47,6 +47,7 @@ final class InteropPeer: Peer {
     var aliceEmailVerified: Bool { true }
     var supportsRevocation: Bool { true }
     var offersPushedAuthorization: Bool { false }
+    var authorizationParameters: [String: String] { [:] }
     func aliceSubject() async throws -> String { Self.aliceSubject }
 
     /// The port the provider listens on.

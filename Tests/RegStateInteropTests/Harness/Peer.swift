@@ -14,27 +14,35 @@ enum PeerKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case django
     /// Glewlwyd (C, Debian's package), `Tests/Peers/glewlwyd`: ``GlewlwydPeer``.
     case glewlwyd
+    /// idpyoidc (Python, IdentityPython's library under Flask), `Tests/Peers/idpyoidc`: ``IdpyoidcPeer``.
+    case idpyoidc
 
     var testDescription: String { rawValue }
 }
 
-/// The knobs both peers understand (each maps them to its own environment variables); a knob one peer lacks is
-/// ignored by it, and a test that depends on such a knob runs against that peer only.
+/// The knobs the peers understand (each maps them to its own environment variables); a knob a peer lacks is ignored
+/// by it, and a test that depends on such a knob runs against the peers that have it.
 struct PeerKnobs: Sendable {
-    /// The access-token lifetime in seconds (`OIDC_AT_TTL` / `GLW_AT_TTL`).
+    /// The access-token lifetime in seconds (`OIDC_AT_TTL` / `GLW_AT_TTL` / `IDPY_AT_TTL`).
     var accessTokenLifetime: Int?
     /// django only (`OIDC_RT_GRACE`): how long a just-rotated refresh token may still be presented.
     var refreshGrace: Int?
-    /// Glewlwyd only (`GLW_RT_TTL`): the refresh-token lifetime in seconds (default 14 days).
+    /// Glewlwyd (`GLW_RT_TTL`, default 14 days) and idpyoidc (`IDPY_RT_TTL`, default a day): the refresh-token
+    /// lifetime in seconds.
     var refreshTokenLifetime: Int?
-    /// Glewlwyd only (`GLW_SIGNING`): `RS256` (default) or `ES256` for ID and access tokens.
+    /// Glewlwyd (`GLW_SIGNING`: ID and access tokens) and idpyoidc (`IDPY_SIGNING`: the public client's ID tokens):
+    /// `RS256` (default) or `ES256`.
     var signing: String?
     /// Glewlwyd only (`start.sh --nonce`): DPoP nonces are mandatory.
     var dpopNonce = false
-    /// Glewlwyd only (`GLW_PAR`): pushed authorization requests `off`, `allowed` (the kit's default) or `required`.
+    /// Pushed authorization requests: Glewlwyd (`GLW_PAR`) `off`, `allowed` (its default) or `required`; idpyoidc
+    /// (`IDPY_PAR`) offers them with `allowed` or `required`, and not by default.
     var pushedAuthorization: String?
-    /// Glewlwyd only (`GLW_PAR_TTL`): seconds a pushed `request_uri` lives (default 90).
+    /// Glewlwyd (`GLW_PAR_TTL`) and idpyoidc (`IDPY_PAR_TTL`): the seconds a pushed `request_uri` lives (default 90).
     var pushedRequestLifetime: Int?
+    /// idpyoidc only (`IDPY_DPOP=on`): DPoP is offered, and proofs are required at its token and userinfo endpoints
+    /// (Glewlwyd offers DPoP always).
+    var dpop = false
 }
 
 /// The provider's own record of refresh tokens, read from its database: how many were ever issued and how many are
@@ -69,6 +77,9 @@ protocol Peer: AnyObject, Sendable {
     var aliceEmailVerified: Bool { get }
     /// Whether the provider has an RFC 7009 revocation endpoint.
     var supportsRevocation: Bool { get }
+    /// Authorization parameters the app adds at this provider
+    /// (``OIDCConfiguration/additionalAuthorizationParameters``): idpyoidc needs `prompt=consent` for `offline_access`.
+    var authorizationParameters: [String: String] { get }
     /// Whether discovery offers pushed authorization requests (RFC 9126) in this provisioning: the library then
     /// pushes (``PushedAuthorizationMode/whenOffered``) and the browser's URL carries `client_id` and `request_uri`.
     var offersPushedAuthorization: Bool { get }
@@ -122,6 +133,8 @@ func withPeer<Result: Sendable>(
             accessTokenLifetime: knobs.accessTokenLifetime, refreshGrace: knobs.refreshGrace))
     case .glewlwyd:
         try await InteropAvailability.shared.startGlewlwyd(knobs: knobs)
+    case .idpyoidc:
+        try await InteropAvailability.shared.startIdpyoidc(knobs: knobs)
     }
     do {
         let result = try await body(peer)
@@ -133,7 +146,7 @@ func withPeer<Result: Sendable>(
     }
 }
 
-/// Process and database helpers both peers use.
+/// Process and database helpers the peers share.
 enum PeerProcess {
     /// Whether `pid` is a live process (a zombie counts as gone).
     static func isRunning(_ pid: pid_t) -> Bool {
@@ -177,7 +190,7 @@ enum PeerProcess {
     }
 
     /// The first row of `sql` (with `arguments` bound) in the SQLite database at `database`, its columns as text,
-    /// read with `python3` (which both start scripts need anyway).
+    /// read with `python3` (which every start script needs anyway).
     static func query(_ database: URL, _ sql: String, _ arguments: [String] = []) async throws -> [String] {
         let program = """
             import sqlite3, sys

@@ -1,0 +1,150 @@
+import Foundation
+import RegState
+import Testing
+
+extension InteropTests {
+    /// idpyoidc's own habits (`Tests/Peers/idpyoidc`, one provider for the suite): what it offers and where it departs
+    /// from the RFCs. Each departure is pinned as the typed answer RegState gives, never worked around in the library.
+    @Suite("idpyoidc's own habits", .peer(.idpyoidc))
+    struct IdpyoidcHabits {
+        static func peer() throws -> IdpyoidcPeer { try SuitePeer.peer(as: IdpyoidcPeer.self) }
+
+        static func discovery(_ peer: IdpyoidcPeer) async throws -> (ProviderMetadata, [String: Any]) {
+            let url = peer.issuer.appendingPathComponent(".well-known/openid-configuration")
+            let answer = try await URLSessionTransport(defaultTimeout: 10).send(HTTPRequest(method: .get, url: url))
+            #expect(answer.status == 200)
+            let fields = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
+            return (try JSONDecoder().decode(ProviderMetadata.self, from: answer.body), fields)
+        }
+
+        @Test("idpyoidc discovery: the issuer exactly, PKCE, revocation and end-session listed; no RFC 9207 flag although every response carries iss; no 'none' auth method although the public client uses it")
+        func discovery() async throws {
+            let peer = try Self.peer()
+            let (metadata, fields) = try await Self.discovery(peer)
+            #expect(metadata.issuer == peer.issuer.absoluteString)
+            #expect(metadata.codeChallengeMethodsSupported?.contains("S256") == true)
+            #expect(metadata.revocationEndpoint == peer.issuer.appendingPathComponent("revocation"))
+            #expect(metadata.endSessionEndpoint == peer.issuer.appendingPathComponent("session"))
+            #expect(metadata.scopesSupported == ["openid", "profile", "email", "offline_access"])
+            // Departures, documented in docs/Providers.md: RegState reads them as a provider that does not say.
+            #expect(metadata.authorizationResponseIssParameterSupported == nil)
+            #expect(!metadata.requiresCallbackIssuer)
+            #expect((fields["token_endpoint_auth_methods_supported"] as? [String])?.contains("none") == false)
+            #expect(metadata.pushedAuthorizationRequestEndpoint == nil, "PAR is a knob (IDPY_PAR)")
+            #expect(!metadata.offersDPoP, "DPoP is a knob (IDPY_DPOP)")
+        }
+
+        /// OIDC Core §11: "When offline access is requested, a prompt parameter value of consent MUST be used unless
+        /// other conditions for processing the request permitting offline access to the requested resources are in
+        /// place." idpyoidc allows no other condition and refuses the request, and answers the browser itself
+        /// (400 JSON) instead of redirecting the error to the client (RFC 6749 §4.1.2.1), so the app hears nothing:
+        /// the login stays pending. An app at idpyoidc configures `prompt=consent`, as the other tests here do.
+        @Test("idpyoidc: offline_access without prompt=consent is refused in the browser (400 invalid_request 'consent in prompt', OIDC Core §11), never redirected; the login stays pending and the app is not told")
+        func offlineAccessNeedsConsent() async throws {
+            let peer = try Self.peer()
+            let device = InteropDevice(peer: peer, authorizationParameters: [:])
+            let service = device.launch()
+            #expect(await service.start() == .registrationRequired)
+            let url = try await service.beginSocialRegistration()
+            #expect(FormEncodingProbe.query(of: url)["prompt"] == nil)
+            #expect(FormEncodingProbe.query(of: url)["scope"]?.contains("offline_access") == true)
+            do {
+                _ = try await peer.login(url)
+                Issue.record("idpyoidc accepted offline_access without prompt=consent")
+            } catch InteropError.scriptFailed(let answer) {
+                #expect(answer.contains("400"), "\(answer)")
+                #expect(answer.contains("consent in prompt"), "\(answer)")
+            }
+            #expect(await service.pendingSocialLogin() != nil)
+            #expect(await service.state == .authenticating(.social))
+        }
+
+        @Test("idpyoidc RFC 9207: every callback carries iss; one naming another issuer is refused (issuerMismatchInCallback) and spends nothing: the genuine callback then reaches Active H")
+        func callbackIssuer() async throws {
+            let peer = try Self.peer()
+            let device = InteropDevice(peer: peer)
+            let service = device.launch()
+            await service.start()
+            let callback = try await peer.login(try await service.beginSocialRegistration())
+            #expect(FormEncodingProbe.query(of: callback)["iss"] == peer.issuer.absoluteString)
+            var tampered = try #require(URLComponents(url: callback, resolvingAgainstBaseURL: false))
+            tampered.queryItems = tampered.queryItems?.map { item in
+                item.name == "iss" ? URLQueryItem(name: "iss", value: "http://127.0.0.1:1") : item
+            }
+            let forged = try #require(tampered.url)
+            let refusal = await #expect(throws: RegStateError.self) {
+                try await service.completeSocialRegistration(callback: forged)
+            }
+            #expect(refusal == .registration(.issuerMismatchInCallback))
+            // The forged redirect spent nothing: the login is still pending and the genuine redirect finishes it.
+            #expect(await service.state == .authenticating(.social))
+            try await service.completeSocialRegistration(callback: callback)
+            #expect(try await service.confirmRegistration().activation == .registered)
+        }
+
+        @Test("idpyoidc swift-test-es256: registration validates the ES256 ID token (Active H); a renewal validates the refreshed one (Active C)")
+        func es256() async throws {
+            let peer = try Self.peer()
+            let device = InteropDevice(peer: peer, clientID: IdpyoidcPeer.es256ClientID)
+            let service = try await device.register()
+            let first = try JSONWebToken(compact: try #require(await device.tokens.idToken()))
+            #expect(first.algorithm == "ES256")
+            #expect(await service.renewSession().session?.activation == .renewed)
+            let renewed = try JSONWebToken(compact: try #require(await device.tokens.idToken()))
+            #expect(renewed.algorithm == "ES256")
+            #expect(renewed.subject == first.subject)
+        }
+
+        @Test("idpyoidc: logout revokes the refresh token (RFC 7009, .revoked); idpyoidc then refuses it, with invalid_request where RFC 6749 says invalid_grant")
+        func logoutRevokes() async throws {
+            let peer = try Self.peer()
+            let device = InteropDevice(peer: peer)
+            let service = try await device.register()
+            let refreshToken = try await device.storedRefreshToken()
+            #expect(try await peer.isRevoked(refreshToken: refreshToken) == false)
+            #expect(try await service.logout() == .revoked)
+            #expect(try await peer.isRevoked(refreshToken: refreshToken) == true)
+            #expect(await device.tokens.refreshToken() == nil)
+            let answer = try await URLSessionTransport(defaultTimeout: 10).send(.form(
+                url: peer.issuer.appendingPathComponent("token"), parameters: [
+                    ("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", peer.clientID),
+                ]))
+            #expect(answer.status == 400)
+            let error = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
+            #expect(error?["error"] as? String == "invalid_request")
+        }
+
+        /// idpyoidc 5.0.0's end-session endpoint fails every request: `Session.parse_request` reads a bearer token
+        /// from the client authentication result, which the `none`/`public` methods (the only ones a browser's
+        /// request can match) do not return (`KeyError: 'token'`), answered 400. RegState's end-session request is
+        /// well formed (django ends its session with the same request); the provider session survives.
+        @Test("idpyoidc end-session: RegState's request (id_token_hint, client_id, post_logout_redirect_uri) is refused by idpyoidc 5.0.0 (400 invalid_request \"'token'\"), so the browser session survives: the next authorization signs in without a password")
+        func endSessionRefused() async throws {
+            let peer = try Self.peer()
+            let device = InteropDevice(peer: peer, postLogoutRedirect: URL(string: "http://127.0.0.1:8765/logged-out"))
+            let browser = try Browser(origin: peer.issuer)
+            let service = device.launch()
+            await service.start()
+            let login = try await browser.open(try await service.beginSocialRegistration())
+            #expect(login.isLoginForm)
+            guard case .left(let callback) = try await browser.signIn(login, username: "alice", password: "alice-password")
+            else { throw InteropError.scriptFailed("no callback after the login form") }
+            try await service.completeSocialRegistration(callback: callback)
+            #expect(try await service.confirmRegistration().activation == .registered)
+
+            #expect(try await service.logout() == .revoked)
+            let request = try #require(await service.providerLogoutRequest(), "idpyoidc lists end_session_endpoint")
+            #expect(request.url.absoluteString.hasPrefix(peer.issuer.appendingPathComponent("session").absoluteString))
+            guard case .page(_, let refusal) = try await browser.open(request.url) else {
+                Issue.record("idpyoidc's end-session endpoint no longer refuses: pin the working flow instead")
+                return
+            }
+            #expect(refusal.contains("invalid_request") && refusal.contains("'token'"), "\(refusal.prefix(300))")
+            // The provider session lives on: single sign-on without the login form.
+            guard case .left = try await browser.open(try await service.beginSocialRegistration()) else {
+                Issue.record("the provider session ended after all")
+                return
+            }
+        }
+    }
+}
