@@ -95,25 +95,6 @@ extension InteropTests {
             #expect(renewed.subject == first.subject)
         }
 
-        @Test("idpyoidc: logout revokes the refresh token (RFC 7009, .revoked); idpyoidc then refuses it, with invalid_request where RFC 6749 says invalid_grant")
-        func logoutRevokes() async throws {
-            let peer = try Self.peer()
-            let device = InteropDevice(peer: peer)
-            let service = try await device.register()
-            let refreshToken = try await device.storedRefreshToken()
-            #expect(try await peer.isRevoked(refreshToken: refreshToken) == false)
-            #expect(try await service.logout() == .revoked)
-            #expect(try await peer.isRevoked(refreshToken: refreshToken) == true)
-            #expect(await device.tokens.refreshToken() == nil)
-            let answer = try await URLSessionTransport(defaultTimeout: 10).send(.form(
-                url: peer.issuer.appendingPathComponent("token"), parameters: [
-                    ("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", peer.clientID),
-                ]))
-            #expect(answer.status == 400)
-            let error = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
-            #expect(error?["error"] as? String == "invalid_request")
-        }
-
         /// idpyoidc 5.0.0's end-session endpoint fails every request: `Session.parse_request` reads a bearer token
         /// from the client authentication result, which the `none`/`public` methods (the only ones a browser's
         /// request can match) do not return (`KeyError: 'token'`), answered 400. RegState's end-session request is

@@ -89,7 +89,7 @@ extension InteropTests {
                 let events = await tape.events(atLeast: 5)
                 #expect(events.map(\.title) == ["Active H", "Error E", "Active H", "Error E", "Registration Required D"])
                 if events.count == 5, case .error(let error) = events[3] {
-                    #expect(error == .renewal(.interruptedRenewalRefused(reason: Self.refusalReason(kind))))
+                    #expect(error == .renewal(.interruptedRenewalRefused(reason: peer.refusalReason)))
                 }
                 tape.close()
                 #expect(try device.store.data(forKey: TokenService.credentialsKey) == nil)
@@ -98,16 +98,6 @@ extension InteropTests {
                 } else {
                     #expect(try await peer.refreshTokenLedger() == .init(issued: 2, revoked: 2), "reuse revoked the family")
                 }
-            }
-        }
-
-        /// The reason a refusal of a retired refresh token is journaled with: django's OAuth error code; Glewlwyd's
-        /// bare 400, seen twice; idpyoidc's `invalid_request`.
-        static func refusalReason(_ kind: PeerKind) -> String {
-            switch kind {
-            case .django: "invalid_grant"
-            case .glewlwyd: "HTTP 400 without an error body, twice"
-            case .idpyoidc: "invalid_request"
             }
         }
 

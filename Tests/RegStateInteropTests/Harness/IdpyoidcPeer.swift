@@ -36,6 +36,7 @@ final class IdpyoidcPeer: Peer {
     var loopbackRedirect: URL { URL(string: "http://127.0.0.1:8765/callback")! }
     var aliceEmail: String { "alice@example.org" }
     var aliceEmailVerified: Bool { true }
+    var refusalReason: String { "invalid_request" }
     var supportsRevocation: Bool { true }
     var offersPushedAuthorization: Bool { Self.pushes(knobs) }
     /// OIDC Core §11: "When offline access is requested, a prompt parameter value of consent MUST be used"; idpyoidc

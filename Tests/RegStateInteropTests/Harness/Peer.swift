@@ -75,6 +75,10 @@ protocol Peer: AnyObject, Sendable {
     var aliceEmail: String { get }
     /// Whether the ID token says the email address is verified (Glewlwyd sends no `email_verified`).
     var aliceEmailVerified: Bool { get }
+    /// The reason RegState journals when this provider refuses a retired or revoked refresh token: django's
+    /// `invalid_grant`; Glewlwyd's bare 400, seen twice; idpyoidc's `invalid_request` (where RFC 6749 §5.2 says
+    /// `invalid_grant`).
+    var refusalReason: String { get }
     /// Whether the provider has an RFC 7009 revocation endpoint.
     var supportsRevocation: Bool { get }
     /// Authorization parameters the app adds at this provider
