@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateTestSupport
 import Testing
 
 extension InteropTests {
@@ -93,6 +94,49 @@ extension InteropTests {
             let renewed = try JSONWebToken(compact: try #require(await device.tokens.idToken()))
             #expect(renewed.algorithm == "ES256")
             #expect(renewed.subject == first.subject)
+        }
+
+        /// RFC 8252 §7.3: the provider "MUST allow any port to be specified at the time of the request for loopback IP
+        /// redirect URIs". idpyoidc compares them exactly (as Glewlwyd does), so a native app's listener must take the
+        /// registered port. The library's loopback test uses the registered `http://127.0.0.1:8765/callback`.
+        @Test("idpyoidc: a loopback redirect URI on another port than the registered one is refused in the browser (400 'Doesn't match any registered uris', RFC 8252 §7.3 asks any port)")
+        func loopbackPortExact() async throws {
+            let peer = try Self.peer()
+            let device = InteropDevice(peer: peer, redirectURI: URL(string: "http://127.0.0.1:9/callback"))
+            let service = device.launch()
+            await service.start()
+            do {
+                _ = try await peer.login(try await service.beginSocialRegistration())
+                Issue.record("idpyoidc took a loopback redirect URI on an unregistered port")
+            } catch InteropError.scriptFailed(let answer) {
+                #expect(answer.contains("Doesn't match any registered uris"), "\(answer)")
+            }
+        }
+
+        /// The CLI adds no `prompt`, so its default scopes (`offline_access`) meet the OIDC Core §11 refusal above;
+        /// without `offline_access` it registers, with no refresh token to keep.
+        @Test("idpyoidc CLI walkthrough --scope openid,profile,email: social login to Active H (no refresh token: the CLI cannot ask prompt=consent); status gives Active B")
+        func cliWithoutOfflineAccess() async throws {
+            let peer = try Self.peer()
+            let store = FileManager.default.temporaryDirectory
+                .appendingPathComponent("interop-cli-idpyoidc-\(UUID().uuidString)", isDirectory: true)
+            defer { try? FileManager.default.removeItem(at: store) }
+            let common = ["--store", store.path, "--issuer", peer.issuer.absoluteString, "--client-id", peer.clientID,
+                          "--scope", "openid,profile,email"]
+            let walkthrough = try CLIProcess(common + ["--json", "walkthrough"])
+            walkthrough.send(line: "1")
+            let line = try await walkthrough.stderrLine(where: { $0.hasPrefix(peer.authorizationEndpoint.absoluteString) },
+                                                        what: "the authorization URL")
+            let url = try #require(URL(string: line))
+            #expect(FormEncodingProbe.query(of: url)["scope"] == "openid profile email")
+            walkthrough.send(line: try await peer.login(url).absoluteString)
+            walkthrough.send(line: "1")
+            let run = try await walkthrough.finish()
+            #expect(run.status == 0, "walkthrough exit status; stderr: \(run.stderr.suffix(1_500))")
+            #expect(CLI.jsonEvents(run.stdout).map(\.letter) == ["D", "G", "H"], "stdout: \(run.stdout)")
+            let status = try await CLIProcess.run(common + ["status"])
+            #expect(status.status == 0, "status exit status; stderr: \(status.stderr.suffix(1_500))")
+            #expect(status.stdout.contains("Active B"), "stdout: \(status.stdout)")
         }
 
         /// idpyoidc 5.0.0's end-session endpoint fails every request: `Session.parse_request` reads a bearer token
