@@ -18,6 +18,15 @@ enum PeerKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case idpyoidc
 
     var testDescription: String { rawValue }
+
+    /// The providers this run covers: those named in `REGSTATE_INTEROP_PEERS` (comma-separated: `django`, `glewlwyd`,
+    /// `idpyoidc`), every one when it is unset. A test of another provider is skipped, also under `CI=true`.
+    static let selected: Set<PeerKind> = {
+        guard let names = ProcessInfo.processInfo.environment["REGSTATE_INTEROP_PEERS"], !names.isEmpty else {
+            return Set(allCases)
+        }
+        return Set(names.split(separator: ",").compactMap { PeerKind(rawValue: $0.trimmingCharacters(in: .whitespaces)) })
+    }()
 }
 
 /// The knobs the peers understand (each maps them to its own environment variables); a knob a peer lacks is ignored
@@ -125,12 +134,16 @@ extension Peer {
 
 /// Runs `body` with a freshly started provider of `kind`, and always stops it afterwards, also when `body` throws.
 ///
-/// Under `CI=true` a provider that does not start fails the test; elsewhere the test is skipped with the reason.
+/// Under `CI=true` a provider that does not start fails the test; elsewhere the test is skipped with the reason. A
+/// provider left out of `REGSTATE_INTEROP_PEERS` (``PeerKind/selected``) skips the test.
 func withPeer<Result: Sendable>(
     _ kind: PeerKind,
     _ knobs: PeerKnobs = PeerKnobs(),
     _ body: (any Peer) async throws -> Result
 ) async throws -> Result {
+    guard PeerKind.selected.contains(kind) else {
+        try Test.cancel("skipped: \(kind.rawValue) is not in REGSTATE_INTEROP_PEERS")
+    }
     let peer: any Peer = switch kind {
     case .django:
         try await InteropAvailability.shared.startPeer(knobs: InteropPeer.Knobs(
