@@ -7,8 +7,9 @@ extension InteropTests {
     /// RFC 7009 endpoint (django-oauth-toolkit, idpyoidc) also revocation at logout and a refusal after revocation
     /// (Glewlwyd has none: see ``Glewlwyd``).
     ///
-    /// Each test starts its own provider (1–3 s warm) so no test sees another's tokens.
-    @Suite("Library against real providers")
+    /// One provider of each kind serves the whole suite (``SuitePeers``): every test reads and revokes only the
+    /// tokens of its own registration.
+    @Suite("Library against real providers", .peers(PeerKind.allCases))
     struct Library {
         @Test("social registration with a custom-scheme redirect reaches Active H; a relaunch gives Active B",
               arguments: PeerKind.allCases)
@@ -116,7 +117,7 @@ extension InteropTests {
 
         @Test("django: stock django-oauth-toolkit lists revocation only in RFC 8414 metadata: the client finds and uses it")
         func revocationFromAuthorizationServerMetadata() async throws {
-            try await withInteropPeer { peer in
+            try await withPeer(.django) { peer in
                 let device = InteropDevice(peer: peer)
                 _ = try await device.register()
                 let refreshToken = try await device.storedRefreshToken()

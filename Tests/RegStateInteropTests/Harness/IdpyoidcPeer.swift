@@ -158,3 +158,10 @@ final class IdpyoidcPeer: Peer {
         (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
     }
 }
+
+extension PeerKnobs {
+    /// idpyoidc with its PAR endpoint on (`IDPY_PAR=on`).
+    static let idpyoidcPAR = PeerKnobs(pushedAuthorization: "allowed")
+    /// idpyoidc with its DPoP add-on on the token and userinfo endpoints (`IDPY_DPOP=on`).
+    static let idpyoidcDPoP = PeerKnobs(dpop: true)
+}

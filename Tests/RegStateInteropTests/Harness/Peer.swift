@@ -31,7 +31,7 @@ enum PeerKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
 /// The knobs the peers understand (each maps them to its own environment variables); a knob a peer lacks is ignored
 /// by it, and a test that depends on such a knob runs against the peers that have it.
-struct PeerKnobs: Sendable {
+struct PeerKnobs: Sendable, Equatable {
     /// The access-token lifetime in seconds (`OIDC_AT_TTL` / `GLW_AT_TTL` / `IDPY_AT_TTL`).
     var accessTokenLifetime: Int?
     /// django only (`OIDC_RT_GRACE`): how long a just-rotated refresh token may still be presented.
@@ -63,7 +63,8 @@ struct RefreshTokenLedger: Equatable, CustomStringConvertible {
     var description: String { "\(issued) issued, \(revoked) revoked" }
 }
 
-/// One running real provider, started for one test and always stopped after it (``withPeer(_:_:_:)``).
+/// One running real provider, started for one test or one suite and always stopped after it (``withPeer(_:_:_:)``,
+/// ``SuitePeers``).
 ///
 /// The library and CLI tests are written against this protocol and run once per ``PeerKind``; what only one peer
 /// can do (django's revocation endpoint and reuse grace, Glewlwyd's ES256 signing) is tested on that peer's type.
@@ -129,37 +130,6 @@ extension Peer {
             ledger = try await refreshTokenLedger()
         }
         return ledger
-    }
-}
-
-/// Runs `body` with a freshly started provider of `kind`, and always stops it afterwards, also when `body` throws.
-///
-/// Under `CI=true` a provider that does not start fails the test; elsewhere the test is skipped with the reason. A
-/// provider left out of `REGSTATE_INTEROP_PEERS` (``PeerKind/selected``) skips the test.
-func withPeer<Result: Sendable>(
-    _ kind: PeerKind,
-    _ knobs: PeerKnobs = PeerKnobs(),
-    _ body: (any Peer) async throws -> Result
-) async throws -> Result {
-    guard PeerKind.selected.contains(kind) else {
-        try Test.cancel("skipped: \(kind.rawValue) is not in REGSTATE_INTEROP_PEERS")
-    }
-    let peer: any Peer = switch kind {
-    case .django:
-        try await InteropAvailability.shared.startPeer(knobs: InteropPeer.Knobs(
-            accessTokenLifetime: knobs.accessTokenLifetime, refreshGrace: knobs.refreshGrace))
-    case .glewlwyd:
-        try await InteropAvailability.shared.startGlewlwyd(knobs: knobs)
-    case .idpyoidc:
-        try await InteropAvailability.shared.startIdpyoidc(knobs: knobs)
-    }
-    do {
-        let result = try await body(peer)
-        await peer.stop()
-        return result
-    } catch {
-        await peer.stop()
-        throw error
     }
 }
 
