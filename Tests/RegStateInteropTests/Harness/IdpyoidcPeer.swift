@@ -23,7 +23,7 @@ final class IdpyoidcPeer: Peer {
     static let es256ClientID = "swift-test-es256"
 
     let port: Int
-    /// The state directory: keys, `sessions.json`, `ledger.sqlite3`, `server.log`.
+    /// The state directory: keys, `sessions.json`, `ledger.sqlite3`, `server.log` (every refusal's reason).
     let stateDirectory: URL
     let knobs: PeerKnobs
     private let pid: LockedValue<pid_t>
@@ -42,8 +42,6 @@ final class IdpyoidcPeer: Peer {
     /// OIDC Core §11: "When offline access is requested, a prompt parameter value of consent MUST be used"; idpyoidc
     /// refuses the request otherwise (``IdpyoidcInteropTests``), so the app asks for consent, as configuration.
     var authorizationParameters: [String: String] { ["prompt": "consent"] }
-    /// The server's log (every refusal's reason).
-    var logFile: URL { stateDirectory.appendingPathComponent("server.log") }
     private var ledger: URL { stateDirectory.appendingPathComponent("ledger.sqlite3") }
 
     private init(_ started: PeerKit.Started, knobs: PeerKnobs) {
@@ -151,11 +149,6 @@ final class IdpyoidcPeer: Peer {
         let row = try await PeerProcess.query(ledger, "select revoked from refresh_token where token_sha256 = ?", [hash])
         guard let revoked = row.first.flatMap({ Int($0) }) else { return nil }
         return revoked == 1
-    }
-
-    /// The server's log so far.
-    func logText() -> String {
-        (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
     }
 }
 
