@@ -134,7 +134,7 @@ extension SimulationRun {
             ledger.note("act   user logs out on slot \(index)")
             spawn("logout", slot: index) { service in
                 do {
-                    let result = try await service.logout()
+                    let result = try await service.logout().result
                     await self.loggedOutCompleted(by: service)
                     return "\(result)"
                 } catch {

@@ -119,10 +119,11 @@ extension CommandRun {
             return ExitCode.registrationRequired
         }
         do {
-            let result = try await service.logout()
+            let loggedOut = try await service.logout()
+            let result = loggedOut.result
             await drain()
             console.result("Logged out: \(result)")
-            let endSession = await endProviderSession()
+            let endSession = await endProviderSession(loggedOut.endSession)
             if options.json {
                 var line = Self.logoutJSON(revocation: result.name, detail: result.detail)
                 if case .object(var object) = line, let endSession {
@@ -151,8 +152,8 @@ extension CommandRun {
     /// provider the CLI shows the URL to open, without `id_token_hint` (never printed). Returns `ended`, `failed` or
     /// that URL; `nil` when there is no provider session to end (no end-session endpoint, a passwordless login, a
     /// non-native platform), and then nothing is said about one.
-    private func endProviderSession() async -> String? {
-        guard let request = await service.providerLogoutRequest() else { return nil }
+    private func endProviderSession(_ request: EndSessionRequest?) async -> String? {
+        guard let request else { return nil }
         if options.issuer == nil {
             let answer = try? await environment.transport.send(HTTPRequest(method: .get, url: request.url))
             guard let answer, answer.status < 400 else {

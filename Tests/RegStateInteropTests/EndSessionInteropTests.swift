@@ -52,8 +52,9 @@ extension InteropTests {
                     return
                 }
 
-                #expect(try await service.logout() == .revoked)
-                let request = try #require(await service.providerLogoutRequest(), "django offers end_session_endpoint")
+                let loggedOut = try await service.logout()
+                #expect(loggedOut.result == .revoked)
+                let request = try #require(loggedOut.endSession, "django offers end_session_endpoint")
                 #expect(request.url.absoluteString.hasPrefix(peer.issuer.absoluteString + "/logout/"))
                 let query = FormEncodingProbe.query(of: request.url)
                 #expect(query["client_id"] == InteropPeer.clientID)
@@ -95,8 +96,7 @@ extension InteropTests {
                 #expect(await service.start() == .registrationRequired)
                 _ = try await Self.signIn(service, browser, try await service.beginSocialRegistration(), as: .alice)
                 try await service.confirmRegistration()
-                try await service.logout()
-                let request = try #require(await service.providerLogoutRequest())
+                let request = try #require(try await service.logout().endSession)
 
                 // What the CLI prints for a real provider: without the hint, the provider must ask the user.
                 let ended = try await Self.endSession(request.displayURL, in: browser)

@@ -96,7 +96,7 @@ extension InteropTests {
                 let service = try await device.register()
                 let refreshToken = try await device.storedRefreshToken()
                 let tape = await EventTape(service)
-                let result = try await service.logout()
+                let result = try await service.logout().result
                 #expect(result == .revocationUnsupported)
                 #expect(await service.state == .registrationRequired)
                 #expect(await tape.titles(atLeast: 2) == ["Active H", "Registration Required D"])

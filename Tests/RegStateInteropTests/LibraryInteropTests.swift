@@ -95,7 +95,7 @@ extension InteropTests {
                 let refreshToken = try await device.storedRefreshToken()
                 #expect(try await peer.isRevoked(refreshToken: refreshToken) == false)
                 let tape = await EventTape(service)
-                #expect(try await service.logout() == .revoked)
+                #expect(try await service.logout().result == .revoked)
                 #expect(await service.state == .registrationRequired)
                 #expect(await tape.titles(atLeast: 2) == ["Active H", "Registration Required D"])
                 tape.close()

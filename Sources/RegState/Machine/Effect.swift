@@ -15,8 +15,9 @@ public enum Effect: Sendable, Equatable {
     ///
     /// `nil` renews whatever is stored, even when another caller just renewed it (launch, or the host forcing it).
     case renew(replacing: String?)
-    /// Discover the provider and issue an authorization URL with PKCE, state and nonce.
-    case startSocialAuthorization
+    /// Discover the provider and issue an authorization URL with PKCE, state and nonce, asking for `prompt` when
+    /// the app did (``LoginPrompt``).
+    case startSocialAuthorization(prompt: LoginPrompt?)
     /// Ask the provider to email a one-time code to `email`.
     case sendPasswordlessCode(email: String)
     /// Check the redirect `callback` against the login in progress and exchange its code for tokens.

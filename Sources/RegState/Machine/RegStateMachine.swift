@@ -80,7 +80,9 @@ public enum RegStateMachine {
             switch state {
             case .registrationRequired, .failed:
                 switch method {
-                case .social: return Transition(.authenticating(method), [.startSocialAuthorization])
+                case .social:
+                    let prompt: LoginPrompt? = if case .prompt(let prompt) = input { prompt } else { nil }
+                    return Transition(.authenticating(method), [.startSocialAuthorization(prompt: prompt)])
                 case .passwordless(let email): return Transition(.authenticating(method), [.sendPasswordlessCode(email: email)])
                 }
             case .authenticating(.passwordless(let pending)):

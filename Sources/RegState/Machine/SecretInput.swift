@@ -13,6 +13,10 @@ public enum SecretInput: Sendable, Equatable {
     case staleAccessToken(String)
     /// The ID token the host app handed in, for ``MachineEvent/hostTokenSubmitted``.
     case idToken(String)
+    /// The `prompt` a social registration asks the provider for, for ``MachineEvent/registrationRequested(_:)``
+    /// (not a secret; it rides with the event's input so the effect carries it, and the journal keeps the event as
+    /// before).
+    case prompt(LoginPrompt)
 }
 
 extension SecretInput: CustomStringConvertible, CustomReflectable {
@@ -23,6 +27,7 @@ extension SecretInput: CustomStringConvertible, CustomReflectable {
         case .code: "code(redacted)"
         case .staleAccessToken: "staleAccessToken(redacted)"
         case .idToken: "idToken(redacted)"
+        case .prompt(let prompt): "prompt(\(prompt.rawValue))"
         }
     }
 

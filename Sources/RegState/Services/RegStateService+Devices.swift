@@ -29,7 +29,7 @@ extension RegStateService {
     private func deviceAccess() async throws(BackendError) -> (any RegistrationBackend, String) {
         guard let backend = runner.backend else { throw .unexpectedStatus(404, code: "devices_unsupported") }
         let snapshot = await runner.tokens.snapshot()
-        guard let credential = snapshot?.securityToken ?? snapshot?.idToken ?? deviceLimitIDToken else { throw .unauthorized }
+        guard let credential = snapshot?.securityToken ?? snapshot?.idToken ?? deviceListIDToken else { throw .unauthorized }
         return (backend, credential)
     }
 }

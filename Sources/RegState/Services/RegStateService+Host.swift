@@ -24,7 +24,7 @@ extension RegStateService {
         }
         let applied: [MachineEvent]
         do {
-            applied = try await apply(.hostTokenSubmitted, carrying: .idToken(idToken))
+            applied = try await apply(.hostTokenSubmitted, carrying: .idToken(idToken)).events
         } catch {
             throw .unexpected(error.advice)
         }
@@ -78,7 +78,7 @@ extension RegStateService {
         switch reason {
         case .userRequested:
             do {
-                return try await logout()
+                return try await logout().result
             } catch is LogoutError {
                 throw .logoutNeedsConnection
             } catch {

@@ -5,7 +5,7 @@ extension RegStateService {
     /// time; otherwise the launch settles offline (the token-lifecycle rules: recoverable E, then B) and the renewal goes on, its
     /// result applied when it lands (C on success). One grant either way. `staleAccessToken` is the expired token the
     /// launch found, so a process that finds it already replaced by another uses the stored result and sends nothing.
-    func renewWithinLaunchBudget(replacing staleAccessToken: String?) async -> [MachineEvent] {
+    func renewWithinLaunchBudget(replacing staleAccessToken: String?) async -> Applied? {
         let renewal = renewal
         // An infinite budget waits for the renewal itself: no timer (the simulation's scheduler drives no real time).
         guard launchBudget.isFinite else {

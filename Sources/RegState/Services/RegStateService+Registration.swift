@@ -17,10 +17,8 @@ extension RegStateService {
     ///
     /// - Throws: the same errors as ``beginSocialRegistration()``.
     public func beginSocialRegistration(prompt: LoginPrompt?) async throws -> URL {
-        requestedPrompt = prompt
-        defer { requestedPrompt = nil }
-        let applied = try await apply(.registrationRequested(.social))
-        try throwIfRefused(applied)
+        let applied = try await apply(.registrationRequested(.social), carrying: prompt.map(SecretInput.prompt))
+        try Self.throwIfRefused(applied)
         guard let url = loginURL else { throw RegStateError.registration(.noPendingLogin) }
         return url
     }
@@ -52,7 +50,7 @@ extension RegStateService {
     ///   ``TransitionRejection``.
     public func beginPasswordlessRegistration(email: String) async throws {
         let applied = try await apply(.registrationRequested(.passwordless(email: email)))
-        try throwIfRefused(applied)
+        try Self.throwIfRefused(applied)
     }
 
     /// Sends a new one-time code to the address of the pending passwordless attempt; the new code supersedes the
@@ -66,7 +64,7 @@ extension RegStateService {
             throw RegStateError.registration(.noPendingLogin)
         }
         let applied = try await apply(.registrationRequested(.passwordless(email: email)))
-        try throwIfRefused(applied)
+        try Self.throwIfRefused(applied)
     }
 
     /// Completes passwordless registration with the code the user typed: verifies it, validates the ID token, stores
@@ -91,8 +89,12 @@ extension RegStateService {
     @discardableResult
     public func confirmRegistration() async throws -> Session {
         let applied = try await apply(.confirmationRequested)
-        try Self.throwRegistrationFailure(in: applied)
-        for case .registrationConfirmed(let stored) in applied { return stored.session(.registered) }
+        // At the device limit the provisional tokens went; the ID token the confirmation answered with still lists
+        // and removes devices (``registeredDevices()``), in memory only.
+        deviceListIDToken = nil
+        for case .deviceLimit(let idToken) in applied.results { deviceListIDToken = idToken }
+        try Self.throwIfFailed(applied)
+        for case .registrationConfirmed(let stored) in applied.events { return stored.session(.registered) }
         throw RegStateError.registration(.noPendingLogin)
     }
 
@@ -103,19 +105,20 @@ extension RegStateService {
         try await apply(.retryRequested)
     }
 
-    /// A start refused by the machine itself (a login already pending) lands in F without a failure event.
-    private func throwIfRefused(_ applied: [MachineEvent]) throws {
-        try Self.throwRegistrationFailure(in: applied)
-        if applied.count == 1, case .failed(.registration(let failure)) = state { throw RegStateError.registration(failure) }
+    /// A refused registration start, thrown: a failure event, or a start the machine refused itself (a login already
+    /// pending), which lands in F without one.
+    private static func throwIfRefused(_ applied: Applied) throws {
+        if let failure = applied.refusedStart { throw RegStateError.registration(failure) }
     }
 
-    private static func throwRegistrationFailure(in applied: [MachineEvent]) throws {
-        for case .registrationFailed(let failure) in applied { throw RegStateError.registration(failure) }
+    /// A failure an effect reported, thrown.
+    private static func throwIfFailed(_ applied: Applied) throws {
+        if let failure = applied.registrationFailure { throw RegStateError.registration(failure) }
     }
 
-    private static func profile(in applied: [MachineEvent]) throws -> Profile {
-        try throwRegistrationFailure(in: applied)
-        for case .authenticated(let stored) in applied { return stored.profile }
+    private static func profile(in applied: Applied) throws -> Profile {
+        try throwIfFailed(applied)
+        for case .authenticated(let stored) in applied.events { return stored.profile }
         // The submission applied to no pending login: the machine emitted F without changing state.
         throw RegStateError.registration(.noPendingLogin)
     }

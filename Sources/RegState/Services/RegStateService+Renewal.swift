@@ -22,7 +22,7 @@ extension RegStateService {
         case .request:
             let input = staleAccessToken.map(SecretInput.staleAccessToken)
             guard let applied = try? await apply(.renewalRequested(trigger), carrying: input) else { return .success(nil) }
-            for case .renewalFailed(let failure, _) in applied { return .failure(failure) }
+            for case .renewalFailed(let failure, _) in applied.events { return .failure(failure) }
             return await renewal.outcome(replacing: staleAccessToken)?.answer ?? .success(nil)
         }
     }

@@ -25,30 +25,19 @@ public actor RegStateService {
     private var recorder: JournalRecorder
     private var settleWaiters: [CheckedContinuation<RegState, Never>] = []
     private var started = false
-    /// What the last logout did at the provider, for ``logout()`` to return; no token in it.
-    private var lastLogout: LogoutResult?
-    /// The end-session request of the last logout (RP-initiated logout), for ``providerLogoutRequest()``.
-    private var lastEndSession: EndSessionRequest?
-    /// The `prompt` the next social authorization request carries (set by ``beginSocialRegistration(prompt:)``).
-    var requestedPrompt: LoginPrompt?
-    /// The ID token of a registration refused at the device limit, in memory only, for the device list.
-    var deviceLimitIDToken: String?
     /// The single flight of the backend security token (both modes).
     let securityFlight: SecurityTokenFlight
-    /// Access tokens renewed for a rejection and rejected again: not renewed again before the backoff.
-    var accessBackoff = RejectionBackoff()
     /// The ``validAccessToken()`` answer being worked out, shared by every caller that arrives meanwhile.
     let accessTokenFlight = SingleFlight<Result<AccessTokenAnswer, any Error>>()
-    /// Why the last logout's effect was refused (offline), even when its result came back too late to apply (a
-    /// renewal failure ended the session meanwhile): ``logout()`` must not report success for it.
-    private var lastLogoutRefusal: TransientIssue?
     /// A launch renewal that outlived the launch budget, still running; ``finishPendingRenewal()`` waits for it.
     var lateLaunchRenewal: Task<Void, Never>?
-    /// What the last clear-state did at the backend; the launch's Check Registration, after it settled.
-    var lastDeregistration: InstallationDeregistration?
+    /// The launch's Check Registration, after it settled.
     var launchCheck: Task<Result<RegistrationCheck, RegistrationCheckError>, Never>?
     /// Wrong codes typed for the current one-time code (reset by every code sent).
     private var wrongCodes = 0
+    /// The ID token of a registration refused at the device limit (the confirmation's result, in memory only), for
+    /// the device list.
+    var deviceListIDToken: String?
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
     public static let subscriberBufferSize = 64
@@ -150,44 +139,41 @@ public actor RegStateService {
     ///
     /// Only while online: when the provider cannot be reached nothing changes and the call throws.
     ///
-    /// - Returns: what happened at the provider: revoked, no revocation offered, or revocation refused.
+    /// - Returns: what happened at the provider (revoked, no revocation offered, or revocation refused) and the
+    ///   request that ends the browser session there, if any.
     /// - Throws: ``LogoutError/offline(_:)``; ``TransitionRejection`` when there is no session to end.
     @discardableResult
-    public func logout() async throws -> LogoutResult {
-        lastLogout = nil
-        lastEndSession = nil
-        lastLogoutRefusal = nil
+    public func logout() async throws -> LoggedOut {
         let applied = try await apply(.logoutRequested)
-        for case .logoutRefused(let issue) in applied { throw LogoutError.offline(issue) }
-        if let issue = lastLogoutRefusal { throw LogoutError.offline(issue) }
-        return lastLogout ?? .nothingToRevoke
-    }
-
-    /// The request that ends the user's browser session at the provider, made by the last ``logout()`` when the
-    /// provider offers RP-initiated logout and the login was in the browser (not passwordless, not non-native); else
-    /// `nil`. Open its ``EndSessionRequest/url`` in the browser the login used, so that the next sign-in asks for the
-    /// user again. It carries the ID token as `id_token_hint`: never print or log the URL (its description is redacted).
-    public func providerLogoutRequest() -> EndSessionRequest? {
-        lastEndSession
+        for case .logoutRefused(let issue) in applied.events { throw LogoutError.offline(issue) }
+        for result in applied.results {
+            switch result {
+            case .logoutRefused(let issue): throw LogoutError.offline(issue)
+            case .loggedOut(let loggedOut): return loggedOut
+            default: continue
+            }
+        }
+        return LoggedOut(result: .nothingToRevoke, endSession: nil)
     }
 
     // MARK: The shell
 
-    /// Applies `event`: transition, journal, effects; returns every event applied, this one first, then the results
-    /// of its effects in order. `input` goes to the effect the event asks for, never to the journal.
+    /// Applies `event`: transition, journal, effects; returns the state its transition led to, every event applied
+    /// (this one first, then the results of its effects in order) and what the effects answered with. `input` goes to
+    /// the effect the event asks for, never to the journal.
     ///
     /// - Throws: ``TransitionRejection`` when `event` does not apply in the current state (nothing changes).
     @discardableResult
-    func apply(_ event: MachineEvent, carrying input: SecretInput? = nil) async throws(TransitionRejection) -> [MachineEvent] {
+    func apply(_ event: MachineEvent, carrying input: SecretInput? = nil) async throws(TransitionRejection) -> Applied {
         let transition = try RegStateMachine.transition(from: state, on: event, carrying: input)
         let before = state
         // The launch's first entry goes to disk with the next one (its inspection's result): one fsync, not two.
         if case .launched = event { recorder.recordWithNext(event) } else { recorder.record(event) }
         state = transition.state
         logger.log(.debug, "\(event.name) -> \(state.caseName)")
-        var applied = [event]
+        var applied = Applied(event, leading: transition.state)
         for effect in transition.effects {
-            applied += await perform(effect)
+            applied.append(await perform(effect))
         }
         forgetUserIfGone(after: event, from: before)
         await noteClockOffset()
@@ -198,43 +184,49 @@ public actor RegStateService {
     }
 
     /// Applies the result of an effect; a result the state no longer accepts (the user moved on meanwhile) is logged
-    /// and dropped.
-    func feed(_ event: MachineEvent?, carrying input: SecretInput? = nil) async -> [MachineEvent] {
-        guard let event else { return [] }
+    /// and dropped (`nil`).
+    @discardableResult
+    func feed(_ event: MachineEvent?, carrying input: SecretInput? = nil) async -> Applied? {
+        guard let event else { return nil }
         do {
             return try await apply(event, carrying: input)
         } catch {
             logger.log(.debug, "dropped late result: \(error)")
-            return []
+            return nil
         }
     }
 
-    /// Performs one effect and returns the events its result applied.
-    private func perform(_ effect: Effect) async -> [MachineEvent] {
+    /// Feeds `event` back and answers with `result` beside what it applied.
+    private func answer(_ result: EffectResult?, feeding event: MachineEvent?) async -> Performed {
+        Performed(result: result, applied: await feed(event))
+    }
+
+    /// Performs one effect: what it answered with and what its result applied.
+    private func perform(_ effect: Effect) async -> Performed {
         switch effect {
         case .emit(let event):
             broadcast.send(event)
             logger.log(.info, event.title)
-            return []
+            return .nothing
         case .installNonNativeToken:
-            return await feed(await runner.installNonNativeToken())
+            return await answer(nil, feeding: await runner.installNonNativeToken())
         case .inspectStoredTokens:
             let inspected = await runner.inspectStoredTokens()
-            return await feed(inspected.event, carrying: inspected.stale)
+            return Performed(applied: await feed(inspected.event, carrying: inspected.stale))
         case .renew(let staleAccessToken) where state == .unsettled:
-            return await renewWithinLaunchBudget(replacing: staleAccessToken)
+            return Performed(applied: await renewWithinLaunchBudget(replacing: staleAccessToken))
         case .renew(let staleAccessToken):
-            return await feed(await renewal.renew(replacing: staleAccessToken).effectEvent)
-        case .startSocialAuthorization:
-            switch await runner.startSocialAuthorization(prompt: requestedPrompt) {
+            return await answer(nil, feeding: await renewal.renew(replacing: staleAccessToken).effectEvent)
+        case .startSocialAuthorization(let prompt):
+            switch await runner.startSocialAuthorization(prompt: prompt) {
             case .success(let started): login = started
-                return await feed(.authorizationIssued)
+                return await answer(nil, feeding: .authorizationIssued)
             case .failure(let failure):
-                return await feed(.registrationFailed(failure))
+                return await answer(nil, feeding: .registrationFailed(failure))
             }
         case .sendPasswordlessCode(let email):
             wrongCodes = 0
-            return await feed(await runner.sendPasswordlessCode(to: email))
+            return await answer(nil, feeding: await runner.sendPasswordlessCode(to: email))
         case .exchangeAuthorizationCode(let callback):
             // One callback per login: a replay of this redirect finds nothing pending, here or in the store.
             let remembered = login.take()
@@ -244,42 +236,42 @@ public actor RegStateService {
                 kept.refusedRedirects = (kept.refusedRedirects ?? 0) + 1
                 login = kept
             }
-            return await feed(result)
+            return await answer(nil, feeding: result)
         case .verifyPasswordlessCode(let email, let code):
             var result = await runner.verifyPasswordlessCode(code, for: email) { await self.isAuthenticating }
             if case .registrationFailed(.wrongCode)? = result {
                 wrongCodes += 1
                 if wrongCodes >= runner.configuration.maxCodeAttempts { result = .registrationFailed(.tooManyAttempts) }
             }
-            return await feed(result)
+            return await answer(nil, feeding: result)
         case .confirmRegistration:
             let confirmed = await runner.confirmRegistration()
             // At the device limit the provisional tokens go, but the ID token (in memory only) still lets the user
             // list and remove a device (``registeredDevices()``).
-            deviceLimitIDToken = confirmed == .registrationFailed(.tooManyRegisteredDevices)
-                ? await runner.tokens.idToken() : nil
-            return await feed(confirmed)
+            var result: EffectResult?
+            if confirmed == .registrationFailed(.tooManyRegisteredDevices), let idToken = await runner.tokens.idToken() {
+                result = .deviceLimit(idToken: idToken)
+            }
+            return await answer(result, feeding: confirmed)
         case .discardPendingAuthorization:
             if let discarded = login.take() { await runner.discardPendingLogin(state: discarded.request.state) }
-            return []
+            return .nothing
         case .clearProvisionalTokens:
             await runner.clearProvisionalTokens()
-            return []
+            return .nothing
         case .clearAllTokens:
-            return await feed(await runner.clearAllTokens())
+            return await answer(nil, feeding: await runner.clearAllTokens())
         case .clearEverything:
-            lastDeregistration = await runner.clearEverything()
+            let deregistration = await runner.clearEverything()
             recorder.reset()
             broadcast.forgetLatest()
-            return await feed(.credentialsCleared)
+            return await answer(.cleared(deregistration), feeding: .credentialsCleared)
         case .exchangeIDToken(let idToken):
-            return await feed(await runner.exchangeHostIDToken(idToken, renewing: state.session?.isHostDriven == true))
+            return await answer(nil, feeding: await runner.exchangeHostIDToken(idToken,
+                                                                              renewing: state.session?.isHostDriven == true))
         case .logout:
             let outcome = await runner.logout()
-            lastLogout = outcome.result
-            lastEndSession = outcome.endSession
-            if case .logoutRefused(let issue) = outcome.event { lastLogoutRefusal = issue }
-            return await feed(outcome.event)
+            return await answer(outcome.result, feeding: outcome.event)
         }
     }
 

@@ -37,8 +37,9 @@ struct AccountSwitchTests {
         await service.start()
         _ = try await Self.register(service, harness, otherwise: "alice@example.com")
         let idToken = try #require(await TokenService(store: harness.store, clock: harness.clock).idToken())
-        #expect(try await service.logout() == .revoked)
-        let request = try #require(await service.providerLogoutRequest())
+        let loggedOut = try await service.logout()
+        #expect(loggedOut.result == .revoked)
+        let request = try #require(loggedOut.endSession)
         let query = FormEncoding.queryItems(of: request.url)
         #expect(request.url.path.hasSuffix("/v2/logout"))
         #expect(query["client_id"] == harness.world.clientID)
@@ -62,8 +63,9 @@ struct AccountSwitchTests {
     func noEndSessionEndpoint() async throws {
         let harness = try EngineHarness { $0.offersEndSession = false }
         let service = try await harness.registeredService()
-        #expect(try await service.logout() == .revoked)
-        #expect(await service.providerLogoutRequest() == nil)
+        let loggedOut = try await service.logout()
+        #expect(loggedOut.result == .revoked)
+        #expect(loggedOut.endSession == nil)
     }
 
     @Test("without ending the provider session the same user comes back; prompt=login asks again; so does a browser whose session was ended")
@@ -83,8 +85,7 @@ struct AccountSwitchTests {
         #expect(try await service.completeSocialRegistration(callback: callback).email == "bob@example.com")
         try await service.confirmRegistration()
         // Ending the provider session (the URL the logout returned) has the same effect without a prompt.
-        try await service.logout()
-        let end = try #require(await service.providerLogoutRequest())
+        let end = try #require(try await service.logout().endSession)
         _ = try await harness.simulator.transport.send(HTTPRequest(method: .get, url: end.url))
         #expect(try await Self.register(service, harness, otherwise: "carol@example.com").email == "carol@example.com")
     }

@@ -58,13 +58,15 @@ struct CapabilityTests {
         let code = try #require(await harness.simulator.latestCode(for: "dave@example.com"))
         try await service.completePasswordlessRegistration(code: code)
         try await service.confirmRegistration()
-        #expect(try await service.logout() == .revoked)
-        #expect(await service.providerLogoutRequest() == nil)
+        let passwordless = try await service.logout()
+        #expect(passwordless.result == .revoked)
+        #expect(passwordless.endSession == nil)
 
         try await harness.signIn(service)
         try await service.confirmRegistration()
-        #expect(try await service.logout() == .revoked)
-        #expect(await service.providerLogoutRequest() != nil)
+        let social = try await service.logout()
+        #expect(social.result == .revoked)
+        #expect(social.endSession != nil)
     }
 
     @Test("a non-native platform (Active A, no ID token): logout revokes nothing and has no end-session request")
@@ -72,10 +74,11 @@ struct CapabilityTests {
         let harness = try EngineHarness()
         let service = harness.launch(platform: FixedPlatformService.web)
         #expect(await service.start().session?.activation == .nonNative)
-        let result = try await service.logout()
+        let loggedOut = try await service.logout()
+        let result = loggedOut.result
         #expect(result == .nothingToRevoke)
         #expect(!result.isRevoked)
         #expect(!result.description.contains("revoked the"))
-        #expect(await service.providerLogoutRequest() == nil)
+        #expect(loggedOut.endSession == nil)
     }
 }

@@ -100,7 +100,7 @@ struct CredentialBindingTests {
         device.clock.advance(by: 7200)
         await #expect(throws: AccessTokenError.noSession) { try await first.validAccessToken() }
         #expect(await firstAgain.renewSession() == .registrationRequired)
-        let result = try await first.logout()
+        let result = try await first.logout().result
         #expect(result == .nothingToRevoke)
         #expect(await device.simulator.requestLog.isEmpty, "the first provider was sent nothing")
         #expect(await world2.refreshGrantCount == 0)

@@ -12,7 +12,7 @@ struct LogoutResultTests {
         let harness = try EngineHarness()
         let service = try await harness.registeredService()
         let refreshToken = try #require(await harness.storedRefreshToken())
-        #expect(try await service.logout() == .revoked)
+        #expect(try await service.logout().result == .revoked)
         #expect(await service.state == .registrationRequired)
         let client = OIDCClient(configuration: harness.configuration.oidc, transport: harness.simulator.transport,
                                 clock: harness.clock)
@@ -27,7 +27,7 @@ struct LogoutResultTests {
         let harness = try EngineHarness { configuration in configuration.offersRevocation = false }
         let service = try await harness.registeredService()
         let refreshToken = try #require(await harness.storedRefreshToken())
-        let result = try await service.logout()
+        let result = try await service.logout().result
         #expect(result == .revocationUnsupported)
         #expect(!result.isRevoked)
         #expect(result.description.contains("stays valid"))
@@ -46,7 +46,7 @@ struct LogoutResultTests {
         let service = RegStateService(configuration: harness.configuration, dependencies: RegStateDependencies(
             store: harness.store, journal: harness.journal, transport: transport, clock: harness.clock))
         #expect(await service.start().letter == "B")
-        let result = try await service.logout()
+        let result = try await service.logout().result
         guard case .revocationRefused(let reason) = result else {
             Issue.record("expected a refused revocation, got \(result)")
             return

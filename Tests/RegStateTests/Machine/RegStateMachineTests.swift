@@ -62,11 +62,11 @@ struct RegStateMachineTests {
             Row(given: .active(S.storedSession), when: .renewalRequested(.host), then: .active(S.storedSession),
                 effects: [.renew(replacing: nil)]),
             // Registration (steps 6-7, G, H, Retry, F).
-            Row(given: .registrationRequired, when: .registrationRequested(.social), then: social, effects: [.startSocialAuthorization]),
+            Row(given: .registrationRequired, when: .registrationRequested(.social), then: social, effects: [.startSocialAuthorization(prompt: nil)]),
             Row(given: .registrationRequired, when: .registrationRequested(.passwordless(email: "alice@example.com")), then: email,
                 effects: [.sendPasswordlessCode(email: "alice@example.com")]),
             Row(given: .failed(.registration(.stateMismatch)), when: .registrationRequested(.social), then: social,
-                effects: [.startSocialAuthorization]),
+                effects: [.startSocialAuthorization(prompt: nil)]),
             Row(given: social, when: .authorizationIssued, then: social, effects: []),
             // A social login kept in the secure store across a relaunch is taken up again; its redirect follows.
             Row(given: .registrationRequired, when: .pendingLoginResumed, then: social, effects: []),

@@ -30,7 +30,8 @@ struct EffectRunner: Sendable {
         if let backend = dependencies.backend {
             self.backend = backend
         } else if let url = configuration.backendURL {
-            backend = HTTPRegistrationBackend(baseURL: url, transport: dependencies.transport)
+            backend = HTTPRegistrationBackend(baseURL: url, transport: dependencies.transport,
+                                              retiresSecurityTokens: configuration.backendRetiresSecurityTokens)
         } else {
             backend = nil
         }
@@ -225,15 +226,16 @@ struct EffectRunner: Sendable {
     /// Logout only while online: the refresh token is revoked first; if the provider cannot be reached,
     /// nothing changes (``MachineEvent/logoutRefused(_:)`` and no result).
     ///
-    /// - Returns: the event to feed back and, when the logout happened, what it did at the provider.
-    func logout() async -> (event: MachineEvent, result: LogoutResult?, endSession: EndSessionRequest?) {
+    /// - Returns: the event to feed back and what the logout did: logged out (at the provider, and the end-session
+    ///   request) or refused.
+    func logout() async -> (event: MachineEvent, result: EffectResult) {
         // Under the store's lock, so that no other process renews (and replaces) the refresh token being revoked.
         let lease: any StoreLease
         do {
             lease = try await tokens.exclusiveAccess()
         } catch {
             logger.log(.warning, "logout: \(error.localizedDescription)")
-            return (.logoutRefused(.ssoUnspecifiedIssue), nil, nil)
+            return (.logoutRefused(.ssoUnspecifiedIssue), .logoutRefused(.ssoUnspecifiedIssue))
         }
         defer { lease.release() }
         let snapshot = await tokens.snapshot()
@@ -244,7 +246,7 @@ struct EffectRunner: Sendable {
                 result = .revoked
             } catch let error where error.isTransient {
                 let issue: TransientIssue = if case .transport = error { .noInternet } else { .ssoUnspecifiedIssue }
-                return (.logoutRefused(issue), nil, nil)
+                return (.logoutRefused(issue), .logoutRefused(issue))
             } catch {
                 // A provider without revocation, or one that refuses: the local logout still happens, and says so.
                 if case .unsupported = error { result = .revocationUnsupported } else {
@@ -261,7 +263,9 @@ struct EffectRunner: Sendable {
                 try await backend.deleteInstallation(securityToken: securityToken)
             } catch {
                 // Host mode has no refresh token to revoke: the backend is then the one that must be reached.
-                if snapshot?.refreshToken == nil, error.isTransient { return (.logoutRefused(TransientIssue(error)), nil, nil) }
+                if snapshot?.refreshToken == nil, error.isTransient {
+                    return (.logoutRefused(TransientIssue(error)), .logoutRefused(TransientIssue(error)))
+                }
             }
         }
         // RP-initiated logout: the URL that ends the browser session at the provider, with the ID token as hint.
@@ -277,6 +281,6 @@ struct EffectRunner: Sendable {
         } catch {
             logger.log(.error, "logout: \(error.localizedDescription)")
         }
-        return (.loggedOut, result, endSession)
+        return (.loggedOut, .loggedOut(LoggedOut(result: result, endSession: endSession)))
     }
 }

@@ -1,0 +1,29 @@
+import Foundation
+
+/// What an effect did, beyond the events it fed back, that the public call which asked for it answers with: the shell
+/// hands it back as a value from ``RegStateService/apply(_:carrying:)`` instead of leaving it in a field to be read
+/// after the call.
+enum EffectResult: Sendable {
+    /// The logout happened: what it did at the provider, and the request that ends the browser session there.
+    case loggedOut(LoggedOut)
+    /// The logout did not happen (the provider or the store could not be reached), even when the refusal came back
+    /// too late to apply.
+    case logoutRefused(TransientIssue)
+    /// Clear-state removed everything local; what the backend did about this installation.
+    case cleared(InstallationDeregistration)
+    /// Confirmation was refused at the backend's device limit; the ID token that still lists and removes devices
+    /// (in memory only).
+    case deviceLimit(idToken: String)
+}
+
+extension EffectResult: CustomStringConvertible {
+    /// The case, with the ID token redacted.
+    var description: String {
+        switch self {
+        case .loggedOut(let loggedOut): "loggedOut(\(loggedOut.result.name))"
+        case .logoutRefused(let issue): "logoutRefused(\(issue))"
+        case .cleared(let deregistration): "cleared(\(deregistration))"
+        case .deviceLimit: "deviceLimit(redacted)"
+        }
+    }
+}
