@@ -163,8 +163,9 @@ extension InteropTests {
                 try await service.completeSocialRegistration(callback: callback)
                 #expect(try await service.confirmRegistration().activation == .registered)
 
-                #expect(try await service.logout() == .revoked)
-                let request = try #require(await service.providerLogoutRequest(), "idpyoidc lists end_session_endpoint")
+                let loggedOut = try await service.logout()
+                #expect(loggedOut.result == .revoked)
+                let request = try #require(loggedOut.endSession, "idpyoidc lists end_session_endpoint")
                 #expect(request.url.absoluteString.hasPrefix(peer.issuer.appendingPathComponent("session").absoluteString))
                 guard case .page(_, let refusal) = try await browser.open(request.url) else {
                     Issue.record("idpyoidc's end-session endpoint no longer refuses: pin the working flow instead")
