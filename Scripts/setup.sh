@@ -5,7 +5,7 @@ set -euo pipefail
 need=()
 dpkg -s libssl-dev >/dev/null 2>&1 || need+=(libssl-dev)          # libcrypto for the CLibCrypto system library
 command -v curl >/dev/null 2>&1 || need+=(curl)                    # the interop provider's start and login scripts
-python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need+=(python3-venv)   # both start.sh build a venv
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need+=(python3-venv)   # every kit's start.sh builds a venv
 # The second interop provider (Tests/Peers/glewlwyd, whose start.sh runs this script when they are missing) and the
 # diagram renderer, without recommends.
 lean=()
