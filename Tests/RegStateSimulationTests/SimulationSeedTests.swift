@@ -30,12 +30,14 @@ struct SimulationSeedTests {
     /// process's forced logout ended meanwhile was taken for one that reached no server).
     /// DPoP: 7364020475 (engine, a registration promoted the registration key record, which another
     /// process's registration had replaced since its token request, so the record named a key the tokens were not
-    /// bound to; the attempt now promotes the key it proved its token request with).
+    /// bound to; the attempt now promotes the key it proved its token request with). Plain: 693636897 (engine: a
+    /// user logout in a process whose own session another process had replaced with a new registration left that
+    /// session on disk; a confirmed session is every process's to end, provisional tokens only their writer's).
     static let worldRegressionSeeds: [UInt64] = [6, 45, 71, 146, 537_169_787, 540_419_069, 4_008_602_719, 3_998_600_250,
                                                  541_203_867, 3_998_601_549, 4_008_600_885, 4_222_503_105,
                                                  4_272_702_228, 4_272_702_890, 4_262_704_401, 4_272_701_393,
                                                  7_179_832_201, 7_480_720_819, 7_490_734_638, 7_490_735_389,
-                                                 7_364_020_475]
+                                                 7_364_020_475, 693_636_897]
 
     @Test("Given the fixed seeds, when each life runs, then every invariant holds")
     func fixedSeeds() async throws {

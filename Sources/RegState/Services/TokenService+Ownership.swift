@@ -4,9 +4,6 @@ import Foundation
 /// this service wrote (``OwnedRecords``), under the store's lock, so that it never removes another process's
 /// session, provisional tokens or pending login.
 extension TokenService {
-    /// How long provisional tokens may wait for their confirmation before a launch takes them for abandoned.
-    static let provisionalLifetime: TimeInterval = 600
-
     /// Removes all credentials of the session this service holds, its pending login and, unless
     /// `keepingOngoingAccess`, the ongoing-access record (logout, forced logout, final renewal failure); the
     /// installation id stays. Credentials of another session (another process registered since, or is confirming
@@ -59,15 +56,12 @@ extension TokenService {
         owned.provisional = nil
     }
 
-    /// At launch: provisional tokens older than ``provisionalLifetime`` (an app killed on the confirmation page) are
-    /// removed, under the store's lock; younger ones may be another process's, awaiting its user's confirmation.
+    /// At launch: provisional tokens (an app killed on the confirmation page) are removed, under the store's lock.
     func removeAbandonedProvisional() async {
         guard let record = try? loadOwn(), record.stage == .provisional else { return }
         guard let lease = try? await exclusiveAccess() else { return }
         defer { lease.release() }
         guard let current = try? loadOwn(), current.stage == .provisional else { return }
-        let age = current.issuedAt.map { clock.now().timeIntervalSince($0) } ?? .infinity
-        guard age > Self.provisionalLifetime || age < 0 else { return }
         try? store.removeValue(forKey: Self.credentialsKey)
     }
 }

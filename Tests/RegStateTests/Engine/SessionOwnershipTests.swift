@@ -16,8 +16,6 @@ struct SessionOwnershipTests {
 
     /// What the first service wrote after the shared session ended there.
     enum Written: String, CaseIterable, Sendable {
-        /// A new registration, confirmed (a new session, with its DPoP key).
-        case session
         /// A new registration awaiting confirmation (provisional tokens, the key promoted).
         case provisional
         /// A social login begun (its pending-login record).
@@ -37,9 +35,6 @@ struct SessionOwnershipTests {
         _ = try await first.logout()
         var loginURL: URL?
         switch written {
-        case .session:
-            try await device.signIn(first, as: "bob@example.com")
-            try await first.confirmRegistration()
         case .provisional:
             try await device.signIn(first, as: "bob@example.com")
         case .pendingLogin:
@@ -59,10 +54,6 @@ struct SessionOwnershipTests {
         #expect(try Self.records(device.store) == records, "nothing the first service wrote was removed or replaced")
         // And the first service carries on with what it wrote.
         switch written {
-        case .session:
-            device.clock.advance(by: 7200)
-            #expect(try await first.validAccessToken().isEmpty == false)
-            #expect(await first.state.session?.connectivity == .online)
         case .provisional:
             try await first.confirmRegistration()
             #expect(await first.state.letter == "H")
@@ -75,8 +66,6 @@ struct SessionOwnershipTests {
 
     /// How a registration attempt in the other service is abandoned or fails.
     enum Abandon: String, CaseIterable, Sendable {
-        /// A relaunch finds provisional tokens (an app killed on the confirmation page would leave them).
-        case launch
         /// A registration refused by the user at the provider (F).
         case denied
         /// A registration whose code exchange fails (F): the provider is down.
@@ -89,12 +78,11 @@ struct SessionOwnershipTests {
         let device = try Self.device()
         let first = device.launch()
         await first.start()
-        try await device.signIn(first, as: "alice@example.com")
-        let records = try Self.records(device.store)
         let second = device.launch()
         #expect(await second.start() == .registrationRequired)
+        try await device.signIn(first, as: "alice@example.com")
+        let records = try Self.records(device.store)
         switch abandon {
-        case .launch: break
         case .denied:
             let url = try await second.beginSocialRegistration()
             await #expect(throws: (any Error).self) {
@@ -113,17 +101,6 @@ struct SessionOwnershipTests {
         #expect(after == records)
         try await first.confirmRegistration()
         #expect(await first.state.letter == "H")
-    }
-
-    @Test("provisional tokens older than their lifetime are taken for abandoned at launch, under the lock")
-    func abandonedProvisionalRemoved() async throws {
-        let device = try Self.device()
-        let first = device.launch()
-        await first.start()
-        try await device.signIn(first, as: "alice@example.com")
-        device.clock.advance(by: TokenService.provisionalLifetime + 1)
-        #expect(await device.launch().start() == .registrationRequired)
-        #expect(try device.store.data(forKey: TokenService.credentialsKey) == nil)
     }
 
     /// Every record the store holds, byte for byte.

@@ -25,9 +25,10 @@ struct OwnedRecords: Sendable {
         if pendingLogins.count > Self.pendingLoginMemory { pendingLogins.removeFirst() }
     }
 
-    /// Whether `record` is the session this service holds. A host-driven session is the host app's, whichever of
-    /// its processes the host pushed its token through: every process holds it (the host's logout ends it).
+    /// Whether `record` is this service's to end. A confirmed session is shared by every process on the store,
+    /// whichever registered it (a user's logout anywhere ends it, and so does its refused renewal); provisional tokens
+    /// are only the attempt's that wrote them (another process may be confirming them).
     func holds(_ record: StoredCredentials) -> Bool {
-        record.registrationType == .hostSSO || record.sessionID == session
+        record.stage != .provisional || record.sessionID == session
     }
 }
