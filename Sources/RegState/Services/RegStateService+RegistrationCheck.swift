@@ -51,13 +51,6 @@ extension RegStateService {
         return RegistrationCheck(registered: status.registered, profile: refreshed, profileChanged: changed)
     }
 
-    /// The Check Registration the last ``start()`` began in the background (see
-    /// ``RegStateConfiguration/checksRegistrationAtLaunch``), once it has finished; `nil` when the launch began none
-    /// (no session, offline, no backend, turned off). A short-lived process calls it before it exits.
-    public func launchRegistrationCheck() async -> Result<RegistrationCheck, RegistrationCheckError>? {
-        await launchCheck?.value
-    }
-
     /// Whether this launch runs Check Registration: a self-renewing session settled online, a backend, not turned off.
     var checksRegistrationNow: Bool {
         guard runner.backend != nil, runner.configuration.checksRegistrationAtLaunch != false,
@@ -68,16 +61,8 @@ extension RegStateService {
         return true
     }
 
-    /// Begins the launch's Check Registration after the launch has settled (its lettered event is already out).
-    func beginLaunchRegistrationCheck() {
-        guard checksRegistrationNow else {
-            launchCheck = nil
-            return
-        }
-        launchCheck = Task { await self.checkRegistrationResult() }
-    }
-
-    private func checkRegistrationResult() async -> Result<RegistrationCheck, RegistrationCheckError> {
+    /// The launch's Check Registration, its failure logged.
+    func checkRegistrationResult() async -> Result<RegistrationCheck, RegistrationCheckError> {
         do {
             return .success(try await checkRegistration())
         } catch {

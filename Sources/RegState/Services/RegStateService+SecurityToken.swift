@@ -15,14 +15,14 @@ extension RegStateService {
     public func securityToken() async throws -> String {
         guard case .active(let session) = state, session.activation != .nonNative, let snapshot = await tokenSnapshot()
         else { throw AuthorizationError.noSession }
-        if let usable = snapshot.securityToken, !(await securityFlight.isPending) { return usable }
+        if let usable = snapshot.securityToken, !(await flights.security.isPending) { return usable }
         // Expired, missing or being renewed: the same path as a rejection of the stored one.
         return try await securityTokenRejected(snapshot.storedSecurityToken ?? "", because: .securityTokenExpired)
     }
 
     /// How many authorized requests wait for a renewed security token now (host mode: for the host's answer).
     public var heldRequestCount: Int {
-        get async { await securityFlight.waiting }
+        get async { await flights.security.waiting }
     }
 
     /// The backend rejected `token`: one renewal for every caller that saw it rejected, and the new token.
@@ -35,13 +35,13 @@ extension RegStateService {
         guard case .active(let session) = state, session.activation != .nonNative else {
             throw AuthorizationError.noSession
         }
-        if let current = await tokenSnapshot()?.securityToken, current != token, !(await securityFlight.isPending) {
+        if let current = await tokenSnapshot()?.securityToken, current != token, !(await flights.security.isPending) {
             return current
         }
         // Host mode: while the host is asked, every caller waits for its answer, whichever token it saw (another
         // process may have stored a newer one meanwhile): the host is told once, not once per token seen.
-        if session.isHostDriven, await securityFlight.isPending { return try await securityFlight.wait(for: token) }
-        switch await securityFlight.admit(rejected: token) {
+        if session.isHostDriven, await flights.security.isPending { return try await flights.security.wait(for: token) }
+        switch await flights.security.admit(rejected: token) {
         case .exhausted:
             throw AuthorizationError.rejectedAfterRenewal
         case .wait:
@@ -53,14 +53,14 @@ extension RegStateService {
             // Not a child of this caller: a cancelled caller must not cancel the renewal the others wait for.
             Task { await self.runSecurityTokenRenewal(replacing: token) }
         }
-        return try await securityFlight.wait(for: token)
+        return try await flights.security.wait(for: token)
     }
 
     /// A request retried with a renewed token was rejected again: that token is not renewed again before the backoff.
     func rejectedAgain(_ credential: AccessCredential) async {
         switch credential.carrier {
-        case .accessToken: accessBackoff.holdOff(credential.token, at: clock.now())
-        case .securityToken: await securityFlight.rejectedAgain(credential.token)
+        case .accessToken: flights.holdOff(credential.token)
+        case .securityToken: await flights.security.rejectedAgain(credential.token)
         }
     }
 
@@ -78,7 +78,7 @@ extension RegStateService {
             result = .failure(.unexpected("the security token could not be renewed"))
         }
         if case .success = result { _ = await feed(.securityTokenRenewed) }
-        await securityFlight.finish(result)
+        await flights.security.finish(result)
     }
 
     private func exchangeRenewingIDToken(replacing token: String) async throws -> String {

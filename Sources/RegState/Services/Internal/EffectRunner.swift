@@ -11,6 +11,8 @@ struct EffectRunner: Sendable {
     let backend: (any RegistrationBackend)?
     /// The installation's DPoP key, nonces and signer (RFC 9449), shared with the provider client and the renewal.
     let dpop: DPoPContext
+    /// The refresh-token grant's one flight.
+    let renewal: RenewalService
     var logger: any RegStateLogger { dependencies.logger }
 
     init(configuration: RegStateConfiguration, dependencies: RegStateDependencies) {
@@ -23,10 +25,12 @@ struct EffectRunner: Sendable {
         let dpop = DPoPContext(mode: configuration.dpop, store: dependencies.store, crypto: dependencies.crypto,
                                clock: dependencies.clock, clockEstimate: clockEstimate)
         self.dpop = dpop
-        provider = OIDCClient(configuration: configuration.oidc, transport: dependencies.transport,
-                              crypto: dependencies.crypto, clock: dependencies.clock, clockEstimate: clockEstimate,
-                              onClockOffset: { offset in logger.log(.warning, ClockOffsetNote.sentence(offset)) },
-                              dpop: dpop)
+        let provider = OIDCClient(configuration: configuration.oidc, transport: dependencies.transport,
+                                  crypto: dependencies.crypto, clock: dependencies.clock, clockEstimate: clockEstimate,
+                                  onClockOffset: { offset in logger.log(.warning, ClockOffsetNote.sentence(offset)) },
+                                  dpop: dpop)
+        self.provider = provider
+        renewal = RenewalService(tokens: tokens, provider: provider, clock: dependencies.clock, dpop: dpop)
         if let backend = dependencies.backend {
             self.backend = backend
         } else if let url = configuration.backendURL {
