@@ -17,7 +17,7 @@ extension RegStateService {
             return (await feed(await renewal.renew(replacing: staleAccessToken).effectEvent), nil)
         }
         let flight = Task { await renewal.renew(replacing: staleAccessToken) }
-        if let outcome = await LaunchBudget.first(flight, within: launchBudget) {
+        if let outcome = await SingleFlight.value(of: flight, within: launchBudget) {
             return (await feed(outcome.effectEvent), nil)
         }
         logger.log(.info, "launch: the provider has not answered within \(launchBudget) s; settling offline")
