@@ -72,15 +72,3 @@ extension EffectRunner {
                                 formFactor: platform.formFactor)
     }
 }
-
-extension TransientIssue {
-    /// `noInternet` when nothing answered, otherwise `ssoUnspecifiedIssue`.
-    init(_ error: OIDCError) {
-        self = if case .transport = error { .noInternet } else { .ssoUnspecifiedIssue }
-    }
-
-    /// `noInternet` when nothing answered, otherwise `ssoUnspecifiedIssue`.
-    init(_ error: BackendError) {
-        self = if case .transport = error { .noInternet } else { .ssoUnspecifiedIssue }
-    }
-}

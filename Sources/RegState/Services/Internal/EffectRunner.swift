@@ -248,7 +248,7 @@ struct EffectRunner: Sendable {
                 try await provider.revoke(token: refreshToken, hint: .refreshToken)
                 result = .revoked
             } catch let error where error.isTransient {
-                let issue: TransientIssue = if case .transport = error { .noInternet } else { .ssoUnspecifiedIssue }
+                let issue = TransientIssue(error)
                 return (.logoutRefused(issue), .logoutRefused(issue))
             } catch {
                 // A provider without revocation, or one that refuses: the local logout still happens, and says so.
