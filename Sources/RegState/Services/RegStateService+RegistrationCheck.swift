@@ -36,18 +36,16 @@ extension RegStateService {
         let refreshed = Profile(subject: picked.subject, issuer: profile.issuer, email: picked.email ?? profile.email,
                                 emailVerified: picked.email == nil || picked.email == profile.email ? profile.emailVerified : false,
                                 name: picked.name ?? profile.name, picture: profile.picture)
-        let changed: Bool
+        let written: Bool?
         do {
             let lease = try await runner.tokens.exclusiveAccess()
             defer { lease.release() }
-            // `nil`: the stored credentials changed meanwhile (logout, another user): nothing is written.
-            guard let written = try await runner.tokens.refreshProfile(refreshed) else { throw RegistrationCheckError.noSession }
-            changed = written
-        } catch let error as RegistrationCheckError {
-            throw error
+            written = try await runner.tokens.refreshProfile(refreshed)
         } catch {
             throw .backend(.malformedResponse("the profile could not be stored"))
         }
+        // `nil`: the stored credentials changed meanwhile (logout, another user): nothing is written.
+        guard let changed = written else { throw .noSession }
         return RegistrationCheck(registered: status.registered, profile: refreshed, profileChanged: changed)
     }
 

@@ -70,28 +70,34 @@ extension RegStateService {
         let result: Result<String, AuthorizationError>
         do {
             result = .success(try await exchangeRenewingIDToken(replacing: token))
-        } catch let error as AuthorizationError {
-            result = .failure(error)
-        } catch let error as BackendError {
-            result = .failure(await securityTokenFailure(error))
         } catch {
-            result = .failure(.unexpected("the security token could not be renewed"))
+            result = .failure(await securityTokenFailure(error))
         }
         if case .success = result { _ = await feed(.securityTokenRenewed) }
         await flights.security.finish(result)
     }
 
-    private func exchangeRenewingIDToken(replacing token: String) async throws -> String {
+    private func exchangeRenewingIDToken(replacing token: String) async throws(SecurityTokenRenewalError) -> String {
         // The access token (and its ID token) this attempt starts from: the renewal below replaces exactly it, so a
         // process sharing the store that renewed meanwhile is found under the lock and no second grant is made.
         let startingAccessToken = await tokenSnapshot()?.accessToken
         do {
             return try await runner.renewSecurityToken(replacing: token.isEmpty ? nil : token)
-        } catch BackendError.invalidIDToken {
+        } catch .backend(.invalidIDToken) {
             if case .failure(let failure) = await renew(replacing: startingAccessToken, because: .backendUnauthorized) {
-                throw failure.isRecoverable ? AuthorizationError.offline(failure.transientIssue) : .loggedOut
+                throw .authorization(failure.isRecoverable ? .offline(failure.transientIssue) : .loggedOut)
             }
             return try await runner.renewSecurityToken(replacing: token.isEmpty ? nil : token)
+        }
+    }
+
+    /// What a failed renewal means for the callers (and, for the backend's answers, the session).
+    private func securityTokenFailure(_ error: SecurityTokenRenewalError) async -> AuthorizationError {
+        switch error {
+        case .noSession: .noSession
+        case .authorization(let error): error
+        case .storage: .unexpected("the security token could not be renewed")
+        case .backend(let error): await securityTokenFailure(error)
         }
     }
 

@@ -16,16 +16,24 @@ extension EffectRunner {
             return .hostTokenRefused(RegistrationFailure(error))
         }
         guard let backend else { return .hostTokenRefused(.unsupported("host mode needs a backend")) }
+        // Under the store's lock, like every write that can race a renewal in another process sharing the store.
+        let lease: any StoreLease
+        let installation: InstallationInfo
         do {
-            // Under the store's lock, like every write that can race a renewal in another process sharing the store.
-            let lease = try await tokens.exclusiveAccess()
-            defer { lease.release() }
-            let grant = try await backend.securityToken(idToken: idToken, installation: try await installation())
-            let stored = try await tokens.storeHostSession(
-                idToken: idToken, profile: verified.profile, securityToken: grant.securityToken,
-                expiresAt: RecordedTime.expiry(after: grant.expiresIn, from: dependencies.clock.now()))
-            return .hostTokenAccepted(stored)
-        } catch let error as BackendError {
+            lease = try await tokens.exclusiveAccess()
+        } catch {
+            return .hostTokenRefused(.storage(error.errorDescription ?? "store"))
+        }
+        defer { lease.release() }
+        do {
+            installation = try await self.installation()
+        } catch {
+            return .hostTokenRefused(.storage(error.localizedDescription))
+        }
+        let grant: SecurityTokenGrant
+        do {
+            grant = try await backend.securityToken(idToken: idToken, installation: installation)
+        } catch {
             if error == .forcedLogout, renewing { return .forcedLogout }
             if error.isTransient {
                 guard renewing else { return .hostTokenRefused(.providerUnreachable(error.errorDescription ?? "backend")) }
@@ -35,8 +43,14 @@ extension EffectRunner {
                 return .hostTokenRefused(.backendFailed(BackendError.invalidIDToken.errorDescription ?? "refused"))
             }
             return .hostTokenRefused(RegistrationFailure(error))
+        }
+        do {
+            let stored = try await tokens.storeHostSession(
+                idToken: idToken, profile: verified.profile, securityToken: grant.securityToken,
+                expiresAt: RecordedTime.expiry(after: grant.expiresIn, from: dependencies.clock.now()))
+            return .hostTokenAccepted(stored)
         } catch {
-            return .hostTokenRefused(RegistrationFailure(mapping: error))
+            return .hostTokenRefused(.storage(error.localizedDescription))
         }
     }
 
@@ -45,21 +59,43 @@ extension EffectRunner {
     /// - Returns: the new security token.
     /// - Throws: ``BackendError`` (``BackendError/invalidIDToken`` when the stored ID token has expired: renew the
     ///   provider tokens first), or ``AuthorizationError/noSession``.
-    func renewSecurityToken(replacing replaced: String?) async throws -> String {
+    func renewSecurityToken(replacing replaced: String?) async throws(SecurityTokenRenewalError) -> String {
         // Under the store's lock, re-reading first: a process sharing the store may have renewed it meanwhile, and
         // its token is used instead of exchanging again.
-        let lease = try await tokens.exclusiveAccess()
+        let lease: any StoreLease
+        do {
+            lease = try await tokens.exclusiveAccess()
+        } catch {
+            throw .storage(error.errorDescription ?? "store")
+        }
         defer { lease.release() }
         guard let backend, let snapshot = await tokens.snapshot(), let idToken = snapshot.idToken else {
-            throw AuthorizationError.noSession
+            throw .noSession
         }
         if let replaced, let current = snapshot.storedSecurityToken, current != replaced, snapshot.securityToken == current {
             return current
         }
-        let grant = try await backend.securityToken(idToken: idToken, installation: try await installation())
-        guard try await tokens.storeSecurityToken(grant, replacing: replaced) else {
+        let installation: InstallationInfo
+        do {
+            installation = try await self.installation()
+        } catch {
+            throw .storage(error.localizedDescription)
+        }
+        let grant: SecurityTokenGrant
+        do {
+            grant = try await backend.securityToken(idToken: idToken, installation: installation)
+        } catch {
+            throw .backend(error)
+        }
+        let stored: Bool
+        do {
+            stored = try await tokens.storeSecurityToken(grant, replacing: replaced)
+        } catch {
+            throw .storage(error.localizedDescription)
+        }
+        guard stored else {
             // Someone replaced it meanwhile (a logout, another process): use what is stored now.
-            guard let current = await tokens.snapshot()?.securityToken else { throw AuthorizationError.noSession }
+            guard let current = await tokens.snapshot()?.securityToken else { throw .noSession }
             return current
         }
         return grant.securityToken
