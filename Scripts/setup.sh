@@ -15,6 +15,10 @@ command -v dot >/dev/null 2>&1 || lean+=(graphviz)                 # Scripts/ren
 # chromium: headless Chromium from Debian (the browser tests; Scripts/build-docs.sh's screenshot of the DocC site),
 # only when missing.
 command -v chromium >/dev/null 2>&1 || lean+=(chromium)
+# --- real browser: chromium-driver, Debian's WebDriver for that Chromium, which Selenium drives in the interop suite's
+# real-browser tests (Tests/Peers/browser; Selenium itself comes from PyPI into the kits' cache), only when missing.
+command -v chromedriver >/dev/null 2>&1 || lean+=(chromium-driver)
+# --- end real browser
 if [ ${#need[@]} -eq 0 ] && [ ${#lean[@]} -eq 0 ]; then echo "setup: nothing to install"; exit 0; fi
 echo "setup: installing ${need[*]} ${lean[*]}"
 apt-get update -qq

@@ -136,6 +136,13 @@ public actor Simulator {
         return world.installations.values.filter { $0.subject == subject }.count
     }
 
+    /// The live (unexpired, not retired) security tokens the backend holds for `email`'s installations.
+    public func liveSecurityTokenCount(for email: String) -> Int {
+        guard let subject = user(email: email)?.subject else { return 0 }
+        let now = clock.now()
+        return world.securityTokens.values.filter { $0.subject == subject && $0.expiresAt > now }.count
+    }
+
     /// Whether the backend holds a confirmed registration profile for `email`'s user.
     public func isRegistered(email: String) -> Bool {
         guard let subject = user(email: email)?.subject else { return false }

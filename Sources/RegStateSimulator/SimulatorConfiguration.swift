@@ -40,6 +40,9 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     public var maxDevicesPerUser: Int?
     /// Live security tokens one installation may hold; `nil` is unlimited. Default `nil`.
     public var maxSecurityTokensPerDevice: Int?
+    /// Whether the backend offers `DELETE /v1/security-token`, which retires a replaced security token. Default
+    /// `true`; without it the endpoint answers `404` and a replaced token lives until it expires.
+    public var offersSecurityTokenRetirement = true
     /// Seconds every request waits (real time) before it is answered. Default 0.
     public var latency: TimeInterval
     /// When `true`, every request throws `TransportError.offline` without reaching the world. Default `false`.

@@ -58,6 +58,7 @@ public struct SimulatedDevice: Sendable {
             nonNativeAccessToken: "agreed-non-native-token")
         configuration.launchBudget = 60
         configuration.checksRegistrationAtLaunch = false
+        configuration.backendRetiresSecurityTokens = world.offersSecurityTokenRetirement
         return configuration
     }
 

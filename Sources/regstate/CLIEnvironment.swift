@@ -88,6 +88,7 @@ struct CLIEnvironment: Sendable {
         configuration.dpop = options.dpop
         configuration.oidc.pushedAuthorization = options.pushedAuthorization
         configuration.checksRegistrationAtLaunch = options.registrationCheckSetting
+        configuration.backendRetiresSecurityTokens = simulated.offersSecurityTokenRetirement
         return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
                               simulator: simulator, loopback: nil, backendSkipped: false,
                               backendURL: simulated.backendURL, transport: dependencies.transport)

@@ -116,11 +116,26 @@ public final class CLIProcess {
     /// Waits until a line of standard error satisfies `predicate` and returns that line; `what` names it in the
     /// failure.
     public func stderrLine(where predicate: @escaping @Sendable (String) -> Bool, what: String) async throws -> String {
+        try await line(of: errors, "stderr", where: predicate, what: what, timeout: Self.timeout)
+    }
+
+    /// Waits (at most `timeout` seconds) until a line of standard output satisfies `predicate` and returns that line;
+    /// `what` names it in the failure. For children that answer on standard output line by line (a browser driver).
+    public func stdoutLine(where predicate: @escaping @Sendable (String) -> Bool, what: String,
+                           timeout: TimeInterval = CLIProcess.timeout) async throws -> String {
+        try await line(of: output, "stdout", where: predicate, what: what, timeout: timeout)
+    }
+
+    /// Standard error so far (a child's own explanation when a wait failed).
+    public var stderrSoFar: String { errors.text }
+
+    private func line(of stream: StreamCollector, _ name: String, where predicate: @escaping @Sendable (String) -> Bool,
+                      what: String, timeout: TimeInterval) async throws -> String {
         let lines: @Sendable (String) -> [String] = { $0.split(separator: "\n").map(String.init) }
-        let text = await errors.wait(until: { lines($0).contains(where: predicate) }, timeout: Self.timeout)
+        let text = await stream.wait(until: { lines($0).contains(where: predicate) }, timeout: timeout)
         guard let line = lines(text).first(where: predicate) else {
             process.terminate()
-            Issue.record("regstate never printed \(what); stderr: \(text.suffix(2_000))")
+            Issue.record("the child never printed \(what); \(name): \(text.suffix(2_000)); stderr: \(errors.text.suffix(2_000))")
             throw CLITestError.timedOut
         }
         return line

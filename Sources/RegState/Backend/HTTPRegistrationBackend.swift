@@ -12,6 +12,8 @@ import Foundation
 ///   provider's userinfo said for that token; `401` when the provider did not accept it.
 /// - `PUT /v1/profile` (Bearer) `{"sub", "email", "name", "registration_type"}` → `200`.
 /// - `DELETE /v1/installation` (Bearer) → `204`.
+/// - `DELETE /v1/security-token` (Bearer: the replaced token) → `204`, only when created with
+///   `retiresSecurityTokens` (the backend offers it); otherwise nothing is sent.
 /// - Every request goes to `https` (or `http` on a loopback host); another base URL is refused with
 ///   ``BackendError/insecureURL`` before anything is sent.
 /// - On any Bearer endpoint, `401` → ``BackendError/unauthorized`` and `403 FORCED_LOGOUT` →
@@ -19,6 +21,8 @@ import Foundation
 public struct HTTPRegistrationBackend: RegistrationBackend {
     /// The backend's base URL; endpoint paths are appended to it (a trailing slash is ignored).
     public let baseURL: URL
+    /// Whether the backend offers `DELETE /v1/security-token` (``retireSecurityToken(_:)``).
+    public let retiresSecurityTokens: Bool
     private let transport: any HTTPTransport
 
     /// Creates a backend client.
@@ -26,9 +30,11 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
     /// - Parameters:
     ///   - baseURL: The base URL, for example `https://api.example.com` (the simulator's is `https://api.regstate.sim`).
     ///   - transport: Sends the requests; URLSession by default.
-    public init(baseURL: URL, transport: any HTTPTransport = URLSessionTransport()) {
+    ///   - retiresSecurityTokens: Whether the backend offers `DELETE /v1/security-token` (default `false`).
+    public init(baseURL: URL, transport: any HTTPTransport = URLSessionTransport(), retiresSecurityTokens: Bool = false) {
         self.baseURL = baseURL
         self.transport = transport
+        self.retiresSecurityTokens = retiresSecurityTokens
     }
 
     /// `POST /v1/security-token`.
@@ -95,6 +101,16 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
     /// `DELETE /v1/installation`.
     public func deleteInstallation(securityToken: String) async throws(BackendError) {
         let request = HTTPRequest(method: .delete, url: endpoint("/v1/installation"),
+                                  headers: Self.bearer(securityToken, ["Accept": "application/json"]))
+        let response = try await send(request)
+        guard response.isSuccess else { throw Self.failure(response) }
+    }
+
+    /// `DELETE /v1/security-token` with the replaced token, when the backend offers it; otherwise 404
+    /// `retire_unsupported` and nothing is sent.
+    public func retireSecurityToken(_ securityToken: String) async throws(BackendError) {
+        guard retiresSecurityTokens else { throw .unexpectedStatus(404, code: "retire_unsupported") }
+        let request = HTTPRequest(method: .delete, url: endpoint("/v1/security-token"),
                                   headers: Self.bearer(securityToken, ["Accept": "application/json"]))
         let response = try await send(request)
         guard response.isSuccess else { throw Self.failure(response) }

@@ -31,6 +31,10 @@ public protocol RegistrationBackend: Sendable {
     func devices(credential: String) async throws(BackendError) -> [RegisteredDevice]
     /// Removes one of the user's installations (and its security tokens), freeing a device slot.
     func removeDevice(id: String, credential: String) async throws(BackendError)
+    /// Retires `securityToken`, which a renewal has replaced, so that it stops counting against the installation's
+    /// limit of live tokens. A backend without it throws ``BackendError/unexpectedStatus(_:code:)`` 404 (the
+    /// default), and the token lives there until it expires.
+    func retireSecurityToken(_ securityToken: String) async throws(BackendError)
 }
 
 extension RegistrationBackend {
@@ -47,5 +51,10 @@ extension RegistrationBackend {
     /// No device list: 404 `devices_unsupported`.
     public func removeDevice(id: String, credential: String) async throws(BackendError) {
         throw .unexpectedStatus(404, code: "devices_unsupported")
+    }
+
+    /// No retirement: 404 `retire_unsupported`.
+    public func retireSecurityToken(_ securityToken: String) async throws(BackendError) {
+        throw .unexpectedStatus(404, code: "retire_unsupported")
     }
 }

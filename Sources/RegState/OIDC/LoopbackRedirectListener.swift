@@ -67,7 +67,8 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
     /// Waits for the browser's redirect and returns it as `http://127.0.0.1:PORT` + the request target.
     ///
     /// Accepts connections until one sends a `GET` for ``path`` (with any query), answers it with a page saying the
-    /// window can be closed, and returns. Other requests are answered with 404 or 405 and waiting goes on.
+    /// window can be closed, and returns. The page claims no success: it is sent before the redirect is checked, so a
+    /// forged redirect gets the same page, and the app says whether sign-in worked. Other requests are answered with 404 or 405 and waiting goes on.
     /// - Parameter timeout: Seconds to wait in total.
     /// - Throws: ``LoopbackListenerError/timedOut`` after `timeout`, ``LoopbackListenerError/cancelled`` when the
     ///   task is cancelled or ``close()`` is called, ``LoopbackListenerError/alreadyWaiting`` for a second

@@ -49,6 +49,10 @@ public struct RegStateConfiguration: Sendable {
     /// configured and RegState renews the session itself; `false` never; `true` also asks for it (still only with a
     /// backend). It never delays the launch's lettered event; ``RegStateService/launchRegistrationCheck()`` waits for it.
     public var checksRegistrationAtLaunch: Bool?
+    /// Whether the backend at ``backendURL`` offers `DELETE /v1/security-token` (default `false`): a security token
+    /// that a renewal replaces is then retired there, so that it stops counting against the installation's limit.
+    /// Without it a replaced token lives at the backend until it expires.
+    public var backendRetiresSecurityTokens = false
 
     /// Creates a configuration.
     public init(oidc: OIDCConfiguration, backendURL: URL? = nil, nonNativeAccessToken: String = "non-native",

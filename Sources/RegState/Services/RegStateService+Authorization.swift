@@ -41,11 +41,12 @@ extension RegStateService {
     func renewed(after credential: AccessCredential) async throws -> AccessCredential? {
         switch credential.carrier {
         case .accessToken:
-            if flights.isHeldOff(credential.token) {
+            let seen = await tokenSnapshot()
+            if seen?.holdsRejection(of: credential.token, carrier: .accessToken, at: clock.now()) == true {
                 throw AuthorizationError.rejectedAfterRenewal
             }
             // A renewed access token comes with its own binding (a DPoP key, or none), from the renewal itself.
-            guard let answer = await renewAfterRejection(of: credential.token) else { return nil }
+            guard let answer = await renewAfterRejection(of: credential.token, seen: seen) else { return nil }
             return try await self.credential(for: answer)
         case .securityToken:
             let renewed = try await securityTokenRejected(credential.token)

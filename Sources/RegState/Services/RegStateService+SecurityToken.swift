@@ -38,6 +38,11 @@ extension RegStateService {
         if let current = await tokenSnapshot()?.securityToken, current != token, !(await flights.security.isPending) {
             return current
         }
+        // Renewed for a rejection (here or in another process, this launch or an earlier one) and rejected again
+        // before its hold has passed: no new exchange.
+        if trigger == .backendUnauthorized, await runner.tokens.isHeld(token, carrier: .securityToken) {
+            throw AuthorizationError.rejectedAfterRenewal
+        }
         // Host mode: while the host is asked, every caller waits for its answer, whichever token it saw (another
         // process may have stored a newer one meanwhile): the host is told once, not once per token seen.
         if session.isHostDriven, await flights.security.isPending { return try await flights.security.wait(for: token) }
@@ -51,25 +56,28 @@ extension RegStateService {
             _ = try? await apply(.renewalRequested(trigger))
         case .start:
             // Not a child of this caller: a cancelled caller must not cancel the renewal the others wait for.
-            Task { await self.runSecurityTokenRenewal(replacing: token) }
+            let forRejection = trigger == .backendUnauthorized
+            Task { await self.runSecurityTokenRenewal(replacing: token, forRejection: forRejection) }
         }
         return try await flights.security.wait(for: token)
     }
 
-    /// A request retried with a renewed token was rejected again: that token is not renewed again before the backoff.
+    /// A request retried with a renewed token was rejected again: that token is held in the store (unless it
+    /// already is), so no process renews it for a rejection before the hold has passed.
     func rejectedAgain(_ credential: AccessCredential) async {
-        switch credential.carrier {
-        case .accessToken: flights.holdOff(credential.token)
-        case .securityToken: await flights.security.rejectedAgain(credential.token)
+        do {
+            try await runner.tokens.holdRejected(credential.token, carrier: credential.carrier)
+        } catch {
+            logger.log(.warning, "the rejection hold could not be stored: \(error.localizedDescription)")
         }
     }
 
     /// Self mode: exchanges the stored ID token for a new security token; when the backend refuses that ID token
     /// (it expired), renews the provider tokens once and exchanges the new one. Every waiter gets the result.
-    private func runSecurityTokenRenewal(replacing token: String) async {
+    private func runSecurityTokenRenewal(replacing token: String, forRejection: Bool) async {
         let result: Result<String, AuthorizationError>
         do {
-            result = .success(try await exchangeRenewingIDToken(replacing: token))
+            result = .success(try await exchangeRenewingIDToken(replacing: token, forRejection: forRejection))
         } catch {
             result = .failure(await securityTokenFailure(error))
         }
@@ -77,17 +85,19 @@ extension RegStateService {
         await flights.security.finish(result)
     }
 
-    private func exchangeRenewingIDToken(replacing token: String) async throws(SecurityTokenRenewalError) -> String {
+    private func exchangeRenewingIDToken(replacing token: String, forRejection: Bool) async throws(SecurityTokenRenewalError)
+        -> String
+    {
         // The access token (and its ID token) this attempt starts from: the renewal below replaces exactly it, so a
         // process sharing the store that renewed meanwhile is found under the lock and no second grant is made.
         let startingAccessToken = await tokenSnapshot()?.accessToken
         do {
-            return try await runner.renewSecurityToken(replacing: token.isEmpty ? nil : token)
+            return try await runner.renewSecurityToken(replacing: token.isEmpty ? nil : token, forRejection: forRejection)
         } catch .backend(.invalidIDToken) {
             if case .failure(let failure) = await renew(replacing: startingAccessToken, because: .backendUnauthorized) {
                 throw .authorization(failure.isRecoverable ? .offline(failure.transientIssue) : .loggedOut)
             }
-            return try await runner.renewSecurityToken(replacing: token.isEmpty ? nil : token)
+            return try await runner.renewSecurityToken(replacing: token.isEmpty ? nil : token, forRejection: forRejection)
         }
     }
 

@@ -91,11 +91,16 @@ extension RegStateService {
 
     /// ``tokenRejected(_:)``'s renewal: the renewed credential, or the usable record found after it (its key not
     /// resolved), or `nil` when renewal failed or left the rejected token in place.
-    func renewAfterRejection(of token: String) async -> AccessTokenAnswer? {
+    ///
+    /// - Parameter seen: the record the caller just read (its hold already checked), so it is not read again.
+    func renewAfterRejection(of token: String, seen: TokenSnapshot? = nil) async -> AccessTokenAnswer? {
         guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven else { return nil }
-        // Renewed for a rejection and rejected again: no new grant before the backoff.
-        guard !flights.isHeldOff(token) else { return nil }
-        if case .success(let credential?) = await renew(replacing: token, because: .backendUnauthorized),
+        let seen = if let seen { seen } else { await tokenSnapshot() }
+        // Renewed for a rejection, by this process or another, this launch or an earlier one: no new grant before
+        // the hold stored with it has passed.
+        if seen?.holdsRejection(of: token, carrier: .accessToken, at: clock.now()) == true { return nil }
+        await runner.renewal.noteRejection(of: token)
+        if case .success(let credential?) = await renew(replacing: token, because: .backendUnauthorized, seen: seen),
            credential.token != token {
             return .renewed(credential)
         }

@@ -25,6 +25,8 @@ package actor RenewalService {
     /// The outcome of the last grant, for the stale token it replaced: what the caller whose journaled request ran
     /// it (through the machine's effect) gets back.
     private var settled: (stale: String?, outcome: RenewalOutcome)?
+    /// The last access token a server rejected (not merely expired): its renewal stores a ``RejectionHold``.
+    private var rejected: String?
 
     /// Creates the service.
     package init(tokens: TokenService, provider: any TokenRefreshing, clock: any RegStateClock,
@@ -69,6 +71,11 @@ package actor RenewalService {
         return outcome
     }
 
+    /// A server rejected `token`: a renewal replacing it stores the new token with a ``RejectionHold``.
+    package func noteRejection(of token: String) {
+        rejected = token
+    }
+
     /// The outcome of the last grant that replaced `staleAccessToken`, for the caller whose journaled request ran it.
     package func outcome(replacing staleAccessToken: String?) -> RenewalOutcome? {
         guard let settled, settled.stale == staleAccessToken else { return nil }
@@ -108,10 +115,10 @@ package actor RenewalService {
            record.expiresAt.map({ $0 > clock.now() }) ?? true, let session = record.summary {
             return .alreadyRenewed(session, await tokens.isUsable(record) ? credential(from: record) : nil)
         }
-        return .ran(await grantLocked(record))
+        return .ran(await grantLocked(record, forRejection: staleAccessToken != nil && staleAccessToken == rejected))
     }
 
-    private func grantLocked(_ record: StoredCredentials?) async -> RenewalOutcome.Result {
+    private func grantLocked(_ record: StoredCredentials?, forRejection: Bool) async -> RenewalOutcome.Result {
         let stored = record?.summary
         guard let record, let refreshToken = record.refreshToken else { return .failure(.noRefreshToken, stored: stored) }
         // A bound refresh token is worthless without its key (RFC 9449 §5): an unreadable key ends the session with
@@ -175,7 +182,8 @@ package actor RenewalService {
             }
         }
         do {
-            guard let renewed = try await tokens.storeRenewed(response, profile: profile, over: marked) else {
+            guard let renewed = try await tokens.storeRenewed(response, profile: profile, over: marked,
+                                                               forRejection: forRejection) else {
                 return .failure(.storage("the session changed during renewal"), stored: await tokens.storedSession())
             }
             let session = try await tokens.summary(of: renewed)

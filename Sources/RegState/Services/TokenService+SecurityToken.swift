@@ -20,16 +20,18 @@ extension TokenService {
     }
 
     /// Stores a renewed security token beside the confirmed credentials, but only if the stored one is still
-    /// `replaced` (compare-and-swap: a logout or another renewal meanwhile wins).
+    /// `replaced` (compare-and-swap: a logout or another renewal meanwhile wins). A token renewed because the backend
+    /// rejected `replaced` is stored with its ``RejectionHold``, in the same write.
     ///
     /// - Returns: whether it was stored.
     /// - Throws: ``StoreError``.
-    func storeSecurityToken(_ grant: SecurityTokenGrant, replacing replaced: String?) throws -> Bool {
+    func storeSecurityToken(_ grant: SecurityTokenGrant, replacing replaced: String?, forRejection: Bool) throws -> Bool {
         guard var credentials = try load(), credentials.stage == .confirmed, credentials.securityToken == replaced else {
             return false
         }
         credentials.securityToken = grant.securityToken
         credentials.securityTokenExpiresAt = RecordedTime.expiry(after: grant.expiresIn, from: clock.now())
+        credentials.securityTokenHold = forRejection ? .after(credentials.securityTokenHold, at: clock.now()) : nil
         if credentials.registrationType == .hostSSO { credentials.expiresAt = credentials.securityTokenExpiresAt }
         try save(credentials)
         return true

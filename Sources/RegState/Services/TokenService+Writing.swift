@@ -56,14 +56,17 @@ extension TokenService {
     /// `refresh_token` keeps the old one (the provider did not rotate). The new refresh token is written in the same
     /// atomic write as the new access token, before anyone receives it.
     ///
+    /// A renewal because a server rejected the access token stores the new one with its ``RejectionHold``.
+    ///
     /// - Returns: the record written, or `nil` when `record` is not a confirmed session's (nothing was written).
     /// - Throws: ``StoreError``.
-    package func storeRenewed(_ tokens: TokenResponse, profile: Profile?,
-                              over record: StoredCredentials) throws -> StoredCredentials? {
+    package func storeRenewed(_ tokens: TokenResponse, profile: Profile?, over record: StoredCredentials,
+                              forRejection: Bool = false) throws -> StoredCredentials? {
         guard record.stage == .confirmed else { return nil }
         var credentials = record
         let now = tokens.receivedAt ?? clock.now()
         credentials.accessToken = tokens.accessToken
+        credentials.accessTokenHold = forRejection ? .after(record.accessTokenHold, at: clock.now()) : nil
         credentials.tokenType = tokens.tokenType
         credentials.expiresAt = tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime)
         credentials.issuedAt = now

@@ -29,6 +29,9 @@ import RegState
 ///   the stored profile; the user is registered from then on. `400 {"error": "invalid_profile"}` for a missing
 ///   field or unknown type; `403 {"error": "SUBJECT_MISMATCH"}` when `sub` is not the token's user.
 /// - `DELETE /v1/installation` → `204`; the installation and its security tokens are gone, freeing a device slot.
+/// - `DELETE /v1/security-token` → `204`; that security token is retired (no longer live, no longer counted against
+///   ``SimulatorConfiguration/maxSecurityTokensPerDevice``). `404` when
+///   ``SimulatorConfiguration/offersSecurityTokenRetirement`` is off.
 ///
 /// The device list (`GET /v1/devices`, `DELETE /v1/devices/<id>`) is in `Simulator+Devices.swift`; the registration design's Check
 /// Registration (`GET /v1/check-registration` with the provider's access token) in `Simulator+CheckRegistration.swift`.
@@ -49,6 +52,12 @@ extension Simulator {
                 removeInstallation(token.installationID)
                 return HTTPResponse(status: 204)
             }
+        case ("/v1/security-token", .delete) where configuration.offersSecurityTokenRetirement:
+            return withInstallation(request) { _ in
+                if let token = ServerResponse.bearerToken(of: request) { world.securityTokens[mint.storageKey(token)] = nil }
+                return HTTPResponse(status: 204)
+            }
+        case ("/v1/security-token", .delete): return ServerResponse.notFound
         case ("/v1/security-token", _), ("/v1/registration", _), ("/v1/profile", _), ("/v1/installation", _),
              ("/v1/check-registration", _):
             return ServerResponse.methodNotAllowed

@@ -6,12 +6,14 @@
 What it makes:
   - the OIDC plugin instance "oidc" (issuer http://127.0.0.1:PORT/api/oidc): authorization code with PKCE S256
     required (plain refused), refresh tokens that rotate on every use, DPoP (RFC 9449) accepted, nonces mandatory with
-    --nonce, pushed authorization requests (RFC 9126) per GLW_PAR, no revocation or end-session endpoint;
-  - two public clients, redirect URIs http://127.0.0.1/callback and com.example.app:/callback:
+    --nonce, pushed authorization requests (RFC 9126) per GLW_PAR, no revocation endpoint, an end-session endpoint
+    only with GLW_END_SESSION=on;
+  - two public clients, redirect URIs http://127.0.0.1/callback and com.example.app:/callback (and GLW_REDIRECT_URIS):
     swift-test-public (DPoP optional) and swift-test-dpop (DPoP required at the token endpoint);
   - the user alice / alice-password (Alice Test, alice@example.test).
 Environment: GLW_AT_TTL, GLW_RT_TTL (seconds), GLW_SIGNING (RS256 | ES256), GLW_PAR (off | allowed | required),
-GLW_PAR_TTL (seconds). Prints a JSON summary on stdout.
+GLW_PAR_TTL (seconds), GLW_END_SESSION (off | on: RP-initiated logout at /end_session), GLW_REDIRECT_URIS (more
+redirect URIs, space-separated: Glewlwyd compares a loopback URI's port exactly). Prints a JSON summary on stdout.
 """
 import base64
 import json
@@ -23,6 +25,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
 SCOPES = ["openid", "profile", "email", "offline_access"]
 REDIRECT_URIS = ["http://127.0.0.1/callback", "com.example.app:/callback"]
+REDIRECT_URIS += os.environ.get("GLW_REDIRECT_URIS", "").split()
 CLIENTS = {"swift-test-public": False, "swift-test-dpop": True}   # client id: DPoP required
 
 
@@ -108,11 +111,13 @@ def plugin_parameters(port, nonce):
         # PKCE S256 for everyone
         "pkce-allowed": True, "pkce-required": True, "pkce-required-public-client": True,
         "pkce-method-plain-allowed": False, "pkce-scopes": [],
-        # Public clients; no request objects, registration, session management, revocation or introspection
+        # Public clients; no request objects, registration, revocation or introspection; session management (the
+    # end-session endpoint) per GLW_END_SESSION
         "secret-type": "public", "request-parameter-allow": False, "request-uri-allow-https-non-secure": False,
         "request-parameter-allow-encrypted": False, "request-parameter-ietf-strict": False,
         "request-maximum-exp": 3600, "encrypt-out-token-allow": False, "register-client-allowed": False,
-        "session-management-allowed": False, "introspection-revocation-allowed": False,
+        "session-management-allowed": env("GLW_END_SESSION", "off") == "on",
+        "session-cookie-name": "GLEWLWYD2_OIDC_SID", "session-cookie-expiration": 2419200, "introspection-revocation-allowed": False,
         "introspection-revocation-auth-scope": [], "introspection-revocation-allow-target-client": True,
         "client-pubkey-parameter": "", "client-jwks-parameter": "jwks", "client-jwks_uri-parameter": "jwks_uri",
         # DPoP: proofs at most 60 s old; a client's "DPoP required" flag lives in this client property

@@ -7,7 +7,8 @@
 # and makes a Python environment in the kits' cache with requirements.txt from PyPI (see ../kit.sh).
 # Knobs: GLW_AT_TTL access-token lifetime (s, 3600), GLW_RT_TTL refresh-token lifetime (s, 14 days),
 # GLW_SIGNING RS256 | ES256 (RS256), GLW_PAR off | allowed | required (allowed), GLW_PAR_TTL pushed request_uri
-# lifetime (s, 90), GLW_LOGLEVEL (INFO; DEBUG names the reason of each refusal in STATE_DIR/glewlwyd.log).
+# lifetime (s, 90), GLW_LOGLEVEL (INFO; DEBUG names the reason of each refusal in STATE_DIR/glewlwyd.log),
+# GLW_REDIRECT_URIS more redirect URIs (space-separated), GLW_END_SESSION off | on (the end-session endpoint).
 set -euo pipefail
 kit_name=glewlwyd
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,7 +33,19 @@ python=$(kit_venv "$here/requirements.txt")
 schema=/usr/share/dbconfig-common/data/glewlwyd/install/sqlite3
 rm -f "$state/glewlwyd.db"
 sqlite3 "$state/glewlwyd.db" < "$schema"
-sed -e "s|@PORT@|$port|g" -e "s|@STATE@|$state|g" -e "s|@LOGLEVEL@|${GLW_LOGLEVEL:-INFO}|g" \
+# The webapp (login and consent pages), made once in the kits' cache: the package's files copied with their links
+# resolved (Glewlwyd serves no symbolic link; 4.5 MB) and a config.json of its own (the package's is a dangling link).
+webapp="$peers_cache/$kit_name/webapp"
+if [ ! -f "$webapp/config.json" ]; then
+  fresh="$webapp.$$"; rm -rf "$fresh"; mkdir -p "$fresh"
+  for entry in /usr/share/glewlwyd/webapp/*; do
+    [ "$(basename "$entry")" = config.json ] || cp -rL "$entry" "$fresh/"
+  done
+  "$python" -c 'import json, sys; c = json.load(open(sys.argv[1])); c["GlewlwydUrl"] = "./"; c["lang"] = ["en"]; json.dump(c, open(sys.argv[2], "w"))' \
+    /etc/glewlwyd/config-2.7.json/config.json "$fresh/config.json"
+  mv -T "$fresh" "$webapp" 2>/dev/null || rm -rf "$fresh"   # another start made it first
+fi
+sed -e "s|@PORT@|$port|g" -e "s|@STATE@|$state|g" -e "s|@WEBAPP@|$webapp|g" -e "s|@LOGLEVEL@|${GLW_LOGLEVEL:-INFO}|g" \
   "$here/glewlwyd.conf.in" > "$state/glewlwyd.conf"
 
 setsid glewlwyd -c "$state/glewlwyd.conf" >"$state/stdout.log" 2>&1 </dev/null &

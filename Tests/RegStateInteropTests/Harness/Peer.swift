@@ -35,6 +35,11 @@ struct PeerKnobs: Sendable {
     var pushedAuthorization: String?
     /// Glewlwyd only (`GLW_PAR_TTL`): seconds a pushed `request_uri` lives (default 90).
     var pushedRequestLifetime: Int?
+    /// Glewlwyd only (`GLW_REDIRECT_URIS`): more redirect URIs for the clients. Glewlwyd compares a loopback URI's
+    /// port exactly, so a test whose listener takes a port of its own registers it here (django accepts any port).
+    var redirectURIs: [URL] = []
+    /// Glewlwyd only (`GLW_END_SESSION=on`): discovery lists the RP-initiated logout endpoint.
+    var endSession = false
 }
 
 /// The provider's own record of refresh tokens, read from its database: how many were ever issued and how many are

@@ -18,6 +18,8 @@ struct PeerKit: Sendable {
     static let django = PeerKit(name: "django-oauth-toolkit")
     /// Glewlwyd (``GlewlwydPeer``).
     static let glewlwyd = PeerKit(name: "glewlwyd")
+    /// The real browser: headless Chromium under Selenium (``RealBrowser``).
+    static let browser = PeerKit(name: "browser")
 
     /// `<package root>/Tests/Peers/<name>`, when it holds a `start.sh`.
     var directory: URL? {

@@ -92,8 +92,10 @@ struct SecurityTokenTests {
         #expect(await app.device.simulator.refreshGrantCount == 1)
         // Confirmation, then per service at most one exchange refused for the expired ID token, and one exchange that
         // succeeds: the second service finds the first one's token under the lock and does not exchange again.
-        let successful = await app.device.simulator.requestLog.filter { $0.contains("/v1/security-token") }.count
+        let successful = await app.exchanges()
         #expect(successful <= 4, "security-token exchanges: \(successful)")
+        // The token the renewal replaced was retired at the backend: one live token is left.
+        #expect(await app.device.simulator.liveSecurityTokenCount(for: "alice@example.com") == 1)
     }
 
     @Test("a backend rejecting every security token: one renewal, then a typed failure without renewing again")

@@ -34,7 +34,8 @@ enum LoopbackRequest: Equatable {
     /// A complete `Connection: close` response with a small HTML page.
     static func response(status: Int) -> Data {
         let (reason, message) = switch status {
-        case 200: ("OK", "Sign-in complete. You can close this window and return to the app.")
+        // Sent before the engine has judged the redirect (a forged one gets this page too), so it claims nothing.
+        case 200: ("OK", "The sign-in response reached the app. You can close this window and return to the app, which shows whether you are signed in.")
         case 404: ("Not Found", "Nothing here.")
         case 405: ("Method Not Allowed", "Only GET is served here.")
         default: ("Bad Request", "The request could not be read.")

@@ -16,24 +16,12 @@ extension EffectRunner {
             return .hostTokenRefused(RegistrationFailure(error))
         }
         guard let backend else { return .hostTokenRefused(.unsupported("host mode needs a backend")) }
-        // Under the store's lock, like every write that can race a renewal in another process sharing the store.
-        let lease: any StoreLease
-        let installation: InstallationInfo
         do {
-            lease = try await tokens.exclusiveAccess()
-        } catch {
-            return .hostTokenRefused(.storage(error.errorDescription ?? "store"))
-        }
-        defer { lease.release() }
-        do {
-            installation = try await self.installation()
-        } catch {
-            return .hostTokenRefused(.storage(error.localizedDescription))
-        }
-        let grant: SecurityTokenGrant
-        do {
-            grant = try await backend.securityToken(idToken: idToken, installation: installation)
-        } catch {
+            // Under the store's lock, like every write that can race a renewal in another process sharing the store.
+            let (stored, replaced) = try await storeHostExchange(idToken, profile: verified.profile, backend: backend)
+            if let replaced { await retire(replaced) }
+            return .hostTokenAccepted(stored)
+        } catch let error as BackendError {
             if error == .forcedLogout, renewing { return .forcedLogout }
             if error.isTransient {
                 guard renewing else { return .hostTokenRefused(.providerUnreachable(error.errorDescription ?? "backend")) }
@@ -43,62 +31,98 @@ extension EffectRunner {
                 return .hostTokenRefused(.backendFailed(BackendError.invalidIDToken.errorDescription ?? "refused"))
             }
             return .hostTokenRefused(RegistrationFailure(error))
-        }
-        do {
-            let stored = try await tokens.storeHostSession(
-                idToken: idToken, profile: verified.profile, securityToken: grant.securityToken,
-                expiresAt: RecordedTime.expiry(after: grant.expiresIn, from: dependencies.clock.now()))
-            return .hostTokenAccepted(stored)
         } catch {
-            return .hostTokenRefused(.storage(error.localizedDescription))
+            return .hostTokenRefused(RegistrationFailure(mapping: error))
         }
     }
 
-    /// Self mode: exchanges the stored ID token for a new security token and stores it in place of `replaced`.
+    /// Self mode: exchanges the stored ID token for a new security token and stores it in place of `replaced`
+    /// (with a ``RejectionHold`` when `forRejection`: the backend rejected `replaced`), then retires `replaced` at
+    /// the backend where it offers that, so a backend that rejects every token is left with one live token.
     ///
     /// - Returns: the new security token.
     /// - Throws: ``BackendError`` (``BackendError/invalidIDToken`` when the stored ID token has expired: renew the
-    ///   provider tokens first), or ``AuthorizationError/noSession``.
-    func renewSecurityToken(replacing replaced: String?) async throws(SecurityTokenRenewalError) -> String {
-        // Under the store's lock, re-reading first: a process sharing the store may have renewed it meanwhile, and
-        // its token is used instead of exchanging again.
-        let lease: any StoreLease
-        do {
-            lease = try await tokens.exclusiveAccess()
-        } catch {
-            throw .storage(error.errorDescription ?? "store")
-        }
-        defer { lease.release() }
-        guard let backend, let snapshot = await tokens.snapshot(), let idToken = snapshot.idToken else {
-            throw .noSession
-        }
-        if let replaced, let current = snapshot.storedSecurityToken, current != replaced, snapshot.securityToken == current {
-            return current
-        }
-        let installation: InstallationInfo
-        do {
-            installation = try await self.installation()
-        } catch {
-            throw .storage(error.localizedDescription)
-        }
+    ///   provider tokens first), ``AuthorizationError/rejectedAfterRenewal`` when `replaced` is held under the lock
+    ///   (another process renewed it for a rejection and it was rejected again), or ``AuthorizationError/noSession``,
+    ///   as a ``SecurityTokenRenewalError``.
+    func renewSecurityToken(replacing replaced: String?, forRejection: Bool) async throws(SecurityTokenRenewalError)
+        -> String
+    {
         let grant: SecurityTokenGrant
         do {
-            grant = try await backend.securityToken(idToken: idToken, installation: installation)
-        } catch {
-            throw .backend(error)
+            // Under the store's lock, re-reading first: a process sharing the store may have renewed it meanwhile, and
+            // its token is used instead of exchanging again.
+            let lease: any StoreLease
+            do {
+                lease = try await tokens.exclusiveAccess()
+            } catch {
+                throw .storage(error.errorDescription ?? "store")
+            }
+            defer { lease.release() }
+            guard let backend, let snapshot = await tokens.snapshot(), let idToken = snapshot.idToken else {
+                throw .noSession
+            }
+            if let replaced, let current = snapshot.storedSecurityToken, current != replaced,
+               snapshot.securityToken == current {
+                return current
+            }
+            if let replaced, forRejection, await tokens.isHeld(replaced, carrier: .securityToken) {
+                throw .authorization(.rejectedAfterRenewal)
+            }
+            let installation: InstallationInfo
+            do {
+                installation = try await self.installation()
+            } catch {
+                throw .storage(error.localizedDescription)
+            }
+            do {
+                grant = try await backend.securityToken(idToken: idToken, installation: installation)
+            } catch {
+                throw .backend(error)
+            }
+            let stored: Bool
+            do {
+                stored = try await tokens.storeSecurityToken(grant, replacing: replaced, forRejection: forRejection)
+            } catch {
+                throw .storage(error.localizedDescription)
+            }
+            guard stored else {
+                // Someone replaced it meanwhile (a logout, another process): use what is stored now, and retire the
+                // token just bought, which nobody will use.
+                await retire(grant.securityToken)
+                guard let current = await tokens.snapshot()?.securityToken else { throw .noSession }
+                return current
+            }
         }
-        let stored: Bool
-        do {
-            stored = try await tokens.storeSecurityToken(grant, replacing: replaced)
-        } catch {
-            throw .storage(error.localizedDescription)
-        }
-        guard stored else {
-            // Someone replaced it meanwhile (a logout, another process): use what is stored now.
-            guard let current = await tokens.snapshot()?.securityToken else { throw .noSession }
-            return current
-        }
+        if let replaced { await retire(replaced) }
         return grant.securityToken
+    }
+
+    /// Retires `securityToken` at the backend, where it offers that (``RegistrationBackend/retireSecurityToken(_:)``):
+    /// a replaced token stops counting against the installation's limit. Best effort, outside the store's lock: a
+    /// backend without retirement, offline or refusing leaves it to expire there.
+    func retire(_ securityToken: String) async {
+        guard let backend else { return }
+        do {
+            try await backend.retireSecurityToken(securityToken)
+        } catch {
+            if case .unexpectedStatus(404, _) = error { return }
+            logger.log(.info, "a replaced security token was not retired: \(error.errorDescription ?? "backend")")
+        }
+    }
+
+    /// Host mode's exchange and store under the store's lock: the session stored, and the security token it replaced.
+    private func storeHostExchange(_ idToken: String, profile: Profile, backend: any RegistrationBackend) async throws
+        -> (StoredSession, replaced: String?)
+    {
+        let lease = try await tokens.exclusiveAccess()
+        defer { lease.release() }
+        let previous = await tokens.snapshot()?.storedSecurityToken
+        let grant = try await backend.securityToken(idToken: idToken, installation: try await installation())
+        let stored = try await tokens.storeHostSession(
+            idToken: idToken, profile: profile, securityToken: grant.securityToken,
+            expiresAt: RecordedTime.expiry(after: grant.expiresIn, from: dependencies.clock.now()))
+        return (stored, previous == grant.securityToken ? nil : previous)
     }
 
     /// This installation as the backend knows it.

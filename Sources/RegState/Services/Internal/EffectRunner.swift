@@ -34,7 +34,8 @@ struct EffectRunner: Sendable {
         if let backend = dependencies.backend {
             self.backend = backend
         } else if let url = configuration.backendURL {
-            backend = HTTPRegistrationBackend(baseURL: url, transport: dependencies.transport)
+            backend = HTTPRegistrationBackend(baseURL: url, transport: dependencies.transport,
+                                              retiresSecurityTokens: configuration.backendRetiresSecurityTokens)
         } else {
             backend = nil
         }

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Remembers a token that was renewed for a rejection and rejected again, so that a server that keeps rejecting
-/// costs one renewal, not one per call (the request policy completed): that token is not renewed again before a backoff on the
-/// injected clock has passed, 30 s doubling to 15 min, reset by a renewal the server accepts.
+/// Remembers, in memory, a security-token renewal that failed (offline, refused), so that its callers get that
+/// failure until a backoff on the injected clock has passed (30 s doubling to 15 min, reset by a renewal that
+/// succeeds). A token renewed for a rejection and rejected again is held in the store instead (``RejectionHold``),
+/// where every process and every later launch sees it.
 ///
 /// It keeps a digest of the token, never the token.
 struct RejectionBackoff: Sendable {
@@ -12,18 +13,11 @@ struct RejectionBackoff: Sendable {
     private var exhausted: (digest: Int, until: Date)?
     private var delay: TimeInterval = Self.first
 
-    /// Whether `token` was already renewed for this failure and the backoff has not passed at `now`.
-    func isExhausted(_ token: String, at now: Date) -> Bool { isExhausted(digest: token.hashValue, at: now) }
-
     /// Whether the token with this digest is held off at `now`.
     func isExhausted(digest: Int, at now: Date) -> Bool {
         guard let exhausted, exhausted.digest == digest else { return false }
         return now < exhausted.until
     }
-
-    /// `token` (a renewed one) was rejected again: hold it off until the backoff has passed; the next one doubles.
-    @discardableResult
-    mutating func holdOff(_ token: String, at now: Date) -> Date { holdOff(digest: token.hashValue, at: now) }
 
     /// Holds off the token with this digest; returns until when.
     @discardableResult

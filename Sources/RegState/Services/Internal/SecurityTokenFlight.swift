@@ -15,7 +15,7 @@ actor SecurityTokenFlight {
         case start
         /// A renewal for this token is under way or done: wait for its result.
         case wait
-        /// This token was already renewed for this failure; do not ask again before the backoff.
+        /// This token's renewal failed; do not ask again before the backoff.
         case exhausted
     }
 
@@ -83,10 +83,5 @@ actor SecurityTokenFlight {
     func fail(_ error: AuthorizationError) {
         guard pending != nil else { return }
         finish(.failure(error))
-    }
-
-    /// A token renewed for a rejection was rejected again: no renewal for it before the backoff has passed.
-    func rejectedAgain(_ token: String) {
-        backoff.holdOff(token, at: clock.now())
     }
 }

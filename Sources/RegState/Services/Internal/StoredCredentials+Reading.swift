@@ -29,6 +29,8 @@ extension StoredCredentials {
         record.renewalStartedAt = fields.date("renewal_started_at")
         record.issuer = fields.string("issuer")
         record.clientID = fields.string("client_id")
+        record.accessTokenHold = RejectionHold.read(&fields, "access_token_hold")
+        record.securityTokenHold = RejectionHold.read(&fields, "security_token_hold")
         return fields.mismatch ? nil : record
     }
 }

@@ -47,6 +47,11 @@ package struct StoredCredentials: Sendable, Equatable, Encodable, CustomStringCo
     package var issuer: String?
     /// The client id the credentials were issued to; `nil` in records written before credentials were bound.
     package var clientID: String?
+    /// The access token was renewed for a rejection (or rejected right after a renewal): a rejection of it is not
+    /// renewed again before the hold has passed (``RejectionHold``). `nil` otherwise and in older records.
+    package var accessTokenHold: RejectionHold?
+    /// The same for the backend security token.
+    package var securityTokenHold: RejectionHold?
 
     enum CodingKeys: String, CodingKey {
         case stage
@@ -65,6 +70,8 @@ package struct StoredCredentials: Sendable, Equatable, Encodable, CustomStringCo
         case renewalStartedAt = "renewal_started_at"
         case issuer
         case clientID = "client_id"
+        case accessTokenHold = "access_token_hold"
+        case securityTokenHold = "security_token_hold"
     }
 
     /// The non-secret summary events carry; `nil` for the non-native token, which has no registration.

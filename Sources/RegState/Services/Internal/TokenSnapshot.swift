@@ -28,6 +28,10 @@ package struct TokenSnapshot: Sendable, CustomStringConvertible {
     /// When a renewal with this refresh token started and never stored its answer (see
     /// ``StoredCredentials/renewalStartedAt``); `nil` when none is pending.
     package var renewalStartedAt: Date?
+    /// The access token's rejection hold (``StoredCredentials/accessTokenHold``).
+    package var accessTokenHold: RejectionHold?
+    /// The stored security token's rejection hold (``StoredCredentials/securityTokenHold``).
+    package var securityTokenHold: RejectionHold?
 
     init(_ credentials: StoredCredentials, isUsable: Bool, securityTokenUsable: Bool) {
         accessToken = credentials.accessToken
@@ -41,6 +45,17 @@ package struct TokenSnapshot: Sendable, CustomStringConvertible {
         isDPoPBound = credentials.isDPoPBound
         dpopThumbprint = credentials.dpopThumbprint
         renewalStartedAt = credentials.renewalStartedAt
+        accessTokenHold = credentials.accessTokenHold
+        securityTokenHold = credentials.securityTokenHold
+    }
+
+    /// Whether a server's rejection of `token` is held at `now` (not to be answered with a renewal): the stored token
+    /// of that kind is `token` and its ``RejectionHold`` has not passed.
+    func holdsRejection(of token: String, carrier: TokenCarrier, at now: Date) -> Bool {
+        switch carrier {
+        case .accessToken: accessToken == token && accessTokenHold?.holds(at: now) == true
+        case .securityToken: storedSecurityToken == token && securityTokenHold?.holds(at: now) == true
+        }
     }
 
     /// The usable access token, or `nil` when it has expired (or is within the grace period).

@@ -1,0 +1,43 @@
+import Foundation
+
+/// A stored token that was renewed because a server rejected the one before it (or that was itself rejected right
+/// after a renewal): a rejection of it is not answered with another renewal before ``until``. Kept in the
+/// credentials record beside the token it holds, so every process sharing the store and every later launch sees it,
+/// and written in the same atomic write, under the store's lock, as the token.
+///
+/// The hold doubles along a chain of tokens each renewed for a rejection of the one before (30 s up to 15 min), and
+/// a renewal for any other reason (expiry, a new registration) starts the chain again: a server that rejects every
+/// token costs one renewal per hold, whatever the number of calls, launches and processes.
+package struct RejectionHold: Sendable, Equatable, Encodable {
+    /// The first hold.
+    package static let first: TimeInterval = 30
+    /// The longest hold.
+    package static let longest: TimeInterval = 900
+
+    /// Until when a rejection of the token is not answered with a renewal.
+    package var until: Date
+    /// This hold's length (the next one in the chain is twice as long).
+    package var backoff: TimeInterval
+
+    /// The hold of a token renewed (or rejected again) at `now`, after a token whose hold was `previous`.
+    package static func after(_ previous: RejectionHold?, at now: Date) -> RejectionHold {
+        let backoff = previous.map { min(max($0.backoff, first) * 2, longest) } ?? first
+        return RejectionHold(until: now.addingTimeInterval(backoff), backoff: backoff)
+    }
+
+    /// Whether a rejection at `now` is still held (not answered with a renewal).
+    package func holds(at now: Date) -> Bool { now < until }
+
+    /// Reads the hold stored under `key` (`{"until": seconds, "backoff": seconds}`); a damaged one marks the record
+    /// damaged, as every other member does.
+    static func read(_ fields: inout JSONFields, _ key: String) -> RejectionHold? {
+        guard var inner = fields.nested(key) else { return nil }
+        guard let until = inner.date("until"), case .number(let seconds)? = inner.object["backoff"],
+              let backoff = RecordedTime.lifetime(seconds), !inner.mismatch
+        else {
+            fields.mismatch = true
+            return nil
+        }
+        return RejectionHold(until: until, backoff: backoff)
+    }
+}
