@@ -1,27 +1,43 @@
 #!/bin/sh
-# Runs random seeds of the deterministic simulation for SECONDS, one regstate-sim per core, and reports
-# runs, failures, virtual hours and runs per second. Every failure prints its seed and the command that replays it.
-#   Scripts/simulate.sh 600            # ten minutes on every core
-#   Scripts/simulate.sh 60 4           # one minute on 4 processes
+# Runs random seeds of the deterministic simulation for SECONDS, one regstate-sim per core, and reports runs,
+# failures, virtual hours and runs per second, and the figures a published campaign needs: the commit, each process's
+# seed range, the processes and the command. Every failure prints its seed and the command that replays it.
+#   Scripts/simulate.sh 600                       # ten minutes on every core
+#   Scripts/simulate.sh 60 4                      # one minute on 4 processes
+#   Scripts/simulate.sh 60 2 --world budget       # extra arguments go to every regstate-sim
+#   SIMULATE_BASE=4400000000 Scripts/simulate.sh 3600   # seeds from a chosen base (default: from the time of day)
+# Process i runs seeds BASE + i * 10,000,000 upwards, so the ranges never overlap.
 set -eu
-seconds=${1:?usage: Scripts/simulate.sh SECONDS [PROCESSES]}
+seconds=${1:?usage: Scripts/simulate.sh SECONDS [PROCESSES [REGSTATE-SIM ARGUMENTS...]]}
 cores=${2:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
+shift; [ $# -gt 0 ] && shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 swift build -c release --product regstate-sim >/dev/null
 binary=$(swift build -c release --show-bin-path)/regstate-sim
 out=$(mktemp -d)
-base=$(( $(date +%s) % 100000 * 100000 ))
+base=${SIMULATE_BASE:-$(( $(date +%s) % 100000 * 100000 ))}
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo '+changes')
+began=$(date +%s)
 i=0
 while [ "$i" -lt "$cores" ]; do
-    "$binary" --time-box "$seconds" --start $(( base + i * 10000000 )) --quiet >"$out/$i.log" 2>&1 &
+    "$binary" --time-box "$seconds" --start $(( base + i * 10000000 )) --quiet "$@" >"$out/$i.log" 2>&1 &
     i=$(( i + 1 ))
 done
 wait || true
+ended=$(date +%s)
 cat "$out"/*.log | grep -v '^runs ' || true
-awk '/^runs / { runs += $2; failures += $4; hours += $6; if ($8 + 0 > wall) wall = $8 + 0 }
-     END { printf "total: runs %d failures %d virtual-hours %.1f wall %.1fs runs/s %.1f (%d processes)\n",
-                  runs, failures, hours, wall, runs / (wall > 0 ? wall : 1), '"$cores"' }' "$out"/*.log
+echo "commit: $commit"
+echo "command: Scripts/simulate.sh $seconds $cores${*:+ $*} (SIMULATE_BASE=$base; each process: regstate-sim --time-box $seconds --start S --quiet${*:+ $*})"
+i=0
+while [ "$i" -lt "$cores" ]; do
+    start=$(( base + i * 10000000 ))
+    awk -v start="$start" '/^runs / { printf "seeds: %d..%d (%d runs)\n", start, start + $2 - 1, $2 }' "$out/$i.log"
+    i=$(( i + 1 ))
+done
+awk -v elapsed=$(( ended - began )) '/^runs / { runs += $2; failures += $4; hours += $6; if ($8 + 0 > wall) wall = $8 + 0 }
+     END { printf "total: runs %d failures %d virtual-hours %.1f wall %.1fs (elapsed %d s) runs/s %.1f (%d processes, %.1f runs/s per process)\n",
+                  runs, failures, hours, wall, elapsed, runs / (wall > 0 ? wall : 1), '"$cores"', runs / (wall > 0 ? wall : 1) / '"$cores"' }' "$out"/*.log
 failed=$(awk '/^runs / { f += $4 } END { print f + 0 }' "$out"/*.log)
 rm -rf "$out"
 [ "$failed" -eq 0 ]

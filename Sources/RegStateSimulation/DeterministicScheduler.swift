@@ -46,6 +46,9 @@ public final class DeterministicScheduler: @unchecked Sendable {
     private var random: SeededRandom
     private var report = Report()
     private var owner: pthread_t?
+    /// Called (without the lock) when no job is ready and no sleeper is held: a clock that owns waits ends one and
+    /// answers `true` (its job is then ready), or answers `false` when none waits.
+    private var idle: (@Sendable () -> Bool)?
 
     nonisolated(unsafe) private static var current: DeterministicScheduler?
     nonisolated(unsafe) private static var installed = false
@@ -53,6 +56,9 @@ public final class DeterministicScheduler: @unchecked Sendable {
 
     /// A scheduler whose choices come from `random`.
     public init(random: SeededRandom) { self.random = random }
+
+    /// Sets what the scheduler asks when nothing is ready: a simulated clock ending its earliest wait.
+    public func whenIdle(_ handler: @escaping @Sendable () -> Bool) { lock.withLock { idle = handler } }
 
     /// Whether the runtime exposes the hooks (they are looked up once).
     public static var isAvailable: Bool { installHooks() }
@@ -80,7 +86,16 @@ public final class DeterministicScheduler: @unchecked Sendable {
                 virtualNanoseconds = max(virtualNanoseconds, timer.due)
                 report.timersFired += 1
                 next = timer.job
-            } else if !done.isSet {
+            } else if let idle {
+                lock.unlock()
+                if idle() { continue }
+                lock.lock()
+                if !ready.isEmpty {
+                    lock.unlock()
+                    continue
+                }
+            }
+            if next == nil, ready.isEmpty, !done.isSet {
                 // Nothing ready here: give a foreign thread a moment to hand back a job, then call it stuck.
                 if !lock.wait(until: Date().addingTimeInterval(maxIdleWait)) && ready.isEmpty {
                     lock.unlock()

@@ -17,6 +17,8 @@ public final class Ledger: @unchecked Sendable {
     /// Rotations whose answer never reached a live process (lost, malformed, or the process died).
     private var lostRotations: Set<String> = []
     private var step = 0
+    /// `step` as the three-digit prefix of a trace line (`String(format:)` per line was a visible cost of a run).
+    private var stepLabel = "000 "
     private var refusals = 0
     private var grantsDelivered: [Date] = []
     private var diskMishaps = 0
@@ -32,17 +34,23 @@ public final class Ledger: @unchecked Sendable {
     public var violations: [String] { lock.withLock { found } }
 
     /// Sets the step number that prefixes later trace lines.
-    func begin(step: Int) { lock.withLock { self.step = step } }
+    func begin(step: Int) {
+        lock.withLock {
+            self.step = step
+            let digits = "\(step)"
+            stepLabel = String(repeating: "0", count: max(0, 3 - digits.count)) + digits + " "
+        }
+    }
 
     /// Appends a trace line.
-    func note(_ line: String) { lock.withLock { lines.append(String(format: "%03d ", step) + line) } }
+    func note(_ line: String) { lock.withLock { lines.append(stepLabel + line) } }
 
     /// Records an invariant violation (and traces it).
     func violation(_ invariant: String, _ detail: String) {
         lock.withLock {
             let text = "\(invariant): \(detail)"
             found.append(text)
-            lines.append(String(format: "%03d ", step) + "VIOLATION " + text)
+            lines.append(stepLabel + "VIOLATION " + text)
         }
     }
 
@@ -58,14 +66,14 @@ public final class Ledger: @unchecked Sendable {
             if !processAlive {
                 // The kernel released the dead process's lock while its request was on the wire: a crash made the
                 // second presentation unavoidable.
-                lines.append(String(format: "%03d ", step) + "note  rt#\(id) presented again by p\(process) after it died (unavoidable: request on the wire)")
+                lines.append(stepLabel + "note  rt#\(id) presented again by p\(process) after it died (unavoidable: request on the wire)")
             } else if let next = successors[id], storedRefreshTokens.contains(next) {
                 let text = "refresh-reuse: p\(process) presented rt#\(id) again although its successor rt#\(next) was stored"
                 found.append(text)
-                lines.append(String(format: "%03d ", step) + "VIOLATION " + text)
+                lines.append(stepLabel + "VIOLATION " + text)
             } else {
                 let why = lostRotations.contains(id) ? "its rotation's answer was lost" : "no rotation of it was stored"
-                lines.append(String(format: "%03d ", step) + "note  rt#\(id) presented again (unavoidable: \(why))")
+                lines.append(stepLabel + "note  rt#\(id) presented again (unavoidable: \(why))")
             }
         }
     }

@@ -2,12 +2,19 @@ import Foundation
 import RegState
 
 /// The system's crypto with its random bytes drawn from the run's seed: tokens, PKCE verifiers, states and nonces
-/// come out the same in every replay of a seed. Hashes, signatures and verification are the system's.
+/// come out the same in every replay of a seed. Hashes, signatures and verification are the system's, with its ready
+/// (loaded once) signing and verification keys. The public half of a private key is a pure function of it, so it is
+/// worked out once per key (each simulated launch loads the same DPoP and provider keys again, and libcrypto's
+/// decoding was a tenth of a run): per run for P-256 keys, per process for the few RSA provider keys.
 final class SeededCrypto: CryptoProvider, @unchecked Sendable {
-    // @unchecked: `random` is guarded by `lock`; `system` is immutable and Sendable.
+    // @unchecked: `random` and `p256PublicKeys` are guarded by `lock`; `system` is immutable and Sendable.
     private let system = SystemCrypto()
     private let lock = NSLock()
     private var random: SeededRandom
+    private var p256PublicKeys: [Data: P256PublicKey] = [:]
+    /// The provider keys' public halves, at most `rsaMemoLimit` of them (forgotten together when full).
+    private static let rsaPublicKeys = LockedValue<[Data: RSAPublicKey]>([:])
+    private static let rsaMemoLimit = 16
 
     init(random: SeededRandom) { self.random = random }
 
@@ -30,12 +37,26 @@ final class SeededCrypto: CryptoProvider, @unchecked Sendable {
         try system.sign(message: message, privateKey: privateKey, algorithm: algorithm)
     }
     func generateRSAPrivateKey(bits: Int) throws -> RSAPrivateKey { try system.generateRSAPrivateKey(bits: bits) }
-    func publicKey(of privateKey: RSAPrivateKey) throws -> RSAPublicKey { try system.publicKey(of: privateKey) }
+    func publicKey(of privateKey: RSAPrivateKey) throws -> RSAPublicKey {
+        if let known = Self.rsaPublicKeys.withLock({ $0[privateKey.pkcs1DER] }) { return known }
+        let publicKey = try system.publicKey(of: privateKey)
+        Self.rsaPublicKeys.withLock { known in
+            if known.count >= Self.rsaMemoLimit { known.removeAll() }
+            known[privateKey.pkcs1DER] = publicKey
+        }
+        return publicKey
+    }
     func verificationKey(for key: PublicKeyMaterial) throws -> any VerificationKey { try system.verificationKey(for: key) }
     func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws -> Bool {
         try system.verify(signature: signature, message: message, publicKey: publicKey)
     }
     func generateP256PrivateKey() throws -> P256PrivateKey { try system.generateP256PrivateKey() }
-    func publicKey(of privateKey: P256PrivateKey) throws -> P256PublicKey { try system.publicKey(of: privateKey) }
+    func publicKey(of privateKey: P256PrivateKey) throws -> P256PublicKey {
+        if let known = lock.withLock({ p256PublicKeys[privateKey.pkcs8DER] }) { return known }
+        let publicKey = try system.publicKey(of: privateKey)
+        lock.withLock { p256PublicKeys[privateKey.pkcs8DER] = publicKey }
+        return publicKey
+    }
     func sign(message: Data, privateKey: P256PrivateKey) throws -> Data { try system.sign(message: message, privateKey: privateKey) }
+    func signingKey(for privateKey: P256PrivateKey) throws -> any SigningKey { try system.signingKey(for: privateKey) }
 }

@@ -243,9 +243,17 @@ package struct SimulatedFileSystemCalls: StorageFileSystem {
 
     package func temporarySuffix() -> UInt64 { fileSystem.lock.withLock { fileSystem.random.next() } }
 
+    /// The lock waits' clock: the seconds the waits paused (monotonic: the world's clock jumps do not count).
     package func now() -> TimeInterval { fileSystem.lock.withLock { fileSystem.lockClock } }
 
+    /// In the launch-budget world an async wait for a lock sleeps on the run's virtual clock, so a lock held across
+    /// a stalled answer is waited for in the same time as the stall, and whichever deadline comes first ends first.
     package func pause(nanoseconds: UInt64) async {
+        if let clock = fileSystem.virtualClock {
+            await clock.sleep(for: Double(nanoseconds) / 1e9)
+            fileSystem.lock.withLock { fileSystem.lockClock += Double(nanoseconds) / 1e9 }
+            return
+        }
         fileSystem.lock.withLock { fileSystem.lockClock += Double(nanoseconds) / 1e9 }
         await DeterministicScheduler.yield()
     }

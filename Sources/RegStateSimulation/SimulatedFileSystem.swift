@@ -72,6 +72,8 @@ public final class SimulatedFileSystem: @unchecked Sendable {
     var calls = 0
     var crashAt: Int?
     var lockClock: TimeInterval = 0
+    /// The launch-budget world's clock, which async lock waits sleep on (``SimulatedFileSystem/Calls/pause(nanoseconds:)``).
+    var virtualClock: SimulationClock?
     var failPercent = 0
     var crashRate = 0
     /// Values handed to the store under each key (the old-or-new check).

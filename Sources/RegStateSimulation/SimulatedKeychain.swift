@@ -62,7 +62,8 @@ final class SimulatedDeviceLock: @unchecked Sendable {
     private var locked = false
     private var locking = false
     private let ledger: Ledger
-    private var refused: Set<String> = []
+    /// The session records whose removal the device refused, with the session the credentials record held then.
+    private var refused: [String: String?] = [:]
     /// Percent of item calls on an unlocked device that find it locked, and on a locked one that find it unlocked.
     static let lockPercent = 5
     static let unlockPercent = 20
@@ -83,15 +84,24 @@ final class SimulatedDeviceLock: @unchecked Sendable {
         if unlocked { ledger.note("disk  device unlocked (faults off)") }
     }
 
-    /// Whether a removal of a session's record (credentials, DPoP key) was refused since one was last written or
-    /// removed.
+    /// Whether a removal of a session's record (credentials, DPoP key) was refused since one was last removed, or
+    /// written for another session (a renewal of the session whose removal was refused keeps it excused: that
+    /// session ends at its next contact with the backend, which ended it).
     var refusedRemoval: Bool { lock.withLock { !refused.isEmpty } }
 
-    /// Notes that a removal of `key` was refused (`true`) or that the session's record `key` was written or removed.
-    func noteSessionRecord(_ key: String, refused: Bool) {
+    /// Notes that a removal of `key` was refused (`true`, with the session `data` holds) or that the session's record
+    /// `key` was written (`data`) or removed (`nil`).
+    func noteSessionRecord(_ key: String, refused: Bool, data: Data? = nil) {
         guard ["credentials", DPoPKeyStore.recordKey].contains(key) else { return }
+        let session = data.flatMap { (try? JSONSerialization.jsonObject(with: $0) as? [String: Any])?["session_id"] as? String }
         lock.withLock {
-            if refused { self.refused.insert(key) } else { self.refused.remove(key) }
+            if refused {
+                self.refused[key] = .some(session)
+            } else if data != nil, key == "credentials", let excused = self.refused[key] ?? nil, excused == session {
+                return
+            } else {
+                self.refused[key] = nil
+            }
         }
     }
 
@@ -121,14 +131,14 @@ struct DeviceLockedItems: SecureItemStore {
     func set(_ data: Data, forKey key: String) throws {
         try device.check(key)
         try items.set(data, forKey: key)
-        device.noteSessionRecord(key, refused: false)
+        device.noteSessionRecord(key, refused: false, data: data)
     }
 
     func removeValue(forKey key: String) throws {
         do {
             try device.check(key)
         } catch {
-            device.noteSessionRecord(key, refused: true)
+            device.noteSessionRecord(key, refused: true, data: try? items.data(forKey: key))
             throw error
         }
         try items.removeValue(forKey: key)

@@ -33,6 +33,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
     private var faultRate = 0
     private var offline = false
     private var disabled: Set<NetworkFault> = []
+    private var watch: LaunchBudgetWatch?
     /// The DPoP invariants, checked on every request and answer.
     let dpop: DPoPAudit
     /// Origins (scheme://host:port) a token may be sent to, and the issuer's origin (the only one for refresh tokens).
@@ -59,6 +60,9 @@ public final class SimulatedNetwork: @unchecked Sendable {
 
     /// Faults still drawn (so every later draw stays the same) but never played (the shrinker turns them off).
     var disabledFaults: Set<NetworkFault> { get { lock.withLock { disabled } } set { lock.withLock { disabled = newValue } } }
+
+    /// The launch-budget world's stalls (``LaunchBudgetWatch``); `nil` in every other world.
+    var launchBudgetWatch: LaunchBudgetWatch? { get { lock.withLock { watch } } set { lock.withLock { watch = newValue } } }
 
     /// The transport of one process: requests from a dead process never leave, answers to one are lost.
     func transport(for process: Int, isAlive: @escaping @Sendable () -> Bool) -> any HTTPTransport {
@@ -111,11 +115,16 @@ public final class SimulatedNetwork: @unchecked Sendable {
         }
         clock.advance(by: latency)
         let response = try await base.send(request)
+        let watch = launchBudgetWatch
+        if let watch, let seconds = watch.stall(for: isGrant) { await watch.hold(seconds, process: process, label: label) }
         ledger.delivered(by: process)
         dpop.answered(request, response, label: label, clockMoved: abs(clock.now().timeIntervalSince(leftAt)) > 30)
         let delivered = isAlive() && fault != .answerLost && fault != .malformedAnswer
         if isGrant, (400..<500).contains(response.status) { ledger.providerRefused() }
-        if isGrant, response.status == 200, delivered { ledger.grantDelivered(at: clock.now()) }
+        if isGrant, response.status == 200, delivered {
+            ledger.grantDelivered(at: clock.now())
+            watch?.delivered(to: process, accessToken: Self.jsonString("access_token", in: response.body))
+        }
         var rotation = ""
         if isGrant, response.status == 200, let old = refreshToken, let new = Self.jsonString("refresh_token", in: response.body) {
             if new != old { ledger.rotated(old, into: new, delivered: delivered) }

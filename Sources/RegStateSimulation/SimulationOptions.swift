@@ -47,6 +47,10 @@ public enum SimulationWorld: String, Sendable, Equatable, CaseIterable {
     /// The host app logs in and pushes ID tokens (`sessionSource = .host`); the API takes the backend
     /// security token.
     case host
+    /// RegState renews itself with a 2 s launch budget, and the provider holds half of its refresh answers (after
+    /// acting on them) for longer than that. The budget's timer and the stalls run on the virtual clock, through the
+    /// engine's clock seam. Not drawn for a seed (so every recorded seed keeps its world): `--world budget`.
+    case launchBudget = "budget"
 
     /// The world of `seed` when none is given: half plain, a quarter DPoP, a quarter host (from a stream of its own,
     /// so the actions every seed draws stay the same).

@@ -1,6 +1,7 @@
 import Foundation
 import RegState
 import RegStateSimulator
+import RegStateTesting
 
 /// One action of a step, drawn before it is performed: a step the shrinker skips draws the same numbers, so every
 /// later step stays what it was.
@@ -202,8 +203,8 @@ extension SimulationRun {
         }
     }
 
-    /// Keys the provider rotates to, made once per process (their bits do not reach the trace).
-    static let spareKeys: [RSAPrivateKey] = (0..<3).compactMap { _ in try? SystemCrypto().generateRSAPrivateKey(bits: 2048) }
+    /// Keys the provider rotates to: checked-in test keys, the same in every process.
+    static let spareKeys: [RSAPrivateKey] = CheckedInKeys.spares
 
     func callForToken(_ index: Int) {
         grantCapableCalls += 1

@@ -9,6 +9,7 @@ extension SimulationRun {
         checkNoTornRecord()
         if loggedOut { checkNoTokenOnDisk("logout") }
         disk.checkFiles(slots)
+        if budgetWatch != nil { await checkLateRenewals() }
     }
 
     /// After the heal: every process relaunched from disk, no faults.

@@ -7,7 +7,7 @@ import RegStateSimulator
 extension SimulationRun {
     func prepareWorld() async {
         switch world {
-        case .plain:
+        case .plain, .launchBudget:
             break
         case .pushedAuthorization:
             await preparePushedAuthorization()
@@ -31,7 +31,7 @@ extension SimulationRun {
     /// sometimes turns hostile with its nonces (a new one on every answer, none accepted), and back.
     func actWorld() async {
         switch world {
-        case .plain:
+        case .plain, .launchBudget:
             break
         case .pushedAuthorization:
             await actPushedAuthorization()
@@ -276,7 +276,7 @@ extension SimulationRun {
     /// hostile nonce policy ends.
     func healWorld() async {
         switch world {
-        case .plain:
+        case .plain, .launchBudget:
             break
         case .pushedAuthorization:
             await healPushedAuthorization()

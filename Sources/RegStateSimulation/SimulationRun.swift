@@ -11,6 +11,9 @@ public actor SimulationRun {
     let options: SimulationOptions
     let ledger = Ledger()
     let clock = ManualClock()
+    /// The launch-budget world's clock and referee (the engine sleeps on the clock; the network stalls through the
+    /// referee); `nil` in every other world, whose engines keep the plain ``ManualClock``.
+    nonisolated let budgetWatch: LaunchBudgetWatch?
     let liveness = Liveness()
     var random: SeededRandom
     /// A second stream for the faults added after the first seeds were recorded (key rotation, device limits), so
@@ -77,6 +80,11 @@ public actor SimulationRun {
         extraRandom = SeededRandom(seed: options.seed ^ 0x9E37_79B9_7F4A_7C15)
         world = options.world ?? SimulationWorld.drawn(for: options.seed)
         worldRandom = SeededRandom(seed: options.seed ^ 0x94D0_49BB_1331_11EB)
+        budgetWatch = world == .launchBudget
+            ? LaunchBudgetWatch(clock: SimulationClock(time: clock), random: SeededRandom(seed: options.seed ^ 0xB5AD_4ECE_DA1C_E2A9),
+                                ledger: ledger)
+            : nil
+        network.launchBudgetWatch = budgetWatch
         network.disabledFaults = Set(options.disabledFaults.compactMap(\.networkFault))
         startedAt = clock.now()
         let ledger = ledger
@@ -88,6 +96,7 @@ public actor SimulationRun {
             let model = SimulatedDisk(random: diskRandom, ledger: ledger) { incarnation in liveness.kill(incarnation) }
             disk = SimulatedKeychain(disk: model, random: SeededRandom(seed: options.seed ^ 0x2545_F491_4F6C_DD1D), ledger: ledger)
         }
+        (disk as? SimulatedFileSystem)?.virtualClock = budgetWatch?.clock
         ledger.note("world \(world.rawValue) access=\(Int(accessLifetime))s refresh=\(refreshLifetime.map { "\(Int($0))s" } ?? "none") "
                     + "grace=\(Int(configuration.refreshReuseGrace))s rotates=\(configuration.rotatesRefreshTokens)")
     }
@@ -107,10 +116,15 @@ public actor SimulationRun {
             await act()
             for _ in 0..<random.below(6) { await DeterministicScheduler.yield() }
             await checkContinuously()
+            budgetWatch?.clock.wakeDue()
         }
         ledger.begin(step: options.steps + 1)
         await heal()
         await checkAtEnd()
+        // Stalls of processes that ended are answered (to nobody), so no wait outlives the run.
+        if let clock = budgetWatch?.clock {
+            while clock.wakeNext() { for _ in 0..<8 { await DeterministicScheduler.yield() } }
+        }
         return SimulationResult(
             seed: options.seed, violations: ledger.violations, trace: ledger.trace,
             virtualSeconds: clock.now().timeIntervalSince(startedAt), refreshGrants: await simulator.refreshGrantCount)
@@ -130,11 +144,16 @@ public actor SimulationRun {
             store: disk.store(for: incarnation),
             journal: disk.journal(for: slot, incarnation: incarnation, liveness: liveness),
             transport: network.transport(for: incarnation) { liveness.isAlive(incarnation) },
-            clock: clock, crypto: crypto, platform: SystemPlatformService(formFactor: "390x844"), logger: SilentLogger()))
+            clock: budgetWatch?.clock ?? clock, crypto: crypto, platform: SystemPlatformService(formFactor: "390x844"),
+            logger: SilentLogger()))
         slot.service = service
         grantCapableCalls += 1
+        budgetWatch?.launchBegan(incarnation)
         let state = await service.start()
         ledger.note("p\(incarnation) launched (\(reason)) slot \(index): \(Self.describe(state))")
+        if let budgetWatch, budgetWatch.launchSettled(incarnation, sequence: try? await service.journalEntries().last?.sequence) {
+            ledger.note("p\(incarnation) launch settled while its renewal stalls")
+        }
         if world == .host {
             await listenForNotices(service, incarnation: incarnation)
             hostOnLaunch(index, state: state)
@@ -156,13 +175,14 @@ public actor SimulationRun {
         var oidc = OIDCConfiguration(issuer: world.issuer, clientID: world.clientID, redirectURI: SimulatedDevice.redirect)
         oidc.unexplainedAnswerRetryDelay = 0
         var configuration = RegStateConfiguration(oidc: oidc, backendURL: world.backendURL)
-        // A launch renewal waits for its answer: the budget's timer is real time, which the simulation does not drive.
-        configuration.launchBudget = .infinity
+        // A launch renewal waits for its answer, but in the launch-budget world, whose clock drives the budget's timer.
+        configuration.launchBudget = self.world == .launchBudget ? LaunchBudgetWatch.budget : .infinity
         // Check Registration runs in a task of its own after the launch; the seeded world's actions stay the ones
         // the seed chose (the check is tested on the simulator in RegistrationCheckTests).
         configuration.checksRegistrationAtLaunch = false
         switch self.world {
         case .plain: break
+        case .launchBudget: configuration.oidc.unexplainedAnswerRetryDelay = 1
         case .pushedAuthorization: configuration.oidc.pushedAuthorization = enginePushedAuthorization
         case .dpop: configuration.dpop = engineRequiresDPoP ? .required : .whenOffered
         case .host: configuration.sessionSource = .host

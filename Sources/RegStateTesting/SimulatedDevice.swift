@@ -27,8 +27,9 @@ public struct SimulatedDevice: Sendable {
 
     /// The redirect URI the device registers with.
     public static let redirect = URL(string: "com.example.app:/callback") ?? URL(fileURLWithPath: "/callback")
-    /// One provider key for every simulated world in a process: RSA key generation is the slowest thing a world does.
-    public static let sharedSigningKey: RSAPrivateKey? = try? SystemCrypto().generateRSAPrivateKey(bits: 2048)
+    /// One provider key for every simulated world: a checked-in test key, since RSA key generation is the slowest thing
+    /// a world would do.
+    public static let sharedSigningKey: RSAPrivateKey? = CheckedInKeys.provider
 
     /// Creates a world with the knobs `configure` sets (lifetimes, offline, refusal, limits, …).
     ///

@@ -3,11 +3,13 @@ import RegState
 import Testing
 
 extension InteropTests {
-    /// The library against each real provider: registration, relaunch, userinfo; against django-oauth-toolkit also
-    /// revocation at logout and a refusal after revocation (Glewlwyd has no revocation endpoint: see ``Glewlwyd``).
+    /// The library against each real provider: registration, relaunch, userinfo; against the providers with an
+    /// RFC 7009 endpoint (django-oauth-toolkit, idpyoidc) also revocation at logout and a refusal after revocation
+    /// (Glewlwyd has none: see ``Glewlwyd``).
     ///
-    /// Each test starts its own provider (1–3 s warm) so no test sees another's tokens.
-    @Suite("Library against real providers")
+    /// One provider of each kind serves the whole suite (``SuitePeers``): every test reads and revokes only the
+    /// tokens of its own registration.
+    @Suite("Library against real providers", .peers(PeerKind.allCases))
     struct Library {
         @Test("social registration with a custom-scheme redirect reaches Active H; a relaunch gives Active B",
               arguments: PeerKind.allCases)
@@ -83,9 +85,11 @@ extension InteropTests {
             }
         }
 
-        @Test("django: logout revokes the refresh token at the provider, which then refuses it; local data is cleared (D)")
-        func logoutRevokes() async throws {
-            try await withInteropPeer { peer in
+        /// The providers with an RFC 7009 endpoint (Glewlwyd has none: ``Glewlwyd``'s logout test).
+        @Test("logout revokes the refresh token at the provider, which then refuses it; local data is cleared (D)",
+              arguments: [PeerKind.django, .idpyoidc])
+        func logoutRevokes(kind: PeerKind) async throws {
+            try await withPeer(kind) { peer in
                 let device = InteropDevice(peer: peer)
                 let service = try await device.register()
                 let refreshToken = try await device.storedRefreshToken()
@@ -104,7 +108,7 @@ extension InteropTests {
                     _ = try await client.refresh(refreshToken: refreshToken)
                     Issue.record("the provider accepted a revoked refresh token")
                 } catch {
-                    #expect(error.isRefusal, "expected invalid_grant, got \(error)")
+                    #expect(error.isRefusal, "expected \(peer.refusalReason), got \(error)")
                 }
                 // A relaunch finds nothing: D.
                 #expect(await device.launch().start() == .registrationRequired)
@@ -113,7 +117,7 @@ extension InteropTests {
 
         @Test("django: stock django-oauth-toolkit lists revocation only in RFC 8414 metadata: the client finds and uses it")
         func revocationFromAuthorizationServerMetadata() async throws {
-            try await withInteropPeer { peer in
+            try await withPeer(.django) { peer in
                 let device = InteropDevice(peer: peer)
                 _ = try await device.register()
                 let refreshToken = try await device.storedRefreshToken()
@@ -126,9 +130,10 @@ extension InteropTests {
             }
         }
 
-        @Test("django: a refresh token revoked behind the client's back: renewal gives Error E (final), storage cleared, then D")
-        func providerRefusal() async throws {
-            try await withInteropPeer { peer in
+        @Test("a refresh token revoked behind the client's back: renewal gives Error E (final), storage cleared, then D",
+              arguments: [PeerKind.django, .idpyoidc])
+        func providerRefusal(kind: PeerKind) async throws {
+            try await withPeer(kind) { peer in
                 let device = InteropDevice(peer: peer)
                 let service = try await device.register()
                 let refreshToken = try await device.storedRefreshToken()
@@ -139,7 +144,7 @@ extension InteropTests {
                     _ = try await service.validAccessToken()
                     Issue.record("renewal with a revoked refresh token succeeded")
                 } catch let error as RegStateError {
-                    #expect(error == .renewal(.denied(reason: "invalid_grant")))
+                    #expect(error == .renewal(.denied(reason: peer.refusalReason)))
                     #expect(!error.isRecoverable)
                 }
                 #expect(device.transport.refreshTokensSent == [refreshToken])

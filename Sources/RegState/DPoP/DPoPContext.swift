@@ -106,10 +106,17 @@ package final class DPoPContext: Sendable {
 
     /// Removes the key and the nonces (logout, clear-state, storage cleared after a final failure).
     package func forget() {
+        forgetSession(removingKey: true)
+        try? registrationKeys.remove()
+    }
+
+    /// A session ended: the nonces and the loaded signer go, and the session's key when `removingKey` (the stored
+    /// session was this process's; another's key, and a registration in progress, are left alone). Call under the
+    /// store's lock.
+    package func forgetSession(removingKey: Bool) {
         nonces.removeAll()
         signers.withLock { $0 = nil }
-        try? keys.remove()
-        try? registrationKeys.remove()
+        if removingKey { try? keys.remove() }
     }
 
     /// A fresh proof for one request, with the latest nonce of `url`'s origin.

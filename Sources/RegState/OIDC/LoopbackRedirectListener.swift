@@ -19,6 +19,8 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
     public let redirectURI: URL
 
     private let socket: Int32
+    /// Where the wait's deadlines are read (the wall clock unless a test passes its own).
+    private let clock: any RegStateClock
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let state = LockedValue(State())
@@ -33,8 +35,11 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
     /// - Parameters:
     ///   - port: The port, or 0 for one the system picks.
     ///   - path: The redirect path; `/callback` by default.
+    ///   - clock: The clock the wait's deadlines are measured on; the wall clock by default.
     /// - Throws: ``LoopbackListenerError/socketFailed(_:)`` when the port cannot be bound (for example it is in use).
-    public init(port: UInt16 = 0, path: String = "/callback") throws(LoopbackListenerError) {
+    public init(port: UInt16 = 0, path: String = "/callback", clock: any RegStateClock = SystemClock())
+        throws(LoopbackListenerError)
+    {
         let normalized = path.hasPrefix("/") ? path : "/" + path
         let (descriptor, boundPort) = try LoopbackSocket.openListener(port: port)
         let wake: (read: Int32, write: Int32)
@@ -54,6 +59,7 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
         self.path = normalized
         self.redirectURI = uri
         self.socket = descriptor
+        self.clock = clock
         self.wakeRead = wake.read
         self.wakeWrite = wake.write
     }
@@ -84,7 +90,7 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
         }
         if let allowed { throw allowed }
         defer { state.withLock { $0.waiting = false } }
-        let deadline = Date().addingTimeInterval(max(0, timeout))
+        let deadline = clock.now().addingTimeInterval(max(0, timeout))
         let result: Result<URL, LoopbackListenerError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let thread = Thread { [self] in
@@ -109,26 +115,26 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
     /// The serving loop, on the dedicated thread.
     private func serve(until deadline: Date) -> Result<URL, LoopbackListenerError> {
         while true {
-            let ready = LoopbackSocket.waitReadable([socket, wakeRead], until: deadline)
+            let ready = LoopbackSocket.waitReadable([socket, wakeRead], until: deadline, clock: clock)
             if ready.contains(wakeRead) { return .failure(.cancelled) }
             if ready.isEmpty { return .failure(.timedOut) }
             guard let client = LoopbackSocket.acceptConnection(socket) else { continue }
             defer { LoopbackSocket.closeDescriptor(client) }
-            let answerBy = min(deadline, Date().addingTimeInterval(10))
-            guard let head = LoopbackSocket.readRequestHead(client, until: answerBy) else { continue }
+            let answerBy = min(deadline, clock.now().addingTimeInterval(10))
+            guard let head = LoopbackSocket.readRequestHead(client, until: answerBy, clock: clock) else { continue }
             switch LoopbackRequest(head: head, expectedPath: path) {
             case .redirect(let target):
-                LoopbackSocket.writeAll(LoopbackRequest.response(status: 200), to: client, until: answerBy)
+                LoopbackSocket.writeAll(LoopbackRequest.response(status: 200), to: client, until: answerBy, clock: clock)
                 guard let url = URL(string: "http://127.0.0.1:\(port)\(target)") else {
                     return .failure(.malformedRequest)
                 }
                 return .success(url)
             case .otherPath:
-                LoopbackSocket.writeAll(LoopbackRequest.response(status: 404), to: client, until: answerBy)
+                LoopbackSocket.writeAll(LoopbackRequest.response(status: 404), to: client, until: answerBy, clock: clock)
             case .notGet:
-                LoopbackSocket.writeAll(LoopbackRequest.response(status: 405), to: client, until: answerBy)
+                LoopbackSocket.writeAll(LoopbackRequest.response(status: 405), to: client, until: answerBy, clock: clock)
             case .malformed:
-                LoopbackSocket.writeAll(LoopbackRequest.response(status: 400), to: client, until: answerBy)
+                LoopbackSocket.writeAll(LoopbackRequest.response(status: 400), to: client, until: answerBy, clock: clock)
             }
         }
     }

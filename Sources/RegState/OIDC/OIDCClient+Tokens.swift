@@ -52,7 +52,7 @@ extension OIDCClient {
             first = error
         }
         let delay = configuration.unexplainedAnswerRetryDelay
-        if delay > 0 { try? await Task.sleep(for: .milliseconds(Int(delay * 1_000))) }
+        await clock.sleep(for: delay)
         do {
             return try await tokenRequest(proofKey: proofKey, parameters)
         } catch {

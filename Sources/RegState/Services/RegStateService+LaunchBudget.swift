@@ -12,12 +12,12 @@ extension RegStateService {
         -> (applied: Applied?, late: Task<RenewalOutcome, Never>?)
     {
         let renewal = runner.renewal
-        // An infinite budget waits for the renewal itself: no timer (the simulation's scheduler drives no real time).
+        // An infinite budget waits for the renewal itself: no timer.
         guard launchBudget.isFinite else {
             return (await feed(await renewal.renew(replacing: staleAccessToken).effectEvent), nil)
         }
         let flight = Task { await renewal.renew(replacing: staleAccessToken) }
-        if let outcome = await SingleFlight.value(of: flight, within: launchBudget) {
+        if let outcome = await SingleFlight.value(of: flight, within: launchBudget, on: clock) {
             return (await feed(outcome.effectEvent), nil)
         }
         logger.log(.info, "launch: the provider has not answered within \(launchBudget) s; settling offline")

@@ -90,14 +90,30 @@ extension RegStateService {
     {
         // The access token (and its ID token) this attempt starts from: the renewal below replaces exactly it, so a
         // process sharing the store that renewed meanwhile is found under the lock and no second grant is made.
-        let startingAccessToken = await tokenSnapshot()?.accessToken
+        let snapshot = await tokenSnapshot()
+        let replaced = token.isEmpty ? nil : token
+        // A stored ID token past its own `exp` would only be refused: the provider tokens are renewed first, so an
+        // expired session costs two exchanges (the refused one is skipped), not three.
+        var renewedFirst = false
+        if let idToken = snapshot?.idToken, let expiry = try? JSONWebToken(compact: idToken).expiresAt,
+           expiry <= clock.now() {
+            try await renewProviderTokens(replacing: snapshot?.accessToken)
+            renewedFirst = true
+        }
         do {
-            return try await runner.renewSecurityToken(replacing: token.isEmpty ? nil : token, forRejection: forRejection)
-        } catch .backend(.invalidIDToken) {
-            if case .failure(let failure) = await renew(replacing: startingAccessToken, because: .backendUnauthorized) {
-                throw .authorization(failure.isRecoverable ? .offline(failure.transientIssue) : .loggedOut)
-            }
-            return try await runner.renewSecurityToken(replacing: token.isEmpty ? nil : token, forRejection: forRejection)
+            return try await runner.renewSecurityToken(replacing: replaced, forRejection: forRejection)
+        } catch .backend(.invalidIDToken) where !renewedFirst {
+            // Refused all the same (the backend's clock is ahead of ours): renew, and exchange the new one.
+            try await renewProviderTokens(replacing: snapshot?.accessToken)
+            return try await runner.renewSecurityToken(replacing: replaced, forRejection: forRejection)
+        }
+    }
+
+    /// Renews the provider tokens (for a fresh ID token to exchange); a failure is the callers' offline or logged-out
+    /// error.
+    private func renewProviderTokens(replacing accessToken: String?) async throws(SecurityTokenRenewalError) {
+        if case .failure(let failure) = await renew(replacing: accessToken, because: .backendUnauthorized) {
+            throw .authorization(failure.isRecoverable ? .offline(failure.transientIssue) : .loggedOut)
         }
     }
 

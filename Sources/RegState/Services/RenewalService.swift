@@ -109,6 +109,11 @@ package actor RenewalService {
         } catch {
             return .ran(.failure(.storage(error.errorDescription ?? "unreadable"), stored: nil))
         }
+        // Another session (a process registered anew since this one's session ended there) is not this one's to
+        // renew: this session is gone.
+        if let record, !(await tokens.holds(record)) {
+            return .ran(.failure(.noRefreshToken, stored: nil))
+        }
         // A token another process stored while this one waited is fresh from the provider, so it is used even inside
         // the early-renewal grace period, as long as it has not actually expired.
         if let staleAccessToken, let record, record.accessToken != staleAccessToken,

@@ -13,6 +13,7 @@ extension TokenService {
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys]
         try store.set(try encoder.encode(login), forKey: PendingLogin.storeKey)
+        owned.wrotePendingLogin(state: login.request.state)
     }
 
     /// The stored pending login of this service's issuer and client, `nil` when there is none. A record that cannot

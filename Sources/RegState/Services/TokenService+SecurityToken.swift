@@ -11,11 +11,15 @@ extension TokenService {
     ///
     /// - Throws: ``StoreError``.
     func storeHostSession(idToken: String, profile: Profile, securityToken: String, expiresAt: Date) throws -> StoredSession {
-        let credentials = StoredCredentials(
+        // A host's renewed token keeps the session it renews; a first one begins a session.
+        let session = (try? loadOwn())?.sessionID ?? UUID().uuidString
+        var credentials = StoredCredentials(
             stage: .confirmed, registrationType: .hostSSO, profile: profile, idToken: idToken, accessToken: "",
             refreshToken: nil, expiresAt: expiresAt, securityToken: securityToken, securityTokenExpiresAt: expiresAt,
             issuer: binding?.issuer, clientID: binding?.clientID)
+        credentials.sessionID = session
         try save(credentials)
+        owned.session = session
         return try summary(of: credentials)
     }
 

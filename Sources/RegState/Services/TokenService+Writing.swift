@@ -26,7 +26,10 @@ extension TokenService {
             tokenType: tokens.tokenType)
         credentials.issuedAt = now
         credentials.dpopThumbprint = tokens.isDPoPBound ? dpopThumbprint : nil
+        credentials.sessionID = UUID().uuidString
         try save(bound(credentials))
+        owned.session = credentials.sessionID
+        owned.provisional = credentials.sessionID
         return try summary(of: credentials)
     }
 
@@ -45,6 +48,8 @@ extension TokenService {
         let received = securityTokenReceivedAt ?? clock.now()
         credentials.securityTokenExpiresAt = securityTokenLifetime.map { RecordedTime.expiry(after: $0, from: received) }
         try save(credentials)
+        owned.session = credentials.sessionID
+        owned.provisional = nil
         return try summary(of: credentials)
     }
 
@@ -95,26 +100,6 @@ extension TokenService {
         credentials.profile = refreshed
         try save(credentials)
         return true
-    }
-
-    /// Removes provisional tokens (Retry, or a failure before confirmation); confirmed ones are left alone.
-    ///
-    /// - Throws: ``StoreError``.
-    package func clearProvisional() throws {
-        guard let credentials = try? load() else { return }
-        if credentials.stage == .provisional { try store.removeValue(forKey: Self.credentialsKey) }
-    }
-
-    /// Removes all credentials, any pending login and, unless `keepingOngoingAccess`, the ongoing-access record
-    /// (logout, forced logout, final renewal failure); the installation id stays. Credentials bound to another issuer
-    /// or client are left alone (only clear-state or a new registration replaces them).
-    ///
-    /// - Throws: ``StoreError``.
-    package func clearAll(keepingOngoingAccess: Bool = false) throws {
-        if !isBoundElsewhere() { try store.removeValue(forKey: Self.credentialsKey) }
-        try store.removeValue(forKey: Self.quarantineKey)
-        try store.removeValue(forKey: PendingLogin.storeKey)
-        if !keepingOngoingAccess { try store.removeValue(forKey: OngoingAccessTokenStore.recordKey) }
     }
 
     /// Every record RegState writes in the secure store, for clear-state: the credentials (and a quarantined copy),

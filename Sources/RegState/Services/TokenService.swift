@@ -17,6 +17,10 @@ package actor TokenService {
     let store: any SecureStore
     /// The last record decoded and the bytes it came from: the same bytes are not decoded again.
     private var decoded: (data: Data, credentials: StoredCredentials)?
+    /// What this service itself wrote or took up (``TokenService+Ownership.swift``): the session it holds, the
+    /// provisional tokens and the pending logins it wrote. A session's end, a failed or abandoned registration
+    /// removes only these, decided under the store's lock.
+    var owned = OwnedRecords()
     let clock: any RegStateClock
     private let crypto: any CryptoProvider
     /// How long before `expires_at` a token already counts as expired, so it is not used as it dies.
@@ -89,11 +93,13 @@ package actor TokenService {
         guard let credentials else { return .nothing }
         switch credentials.stage {
         case .provisional:
-            try? store.removeValue(forKey: Self.credentialsKey)
+            // Not a session; whether it is abandoned (and removed) is decided under the store's lock
+            // (``removeAbandonedProvisional()``): another process may be confirming it.
             return .nothing
         case .nonNative:
             return .nothing
         case .confirmed:
+            owned.session = credentials.sessionID
             guard let summary = credentials.summary else {
                 quarantine()
                 return .corrupt(reason: "the stored credentials are incomplete")

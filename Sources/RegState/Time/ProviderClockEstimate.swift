@@ -95,24 +95,6 @@ package final class ProviderClockEstimate: Sendable {
 
     /// The provider's clock now, per the estimate.
     package func providerNow(deviceNow: Date) -> Date { deviceNow.addingTimeInterval(offset) }
-
-    /// Formats `date` as an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form servers send.
-    package static func httpDate(_ date: Date) -> String { shared.withLock { $0.string(from: date) } }
-
-    /// Parses an IMF-fixdate; `nil` for anything else (the obsolete forms are not accepted).
-    package static func parseHTTPDate(_ value: String) -> Date? { shared.withLock { $0.date(from: value) } }
-
-    /// One formatter for every call, used under its lock: making one per call (ICU's pattern and time zone set-up)
-    /// was the largest cost of a simulated run (the profile: a Date header on every answer, read on every one).
-    private static let shared = LockedValue(formatter())
-
-    private static func formatter() -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter
-    }
 }
 
 /// A transport that hands every answer's `Date` header to a ``ProviderClockEstimate`` and passes it on unchanged.

@@ -1,12 +1,24 @@
 import Foundation
 
-/// The source of the current time for every expiry decision RegState makes.
+/// The source of the current time for every expiry decision RegState makes, and of every wait it makes: the launch
+/// budget, the token endpoint's retry, the loopback listener's deadline.
 ///
 /// Time is a dependency so that tests move it by hand instead of sleeping, and so that the pure transition function
-/// never reads the wall clock: the service reads the clock and passes the instant in with the event.
+/// never reads the wall clock: the service reads the clock and passes the instant in with the event. A clock that
+/// also owns its waits (a simulation's virtual clock) decides when a wait ends; the default waits on the wall clock.
 public protocol RegStateClock: Sendable {
     /// The current instant.
     func now() -> Date
+    /// Returns after `seconds` of this clock's time, or sooner when the task is cancelled.
+    func sleep(for seconds: TimeInterval) async
+}
+
+extension RegStateClock {
+    /// Waits `seconds` of wall time (`Task.sleep`), returning early when the task is cancelled.
+    public func sleep(for seconds: TimeInterval) async {
+        guard seconds > 0 else { return }
+        try? await Task.sleep(nanoseconds: UInt64(min(seconds, 1e9) * 1_000_000_000))
+    }
 }
 
 /// The wall clock.

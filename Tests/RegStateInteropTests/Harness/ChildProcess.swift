@@ -19,8 +19,11 @@ enum ChildProcess {
     }
 
     /// Closes descriptors 3 and up, then runs `"$0" "$@"`.
+    ///
+    /// The `2>/dev/null` is on each `exec`, not on the loop: bash keeps a loop's redirected stderr in a spare
+    /// descriptor while the loop runs, the loop would close that one too, and the child would inherit a closed stderr.
     private static let closeInheritedDescriptors = """
-        for fd in /proc/$$/fd/*; do n=${fd##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done 2>/dev/null
+        for fd in /proc/$$/fd/*; do n=${fd##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-" 2>/dev/null; fi; done
         exec "$0" "$@"
         """
 

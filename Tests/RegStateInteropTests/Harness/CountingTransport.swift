@@ -34,7 +34,8 @@ final class CountingTransport: HTTPTransport {
                let token = form["refresh_token"] {
                 log.refreshTokensSent.append(token)
             }
-            if path.hasSuffix("/revoke_token"), let token = form["token"] {
+            // RFC 7009 endpoints: django's /revoke_token/, idpyoidc's /revocation.
+            if path.hasSuffix("/revoke_token") || path.hasSuffix("/revocation"), let token = form["token"] {
                 log.revokedTokensSent.append(token)
             }
         }

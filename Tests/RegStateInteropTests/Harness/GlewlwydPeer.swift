@@ -31,8 +31,10 @@ final class GlewlwydPeer: Peer {
     var loopbackRedirect: URL { URL(string: "http://127.0.0.1/callback")! }
     var aliceEmail: String { "alice@example.test" }
     var aliceEmailVerified: Bool { false }
+    var refusalReason: String { "HTTP 400 without an error body, twice" }
     var supportsRevocation: Bool { false }
     var offersPushedAuthorization: Bool { knobs.pushedAuthorization != "off" }
+    var authorizationParameters: [String: String] { [:] }
     /// The server's log (`GLW_LOGLEVEL=DEBUG` names every refusal's reason).
     var logFile: URL { stateDirectory.appendingPathComponent("glewlwyd.log") }
     private var database: URL { stateDirectory.appendingPathComponent("glewlwyd.db") }
@@ -70,31 +72,15 @@ final class GlewlwydPeer: Peer {
 
     // MARK: Lifecycle
 
-    /// Starts Glewlwyd on a free port; retries on another port if the first attempt loses a race for it.
+    /// Starts Glewlwyd on a free port; retries on another port if the first attempt loses a race for it (start.sh
+    /// shows the server's log when it exits: a taken port says `bind`).
     ///
     /// - Throws: ``InteropError/providerUnavailable(_:)`` with start.sh's explanation.
     static func start(knobs: PeerKnobs) async throws -> GlewlwydPeer {
-        let startScript = try script("start.sh")
-        var lastFailure = "no attempt"
-        for _ in 0..<3 {
-            let port = try PeerProcess.freePort()
-            let state = FileManager.default.temporaryDirectory
-                .appendingPathComponent("glewlwyd-peer-\(port)-\(UUID().uuidString.prefix(8))", isDirectory: true)
-            // The first run installs glewlwyd with apt and builds the venv; later runs take about a second.
-            let output = try await ChildProcess.run("/bin/bash", [startScript, String(port), state.path]
-                                                        + (knobs.dpopNonce ? ["--nonce"] : []),
-                                                    environment: environment(knobs), timeout: PeerKit.firstStartTimeout)
-            if output.status == 0, let pid = pid_t(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                return GlewlwydPeer(port: port, stateDirectory: state, knobs: knobs, pid: pid)
-            }
-            lastFailure = "start.sh exited \(output.status): " + String(output.stderr.suffix(1_500))
-            if let log = try? String(contentsOf: state.appendingPathComponent("stdout.log"), encoding: .utf8) {
-                lastFailure += " | " + String(log.suffix(500))
-            }
-            try? FileManager.default.removeItem(at: state)
-            guard lastFailure.contains("bind") || lastFailure.contains("did not answer") else { break }
+        let started = try await kit.start(arguments: knobs.dpopNonce ? ["--nonce"] : [], environment: environment(knobs)) {
+            stderr in stderr.contains("bind") || stderr.contains("no answer from")
         }
-        throw InteropError.providerUnavailable(lastFailure)
+        return GlewlwydPeer(port: started.port, stateDirectory: started.stateDirectory, knobs: knobs, pid: started.pid)
     }
 
     func stop() async {

@@ -27,6 +27,11 @@ actor InteropAvailability {
         try await start(.glewlwyd) { try await GlewlwydPeer.start(knobs: knobs) }
     }
 
+    /// Starts an idpyoidc provider, or explains why not (the same rules as ``startPeer(knobs:)``).
+    func startIdpyoidc(knobs: PeerKnobs) async throws -> IdpyoidcPeer {
+        try await start(.idpyoidc) { try await IdpyoidcPeer.start(knobs: knobs) }
+    }
+
     private func start<P: Sendable>(_ kind: PeerKind, _ starter: () async throws -> P) async throws -> P {
         if let failure = failures[kind] { try Self.unavailable(kind, failure) }
         do {
@@ -49,6 +54,9 @@ func withInteropPeer<Result: Sendable>(
     _ knobs: InteropPeer.Knobs = InteropPeer.Knobs(),
     _ body: (InteropPeer) async throws -> Result
 ) async throws -> Result {
+    guard PeerKind.selected.contains(.django) else {
+        try Test.cancel("skipped: django is not in REGSTATE_INTEROP_PEERS")
+    }
     let peer = try await InteropAvailability.shared.startPeer(knobs: knobs)
     do {
         let result = try await body(peer)

@@ -26,14 +26,17 @@ struct InteropDevice {
     let postLogoutRedirect: URL?
     /// Pushed authorization requests (RFC 9126) for this device: the library's default unless a test asks.
     let pushedAuthorization: PushedAuthorizationMode
+    /// Extra authorization parameters: the peer's (``Peer/authorizationParameters``) unless a test names others.
+    let authorizationParameters: [String: String]
 
     /// - Parameters:
     ///   - timeout: how long each HTTP request may take (short when the provider will be paused).
     ///   - gracePeriod: seconds before expiry at which the library renews (small for 2-second tokens).
     init(peer: any Peer, redirectURI: URL? = nil, timeout: TimeInterval = 10, gracePeriod: TimeInterval = 60,
          dpop: DPoPMode = .off, clientID: String? = nil, postLogoutRedirect: URL? = nil,
-         pushedAuthorization: PushedAuthorizationMode = .whenOffered) {
+         pushedAuthorization: PushedAuthorizationMode = .whenOffered, authorizationParameters: [String: String]? = nil) {
         self.peer = peer
+        self.authorizationParameters = authorizationParameters ?? peer.authorizationParameters
         self.pushedAuthorization = pushedAuthorization
         self.postLogoutRedirect = postLogoutRedirect
         self.dpop = dpop
@@ -51,6 +54,7 @@ struct InteropDevice {
         configuration.dpop = dpop
         configuration.oidc.postLogoutRedirectURI = postLogoutRedirect
         configuration.oidc.pushedAuthorization = pushedAuthorization
+        configuration.oidc.additionalAuthorizationParameters = authorizationParameters
         return configuration
     }
 

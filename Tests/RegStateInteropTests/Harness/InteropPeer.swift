@@ -45,8 +45,10 @@ final class InteropPeer: Peer {
     var authorizationEndpoint: URL { issuer.appendingPathComponent("authorize") }
     var aliceEmail: String { "alice@example.com" }
     var aliceEmailVerified: Bool { true }
+    var refusalReason: String { "invalid_grant" }
     var supportsRevocation: Bool { true }
     var offersPushedAuthorization: Bool { false }
+    var authorizationParameters: [String: String] { [:] }
     func aliceSubject() async throws -> String { Self.aliceSubject }
 
     /// The port the provider listens on.
@@ -81,24 +83,11 @@ final class InteropPeer: Peer {
     ///
     /// - Throws: ``InteropError/providerUnavailable(_:)`` with start.sh's explanation.
     static func start(knobs: Knobs = Knobs()) async throws -> InteropPeer {
-        let startScript = try script("start.sh")
-        var lastFailure = "no attempt"
-        for _ in 0..<3 {
-            let port = try PeerProcess.freePort()
-            let state = FileManager.default.temporaryDirectory
-                .appendingPathComponent("interop-peer-\(port)-\(UUID().uuidString.prefix(8))", isDirectory: true)
-            // The first run creates the venv and pip-installs the provider; later runs reuse it (~3 s).
-            let output = try await ChildProcess.run("/bin/bash", [startScript, String(port), state.path],
-                                                    environment: knobs.environment, timeout: PeerKit.firstStartTimeout)
-            if output.status == 0, let pid = pid_t(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                return InteropPeer(port: port, stateDirectory: state, knobs: knobs, pid: pid)
-            }
-            lastFailure = "start.sh exited \(output.status): " + String(output.stderr.suffix(1_500))
-            try? FileManager.default.removeItem(at: state)
-            // Only a lost race for the port is worth another port; a missing python3, curl or PyPI is not.
-            guard output.stderr.contains("Address already in use") || output.stderr.contains("did not answer") else { break }
+        // Only a lost race for the port is worth another port; a missing python3, curl or PyPI is not.
+        let started = try await kit.start(environment: knobs.environment) { stderr in
+            stderr.contains("Address already in use") || stderr.contains("no answer from")
         }
-        throw InteropError.providerUnavailable(lastFailure)
+        return InteropPeer(port: started.port, stateDirectory: started.stateDirectory, knobs: knobs, pid: started.pid)
     }
 
     /// Stops the provider (resuming it first if it is paused) and removes its state directory.

@@ -14,32 +14,49 @@ enum PeerKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case django
     /// Glewlwyd (C, Debian's package), `Tests/Peers/glewlwyd`: ``GlewlwydPeer``.
     case glewlwyd
+    /// idpyoidc (Python, IdentityPython's library under Flask), `Tests/Peers/idpyoidc`: ``IdpyoidcPeer``.
+    case idpyoidc
 
     var testDescription: String { rawValue }
+
+    /// The providers this run covers: those named in `REGSTATE_INTEROP_PEERS` (comma-separated: `django`, `glewlwyd`,
+    /// `idpyoidc`), every one when it is unset. A test of another provider is skipped, also under `CI=true`.
+    static let selected: Set<PeerKind> = {
+        guard let names = ProcessInfo.processInfo.environment["REGSTATE_INTEROP_PEERS"], !names.isEmpty else {
+            return Set(allCases)
+        }
+        return Set(names.split(separator: ",").compactMap { PeerKind(rawValue: $0.trimmingCharacters(in: .whitespaces)) })
+    }()
 }
 
-/// The knobs both peers understand (each maps them to its own environment variables); a knob one peer lacks is
-/// ignored by it, and a test that depends on such a knob runs against that peer only.
-struct PeerKnobs: Sendable {
-    /// The access-token lifetime in seconds (`OIDC_AT_TTL` / `GLW_AT_TTL`).
+/// The knobs the peers understand (each maps them to its own environment variables); a knob a peer lacks is ignored
+/// by it, and a test that depends on such a knob runs against the peers that have it.
+struct PeerKnobs: Sendable, Equatable {
+    /// The access-token lifetime in seconds (`OIDC_AT_TTL` / `GLW_AT_TTL` / `IDPY_AT_TTL`).
     var accessTokenLifetime: Int?
     /// django only (`OIDC_RT_GRACE`): how long a just-rotated refresh token may still be presented.
     var refreshGrace: Int?
-    /// Glewlwyd only (`GLW_RT_TTL`): the refresh-token lifetime in seconds (default 14 days).
+    /// Glewlwyd (`GLW_RT_TTL`, default 14 days) and idpyoidc (`IDPY_RT_TTL`, default a day): the refresh-token
+    /// lifetime in seconds.
     var refreshTokenLifetime: Int?
-    /// Glewlwyd only (`GLW_SIGNING`): `RS256` (default) or `ES256` for ID and access tokens.
+    /// Glewlwyd (`GLW_SIGNING`: ID and access tokens) and idpyoidc (`IDPY_SIGNING`: the public client's ID tokens):
+    /// `RS256` (default) or `ES256`.
     var signing: String?
     /// Glewlwyd only (`start.sh --nonce`): DPoP nonces are mandatory.
     var dpopNonce = false
-    /// Glewlwyd only (`GLW_PAR`): pushed authorization requests `off`, `allowed` (the kit's default) or `required`.
+    /// Pushed authorization requests: Glewlwyd (`GLW_PAR`) `off`, `allowed` (its default) or `required`; idpyoidc
+    /// (`IDPY_PAR`) offers them with `allowed` or `required`, and not by default.
     var pushedAuthorization: String?
-    /// Glewlwyd only (`GLW_PAR_TTL`): seconds a pushed `request_uri` lives (default 90).
+    /// Glewlwyd (`GLW_PAR_TTL`) and idpyoidc (`IDPY_PAR_TTL`): the seconds a pushed `request_uri` lives (default 90).
     var pushedRequestLifetime: Int?
     /// Glewlwyd only (`GLW_REDIRECT_URIS`): more redirect URIs for the clients. Glewlwyd compares a loopback URI's
     /// port exactly, so a test whose listener takes a port of its own registers it here (django accepts any port).
     var redirectURIs: [URL] = []
     /// Glewlwyd only (`GLW_END_SESSION=on`): discovery lists the RP-initiated logout endpoint.
     var endSession = false
+    /// idpyoidc only (`IDPY_DPOP=on`): DPoP is offered, and proofs are required at its token and userinfo endpoints
+    /// (Glewlwyd offers DPoP always).
+    var dpop = false
 }
 
 /// The provider's own record of refresh tokens, read from its database: how many were ever issued and how many are
@@ -51,7 +68,8 @@ struct RefreshTokenLedger: Equatable, CustomStringConvertible {
     var description: String { "\(issued) issued, \(revoked) revoked" }
 }
 
-/// One running real provider, started for one test and always stopped after it (``withPeer(_:_:_:)``).
+/// One running real provider, started for one test or one suite and always stopped after it (``withPeer(_:_:_:)``,
+/// ``SuitePeers``).
 ///
 /// The library and CLI tests are written against this protocol and run once per ``PeerKind``; what only one peer
 /// can do (django's revocation endpoint and reuse grace, Glewlwyd's ES256 signing) is tested on that peer's type.
@@ -72,8 +90,15 @@ protocol Peer: AnyObject, Sendable {
     var aliceEmail: String { get }
     /// Whether the ID token says the email address is verified (Glewlwyd sends no `email_verified`).
     var aliceEmailVerified: Bool { get }
+    /// The reason RegState journals when this provider refuses a retired or revoked refresh token: django's
+    /// `invalid_grant`; Glewlwyd's bare 400, seen twice; idpyoidc's `invalid_request` (where RFC 6749 §5.2 says
+    /// `invalid_grant`).
+    var refusalReason: String { get }
     /// Whether the provider has an RFC 7009 revocation endpoint.
     var supportsRevocation: Bool { get }
+    /// Authorization parameters the app adds at this provider
+    /// (``OIDCConfiguration/additionalAuthorizationParameters``): idpyoidc needs `prompt=consent` for `offline_access`.
+    var authorizationParameters: [String: String] { get }
     /// Whether discovery offers pushed authorization requests (RFC 9126) in this provisioning: the library then
     /// pushes (``PushedAuthorizationMode/whenOffered``) and the browser's URL carries `client_id` and `request_uri`.
     var offersPushedAuthorization: Bool { get }
@@ -113,32 +138,7 @@ extension Peer {
     }
 }
 
-/// Runs `body` with a freshly started provider of `kind`, and always stops it afterwards, also when `body` throws.
-///
-/// Under `CI=true` a provider that does not start fails the test; elsewhere the test is skipped with the reason.
-func withPeer<Result: Sendable>(
-    _ kind: PeerKind,
-    _ knobs: PeerKnobs = PeerKnobs(),
-    _ body: (any Peer) async throws -> Result
-) async throws -> Result {
-    let peer: any Peer = switch kind {
-    case .django:
-        try await InteropAvailability.shared.startPeer(knobs: InteropPeer.Knobs(
-            accessTokenLifetime: knobs.accessTokenLifetime, refreshGrace: knobs.refreshGrace))
-    case .glewlwyd:
-        try await InteropAvailability.shared.startGlewlwyd(knobs: knobs)
-    }
-    do {
-        let result = try await body(peer)
-        await peer.stop()
-        return result
-    } catch {
-        await peer.stop()
-        throw error
-    }
-}
-
-/// Process and database helpers both peers use.
+/// Process and database helpers the peers share.
 enum PeerProcess {
     /// Whether `pid` is a live process (a zombie counts as gone).
     static func isRunning(_ pid: pid_t) -> Bool {
@@ -182,7 +182,7 @@ enum PeerProcess {
     }
 
     /// The first row of `sql` (with `arguments` bound) in the SQLite database at `database`, its columns as text,
-    /// read with `python3` (which both start scripts need anyway).
+    /// read with `python3` (which every start script needs anyway).
     static func query(_ database: URL, _ sql: String, _ arguments: [String] = []) async throws -> [String] {
         let program = """
             import sqlite3, sys

@@ -20,6 +20,8 @@ struct PeerKit: Sendable {
     static let glewlwyd = PeerKit(name: "glewlwyd")
     /// The real browser: headless Chromium under Selenium (``RealBrowser``).
     static let browser = PeerKit(name: "browser")
+    /// idpyoidc (``IdpyoidcPeer``).
+    static let idpyoidc = PeerKit(name: "idpyoidc")
 
     /// `<package root>/Tests/Peers/<name>`, when it holds a `start.sh`.
     var directory: URL? {
@@ -52,4 +54,39 @@ struct PeerKit: Sendable {
 
     /// The Python of the kit's environment (made by its `start.sh` on first use).
     var python: String { Self.cacheDirectory + "/\(name)/venv/bin/python" }
+}
+
+extension PeerKit {
+    /// A provider `start.sh` started: where it listens, its state directory and the server's PID.
+    struct Started: Sendable {
+        var port: Int
+        var stateDirectory: URL
+        var pid: pid_t
+    }
+
+    /// Runs the kit's `start.sh PORT STATE_DIR [arguments]` on a free loopback port with a fresh state directory, and
+    /// tries another port (three in all) when the failure says the port was taken (`portTaken` reads start.sh's
+    /// explanation); any other failure is final.
+    ///
+    /// - Throws: ``InteropError/providerUnavailable(_:)`` with start.sh's explanation.
+    func start(arguments: [String] = [], environment: [String: String],
+               portTaken: (String) -> Bool) async throws -> Started {
+        let startScript = try script("start.sh")
+        var lastFailure = "no attempt"
+        for _ in 0..<3 {
+            let port = try PeerProcess.freePort()
+            let state = FileManager.default.temporaryDirectory
+                .appendingPathComponent("\(name)-peer-\(port)-\(UUID().uuidString.prefix(8))", isDirectory: true)
+            // The first run makes the kit's venv (and installs system packages); later runs take seconds.
+            let output = try await ChildProcess.run("/bin/bash", [startScript, String(port), state.path] + arguments,
+                                                    environment: environment, timeout: Self.firstStartTimeout)
+            if output.status == 0, let pid = pid_t(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                return Started(port: port, stateDirectory: state, pid: pid)
+            }
+            lastFailure = "start.sh exited \(output.status): " + String(output.stderr.suffix(1_500))
+            try? FileManager.default.removeItem(at: state)
+            guard portTaken(output.stderr) else { break }
+        }
+        throw InteropError.providerUnavailable(lastFailure)
+    }
 }

@@ -58,11 +58,13 @@ enum LoopbackSocket {
     }
 
     /// Waits until one of `descriptors` is readable or `deadline` passes; returns the readable ones (empty on
-    /// timeout). Retries on `EINTR`.
-    static func waitReadable(_ descriptors: [Int32], until deadline: Date) -> Set<Int32> {
+    /// timeout, `deadline` read on `clock`). Retries on `EINTR`.
+    static func waitReadable(
+        _ descriptors: [Int32], until deadline: Date, clock: any RegStateClock = SystemClock()
+    ) -> Set<Int32> {
         var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         while true {
-            let remaining = deadline.timeIntervalSinceNow
+            let remaining = deadline.timeIntervalSince(clock.now())
             if remaining <= 0 { return [] }
             let milliseconds = Int32(min(remaining * 1000, Double(Int32.max)).rounded(.up))
             let count = fds.withUnsafeMutableBufferPointer { buffer in
@@ -82,13 +84,15 @@ enum LoopbackSocket {
     }
 
     /// Reads an HTTP request head (up to the blank line, at most 16 KiB) from `client` before `deadline`.
-    static func readRequestHead(_ client: Int32, until deadline: Date) -> String? {
+    static func readRequestHead(
+        _ client: Int32, until deadline: Date, clock: any RegStateClock = SystemClock()
+    ) -> String? {
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
         let terminator = Data("\r\n\r\n".utf8)
         while received.count < 16_384 {
             if received.range(of: terminator) != nil { break }
-            guard waitReadable([client], until: deadline).contains(client) else { return nil }
+            guard waitReadable([client], until: deadline, clock: clock).contains(client) else { return nil }
             let count = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
             if count < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { continue }
             guard count > 0 else { break }
@@ -98,9 +102,11 @@ enum LoopbackSocket {
     }
 
     /// Writes all of `data` to `client`, giving up on error or after `deadline`.
-    static func writeAll(_ data: Data, to client: Int32, until deadline: Date) {
+    static func writeAll(
+        _ data: Data, to client: Int32, until deadline: Date, clock: any RegStateClock = SystemClock()
+    ) {
         var offset = 0
-        while offset < data.count, deadline.timeIntervalSinceNow > 0 {
+        while offset < data.count, deadline.timeIntervalSince(clock.now()) > 0 {
             #if canImport(Glibc)
             let flags = Int32(MSG_NOSIGNAL)
             #else

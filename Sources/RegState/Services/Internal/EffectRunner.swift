@@ -60,6 +60,7 @@ struct EffectRunner: Sendable {
     func inspectStoredTokens() async -> (event: MachineEvent, stale: SecretInput?) {
         if configuration.sessionSource == .host { _ = await tokens.migrateLegacyHostSession() }
         let inspected = await tokens.inspectWithAccessToken()
+        if case .nothing = inspected.status { await tokens.removeAbandonedProvisional() }
         return (.storedTokensInspected(inspected.status), inspected.expiredAccessToken.map(SecretInput.staleAccessToken))
     }
 
@@ -70,7 +71,9 @@ struct EffectRunner: Sendable {
     func keyForNewRegistration() async throws(OIDCError) -> DPoPKey? {
         let offered = dpop.mode == .off ? false : try await provider.metadata().offersDPoP
         do {
-            return try dpop.keyForNewRegistration(offered: offered)
+            let key = try dpop.keyForNewRegistration(offered: offered)
+            await tokens.madeRegistrationKey(key?.thumbprint)
+            return key
         } catch {
             throw .dpop(error)
         }
@@ -171,20 +174,28 @@ struct EffectRunner: Sendable {
 
     func clearProvisionalTokens() async {
         do {
+            let lease = try await tokens.exclusiveAccess()
+            defer { lease.release() }
             try await tokens.clearProvisional()
+            // The failed attempt's own DPoP key, while the registration record still holds it (another process's
+            // registration may have put its own there since).
+            if let own = await tokens.takeOwnRegistrationKey(), (try? dpop.registrationKeys.load())?.thumbprint == own {
+                try dpop.registrationKeys.remove()
+            }
         } catch {
             // Left-over provisional tokens are never a session: the next launch removes them.
             logger.log(.warning, "clear provisional: \(error.localizedDescription)")
         }
     }
 
-    /// Removes all credentials; `nil` when the store refused (nothing to report).
+    /// Removes all credentials of this session (and its DPoP key), under the store's lock; another process's
+    /// session is left alone. `nil` when the store refused (nothing to report).
     func clearAllTokens() async -> MachineEvent? {
-        dpop.forget()
         do {
             let lease = try await tokens.exclusiveAccess()
             defer { lease.release() }
-            try await tokens.clearAll(keepingOngoingAccess: configuration.keepsOngoingAccessAfterSessionEnd)
+            let ours = try await tokens.clearAll(keepingOngoingAccess: configuration.keepsOngoingAccessAfterSessionEnd)
+            dpop.forgetSession(removingKey: ours)
             return .credentialsCleared
         } catch {
             logger.log(.error, "clear tokens: \(error.localizedDescription)")
@@ -242,7 +253,8 @@ struct EffectRunner: Sendable {
             return (.logoutRefused(.ssoUnspecifiedIssue), .logoutRefused(.ssoUnspecifiedIssue))
         }
         defer { lease.release() }
-        let snapshot = await tokens.snapshot()
+        // Another process's session (it registered since this one's ended there) is not this logout's to revoke.
+        let snapshot = await tokens.holdsStoredSession() ? await tokens.snapshot() : nil
         var result = LogoutResult.nothingToRevoke
         if let refreshToken = snapshot?.refreshToken {
             do {
@@ -279,9 +291,9 @@ struct EffectRunner: Sendable {
         if let idToken = snapshot?.idToken, snapshot?.session?.registrationType != .passwordless {
             endSession = await provider.endSessionRequest(idTokenHint: idToken)
         }
-        dpop.forget()
         do {
-            try await tokens.clearAll(keepingOngoingAccess: configuration.keepsOngoingAccessAfterSessionEnd)
+            let ours = try await tokens.clearAll(keepingOngoingAccess: configuration.keepsOngoingAccessAfterSessionEnd)
+            dpop.forgetSession(removingKey: ours)
         } catch {
             logger.log(.error, "logout: \(error.localizedDescription)")
         }

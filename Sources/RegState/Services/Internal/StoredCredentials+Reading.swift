@@ -31,6 +31,7 @@ extension StoredCredentials {
         record.clientID = fields.string("client_id")
         record.accessTokenHold = RejectionHold.read(&fields, "access_token_hold")
         record.securityTokenHold = RejectionHold.read(&fields, "security_token_hold")
+        record.sessionID = fields.string("session_id")
         return fields.mismatch ? nil : record
     }
 }

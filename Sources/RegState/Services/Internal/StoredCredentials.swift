@@ -52,6 +52,11 @@ package struct StoredCredentials: Sendable, Equatable, Encodable, CustomStringCo
     package var accessTokenHold: RejectionHold?
     /// The same for the backend security token.
     package var securityTokenHold: RejectionHold?
+    /// Which registration session the record belongs to: a random identifier written with the provisional tokens
+    /// (or a host session's first token) and kept by every later write of that session (confirm, renewals). What a
+    /// session's end removes is compared with it under the store's lock, so a process never removes another's
+    /// session. `nil` in records written before it was kept (they match a process that read them so).
+    package var sessionID: String?
 
     enum CodingKeys: String, CodingKey {
         case stage
@@ -72,6 +77,7 @@ package struct StoredCredentials: Sendable, Equatable, Encodable, CustomStringCo
         case clientID = "client_id"
         case accessTokenHold = "access_token_hold"
         case securityTokenHold = "security_token_hold"
+        case sessionID = "session_id"
     }
 
     /// The non-secret summary events carry; `nil` for the non-native token, which has no registration.

@@ -63,11 +63,13 @@ final class SingleFlight<Value: Sendable>: Sendable {
         return answer
     }
 
-    /// `task`'s value if it lands within `seconds`, else `nil`; the task runs on either way.
-    static func value(of task: Task<Value, Never>, within seconds: TimeInterval) async -> Value? {
+    /// `task`'s value if it lands within `seconds` of `clock`'s time, else `nil`; the task runs on either way.
+    static func value(of task: Task<Value, Never>, within seconds: TimeInterval, on clock: any RegStateClock) async
+        -> Value?
+    {
         let first = OnceValue<Value?>()
         let timer = Task {
-            try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+            await clock.sleep(for: max(0, seconds))
             first.resolve(nil)
         }
         Task {

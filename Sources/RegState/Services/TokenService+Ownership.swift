@@ -1,0 +1,73 @@
+import Foundation
+
+/// The removals a session's end, a failed or an abandoned registration make: each compares what it removes with what
+/// this service wrote (``OwnedRecords``), under the store's lock, so that it never removes another process's
+/// session, provisional tokens or pending login.
+extension TokenService {
+    /// How long provisional tokens may wait for their confirmation before a launch takes them for abandoned.
+    static let provisionalLifetime: TimeInterval = 600
+
+    /// Removes all credentials of the session this service holds, its pending login and, unless
+    /// `keepingOngoingAccess`, the ongoing-access record (logout, forced logout, final renewal failure); the
+    /// installation id stays. Credentials of another session (another process registered since, or is confirming
+    /// its own) and another configuration's are left alone, with the ongoing-access record. Call under the store's
+    /// lock.
+    ///
+    /// - Returns: whether the stored session was this one's (or none was stored): its DPoP key may go too.
+    /// - Throws: ``StoreError``.
+    @discardableResult
+    package func clearAll(keepingOngoingAccess: Bool = false) throws -> Bool {
+        let ours = holdsStoredSession()
+        if ours, !isBoundElsewhere() { try store.removeValue(forKey: Self.credentialsKey) }
+        try store.removeValue(forKey: Self.quarantineKey)
+        if let pending = pendingLogin(), owned.pendingLogins.contains(pending.request.state) {
+            try store.removeValue(forKey: PendingLogin.storeKey)
+        }
+        if ours, !keepingOngoingAccess { try store.removeValue(forKey: OngoingAccessTokenStore.recordKey) }
+        return ours
+    }
+
+    /// Remembers the DPoP key this service made for its registration in progress (`nil`: none).
+    func madeRegistrationKey(_ thumbprint: String?) {
+        owned.registrationKey = thumbprint
+    }
+
+    /// The thumbprint of the registration key this service made, forgotten as it is taken (the attempt failed).
+    func takeOwnRegistrationKey() -> String? {
+        defer { owned.registrationKey = nil }
+        return owned.registrationKey
+    }
+
+    /// Whether `record` is the session this service holds.
+    func holds(_ record: StoredCredentials) -> Bool { owned.holds(record) }
+
+    /// Whether the stored record is the session this service holds (or none is stored).
+    func holdsStoredSession() -> Bool {
+        guard let record = try? loadOwn() else { return true }
+        return owned.holds(record)
+    }
+
+    /// Removes the provisional tokens this service wrote (Retry, or a failure before confirmation); confirmed
+    /// ones, and another process's provisional tokens, are left alone. Call under the store's lock.
+    ///
+    /// - Throws: ``StoreError``.
+    package func clearProvisional() throws {
+        guard let own = owned.provisional, let credentials = try? load() else { return }
+        if credentials.stage == .provisional, credentials.sessionID == own {
+            try store.removeValue(forKey: Self.credentialsKey)
+        }
+        owned.provisional = nil
+    }
+
+    /// At launch: provisional tokens older than ``provisionalLifetime`` (an app killed on the confirmation page) are
+    /// removed, under the store's lock; younger ones may be another process's, awaiting its user's confirmation.
+    func removeAbandonedProvisional() async {
+        guard let record = try? loadOwn(), record.stage == .provisional else { return }
+        guard let lease = try? await exclusiveAccess() else { return }
+        defer { lease.release() }
+        guard let current = try? loadOwn(), current.stage == .provisional else { return }
+        let age = current.issuedAt.map { clock.now().timeIntervalSince($0) } ?? .infinity
+        guard age > Self.provisionalLifetime || age < 0 else { return }
+        try? store.removeValue(forKey: Self.credentialsKey)
+    }
+}

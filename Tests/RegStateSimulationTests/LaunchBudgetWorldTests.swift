@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+
+/// The launch-budget world (`--world budget`): the engine's 2 s launch budget and the provider's stalls run on the
+/// virtual clock, through the engine's clock seam. A stalled launch settles offline within the budget, and the late
+/// renewal is applied once when it lands.
+@Suite("Simulation: the launch-budget world", .serialized)
+struct LaunchBudgetWorldTests {
+    @Test("Given seeds in the launch-budget world, when each life runs, then every invariant holds, launches settled while their renewal stalled, and late renewals were applied once")
+    func budgetSeeds() async throws {
+        let outcome = try await SimulationProcess.run(["--seeds", "190..205", "--world", "budget", "--trace"])
+        #expect(outcome.status == 0, "\(outcome.lines.filter { $0.contains("VIOLATION") }.joined(separator: "\n"))")
+        #expect(outcome.summary.hasPrefix("runs 16 failures 0"), "\(outcome.summary)")
+        #expect(outcome.lines.contains { $0.contains("launch settled while its renewal stalls") })
+        #expect(outcome.lines.contains { $0.contains("late launch renewal applied once") })
+        #expect(outcome.lines.contains { $0.hasSuffix("foreign-enqueues 0") }, "\(outcome.summary)")
+    }
+
+    @Test("Given a launch-budget seed, when it is replayed, then its trace is the same byte for byte")
+    func replaysIdentically() async throws {
+        let first = try await SimulationProcess.run(["--seed", "199", "--world", "budget", "--trace"])
+        let second = try await SimulationProcess.run(["--seed", "199", "--world", "budget", "--trace"])
+        #expect(first.status == 0)
+        #expect(first.seedLines == second.seedLines)
+        #expect(first.lines.contains { $0.contains("stalls") })
+    }
+}
