@@ -174,24 +174,3 @@ extension Data {
         }
     }
 }
-
-extension RegStateService {
-    /// Authorizes a request the app builds itself (okta's `authorize(&request)`): sets `Authorization` to the token
-    /// the policy names for its URL (as `DPoP` with a `DPoP` proof when the session is DPoP-bound), and leaves an unlisted request untouched. A listed request while no session is
-    /// active throws ``AuthorizationError/noSession`` (or ``AccessTokenError/noSession``).
-    ///
-    /// It does not retry: send the request through ``AuthorizedTransport`` or a session configured with
-    /// ``RegStateURLProtocol`` to have a rejection renewed once and the request retried once.
-    ///
-    /// - Throws: ``AuthorizationError``, ``AccessTokenError`` or ``RegStateError`` when the listed request cannot get
-    ///   its token; `CancellationError` while it waits for a renewal.
-    public nonisolated func authorize(_ request: inout URLRequest, policy: TokenPolicy) async throws {
-        guard let url = request.url, let carrier = policy.carrier(for: url) else { return }
-        let credential = try await credential(for: carrier)
-        // A DPoP-bound token goes only as `DPoP`, with a fresh proof for this method and URL (RFC 9449 §7.1).
-        let fields = try credential.authorizationFields(method: request.httpMethod ?? "GET", url: url, dpop: dpop)
-        for (name, value) in fields {
-            request.setValue(value, forHTTPHeaderField: name)
-        }
-    }
-}

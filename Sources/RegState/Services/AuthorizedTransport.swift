@@ -92,34 +92,3 @@ public struct AuthorizedTransport: HTTPTransport {
         response.status == 401 && (response.header("WWW-Authenticate")?.contains("use_dpop_nonce") ?? false)
     }
 }
-
-extension RegStateService {
-    /// The credential `carrier` names for a request the policy lists: the access token with its scheme (DPoP-bound
-    /// or bearer), or the backend security token (never DPoP-bound).
-    func credential(for carrier: TokenCarrier) async throws -> AccessCredential {
-        switch carrier {
-        case .accessToken: try await validCredential()
-        case .securityToken: AccessCredential(token: try await securityToken(), carrier: .securityToken)
-        }
-    }
-
-    /// The server rejected `credential`: the renewed credential to retry with, or `nil` when renewal failed.
-    ///
-    /// - Throws: ``AuthorizationError/rejectedAfterRenewal`` when `credential` was renewed for a rejection and
-    ///   rejected again (before the backoff has passed); the security token's renewal failure.
-    func renewed(after credential: AccessCredential) async throws -> AccessCredential? {
-        switch credential.carrier {
-        case .accessToken:
-            let seen = await tokenSnapshot()
-            if seen?.holdsRejection(of: credential.token, carrier: .accessToken, at: clock.now()) == true {
-                throw AuthorizationError.rejectedAfterRenewal
-            }
-            // A renewed access token comes with its own binding (a DPoP key, or none), from the renewal itself.
-            guard let answer = await renewAfterRejection(of: credential.token, seen: seen) else { return nil }
-            return try await self.credential(for: answer)
-        case .securityToken:
-            let renewed = try await securityTokenRejected(credential.token)
-            return renewed == credential.token ? nil : AccessCredential(token: renewed, carrier: .securityToken)
-        }
-    }
-}

@@ -18,7 +18,7 @@ extension RegStateService {
     public func updateToken(idToken: String) async throws(AuthorizationError) -> RegState {
         guard sessionSource == .host else { throw .wrongSessionSource(sessionSource) }
         if !state.isSettled { _ = await settled() }
-        if case .active(let session) = state, session.connectivity == .online, !(await securityFlight.isPending),
+        if case .active(let session) = state, session.connectivity == .online, !(await flights.security.isPending),
            let stored = await tokenSnapshot(), stored.idToken == idToken, stored.securityToken != nil {
             return state
         }
@@ -32,17 +32,17 @@ extension RegStateService {
             switch event {
             case .hostTokenAccepted:
                 guard let token = await tokenSnapshot()?.securityToken else { throw .noSession }
-                await securityFlight.finish(.success(token))
+                await flights.security.finish(.success(token))
                 return state
             case .hostTokenRefused(let failure):
                 let error = AuthorizationError(failure)
-                await securityFlight.fail(error)
+                await flights.security.fail(error)
                 throw error
             case .renewalFailed(.transient(let issue), _):
-                await securityFlight.fail(.offline(issue))
+                await flights.security.fail(.offline(issue))
                 throw .offline(issue)
             case .forcedLogout:
-                await securityFlight.fail(.forcedLogout)
+                await flights.security.fail(.forcedLogout)
                 throw .forcedLogout
             default:
                 continue
@@ -61,7 +61,7 @@ extension RegStateService {
         guard sessionSource == .host else { throw .wrongSessionSource(sessionSource) }
         guard let session = state.session, session.isHostDriven else { throw .noSession }
         _ = try? await apply(.renewalFailed(.transient(issue), stored: await storedSession()))
-        await securityFlight.fail(.offline(issue))
+        await flights.security.fail(.offline(issue))
     }
 
     /// Ends the session for `reason`, by the lifecycle design's precedence rules (in both modes):

@@ -89,10 +89,6 @@ extension RegStateService {
     @discardableResult
     public func confirmRegistration() async throws -> Session {
         let applied = try await apply(.confirmationRequested)
-        // At the device limit the provisional tokens went; the ID token the confirmation answered with still lists
-        // and removes devices (``registeredDevices()``), in memory only.
-        deviceListIDToken = nil
-        for case .deviceLimit(let idToken) in applied.results { deviceListIDToken = idToken }
         try Self.throwIfFailed(applied)
         for case .registrationConfirmed(let stored) in applied.events { return stored.session(.registered) }
         throw RegStateError.registration(.noPendingLogin)

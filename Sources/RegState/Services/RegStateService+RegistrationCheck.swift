@@ -36,26 +36,17 @@ extension RegStateService {
         let refreshed = Profile(subject: picked.subject, issuer: profile.issuer, email: picked.email ?? profile.email,
                                 emailVerified: picked.email == nil || picked.email == profile.email ? profile.emailVerified : false,
                                 name: picked.name ?? profile.name, picture: profile.picture)
-        let changed: Bool
+        let written: Bool?
         do {
             let lease = try await runner.tokens.exclusiveAccess()
             defer { lease.release() }
-            // `nil`: the stored credentials changed meanwhile (logout, another user): nothing is written.
-            guard let written = try await runner.tokens.refreshProfile(refreshed) else { throw RegistrationCheckError.noSession }
-            changed = written
-        } catch let error as RegistrationCheckError {
-            throw error
+            written = try await runner.tokens.refreshProfile(refreshed)
         } catch {
             throw .backend(.malformedResponse("the profile could not be stored"))
         }
+        // `nil`: the stored credentials changed meanwhile (logout, another user): nothing is written.
+        guard let changed = written else { throw .noSession }
         return RegistrationCheck(registered: status.registered, profile: refreshed, profileChanged: changed)
-    }
-
-    /// The Check Registration the last ``start()`` began in the background (see
-    /// ``RegStateConfiguration/checksRegistrationAtLaunch``), once it has finished; `nil` when the launch began none
-    /// (no session, offline, no backend, turned off). A short-lived process calls it before it exits.
-    public func launchRegistrationCheck() async -> Result<RegistrationCheck, RegistrationCheckError>? {
-        await launchCheck?.value
     }
 
     /// Whether this launch runs Check Registration: a self-renewing session settled online, a backend, not turned off.
@@ -68,16 +59,8 @@ extension RegStateService {
         return true
     }
 
-    /// Begins the launch's Check Registration after the launch has settled (its lettered event is already out).
-    func beginLaunchRegistrationCheck() {
-        guard checksRegistrationNow else {
-            launchCheck = nil
-            return
-        }
-        launchCheck = Task { await self.checkRegistrationResult() }
-    }
-
-    private func checkRegistrationResult() async -> Result<RegistrationCheck, RegistrationCheckError> {
+    /// The launch's Check Registration, its failure logged.
+    func checkRegistrationResult() async -> Result<RegistrationCheck, RegistrationCheckError> {
         do {
             return .success(try await checkRegistration())
         } catch {

@@ -12,18 +12,18 @@ extension RegStateService {
     @discardableResult
     func renew(replacing staleAccessToken: String?, because trigger: RenewalTrigger,
                seen: TokenSnapshot? = nil) async -> Result<AccessCredential?, RenewalFailure> {
-        switch await renewal.admit(replacing: staleAccessToken, seen: seen) {
+        switch await runner.renewal.admit(replacing: staleAccessToken, seen: seen) {
         case .alreadyRenewed(let credential):
             return .success(credential)
         case .join:
-            let outcome = await renewal.renew(replacing: staleAccessToken)
+            let outcome = await runner.renewal.renew(replacing: staleAccessToken)
             _ = await feed(outcome.event)
             return outcome.answer
         case .request:
             let input = staleAccessToken.map(SecretInput.staleAccessToken)
             guard let applied = try? await apply(.renewalRequested(trigger), carrying: input) else { return .success(nil) }
             for case .renewalFailed(let failure, _) in applied.events { return .failure(failure) }
-            return await renewal.outcome(replacing: staleAccessToken)?.answer ?? .success(nil)
+            return await runner.renewal.outcome(replacing: staleAccessToken)?.answer ?? .success(nil)
         }
     }
 }

@@ -15,14 +15,14 @@ extension RegStateService {
     public func securityToken() async throws -> String {
         guard case .active(let session) = state, session.activation != .nonNative, let snapshot = await tokenSnapshot()
         else { throw AuthorizationError.noSession }
-        if let usable = snapshot.securityToken, !(await securityFlight.isPending) { return usable }
+        if let usable = snapshot.securityToken, !(await flights.security.isPending) { return usable }
         // Expired, missing or being renewed: the same path as a rejection of the stored one.
         return try await securityTokenRejected(snapshot.storedSecurityToken ?? "", because: .securityTokenExpired)
     }
 
     /// How many authorized requests wait for a renewed security token now (host mode: for the host's answer).
     public var heldRequestCount: Int {
-        get async { await securityFlight.waiting }
+        get async { await flights.security.waiting }
     }
 
     /// The backend rejected `token`: one renewal for every caller that saw it rejected, and the new token.
@@ -35,7 +35,7 @@ extension RegStateService {
         guard case .active(let session) = state, session.activation != .nonNative else {
             throw AuthorizationError.noSession
         }
-        if let current = await tokenSnapshot()?.securityToken, current != token, !(await securityFlight.isPending) {
+        if let current = await tokenSnapshot()?.securityToken, current != token, !(await flights.security.isPending) {
             return current
         }
         // Renewed for a rejection (here or in another process, this launch or an earlier one) and rejected again
@@ -45,8 +45,8 @@ extension RegStateService {
         }
         // Host mode: while the host is asked, every caller waits for its answer, whichever token it saw (another
         // process may have stored a newer one meanwhile): the host is told once, not once per token seen.
-        if session.isHostDriven, await securityFlight.isPending { return try await securityFlight.wait(for: token) }
-        switch await securityFlight.admit(rejected: token) {
+        if session.isHostDriven, await flights.security.isPending { return try await flights.security.wait(for: token) }
+        switch await flights.security.admit(rejected: token) {
         case .exhausted:
             throw AuthorizationError.rejectedAfterRenewal
         case .wait:
@@ -59,7 +59,7 @@ extension RegStateService {
             let forRejection = trigger == .backendUnauthorized
             Task { await self.runSecurityTokenRenewal(replacing: token, forRejection: forRejection) }
         }
-        return try await securityFlight.wait(for: token)
+        return try await flights.security.wait(for: token)
     }
 
     /// A request retried with a renewed token was rejected again: that token is held in the store (unless it
@@ -68,7 +68,7 @@ extension RegStateService {
         do {
             try await runner.tokens.holdRejected(credential.token, carrier: credential.carrier)
         } catch {
-            logger.log(.warning, "the rejection hold could not be stored: \((error as? any LocalizedError)?.errorDescription ?? "store")")
+            logger.log(.warning, "the rejection hold could not be stored: \(error.localizedDescription)")
         }
     }
 
@@ -78,18 +78,16 @@ extension RegStateService {
         let result: Result<String, AuthorizationError>
         do {
             result = .success(try await exchangeRenewingIDToken(replacing: token, forRejection: forRejection))
-        } catch let error as AuthorizationError {
-            result = .failure(error)
-        } catch let error as BackendError {
-            result = .failure(await securityTokenFailure(error))
         } catch {
-            result = .failure(.unexpected("the security token could not be renewed"))
+            result = .failure(await securityTokenFailure(error))
         }
         if case .success = result { _ = await feed(.securityTokenRenewed) }
-        await securityFlight.finish(result)
+        await flights.security.finish(result)
     }
 
-    private func exchangeRenewingIDToken(replacing token: String, forRejection: Bool) async throws -> String {
+    private func exchangeRenewingIDToken(replacing token: String, forRejection: Bool) async throws(SecurityTokenRenewalError)
+        -> String
+    {
         // The access token (and its ID token) this attempt starts from: the renewal below replaces exactly it, so a
         // process sharing the store that renewed meanwhile is found under the lock and no second grant is made.
         let snapshot = await tokenSnapshot()
@@ -104,7 +102,7 @@ extension RegStateService {
         }
         do {
             return try await runner.renewSecurityToken(replacing: replaced, forRejection: forRejection)
-        } catch BackendError.invalidIDToken where !renewedFirst {
+        } catch .backend(.invalidIDToken) where !renewedFirst {
             // Refused all the same (the backend's clock is ahead of ours): renew, and exchange the new one.
             try await renewProviderTokens(replacing: snapshot?.accessToken)
             return try await runner.renewSecurityToken(replacing: replaced, forRejection: forRejection)
@@ -113,9 +111,19 @@ extension RegStateService {
 
     /// Renews the provider tokens (for a fresh ID token to exchange); a failure is the callers' offline or logged-out
     /// error.
-    private func renewProviderTokens(replacing accessToken: String?) async throws {
+    private func renewProviderTokens(replacing accessToken: String?) async throws(SecurityTokenRenewalError) {
         if case .failure(let failure) = await renew(replacing: accessToken, because: .backendUnauthorized) {
-            throw failure.isRecoverable ? AuthorizationError.offline(failure.transientIssue) : AuthorizationError.loggedOut
+            throw .authorization(failure.isRecoverable ? .offline(failure.transientIssue) : .loggedOut)
+        }
+    }
+
+    /// What a failed renewal means for the callers (and, for the backend's answers, the session).
+    private func securityTokenFailure(_ error: SecurityTokenRenewalError) async -> AuthorizationError {
+        switch error {
+        case .noSession: .noSession
+        case .authorization(let error): error
+        case .storage: .unexpected("the security token could not be renewed")
+        case .backend(let error): await securityTokenFailure(error)
         }
     }
 

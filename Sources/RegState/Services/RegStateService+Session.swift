@@ -27,7 +27,7 @@ extension RegStateService {
         _ = await retryUnreadableStore()
         guard case .active(let session) = state else { throw AccessTokenError.noSession }
         guard !session.isHostDriven else { throw AccessTokenError.hostDriven }
-        return accessTokenFlight.join {
+        return flights.accessToken.join {
             do {
                 return .success(try await self.resolveAccessToken())
             } catch {
@@ -99,7 +99,7 @@ extension RegStateService {
         // Renewed for a rejection, by this process or another, this launch or an earlier one: no new grant before
         // the hold stored with it has passed.
         if seen?.holdsRejection(of: token, carrier: .accessToken, at: clock.now()) == true { return nil }
-        await renewal.noteRejection(of: token)
+        await runner.renewal.noteRejection(of: token)
         if case .success(let credential?) = await renew(replacing: token, because: .backendUnauthorized, seen: seen),
            credential.token != token {
             return .renewed(credential)
@@ -112,7 +112,7 @@ extension RegStateService {
     ///
     /// - Throws: ``TransitionRejection`` when no session is active.
     public func handleForcedLogout() async throws {
-        await securityFlight.fail(.forcedLogout)
+        await flights.security.fail(.forcedLogout)
         try await apply(.forcedLogout)
     }
 
@@ -131,40 +131,5 @@ extension RegStateService {
         var installation = InstallationDeregistration.noBackend
         for case .cleared(let deregistration) in applied?.results ?? [] { installation = deregistration }
         return ClearStateResult(removedKeys: before.filter { !after.contains($0) }, installation: installation)
-    }
-}
-
-/// Why no access token can be handed out.
-public enum AccessTokenError: Error, Sendable, Equatable {
-    /// No session is active.
-    case noSession
-    /// The session is host-driven (``SessionSource/host``): it has no provider access token, only the backend
-    /// security token (``RegStateService/securityToken()``).
-    case hostDriven
-}
-
-/// Why logout did not happen.
-public enum LogoutError: Error, Sendable, Equatable {
-    /// The provider could not be reached: logout happens only while online, so nothing changed.
-    case offline(TransientIssue)
-}
-
-extension AccessTokenError: LocalizedError {
-    /// A sentence for people.
-    public var errorDescription: String? {
-        switch self {
-        case .noSession: "No session is active."
-        case .hostDriven: "The host renews this session: it has a security token, no access token."
-        }
-    }
-}
-
-extension LogoutError: LocalizedError {
-    /// A sentence for people.
-    public var errorDescription: String? {
-        switch self {
-        case .offline(.noInternet): "Logout needs a connection: you are offline, nothing was changed."
-        case .offline(.ssoUnspecifiedIssue): "Logout needs the sign-in service, which is not answering: nothing was changed."
-        }
     }
 }

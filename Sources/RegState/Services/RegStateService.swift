@@ -15,29 +15,15 @@ import Foundation
 /// let state = await service.start()
 /// ```
 public actor RegStateService {
-    /// The current state.
-    public private(set) var state: RegState = .unsettled
-    /// The social login this process began (its secrets), beside its state; the secure store keeps it for a relaunch.
-    private var login: PendingLogin?
-    let runner: EffectRunner
-    let renewal: RenewalService
+    /// The state now (``state`` reads it; only ``apply(_:carrying:)`` changes it).
+    private var current: RegState = .unsettled
+    /// The effects that talk to the outside world: store, provider, backend, renewal.
+    private let effects: EffectRunner
     private let broadcast = EventBroadcast<RegStateEvent>(bufferSize: subscriberBufferSize, replaysLatest: true)
     private var recorder: JournalRecorder
-    private var settleWaiters: [CheckedContinuation<RegState, Never>] = []
-    private var started = false
-    /// The single flight of the backend security token (both modes).
-    let securityFlight: SecurityTokenFlight
-    /// The ``validAccessToken()`` answer being worked out, shared by every caller that arrives meanwhile.
-    let accessTokenFlight = SingleFlight<Result<AccessTokenAnswer, any Error>>()
-    /// A launch renewal that outlived the launch budget, still running; ``finishPendingRenewal()`` waits for it.
-    var lateLaunchRenewal: Task<Void, Never>?
-    /// The launch's Check Registration, after it settled.
-    var launchCheck: Task<Result<RegistrationCheck, RegistrationCheckError>, Never>?
-    /// Wrong codes typed for the current one-time code (reset by every code sent).
-    private var wrongCodes = 0
-    /// The ID token of a registration refused at the device limit (the confirmation's result, in memory only), for
-    /// the device list.
-    var deviceListIDToken: String?
+    private var lifecycle = ServiceLifecycle()
+    private var attempt = RegistrationAttempt()
+    private let tokenFlights: TokenFlights
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
     public static let subscriberBufferSize = 64
@@ -46,20 +32,33 @@ public actor RegStateService {
 
     /// Creates the service. Nothing happens until ``start()``.
     public init(configuration: RegStateConfiguration, dependencies: RegStateDependencies) {
-        runner = EffectRunner(configuration: configuration, dependencies: dependencies)
-        renewal = RenewalService(tokens: runner.tokens, provider: runner.provider, clock: dependencies.clock,
-                                 dpop: runner.dpop)
+        effects = EffectRunner(configuration: configuration, dependencies: dependencies)
         recorder = JournalRecorder(journal: dependencies.journal, clock: dependencies.clock, logger: dependencies.logger)
-        securityFlight = SecurityTokenFlight(clock: dependencies.clock)
+        tokenFlights = TokenFlights(clock: dependencies.clock)
     }
 
+    /// The current state.
+    public var state: RegState { current }
+
     /// Who renews the session: the configuration's ``RegStateConfiguration/sessionSource``.
-    public nonisolated var sessionSource: SessionSource { runner.configuration.sessionSource }
+    public nonisolated var sessionSource: SessionSource { effects.configuration.sessionSource }
+
+    /// The effects, for the public calls in the other files (a constant: never replaced).
+    nonisolated var runner: EffectRunner { effects }
+
+    /// The token flights, for the public calls in the other files (a constant: never replaced).
+    nonisolated var flights: TokenFlights { tokenFlights }
 
     /// The injected clock.
-    nonisolated var clock: any RegStateClock { runner.dependencies.clock }
+    nonisolated var clock: any RegStateClock { effects.dependencies.clock }
 
-    var logger: any RegStateLogger { runner.logger }
+    var logger: any RegStateLogger { effects.logger }
+
+    /// The authorization URL of the social login in progress.
+    var loginURL: URL? { attempt.login?.request.url }
+
+    /// The ID token a confirmation refused at the device limit answered with (in memory only), for the device list.
+    var deviceListIDToken: String? { attempt.deviceListIDToken }
 
     // MARK: Observing
 
@@ -82,9 +81,9 @@ public actor RegStateService {
 
     /// Starts the service (on first call) and waits until it has settled: D, G, an active session, or an error.
     public func settled() async -> RegState {
-        if !started { return await start() }
+        if !lifecycle.started { return await start() }
         if state.isSettled, !isAuthenticating { return state }
-        return await withCheckedContinuation { settleWaiters.append($0) }
+        return await withCheckedContinuation { lifecycle.settleWaiters.append($0) }
     }
 
     private var isAuthenticating: Bool {
@@ -95,20 +94,44 @@ public actor RegStateService {
     // MARK: Launch
 
     /// Opens the journal (a torn tail cut, a long one compacted; read for its numbers only: the launch's first event
-    /// resets any state and the stored credentials decide the rest), then runs the launch sequence (the registration design steps
-    /// 1–5) and returns the settled state. Calling it again relaunches: the stored credentials are inspected anew.
+    /// resets any state and the stored credentials decide the rest), then runs the launch sequence (the registration
+    /// design steps 1–5) and returns the settled state. Calling it again relaunches: the stored credentials are
+    /// inspected anew.
     @discardableResult
     public func start() async -> RegState {
-        if !started {
-            started = true
+        if !lifecycle.started {
+            lifecycle.started = true
             recorder.openAtLaunch()
             runner.provider.clockEstimate.journaledBefore(recorder.lastClockOffset)
         }
         _ = try? await apply(.launched(isNative: runner.isNative))
         recorder.flush()
-        beginLaunchRegistrationCheck()
+        // The launch's Check Registration runs after the launch settled (its lettered event is already out).
+        lifecycle.launchCheck = checksRegistrationNow ? Task { await self.checkRegistrationResult() } : nil
         return state
     }
+
+    /// Waits until a launch renewal that outlived ``RegStateConfiguration/launchBudget`` has landed and its result is
+    /// applied (**C**, or its **E**); returns at once when none is running.
+    ///
+    /// An app keeps running and gets the result as an event. A short-lived process — a command-line run, an app
+    /// extension about to be suspended — calls this before it exits, so it never ends between the provider's rotation
+    /// of the refresh token and the store's write of its successor (which would cost the session with a provider
+    /// that detects reuse).
+    public func finishPendingRenewal() async {
+        guard let pending = lifecycle.lateLaunchRenewal else { return }
+        await pending.value
+        lifecycle.lateLaunchRenewal = nil
+    }
+
+    /// The Check Registration the last ``start()`` began in the background (see
+    /// ``RegStateConfiguration/checksRegistrationAtLaunch``), once it has finished; `nil` when the launch began none
+    /// (no session, offline, no backend, turned off). A short-lived process calls it before it exits.
+    public func launchRegistrationCheck() async -> Result<RegistrationCheck, RegistrationCheckError>? {
+        await lifecycle.launchCheck?.value
+    }
+
+    // MARK: The journal
 
     /// The journal, oldest first.
     ///
@@ -133,29 +156,6 @@ public actor RegStateService {
         try recorder.storedFold()
     }
 
-    // MARK: Logout
-
-    /// Logs the user out: revokes the refresh token at the provider, clears local credentials, back to **D**.
-    ///
-    /// Only while online: when the provider cannot be reached nothing changes and the call throws.
-    ///
-    /// - Returns: what happened at the provider (revoked, no revocation offered, or revocation refused) and the
-    ///   request that ends the browser session there, if any.
-    /// - Throws: ``LogoutError/offline(_:)``; ``TransitionRejection`` when there is no session to end.
-    @discardableResult
-    public func logout() async throws -> LoggedOut {
-        let applied = try await apply(.logoutRequested)
-        for case .logoutRefused(let issue) in applied.events { throw LogoutError.offline(issue) }
-        for result in applied.results {
-            switch result {
-            case .logoutRefused(let issue): throw LogoutError.offline(issue)
-            case .loggedOut(let loggedOut): return loggedOut
-            default: continue
-            }
-        }
-        return LoggedOut(result: .nothingToRevoke, endSession: nil)
-    }
-
     // MARK: The shell
 
     /// Applies `event`: transition, journal, effects; returns the state its transition led to, every event applied
@@ -169,7 +169,7 @@ public actor RegStateService {
         let before = state
         // The launch's first entry goes to disk with the next one (its inspection's result): one fsync, not two.
         if case .launched = event { recorder.recordWithNext(event) } else { recorder.record(event) }
-        state = transition.state
+        current = transition.state
         logger.log(.debug, "\(event.name) -> \(state.caseName)")
         var applied = Applied(event, leading: transition.state)
         for effect in transition.effects {
@@ -179,7 +179,7 @@ public actor RegStateService {
         await noteClockOffset()
         resumeSettleWaiters()
         // A session that ended takes every request waiting for its security token with it.
-        if state.session == nil, state != .unsettled { await securityFlight.fail(.loggedOut) }
+        if state.session == nil, state != .unsettled { await flights.security.fail(.loggedOut) }
         return applied
     }
 
@@ -214,34 +214,37 @@ public actor RegStateService {
             let inspected = await runner.inspectStoredTokens()
             return Performed(applied: await feed(inspected.event, carrying: inspected.stale))
         case .renew(let staleAccessToken) where state == .unsettled:
-            return Performed(applied: await renewWithinLaunchBudget(replacing: staleAccessToken))
+            let launch = await renewWithinLaunchBudget(replacing: staleAccessToken)
+            if let late = launch.late { lifecycle.lateLaunchRenewal = Task { await self.feed(await late.value.effectEvent) } }
+            return Performed(applied: launch.applied)
         case .renew(let staleAccessToken):
-            return await answer(nil, feeding: await renewal.renew(replacing: staleAccessToken).effectEvent)
+            return await answer(nil, feeding: await runner.renewal.renew(replacing: staleAccessToken).effectEvent)
         case .startSocialAuthorization(let prompt):
             switch await runner.startSocialAuthorization(prompt: prompt) {
-            case .success(let started): login = started
+            case .success(let started): attempt.login = started
                 return await answer(nil, feeding: .authorizationIssued)
             case .failure(let failure):
                 return await answer(nil, feeding: .registrationFailed(failure))
             }
         case .sendPasswordlessCode(let email):
-            wrongCodes = 0
+            attempt.codeSent()
             return await answer(nil, feeding: await runner.sendPasswordlessCode(to: email))
         case .exchangeAuthorizationCode(let callback):
             // One callback per login: a replay of this redirect finds nothing pending, here or in the store.
-            let remembered = login.take()
+            let remembered = attempt.login.take()
             let result = await runner.exchangeAuthorizationCode(callback, remembered: remembered) { await self.isAuthenticating }
             // A redirect that is not this login's was refused: the login stays for its own (one more refusal counted).
             if case .registrationFailed(let failure)? = result, failure.keepsSocialLogin, var kept = remembered {
                 kept.refusedRedirects = (kept.refusedRedirects ?? 0) + 1
-                login = kept
+                attempt.login = kept
             }
             return await answer(nil, feeding: result)
         case .verifyPasswordlessCode(let email, let code):
             var result = await runner.verifyPasswordlessCode(code, for: email) { await self.isAuthenticating }
             if case .registrationFailed(.wrongCode)? = result {
-                wrongCodes += 1
-                if wrongCodes >= runner.configuration.maxCodeAttempts { result = .registrationFailed(.tooManyAttempts) }
+                if attempt.wrongCodeTyped(limit: runner.configuration.maxCodeAttempts) {
+                    result = .registrationFailed(.tooManyAttempts)
+                }
             }
             return await answer(nil, feeding: result)
         case .confirmRegistration:
@@ -252,9 +255,10 @@ public actor RegStateService {
             if confirmed == .registrationFailed(.tooManyRegisteredDevices), let idToken = await runner.tokens.idToken() {
                 result = .deviceLimit(idToken: idToken)
             }
+            attempt.deviceListIDToken = if case .deviceLimit(let idToken)? = result { idToken } else { nil }
             return await answer(result, feeding: confirmed)
         case .discardPendingAuthorization:
-            if let discarded = login.take() { await runner.discardPendingLogin(state: discarded.request.state) }
+            if let discarded = attempt.login.take() { await runner.discardPendingLogin(state: discarded.request.state) }
             return .nothing
         case .clearProvisionalTokens:
             await runner.clearProvisionalTokens()
@@ -287,14 +291,7 @@ public actor RegStateService {
     }
 
     private func resumeSettleWaiters() {
-        guard state.isSettled, !isAuthenticating, !settleWaiters.isEmpty else { return }
-        let waiters = settleWaiters
-        settleWaiters.removeAll()
-        for waiter in waiters { waiter.resume(returning: state) }
+        guard state.isSettled, !isAuthenticating, !lifecycle.settleWaiters.isEmpty else { return }
+        for waiter in lifecycle.takeSettleWaiters() { waiter.resume(returning: state) }
     }
-
-    // MARK: For the public calls in the extensions
-
-    /// The authorization URL of the social login in progress.
-    var loginURL: URL? { login?.request.url }
 }

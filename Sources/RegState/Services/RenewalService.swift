@@ -270,10 +270,6 @@ package actor RenewalService {
         if let refreshExpiresAt = stored?.refreshExpiresAt, refreshExpiresAt <= clock.now() {
             return .credentialsExhausted
         }
-        switch error {
-        case .transport, .notTheProvider: return .transient(.noInternet)
-        default: break
-        }
-        return .transient(.ssoUnspecifiedIssue)
+        return .transient(TransientIssue(error))
     }
 }

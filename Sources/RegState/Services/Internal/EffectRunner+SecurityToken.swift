@@ -43,30 +43,54 @@ extension EffectRunner {
     /// - Returns: the new security token.
     /// - Throws: ``BackendError`` (``BackendError/invalidIDToken`` when the stored ID token has expired: renew the
     ///   provider tokens first), ``AuthorizationError/rejectedAfterRenewal`` when `replaced` is held under the lock
-    ///   (another process renewed it for a rejection and it was rejected again), or ``AuthorizationError/noSession``.
-    func renewSecurityToken(replacing replaced: String?, forRejection: Bool) async throws -> String {
+    ///   (another process renewed it for a rejection and it was rejected again), or ``AuthorizationError/noSession``,
+    ///   as a ``SecurityTokenRenewalError``.
+    func renewSecurityToken(replacing replaced: String?, forRejection: Bool) async throws(SecurityTokenRenewalError)
+        -> String
+    {
         let grant: SecurityTokenGrant
         do {
             // Under the store's lock, re-reading first: a process sharing the store may have renewed it meanwhile, and
             // its token is used instead of exchanging again.
-            let lease = try await tokens.exclusiveAccess()
+            let lease: any StoreLease
+            do {
+                lease = try await tokens.exclusiveAccess()
+            } catch {
+                throw .storage(error.errorDescription ?? "store")
+            }
             defer { lease.release() }
             guard let backend, let snapshot = await tokens.snapshot(), let idToken = snapshot.idToken else {
-                throw AuthorizationError.noSession
+                throw .noSession
             }
             if let replaced, let current = snapshot.storedSecurityToken, current != replaced,
                snapshot.securityToken == current {
                 return current
             }
             if let replaced, forRejection, await tokens.isHeld(replaced, carrier: .securityToken) {
-                throw AuthorizationError.rejectedAfterRenewal
+                throw .authorization(.rejectedAfterRenewal)
             }
-            grant = try await backend.securityToken(idToken: idToken, installation: try await installation())
-            guard try await tokens.storeSecurityToken(grant, replacing: replaced, forRejection: forRejection) else {
+            let installation: InstallationInfo
+            do {
+                installation = try await self.installation()
+            } catch {
+                throw .storage(error.localizedDescription)
+            }
+            do {
+                grant = try await backend.securityToken(idToken: idToken, installation: installation)
+            } catch {
+                throw .backend(error)
+            }
+            let stored: Bool
+            do {
+                stored = try await tokens.storeSecurityToken(grant, replacing: replaced, forRejection: forRejection)
+            } catch {
+                throw .storage(error.localizedDescription)
+            }
+            guard stored else {
                 // Someone replaced it meanwhile (a logout, another process): use what is stored now, and retire the
                 // token just bought, which nobody will use.
                 await retire(grant.securityToken)
-                guard let current = await tokens.snapshot()?.securityToken else { throw AuthorizationError.noSession }
+                guard let current = await tokens.snapshot()?.securityToken else { throw .noSession }
                 return current
             }
         }
@@ -106,17 +130,5 @@ extension EffectRunner {
         let platform = dependencies.platform.platform
         return InstallationInfo(installationID: try await tokens.installationID(), platform: platform.type,
                                 formFactor: platform.formFactor)
-    }
-}
-
-extension TransientIssue {
-    /// `noInternet` when nothing answered, otherwise `ssoUnspecifiedIssue`.
-    init(_ error: OIDCError) {
-        self = if case .transport = error { .noInternet } else { .ssoUnspecifiedIssue }
-    }
-
-    /// `noInternet` when nothing answered, otherwise `ssoUnspecifiedIssue`.
-    init(_ error: BackendError) {
-        self = if case .transport = error { .noInternet } else { .ssoUnspecifiedIssue }
     }
 }

@@ -11,6 +11,8 @@ struct EffectRunner: Sendable {
     let backend: (any RegistrationBackend)?
     /// The installation's DPoP key, nonces and signer (RFC 9449), shared with the provider client and the renewal.
     let dpop: DPoPContext
+    /// The refresh-token grant's one flight.
+    let renewal: RenewalService
     var logger: any RegStateLogger { dependencies.logger }
 
     init(configuration: RegStateConfiguration, dependencies: RegStateDependencies) {
@@ -23,10 +25,12 @@ struct EffectRunner: Sendable {
         let dpop = DPoPContext(mode: configuration.dpop, store: dependencies.store, crypto: dependencies.crypto,
                                clock: dependencies.clock, clockEstimate: clockEstimate)
         self.dpop = dpop
-        provider = OIDCClient(configuration: configuration.oidc, transport: dependencies.transport,
-                              crypto: dependencies.crypto, clock: dependencies.clock, clockEstimate: clockEstimate,
-                              onClockOffset: { offset in logger.log(.warning, ClockOffsetNote.sentence(offset)) },
-                              dpop: dpop)
+        let provider = OIDCClient(configuration: configuration.oidc, transport: dependencies.transport,
+                                  crypto: dependencies.crypto, clock: dependencies.clock, clockEstimate: clockEstimate,
+                                  onClockOffset: { offset in logger.log(.warning, ClockOffsetNote.sentence(offset)) },
+                                  dpop: dpop)
+        self.provider = provider
+        renewal = RenewalService(tokens: tokens, provider: provider, clock: dependencies.clock, dpop: dpop)
         if let backend = dependencies.backend {
             self.backend = backend
         } else if let url = configuration.backendURL {
@@ -257,7 +261,7 @@ struct EffectRunner: Sendable {
                 try await provider.revoke(token: refreshToken, hint: .refreshToken)
                 result = .revoked
             } catch let error where error.isTransient {
-                let issue: TransientIssue = if case .transport = error { .noInternet } else { .ssoUnspecifiedIssue }
+                let issue = TransientIssue(error)
                 return (.logoutRefused(issue), .logoutRefused(issue))
             } catch {
                 // A provider without revocation, or one that refuses: the local logout still happens, and says so.

@@ -2,7 +2,8 @@ import Foundation
 
 /// One flight of shared work: the first caller starts it, every caller that arrives while it runs gets the same
 /// value, and the first caller after it landed starts a new one. The one single flight of the refresh-token grant
-/// (``RenewalService``) and of the access-token answer (``RegStateService/validAccessToken()``).
+/// (``RenewalService``), of the access-token answer (``RegStateService/validAccessToken()``) and of the backend
+/// security token (``SecurityTokenFlight``); its waits serve the launch budget too.
 ///
 /// Callers get the flight's task and await its value wherever they are, so waiters on a nonisolated path resume side
 /// by side instead of queueing for an actor. The flight is forgotten inside its own task, as soon as the work has
@@ -21,21 +22,60 @@ final class SingleFlight<Value: Sendable>: Sendable {
     func join(or work: @escaping @Sendable () async -> Value) -> (task: Task<Value, Never>, started: Bool) {
         running.withLock { state in
             if let task = state.task { return (task, false) }
-            state.generation += 1
-            let generation = state.generation
-            let task = Task {
-                let value = await work()
-                self.land(generation)
-                return value
-            }
-            state.task = task
-            return (task, true)
+            return (launch(work, in: &state), true)
         }
+    }
+
+    /// A new flight running `work`, whether or not one runs: for a flight whose answer the caller knows is new (a
+    /// flight that has just been answered may not have landed yet).
+    func start(_ work: @escaping @Sendable () async -> Value) -> Task<Value, Never> {
+        running.withLock { state in launch(work, in: &state) }
+    }
+
+    private func launch(_ work: @escaping @Sendable () async -> Value, in state: inout Running) -> Task<Value, Never> {
+        state.generation += 1
+        let generation = state.generation
+        let task = Task {
+            let value = await work()
+            self.land(generation)
+            return value
+        }
+        state.task = task
+        return task
     }
 
     private func land(_ generation: Int) {
         running.withLock { state in
             if state.generation == generation { state.task = nil }
         }
+    }
+
+    /// `task`'s value, or `CancellationError` as soon as the caller is cancelled; the task runs on for the others.
+    static func value(of task: Task<Value, Never>) async throws(CancellationError) -> Value {
+        let first = OnceValue<Value?>()
+        let answer = await withTaskCancellationHandler {
+            Task { first.resolve(await task.value) }
+            return await first.value
+        } onCancel: {
+            first.resolve(nil)
+        }
+        guard let answer else { throw CancellationError() }
+        return answer
+    }
+
+    /// `task`'s value if it lands within `seconds` of `clock`'s time, else `nil`; the task runs on either way.
+    static func value(of task: Task<Value, Never>, within seconds: TimeInterval, on clock: any RegStateClock) async
+        -> Value?
+    {
+        let first = OnceValue<Value?>()
+        let timer = Task {
+            await clock.sleep(for: max(0, seconds))
+            first.resolve(nil)
+        }
+        Task {
+            first.resolve(await task.value)
+            timer.cancel()
+        }
+        return await first.value
     }
 }

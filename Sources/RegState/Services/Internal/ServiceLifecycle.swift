@@ -1,0 +1,20 @@
+import Foundation
+
+/// Where the service is in its life: whether it started, who waits for it to settle, and the work a launch left
+/// running (a renewal that outlived the launch budget, the launch's Check Registration), owned until it lands.
+struct ServiceLifecycle {
+    /// Whether ``RegStateService/start()`` ran once (the journal opened).
+    var started = false
+    /// Callers of ``RegStateService/settled()`` waiting for a settled state.
+    var settleWaiters: [CheckedContinuation<RegState, Never>] = []
+    /// A launch renewal that outlived the launch budget, still running.
+    var lateLaunchRenewal: Task<Void, Never>?
+    /// The launch's Check Registration.
+    var launchCheck: Task<Result<RegistrationCheck, RegistrationCheckError>, Never>?
+
+    /// The waiters to resume with a settled state (none are left).
+    mutating func takeSettleWaiters() -> [CheckedContinuation<RegState, Never>] {
+        defer { settleWaiters.removeAll() }
+        return settleWaiters
+    }
+}
