@@ -32,7 +32,7 @@ echo "command: Scripts/simulate.sh $seconds $cores${*:+ $*} (SIMULATE_BASE=$base
 i=0
 while [ "$i" -lt "$cores" ]; do
     start=$(( base + i * 10000000 ))
-    awk -v start="$start" '/^runs / { printf "seeds: %d..%d (%d runs)\n", start, start + $2 - 1, $2 }' "$out/$i.log"
+    awk -v start="$start" '/^runs / { printf "seeds: %.0f..%.0f (%d runs)\n", start, start + $2 - 1, $2 }' "$out/$i.log"
     i=$(( i + 1 ))
 done
 awk -v elapsed=$(( ended - began )) '/^runs / { runs += $2; failures += $4; hours += $6; if ($8 + 0 > wall) wall = $8 + 0 }
