@@ -71,25 +71,28 @@ package actor TokenService {
 
     /// ``inspect()``, plus the access token of the record it found expired (the token a launch renewal replaces,
     /// so that a process that finds it already replaced by another process sends nothing).
+    ///
+    /// The status and the token come from one read: a second read could return the token another process stored in
+    /// between, and a renewal "replacing" that fresh token would renew again (two grants for one expiry).
     package func inspectWithAccessToken() -> (status: StoredTokenStatus, expiredAccessToken: String?) {
-        let status = inspectRecord()
-        guard case .expired = status else { return (status, nil) }
-        return (status, (try? load())?.accessToken)
-    }
-
-    private func inspectRecord() -> StoredTokenStatus {
         let credentials: StoredCredentials?
         do {
             credentials = try load()
         } catch TokenServiceError.corrupt {
             quarantine()
-            return .corrupt(reason: TokenServiceError.corrupt.errorDescription ?? "damaged")
+            return (.corrupt(reason: TokenServiceError.corrupt.errorDescription ?? "damaged"), nil)
         } catch TokenServiceError.boundElsewhere(let mismatch) {
             // Another configuration's credentials: not read, not moved, not removed.
-            return .boundElsewhere(mismatch)
+            return (.boundElsewhere(mismatch), nil)
         } catch {
-            return .unreadable(reason: (error as? any LocalizedError)?.errorDescription ?? "unreadable")
+            return (.unreadable(reason: (error as? any LocalizedError)?.errorDescription ?? "unreadable"), nil)
         }
+        let status = inspectRecord(credentials)
+        guard case .expired = status else { return (status, nil) }
+        return (status, credentials?.accessToken)
+    }
+
+    private func inspectRecord(_ credentials: StoredCredentials?) -> StoredTokenStatus {
         guard let credentials else { return .nothing }
         switch credentials.stage {
         case .provisional:
