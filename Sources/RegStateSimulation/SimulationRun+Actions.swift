@@ -163,7 +163,7 @@ extension SimulationRun {
                     await self.loggedOutCompleted(by: service)
                     return "logged out"
                 } catch {
-                    return "not active"
+                    return "refused (\(error))"
                 }
             }
         case .diskFaults(let write, let crash):
