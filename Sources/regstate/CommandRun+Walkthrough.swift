@@ -80,7 +80,7 @@ extension CommandRun {
         case "1":
             do {
                 try await service.confirmRegistration()
-            } catch RegStateError.registration(.tooManyRegisteredDevices) {
+            } catch .registration(.tooManyRegisteredDevices) {
                 await drain()
                 return await deviceLimitMenu()
             } catch {
@@ -149,7 +149,7 @@ extension CommandRun {
         do {
             try await service.completeSocialRegistration(callback: callback)
             return false
-        } catch RegStateError.registration(let failure) where failure.keepsSocialLogin {
+        } catch .registration(let failure) where failure.keepsSocialLogin {
             await drain()
             console.message("That redirect does not belong to this sign-in (\(failure.reasonCode)); it was refused and "
                             + "nothing was sent. The sign-in is still waiting for its own redirect.")

@@ -7,14 +7,15 @@ extension RegStateService {
     ///
     /// - Returns: what happened at the provider (revoked, no revocation offered, or revocation refused) and the
     ///   request that ends the browser session there, if any.
-    /// - Throws: ``LogoutError/offline(_:)``; ``TransitionRejection`` when there is no session to end.
+    /// - Throws: ``RegStateServiceError/offline(_:)`` (nothing changed); ``RegStateServiceError/rejected(_:)`` when
+    ///   there is no session to end.
     @discardableResult
-    public func logout() async throws -> LoggedOut {
+    public func logout() async throws(RegStateServiceError) -> LoggedOut {
         let applied = try await apply(.logoutRequested)
-        for case .logoutRefused(let issue) in applied.events { throw LogoutError.offline(issue) }
+        for case .logoutRefused(let issue) in applied.events { throw .offline(issue) }
         for result in applied.results {
             switch result {
-            case .logoutRefused(let issue): throw LogoutError.offline(issue)
+            case .logoutRefused(let issue): throw .offline(issue)
             case .loggedOut(let loggedOut): return loggedOut
             default: continue
             }

@@ -20,7 +20,7 @@ struct TransientRuleTests {
         let transport = AnswerRevocationWith(page, base: harness.simulator.transport)
         let service = TokenAnswerRuleTests.launch(harness, transport: transport)
         #expect(await service.start().session != nil)
-        await #expect(throws: LogoutError.offline(.noInternet)) { try await service.logout() }
+        await #expect(throws: RegStateServiceError.offline(.noInternet)) { try await service.logout() }
         #expect(await service.state.session != nil)
         #expect(await harness.storedRefreshToken() == refresh)
     }
