@@ -51,6 +51,12 @@ public enum SimulationWorld: String, Sendable, Equatable, CaseIterable {
     /// acting on them) for longer than that. The budget's timer and the stalls run on the virtual clock, through the
     /// engine's clock seam. Not drawn for a seed (so every recorded seed keeps its world): `--world budget`.
     case launchBudget = "budget"
+    /// RegState renews itself; the backend's API rejects every token for the whole run, across launches and
+    /// processes (``RejectionAudit``). Not drawn for a seed: `--world rejecting`.
+    case rejectingBackend = "rejecting"
+    /// RegState renews itself; every registration meets forged redirects before the genuine one, sometimes across
+    /// a relaunch (``ForgeryAudit``). Not drawn for a seed: `--world forged`.
+    case forgedRedirect = "forged"
 
     /// The world of `seed` when none is given: half plain, a quarter DPoP, a quarter host (from a stream of its own,
     /// so the actions every seed draws stay the same).

@@ -7,8 +7,10 @@ import RegStateSimulator
 extension SimulationRun {
     func prepareWorld() async {
         switch world {
-        case .plain, .launchBudget:
+        case .plain, .launchBudget, .forgedRedirect:
             break
+        case .rejectingBackend:
+            await prepareRejectingBackend()
         case .pushedAuthorization:
             await preparePushedAuthorization()
         case .dpop:
@@ -31,7 +33,7 @@ extension SimulationRun {
     /// sometimes turns hostile with its nonces (a new one on every answer, none accepted), and back.
     func actWorld() async {
         switch world {
-        case .plain, .launchBudget:
+        case .plain, .launchBudget, .rejectingBackend, .forgedRedirect:
             break
         case .pushedAuthorization:
             await actPushedAuthorization()
@@ -56,6 +58,7 @@ extension SimulationRun {
 
     /// Performs `action` where a host or DPoP world gives it another meaning; `false` leaves it to the common path.
     func performInWorld(_ action: SimulationAction) async -> Bool {
+        if world == .rejectingBackend { return await performRejecting(action) }
         switch (world, action) {
         case (.dpop, .callers(let index, let count)):
             ledger.note("act   \(count) caller(s) want a token or call the API on slot \(index)")
@@ -260,7 +263,7 @@ extension SimulationRun {
         let backend = SimulatorConfiguration().backendURL
         let resource = backend.appendingPathComponent("v1/resource/tickets")
         let policy = world == .host ? TokenPolicy.backend(backend)
-            : TokenPolicy(validatingURLs: [backend.appendingPathComponent("v1/resource")])
+            : rejectingWorldPolicy(backend: backend) ?? TokenPolicy(validatingURLs: [backend.appendingPathComponent("v1/resource")])
         if world != .host { grantCapableCalls += 1 }
         spawn("api", slot: index) { service in
             let api = AuthorizedTransport(base: transport, service: service, policy: policy)
@@ -276,7 +279,7 @@ extension SimulationRun {
     /// hostile nonce policy ends.
     func healWorld() async {
         switch world {
-        case .plain, .launchBudget:
+        case .plain, .launchBudget, .rejectingBackend, .forgedRedirect:
             break
         case .pushedAuthorization:
             await healPushedAuthorization()

@@ -134,6 +134,11 @@ extension CommandRun {
                 console.jsonLine(line)
             }
             return ExitCode.success
+        } catch .credentialsRemain(let reason) {
+            await drain()
+            console.message("Logout incomplete: \(RegStateServiceError.credentialsRemain(reason).errorDescription ?? reason)")
+            if options.json { console.jsonLine(["result": "logout", "loggedOut": false, "reason": "credentialsRemain"]) }
+            return ExitCode.failure
         } catch .offline(let issue) {
             await drain()
             console.message("Logout refused: " + (issue == .noInternet

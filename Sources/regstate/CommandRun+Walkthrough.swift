@@ -203,9 +203,10 @@ extension CommandRun {
             + " Choose the same option again and type an address like alice@example.com."
     }
 
-    func reportFailure(_ error: any Error) async {
+    func reportFailure(_ error: RegStateServiceError) async {
         await drain()
-        if error is RegStateError { return }
+        // A lettered failure is already on screen as its event.
+        if error.lettered != nil { return }
         console.message("regstate: \(error.localizedDescription)")
     }
 

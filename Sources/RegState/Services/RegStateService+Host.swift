@@ -67,7 +67,8 @@ extension RegStateService {
     /// Requests waiting for a new token fail with ``RegStateServiceError/noSession``.
     ///
     /// - Returns: what happened at the provider.
-    /// - Throws: ``RegStateServiceError/offline(_:)`` (nothing changed); ``RegStateServiceError/noSession``.
+    /// - Throws: ``RegStateServiceError/offline(_:)`` (nothing changed); ``RegStateServiceError/noSession``;
+    ///   ``RegStateServiceError/credentialsRemain(_:)`` when the session ended but its credentials stay stored.
     @discardableResult
     public func logout(_ reason: HostLogoutReason) async throws(RegStateServiceError) -> LogoutResult {
         switch reason {
@@ -80,7 +81,8 @@ extension RegStateService {
         case .ssoDenied, .allTokensExpiredOffline:
             guard let session = state.session, session.activation != .nonNative else { throw .noSession }
             let failure: RenewalFailure = reason == .ssoDenied ? .denied(reason: "sso_denied") : .credentialsExhausted
-            _ = try? await apply(.renewalFailed(failure, stored: await storedSession()))
+            let applied = try? await apply(.renewalFailed(failure, stored: await storedSession()))
+            for case .credentialsRemain(let reason) in applied?.results ?? [] { throw .credentialsRemain(reason) }
             return .nothingToRevoke
         }
     }

@@ -7,8 +7,9 @@ extension RegStateService {
     ///
     /// - Returns: what happened at the provider (revoked, no revocation offered, or revocation refused) and the
     ///   request that ends the browser session there, if any.
-    /// - Throws: ``RegStateServiceError/offline(_:)`` (nothing changed); ``RegStateServiceError/rejected(_:)`` when
-    ///   there is no session to end.
+    /// - Throws: ``RegStateServiceError/offline(_:)`` (nothing changed); ``RegStateServiceError/credentialsRemain(_:)``
+    ///   when the session ended but the store did not let its credentials be removed;
+    ///   ``RegStateServiceError/rejected(_:)`` when there is no session to end.
     @discardableResult
     public func logout() async throws(RegStateServiceError) -> LoggedOut {
         let applied = try await apply(.logoutRequested)
@@ -16,6 +17,7 @@ extension RegStateService {
         for result in applied.results {
             switch result {
             case .logoutRefused(let issue): throw .offline(issue)
+            case .credentialsRemain(let reason): throw .credentialsRemain(reason)
             case .loggedOut(let loggedOut): return loggedOut
             default: continue
             }

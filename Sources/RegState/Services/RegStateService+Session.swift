@@ -115,10 +115,13 @@ extension RegStateService {
 
     /// The backend ended the session (`403 FORCED_LOGOUT`): local data is cleared and the user must register again.
     ///
-    /// - Throws: ``RegStateServiceError/rejected(_:)`` when no session is active.
+    /// - Throws: ``RegStateServiceError/rejected(_:)`` when no session is active;
+    ///   ``RegStateServiceError/credentialsRemain(_:)`` when the session ended (**E** `forcedLogout`) but the store
+    ///   did not let its credentials be removed (``clearState()`` removes them).
     public func handleForcedLogout() async throws(RegStateServiceError) {
         await flights.security.fail(.backend(.forcedLogout))
-        try await apply(.forcedLogout)
+        let applied = try await apply(.forcedLogout)
+        for case .credentialsRemain(let reason) in applied.results { throw .credentialsRemain(reason) }
     }
 
     /// Wipes all local state: every record RegState writes (credentials, profile, installation id, pending login, DPoP

@@ -43,6 +43,10 @@ public enum RegStateServiceError: Error, Sendable, Equatable {
     case cancelled
     /// The journal or the secure store could not be read (the reason; never a token).
     case storage(String)
+    /// The session ended (a logout, or the backend's forced logout), but its credentials could not be removed from
+    /// the secure store (the store's reason: its lock not taken in time, a write refused, a locked device). They are
+    /// still on the device, and the next launch finds the session: ``RegStateService/clearState()`` removes them.
+    case credentialsRemain(String)
 
     /// The failure a renewal ended in, as a call reports it: a transient one is ``offline(_:)``, the others
     /// ``renewal(_:)``.
@@ -92,6 +96,8 @@ extension RegStateServiceError: LocalizedError {
         case .transport(let error): error.errorDescription
         case .cancelled: "The call was cancelled."
         case .storage(let reason): "The stored data could not be read (\(reason))."
+        case .credentialsRemain(let reason):
+            "The session was ended, but its credentials could not be removed from this device (\(reason)); try again."
         }
     }
 }
