@@ -123,7 +123,7 @@ extension SimulationRun {
             grantCapableCalls += 1
             explicitRenewals += 1
             spawn("tokenRejected", slot: index) { service in
-                guard let token = try? await service.validAccessToken() else { return "no token to reject" }
+                guard let token = try? await service.validAccessToken().token else { return "no token to reject" }
                 return await service.tokenRejected(token) == nil ? "no new token" : "new token"
             }
         case .renewNow(let index):
@@ -210,7 +210,7 @@ extension SimulationRun {
         grantCapableCalls += 1
         spawn("validAccessToken", slot: index) { service in
             do {
-                _ = try await service.validAccessToken()
+                _ = try await service.validAccessToken().token
                 return "token"
             } catch {
                 return "\(error)"

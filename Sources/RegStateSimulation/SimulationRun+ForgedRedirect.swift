@@ -124,7 +124,7 @@ extension SimulationRun {
 
     /// The registration failure `outcome` reports, if it is one.
     static func failure(of outcome: Result<Void, any Error>) -> RegistrationFailure? {
-        guard case .failure(let error) = outcome, case .registration(let failure)? = error as? RegStateError else { return nil }
+        guard case .failure(let error) = outcome, case .registration(let failure)? = error as? RegStateServiceError else { return nil }
         return failure
     }
 

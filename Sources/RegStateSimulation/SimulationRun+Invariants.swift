@@ -26,7 +26,7 @@ extension SimulationRun {
                 if case .active = state {} else {
                     ledger.violation("session-honoured", "p\(slot.incarnation) ended \(Self.describe(state)) though the provider honours the stored refresh token")
                 }
-                if (try? await service.validAccessToken()) == nil {
+                if (try? await service.validAccessToken().token) == nil {
                     ledger.violation("session-honoured", "p\(slot.incarnation) cannot hand out a token though the provider honours the session")
                 }
             }
@@ -80,7 +80,7 @@ extension SimulationRun {
                 continue
             }
             grantCapableCalls += 1
-            let outcome = (try? await service.validAccessToken()) != nil ? "token" : "no token"
+            let outcome = (try? await service.validAccessToken().token) != nil ? "token" : "no token"
             ledger.note("call  p\(slot.incarnation) validAccessToken -> \(outcome)")
         }
         await awaitPending()

@@ -26,8 +26,11 @@ extension CommandRun {
                     + (wasCurrent ? " It was this device: its registration at the backend has ended." : ""))
                 if options.json { console.jsonLine(["result": "devices", "removed": .string(id)]) }
                 return ExitCode.success
-            } catch {
+            } catch .backend(let error) {
                 return devicesFailure(error, state: state, id: id)
+            } catch {
+                console.message("Device removal failed: \(error.errorDescription ?? "failed")")
+                return ExitCode.failure
             }
         }
         do {
@@ -37,8 +40,11 @@ extension CommandRun {
                 console.jsonLine(["result": "devices", "devices": .array(devices.map(Self.json))])
             }
             return ExitCode.success
-        } catch {
+        } catch .backend(let error) {
             return devicesFailure(error, state: state, id: nil)
+        } catch {
+            console.message("The device list failed: \(error.errorDescription ?? "failed")")
+            return ExitCode.failure
         }
     }
 

@@ -34,7 +34,7 @@ extension CommandRun {
             return response.isSuccess ? ExitCode.success : ExitCode.failure
         } catch {
             await drain()
-            let text = (error as? any LocalizedError)?.errorDescription ?? "the call failed"
+            let text = error.errorDescription ?? "the call failed"
             console.message("Call failed: \(text)")
             if options.json { console.jsonLine(Self.callJSON(path: path, status: nil, error: Self.code(error))) }
             return ExitCode.failure
@@ -104,24 +104,18 @@ extension CommandRun {
     }
 
     /// A stable code for an error, for `--json`.
-    static func code(_ error: any Error) -> String {
+    static func code(_ error: RegStateServiceError) -> String {
         switch error {
-        case let error as AuthorizationError:
-            switch error {
-            case .noSession: "noSession"
-            case .wrongSessionSource: "wrongSessionSource"
-            case .invalidIDToken: "invalidIDToken"
-            case .backendRejectedIDToken: "backendRejectedIDToken"
-            case .tooManyRegisteredDevices: "tooManyRegisteredDevices"
-            case .maxSecurityTokens: "maxSecurityTokens"
-            case .forcedLogout: "forcedLogout"
-            case .offline(let issue): "offline.\(issue.rawValue)"
-            case .rejectedAfterRenewal: "rejectedAfterRenewal"
-            case .loggedOut: "loggedOut"
-            case .logoutNeedsConnection: "logoutNeedsConnection"
-            case .unexpected: "unexpected"
-            }
-        case is TransportError: "transport"
+        case .noSession: "noSession"
+        case .wrongSessionSource: "wrongSessionSource"
+        case .registration(.invalidIDToken): "invalidIDToken"
+        case .registration(.tooManyRegisteredDevices), .backend(.tooManyRegisteredDevices): "tooManyRegisteredDevices"
+        case .registration(.maxSecurityTokens), .backend(.maxSecurityTokens): "maxSecurityTokens"
+        case .backend(.invalidIDToken), .registration(.backendFailed): "backendRejectedIDToken"
+        case .backend(.forcedLogout): "forcedLogout"
+        case .offline(let issue): "offline.\(issue.rawValue)"
+        case .rejectedAfterRenewal: "rejectedAfterRenewal"
+        case .transport: "transport"
         default: "failed"
         }
     }

@@ -12,10 +12,10 @@ extension CommandRun {
             try await service.beginPasswordlessRegistration(email: email)
         } catch {
             await reportFailure(error)
-            switch (error as? RegStateError) {
-            case .registration(.passwordlessNotOffered)?:
+            switch error {
+            case .registration(.passwordlessNotOffered):
                 console.message("This provider offers no emailed codes; choose 1 (social login) instead.")
-            case .registration(.invalidEmail)?:
+            case .registration(.invalidEmail):
                 console.message(Self.emailHint(email))
             default:
                 break

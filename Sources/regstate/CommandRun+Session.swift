@@ -58,12 +58,13 @@ extension CommandRun {
             console.result("Registration check: not confirmed: \(error.errorDescription ?? "failed")")
             if options.json {
                 let reason: String = switch error {
-                case .noSession: "no_session"
-                case .noBackend: "no_backend"
-                case .accessTokenExpired: "access_token_expired"
-                case .senderConstrainedToken: "sender_constrained_token"
-                case .subjectMismatch: "subject_mismatch"
+                case .registrationCheck(.noBackend): "no_backend"
+                case .registrationCheck(.accessTokenExpired): "access_token_expired"
+                case .registrationCheck(.senderConstrainedToken): "sender_constrained_token"
+                case .registrationCheck(.subjectMismatch): "subject_mismatch"
                 case .backend(let backend): backend.reasonCode
+                case .storage: "malformed_response"
+                default: "no_session"
                 }
                 console.jsonLine(["registration_check": "failed", "reason": .string(reason)])
             }
@@ -133,17 +134,17 @@ extension CommandRun {
                 console.jsonLine(line)
             }
             return ExitCode.success
-        } catch LogoutError.credentialsRemain(let reason) {
+        } catch .credentialsRemain(let reason) {
             await drain()
-            console.message("Logout incomplete: \(LogoutError.credentialsRemain(reason).errorDescription ?? reason)")
+            console.message("Logout incomplete: \(RegStateServiceError.credentialsRemain(reason).errorDescription ?? reason)")
             if options.json { console.jsonLine(["result": "logout", "loggedOut": false, "reason": "credentialsRemain"]) }
             return ExitCode.failure
-        } catch let error as LogoutError {
+        } catch .offline(let issue) {
             await drain()
-            console.message("Logout refused: \(error.errorDescription ?? "offline, nothing was changed.")")
-            if options.json, case .offline(let issue) = error {
-                console.jsonLine(Self.logoutJSON(revocation: "unreachable", detail: issue.rawValue))
-            }
+            console.message("Logout refused: " + (issue == .noInternet
+                ? "Logout needs a connection: you are offline, nothing was changed."
+                : "Logout needs the sign-in service, which is not answering: nothing was changed."))
+            if options.json { console.jsonLine(Self.logoutJSON(revocation: "unreachable", detail: issue.rawValue)) }
             return ExitCode.failure
         } catch {
             await drain()

@@ -80,7 +80,7 @@ extension CommandRun {
         case "1":
             do {
                 try await service.confirmRegistration()
-            } catch RegStateError.registration(.tooManyRegisteredDevices) {
+            } catch .registration(.tooManyRegisteredDevices) {
                 await drain()
                 return await deviceLimitMenu()
             } catch {
@@ -149,7 +149,7 @@ extension CommandRun {
         do {
             try await service.completeSocialRegistration(callback: callback)
             return false
-        } catch RegStateError.registration(let failure) where failure.keepsSocialLogin {
+        } catch .registration(let failure) where failure.keepsSocialLogin {
             await drain()
             console.message("That redirect does not belong to this sign-in (\(failure.reasonCode)); it was refused and "
                             + "nothing was sent. The sign-in is still waiting for its own redirect.")
@@ -203,9 +203,10 @@ extension CommandRun {
             + " Choose the same option again and type an address like alice@example.com."
     }
 
-    func reportFailure(_ error: any Error) async {
+    func reportFailure(_ error: RegStateServiceError) async {
         await drain()
-        if error is RegStateError { return }
+        // A lettered failure is already on screen as its event.
+        if error.lettered != nil { return }
         console.message("regstate: \(error.localizedDescription)")
     }
 

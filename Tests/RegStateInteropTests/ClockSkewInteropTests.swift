@@ -35,7 +35,7 @@ extension InteropTests {
             #expect(profile.subject == (try await peer.aliceSubject()))
             let session = try await service.confirmRegistration()
             #expect(session.activation == .registered)
-            _ = try await service.validAccessToken()
+            _ = try await service.validAccessToken().token
             return service
         }
 

@@ -28,12 +28,12 @@ extension InteropTests {
 
                 let tape = await EventTape(service)
                 device.clock.advance(by: 3_601)
-                do {
-                    _ = try await service.validAccessToken()
+                do throws(RegStateServiceError) {
+                    _ = try await service.validAccessToken().token
                     Issue.record("renewal with a retired refresh token succeeded")
-                } catch let error as RegStateError {
+                } catch {
                     #expect(error == .renewal(.denied(reason: "HTTP 400 without an error body, twice")))
-                    #expect(!error.isRecoverable)
+                    #expect(error.lettered?.isRecoverable == false)
                 }
                 #expect(device.transport.refreshTokensSent == [refreshToken, refreshToken], "asked once more, then decided")
                 #expect(await service.state == .registrationRequired)
@@ -59,7 +59,7 @@ extension InteropTests {
                 #expect(idToken.header["alg"]?.stringValue == "ES256")
                 let first = try await device.storedRefreshToken()
                 device.clock.advance(by: 5)
-                _ = try await service.validAccessToken()
+                _ = try await service.validAccessToken().token
                 #expect(await service.state.letter == "C")
                 #expect(device.transport.refreshTokensSent == [first])
                 #expect(try await peer.refreshTokenLedger() == .init(issued: 2, revoked: 1))

@@ -37,7 +37,7 @@ extension InteropTests {
                 let device = InteropDevice(peer: peer, pushedAuthorization: .off)
                 let service = device.launch()
                 await service.start()
-                await #expect(throws: RegStateError.self) { _ = try await service.beginSocialRegistration() }
+                await #expect(throws: RegStateServiceError.self) { _ = try await service.beginSocialRegistration() }
                 guard case .failed(.registration(.pushedAuthorizationUnavailable)) = await service.state else {
                     Issue.record("expected F pushed_authorization_unavailable, got \(await service.state)")
                     return
@@ -57,7 +57,7 @@ extension InteropTests {
                 }
                 let service = device.launch()
                 await service.start()
-                await #expect(throws: RegStateError.self) { _ = try await service.beginSocialRegistration() }
+                await #expect(throws: RegStateServiceError.self) { _ = try await service.beginSocialRegistration() }
                 guard case .failed(.registration(.pushedAuthorizationUnavailable)) = await service.state else {
                     Issue.record("expected F pushed_authorization_unavailable, got \(await service.state)")
                     return
@@ -136,7 +136,7 @@ extension InteropTests {
                 let device = InteropDevice(peer: peer, redirectURI: URL(string: "com.attacker.app:/callback"))
                 let service = device.launch()
                 await service.start()
-                await #expect(throws: RegStateError.self) { _ = try await service.beginSocialRegistration() }
+                await #expect(throws: RegStateServiceError.self) { _ = try await service.beginSocialRegistration() }
                 #expect(await service.state == .failed(.registration(.pushedAuthorizationRefused(
                     error: "HTTP 403 without an error body", description: nil))))
                 #expect(await service.pendingSocialLogin() == nil)
@@ -154,7 +154,7 @@ extension InteropTests {
                 let device = InteropDevice(peer: peer, dpop: .required, clientID: "swift-test-dpop")
                 let service = device.launch()
                 await service.start()
-                await #expect(throws: RegStateError.self) { _ = try await service.beginSocialRegistration() }
+                await #expect(throws: RegStateServiceError.self) { _ = try await service.beginSocialRegistration() }
                 guard case .failed(.registration(.pushedAuthorizationRefused(let error, _))) = await service.state else {
                     Issue.record("expected F pushed_authorization_refused, got \(await service.state)")
                     return

@@ -75,7 +75,7 @@ extension InteropTests {
                     item.name == "iss" ? URLQueryItem(name: "iss", value: "http://127.0.0.1:1") : item
                 }
                 let forged = try #require(tampered.url)
-                let refusal = await #expect(throws: RegStateError.self) {
+                let refusal = await #expect(throws: RegStateServiceError.self) {
                     try await service.completeSocialRegistration(callback: forged)
                 }
                 #expect(refusal == .registration(.issuerMismatchInCallback))

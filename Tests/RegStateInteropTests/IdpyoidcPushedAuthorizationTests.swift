@@ -39,7 +39,7 @@ extension InteropTests {
                 let device = InteropDevice(peer: peer, redirectURI: URL(string: "com.attacker.app:/callback"))
                 let service = device.launch()
                 await service.start()
-                await #expect(throws: RegStateError.self) { _ = try await service.beginSocialRegistration() }
+                await #expect(throws: RegStateServiceError.self) { _ = try await service.beginSocialRegistration() }
                 guard case .failed(.registration(.pushedAuthorizationRefused(let error, let description))) = await service.state
                 else {
                     Issue.record("expected F pushed_authorization_refused, got \(await service.state)")

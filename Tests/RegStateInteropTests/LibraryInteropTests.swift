@@ -70,7 +70,7 @@ extension InteropTests {
             try await withPeer(kind) { peer in
                 let device = InteropDevice(peer: peer)
                 let service = try await device.register()
-                let accessToken = try await service.validAccessToken()
+                let accessToken = try await service.validAccessToken().token
                 let idToken = try JSONWebToken(compact: try #require(await device.tokens.idToken()))
                 let claims = try await device.oidcClient().userInfo(accessToken: accessToken,
                                                                         subject: try #require(idToken.subject))
@@ -141,12 +141,12 @@ extension InteropTests {
                 try await device.oidcClient().revoke(token: refreshToken, hint: .refreshToken)
                 let tape = await EventTape(service)
                 device.clock.advance(by: 3_601)
-                do {
-                    _ = try await service.validAccessToken()
+                do throws(RegStateServiceError) {
+                    _ = try await service.validAccessToken().token
                     Issue.record("renewal with a revoked refresh token succeeded")
-                } catch let error as RegStateError {
+                } catch {
                     #expect(error == .renewal(.denied(reason: peer.refusalReason)))
-                    #expect(!error.isRecoverable)
+                    #expect(error.lettered?.isRecoverable == false)
                 }
                 #expect(device.transport.refreshTokensSent == [refreshToken])
                 #expect(await service.state == .registrationRequired)

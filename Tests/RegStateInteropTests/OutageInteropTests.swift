@@ -32,7 +32,7 @@ extension InteropTests {
                 }
                 #expect(try await device.storedRefreshToken() == refreshToken, "offline keeps every token")
                 // Logout needs the provider: refused, nothing changes.
-                await #expect(throws: LogoutError.offline(.noInternet)) { try await service.logout() }
+                await #expect(throws: RegStateServiceError.offline(.noInternet)) { try await service.logout() }
                 #expect(try await device.storedRefreshToken() == refreshToken)
 
                 try await peer.restart()
@@ -62,7 +62,7 @@ extension InteropTests {
                 #expect(titles == ["Active H", "Error E", "Active H", "Active C"])
                 tape.close()
                 #expect(try await device.storedRefreshToken() != refreshToken)
-                let accessToken = try await service.validAccessToken()
+                let accessToken = try await service.validAccessToken().token
                 let subject = try await peer.aliceSubject()
                 let claims = try await device.oidcClient().userInfo(accessToken: accessToken, subject: subject)
                 #expect(claims["sub"]?.stringValue == subject)
@@ -115,12 +115,12 @@ extension InteropTests {
             // Only the requests to the paused provider run on a short fuse; registration had the ordinary timeout.
             device.useTimeout(2)
             device.clock.advance(by: 3_601)
-            do {
-                _ = try await service.validAccessToken()
+            do throws(RegStateServiceError) {
+                _ = try await service.validAccessToken().token
                 Issue.record("renewal succeeded against a paused provider")
-            } catch let error as RegStateError {
-                #expect(error.isRecoverable)
-                #expect(error.letter == "E")
+            } catch {
+                #expect(error.lettered?.isRecoverable == true)
+                #expect(error.lettered?.letter == "E")
             }
             peer.resume()
             let state = await service.state

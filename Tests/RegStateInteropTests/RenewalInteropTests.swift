@@ -39,10 +39,10 @@ extension InteropTests {
 
                 // Twice more on the running service: each grant presents the token the previous one returned.
                 device.clock.advance(by: 2)
-                _ = try await service.validAccessToken()
+                _ = try await service.validAccessToken().token
                 let third = try await device.storedRefreshToken()
                 device.clock.advance(by: 2)
-                _ = try await service.validAccessToken()
+                _ = try await service.validAccessToken().token
                 let fourth = try await device.storedRefreshToken()
                 #expect(device.transport.refreshTokensSent == [first, second, third])
                 #expect(Set([first, second, third, fourth]).count == 4)
@@ -64,7 +64,7 @@ extension InteropTests {
                 let first = try await device.storedRefreshToken()
                 device.clock.advance(by: 3)
                 let tokens = try await withThrowingTaskGroup(of: String.self) { group in
-                    for _ in 0..<50 { group.addTask { try await service.validAccessToken() } }
+                    for _ in 0..<50 { group.addTask { try await service.validAccessToken().token } }
                     return try await group.reduce(into: [String]()) { $0.append($1) }
                 }
                 #expect(tokens.count == 50)
@@ -79,7 +79,7 @@ extension InteropTests {
                 // The session still works: the next renewal succeeds with the rotated token. (Userinfo with a 2-second
                 // access token would depend on the wall clock; the outage tests check userinfo after a renewal.)
                 device.clock.advance(by: 3)
-                _ = try await service.validAccessToken()
+                _ = try await service.validAccessToken().token
                 #expect(device.transport.refreshTokensSent == [first, second])
                 #expect(await service.state.letter == "C")
                 #expect(try await peer.refreshTokenLedger() == .init(issued: 3, revoked: 2))

@@ -27,7 +27,7 @@ struct LaunchBudgetWorldTests {
 
     /// Budget-world seeds that found an engine defect: 150, 374 (a forced logout that could not take the store's lock,
     /// held by a stalled renewal, reported "logged out" and left the credentials; it now throws
-    /// `LogoutError.credentialsRemain`).
+    /// `RegStateServiceError.credentialsRemain`).
     static let regressionSeeds: [UInt64] = [150, 374]
 
     @Test("Given a launch-budget seed that once found a defect, when it runs again, then every invariant holds",

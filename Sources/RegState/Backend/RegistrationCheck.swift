@@ -20,11 +20,10 @@ public struct RegistrationCheck: Sendable, Equatable {
     }
 }
 
-/// Why Check Registration did not confirm the registration. In every case nothing stored changed.
+/// Why Check Registration could not be made or did not confirm the registration, beside no session and the
+/// backend's refusal (``RegStateServiceError/noSession``, ``RegStateServiceError/backend(_:)``). In every case nothing
+/// stored changed.
 public enum RegistrationCheckError: Error, Sendable, Equatable {
-    /// No self-renewing session with a provider access token is active (none, the non-native token, or a
-    /// host-driven session, which holds no access token).
-    case noSession
     /// No backend is configured: there is nobody to check with.
     case noBackend
     /// The stored access token has expired: renew first (``RegStateService/validAccessToken()`` does).
@@ -35,21 +34,16 @@ public enum RegistrationCheckError: Error, Sendable, Equatable {
     /// The profile the backend picked up is another user's (`sub` differs from the stored ID token's): a provider or
     /// backend mix-up. Nothing was stored.
     case subjectMismatch
-    /// The backend refused or could not be reached (``BackendError/unauthorized`` when the provider did not accept
-    /// the access token at userinfo; a transport error offline).
-    case backend(BackendError)
 }
 
 extension RegistrationCheckError: LocalizedError {
     /// A sentence for people; never a token or personal data.
     public var errorDescription: String? {
         switch self {
-        case .noSession: "No session with a provider access token is active."
         case .noBackend: "No backend is configured to check the registration with."
         case .accessTokenExpired: "The access token has expired; renew the session first."
         case .senderConstrainedToken: "The access token is bound to this device (DPoP), so the backend cannot check it."
         case .subjectMismatch: "The backend returned another user's profile; nothing was changed."
-        case .backend(let error): "The backend did not confirm the registration: \(error.errorDescription ?? "refused")"
         }
     }
 }

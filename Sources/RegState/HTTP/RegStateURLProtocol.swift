@@ -6,7 +6,7 @@ import FoundationNetworking
 /// A `URLProtocol` that makes every request of a `URLSession` follow a ``TokenPolicy`` (the request policy's
 /// `FRURLProtocol`): put it in a session configuration with ``configure(_:service:policy:base:)`` and the app's own
 /// networking carries the right token to the listed URLs only, renews once on a rejection and retries once, and fails
-/// with ``AuthorizationError/rejectedAfterRenewal`` when the retried request is rejected again.
+/// with ``RegStateServiceError/rejectedAfterRenewal`` when the retried request is rejected again.
 ///
 /// ```swift
 /// let configuration = RegStateURLProtocol.configure(.default, service: service, policy: .backend(backendURL))
@@ -85,12 +85,14 @@ private func loadThroughPolicy(_ loading: Loading) async {
     let request = loading.request
     do {
         let named = request.value(forHTTPHeaderField: RegStateURLProtocol.registrationHeader).flatMap(Registry.shared.transport)
-        guard let transport = named ?? request.url.flatMap(Registry.shared.transport(for:)) else { throw AuthorizationError.unexpected("the session's authorization policy is gone") }
+        guard let transport = named ?? request.url.flatMap(Registry.shared.transport(for:)) else {
+            throw RegStateServiceError.transport(.invalidRequest("the session's authorization policy is gone"))
+        }
         let response = try await transport.send(try HTTPRequest(request))
         guard let url = request.url,
               let http = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1",
                                          headerFields: response.headers)
-        else { throw AuthorizationError.unexpected("no HTTP response") }
+        else { throw RegStateServiceError.transport(.connectionFailed("no HTTP response")) }
         client?.urlProtocol(this, didReceive: http, cacheStoragePolicy: .notAllowed)
         client?.urlProtocol(this, didLoad: response.body)
         client?.urlProtocolDidFinishLoading(this)
@@ -146,10 +148,10 @@ private final class Registry: @unchecked Sendable {
 extension HTTPRequest {
     /// The request an app built, without the registration header.
     ///
-    /// - Throws: ``AuthorizationError/unexpected(_:)`` for a method or URL an ``HTTPRequest`` cannot carry.
-    init(_ request: URLRequest) throws {
+    /// - Throws: ``RegStateServiceError/transport(_:)`` for a method or URL an ``HTTPRequest`` cannot carry.
+    init(_ request: URLRequest) throws(RegStateServiceError) {
         guard let url = request.url, let method = Method(rawValue: (request.httpMethod ?? "GET").uppercased()) else {
-            throw AuthorizationError.unexpected("unsupported request")
+            throw .transport(.invalidRequest("unsupported request"))
         }
         var headers = request.allHTTPHeaderFields ?? [:]
         headers = headers.filter { $0.key.caseInsensitiveCompare(RegStateURLProtocol.registrationHeader) != .orderedSame }

@@ -8,8 +8,12 @@ import Foundation
 /// ``RegStateService/authorize(_:policy:)``, ``HTTPRegistrationBackend``, userinfo, Check Registration and ongoing
 /// access. The scheme comes from the same record as the token, so a DPoP-bound token can never go out as `Bearer`.
 ///
+/// ``RegStateService/validAccessToken()`` and ``RegStateService/securityToken()`` hand one out. An app that sends the
+/// request itself authorizes it with ``RegStateService/authorize(_:policy:)``; ``token`` is the one accessor that gives
+/// the raw token, for a library that takes it itself.
+///
 /// Its description is redacted: it holds a token.
-package struct AccessCredential: Sendable, Equatable, CustomStringConvertible {
+public struct AccessCredential: Sendable, Equatable, CustomStringConvertible {
     /// How the token is presented.
     package enum Scheme: Sendable, Equatable {
         /// `Authorization: Bearer <token>` (RFC 6750).
@@ -18,14 +22,17 @@ package struct AccessCredential: Sendable, Equatable, CustomStringConvertible {
         case dpop(DPoPKey)
     }
 
-    /// The token itself: read here, by the header function, and by the store that built the credential.
-    package let token: String
+    /// The raw token: the one accessor that hands it out, for a library that takes the token itself (a third-party
+    /// SDK). Prefer ``RegStateService/authorize(_:policy:)`` or ``AuthorizedTransport``: a DPoP-bound token
+    /// (``isDPoPBound``) is useless without the proof they add, and a token copied out is not renewed.
+    public let token: String
     /// How the token is presented.
     package let scheme: Scheme
     /// When the token expires, when known.
-    package let expiresAt: Date?
-    /// Where it may go: the URLs a ``TokenPolicy`` lists for this carrier.
-    package let carrier: TokenCarrier
+    public let expiresAt: Date?
+    /// Which token it is (the provider's access token or the backend security token): where a ``TokenPolicy`` lets
+    /// it go.
+    public let carrier: TokenCarrier
 
     /// A credential for `token`.
     package init(token: String, scheme: Scheme = .bearer, expiresAt: Date? = nil, carrier: TokenCarrier) {
@@ -35,8 +42,8 @@ package struct AccessCredential: Sendable, Equatable, CustomStringConvertible {
         self.carrier = carrier
     }
 
-    /// Whether the token is bound to a DPoP key.
-    package var isDPoPBound: Bool {
+    /// Whether the token is bound to a DPoP key (RFC 9449): it goes out only as `DPoP`, with a proof.
+    public var isDPoPBound: Bool {
         if case .dpop = scheme { return true }
         return false
     }
@@ -47,23 +54,27 @@ package struct AccessCredential: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Throws: ``DPoPError`` when the proof cannot be made (or `dpop` is `nil` for a bound token); never for a
     ///   bearer token.
-    package func authorizationFields(method: String, url: URL, dpop: DPoPContext?) throws(DPoPError)
+    package func authorizationFields(method: String, url: URL, dpop: DPoPContext?) throws(RegStateServiceError)
         -> [String: String]
     {
         switch scheme {
         case .bearer:
             return ["Authorization": "Bearer \(token)"]
         case .dpop(let key):
-            guard let dpop else { throw .keyRecordUnreadable(reason: "DPoP is not configured") }
-            return ["Authorization": "DPoP \(token)",
-                    "DPoP": try dpop.proof(key: key, method: method, url: url, accessToken: token)]
+            guard let dpop else { throw .dpop(.keyRecordUnreadable(reason: "DPoP is not configured")) }
+            do {
+                return ["Authorization": "DPoP \(token)",
+                        "DPoP": try dpop.proof(key: key, method: method, url: url, accessToken: token)]
+            } catch {
+                throw .dpop(error)
+            }
         }
     }
 
     /// `request` with ``authorizationFields(method:url:dpop:)`` set.
     ///
     /// - Throws: as ``authorizationFields(method:url:dpop:)``.
-    package func authorizing(_ request: HTTPRequest, dpop: DPoPContext?) throws(DPoPError) -> HTTPRequest {
+    package func authorizing(_ request: HTTPRequest, dpop: DPoPContext?) throws(RegStateServiceError) -> HTTPRequest {
         var authorized = request
         for (name, value) in try authorizationFields(method: request.method.rawValue, url: request.url, dpop: dpop) {
             authorized.headers[name] = value
@@ -85,7 +96,7 @@ package struct AccessCredential: Sendable, Equatable, CustomStringConvertible {
     private static let anyURL = URL(fileURLWithPath: "/")
 
     /// Redacted: a credential holds a token.
-    package var description: String {
+    public var description: String {
         "AccessCredential(\(carrier.rawValue), \(isDPoPBound ? "DPoP" : "Bearer"), token: redacted)"
     }
 }

@@ -2,13 +2,12 @@ import Foundation
 
 /// An ``HTTPTransport`` that adds the token the ``TokenPolicy`` names for each request's URL (the provider's access
 /// token or the backend security token), and on a response the policy calls a rejection, renews once and retries
-/// once. A listed request while no session is active fails with ``AccessTokenError/noSession`` or
-/// ``AuthorizationError/noSession`` and is not sent (ForgeRock's policy sends it unchanged; failing keeps every
+/// once. A listed request while no session is active fails with ``RegStateServiceError/noSession`` and is not sent (ForgeRock's policy sends it unchanged; failing keeps every
 /// request of another configuration's or a signed-out session off the wire and tells the caller why).
 ///
 /// However many requests are rejected at the same time, one renewal runs (they all wait for it and are retried with
 /// the new token). If renewal fails, the original response is returned. If the request retried with the renewed
-/// token is rejected again, it fails with ``AuthorizationError/rejectedAfterRenewal`` and that token is not renewed
+/// token is rejected again, it fails with ``RegStateServiceError/rejectedAfterRenewal`` and that token is not renewed
 /// again for this failure before a backoff on the injected clock, so a server that keeps rejecting costs one
 /// renewal, not one per call. A forced logout from the server ends the session (storage cleared, **E** then **D**)
 /// and is returned as it came.
@@ -35,10 +34,10 @@ public struct AuthorizedTransport: HTTPTransport {
 
     /// Sends `request`, authorized when the policy lists its URL.
     ///
-    /// - Throws: ``TransportError`` from `base`; ``AuthorizationError``, ``RegStateError`` or ``AccessTokenError``
-    ///   when no usable token can be had for a listed request; `CancellationError` when the caller's task is
-    ///   cancelled while it waits for a renewal.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// - Throws: ``RegStateServiceError/transport(_:)`` when `base` got no response; the other
+    ///   ``RegStateServiceError`` cases when no usable token can be had for a listed request
+    ///   (``RegStateServiceError/cancelled`` when the caller's task is cancelled while it waits for a renewal).
+    public func send(_ request: HTTPRequest) async throws(RegStateServiceError) -> HTTPResponse {
         var current = request
         var response = try await sendOnce(current)
         for _ in 0..<Redirect.maximumHops {
@@ -53,8 +52,8 @@ public struct AuthorizedTransport: HTTPTransport {
     func lists(_ url: URL) -> Bool { policy.matches(url) }
 
     /// One hop: authorized when the policy lists its URL, renewed and retried once on a rejection.
-    private func sendOnce(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard let carrier = policy.carrier(for: request.url) else { return try await base.send(request) }
+    private func sendOnce(_ request: HTTPRequest) async throws(RegStateServiceError) -> HTTPResponse {
+        guard let carrier = policy.carrier(for: request.url) else { return try await sendBase(request) }
         let credential = try await service.credential(for: carrier)
         let response = try await send(request, with: credential)
         if policy.evaluateForcedLogout(response) {
@@ -70,21 +69,43 @@ public struct AuthorizedTransport: HTTPTransport {
         }
         if policy.evaluateTokenRefresh(request, retried) {
             await service.rejectedAgain(renewed)
-            throw AuthorizationError.rejectedAfterRenewal
+            throw .rejectedAfterRenewal
         }
         return retried
     }
 
     /// Sends `request` authorized by `credential` (``AccessCredential/authorizationFields(method:url:dpop:)``); a
     /// DPoP nonce challenge is answered once.
-    private func send(_ request: HTTPRequest, with credential: AccessCredential) async throws -> HTTPResponse {
+    private func send(_ request: HTTPRequest, with credential: AccessCredential) async throws(RegStateServiceError)
+        -> HTTPResponse
+    {
         let dpop = service.dpop
-        let response = try await base.send(try credential.authorizing(request, dpop: dpop))
-        guard credential.isDPoPBound, try dpop.remember(nonceFrom: response, for: request.url),
+        let response = try await sendBase(try credential.authorizing(request, dpop: dpop))
+        guard credential.isDPoPBound, try remember(nonceFrom: response, for: request.url, in: dpop),
               Self.asksForNonce(response) else { return response }
-        let retried = try await base.send(try credential.authorizing(request, dpop: dpop))
-        try dpop.remember(nonceFrom: retried, for: request.url)
+        let retried = try await sendBase(try credential.authorizing(request, dpop: dpop))
+        _ = try remember(nonceFrom: retried, for: request.url, in: dpop)
         return retried
+    }
+
+    /// `base`'s answer; no response is ``RegStateServiceError/transport(_:)``.
+    private func sendBase(_ request: HTTPRequest) async throws(RegStateServiceError) -> HTTPResponse {
+        do {
+            return try await base.sendReportingTransportErrors(request)
+        } catch {
+            throw .transport(error)
+        }
+    }
+
+    /// Keeps the DPoP nonce `response` carries (``DPoPContext/remember(nonceFrom:for:)``).
+    private func remember(nonceFrom response: HTTPResponse, for url: URL, in dpop: DPoPContext) throws(RegStateServiceError)
+        -> Bool
+    {
+        do {
+            return try dpop.remember(nonceFrom: response, for: url)
+        } catch {
+            throw .dpop(error)
+        }
     }
 
     /// A `401` whose `WWW-Authenticate` says `use_dpop_nonce` (RFC 9449 §9).

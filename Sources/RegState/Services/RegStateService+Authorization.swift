@@ -7,15 +7,16 @@ import FoundationNetworking
 /// credential and renewal ``AuthorizedTransport`` and ``RegStateURLProtocol`` use.
 extension RegStateService {
     /// Authorizes a request the app builds itself (okta's `authorize(&request)`): sets `Authorization` to the token
-    /// the policy names for its URL (as `DPoP` with a `DPoP` proof when the session is DPoP-bound), and leaves an unlisted request untouched. A listed request while no session is
-    /// active throws ``AuthorizationError/noSession`` (or ``AccessTokenError/noSession``).
+    /// the policy names for its URL (as `DPoP` with a `DPoP` proof when the session is DPoP-bound), and leaves an
+    /// unlisted request untouched. A listed request while no session is active throws
+    /// ``RegStateServiceError/noSession``.
     ///
     /// It does not retry: send the request through ``AuthorizedTransport`` or a session configured with
     /// ``RegStateURLProtocol`` to have a rejection renewed once and the request retried once.
     ///
-    /// - Throws: ``AuthorizationError``, ``AccessTokenError`` or ``RegStateError`` when the listed request cannot get
-    ///   its token; `CancellationError` while it waits for a renewal.
-    public nonisolated func authorize(_ request: inout URLRequest, policy: TokenPolicy) async throws {
+    /// - Throws: ``RegStateServiceError`` when the listed request cannot get its token
+    ///   (``RegStateServiceError/cancelled`` when the caller's task is cancelled while it waits for a renewal).
+    public nonisolated func authorize(_ request: inout URLRequest, policy: TokenPolicy) async throws(RegStateServiceError) {
         guard let url = request.url, let carrier = policy.carrier(for: url) else { return }
         let credential = try await credential(for: carrier)
         // A DPoP-bound token goes only as `DPoP`, with a fresh proof for this method and URL (RFC 9449 §7.1).
@@ -27,23 +28,23 @@ extension RegStateService {
 
     /// The credential `carrier` names for a request the policy lists: the access token with its scheme (DPoP-bound
     /// or bearer), or the backend security token (never DPoP-bound).
-    func credential(for carrier: TokenCarrier) async throws -> AccessCredential {
+    func credential(for carrier: TokenCarrier) async throws(RegStateServiceError) -> AccessCredential {
         switch carrier {
         case .accessToken: try await validCredential()
-        case .securityToken: AccessCredential(token: try await securityToken(), carrier: .securityToken)
+        case .securityToken: try await securityToken()
         }
     }
 
     /// The server rejected `credential`: the renewed credential to retry with, or `nil` when renewal failed.
     ///
-    /// - Throws: ``AuthorizationError/rejectedAfterRenewal`` when `credential` was renewed for a rejection and
+    /// - Throws: ``RegStateServiceError/rejectedAfterRenewal`` when `credential` was renewed for a rejection and
     ///   rejected again (before the backoff has passed); the security token's renewal failure.
-    func renewed(after credential: AccessCredential) async throws -> AccessCredential? {
+    func renewed(after credential: AccessCredential) async throws(RegStateServiceError) -> AccessCredential? {
         switch credential.carrier {
         case .accessToken:
             let seen = await tokenSnapshot()
             if seen?.holdsRejection(of: credential.token, carrier: .accessToken, at: clock.now()) == true {
-                throw AuthorizationError.rejectedAfterRenewal
+                throw .rejectedAfterRenewal
             }
             // A renewed access token comes with its own binding (a DPoP key, or none), from the renewal itself.
             guard let answer = await renewAfterRejection(of: credential.token, seen: seen) else { return nil }

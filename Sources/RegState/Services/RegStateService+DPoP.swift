@@ -23,17 +23,20 @@ extension RegStateService {
     /// (`dpop_jkt`). When another process's registration replaced it after the record was read, this waits for that
     /// registration's write (it holds the store's lock around its key and tokens) and reads both again, once.
     ///
-    /// - Throws: as ``validAccessToken()``; ``RegStateError/renewal(_:)`` with ``RenewalFailure/dpopKeyUnavailable(reason:)``
-    ///   when the token is bound and its key cannot be read (the session has then ended: **E** final, **D**).
-    func validCredential(waitedForWriter: Bool = false) async throws -> AccessCredential {
+    /// - Throws: as ``validAccessToken()``; ``RegStateServiceError/renewal(_:)`` with
+    ///   ``RenewalFailure/dpopKeyUnavailable(reason:)`` when the token is bound and its key cannot be read (the session
+    ///   has then ended: **E** final, **D**).
+    func validCredential(waitedForWriter: Bool = false) async throws(RegStateServiceError) -> AccessCredential {
         try await credential(for: try await accessTokenAnswer().value.get(), waitedForWriter: waitedForWriter)
     }
 
     /// The credential of an access-token answer: a renewal's as it came; a stored record's with the key it names.
-    func credential(for answer: AccessTokenAnswer, waitedForWriter: Bool = false) async throws -> AccessCredential {
+    func credential(for answer: AccessTokenAnswer, waitedForWriter: Bool = false) async throws(RegStateServiceError)
+        -> AccessCredential
+    {
         guard case .stored(let snapshot) = answer else {
             if case .renewed(let credential) = answer { return credential }
-            throw AccessTokenError.noSession
+            throw .noSession
         }
         // The token type comes from the same record as the token, so a bound token is never sent as Bearer.
         guard snapshot.isDPoPBound else {
@@ -50,8 +53,11 @@ extension RegStateService {
                                     carrier: .accessToken)
         }
         guard waitedForWriter else {
-            let lease = try await runner.tokens.exclusiveAccess()
-            lease.release()
+            do {
+                try await runner.tokens.exclusiveAccess().release()
+            } catch {
+                throw .storage(error.errorDescription ?? "store")
+            }
             return try await validCredential(waitedForWriter: true)
         }
         throw await keyUnavailable(snapshot.accessToken, reason: "the key record holds another key than the tokens'")
@@ -59,10 +65,10 @@ extension RegStateService {
 
     /// Bound tokens are useless without their key: the session ends the way a renewal finds it (the final
     /// `dpopKeyUnavailable`, storage cleared, D) instead of failing every request while it looks active.
-    private func keyUnavailable(_ current: String, reason: String) async -> RegStateError {
+    private func keyUnavailable(_ current: String, reason: String) async -> RegStateServiceError {
         if case .failure(let failure) = await renew(replacing: current, because: .host) {
-            return RegStateError.renewal(failure)
+            return RegStateServiceError(failure)
         }
-        return RegStateError.renewal(.dpopKeyUnavailable(reason: reason))
+        return .renewal(.dpopKeyUnavailable(reason: reason))
     }
 }

@@ -5,30 +5,38 @@ extension RegStateService {
     /// ``BackendError/tooManyRegisteredDevices``. Authenticated with this installation's security token, or the
     /// ID token when there is none yet (kept in memory after a registration refused at the device limit).
     ///
-    /// - Throws: ``BackendError``: ``BackendError/unauthorized`` when nothing to authenticate with is stored,
-    ///   `unexpectedStatus(404, "devices_unsupported")` without a backend or a device list.
-    public func registeredDevices() async throws(BackendError) -> [RegisteredDevice] {
-        let (backend, credential) = try await deviceAccess()
-        return try await backend.devices(credential: credential)
+    /// - Throws: ``RegStateServiceError/backend(_:)``: ``BackendError/unauthorized`` when nothing to authenticate
+    ///   with is stored, `unexpectedStatus(404, "devices_unsupported")` without a backend or a device list.
+    public func registeredDevices() async throws(RegStateServiceError) -> [RegisteredDevice] {
+        do {
+            let (backend, credential) = try deviceAccess(await runner.tokens.snapshot())
+            return try await backend.devices(credential: credential)
+        } catch {
+            throw .backend(error)
+        }
     }
 
     /// Removes one of the user's installations at the backend (its security tokens end with it), freeing a slot.
     ///
-    /// - Throws: ``BackendError/invalidPathSegment(_:)`` for an ID that cannot be one URL path segment (empty, `.`,
-    ///   `..`), before anything else; otherwise the same errors as ``registeredDevices()``.
-    public func removeDevice(id: String) async throws(BackendError) {
+    /// - Throws: ``RegStateServiceError/backend(_:)``: ``BackendError/invalidPathSegment(_:)`` for an ID that cannot
+    ///   be one URL path segment (empty, `.`, `..`), before anything else; otherwise the same errors as
+    ///   ``registeredDevices()``.
+    public func removeDevice(id: String) async throws(RegStateServiceError) {
         do {
             _ = try URLPathSegment.encoded(id)
         } catch {
-            throw .invalidPathSegment(error)
+            throw .backend(.invalidPathSegment(error))
         }
-        let (backend, credential) = try await deviceAccess()
-        try await backend.removeDevice(id: id, credential: credential)
+        do {
+            let (backend, credential) = try deviceAccess(await runner.tokens.snapshot())
+            try await backend.removeDevice(id: id, credential: credential)
+        } catch {
+            throw .backend(error)
+        }
     }
 
-    private func deviceAccess() async throws(BackendError) -> (any RegistrationBackend, String) {
+    private func deviceAccess(_ snapshot: TokenSnapshot?) throws(BackendError) -> (any RegistrationBackend, String) {
         guard let backend = runner.backend else { throw .unexpectedStatus(404, code: "devices_unsupported") }
-        let snapshot = await runner.tokens.snapshot()
         guard let credential = snapshot?.securityToken ?? snapshot?.idToken ?? deviceListIDToken else { throw .unauthorized }
         return (backend, credential)
     }

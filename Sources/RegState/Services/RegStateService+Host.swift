@@ -12,38 +12,33 @@ extension RegStateService {
     /// (**Active C**) and the requests waiting for the host are retried once with the new security token.
     ///
     /// - Returns: the state afterwards.
-    /// - Throws: ``AuthorizationError``: an invalid ID token, the device or token limit, a forced logout, offline
-    ///   (the session stays, offline), or ``AuthorizationError/wrongSessionSource(_:)`` in self mode.
+    /// - Throws: ``RegStateServiceError/registration(_:)`` for an invalid ID token or the device or token limit;
+    ///   ``RegStateServiceError/backend(_:)`` ``BackendError/forcedLogout``; ``RegStateServiceError/offline(_:)`` (the
+    ///   session stays, offline); ``RegStateServiceError/wrongSessionSource(_:)`` in self mode.
     @discardableResult
-    public func updateToken(idToken: String) async throws(AuthorizationError) -> RegState {
+    public func updateToken(idToken: String) async throws(RegStateServiceError) -> RegState {
         guard sessionSource == .host else { throw .wrongSessionSource(sessionSource) }
         if !state.isSettled { _ = await settled() }
         if case .active(let session) = state, session.connectivity == .online, !(await flights.security.isPending),
            let stored = await tokenSnapshot(), stored.idToken == idToken, stored.securityToken != nil {
             return state
         }
-        let applied: [MachineEvent]
-        do {
-            applied = try await apply(.hostTokenSubmitted, carrying: .idToken(idToken)).events
-        } catch {
-            throw .unexpected(error.advice)
-        }
-        for event in applied {
+        for event in try await apply(.hostTokenSubmitted, carrying: .idToken(idToken)).events {
             switch event {
             case .hostTokenAccepted:
                 guard let token = await tokenSnapshot()?.securityToken else { throw .noSession }
                 await flights.security.finish(.success(token))
                 return state
             case .hostTokenRefused(let failure):
-                let error = AuthorizationError(failure)
+                let error = RegStateServiceError.registration(failure)
                 await flights.security.fail(error)
                 throw error
             case .renewalFailed(.transient(let issue), _):
                 await flights.security.fail(.offline(issue))
                 throw .offline(issue)
             case .forcedLogout:
-                await flights.security.fail(.forcedLogout)
-                throw .forcedLogout
+                await flights.security.fail(.backend(.forcedLogout))
+                throw .backend(.forcedLogout)
             default:
                 continue
             }
@@ -53,11 +48,11 @@ extension RegStateService {
 
     /// The host could not renew for a transient reason (the lifecycle design's `notifyTokenRenewalTransientIssue`): **E**
     /// recoverable, the session stays active and offline with its data, and the requests waiting for the host fail
-    /// with ``AuthorizationError/offline(_:)``. The host is not told again for this token before the backoff.
+    /// with ``RegStateServiceError/offline(_:)``. The host is not told again for this token before the backoff.
     ///
-    /// - Throws: ``AuthorizationError/noSession`` without a host-driven session;
-    ///   ``AuthorizationError/wrongSessionSource(_:)`` in self mode.
-    public func notifyTokenRenewalTransientIssue(_ issue: TransientIssue) async throws(AuthorizationError) {
+    /// - Throws: ``RegStateServiceError/noSession`` without a host-driven session;
+    ///   ``RegStateServiceError/wrongSessionSource(_:)`` in self mode.
+    public func notifyTokenRenewalTransientIssue(_ issue: TransientIssue) async throws(RegStateServiceError) {
         guard sessionSource == .host else { throw .wrongSessionSource(sessionSource) }
         guard let session = state.session, session.isHostDriven else { throw .noSession }
         _ = try? await apply(.renewalFailed(.transient(issue), stored: await storedSession()))
@@ -69,45 +64,26 @@ extension RegStateService {
     /// - ``HostLogoutReason/ssoDenied``: the SSO refused to renew; **E** final, storage cleared, **D**.
     /// - ``HostLogoutReason/allTokensExpiredOffline``: every token expired offline; **E** final, storage cleared, **D**.
     ///
-    /// Requests waiting for a new token fail with ``AuthorizationError/loggedOut``.
+    /// Requests waiting for a new token fail with ``RegStateServiceError/noSession``.
     ///
     /// - Returns: what happened at the provider.
-    /// - Throws: ``AuthorizationError/logoutNeedsConnection`` (nothing changed); ``AuthorizationError/noSession``.
+    /// - Throws: ``RegStateServiceError/offline(_:)`` (nothing changed); ``RegStateServiceError/noSession``;
+    ///   ``RegStateServiceError/credentialsRemain(_:)`` when the session ended but its credentials stay stored.
     @discardableResult
-    public func logout(_ reason: HostLogoutReason) async throws(AuthorizationError) -> LogoutResult {
+    public func logout(_ reason: HostLogoutReason) async throws(RegStateServiceError) -> LogoutResult {
         switch reason {
         case .userRequested:
             do {
                 return try await logout().result
-            } catch LogoutError.credentialsRemain(let reason) {
-                throw .unexpected("the session ended, but its credentials could not be removed: \(reason)")
-            } catch is LogoutError {
-                throw .logoutNeedsConnection
-            } catch {
+            } catch .rejected {
                 throw .noSession
             }
         case .ssoDenied, .allTokensExpiredOffline:
             guard let session = state.session, session.activation != .nonNative else { throw .noSession }
             let failure: RenewalFailure = reason == .ssoDenied ? .denied(reason: "sso_denied") : .credentialsExhausted
             let applied = try? await apply(.renewalFailed(failure, stored: await storedSession()))
-            for case .credentialsRemain(let reason) in applied?.results ?? [] {
-                throw .unexpected("the session ended, but its credentials could not be removed: \(reason)")
-            }
+            for case .credentialsRemain(let reason) in applied?.results ?? [] { throw .credentialsRemain(reason) }
             return .nothingToRevoke
-        }
-    }
-}
-
-extension AuthorizationError {
-    /// The host's ID token was refused for `failure`.
-    init(_ failure: RegistrationFailure) {
-        self = switch failure {
-        case .invalidIDToken(let reason): .invalidIDToken(reason)
-        case .tooManyRegisteredDevices: .tooManyRegisteredDevices
-        case .maxSecurityTokens: .maxSecurityTokens
-        case .providerUnreachable, .discoveryFailed: .offline(.noInternet)
-        case .backendFailed: .backendRejectedIDToken
-        default: .unexpected(failure.errorDescription ?? "refused")
         }
     }
 }

@@ -6,10 +6,10 @@ extension RegStateService {
     /// result applied when it lands (C on success). One grant either way. `staleAccessToken` is the expired token the
     /// launch found, so a process that finds it already replaced by another uses the stored result and sends nothing.
     ///
-    /// - Returns: what the launch applied, and the renewal that outlived the budget (its result still to be fed),
-    ///   which the shell owns until it lands.
+    /// - Returns: what the launch applied, and the task that applies the result of a renewal that outlived the
+    ///   budget when it lands, which the shell owns (cancelled with it).
     func renewWithinLaunchBudget(replacing staleAccessToken: String?) async
-        -> (applied: Applied?, late: Task<RenewalOutcome, Never>?)
+        -> (applied: Applied?, late: Task<Void, Never>?)
     {
         let renewal = runner.renewal
         // An infinite budget waits for the renewal itself: no timer.
@@ -22,6 +22,12 @@ extension RegStateService {
         }
         logger.log(.info, "launch: the provider has not answered within \(launchBudget) s; settling offline")
         let stored = await storedSession()
-        return (await feed(.renewalFailed(.transient(.noInternet), stored: stored)), flight)
+        let applied = await feed(.renewalFailed(.transient(.noInternet), stored: stored))
+        // The late result is applied when it lands (C, or its E); cancelling this task cancels the renewal too.
+        let late = Task {
+            let outcome = await withTaskCancellationHandler { await flight.value } onCancel: { flight.cancel() }
+            _ = await self.feed(outcome.effectEvent)
+        }
+        return (applied, late)
     }
 }

@@ -7,16 +7,17 @@ extension RegStateService {
     ///
     /// - Returns: what happened at the provider (revoked, no revocation offered, or revocation refused) and the
     ///   request that ends the browser session there, if any.
-    /// - Throws: ``LogoutError/offline(_:)``; ``LogoutError/credentialsRemain(_:)`` when the session ended but the
-    ///   store did not let its credentials be removed; ``TransitionRejection`` when there is no session to end.
+    /// - Throws: ``RegStateServiceError/offline(_:)`` (nothing changed); ``RegStateServiceError/credentialsRemain(_:)``
+    ///   when the session ended but the store did not let its credentials be removed;
+    ///   ``RegStateServiceError/rejected(_:)`` when there is no session to end.
     @discardableResult
-    public func logout() async throws -> LoggedOut {
+    public func logout() async throws(RegStateServiceError) -> LoggedOut {
         let applied = try await apply(.logoutRequested)
-        for case .logoutRefused(let issue) in applied.events { throw LogoutError.offline(issue) }
+        for case .logoutRefused(let issue) in applied.events { throw .offline(issue) }
         for result in applied.results {
             switch result {
-            case .logoutRefused(let issue): throw LogoutError.offline(issue)
-            case .credentialsRemain(let reason): throw LogoutError.credentialsRemain(reason)
+            case .logoutRefused(let issue): throw .offline(issue)
+            case .credentialsRemain(let reason): throw .credentialsRemain(reason)
             case .loggedOut(let loggedOut): return loggedOut
             default: continue
             }

@@ -19,7 +19,7 @@ extension RegStateService {
     /// With no login pending, begins one.
     ///
     /// - Throws: the errors of ``beginSocialRegistration(prompt:)`` when a new login is begun.
-    public func reopenSocialLogin() async throws -> URL {
+    public func reopenSocialLogin() async throws(RegStateServiceError) -> URL {
         let pending = await pendingSocialLogin()
         if let pending, !pending.isExpired, !pending.isAuthorizationURLExpired { return pending.authorizationURL }
         if pending != nil { await discardPendingSocialLogin() }
@@ -36,7 +36,7 @@ extension RegStateService {
     /// Before a redirect is handed in: when this process has no login in progress but the secure store keeps one
     /// begun before a relaunch, takes it up again (journaled as ``MachineEvent/pendingLoginResumed``), so that the
     /// redirect completes it. Whether it is still fresh enough is checked with the redirect.
-    func resumePendingLoginIfNeeded() async throws(TransitionRejection) {
+    func resumePendingLoginIfNeeded() async throws(RegStateServiceError) {
         switch state {
         case .registrationRequired, .failed: break
         case .unsettled, .authenticating, .awaitingConfirmation, .active: return

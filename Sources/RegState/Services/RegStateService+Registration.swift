@@ -4,9 +4,9 @@ extension RegStateService {
     /// Starts social registration from **D** (or after an error): discovers the provider and returns the
     /// authorization URL (PKCE S256, fresh `state` and `nonce`) for the app to open in the system browser.
     ///
-    /// - Throws: ``RegStateError`` (**F**) when the provider cannot be used; ``TransitionRejection`` when registration
+    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**) when the provider cannot be used; ``RegStateServiceError/rejected(_:)`` when registration
     ///   cannot start in the current state (a session is active, say).
-    public func beginSocialRegistration() async throws -> URL {
+    public func beginSocialRegistration() async throws(RegStateServiceError) -> URL {
         try await beginSocialRegistration(prompt: nil)
     }
 
@@ -16,10 +16,10 @@ extension RegStateService {
     /// ``OIDCConfiguration/additionalAuthorizationParameters`` (`"prompt"`) instead.
     ///
     /// - Throws: the same errors as ``beginSocialRegistration()``.
-    public func beginSocialRegistration(prompt: LoginPrompt?) async throws -> URL {
+    public func beginSocialRegistration(prompt: LoginPrompt?) async throws(RegStateServiceError) -> URL {
         let applied = try await apply(.registrationRequested(.social), carrying: prompt.map(SecretInput.prompt))
         try Self.throwIfRefused(applied)
-        guard let url = loginURL else { throw RegStateError.registration(.noPendingLogin) }
+        guard let url = loginURL else { throw .registration(.noPendingLogin) }
         return url
     }
 
@@ -30,11 +30,11 @@ extension RegStateService {
     /// the user was in the browser: a freshly started service (in **D**) takes the stored login up again
     /// (``pendingSocialLogin()``). Each login takes one redirect: the same redirect again is refused.
     ///
-    /// - Throws: ``RegStateError`` (**F**) with the reason: a wrong or missing state, an `error=` redirect, an invalid
+    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**) with the reason: a wrong or missing state, an `error=` redirect, an invalid
     ///   ID token, no login pending (a replayed redirect), a login begun too long ago
     ///   (``RegistrationFailure/pendingLoginExpired``), …
     @discardableResult
-    public func completeSocialRegistration(callback: URL) async throws -> Profile {
+    public func completeSocialRegistration(callback: URL) async throws(RegStateServiceError) -> Profile {
         try await resumePendingLoginIfNeeded()
         let applied = try await apply(.credentialsSubmitted, carrying: .callback(callback))
         return try Self.profile(in: applied)
@@ -45,10 +45,10 @@ extension RegStateService {
     /// Called again with the same address while the attempt is pending, it is a resend (see
     /// ``resendPasswordlessCode()``).
     ///
-    /// - Throws: ``RegStateError`` (**F**), for example ``RegistrationFailure/invalidEmail``,
+    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**), for example ``RegistrationFailure/invalidEmail``,
     ///   ``RegistrationFailure/passwordlessNotOffered`` or ``RegistrationFailure/rateLimited(retryAfter:)``;
-    ///   ``TransitionRejection``.
-    public func beginPasswordlessRegistration(email: String) async throws {
+    ///   ``RegStateServiceError/rejected(_:)``.
+    public func beginPasswordlessRegistration(email: String) async throws(RegStateServiceError) {
         let applied = try await apply(.registrationRequested(.passwordless(email: email)))
         try Self.throwIfRefused(applied)
     }
@@ -56,12 +56,12 @@ extension RegStateService {
     /// Sends a new one-time code to the address of the pending passwordless attempt; the new code supersedes the
     /// old one (which then fails as ``RegistrationFailure/codeSuperseded``) and the wrong-code count starts again.
     ///
-    /// - Throws: ``RegStateError`` (**F**) ``RegistrationFailure/rateLimited(retryAfter:)`` when the provider asks to
-    ///   wait (the attempt goes on); ``RegStateError/registration(_:)`` ``RegistrationFailure/noPendingLogin`` when no
+    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**) ``RegistrationFailure/rateLimited(retryAfter:)`` when the provider asks to
+    ///   wait (the attempt goes on); ``RegStateServiceError/registration(_:)`` ``RegistrationFailure/noPendingLogin`` when no
     ///   passwordless attempt is pending.
-    public func resendPasswordlessCode() async throws {
+    public func resendPasswordlessCode() async throws(RegStateServiceError) {
         guard case .authenticating(.passwordless(let email)) = state else {
-            throw RegStateError.registration(.noPendingLogin)
+            throw .registration(.noPendingLogin)
         }
         let applied = try await apply(.registrationRequested(.passwordless(email: email)))
         try Self.throwIfRefused(applied)
@@ -74,9 +74,9 @@ extension RegStateService {
     /// call ``resendPasswordlessCode()``); after ``RegStateConfiguration/maxCodeAttempts`` wrong codes (or when the
     /// provider burns the code) the attempt ends in **F** ``RegistrationFailure/tooManyAttempts``.
     ///
-    /// - Throws: ``RegStateError`` (**F**) with the reason; the code itself never appears in it.
+    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**) with the reason; the code itself never appears in it.
     @discardableResult
-    public func completePasswordlessRegistration(code: String) async throws -> Profile {
+    public func completePasswordlessRegistration(code: String) async throws(RegStateServiceError) -> Profile {
         let applied = try await apply(.credentialsSubmitted, carrying: .code(code))
         return try Self.profile(in: applied)
     }
@@ -84,38 +84,38 @@ extension RegStateService {
     /// Confirm on the confirmation page: registers the installation and profile with the backend and confirms the
     /// tokens (**H**).
     ///
-    /// - Throws: ``RegStateError`` (**F**), including the backend's device and token limits; ``TransitionRejection``
+    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**), including the backend's device and token limits; ``RegStateServiceError/rejected(_:)``
     ///   outside **G**.
     @discardableResult
-    public func confirmRegistration() async throws -> Session {
+    public func confirmRegistration() async throws(RegStateServiceError) -> Session {
         let applied = try await apply(.confirmationRequested)
         try Self.throwIfFailed(applied)
         for case .registrationConfirmed(let stored) in applied.events { return stored.session(.registered) }
-        throw RegStateError.registration(.noPendingLogin)
+        throw .registration(.noPendingLogin)
     }
 
     /// Retry on the confirmation page (or cancel a pending login): provisional tokens are cleared, back to **D**.
     ///
-    /// - Throws: ``TransitionRejection`` when there is nothing to retry.
-    public func retryRegistration() async throws {
+    /// - Throws: ``RegStateServiceError/rejected(_:)`` when there is nothing to retry.
+    public func retryRegistration() async throws(RegStateServiceError) {
         try await apply(.retryRequested)
     }
 
     /// A refused registration start, thrown: a failure event, or a start the machine refused itself (a login already
     /// pending), which lands in F without one.
-    private static func throwIfRefused(_ applied: Applied) throws {
-        if let failure = applied.refusedStart { throw RegStateError.registration(failure) }
+    private static func throwIfRefused(_ applied: Applied) throws(RegStateServiceError) {
+        if let failure = applied.refusedStart { throw .registration(failure) }
     }
 
     /// A failure an effect reported, thrown.
-    private static func throwIfFailed(_ applied: Applied) throws {
-        if let failure = applied.registrationFailure { throw RegStateError.registration(failure) }
+    private static func throwIfFailed(_ applied: Applied) throws(RegStateServiceError) {
+        if let failure = applied.registrationFailure { throw .registration(failure) }
     }
 
-    private static func profile(in applied: Applied) throws -> Profile {
+    private static func profile(in applied: Applied) throws(RegStateServiceError) -> Profile {
         try throwIfFailed(applied)
         for case .authenticated(let stored) in applied.events { return stored.profile }
         // The submission applied to no pending login: the machine emitted F without changing state.
-        throw RegStateError.registration(.noPendingLogin)
+        throw .registration(.noPendingLogin)
     }
 }

@@ -9,17 +9,18 @@ extension RegStateService {
     /// about the profile.
     ///
     /// - Returns: whether the backend holds the registration, and the profile as now stored.
-    /// - Throws: ``RegistrationCheckError``; ``RegistrationCheckError/subjectMismatch`` when the profile is another
-    ///   user's (nothing changes).
-    public func checkRegistration() async throws(RegistrationCheckError) -> RegistrationCheck {
+    /// - Throws: ``RegStateServiceError/registrationCheck(_:)`` (``RegistrationCheckError/subjectMismatch`` when the
+    ///   profile is another user's: nothing changes); ``RegStateServiceError/noSession``;
+    ///   ``RegStateServiceError/backend(_:)`` when the backend refused or could not be reached.
+    public func checkRegistration() async throws(RegStateServiceError) -> RegistrationCheck {
         guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven,
               let profile = session.profile else { throw .noSession }
-        guard let backend = runner.backend else { throw .noBackend }
+        guard let backend = runner.backend else { throw .registrationCheck(.noBackend) }
         guard let snapshot = await tokenSnapshot(), snapshot.session?.profile.subject == profile.subject else {
             throw .noSession
         }
-        guard !snapshot.isDPoPBound else { throw .senderConstrainedToken }
-        guard snapshot.isUsable else { throw .accessTokenExpired }
+        guard !snapshot.isDPoPBound else { throw .registrationCheck(.senderConstrainedToken) }
+        guard snapshot.isUsable else { throw .registrationCheck(.accessTokenExpired) }
         let status: RegistrationStatus
         do {
             status = try await backend.checkRegistration(accessToken: snapshot.accessToken)
@@ -31,7 +32,7 @@ extension RegStateService {
         let subject = snapshot.idToken.flatMap { try? JSONWebToken(compact: $0).subject } ?? profile.subject
         guard picked.subject == subject, subject == profile.subject else {
             logger.log(.warning, "check registration: the backend's profile is another subject's; nothing changed")
-            throw .subjectMismatch
+            throw .registrationCheck(.subjectMismatch)
         }
         let refreshed = Profile(subject: picked.subject, issuer: profile.issuer, email: picked.email ?? profile.email,
                                 emailVerified: picked.email == nil || picked.email == profile.email ? profile.emailVerified : false,
@@ -42,7 +43,7 @@ extension RegStateService {
             defer { lease.release() }
             written = try await runner.tokens.refreshProfile(refreshed)
         } catch {
-            throw .backend(.malformedResponse("the profile could not be stored"))
+            throw .storage("the profile could not be stored")
         }
         // `nil`: the stored credentials changed meanwhile (logout, another user): nothing is written.
         guard let changed = written else { throw .noSession }
@@ -60,7 +61,7 @@ extension RegStateService {
     }
 
     /// The launch's Check Registration, its failure logged.
-    func checkRegistrationResult() async -> Result<RegistrationCheck, RegistrationCheckError> {
+    func checkRegistrationResult() async -> Result<RegistrationCheck, RegStateServiceError> {
         do {
             return .success(try await checkRegistration())
         } catch {

@@ -11,10 +11,17 @@ extension RegStateService {
     /// ``RenewalFailure/awaitingHost``) and the call waits for its ``updateToken(idToken:)``. A caller whose task is
     /// cancelled stops waiting at once with `CancellationError`; the renewal goes on for the others.
     ///
-    /// - Throws: ``AuthorizationError`` or `CancellationError`.
-    public func securityToken() async throws -> String {
+    /// - Returns: the token as a bearer credential (``TokenCarrier/securityToken``); ``AccessCredential/token`` is the
+    ///   raw token.
+    /// - Throws: ``RegStateServiceError`` (``RegStateServiceError/cancelled`` when the caller's task is cancelled).
+    public func securityToken() async throws(RegStateServiceError) -> AccessCredential {
+        AccessCredential(token: try await currentSecurityToken(), carrier: .securityToken)
+    }
+
+    /// The stored security token while it lives; when it expired, or while a renewal runs, the renewed one.
+    private func currentSecurityToken() async throws(RegStateServiceError) -> String {
         guard case .active(let session) = state, session.activation != .nonNative, let snapshot = await tokenSnapshot()
-        else { throw AuthorizationError.noSession }
+        else { throw .noSession }
         if let usable = snapshot.securityToken, !(await flights.security.isPending) { return usable }
         // Expired, missing or being renewed: the same path as a rejection of the stored one.
         return try await securityTokenRejected(snapshot.storedSecurityToken ?? "", because: .securityTokenExpired)
@@ -27,14 +34,12 @@ extension RegStateService {
 
     /// The backend rejected `token`: one renewal for every caller that saw it rejected, and the new token.
     ///
-    /// - Throws: ``AuthorizationError/rejectedAfterRenewal`` when `token` was itself renewed for a rejection and
-    ///   rejected again (until the backoff has passed); the renewal's failure; `CancellationError`.
-    func securityTokenRejected(_ token: String, because trigger: RenewalTrigger = .backendUnauthorized) async throws
-        -> String
+    /// - Throws: ``RegStateServiceError/rejectedAfterRenewal`` when `token` was itself renewed for a rejection and
+    ///   rejected again (until the backoff has passed); the renewal's failure; ``RegStateServiceError/cancelled``.
+    func securityTokenRejected(_ token: String, because trigger: RenewalTrigger = .backendUnauthorized)
+        async throws(RegStateServiceError) -> String
     {
-        guard case .active(let session) = state, session.activation != .nonNative else {
-            throw AuthorizationError.noSession
-        }
+        guard case .active(let session) = state, session.activation != .nonNative else { throw .noSession }
         // A usable token stored meanwhile (another caller's renewal landed while this one waited to get here) is the
         // answer: for a token that was not rejected (an expired or missing one) even when it is the one seen, since
         // renewing it would buy a second token, without a hold, for one expiry.
@@ -45,23 +50,22 @@ extension RegStateService {
         // Renewed for a rejection (here or in another process, this launch or an earlier one) and rejected again
         // before its hold has passed: no new exchange.
         if trigger == .backendUnauthorized, await runner.tokens.isHeld(token, carrier: .securityToken) {
-            throw AuthorizationError.rejectedAfterRenewal
+            throw .rejectedAfterRenewal
         }
         // Host mode: while the host is asked, every caller waits for its answer, whichever token it saw (another
         // process may have stored a newer one meanwhile): the host is told once, not once per token seen.
         if session.isHostDriven, await flights.security.isPending { return try await flights.security.wait(for: token) }
         switch await flights.security.admit(rejected: token) {
         case .exhausted:
-            throw AuthorizationError.rejectedAfterRenewal
+            throw .rejectedAfterRenewal
         case .wait:
             break
         case .start where session.isHostDriven:
             // The one notice to the host, journaled and lettered: E awaitingHost.
             _ = try? await apply(.renewalRequested(trigger))
         case .start:
-            // Not a child of this caller: a cancelled caller must not cancel the renewal the others wait for.
             let forRejection = trigger == .backendUnauthorized
-            Task { await self.runSecurityTokenRenewal(replacing: token, forRejection: forRejection) }
+            await flights.security.run { await self.runSecurityTokenRenewal(replacing: token, forRejection: forRejection) }
         }
         return try await flights.security.wait(for: token)
     }
@@ -79,7 +83,7 @@ extension RegStateService {
     /// Self mode: exchanges the stored ID token for a new security token; when the backend refuses that ID token
     /// (it expired), renews the provider tokens once and exchanges the new one. Every waiter gets the result.
     private func runSecurityTokenRenewal(replacing token: String, forRejection: Bool) async {
-        let result: Result<String, AuthorizationError>
+        let result: Result<String, RegStateServiceError>
         do {
             result = .success(try await exchangeRenewingIDToken(replacing: token, forRejection: forRejection))
         } catch {
@@ -117,35 +121,27 @@ extension RegStateService {
     /// error.
     private func renewProviderTokens(replacing accessToken: String?) async throws(SecurityTokenRenewalError) {
         if case .failure(let failure) = await renew(replacing: accessToken, because: .backendUnauthorized) {
-            throw .authorization(failure.isRecoverable ? .offline(failure.transientIssue) : .loggedOut)
+            throw .authorization(failure.isRecoverable ? .offline(failure.transientIssue) : .noSession)
         }
     }
 
     /// What a failed renewal means for the callers (and, for the backend's answers, the session).
-    private func securityTokenFailure(_ error: SecurityTokenRenewalError) async -> AuthorizationError {
+    private func securityTokenFailure(_ error: SecurityTokenRenewalError) async -> RegStateServiceError {
         switch error {
         case .noSession: .noSession
         case .authorization(let error): error
-        case .storage: .unexpected("the security token could not be renewed")
+        case .storage(let reason): .storage(reason)
         case .backend(let error): await securityTokenFailure(error)
         }
     }
 
     /// What a backend failure of the renewal means for the session and the callers.
-    private func securityTokenFailure(_ error: BackendError) async -> AuthorizationError {
-        switch error {
-        case .forcedLogout:
-            try? await handleForcedLogout()
-            return .forcedLogout
-        case .tooManyRegisteredDevices: return .tooManyRegisteredDevices
-        case .maxSecurityTokens: return .maxSecurityTokens
-        case .invalidIDToken, .unauthorized: return .backendRejectedIDToken
-        default:
-            guard error.isTransient else { return .unexpected(error.errorDescription ?? "backend") }
-            let issue = TransientIssue(error)
-            _ = await feed(.renewalFailed(.transient(issue), stored: await storedSession()))
-            return .offline(issue)
-        }
+    private func securityTokenFailure(_ error: BackendError) async -> RegStateServiceError {
+        if error == .forcedLogout { try? await handleForcedLogout() }
+        guard error.isTransient else { return .backend(error == .unauthorized ? .invalidIDToken : error) }
+        let issue = TransientIssue(error)
+        _ = await feed(.renewalFailed(.transient(issue), stored: await storedSession()))
+        return .offline(issue)
     }
 }
 

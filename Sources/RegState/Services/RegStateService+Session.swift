@@ -1,7 +1,8 @@
 import Foundation
 
 extension RegStateService {
-    /// A usable access token for the host's requests, renewed first when it has expired.
+    /// A usable access token for the host's requests, renewed first when it has expired, as a credential: its scheme
+    /// (bearer, or DPoP with its key), expiry and carrier; ``AccessCredential/token`` is the raw token.
     ///
     /// A DPoP-bound token (``tokenBinding()``) is useless on its own: send requests through ``AuthorizedTransport``,
     /// which adds the `DPoP` scheme and a fresh proof.
@@ -9,26 +10,30 @@ extension RegStateService {
     /// Any number of concurrent callers share one renewal. Offline, the call throws a recoverable **E** while the
     /// session stays active with its data.
     ///
-    /// - Throws: ``RegStateError`` (**E**) when renewal fails; ``AccessTokenError/noSession`` when no session is active.
+    /// - Throws: ``RegStateServiceError/offline(_:)`` or ``RegStateServiceError/renewal(_:)`` (**E**) when renewal
+    ///   fails; ``RegStateServiceError/noSession`` when no session is active;
+    ///   ``RegStateServiceError/wrongSessionSource(_:)`` for a host-driven session (it has no access token).
     ///
     /// After a store that could not be read (**E** ``RenewalFailure/storage(_:)`` at launch), the call reads the store
     /// again first: a store that has come back (a device unlocked, a disk remounted) settles the session without the
     /// app calling ``start()`` again.
-    public nonisolated func validAccessToken() async throws -> String {
+    public nonisolated func validAccessToken() async throws(RegStateServiceError) -> AccessCredential {
         // Nonisolated, so that when the shared answer lands its waiters resume side by side rather than queueing for
         // the actor one by one.
-        try await accessTokenAnswer().value.get().token
+        try await validCredential()
     }
 
     /// The ``validAccessToken()`` answer in progress, or a new one. Callers that arrive while an answer is being
     /// worked out share it: one read of the store and one renewal for any number of them, none of them reading or
     /// decoding the record on its own.
-    func accessTokenAnswer() async throws -> Task<Result<AccessTokenAnswer, any Error>, Never> {
+    func accessTokenAnswer() async throws(RegStateServiceError)
+        -> Task<Result<AccessTokenAnswer, RegStateServiceError>, Never>
+    {
         _ = await retryUnreadableStore()
-        guard case .active(let session) = state else { throw AccessTokenError.noSession }
-        guard !session.isHostDriven else { throw AccessTokenError.hostDriven }
+        guard case .active(let session) = state else { throw .noSession }
+        guard !session.isHostDriven else { throw .wrongSessionSource(.host) }
         return flights.accessToken.join {
-            do {
+            do throws(RegStateServiceError) {
                 return .success(try await self.resolveAccessToken())
             } catch {
                 return .failure(error)
@@ -38,23 +43,23 @@ extension RegStateService {
 
     /// The work behind ``validAccessToken()``, done once for every caller waiting on it: one read of the record and,
     /// when its token has expired, one renewal, whose credential is the answer.
-    private func resolveAccessToken() async throws -> AccessTokenAnswer {
-        guard case .active = state else { throw AccessTokenError.noSession }
+    private func resolveAccessToken() async throws(RegStateServiceError) -> AccessTokenAnswer {
+        guard case .active = state else { throw .noSession }
         // A store that cannot be read now (a locked device) is a recoverable E, not "no session": the session stays.
         let read: TokenSnapshot?
         do {
             read = try await runner.tokens.readSnapshot()
         } catch {
-            throw RegStateError.renewal(.storage(error.errorDescription ?? "unreadable"))
+            throw .renewal(.storage(error.errorDescription ?? "unreadable"))
         }
-        guard let current = read else { throw AccessTokenError.noSession }
+        guard let current = read else { throw .noSession }
         if current.isUsable { return .stored(current) }
         let renewal = await renew(replacing: current.accessToken, because: .expired, seen: current)
         if case .success(let credential?) = renewal { return .renewed(credential) }
         // No credential at hand (nothing was done, or its key is not the stored one): the record decides.
         if let renewed = await tokenSnapshot(), renewed.isUsable { return .stored(renewed) }
-        if case .failure(let failure) = renewal { throw RegStateError.renewal(failure) }
-        throw RegStateError.renewal(.transient(.ssoUnspecifiedIssue))
+        if case .failure(let failure) = renewal { throw RegStateServiceError(failure) }
+        throw .offline(.ssoUnspecifiedIssue)
     }
 
     /// Renews the session now, whatever the stored token's expiry, and returns the new state.
@@ -110,13 +115,13 @@ extension RegStateService {
 
     /// The backend ended the session (`403 FORCED_LOGOUT`): local data is cleared and the user must register again.
     ///
-    /// - Throws: ``TransitionRejection`` when no session is active; ``LogoutError/credentialsRemain(_:)`` when the
-    ///   session ended (**E** `forcedLogout`) but the store did not let its credentials be removed (``clearState()``
-    ///   removes them).
-    public func handleForcedLogout() async throws {
-        await flights.security.fail(.forcedLogout)
+    /// - Throws: ``RegStateServiceError/rejected(_:)`` when no session is active;
+    ///   ``RegStateServiceError/credentialsRemain(_:)`` when the session ended (**E** `forcedLogout`) but the store
+    ///   did not let its credentials be removed (``clearState()`` removes them).
+    public func handleForcedLogout() async throws(RegStateServiceError) {
+        await flights.security.fail(.backend(.forcedLogout))
         let applied = try await apply(.forcedLogout)
-        for case .credentialsRemain(let reason) in applied.results { throw LogoutError.credentialsRemain(reason) }
+        for case .credentialsRemain(let reason) in applied.results { throw .credentialsRemain(reason) }
     }
 
     /// Wipes all local state: every record RegState writes (credentials, profile, installation id, pending login, DPoP

@@ -127,26 +127,40 @@ public actor RegStateService {
     /// The Check Registration the last ``start()`` began in the background (see
     /// ``RegStateConfiguration/checksRegistrationAtLaunch``), once it has finished; `nil` when the launch began none
     /// (no session, offline, no backend, turned off). A short-lived process calls it before it exits.
-    public func launchRegistrationCheck() async -> Result<RegistrationCheck, RegistrationCheckError>? {
+    public func launchRegistrationCheck() async -> Result<RegistrationCheck, RegStateServiceError>? {
         await lifecycle.launchCheck?.value
+    }
+
+    /// The service's own tasks (the launch's Check Registration, a late launch renewal) go with it.
+    deinit {
+        lifecycle.launchCheck?.cancel()
+        lifecycle.lateLaunchRenewal?.cancel()
     }
 
     // MARK: The journal
 
     /// The journal, oldest first.
     ///
-    /// - Throws: ``JournalError`` when it cannot be read.
-    public func journalEntries() throws -> [JournalEntry] {
-        try recorder.entries()
+    /// - Throws: ``RegStateServiceError/storage(_:)`` when it cannot be read.
+    public func journalEntries() throws(RegStateServiceError) -> [JournalEntry] {
+        do {
+            return try recorder.entries()
+        } catch {
+            throw .storage(error.localizedDescription)
+        }
     }
 
     /// How many journal lines ``journalEntries()`` leaves out because they cannot be read: damaged, with a time or a
     /// number out of range (``JournalEntry/init(from:)``), or written by a newer version. Replay skips them too; the
     /// count lets a tool say so instead of showing a shorter history as if it were whole.
     ///
-    /// - Throws: ``JournalError`` when the journal cannot be read.
-    public func unreadableJournalEntryCount() throws -> Int {
-        try recorder.unreadableEntryCount()
+    /// - Throws: ``RegStateServiceError/storage(_:)`` when the journal cannot be read.
+    public func unreadableJournalEntryCount() throws(RegStateServiceError) -> Int {
+        do {
+            return try recorder.unreadableEntryCount()
+        } catch {
+            throw .storage(error.localizedDescription)
+        }
     }
 
     /// What the journal on disk folds to (snapshot, then entries): equal to ``state`` when the journal is whole.
@@ -162,10 +176,16 @@ public actor RegStateService {
     /// (this one first, then the results of its effects in order) and what the effects answered with. `input` goes to
     /// the effect the event asks for, never to the journal.
     ///
-    /// - Throws: ``TransitionRejection`` when `event` does not apply in the current state (nothing changes).
+    /// - Throws: ``RegStateServiceError/rejected(_:)`` when `event` does not apply in the current state (nothing
+    ///   changes).
     @discardableResult
-    func apply(_ event: MachineEvent, carrying input: SecretInput? = nil) async throws(TransitionRejection) -> Applied {
-        let transition = try RegStateMachine.transition(from: state, on: event, carrying: input)
+    func apply(_ event: MachineEvent, carrying input: SecretInput? = nil) async throws(RegStateServiceError) -> Applied {
+        let transition: RegStateMachine.Transition
+        do {
+            transition = try RegStateMachine.transition(from: state, on: event, carrying: input)
+        } catch {
+            throw .rejected(error)
+        }
         let before = state
         // The launch's first entry goes to disk with the next one (its inspection's result): one fsync, not two.
         if case .launched = event { recorder.recordWithNext(event) } else { recorder.record(event) }
@@ -179,7 +199,7 @@ public actor RegStateService {
         await noteClockOffset()
         resumeSettleWaiters()
         // A session that ended takes every request waiting for its security token with it.
-        if state.session == nil, state != .unsettled { await flights.security.fail(.loggedOut) }
+        if state.session == nil, state != .unsettled { await flights.security.fail(.noSession) }
         return applied
     }
 
@@ -215,7 +235,7 @@ public actor RegStateService {
             return Performed(applied: await feed(inspected.event, carrying: inspected.stale))
         case .renew(let staleAccessToken) where state == .unsettled:
             let launch = await renewWithinLaunchBudget(replacing: staleAccessToken)
-            if let late = launch.late { lifecycle.lateLaunchRenewal = Task { await self.feed(await late.value.effectEvent) } }
+            if let late = launch.late { lifecycle.lateLaunchRenewal = late }
             return Performed(applied: launch.applied)
         case .renew(let staleAccessToken):
             return await answer(nil, feeding: await runner.renewal.renew(replacing: staleAccessToken).effectEvent)

@@ -150,7 +150,7 @@ package actor RenewalService {
         do {
             marked = try await tokens.markRenewalStarted(on: record)
         } catch {
-            return .failure(.storage((error as? any LocalizedError)?.errorDescription ?? "write failed"), stored: stored)
+            return .failure(.storage(error.localizedDescription), stored: stored)
         }
         let interrupted = record.renewalStartedAt != nil
         let response: TokenResponse
@@ -196,7 +196,7 @@ package actor RenewalService {
             let credential = await tokens.isUsable(renewed) ? credential(from: renewed, key: proofKey) : nil
             return .init(.success(session), stored: session, credential: credential)
         } catch {
-            return .failure(.storage((error as? any LocalizedError)?.errorDescription ?? "write failed"), stored: stored)
+            return .failure(.storage(error.localizedDescription), stored: stored)
         }
     }
 

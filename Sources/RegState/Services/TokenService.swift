@@ -85,7 +85,7 @@ package actor TokenService {
             // Another configuration's credentials: not read, not moved, not removed.
             return (.boundElsewhere(mismatch), nil)
         } catch {
-            return (.unreadable(reason: (error as? any LocalizedError)?.errorDescription ?? "unreadable"), nil)
+            return (.unreadable(reason: error.localizedDescription), nil)
         }
         let status = inspectRecord(credentials)
         guard case .expired = status else { return (status, nil) }

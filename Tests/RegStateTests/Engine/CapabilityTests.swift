@@ -28,7 +28,7 @@ struct CapabilityTests {
         #expect(availability == .notOffered)
         #expect(!availability.mayOffer)
         #expect(availability.reason?.contains("does not list the one-time-code grant") == true)
-        await #expect(throws: RegStateError.registration(.passwordlessNotOffered)) {
+        await #expect(throws: RegStateServiceError.registration(.passwordlessNotOffered)) {
             try await service.beginPasswordlessRegistration(email: "dave@example.com")
         }
     }

@@ -86,7 +86,7 @@ struct ClockJournalTests {
         await service.start()
         try await device.signIn(service)
         #expect(try await service.confirmRegistration().activation == .registered)
-        _ = try await service.validAccessToken()
+        _ = try await service.validAccessToken().token
         let notes = try await Self.clockNotes(service)
         #expect(notes.count == 1)
         #expect(notes.first?.source == .idTokenIssueTime)
@@ -94,7 +94,7 @@ struct ClockJournalTests {
         device.clock.advance(by: 7200)
         deviceClock.advance(by: 7200)
         #expect(await service.renewSession().letter == "C")
-        _ = try await service.validAccessToken()
+        _ = try await service.validAccessToken().token
     }
 
     @Test("the iat fallback is only for tokens fresh from the token endpoint, and never replaces a Date header estimate")

@@ -28,13 +28,13 @@ struct ClockSkewTests {
         try await device.signIn(service)
         let session = try await service.confirmRegistration()
         #expect(session.activation == .registered)
-        _ = try await service.validAccessToken()
+        _ = try await service.validAccessToken().token
         // Expiry is tracked from receipt on the device clock: two hours later (both clocks) the session renews, and
         // the refreshed ID token is also checked on the provider's clock.
         device.clock.advance(by: 7200)
         deviceClock.advance(by: 7200)
         #expect(await service.renewSession().letter == "C")
-        _ = try await service.validAccessToken()
+        _ = try await service.validAccessToken().token
         let warnings = device.logger.messages(atLeast: .warning)
         let direction = skew > 0 ? "ahead of" : "behind"
         #expect(warnings.contains("The device clock is \(Int(abs(skew))) s \(direction) the provider's; time claims "

@@ -13,7 +13,7 @@ struct ConcurrencyTests {
         harness.clock.advance(by: 3600)
         await harness.simulator.resetCounters()
         let tokens = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<50 { group.addTask { try await service.validAccessToken() } }
+            for _ in 0..<50 { group.addTask { try await service.validAccessToken().token } }
             return try await group.reduce(into: [String]()) { $0.append($1) }
         }
         #expect(tokens.count == 50)
@@ -24,7 +24,7 @@ struct ConcurrencyTests {
         #expect(requests.count == 1, "one journaled request for 50 callers of one expired token")
         // The session still works: the provider accepts the renewed token.
         harness.clock.advance(by: 3600)
-        _ = try await service.validAccessToken()
+        _ = try await service.validAccessToken().token
         #expect(await harness.simulator.refreshGrantCount == 2)
     }
 
@@ -36,7 +36,7 @@ struct ConcurrencyTests {
         await harness.simulator.resetCounters()
         let readsBefore = harness.store.readCount(forKey: "credentials")
         let tokens = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<1_000 { group.addTask { try await service.validAccessToken() } }
+            for _ in 0..<1_000 { group.addTask { try await service.validAccessToken().token } }
             return try await group.reduce(into: [String]()) { $0.append($1) }
         }
         #expect(tokens.count == 1_000)
@@ -47,7 +47,7 @@ struct ConcurrencyTests {
         // callers (the read that finds the token expired, the renewal's own, the read of the renewed token).
         #expect(reads <= 50, "credentials record read \(reads) times for 1,000 callers")
         // A caller after the shared answer gets the renewed token from the store, without a second grant.
-        #expect(try await service.validAccessToken() == tokens.first)
+        #expect(try await service.validAccessToken().token == tokens.first)
         #expect(await harness.simulator.refreshGrantCount == 1)
     }
 
@@ -132,7 +132,7 @@ struct ConcurrencyTests {
             try await service.retryRegistration()
         case .badCallback:
             let url = try await service.beginSocialRegistration()
-            await #expect(throws: RegStateError.self) {
+            await #expect(throws: RegStateServiceError.self) {
                 try await service.completeSocialRegistration(callback: try await harness.simulator.deny(url))
             }
         }
@@ -140,15 +140,15 @@ struct ConcurrencyTests {
         switch path {
         case .renewal:
             harness.clock.advance(by: 3600)
-            _ = try await service.validAccessToken()
+            _ = try await service.validAccessToken().token
         case .offline:
             harness.clock.advance(by: 3600)
             await harness.simulator.setOffline(true)
-            await #expect(throws: RegStateError.self) { try await service.validAccessToken() }
+            await #expect(throws: RegStateServiceError.self) { try await service.validAccessToken().token }
         case .refused:
             harness.clock.advance(by: 3600)
             await harness.simulator.setRefusesRefresh(true)
-            await #expect(throws: RegStateError.self) { try await service.validAccessToken() }
+            await #expect(throws: RegStateServiceError.self) { try await service.validAccessToken().token }
         case .logout:
             try await service.logout()
         case .social, .passwordless, .retry, .badCallback:

@@ -43,7 +43,7 @@ struct CredentialBindingMigrationTests {
         #expect(await device.simulator.refreshGrantCount == 1)
         let renewed = try device.store.data(forKey: TokenService.credentialsKey)
         #expect(try Self.keys(renewed).isSuperset(of: ["issuer", "client_id"]))
-        #expect(try await service.validAccessToken().isEmpty == false)
+        #expect(try await service.validAccessToken().token.isEmpty == false)
     }
 
     @Test("Given a previous-format record, when another issuer or client launches, then D with the reason, nothing sent, the record byte-identical; its own configuration is still Active", arguments: [
@@ -163,7 +163,7 @@ struct CredentialBindingMigrationTests {
             store: app.store, journal: InMemoryJournal(), transport: app.device.simulator.transport,
             clock: app.device.clock))
         #expect(await other.start() == .registrationRequired)
-        await #expect(throws: AuthorizationError.noSession) { try await other.logout(.allTokensExpiredOffline) }
+        await #expect(throws: RegStateServiceError.noSession) { try await other.logout(.allTokensExpiredOffline) }
         #expect(try app.store.data(forKey: TokenService.credentialsKey) == stored)
         // This configuration's session is still there.
         #expect(await app.launch().state.letter == "B")

@@ -61,13 +61,13 @@ struct CredentialBindingTests {
         #expect(await service.start() == .registrationRequired)
         #expect(await tape.next(1) == ["Registration Required D"])
         #expect(try await Self.lastInspection(service) == .boundElsewhere(reason))
-        await #expect(throws: AccessTokenError.noSession) { try await service.validAccessToken() }
+        await #expect(throws: RegStateServiceError.noSession) { try await service.validAccessToken().token }
         #expect(await service.tokenRejected("anything") == nil)
         await service.renewSession()
         await #expect(throws: (any Error).self) { try await service.logout() }
         let transport = AuthorizedTransport(base: device.simulator.transport, service: service,
                                             policy: TokenPolicy(validatingURLs: [device.world.backendURL]))
-        await #expect(throws: AccessTokenError.noSession) {
+        await #expect(throws: RegStateServiceError.noSession) {
             _ = try await transport.send(HTTPRequest(method: .get, url: device.world.backendURL.appendingPathComponent("v1/profile")))
         }
         #expect(await device.simulator.requestLog.isEmpty, "nothing may reach the provider or backend")
@@ -76,7 +76,7 @@ struct CredentialBindingTests {
         // The configuration that stored them still has its session.
         let own = device.launch()
         #expect(await own.start().session != nil)
-        #expect(try await own.validAccessToken().isEmpty == false)
+        #expect(try await own.validAccessToken().token.isEmpty == false)
     }
 
     @Test("Given two providers on one store, when each registers in turn, then each only ever uses its own credentials: no refresh, revocation or bearer token reaches the other")
@@ -97,9 +97,9 @@ struct CredentialBindingTests {
         let record = try #require(try device.store.data(forKey: TokenService.credentialsKey))
         #expect(String(decoding: record, as: UTF8.self).contains("idp2.regstate.sim"))
         // The first service, still running, finds the record gone from under it: nothing of it is used.
-        await #expect(throws: AccessTokenError.noSession) { try await first.validAccessToken() }
+        await #expect(throws: RegStateServiceError.noSession) { try await first.validAccessToken().token }
         device.clock.advance(by: 7200)
-        await #expect(throws: AccessTokenError.noSession) { try await first.validAccessToken() }
+        await #expect(throws: RegStateServiceError.noSession) { try await first.validAccessToken().token }
         #expect(await firstAgain.renewSession() == .registrationRequired)
         let result = try await first.logout().result
         #expect(result == .nothingToRevoke)

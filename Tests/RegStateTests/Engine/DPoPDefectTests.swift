@@ -23,7 +23,7 @@ struct DPoPDefectTests {
         do {
             try await dpop.device.signIn(service)
             Issue.record("a defective proof was accepted")
-        } catch RegStateError.registration(.tokenRequestFailed(let error, _)) {
+        } catch RegStateServiceError.registration(.tokenRequestFailed(let error, _)) {
             #expect(error == "invalid_dpop_proof")
         }
         #expect(try dpop.store.data(forKey: TokenService.credentialsKey) == nil)
@@ -32,18 +32,19 @@ struct DPoPDefectTests {
     /// The resource refuses the proof; the transport renews once and retries. When the renewal itself is refused
     /// (the defect also spoils the token endpoint's proof) the 401 comes back; when the renewal succeeds (`ath` is
     /// checked only at resources) the retry is refused again and the call ends with the typed
-    /// ``AuthorizationError/rejectedAfterRenewal``. Either way no defective proof is accepted.
+    /// ``RegStateServiceError/rejectedAfterRenewal``. Either way no defective proof is accepted.
     @Test("a defective proof at the resource is refused: 401, or rejectedAfterRenewal when a renewal did not help",
           arguments: [DPoPProofDefect.wrongAccessTokenHash, .wrongMethod, .wrongURL, .staleIssueTime, .signedByAnotherKey])
     func resource(_ defect: DPoPProofDefect) async throws {
         let dpop = try DPoPDevice()
         let service = try await dpop.registeredService()
         service.dpop.defect.withLock { $0 = defect }
-        do {
+        do throws(RegStateServiceError) {
             let response = try await dpop.transport(service).send(HTTPRequest(method: .get, url: DPoPEngineTests.resource))
             #expect(response.status == 401)
             #expect(response.header("WWW-Authenticate")?.hasPrefix("DPoP") == true)
-        } catch AuthorizationError.rejectedAfterRenewal {
+        } catch {
+            #expect(error == .rejectedAfterRenewal)
             #expect(defect == .wrongAccessTokenHash, "only a defect the token endpoint does not check renews")
         }
     }
@@ -64,7 +65,7 @@ struct DPoPDefectTests {
         let service = dpop.launch()
         await service.start()
         service.dpop.defect.withLock { $0 = .noNonce }
-        await #expect(throws: RegStateError.self) { try await dpop.device.signIn(service) }
+        await #expect(throws: RegStateServiceError.self) { try await dpop.device.signIn(service) }
         #expect(await dpop.tokenRequests() == 2)
     }
 

@@ -104,7 +104,7 @@ struct DPoPEngineTests {
         let dpop = try DPoPDevice(nonce: .changesEveryAnswer)
         let service = dpop.launch()
         await service.start()
-        await #expect(throws: RegStateError.registration(.tokenRequestFailed(error: "use_dpop_nonce",
+        await #expect(throws: RegStateServiceError.registration(.tokenRequestFailed(error: "use_dpop_nonce",
                                                                              description: "A DPoP nonce is required."))) {
             try await dpop.device.signIn(service)
         }
@@ -117,7 +117,7 @@ struct DPoPEngineTests {
         let dpop = try DPoPDevice(mode: .required, simulator: .off)
         let service = dpop.launch()
         await service.start()
-        await #expect(throws: RegStateError.registration(.dpop(.notOffered))) {
+        await #expect(throws: RegStateServiceError.registration(.dpop(.notOffered))) {
             _ = try await service.beginSocialRegistration()
         }
     }
@@ -127,7 +127,7 @@ struct DPoPEngineTests {
         let required = try DPoPDevice(mode: .required, simulator: .advertisedOnly)
         let service = required.launch()
         await service.start()
-        await #expect(throws: RegStateError.registration(.dpop(.unboundTokenIssued))) {
+        await #expect(throws: RegStateServiceError.registration(.dpop(.unboundTokenIssued))) {
             try await required.device.signIn(service)
         }
         #expect(try required.store.data(forKey: TokenService.credentialsKey) == nil)
@@ -185,7 +185,7 @@ struct DPoPEngineTests {
         try dpop.store.set(Data("{\"version\":1,\"kty\":\"EC\",\"crv\":\"P-384\",\"pkcs8\":\"AA\"}".utf8),
                            forKey: DPoPKeyStore.recordKey)
         await dpop.simulator.resetCounters()
-        await #expect(throws: RegStateError.renewal(.dpopKeyUnavailable(reason: "the key is on curve P-384, not P-256"))) {
+        await #expect(throws: RegStateServiceError.renewal(.dpopKeyUnavailable(reason: "the key is on curve P-384, not P-256"))) {
             _ = try await dpop.transport(service).send(HTTPRequest(method: .get, url: Self.resource))
         }
         #expect(await service.state == .registrationRequired)

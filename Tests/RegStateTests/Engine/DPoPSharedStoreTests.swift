@@ -56,7 +56,7 @@ struct DPoPSharedStoreTests {
         try DPoPKeyStore(store: dpop.store, crypto: SystemCrypto()).replace()
         if case .dpopKeyUnavailable = await app.tokenBinding() {} else { Issue.record("binding not unavailable") }
         let requests = await dpop.simulator.requestLog.count
-        await #expect(throws: RegStateError.self) {
+        await #expect(throws: RegStateServiceError.self) {
             _ = try await dpop.transport(app).send(HTTPRequest(method: .get, url: DPoPEngineTests.resource))
         }
         // Nothing went out with the foreign key; the session ended the way a renewal without its key ends it.

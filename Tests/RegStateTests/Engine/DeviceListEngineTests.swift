@@ -23,7 +23,7 @@ struct DeviceListEngineTests {
             clock: harness.clock))
         await laptop.start()
         try await harness.signIn(laptop)
-        await #expect(throws: RegStateError.registration(.tooManyRegisteredDevices)) {
+        await #expect(throws: RegStateServiceError.registration(.tooManyRegisteredDevices)) {
             _ = try await laptop.confirmRegistration()
         }
         let listed = try await laptop.registeredDevices()
@@ -45,7 +45,7 @@ struct DeviceListEngineTests {
         configuration.backendURL = nil
         let service = RegStateService(configuration: configuration, dependencies: RegStateDependencies(
             store: harness.store, journal: harness.journal, transport: harness.simulator.transport, clock: harness.clock))
-        await #expect(throws: BackendError.unexpectedStatus(404, code: "devices_unsupported")) {
+        await #expect(throws: RegStateServiceError.backend(.unexpectedStatus(404, code: "devices_unsupported"))) {
             _ = try await service.registeredDevices()
         }
     }

@@ -45,7 +45,7 @@ struct ForgedRedirectTests {
         do {
             _ = try await service.completeSocialRegistration(callback: callback)
             return nil
-        } catch RegStateError.registration(let failure) {
+        } catch RegStateServiceError.registration(let failure) {
             return failure
         } catch {
             Issue.record("unexpected \(error)")

@@ -15,7 +15,7 @@ struct HostLogoutTests {
         try await service.updateToken(idToken: try await app.login())
         app.device.clock.advance(by: 3601)
         await app.device.simulator.setOffline(true)
-        await #expect(throws: AuthorizationError.logoutNeedsConnection) { try await service.logout(.userRequested) }
+        await #expect(throws: RegStateServiceError.offline(.noInternet)) { try await service.logout(.userRequested) }
         #expect(await service.state.session != nil)
         #expect(try app.store.keys().contains("credentials"))
     }

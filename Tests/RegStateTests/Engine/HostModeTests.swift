@@ -73,7 +73,7 @@ struct HostModeTests {
         let service = await app.launch()
         #expect(await service.state == .registrationRequired)
         // No session: the listed request fails typed and is not sent.
-        await #expect(throws: AuthorizationError.noSession) { _ = try await app.api(service).send(app.resource) }
+        await #expect(throws: RegStateServiceError.noSession) { _ = try await app.api(service).send(app.resource) }
         #expect(await app.device.simulator.resourceRequests.isEmpty)
         let idToken = try await app.login()
         let state = try await service.updateToken(idToken: idToken)
@@ -88,7 +88,7 @@ struct HostModeTests {
         #expect(names.contains("hostTokenSubmitted") && names.contains("hostTokenAccepted"))
         let journal = try await service.journalEntries().map { "\($0)" }.joined()
         #expect(!journal.contains(idToken))
-        await #expect(throws: AccessTokenError.hostDriven) { _ = try await service.validAccessToken() }
+        await #expect(throws: RegStateServiceError.wrongSessionSource(.host)) { _ = try await service.validAccessToken().token }
     }
 
     @Test("the same ID token again is ignored: no second security token is bought")
@@ -107,7 +107,7 @@ struct HostModeTests {
         let service = await app.launch()
         await app.device.simulator.setIDTokenDefect(.wrongAudience)
         let idToken = try await app.login()
-        await #expect(throws: AuthorizationError.self) { try await service.updateToken(idToken: idToken) }
+        await #expect(throws: RegStateServiceError.self) { try await service.updateToken(idToken: idToken) }
         #expect(await service.state.letter == "F")
         #expect(await app.exchanges() == 0)
         #expect(try app.store.keys().contains("credentials") == false)
@@ -186,11 +186,11 @@ struct HostModeTests {
         let held = Task { try await api.send(app.resource) }
         await eventually { await service.heldRequestCount == 1 }
         try await service.notifyTokenRenewalTransientIssue(issue)
-        await #expect(throws: AuthorizationError.offline(issue)) { _ = try await held.value }
+        await #expect(throws: RegStateServiceError.offline(issue)) { _ = try await held.value }
         #expect(await service.state.session?.connectivity == .offline(issue))
         #expect(try app.store.keys().contains("credentials"))
         // Within the backoff the host is not asked again.
-        await #expect(throws: AuthorizationError.offline(issue)) { _ = try await api.send(app.resource) }
+        await #expect(throws: RegStateServiceError.offline(issue)) { _ = try await api.send(app.resource) }
         #expect(await service.heldRequestCount == 0)
         // The same ID token is exchanged again while offline (the backend may take it now).
         try await service.updateToken(idToken: try await app.login())
@@ -207,7 +207,7 @@ struct HostModeTests {
         let held = Task { try await api.send(app.resource) }
         await eventually { await service.heldRequestCount == 1 }
         try await service.logout(.ssoDenied)
-        await #expect(throws: AuthorizationError.loggedOut) { _ = try await held.value }
+        await #expect(throws: RegStateServiceError.noSession) { _ = try await held.value }
         #expect(await service.state == .registrationRequired)
         #expect(try app.store.keys().contains("credentials") == false)
     }
@@ -218,7 +218,7 @@ struct HostModeTests {
         let service = await app.launch()
         try await service.updateToken(idToken: try await app.login())
         await app.device.simulator.setOffline(true)
-        await #expect(throws: AuthorizationError.logoutNeedsConnection) { try await service.logout(.userRequested) }
+        await #expect(throws: RegStateServiceError.offline(.noInternet)) { try await service.logout(.userRequested) }
         #expect(await service.state.session != nil)
         try await service.logout(.allTokensExpiredOffline)
         #expect(await service.state == .registrationRequired)
@@ -233,7 +233,7 @@ struct HostModeTests {
         let app = try HostApp { $0.maxDevicesPerUser = 1 }
         try await app.launch().updateToken(idToken: try await app.login())
         let other = await HostApp(sharingWorldWith: app).launch()
-        await #expect(throws: AuthorizationError.tooManyRegisteredDevices) {
+        await #expect(throws: RegStateServiceError.registration(.tooManyRegisteredDevices)) {
             try await other.updateToken(idToken: try await app.login())
         }
     }
@@ -247,10 +247,10 @@ struct HostModeTests {
         let api = app.api(service)
         let held = Task { try await api.send(app.resource) }
         await eventually { await service.heldRequestCount == 1 }
-        await #expect(throws: AuthorizationError.maxSecurityTokens) {
+        await #expect(throws: RegStateServiceError.registration(.maxSecurityTokens)) {
             try await service.updateToken(idToken: try await app.login())
         }
-        await #expect(throws: AuthorizationError.maxSecurityTokens) { _ = try await held.value }
+        await #expect(throws: RegStateServiceError.registration(.maxSecurityTokens)) { _ = try await held.value }
     }
 
     @Test("forced logout from the backend ends the session and clears storage")
@@ -277,9 +277,9 @@ struct HostModeTests {
         let first = Task { try await api.send(app.resource) }
         await eventually { await service.heldRequestCount == 1 }
         try await service.updateToken(idToken: try await app.login())
-        await #expect(throws: AuthorizationError.rejectedAfterRenewal) { _ = try await first.value }
+        await #expect(throws: RegStateServiceError.rejectedAfterRenewal) { _ = try await first.value }
         for _ in 0..<5 {
-            await #expect(throws: AuthorizationError.rejectedAfterRenewal) { _ = try await api.send(app.resource) }
+            await #expect(throws: RegStateServiceError.rejectedAfterRenewal) { _ = try await api.send(app.resource) }
         }
         #expect(tape.notices == 1)
         #expect(await app.exchanges() == 2)
@@ -303,7 +303,7 @@ struct HostModeTests {
         let kept = Task { try await api.send(app.resource) }
         await eventually { await service.heldRequestCount == 2 }
         cancelled.cancel()
-        await #expect(throws: CancellationError.self) { _ = try await cancelled.value }
+        await #expect(throws: RegStateServiceError.cancelled) { _ = try await cancelled.value }
         #expect(await service.heldRequestCount == 1)
         try await service.updateToken(idToken: try await app.login())
         #expect(try await kept.value.status == 200)
@@ -315,7 +315,7 @@ struct HostModeTests {
         let first = await app.launch()
         let idToken = try await app.login()
         try await first.updateToken(idToken: idToken)
-        let securityToken = try await first.securityToken()
+        let securityToken = try await first.securityToken().token
         // What HostSession stored: JSONEncoder defaults (dates as seconds since 2001).
         let legacy = #"{"idToken":"\#(idToken)","securityToken":"\#(securityToken)","securityTokenExpiresAt":\#(app.device.clock.now().addingTimeInterval(3600).timeIntervalSinceReferenceDate)}"#
         try app.store.removeValue(forKey: "credentials")
@@ -330,10 +330,10 @@ struct HostModeTests {
     func selfModeRefusesHostCalls() async throws {
         let device = try SimulatedDevice()
         let service = try await device.registeredService()
-        await #expect(throws: AuthorizationError.wrongSessionSource(.selfRenewing)) {
+        await #expect(throws: RegStateServiceError.wrongSessionSource(.selfRenewing)) {
             try await service.updateToken(idToken: "x")
         }
-        await #expect(throws: AuthorizationError.wrongSessionSource(.selfRenewing)) {
+        await #expect(throws: RegStateServiceError.wrongSessionSource(.selfRenewing)) {
             try await service.notifyTokenRenewalTransientIssue(.noInternet)
         }
     }

@@ -84,7 +84,7 @@ struct LaunchBudgetTests {
         await harness.simulator.setHoldsRequests(true)
         let service = launch(harness, budget: 0.05)
         #expect(await service.start().letter == "B")
-        let caller = Task { try? await service.validAccessToken() }
+        let caller = Task { try? await service.validAccessToken().token }
         await harness.simulator.setHoldsRequests(false)
         _ = await caller.value
         _ = await service.settled()

@@ -18,7 +18,7 @@ struct LifetimeGraceTests {
         for _ in 0..<600 {
             harness.clock.advance(by: 1)
             for _ in 0..<3 {
-                _ = try await service.validAccessToken()
+                _ = try await service.validAccessToken().token
                 calls += 1
             }
         }
@@ -32,11 +32,11 @@ struct LifetimeGraceTests {
     func graceRule() async throws {
         let harness = try EngineHarness { $0.accessTokenLifetime = 30 }
         let service = try await harness.registeredService()
-        let first = try await service.validAccessToken()
+        let first = try await service.validAccessToken().token
         harness.clock.advance(by: 14)
-        #expect(try await service.validAccessToken() == first, "usable for half its life")
+        #expect(try await service.validAccessToken().token == first, "usable for half its life")
         harness.clock.advance(by: 2)
-        #expect(try await service.validAccessToken() != first, "renewed once half its life is left")
+        #expect(try await service.validAccessToken().token != first, "renewed once half its life is left")
     }
 
     @Test("expires_in 0 is a typed error; a long one is clamped; one out of range is refused")

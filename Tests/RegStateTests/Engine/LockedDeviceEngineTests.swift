@@ -29,7 +29,7 @@ struct LockedDeviceEngineTests {
             try items.setDeviceLocked(true)
             for _ in 0..<2 {
                 do {
-                    _ = try await service.validAccessToken()
+                    _ = try await service.validAccessToken().token
                     Issue.record("a token was handed out from a locked device")
                 } catch {
                     #expect("\(error)".contains("storage"), "got: \(error)")
@@ -47,8 +47,8 @@ struct LockedDeviceEngineTests {
             try items.setDeviceLocked(false)
             #expect(try items.data(forKey: "credentials") == stored, "nothing changed while the device was locked")
 
-            #expect(!(try await service.validAccessToken()).isEmpty)
-            #expect(!(try await extensionProcess.validAccessToken()).isEmpty)
+            #expect(!(try await service.validAccessToken().token).isEmpty)
+            #expect(!(try await extensionProcess.validAccessToken().token).isEmpty)
             #expect(await harness.simulator.refreshGrantCount == grants + 1, "one grant for both processes")
             #expect(await service.state.letter == "C")
         }

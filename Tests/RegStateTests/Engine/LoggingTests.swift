@@ -12,7 +12,7 @@ struct LoggingTests {
         let tokens = TokenService(store: device.store, clock: device.clock)
         var secrets = [await tokens.accessToken()?.token, await tokens.refreshToken(), await tokens.idToken()].compactMap { $0 }
         device.clock.advance(by: 7200)
-        _ = try await service.validAccessToken()
+        _ = try await service.validAccessToken().token
         secrets += [await tokens.accessToken()?.token, await tokens.refreshToken()].compactMap { $0 }
         try await service.logout()
         #expect(secrets.count == 5)

@@ -65,7 +65,7 @@ struct LogoutResultTests {
         let service = try await harness.registeredService()
         let refreshToken = await harness.storedRefreshToken()
         await harness.simulator.setOffline(true)
-        await #expect(throws: LogoutError.offline(.noInternet)) { try await service.logout() }
+        await #expect(throws: RegStateServiceError.offline(.noInternet)) { try await service.logout() }
         #expect(await harness.storedRefreshToken() == refreshToken)
         #expect(await service.state.session != nil)
     }

@@ -28,7 +28,7 @@ struct PasswordlessRetryTests {
         var tape = await EventTape(service)
         try await service.beginPasswordlessRegistration(email: "dave@example.com")
         let code = try #require(await harness.simulator.latestCode(for: "dave@example.com"))
-        await #expect(throws: RegStateError.registration(.wrongCode)) {
+        await #expect(throws: RegStateServiceError.registration(.wrongCode)) {
             try await service.completePasswordlessRegistration(code: wrong(code))
         }
         #expect(await service.state == .authenticating(.passwordless(email: "dave@example.com")))
@@ -50,7 +50,7 @@ struct PasswordlessRetryTests {
         try await service.resendPasswordlessCode()
         let second = try #require(await harness.simulator.latestCode(for: "dave@example.com"))
         try #require(first != second, "the resend repeated the code (one in a million)")
-        await #expect(throws: RegStateError.registration(.codeSuperseded)) {
+        await #expect(throws: RegStateServiceError.registration(.codeSuperseded)) {
             try await service.completePasswordlessRegistration(code: first)
         }
         #expect(await service.state == .authenticating(.passwordless(email: "dave@example.com")))
@@ -65,18 +65,18 @@ struct PasswordlessRetryTests {
         try await service.beginPasswordlessRegistration(email: "dave@example.com")
         let code = try #require(await harness.simulator.latestCode(for: "dave@example.com"))
         for _ in 1...2 {
-            await #expect(throws: RegStateError.registration(.wrongCode)) {
+            await #expect(throws: RegStateServiceError.registration(.wrongCode)) {
                 try await service.completePasswordlessRegistration(code: wrong(code))
             }
         }
-        await #expect(throws: RegStateError.registration(.tooManyAttempts)) {
+        await #expect(throws: RegStateServiceError.registration(.tooManyAttempts)) {
             try await service.completePasswordlessRegistration(code: wrong(code))
         }
         #expect(await service.state == .failed(.registration(.tooManyAttempts)))
-        await #expect(throws: RegStateError.registration(.noPendingLogin)) {
+        await #expect(throws: RegStateServiceError.registration(.noPendingLogin)) {
             try await service.completePasswordlessRegistration(code: code)
         }
-        await #expect(throws: RegStateError.registration(.noPendingLogin)) { try await service.resendPasswordlessCode() }
+        await #expect(throws: RegStateServiceError.registration(.noPendingLogin)) { try await service.resendPasswordlessCode() }
     }
 
     @Test("the provider's own bound (it burns the code) is F tooManyAttempts too")
@@ -86,10 +86,10 @@ struct PasswordlessRetryTests {
         await service.start()
         try await service.beginPasswordlessRegistration(email: "dave@example.com")
         let code = try #require(await harness.simulator.latestCode(for: "dave@example.com"))
-        await #expect(throws: RegStateError.registration(.wrongCode)) {
+        await #expect(throws: RegStateServiceError.registration(.wrongCode)) {
             try await service.completePasswordlessRegistration(code: wrong(code))
         }
-        await #expect(throws: RegStateError.registration(.tooManyAttempts)) {
+        await #expect(throws: RegStateServiceError.registration(.tooManyAttempts)) {
             try await service.completePasswordlessRegistration(code: wrong(code))
         }
         #expect(await service.state == .failed(.registration(.tooManyAttempts)))
@@ -103,7 +103,7 @@ struct PasswordlessRetryTests {
         try await service.beginPasswordlessRegistration(email: "dave@example.com")
         let stale = try #require(await harness.simulator.latestCode(for: "dave@example.com"))
         harness.clock.advance(by: 301)
-        await #expect(throws: RegStateError.registration(.codeExpired)) {
+        await #expect(throws: RegStateServiceError.registration(.codeExpired)) {
             try await service.completePasswordlessRegistration(code: stale)
         }
         try await service.resendPasswordlessCode()
@@ -120,7 +120,7 @@ struct PasswordlessRetryTests {
         try await service.resendPasswordlessCode()
         try await service.resendPasswordlessCode()
         let last = try #require(await harness.simulator.latestCode(for: "dave@example.com"))
-        await #expect(throws: RegStateError.registration(.rateLimited(retryAfter: 60))) {
+        await #expect(throws: RegStateServiceError.registration(.rateLimited(retryAfter: 60))) {
             try await service.resendPasswordlessCode()
         }
         #expect(await service.state == .authenticating(.passwordless(email: "dave@example.com")))
@@ -135,7 +135,7 @@ struct PasswordlessRetryTests {
         let service = RegStateService(configuration: configuration, dependencies: RegStateDependencies(
             store: harness.store, journal: harness.journal, transport: harness.simulator.transport, clock: harness.clock))
         await service.start()
-        await #expect(throws: RegStateError.registration(.passwordlessNotOffered)) {
+        await #expect(throws: RegStateServiceError.registration(.passwordlessNotOffered)) {
             try await service.beginPasswordlessRegistration(email: "dave@example.com")
         }
         #expect(RegStateError.registration(.passwordlessNotOffered).reasonCode == "passwordless_not_offered")

@@ -86,7 +86,7 @@ struct PendingLoginTests {
         #expect(try device.record() == nil, "the login is taken with its redirect")
         #expect(await relaunched.pendingSocialLogin() == nil)
         // The same redirect again: refused, typed, nothing changes.
-        await #expect(throws: RegStateError.registration(.noPendingLogin)) {
+        await #expect(throws: RegStateServiceError.registration(.noPendingLogin)) {
             try await relaunched.completeSocialRegistration(callback: callback)
         }
         #expect(try await relaunched.confirmRegistration().activation == .registered)
@@ -97,7 +97,7 @@ struct PendingLoginTests {
         // And in yet another process after the registration.
         let third = try device.launch()
         #expect(await third.start().letter == "B")
-        await #expect(throws: RegStateError.registration(.noPendingLogin)) {
+        await #expect(throws: RegStateServiceError.registration(.noPendingLogin)) {
             try await third.completeSocialRegistration(callback: callback)
         }
         #expect(await third.state.letter == "B")
@@ -118,7 +118,7 @@ struct PendingLoginTests {
         let pending = try #require(await relaunched.pendingSocialLogin())
         #expect(pending.isExpired)
         let before = await device.simulator.requestLog.filter { $0.hasPrefix("POST") }.count
-        await #expect(throws: RegStateError.registration(.pendingLoginExpired)) {
+        await #expect(throws: RegStateServiceError.registration(.pendingLoginExpired)) {
             try await relaunched.completeSocialRegistration(callback: callback)
         }
         #expect(await relaunched.state == .failed(.registration(.pendingLoginExpired)))
@@ -126,7 +126,7 @@ struct PendingLoginTests {
                 "the expired login's code was not sent")
         #expect(try device.record() == nil)
         #expect(await relaunched.pendingSocialLogin() == nil)
-        await #expect(throws: RegStateError.registration(.noPendingLogin)) {
+        await #expect(throws: RegStateServiceError.registration(.noPendingLogin)) {
             try await relaunched.completeSocialRegistration(callback: callback)
         }
         // A new login works at once.
@@ -155,7 +155,7 @@ struct PendingLoginTests {
         #expect(await third.pendingSocialLogin()?.authorizationURL == newer)
         let profile = try await third.completeSocialRegistration(callback: newerCallback)
         #expect(profile.email == "alice@example.com")
-        await #expect(throws: RegStateError.registration(.noPendingLogin)) {
+        await #expect(throws: RegStateServiceError.registration(.noPendingLogin)) {
             try await third.completeSocialRegistration(callback: olderCallback)
         }
 
@@ -166,7 +166,7 @@ struct PendingLoginTests {
         _ = try await fourth.beginSocialRegistration()
         let fifth = try device.launch()
         await fifth.start()
-        await #expect(throws: RegStateError.registration(.stateMismatch)) {
+        await #expect(throws: RegStateServiceError.registration(.stateMismatch)) {
             try await fifth.completeSocialRegistration(callback: olderCallback)
         }
     }
@@ -183,7 +183,7 @@ struct PendingLoginTests {
         device.clock.advance(by: 1)
         let newer = try await second.beginSocialRegistration()
         let callback = try await device.simulator.authorize(older, as: "alice@example.com")
-        await #expect(throws: RegStateError.registration(.pendingLoginSuperseded)) {
+        await #expect(throws: RegStateServiceError.registration(.pendingLoginSuperseded)) {
             try await first.completeSocialRegistration(callback: callback)
         }
         #expect(try device.record()?.request.url == newer, "the newer login is left for its owner")
@@ -253,7 +253,7 @@ struct PendingLoginTests {
         let again = try device.launch()
         #expect(await again.start() == .registrationRequired)
         #expect(await again.pendingSocialLogin() == nil)
-        await #expect(throws: RegStateError.registration(.noPendingLogin)) {
+        await #expect(throws: RegStateServiceError.registration(.noPendingLogin)) {
             try await again.completeSocialRegistration(callback: URL(string: "com.example.app:/callback?code=x&state=y")!)
         }
         try await device.world.signIn(again)

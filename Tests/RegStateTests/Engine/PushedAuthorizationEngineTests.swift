@@ -57,7 +57,7 @@ struct PushedAuthorizationEngineTests {
         #expect(await service.start() == .registrationRequired)
         switch outcome {
         case .unavailable:
-            await #expect(throws: RegStateError.self) { _ = try await service.beginSocialRegistration() }
+            await #expect(throws: RegStateServiceError.self) { _ = try await service.beginSocialRegistration() }
             guard case .pushedAuthorizationUnavailable = await PARDevice.failure(of: service) else {
                 Issue.record("expected F pushed_authorization_unavailable, got \(await service.state)")
                 return
@@ -89,7 +89,7 @@ struct PushedAuthorizationEngineTests {
         let device = try PARDevice { $0.pushedAuthorization = .offered; $0.pushedAuthorizationRefusal = code }
         let service = device.launch()
         await service.start()
-        await #expect(throws: RegStateError.self) { _ = try await service.beginSocialRegistration() }
+        await #expect(throws: RegStateServiceError.self) { _ = try await service.beginSocialRegistration() }
         guard case .pushedAuthorizationRefused(let error, _) = await PARDevice.failure(of: service) else {
             Issue.record("expected F pushed_authorization_refused, got \(await service.state)")
             return
@@ -122,7 +122,7 @@ struct PushedAuthorizationEngineTests {
         let device = try PARDevice(dpop: .off) { $0.pushedAuthorization = .offered; $0.dpop = .required }
         let service = device.launch()
         await service.start()
-        await #expect(throws: RegStateError.self) { _ = try await service.beginSocialRegistration() }
+        await #expect(throws: RegStateServiceError.self) { _ = try await service.beginSocialRegistration() }
         #expect(await PARDevice.failure(of: service) == .pushedAuthorizationRefused(
             error: "invalid_dpop_proof", description: "A DPoP proof is required."))
     }
@@ -158,7 +158,7 @@ struct PushedAuthorizationEngineTests {
         }
         let service = device.launch()
         await service.start()
-        await #expect(throws: RegStateError.self) { _ = try await service.beginSocialRegistration() }
+        await #expect(throws: RegStateServiceError.self) { _ = try await service.beginSocialRegistration() }
         #expect(await PARDevice.failure(of: service) == .discoveryFailed("not https: pushed_authorization_request_endpoint"))
         #expect(await device.simulator.requestLog.allSatisfy { !$0.contains("/par") })
     }

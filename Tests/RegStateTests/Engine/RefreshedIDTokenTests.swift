@@ -37,7 +37,7 @@ struct RefreshedIDTokenTests {
         await harness.simulator.setIDTokenDefect(defect)
         let failure = RenewalFailure.invalidRefreshedIDToken(reason: Self.expectedReason(defect))
         #expect(failure.isRecoverable)
-        await #expect(throws: RegStateError.renewal(failure)) { try await service.validAccessToken() }
+        await #expect(throws: RegStateServiceError.renewal(failure)) { try await service.validAccessToken().token }
         let state = await service.state
         #expect(state.session != nil, "the session is kept, got \(state)")
         #expect(state.session?.profile == profile)
@@ -53,7 +53,7 @@ struct RefreshedIDTokenTests {
         let service = try await harness.registeredService()
         let before = try #require(try harness.store.data(forKey: TokenService.credentialsKey))
         harness.clock.advance(by: 7200)
-        _ = try await service.validAccessToken()
+        _ = try await service.validAccessToken().token
         #expect(await service.state.letter == "C")
         #expect(try harness.store.data(forKey: TokenService.credentialsKey) != before)
     }

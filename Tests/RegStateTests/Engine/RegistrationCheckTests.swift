@@ -46,11 +46,11 @@ struct RegistrationCheckTests {
         let service = try await harness.registeredService()
         let before = try harness.store.data(forKey: TokenService.credentialsKey)
         await harness.simulator.reconfigure { $0.userinfoSubject = "someone-else" }
-        await #expect(throws: RegistrationCheckError.subjectMismatch) { _ = try await service.checkRegistration() }
+        await #expect(throws: RegStateServiceError.registrationCheck(.subjectMismatch)) { _ = try await service.checkRegistration() }
         #expect(try harness.store.data(forKey: TokenService.credentialsKey) == before)
         let relaunched = Self.launch(harness)
         await relaunched.start()
-        #expect(await relaunched.launchRegistrationCheck() == .failure(.subjectMismatch))
+        #expect(await relaunched.launchRegistrationCheck() == .failure(.registrationCheck(.subjectMismatch)))
         #expect(await relaunched.state.letter == "B", "the session stays; only the check failed")
     }
 
@@ -73,7 +73,7 @@ struct RegistrationCheckTests {
             store: harness.store, journal: harness.journal, transport: harness.simulator.transport, clock: harness.clock))
         await noBackend.start()
         #expect(await noBackend.launchRegistrationCheck() == nil)
-        await #expect(throws: RegistrationCheckError.noBackend) { _ = try await noBackend.checkRegistration() }
+        await #expect(throws: RegStateServiceError.registrationCheck(.noBackend)) { _ = try await noBackend.checkRegistration() }
 
         // Offline with an expired token: the launch settles offline (E, B) and checks nothing.
         harness.clock.advance(by: 2 * 3_600)
@@ -90,7 +90,7 @@ struct RegistrationCheckTests {
         let harness = try EngineHarness()
         let service = try await harness.registeredService()
         _ = try await harness.simulator.revokeAllRefreshTokens(for: "alice@example.com")
-        await #expect(throws: RegistrationCheckError.backend(.unauthorized)) { _ = try await service.checkRegistration() }
+        await #expect(throws: RegStateServiceError.backend(.unauthorized)) { _ = try await service.checkRegistration() }
         #expect(await service.state.letter == "H")
     }
 
@@ -119,7 +119,7 @@ struct RegistrationCheckTests {
         try await harness.signIn(service)
         try await service.confirmRegistration()
         let before = await harness.simulator.checkRegistrationCount
-        await #expect(throws: RegistrationCheckError.senderConstrainedToken) { _ = try await service.checkRegistration() }
+        await #expect(throws: RegStateServiceError.registrationCheck(.senderConstrainedToken)) { _ = try await service.checkRegistration() }
         #expect(await harness.simulator.checkRegistrationCount == before)
     }
 
@@ -131,7 +131,7 @@ struct RegistrationCheckTests {
         let service = Self.launch(harness, transport: recording)
         await service.start()
         _ = await service.launchRegistrationCheck()
-        let token = try await service.validAccessToken()
+        let token = try await service.validAccessToken().token
         let carrying = recording.requests.filter { request in
             request.headers.values.contains { $0.contains(token) }
         }

@@ -101,7 +101,7 @@ struct RegistrationPathTests {
             expected = .malformedCallback("no code")
         }
         let callback = try #require(components.url)
-        let error = await #expect(throws: RegStateError.self) { try await service.completeSocialRegistration(callback: callback) }
+        let error = await #expect(throws: RegStateServiceError.self) { try await service.completeSocialRegistration(callback: callback) }
         #expect(error == .registration(expected), "each bad callback has its exact reason")
         #expect(try harness.store.data(forKey: TokenService.credentialsKey) == nil)
         if expected.keepsSocialLogin {
@@ -125,7 +125,7 @@ struct RegistrationPathTests {
         let url = try await service.beginSocialRegistration()
         let callback = try await harness.simulator.authorize(url, as: "alice@example.com")
         let profile = try await service.completeSocialRegistration(callback: callback)
-        await #expect(throws: RegStateError.registration(.noPendingLogin)) {
+        await #expect(throws: RegStateServiceError.registration(.noPendingLogin)) {
             try await service.completeSocialRegistration(callback: callback)
         }
         #expect(await service.state == .awaitingConfirmation(profile))
@@ -138,11 +138,11 @@ struct RegistrationPathTests {
         let service = harness.launch()
         await service.start()
         let first = try await service.beginSocialRegistration()
-        await #expect(throws: RegStateError.registration(.loginAlreadyInProgress)) {
+        await #expect(throws: RegStateServiceError.registration(.loginAlreadyInProgress)) {
             _ = try await service.beginPasswordlessRegistration(email: "alice@example.com")
         }
         let late = try await harness.simulator.authorize(first, as: "alice@example.com")
-        await #expect(throws: RegStateError.registration(.noPendingLogin)) { try await service.completeSocialRegistration(callback: late) }
+        await #expect(throws: RegStateServiceError.registration(.noPendingLogin)) { try await service.completeSocialRegistration(callback: late) }
         #expect(try harness.store.data(forKey: TokenService.credentialsKey) == nil)
     }
 
@@ -153,7 +153,7 @@ struct RegistrationPathTests {
         let service = harness.launch()
         await service.start()
         await harness.simulator.setIDTokenDefect(defect)
-        let error = await #expect(throws: RegStateError.self) { try await harness.signIn(service, as: "alice@example.com") }
+        let error = await #expect(throws: RegStateServiceError.self) { try await harness.signIn(service, as: "alice@example.com") }
         guard case .registration(.invalidIDToken(let reason))? = error else {
             Issue.record("expected an invalid ID token, got \(String(describing: error))")
             return
@@ -188,13 +188,13 @@ struct RegistrationPathTests {
         let service = harness.launch()
         await service.start()
         try await service.beginPasswordlessRegistration(email: "dave@example.com")
-        await #expect(throws: RegStateError.registration(.wrongCode)) {
+        await #expect(throws: RegStateServiceError.registration(.wrongCode)) {
             try await service.completePasswordlessRegistration(code: "not-the-code")
         }
         try await service.beginPasswordlessRegistration(email: "dave@example.com")
         let stale = try #require(await harness.simulator.latestCode(for: "dave@example.com"))
         harness.clock.advance(by: 301)
-        await #expect(throws: RegStateError.registration(.codeExpired)) {
+        await #expect(throws: RegStateServiceError.registration(.codeExpired)) {
             try await service.completePasswordlessRegistration(code: stale)
         }
         try await service.beginPasswordlessRegistration(email: "dave@example.com")
@@ -202,7 +202,7 @@ struct RegistrationPathTests {
         #expect(try await service.completePasswordlessRegistration(code: fresh).email == "dave@example.com")
         try await service.retryRegistration()
         #expect(await service.state == .registrationRequired)
-        await #expect(throws: RegStateError.registration(.invalidEmail)) {
+        await #expect(throws: RegStateServiceError.registration(.invalidEmail)) {
             try await service.beginPasswordlessRegistration(email: "not an email")
         }
     }
@@ -222,7 +222,7 @@ struct RegistrationPathTests {
         let code = try #require(await harness.simulator.latestCode(for: "erin@example.com"))
         try await service.completePasswordlessRegistration(code: code)
         #expect(await service.state.letter == "G")
-        await #expect(throws: RegStateError.registration(.codeReused)) {
+        await #expect(throws: RegStateServiceError.registration(.codeReused)) {
             try await waiting.completePasswordlessRegistration(code: code)
         }
         // The attempt is kept: a resend gives the waiting device its own code.
@@ -242,7 +242,7 @@ struct RegistrationPathTests {
         await second.start()
         try await harness.signIn(second, as: "alice@example.com")
         #expect(try secondStore.data(forKey: TokenService.credentialsKey) != nil, "G holds provisional tokens")
-        await #expect(throws: RegStateError.registration(.tooManyRegisteredDevices)) { try await second.confirmRegistration() }
+        await #expect(throws: RegStateServiceError.registration(.tooManyRegisteredDevices)) { try await second.confirmRegistration() }
         #expect(await second.state == .failed(.registration(.tooManyRegisteredDevices)))
         #expect(try secondStore.data(forKey: TokenService.credentialsKey) == nil)
     }

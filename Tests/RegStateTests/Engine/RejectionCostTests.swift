@@ -116,7 +116,7 @@ struct RejectionCostTests {
             let service = app.device.launch()
             await service.start()
             let api = AuthorizedTransport(base: app.device.simulator.transport, service: service, policy: app.policy)
-            await #expect(throws: AuthorizationError.rejectedAfterRenewal) { _ = try await api.send(app.resource) }
+            await #expect(throws: RegStateServiceError.rejectedAfterRenewal) { _ = try await api.send(app.resource) }
         }
         #expect(await app.exchanges() == 2)
         let data = try #require(try app.device.store.data(forKey: "credentials"))
@@ -128,7 +128,7 @@ struct RejectionCostTests {
     func withoutRetirement() async throws {
         let app = try await SelfRenewingApp { $0.offersSecurityTokenRetirement = false }
         await app.device.simulator.setResourceRejectsEveryToken(true)
-        await #expect(throws: AuthorizationError.rejectedAfterRenewal) { _ = try await app.api.send(app.resource) }
+        await #expect(throws: RegStateServiceError.rejectedAfterRenewal) { _ = try await app.api.send(app.resource) }
         #expect(await app.device.simulator.requestLog.filter { $0.hasPrefix("DELETE ") }.isEmpty)
         #expect(await app.device.simulator.liveSecurityTokenCount(for: "alice@example.com") == 2)
     }

@@ -19,7 +19,7 @@ struct RenewalReadCountTests {
         harness.clock.advance(by: 3600)
         await harness.simulator.resetCounters()
         let before = harness.store.readCount(forKey: Self.key)
-        let token = try await service.validAccessToken()
+        let token = try await service.validAccessToken().token
         let reads = harness.store.readCount(forKey: Self.key) - before
         #expect(await harness.simulator.refreshGrantCount == 1)
         #expect(reads <= 2, "the credentials record was read \(reads) times for one renewal")
@@ -31,7 +31,7 @@ struct RenewalReadCountTests {
     func rejectedToken() async throws {
         let harness = try EngineHarness()
         let service = try await harness.registeredService()
-        let rejected = try await service.validAccessToken()
+        let rejected = try await service.validAccessToken().token
         await harness.simulator.resetCounters()
         let before = harness.store.readCount(forKey: Self.key)
         let renewed = await service.tokenRejected(rejected)

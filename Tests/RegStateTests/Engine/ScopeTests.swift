@@ -61,7 +61,7 @@ struct ScopeTests {
         let url = try await service.beginSocialRegistration()
         #expect(Self.scope(of: url) == "openid email payments")
         let callback = try await harness.simulator.authorize(url, as: "alice@example.com")
-        await #expect(throws: RegStateError.registration(.authorizationDenied(
+        await #expect(throws: RegStateServiceError.registration(.authorizationDenied(
             error: "invalid_scope", description: "The scope payments is not supported."))) {
             try await service.completeSocialRegistration(callback: callback)
         }

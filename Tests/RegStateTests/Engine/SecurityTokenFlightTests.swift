@@ -29,7 +29,7 @@ struct SecurityTokenFlightTests {
         // Seed 64: the caller saw a renewal pending, so it asked for the stored token's renewal as expired; by then
         // the renewal had landed and stored a fresh token, which was exchanged again (no hold, two tokens for one).
         let app = try await SelfRenewingApp()
-        let stored = try await app.service.securityToken()
+        let stored = try await app.service.securityToken().token
         let exchanges = await app.exchanges()
         #expect(try await app.service.securityTokenRejected(stored, because: .securityTokenExpired) == stored)
         #expect(await app.exchanges() == exchanges)

@@ -104,13 +104,13 @@ struct SecurityTokenTests {
         let app = try await SelfRenewingApp()
         await app.device.simulator.setResourceRejectsEveryToken(true)
         for _ in 0..<6 {
-            await #expect(throws: AuthorizationError.rejectedAfterRenewal) { _ = try await app.api.send(app.resource) }
+            await #expect(throws: RegStateServiceError.rejectedAfterRenewal) { _ = try await app.api.send(app.resource) }
         }
         #expect(await app.exchanges() == 2)
         #expect(await app.device.simulator.refreshGrantCount == 0)
         // After the backoff one more renewal is tried.
         app.device.clock.advance(by: 31)
-        await #expect(throws: AuthorizationError.rejectedAfterRenewal) { _ = try await app.api.send(app.resource) }
+        await #expect(throws: RegStateServiceError.rejectedAfterRenewal) { _ = try await app.api.send(app.resource) }
         #expect(await app.exchanges() == 3)
     }
 
@@ -123,7 +123,7 @@ struct SecurityTokenTests {
                                       policy: TokenPolicy(validatingURLs: [device.world.backendURL]))
         let resource = HTTPRequest(method: .get, url: device.world.backendURL.appendingPathComponent("v1/resource/x"))
         for _ in 0..<5 {
-            await #expect(throws: AuthorizationError.rejectedAfterRenewal) { _ = try await api.send(resource) }
+            await #expect(throws: RegStateServiceError.rejectedAfterRenewal) { _ = try await api.send(resource) }
         }
         #expect(await device.simulator.refreshGrantCount == 1)
         #expect(await service.state.letter == "C")
@@ -134,7 +134,7 @@ struct SecurityTokenTests {
         let app = try await SelfRenewingApp()
         _ = try await app.device.simulator.forceLogout(email: "alice@example.com")
         app.device.clock.advance(by: 3601)
-        await #expect(throws: AuthorizationError.forcedLogout) { _ = try await app.api.send(app.resource) }
+        await #expect(throws: RegStateServiceError.backend(.forcedLogout)) { _ = try await app.api.send(app.resource) }
         #expect(await app.service.state == .registrationRequired)
         #expect(try app.device.store.keys().contains("credentials") == false)
     }
@@ -144,7 +144,7 @@ struct SecurityTokenTests {
         let app = try await SelfRenewingApp()
         app.device.clock.advance(by: 3601)
         await app.device.simulator.setOffline(true)
-        await #expect(throws: AuthorizationError.offline(.noInternet)) { _ = try await app.api.send(app.resource) }
+        await #expect(throws: RegStateServiceError.offline(.noInternet)) { _ = try await app.api.send(app.resource) }
         #expect(await app.service.state.session?.connectivity == .offline(.noInternet))
         #expect(try app.device.store.keys().contains("credentials"))
     }
@@ -159,7 +159,7 @@ struct SecurityTokenTests {
         let kept = Task { try await api.send(app.resource) }
         await eventually { await app.service.heldRequestCount == 2 }
         cancelled.cancel()
-        await #expect(throws: CancellationError.self) { _ = try await cancelled.value }
+        await #expect(throws: RegStateServiceError.cancelled) { _ = try await cancelled.value }
         #expect(await app.service.heldRequestCount == 1)
         await app.device.simulator.setHoldsRequests(false)
         #expect(try await kept.value.status == 200)

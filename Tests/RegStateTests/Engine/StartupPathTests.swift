@@ -13,7 +13,7 @@ struct StartupPathTests {
         var tape = await EventTape(service)
         #expect(await service.start() == .active(Session(activation: .nonNative)))
         #expect(await tape.next(1) == ["Active A"])
-        #expect(try await service.validAccessToken() == "agreed-non-native-token")
+        #expect(try await service.validAccessToken().token == "agreed-non-native-token")
     }
 
     @Test("given nothing stored, when launched, then Registration Required D")
@@ -78,10 +78,10 @@ struct StartupPathTests {
         #expect(state.letter == "B")
         #expect(await tape.next(2) == ["Error E", "Active B"])
         #expect(await harness.storedRefreshToken() == refresh)
-        await #expect(throws: RegStateError.renewal(.transient(.noInternet))) { try await service.validAccessToken() }
+        await #expect(throws: RegStateServiceError.offline(.noInternet)) { try await service.validAccessToken().token }
 
         await harness.simulator.setOffline(false)
-        _ = try await service.validAccessToken()
+        _ = try await service.validAccessToken().token
         #expect(await service.state.letter == "C")
         #expect(await service.state.session?.connectivity == .online)
     }
@@ -145,10 +145,10 @@ struct RotationAndStorageTests {
         #expect(await harness.storedRefreshToken() == oldRefresh)
         let newAccess = try #require(await tokens.accessToken()?.token)
         #expect(newAccess != oldAccess)
-        #expect(try await service.validAccessToken() == newAccess)
+        #expect(try await service.validAccessToken().token == newAccess)
         // The kept refresh token is the one the provider still honours: the next expiry renews again.
         harness.clock.advance(by: 3600)
-        let renewedAgain = try await service.validAccessToken()
+        let renewedAgain = try await service.validAccessToken().token
         #expect(renewedAgain != newAccess)
         #expect(await harness.storedRefreshToken() == oldRefresh)
     }
@@ -180,8 +180,8 @@ struct RotationAndStorageTests {
         let failure = StoreError.writeFailed(key: "credentials", reason: "disk full")
         let store = harness.store
         onRefreshAnswer.withLock { $0 = { store.failNextWrite(failure) } }
-        await #expect(throws: RegStateError.renewal(.storage(try #require(failure.errorDescription)))) {
-            try await service.validAccessToken()
+        await #expect(throws: RegStateServiceError.renewal(.storage(try #require(failure.errorDescription)))) {
+            try await service.validAccessToken().token
         }
         // The provider did rotate: its new access token must not have been handed out or stored without its refresh token.
         let issued = try #require(issuedAccessTokens.withLock { $0 }.last, "no refresh answer reached the client")
@@ -190,7 +190,7 @@ struct RotationAndStorageTests {
         #expect(await tokens.accessToken()?.token == oldAccess)
         #expect(await harness.storedRefreshToken() == oldRefresh)
         #expect(await service.state.session != nil, "the session must survive a local write failure")
-        #expect((try? await service.validAccessToken()) != issued)
+        #expect((try? await service.validAccessToken().token) != issued)
     }
 
     @Test("given the store cannot be read at launch, then a recoverable E, nothing moved, and the next launch gives B")

@@ -23,7 +23,7 @@ struct TransientRuleTests {
         }
         let service = TokenAnswerRuleTests.launch(harness, transport: transport)
         #expect(await service.start().session != nil)
-        await #expect(throws: LogoutError.offline(.noInternet)) { try await service.logout() }
+        await #expect(throws: RegStateServiceError.offline(.noInternet)) { try await service.logout() }
         #expect(await service.state.session != nil)
         #expect(await harness.storedRefreshToken() == refresh)
     }

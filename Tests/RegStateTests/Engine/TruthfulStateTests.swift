@@ -22,7 +22,7 @@ struct TruthfulStateTests {
         #expect(session.connectivity.isOffline)
         #expect(session.renewalPending)
         await harness.simulator.setOffline(false)
-        _ = try await service.validAccessToken()
+        _ = try await service.validAccessToken().token
         guard case .active(let renewed) = await service.state else { Issue.record("not active"); return }
         #expect(renewed.activation == .renewed)
         #expect(!renewed.renewalPending)
@@ -42,7 +42,7 @@ struct TruthfulStateTests {
         }
         #expect(reason.contains("io"))
         #expect(RegStateError.renewal(.storage(reason)).errorDescription?.contains("reads it again") == true)
-        #expect(!(try await service.validAccessToken()).isEmpty)
+        #expect(!(try await service.validAccessToken().token).isEmpty)
         #expect(await service.state.letter == "B")
     }
 

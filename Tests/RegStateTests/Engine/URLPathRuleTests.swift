@@ -54,7 +54,7 @@ struct URLPathRuleTests {
         do {
             try await service.removeDevice(id: id)
             Issue.record("\(id.debugDescription) was removed")
-        } catch .invalidPathSegment(let refusal) {
+        } catch .backend(.invalidPathSegment(let refusal)) {
             #expect(Self.refused.contains(id))
             #expect(refusal == (id.isEmpty ? .empty : .dotSegment(id)))
             #expect(recording.requests.count == before, "a refused ID sent a request")

@@ -212,7 +212,7 @@ struct RegStateMachineTests {
         let harness = try EngineHarness()
         let service = try await harness.registeredService()
         harness.clock.advance(by: 7200)
-        _ = try await service.validAccessToken()                    // expired: renewed, C
+        _ = try await service.validAccessToken().token                    // expired: renewed, C
         let before = try await service.journalEntries()
         for name in ["registrationRequested", "credentialsSubmitted", "authenticated", "registrationConfirmed",
                      "renewalRequested", "renewalSucceeded", "launched"] {

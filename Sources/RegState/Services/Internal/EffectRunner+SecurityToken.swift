@@ -16,24 +16,31 @@ extension EffectRunner {
             return .hostTokenRefused(RegistrationFailure(error))
         }
         guard let backend else { return .hostTokenRefused(.unsupported("host mode needs a backend")) }
+        let exchanged: (StoredSession, replaced: String?)
         do {
             // Under the store's lock, like every write that can race a renewal in another process sharing the store.
-            let (stored, replaced) = try await storeHostExchange(idToken, profile: verified.profile, backend: backend)
-            if let replaced { await retire(replaced) }
-            return .hostTokenAccepted(stored)
-        } catch let error as BackendError {
-            if error == .forcedLogout, renewing { return .forcedLogout }
-            if error.isTransient {
-                guard renewing else { return .hostTokenRefused(.providerUnreachable(error.errorDescription ?? "backend")) }
-                return .renewalFailed(.transient(TransientIssue(error)), stored: await tokens.storedSession())
-            }
-            if error == .invalidIDToken || error == .unauthorized {
-                return .hostTokenRefused(.backendFailed(BackendError.invalidIDToken.errorDescription ?? "refused"))
-            }
-            return .hostTokenRefused(RegistrationFailure(error))
+            exchanged = try await storeHostExchange(idToken, profile: verified.profile, backend: backend)
+        } catch .backend(let error) {
+            return await hostExchangeFailure(error, renewing: renewing)
         } catch {
-            return .hostTokenRefused(RegistrationFailure(mapping: error))
+            return .hostTokenRefused(.storage(error.storageReason))
         }
+        if let replaced = exchanged.replaced { await retire(replaced) }
+        return .hostTokenAccepted(exchanged.0)
+    }
+
+    /// What the backend's refusal of the host's ID token means: a forced logout or an offline session while one is
+    /// active, otherwise a refusal.
+    private func hostExchangeFailure(_ error: BackendError, renewing: Bool) async -> MachineEvent {
+        if error == .forcedLogout, renewing { return .forcedLogout }
+        if error.isTransient {
+            guard renewing else { return .hostTokenRefused(.providerUnreachable(error.errorDescription ?? "backend")) }
+            return .renewalFailed(.transient(TransientIssue(error)), stored: await tokens.storedSession())
+        }
+        if error == .invalidIDToken || error == .unauthorized {
+            return .hostTokenRefused(.backendFailed(BackendError.invalidIDToken.errorDescription ?? "refused"))
+        }
+        return .hostTokenRefused(RegistrationFailure(error))
     }
 
     /// Self mode: exchanges the stored ID token for a new security token and stores it in place of `replaced`
@@ -42,8 +49,8 @@ extension EffectRunner {
     ///
     /// - Returns: the new security token.
     /// - Throws: ``BackendError`` (``BackendError/invalidIDToken`` when the stored ID token has expired: renew the
-    ///   provider tokens first), ``AuthorizationError/rejectedAfterRenewal`` when `replaced` is held under the lock
-    ///   (another process renewed it for a rejection and it was rejected again), or ``AuthorizationError/noSession``,
+    ///   provider tokens first), ``RegStateServiceError/rejectedAfterRenewal`` when `replaced` is held under the lock
+    ///   (another process renewed it for a rejection and it was rejected again), or ``RegStateServiceError/noSession``,
     ///   as a ``SecurityTokenRenewalError``.
     func renewSecurityToken(replacing replaced: String?, forRejection: Bool) async throws(SecurityTokenRenewalError)
         -> String
@@ -112,17 +119,37 @@ extension EffectRunner {
     }
 
     /// Host mode's exchange and store under the store's lock: the session stored, and the security token it replaced.
-    private func storeHostExchange(_ idToken: String, profile: Profile, backend: any RegistrationBackend) async throws
-        -> (StoredSession, replaced: String?)
+    private func storeHostExchange(_ idToken: String, profile: Profile, backend: any RegistrationBackend)
+        async throws(SecurityTokenRenewalError) -> (StoredSession, replaced: String?)
     {
-        let lease = try await tokens.exclusiveAccess()
+        let lease: any StoreLease
+        do {
+            lease = try await tokens.exclusiveAccess()
+        } catch {
+            throw .storage(error.errorDescription ?? "store")
+        }
         defer { lease.release() }
         let previous = await tokens.snapshot()?.storedSecurityToken
-        let grant = try await backend.securityToken(idToken: idToken, installation: try await installation())
-        let stored = try await tokens.storeHostSession(
-            idToken: idToken, profile: profile, securityToken: grant.securityToken,
-            expiresAt: RecordedTime.expiry(after: grant.expiresIn, from: dependencies.clock.now()))
-        return (stored, previous == grant.securityToken ? nil : previous)
+        let installation: InstallationInfo
+        do {
+            installation = try await self.installation()
+        } catch {
+            throw .storage(error.localizedDescription)
+        }
+        let grant: SecurityTokenGrant
+        do {
+            grant = try await backend.securityToken(idToken: idToken, installation: installation)
+        } catch {
+            throw .backend(error)
+        }
+        do {
+            let stored = try await tokens.storeHostSession(
+                idToken: idToken, profile: profile, securityToken: grant.securityToken,
+                expiresAt: RecordedTime.expiry(after: grant.expiresIn, from: dependencies.clock.now()))
+            return (stored, previous == grant.securityToken ? nil : previous)
+        } catch {
+            throw .storage(error.localizedDescription)
+        }
     }
 
     /// This installation as the backend knows it.

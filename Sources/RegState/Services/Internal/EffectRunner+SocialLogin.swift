@@ -66,7 +66,7 @@ extension EffectRunner {
             taken = try await tokens.takePendingLogin(state: remembered?.request.state)
             if remembered != nil, taken == nil { superseding = await tokens.pendingLogin() }
         } catch {
-            return .registrationFailed(RegistrationFailure(mapping: error))
+            return .registrationFailed(.storage(error.localizedDescription))
         }
         guard let login = remembered ?? taken else { return .registrationFailed(.noPendingLogin) }
         if let superseding, superseding.createdAt >= login.createdAt { return .registrationFailed(.pendingLoginSuperseded) }

@@ -47,16 +47,8 @@ extension RegistrationFailure {
         }
     }
 
-    /// The reason for an error from a step that mixes the provider, the backend and the stores (confirmation).
-    init(mapping error: any Error) {
-        self = switch error {
-        case let error as OIDCError: Self(error)
-        case let error as BackendError: Self(error)
-        case let error as StoreError: .storage(error.errorDescription ?? "store")
-        case let error as TokenServiceError: .storage(error.errorDescription ?? "tokens")
-        case let error as DPoPError: .dpop(error)
-        case let error as CryptoError: .storage(error.errorDescription ?? "no random bytes for the installation id")
-        default: .backendFailed(error.localizedDescription)
-        }
+    /// The reason for a store that could not be locked, read or written.
+    init(_ error: StoreError) {
+        self = .storage(error.errorDescription ?? "store")
     }
 }

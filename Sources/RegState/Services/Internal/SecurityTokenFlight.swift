@@ -19,7 +19,7 @@ actor SecurityTokenFlight {
         case exhausted
     }
 
-    typealias Answer = Result<String, AuthorizationError>
+    typealias Answer = Result<String, RegStateServiceError>
 
     private let clock: any RegStateClock
     private let flight = SingleFlight<Answer>()
@@ -30,9 +30,19 @@ actor SecurityTokenFlight {
     private var backoff = RejectionBackoff()
     /// How many callers wait for the renewal now.
     private(set) var waiting = 0
+    /// The self-mode renewal the first caller started (``run(_:)``): the flight owns it, and it goes with the flight.
+    private var renewal: Task<Void, Never>?
 
     init(clock: any RegStateClock) {
         self.clock = clock
+    }
+
+    deinit { renewal?.cancel() }
+
+    /// Runs the self-mode renewal the first caller was admitted to start (``Admission/start``). It is the flight's,
+    /// not a child of that caller: a cancelled caller must not cancel the renewal the others wait for.
+    func run(_ work: @escaping @Sendable () async -> Void) {
+        renewal = Task { await work() }
     }
 
     /// Whether a renewal is pending (host mode: the host was told and has not answered).
@@ -55,14 +65,20 @@ actor SecurityTokenFlight {
     }
 
     /// Waits for the renewal of `token`: its result when it already landed, otherwise until ``finish(_:)``.
-    func wait(for token: String) async throws -> String {
+    func wait(for token: String) async throws(RegStateServiceError) -> String {
         if let settled, settled.digest == token.hashValue, pending?.digest != token.hashValue {
             return try settled.result.get()
         }
-        guard let pending else { throw AuthorizationError.noSession }
+        guard let pending else { throw .noSession }
         waiting += 1
         defer { waiting -= 1 }
-        return try await SingleFlight.value(of: pending.flight).get()
+        let answer: Answer
+        do {
+            answer = try await SingleFlight.value(of: pending.flight)
+        } catch {
+            throw .cancelled
+        }
+        return try answer.get()
     }
 
     /// The renewal's result: every waiter gets it, and so does a caller of the same token that comes later.
@@ -83,7 +99,7 @@ actor SecurityTokenFlight {
 
     /// Ends a pending renewal without a token (the session ended or the host reported an issue); nothing when none
     /// is pending.
-    func fail(_ error: AuthorizationError) {
+    func fail(_ error: RegStateServiceError) {
         guard pending != nil else { return }
         finish(.failure(error))
     }

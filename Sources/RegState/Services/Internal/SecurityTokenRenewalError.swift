@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a self-mode renewal of the backend security token did not produce one, typed from the backend and the store
-/// up to the flight, which tells its callers as an ``AuthorizationError``.
+/// up to the flight, which tells its callers as a ``RegStateServiceError``.
 enum SecurityTokenRenewalError: Error, Equatable {
     /// No confirmed session (or no backend) to renew for.
     case noSession
@@ -9,6 +9,18 @@ enum SecurityTokenRenewalError: Error, Equatable {
     case backend(BackendError)
     /// The store could not be read or written (the reason; never a token).
     case storage(String)
-    /// The provider tokens' renewal, needed first, failed: what the callers are told.
-    case authorization(AuthorizationError)
+    /// The provider tokens' renewal, needed first, failed (or the replaced token is held): what the callers are told.
+    case authorization(RegStateServiceError)
+}
+
+extension SecurityTokenRenewalError {
+    /// The failure as a store's reason, for a step where only the store's failure is left to report.
+    var storageReason: String {
+        switch self {
+        case .storage(let reason): reason
+        case .noSession: "no session"
+        case .backend(let error): error.errorDescription ?? "backend"
+        case .authorization(let error): error.errorDescription ?? "refused"
+        }
+    }
 }

@@ -10,7 +10,7 @@ struct ServiceLifecycle {
     /// A launch renewal that outlived the launch budget, still running.
     var lateLaunchRenewal: Task<Void, Never>?
     /// The launch's Check Registration.
-    var launchCheck: Task<Result<RegistrationCheck, RegistrationCheckError>, Never>?
+    var launchCheck: Task<Result<RegistrationCheck, RegStateServiceError>, Never>?
 
     /// The waiters to resume with a settled state (none are left).
     mutating func takeSettleWaiters() -> [CheckedContinuation<RegState, Never>] {

@@ -7,7 +7,7 @@ final class TokenFlights: Sendable {
     let security: SecurityTokenFlight
     /// The ``RegStateService/validAccessToken()`` answer being worked out, shared by every caller that arrives
     /// meanwhile.
-    let accessToken = SingleFlight<Result<AccessTokenAnswer, any Error>>()
+    let accessToken = SingleFlight<Result<AccessTokenAnswer, RegStateServiceError>>()
 
     init(clock: any RegStateClock) {
         security = SecurityTokenFlight(clock: clock)

@@ -1,0 +1,99 @@
+import Foundation
+
+/// Registration: the new registration's DPoP key, the provider's tokens validated and stored provisionally, and the
+/// confirmation at the backend.
+extension EffectRunner {
+    /// A new registration's DPoP key (RFC 9449): a fresh one replacing the old when DPoP is on and the provider
+    /// offers ES256 proofs; none (the old one removed) otherwise.
+    ///
+    /// - Throws: ``OIDCError/dpop(_:)`` (``DPoPError/notOffered`` when DPoP is required), discovery errors.
+    func keyForNewRegistration() async throws(OIDCError) -> DPoPKey? {
+        let offered = dpop.mode == .off ? false : try await provider.metadata().offersDPoP
+        do {
+            let key = try dpop.keyForNewRegistration(offered: offered)
+            await tokens.madeRegistrationKey(key?.thumbprint)
+            return key
+        } catch {
+            throw .dpop(error)
+        }
+    }
+
+    /// The key the registration in progress binds its tokens to, if any.
+    func registrationKey() throws(OIDCError) -> DPoPKey? {
+        do {
+            return try dpop.registrationKey()
+        } catch {
+            throw .dpop(error)
+        }
+    }
+
+    /// Validates the ID token, then stores the tokens as provisional: only a validated identity reaches G.
+    func authenticate(with response: TokenResponse, nonce: String?, type: RegistrationType, proofKey: DPoPKey?,
+                              stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
+        guard let idToken = response.idToken else {
+            return .registrationFailed(.malformedResponse("the token response has no id_token"))
+        }
+        let verified: VerifiedIDToken
+        do {
+            verified = try await provider.validateIDToken(idToken, expectedNonce: nonce, freshFromTokenEndpoint: true)
+        } catch {
+            return .registrationFailed(RegistrationFailure(error))
+        }
+        guard await stillWanted() else { return nil }
+        // The key and the tokens are two store values: both are written under the store's lock, so that another
+        // process that finds its key replaced (the record's `dpop_jkt` names another) reads the new pair under it.
+        let lease: any StoreLease
+        do {
+            lease = try await tokens.exclusiveAccess()
+        } catch {
+            return .registrationFailed(RegistrationFailure(error))
+        }
+        defer { lease.release() }
+        let key: DPoPKey?
+        do {
+            // The registration's key becomes the session's now, with its tokens, not when it started.
+            key = try dpop.promote(proofKey)
+        } catch {
+            return .registrationFailed(RegistrationFailure(OIDCError.dpop(error)))
+        }
+        do {
+            return .authenticated(try await tokens.storeProvisional(response, registrationType: type, profile: verified.profile,
+                                                                    dpopThumbprint: key?.thumbprint))
+        } catch {
+            return .registrationFailed(.storage(error.localizedDescription))
+        }
+    }
+
+    /// Confirm: register the installation and the profile with the backend, then confirm the tokens.
+    func confirmRegistration() async -> MachineEvent {
+        let lease: any StoreLease
+        do {
+            lease = try await tokens.exclusiveAccess()
+        } catch {
+            return .registrationFailed(RegistrationFailure(error))
+        }
+        defer { lease.release() }
+        do {
+            guard let backend else { return .registrationConfirmed(try await tokens.confirm()) }
+            guard let snapshot = await tokens.snapshot(), let idToken = snapshot.idToken, let stored = snapshot.session else {
+                return .registrationFailed(.noPendingLogin)
+            }
+            let installation = try await self.installation()
+            let grant: SecurityTokenGrant
+            let grantReceived: Date
+            do {
+                grant = try await backend.securityToken(idToken: idToken, installation: installation)
+                grantReceived = dependencies.clock.now()
+                try await backend.updateProfile(stored.profile, registrationType: stored.registrationType,
+                                                securityToken: grant.securityToken)
+            } catch {
+                return .registrationFailed(RegistrationFailure(error))
+            }
+            let confirmed = try await tokens.confirm(securityToken: grant.securityToken, securityTokenLifetime: grant.expiresIn,
+                                                     securityTokenReceivedAt: grantReceived)
+            return .registrationConfirmed(confirmed)
+        } catch {
+            return .registrationFailed(.storage(error.localizedDescription))
+        }
+    }
+}

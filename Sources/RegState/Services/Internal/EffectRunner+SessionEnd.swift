@@ -1,0 +1,136 @@
+import Foundation
+
+/// A session's or an attempt's end: provisional tokens cleared, every token cleared, clear-state with the
+/// installation's deregistration, and logout with the provider's revocation.
+extension EffectRunner {
+    func clearProvisionalTokens() async {
+        do {
+            let lease = try await tokens.exclusiveAccess()
+            defer { lease.release() }
+            try await tokens.clearProvisional()
+            // The failed attempt's own DPoP key, while the registration record still holds it (another process's
+            // registration may have put its own there since).
+            if let own = await tokens.takeOwnRegistrationKey(), (try? dpop.registrationKeys.load())?.thumbprint == own {
+                try dpop.registrationKeys.remove()
+            }
+        } catch {
+            // Left-over provisional tokens are never a session: the next launch removes them.
+            logger.log(.warning, "clear provisional: \(error.localizedDescription)")
+        }
+    }
+
+    /// Removes all credentials of this session (and its DPoP key), under the store's lock; another process's
+    /// session is left alone. `nil` when they are gone; otherwise the store's reason (its lock not taken in time, a
+    /// removal refused), which the call that ended the session reports (``RegStateServiceError/credentialsRemain(_:)``).
+    func clearAllTokens() async -> String? {
+        do {
+            let lease = try await tokens.exclusiveAccess()
+            defer { lease.release() }
+            let ours = try await tokens.clearAll(keepingOngoingAccess: configuration.keepsOngoingAccessAfterSessionEnd)
+            dpop.forgetSession(removingKey: ours)
+            return nil
+        } catch {
+            logger.log(.error, "clear tokens: \(error.localizedDescription)")
+            return error.localizedDescription
+        }
+    }
+
+    /// Clear-state: asks the backend to forget this installation (with the stored security token, when online),
+    /// then removes everything local whatever the backend said. Revokes nothing at the provider.
+    ///
+    /// - Returns: what happened at the backend.
+    func clearEverything() async -> InstallationDeregistration {
+        let deregistration = await deregisterInstallation()
+        dpop.forget()
+        do {
+            let lease = try await tokens.exclusiveAccess()
+            defer { lease.release() }
+            _ = try await tokens.clearEverything()
+        } catch {
+            logger.log(.error, "clear state: \(error.localizedDescription)")
+        }
+        return deregistration
+    }
+
+    /// `DELETE /v1/installation` with the stored security token, if there is a backend and a token.
+    private func deregisterInstallation() async -> InstallationDeregistration {
+        guard let backend else { return .noBackend }
+        // An expired security token too: the backend then says so (401), and the result says the installation may
+        // still be registered, rather than claiming there was nothing to remove.
+        guard let securityToken = await tokens.snapshot()?.storedSecurityToken else { return .notRegistered }
+        do {
+            try await backend.deleteInstallation(securityToken: securityToken)
+            return .deregistered
+        } catch where error.isTransient {
+            logger.log(.warning, "clear state: the backend could not be reached; the installation stays registered")
+            return .offline(TransientIssue(error))
+        } catch {
+            logger.log(.warning, "clear state: the backend refused to remove the installation (\(error.localizedDescription))")
+            return .refused(error)
+        }
+    }
+
+    /// Logout only while online: the refresh token is revoked first; if the provider cannot be reached,
+    /// nothing changes (``MachineEvent/logoutRefused(_:)`` and no result).
+    ///
+    /// - Returns: the event to feed back and what the logout did: logged out (at the provider, and the end-session
+    ///   request) or refused.
+    func logout() async -> (event: MachineEvent, result: EffectResult) {
+        // Under the store's lock, so that no other process renews (and replaces) the refresh token being revoked.
+        let lease: any StoreLease
+        do {
+            lease = try await tokens.exclusiveAccess()
+        } catch {
+            logger.log(.warning, "logout: \(error.localizedDescription)")
+            return (.logoutRefused(.ssoUnspecifiedIssue), .logoutRefused(.ssoUnspecifiedIssue))
+        }
+        defer { lease.release() }
+        // Another process's session (it registered since this one's ended there) is not this logout's to revoke.
+        let snapshot = await tokens.holdsStoredSession() ? await tokens.snapshot() : nil
+        var result = LogoutResult.nothingToRevoke
+        if let refreshToken = snapshot?.refreshToken {
+            do {
+                try await provider.revoke(token: refreshToken, hint: .refreshToken)
+                result = .revoked
+            } catch let error where error.isTransient {
+                let issue = TransientIssue(error)
+                return (.logoutRefused(issue), .logoutRefused(issue))
+            } catch {
+                // A provider without revocation, or one that refuses: the local logout still happens, and says so.
+                if case .unsupported = error { result = .revocationUnsupported } else {
+                    result = .revocationRefused(error.errorDescription ?? "refused")
+                }
+                logger.log(.warning, "logout: the refresh token was not revoked (\(error.localizedDescription))")
+            }
+        }
+        // Host mode: even an expired security token goes to the backend, whose answer (any answer) shows the device
+        // is online; without it a user logout would clear the session offline (the token-lifecycle rules: logout only online).
+        let hostDriven = snapshot?.refreshToken == nil
+        if let backend, let securityToken = snapshot?.securityToken ?? (hostDriven ? snapshot?.storedSecurityToken : nil) {
+            do {
+                try await backend.deleteInstallation(securityToken: securityToken)
+            } catch {
+                // Host mode has no refresh token to revoke: the backend is then the one that must be reached.
+                if snapshot?.refreshToken == nil, error.isTransient {
+                    return (.logoutRefused(TransientIssue(error)), .logoutRefused(TransientIssue(error)))
+                }
+            }
+        }
+        // RP-initiated logout: the URL that ends the browser session at the provider, with the ID token as hint.
+        // Only after a sign-in in the browser: a passwordless code or a non-native platform (no ID token) left no
+        // browser session at the provider, so there is nothing to end.
+        var endSession: EndSessionRequest?
+        if let idToken = snapshot?.idToken, snapshot?.session?.registrationType != .passwordless {
+            endSession = await provider.endSessionRequest(idTokenHint: idToken)
+        }
+        do {
+            let ours = try await tokens.clearAll(keepingOngoingAccess: configuration.keepsOngoingAccessAfterSessionEnd)
+            dpop.forgetSession(removingKey: ours)
+        } catch {
+            // Ended at the provider, not on the device: never a "logged out" with the tokens still stored.
+            logger.log(.error, "logout: \(error.localizedDescription)")
+            return (.loggedOut, .credentialsRemain(error.localizedDescription))
+        }
+        return (.loggedOut, .loggedOut(LoggedOut(result: result, endSession: endSession)))
+    }
+}

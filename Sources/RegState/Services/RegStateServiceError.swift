@@ -1,0 +1,103 @@
+import Foundation
+
+/// Why a call of the session API did not do what it was asked: the one error type that ``RegStateService``,
+/// ``AuthorizedTransport`` and ``RegStateURLProtocol`` throw (typed throws), so an app switches over one set of cases.
+/// It never contains token material.
+///
+/// ## How it relates to RegStateError
+/// A state carries a lettered ``RegStateError`` (**E** or **F**, ``RegState/failed(_:)``) and the events report it.
+/// A call that ended in one throws the same failure: ``registration(_:)`` for **F**, ``renewal(_:)`` for a final
+/// **E**, and ``offline(_:)`` for a transient one (the session stays); ``lettered`` gives the ``RegStateError`` back.
+/// The other cases are about the call itself and change no state.
+public enum RegStateServiceError: Error, Sendable, Equatable {
+    /// The call does not apply in the current state (a session already active, nothing to retry): nothing changed.
+    case rejected(TransitionRejection)
+    /// **F**: the registration or sign-in failed for this reason.
+    case registration(RegistrationFailure)
+    /// **E**: renewing the session failed for a reason that is not transient (``RenewalFailure/isRecoverable`` says
+    /// whether the session survived it).
+    case renewal(RenewalFailure)
+    /// The provider or the backend could not be reached, or is not answering: the session is kept with its data and
+    /// nothing changed (logout included). Trying again later may succeed.
+    case offline(TransientIssue)
+    /// No session is active: none, or it ended while the call waited.
+    case noSession
+    /// The call is for the other session source: ``SessionSource/host`` when the host renews this session (a
+    /// host-driven session has no provider access token), ``SessionSource/selfRenewing`` for a host-mode call made
+    /// while RegState renews the session by itself.
+    case wrongSessionSource(SessionSource)
+    /// A request was rejected again with the token renewed for it. That token is not renewed again for this failure
+    /// until a hold on the injected clock has passed (30 s, doubling to 15 min).
+    case rejectedAfterRenewal
+    /// The registration backend refused or could not be reached (``BackendError/forcedLogout`` when it ended the
+    /// session: local data was cleared).
+    case backend(BackendError)
+    /// Check Registration could not confirm the registration; nothing stored changed.
+    case registrationCheck(RegistrationCheckError)
+    /// A DPoP proof for a DPoP-bound token could not be made (its key unreadable, a nonce the server sent unusable);
+    /// nothing was sent.
+    case dpop(DPoPError)
+    /// An app's request sent through ``AuthorizedTransport`` got no response.
+    case transport(TransportError)
+    /// The caller's task was cancelled while it waited (for a renewal, say); the work goes on for the others.
+    case cancelled
+    /// The journal or the secure store could not be read (the reason; never a token).
+    case storage(String)
+    /// The session ended (a logout, or the backend's forced logout), but its credentials could not be removed from
+    /// the secure store (the store's reason: its lock not taken in time, a write refused, a locked device). They are
+    /// still on the device, and the next launch finds the session: ``RegStateService/clearState()`` removes them.
+    case credentialsRemain(String)
+
+    /// The failure a renewal ended in, as a call reports it: a transient one is ``offline(_:)``, the others
+    /// ``renewal(_:)``.
+    init(_ failure: RenewalFailure) {
+        if case .transient(let issue) = failure { self = .offline(issue) } else { self = .renewal(failure) }
+    }
+
+    /// The lettered error the state carries for this failure, when it is one: **F** for ``registration(_:)``, **E**
+    /// for ``renewal(_:)`` and ``offline(_:)``.
+    public var lettered: RegStateError? {
+        switch self {
+        case .registration(let failure): .registration(failure)
+        case .renewal(let failure): .renewal(failure)
+        case .offline(let issue): .renewal(.transient(issue))
+        default: nil
+        }
+    }
+
+    /// Whether trying again later may succeed while the session is kept.
+    public var isTransient: Bool {
+        switch self {
+        case .offline, .rejectedAfterRenewal: true
+        case .backend(let error): error.isTransient
+        case .transport(let error): error.isTransient
+        default: false
+        }
+    }
+}
+
+extension RegStateServiceError: LocalizedError {
+    /// A sentence for people.
+    public var errorDescription: String? {
+        switch self {
+        case .rejected(let rejection): rejection.errorDescription
+        case .registration(let failure): failure.errorDescription
+        case .renewal(let failure): failure.errorDescription
+        case .offline(.noInternet): "You are offline; the session is kept and nothing was changed."
+        case .offline(.ssoUnspecifiedIssue): "The sign-in service is not answering; the session is kept and nothing was changed."
+        case .noSession: "No session is active."
+        case .wrongSessionSource(let source):
+            source == .host ? "The host renews this session: it has a security token, no access token."
+                : "This call is for host-driven sessions; RegState renews this one by itself."
+        case .rejectedAfterRenewal: "The server rejected the request again after the token was renewed."
+        case .backend(let error): error.errorDescription
+        case .registrationCheck(let error): error.errorDescription
+        case .dpop(let error): error.errorDescription
+        case .transport(let error): error.errorDescription
+        case .cancelled: "The call was cancelled."
+        case .storage(let reason): "The stored data could not be read (\(reason))."
+        case .credentialsRemain(let reason):
+            "The session was ended, but its credentials could not be removed from this device (\(reason)); try again."
+        }
+    }
+}
