@@ -72,8 +72,9 @@ final class RejectionAudit: @unchecked Sendable {
     }
 
     /// The server answered `request` at `now`; `delivered`: a live process got the answer as sent.
-    func answered(_ request: HTTPRequest, _ response: HTTPResponse, delivered: Bool, process: Int, at now: Date,
-                  mishaps: Int) {
+    /// `departed`: when the request left (the engine decided to renew before that).
+    func answered(_ request: HTTPRequest, _ response: HTTPResponse, delivered: Bool, process: Int, departed: Date,
+                  at now: Date, mishaps: Int) {
         let path = request.url.path
         if path.hasSuffix("/v1/security-token"), delivered, response.status < 500 {
             lock.withLock { securityRequestsAnswered += 1 }
@@ -92,9 +93,12 @@ final class RejectionAudit: @unchecked Sendable {
                 if carrier == .securityToken { current?.rejected = false }
             }
         }
+        // A registration's first security token (its process exchanged a code since its last one) starts a chain.
+        var registrationMint = grant == "authorization_code"
         if path.hasSuffix("/v1/security-token"), request.method == .post,
            SimulatedNetwork.jsonString("security_token", in: response.body) != nil {
             lock.withLock {
+                registrationMint = registering.contains(process)
                 // A live token replaced: a renewal retires it; a registration (a new session) does not.
                 if registering.remove(process) != nil {
                     if liveSecurityToken { unretiredExplained += 1 }
@@ -111,11 +115,11 @@ final class RejectionAudit: @unchecked Sendable {
         default: nil
         }
         guard let minted else { return }
-        lock.withLock { mint(minted, at: now, byRegistration: grant == "authorization_code", mishaps: mishaps) }
+        lock.withLock { mint(minted, at: now, departed: departed, byRegistration: registrationMint, mishaps: mishaps) }
     }
 
     /// Judges a mint against the chain (under `lock`).
-    private func mint(_ token: String, at now: Date, byRegistration: Bool, mishaps: Int) {
+    private func mint(_ token: String, at now: Date, departed: Date, byRegistration: Bool, mishaps: Int) {
         defer { current = (token, now, false) }
         guard !byRegistration, let previous = current, previous.rejected,
               now.timeIntervalSince(previous.mintedAt) < lifetime / 2
@@ -129,9 +133,11 @@ final class RejectionAudit: @unchecked Sendable {
             longestChain = max(longestChain, 1)
             return
         }
+        // The hold is written after the previous answer came, and checked before this request left: the gap between
+        // the two on the clock (a clock set back in between hides it from here, so it is not judged).
         let hold = min(RejectionHold.first * pow(2, Double(last.length - 1)), RejectionHold.longest)
-        let gap = now.timeIntervalSince(last.lastAt)
-        if gap + Self.slack < hold, mishaps == last.mishapsAt {
+        let gap = departed.timeIntervalSince(last.lastAt)
+        if gap >= 0, gap + Self.slack < hold, mishaps == last.mishapsAt {
             ledger.violation("rejection-hold", "renewal \(last.length + 1) of a chain of \(carrier.rawValue) renewals for "
                              + "rejections came \(Int(gap)) s after the one before; the hold was \(Int(hold)) s")
         }

@@ -129,7 +129,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
         ledger.delivered(by: process)
         dpop.answered(request, response, label: label, clockMoved: abs(clock.now().timeIntervalSince(leftAt)) > 30)
         let delivered = isAlive() && fault != .answerLost && fault != .malformedAnswer
-        rejectionAudit?.answered(request, response, delivered: delivered, process: process, at: clock.now(),
+        rejectionAudit?.answered(request, response, delivered: delivered, process: process, departed: leftAt, at: clock.now(),
                                  mishaps: ledger.diskMishapCount)
         if isGrant, (400..<500).contains(response.status) { ledger.providerRefused() }
         if isGrant, response.status == 200, delivered {

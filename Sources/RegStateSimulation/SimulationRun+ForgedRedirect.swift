@@ -87,9 +87,11 @@ extension SimulationRun {
                     return
                 }
                 if attempt == bound {
-                    discarded = true
-                    forgeryTally.discarded += 1
-                    if Self.failure(of: outcome) != .tooManyRefusedRedirects, !excused {
+                    // Discarded only when it said so (a refusal the store could not count, or an unchecked redirect,
+                    // leaves the login, excused below).
+                    discarded = Self.failure(of: outcome) == .tooManyRefusedRedirects
+                    if discarded { forgeryTally.discarded += 1 }
+                    if !discarded, !excused {
                         ledger.violation("forged-bound", "p\(incarnation)'s refusal \(attempt + 1) (past the bound of "
                                          + "\(bound)) did not tell the user: \(Self.describe(outcome))")
                     }

@@ -8,10 +8,11 @@ import Testing
 /// `forged-redirect-keeps-login` and `refused-redirect-bound` (Scripts/mutations.txt) show them catching each defect.
 @Suite("Simulation: the forged-redirect world", .serialized)
 struct ForgedRedirectWorldTests {
-    /// Seeds of this world that found an engine defect: 5, 29, 50 (after a relaunch the redirect's check needs the
-    /// provider's metadata; when it could not be read, the exchange took the pending login first, and a forged
-    /// redirect during an outage lost the sign-in).
-    static let regressionSeeds: [UInt64] = [5, 29, 50]
+    /// Seeds of this world that found an engine defect: 5, 29, 50, 446, 631 (after a relaunch the redirect's check needs
+    /// the provider's metadata; when it could not be read — an outage, a proxy's redirect — the exchange took the
+    /// pending login first, and one forged redirect lost the sign-in); 411, 1370 (harness: a refusal past the bound
+    /// that the store could not count, or that could not be checked, discards nothing).
+    static let regressionSeeds: [UInt64] = [5, 29, 50, 411, 446, 631, 1370]
 
     @Test("Given seeds in the forged-redirect world, when each life runs, then every invariant holds, with forgeries refused, relaunches mid-login, logins discarded past the bound and genuine ones completed")
     func forgedSeeds() async throws {

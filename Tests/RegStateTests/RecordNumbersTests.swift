@@ -150,10 +150,20 @@ struct RecordNumbersTests {
         let tokens = TokenService(store: store, clock: ManualClock(start: Self.now))
         let request = AuthorizationRequest(url: URL(fileURLWithPath: "/authorize"), state: "s", nonce: "n",
                                            codeVerifier: "v", redirectURI: URL(fileURLWithPath: "/cb"), issuedAt: Self.now)
-        try await tokens.savePendingLogin(PendingLogin(request: request, issuer: "i", clientID: "c"))
+        // As the writer leaves it after a refused redirect: every number it can hold.
+        var login = PendingLogin(request: request, issuer: "i", clientID: "c")
+        login.refusedRedirects = 1
+        try await tokens.savePendingLogin(login)
         let written = try #require(try store.data(forKey: PendingLogin.storeKey))
-        let variants = try Self.variants(of: written)
-        #expect(Set(variants.map(\.path)) == ["request.issuedAt", "version"])
+        var variants = try Self.variants(of: written)
+        #expect(Set(variants.map(\.path)) == ["request.issuedAt", "version", "refusedRedirects"])
+        // Whole numbers that decode as an Int but are no count: negative (a wider bound), Int.max (a trap at +1).
+        for count in [-1, Int.min, Int.max, PendingLogin.refusalCounts.upperBound + 1] {
+            let text = String(decoding: written, as: UTF8.self).replacingOccurrences(of: #""refusedRedirects":1"#,
+                                                                                    with: #""refusedRedirects":\#(count)"#)
+            #expect(text != String(decoding: written, as: UTF8.self))
+            variants.append((path: "refusedRedirects = \(count)", data: Data(text.utf8)))
+        }
         for variant in variants {
             let damaged = InMemorySecureStore([PendingLogin.storeKey: variant.data, TokenService.credentialsKey: Data("c".utf8)])
             let read = await TokenService(store: damaged, clock: ManualClock(start: Self.now)).pendingLogin()

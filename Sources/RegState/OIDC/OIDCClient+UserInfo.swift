@@ -40,17 +40,27 @@ extension OIDCClient {
 
     /// Revokes a token at the provider (RFC 7009), for logout.
     ///
-    /// Posts `token`, `token_type_hint` and `client_id` as a form. Any 200 is success — RFC 7009 answers 200 for an
-    /// unknown or already revoked token too.
-    /// - Throws: ``OIDCError/unsupported(_:)`` when the provider has no revocation endpoint; ``OIDCError/server(status:)``
-    ///   for 5xx (503 asks the client to retry later); OAuth errors (`unsupported_token_type`, …) and transport errors.
+    /// Posts `token`, `token_type_hint` and `client_id` as a form. Success is what RFC 7009 §2.2 says it is: the
+    /// endpoint's own `200` (also for an unknown or already revoked token), whose body the client ignores — as far as
+    /// the RFC lets an answer be checked: a redirect (the transport never follows one; the endpoint does not send
+    /// one) or a web page (a captive portal's or a proxy's, whatever its status) is not the provider's answer, and
+    /// any other status is not a revocation.
+    /// - Throws: ``OIDCError/unsupported(_:)`` when the provider has no revocation endpoint;
+    ///   ``OIDCError/notTheProvider(status:)`` for a redirect or a page (transient: no connection);
+    ///   ``OIDCError/server(status:)`` for 5xx (503 asks the client to retry later); OAuth errors
+    ///   (`unsupported_token_type`, …), ``OIDCError/unexpectedStatus(_:)`` (a 2xx other than 200 among them) and
+    ///   transport errors.
     package func revoke(token: String, hint: TokenTypeHint? = nil) async throws(OIDCError) {
         let endpoint = try await revocationEndpoint()
         var parameters = [("token", token)]
         if let hint { parameters.append(("token_type_hint", hint.rawValue)) }
         parameters.append(("client_id", configuration.clientID))
         let response = try await ResponseReading.send(.form(url: endpoint, parameters: parameters), over: transport)
-        guard response.isSuccess else { throw ResponseReading.failure(response) }
+        // An empty 200 may carry any content type (django-oauth-toolkit's says text/html): only a body is a page.
+        if (300..<400).contains(response.status) || (!response.body.isEmpty && ResponseReading.isWebPage(response)) {
+            throw .notTheProvider(status: response.status)
+        }
+        guard response.status == 200 else { throw ResponseReading.failure(response) }
     }
 
     /// The RFC 7009 endpoint: from OpenID discovery, else from RFC 8414 authorization-server metadata, where some

@@ -21,7 +21,9 @@ extension TokenService {
     func pendingLogin() -> PendingLogin? {
         guard let data = try? store.data(forKey: PendingLogin.storeKey) else { return nil }
         let decoder = RecordedTime.decoder()
-        guard let login = try? decoder.decode(PendingLogin.self, from: data), login.belongs(to: binding) else { return nil }
+        guard let login = try? decoder.decode(PendingLogin.self, from: data), login.belongs(to: binding),
+              PendingLogin.refusalCounts.contains(login.refusedRedirects ?? 0)
+        else { return nil }
         return login
     }
 

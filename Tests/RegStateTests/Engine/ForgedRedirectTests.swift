@@ -3,6 +3,7 @@ import Testing
 @testable import RegState
 import RegStateSimulator
 import RegStateTesting
+import RegStateTestSupport
 
 /// Issue 27: one forged redirect does not end a login in progress. Written as a rule over every way a redirect can
 /// fail to match the pending login (its `state` wrong or missing, another issuer's `iss`, another redirect URI, no
@@ -123,9 +124,12 @@ struct ForgedRedirectTests {
         #expect(await Self.refusal(service, genuine) == .noPendingLogin)
     }
 
-    @Test("a redirect that cannot be checked after a relaunch (the provider down): refused as transient, the login kept for the genuine one",
-          arguments: [nil] + Forgery.allCases.map(Optional.some))
-    func uncheckedAfterRelaunch(_ forgery: Forgery?) async throws {
+    /// How the provider's metadata cannot be read when a relaunched process checks its first redirect.
+    enum Outage: String, CaseIterable, Sendable { case down, redirected }
+
+    @Test("a redirect that cannot be checked after a relaunch (metadata unreadable): refused, the login kept for the genuine one",
+          arguments: [nil] + Forgery.allCases.map(Optional.some), Outage.allCases)
+    func uncheckedAfterRelaunch(_ forgery: Forgery?, _ outage: Outage) async throws {
         // Seed 50 of the forged-redirect world: the check needs the provider's metadata, which a relaunched process
         // has not read yet; when it could not be read, the exchange took the login first and then failed, so one
         // forged redirect during an outage lost the sign-in.
@@ -136,9 +140,14 @@ struct ForgedRedirectTests {
         let url = try #require(try await first?.beginSocialRegistration())
         first = nil
         let genuine = try await device.simulator.authorize(url, as: "alice@example.com")
-        let second = try device.launch()
+        // Seed 631: a proxy's 307 at discovery, not only an outage.
+        let redirecting = RecordingTransport(base: device.simulator.transport) { request, earlier, base in
+            guard request.url.path.hasSuffix("openid-configuration"), earlier == 0 else { return try await base.send(request) }
+            return HTTPResponse(status: 307, headers: ["Location": "https://elsewhere.example/"])
+        }
+        let second = try device.launch(transport: outage == .redirected ? redirecting : nil)
         await second.start()
-        await device.simulator.setProviderDown(true)
+        if outage == .down { await device.simulator.setProviderDown(true) }
         let refused = await Self.refusal(second, try forgery?.apply(to: genuine) ?? genuine)
         #expect(refused != nil && refused?.keepsSocialLogin == false, "\(String(describing: refused))")
         #expect(try device.record() != nil, "the login is kept in the store")

@@ -23,8 +23,8 @@ struct FileStoreDevice {
     var recordURL: URL { secure.appendingPathComponent(PendingLogin.storeKey) }
 
     /// A fresh app launch: a new service over the same files.
-    func launch() throws -> RegStateService {
-        var dependencies = try RegStateDependencies.onDisk(at: directory, transport: simulator.transport)
+    func launch(transport: (any HTTPTransport)? = nil) throws -> RegStateService {
+        var dependencies = try RegStateDependencies.onDisk(at: directory, transport: transport ?? simulator.transport)
         dependencies.clock = clock
         dependencies.logger = world.logger
         dependencies.platform = SystemPlatformService(formFactor: "390x844")

@@ -26,6 +26,9 @@ struct PendingLogin: Sendable, Equatable, Codable, CustomStringConvertible {
     var clientID: String
     /// Redirects refused as not this login's so far (absent in records written before this check: none).
     var refusedRedirects: Int?
+    /// The refusal counts a record may hold: a count outside is a damaged record (a negative one would widen the bound,
+    /// `Int.max` would trap when the next refusal is counted).
+    static let refusalCounts = 0...1_000
 
     /// When the login was made, by the device clock.
     var createdAt: Date { request.issuedAt }
