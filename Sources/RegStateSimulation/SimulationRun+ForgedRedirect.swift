@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateTesting
 
 /// The forged-redirect world (``SimulationWorld/forgedRedirect``): a self-renewing world in which every social
 /// registration meets up to `maxRefusedRedirects + 1` forged redirects (each a ``RedirectForgery``) before the

@@ -12,34 +12,8 @@ import RegStateTestSupport
 /// ``RegStateConfiguration/maxRefusedRedirects`` the login is discarded and the user told.
 @Suite("A forged redirect does not end a login in progress")
 struct ForgedRedirectTests {
-    enum Forgery: String, CaseIterable, Sendable {
-        case wrongState, noState, otherIssuer, otherRedirect, noCode
+    typealias Forgery = RedirectForgery
 
-        func apply(to genuine: URL) throws -> URL {
-            var components = try #require(URLComponents(url: genuine, resolvingAgainstBaseURL: false))
-            var items = components.queryItems ?? []
-            switch self {
-            case .wrongState: items = items.map { $0.name == "state" ? URLQueryItem(name: "state", value: "forged") : $0 }
-            case .noState: items.removeAll { $0.name == "state" }
-            case .otherIssuer:
-                items.removeAll { $0.name == "iss" }
-                items.append(URLQueryItem(name: "iss", value: "https://attacker.example"))
-            case .otherRedirect: components.path = "/elsewhere"
-            case .noCode: items.removeAll { $0.name == "code" }
-            }
-            components.queryItems = items
-            return try #require(components.url)
-        }
-
-        var failure: RegistrationFailure {
-            switch self {
-            case .wrongState, .noState: .stateMismatch
-            case .otherIssuer: .issuerMismatchInCallback
-            case .otherRedirect: .malformedCallback("wrong path")
-            case .noCode: .malformedCallback("no code")
-            }
-        }
-    }
 
     /// Hands `callback` in and returns the failure it was refused with (`nil` when it was accepted).
     static func refusal(_ service: RegStateService, _ callback: URL) async -> RegistrationFailure? {
@@ -64,7 +38,7 @@ struct ForgedRedirectTests {
         let url = try await service.beginSocialRegistration()
         let genuine = try await device.simulator.authorize(url, as: "alice@example.com")
         let requests = await device.simulator.tokenRequestCount
-        #expect(await Self.refusal(service, try forgery.apply(to: genuine)) == forgery.failure)
+        #expect(await Self.refusal(service, try #require(forgery.apply(to: genuine))) == forgery.failure)
         #expect(await device.simulator.tokenRequestCount == requests, "a refused redirect made a token request")
         #expect(await service.state == .authenticating(.social))
         #expect(try device.record()?.refusedRedirects == 1)
@@ -89,7 +63,7 @@ struct ForgedRedirectTests {
 
         let second = try device.launch()
         #expect(await second.start() == .registrationRequired)
-        #expect(await Self.refusal(second, try forgery.apply(to: genuine)) == forgery.failure)
+        #expect(await Self.refusal(second, try #require(forgery.apply(to: genuine))) == forgery.failure)
         #expect(await second.pendingSocialLogin()?.authorizationURL == url)
 
         let third = try device.launch()
@@ -114,11 +88,11 @@ struct ForgedRedirectTests {
                 handler = try device.launch()
                 await handler.start()
             }
-            #expect(await Self.refusal(handler, try Forgery.allCases[attempt % Forgery.allCases.count].apply(to: genuine))?
+            #expect(await Self.refusal(handler, try #require(Forgery.allCases[attempt % Forgery.allCases.count].apply(to: genuine)))?
                 .keepsSocialLogin == true)
             #expect(try device.record()?.refusedRedirects == attempt)
         }
-        #expect(await Self.refusal(service, try Forgery.wrongState.apply(to: genuine)) == .tooManyRefusedRedirects)
+        #expect(await Self.refusal(service, try #require(Forgery.wrongState.apply(to: genuine))) == .tooManyRefusedRedirects)
         #expect(try device.record() == nil)
         #expect(await service.state == .failed(.registration(.tooManyRefusedRedirects)))
         #expect(await Self.refusal(service, genuine) == .noPendingLogin)
@@ -148,7 +122,7 @@ struct ForgedRedirectTests {
         let second = try device.launch(transport: outage == .redirected ? redirecting : nil)
         await second.start()
         if outage == .down { await device.simulator.setProviderDown(true) }
-        let refused = await Self.refusal(second, try forgery?.apply(to: genuine) ?? genuine)
+        let refused = await Self.refusal(second, try forgery.map { try #require($0.apply(to: genuine)) } ?? genuine)
         #expect(refused != nil && refused?.keepsSocialLogin == false, "\(String(describing: refused))")
         #expect(try device.record() != nil, "the login is kept in the store")
         #expect(await second.pendingSocialLogin()?.authorizationURL == url)
@@ -157,6 +131,18 @@ struct ForgedRedirectTests {
         guard case .awaitingConfirmation = await second.state else {
             Issue.record("the genuine redirect did not register: \(await second.state)")
             return
+        }
+    }
+}
+
+extension RedirectForgery {
+    /// The failure the engine refuses this forgery with.
+    var failure: RegistrationFailure {
+        switch self {
+        case .wrongState, .noState: .stateMismatch
+        case .otherIssuer: .issuerMismatchInCallback
+        case .otherRedirect: .malformedCallback("wrong path")
+        case .noCode: .malformedCallback("no code")
         }
     }
 }
