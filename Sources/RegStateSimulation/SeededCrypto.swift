@@ -15,6 +15,10 @@ final class SeededCrypto: CryptoProvider, @unchecked Sendable {
     /// The provider keys' public halves, at most `rsaMemoLimit` of them (forgotten together when full).
     private static let rsaPublicKeys = LockedValue<[Data: RSAPublicKey]>([:])
     private static let rsaMemoLimit = 16
+    #if os(Linux)
+    /// The provider keys loaded for signing, at most `rsaMemoLimit` of them (forgotten together when full).
+    private static let rsaSigningKeys = LockedValue<[Data: LibCryptoRSASigningKey]>([:])
+    #endif
 
     init(random: SeededRandom) { self.random = random }
 
@@ -34,7 +38,21 @@ final class SeededCrypto: CryptoProvider, @unchecked Sendable {
         try system.verify(signature: signature, message: message, publicKey: publicKey, algorithm: algorithm)
     }
     func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws -> Data {
+        #if os(Linux)
+        // The provider signs every ID token with one of a few keys: each is loaded once, not per signature (the
+        // load cost as much as the signature). The signature is libcrypto's, as without the memo.
+        if let ready = Self.rsaSigningKeys.withLock({ $0[privateKey.pkcs1DER] }) {
+            return try ready.sign(message: message, algorithm: algorithm)
+        }
+        let ready = try LibCryptoRSASigningKey(privateKey)
+        Self.rsaSigningKeys.withLock { known in
+            if known.count >= Self.rsaMemoLimit { known.removeAll() }
+            known[privateKey.pkcs1DER] = ready
+        }
+        return try ready.sign(message: message, algorithm: algorithm)
+        #else
         try system.sign(message: message, privateKey: privateKey, algorithm: algorithm)
+        #endif
     }
     func generateRSAPrivateKey(bits: Int) throws -> RSAPrivateKey { try system.generateRSAPrivateKey(bits: bits) }
     func publicKey(of privateKey: RSAPrivateKey) throws -> RSAPublicKey {

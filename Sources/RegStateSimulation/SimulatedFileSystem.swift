@@ -74,6 +74,13 @@ public final class SimulatedFileSystem: @unchecked Sendable {
     var lockClock: TimeInterval = 0
     /// The launch-budget world's clock, which async lock waits sleep on (``SimulatedFileSystem/Calls/pause(nanoseconds:)``).
     var virtualClock: SimulationClock?
+    /// Whether every slot's journal is the one shared file (the shared-journal world): then a write to it is now and
+    /// then where its process dies (``armSharedAppendCrash(_:)``).
+    var sharesJournal = false
+    /// Each journal's bytes as last checked, and what they held (``parsedJournal(_:at:)``).
+    var journalParses: [String: (bytes: Data, parsed: JournalFraming.Parsed)] = [:]
+    /// Whether those crashes are on (off for the heal).
+    var sharedAppendCrashes = false
     var failPercent = 0
     var crashRate = 0
     /// Values handed to the store under each key (the old-or-new check).

@@ -7,7 +7,7 @@ import RegStateSimulator
 extension SimulationRun {
     func prepareWorld() async {
         switch world {
-        case .plain, .launchBudget:
+        case .plain, .launchBudget, .sharedJournal, .memory:
             break
         case .pushedAuthorization:
             await preparePushedAuthorization()
@@ -31,8 +31,10 @@ extension SimulationRun {
     /// sometimes turns hostile with its nonces (a new one on every answer, none accepted), and back.
     func actWorld() async {
         switch world {
-        case .plain, .launchBudget:
+        case .plain, .launchBudget, .sharedJournal:
             break
+        case .memory:
+            await churnSubscribers()
         case .pushedAuthorization:
             await actPushedAuthorization()
         case .dpop:
@@ -57,6 +59,8 @@ extension SimulationRun {
     /// Performs `action` where a host or DPoP world gives it another meaning; `false` leaves it to the common path.
     func performInWorld(_ action: SimulationAction) async -> Bool {
         switch (world, action) {
+        case (.memory, _):
+            return await performInMemoryWorld(action)
         case (.dpop, .callers(let index, let count)):
             ledger.note("act   \(count) caller(s) want a token or call the API on slot \(index)")
             for _ in 0..<count {
@@ -276,8 +280,10 @@ extension SimulationRun {
     /// hostile nonce policy ends.
     func healWorld() async {
         switch world {
-        case .plain, .launchBudget:
+        case .plain, .launchBudget, .memory:
             break
+        case .sharedJournal:
+            (disk as? SimulatedFileSystem)?.sharedAppendCrashes = false
         case .pushedAuthorization:
             await healPushedAuthorization()
         case .dpop:

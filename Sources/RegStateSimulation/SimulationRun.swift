@@ -14,6 +14,10 @@ public actor SimulationRun {
     /// The launch-budget world's clock and referee (the engine sleeps on the clock; the network stalls through the
     /// referee); `nil` in every other world, whose engines keep the plain ``ManualClock``.
     nonisolated let budgetWatch: LaunchBudgetWatch?
+    /// The memory world's subscribers and bounds (`nil` in other worlds).
+    let memoryWatch: MemoryWatch?
+    /// The shared-journal world's last snapshot sequence seen on the file's first line (a change is a compaction).
+    var sharedJournalSnapshot: Int?
     let liveness = Liveness()
     var random: SeededRandom
     /// A second stream for the faults added after the first seeds were recorded (key rotation, device limits), so
@@ -84,6 +88,7 @@ public actor SimulationRun {
             ? LaunchBudgetWatch(clock: SimulationClock(time: clock), random: SeededRandom(seed: options.seed ^ 0xB5AD_4ECE_DA1C_E2A9),
                                 ledger: ledger)
             : nil
+        memoryWatch = world == .memory ? MemoryWatch() : nil
         network.launchBudgetWatch = budgetWatch
         network.disabledFaults = Set(options.disabledFaults.compactMap(\.networkFault))
         startedAt = clock.now()
@@ -97,6 +102,8 @@ public actor SimulationRun {
             disk = SimulatedKeychain(disk: model, random: SeededRandom(seed: options.seed ^ 0x2545_F491_4F6C_DD1D), ledger: ledger)
         }
         (disk as? SimulatedFileSystem)?.virtualClock = budgetWatch?.clock
+        (disk as? SimulatedFileSystem)?.sharesJournal = world == .sharedJournal
+        (disk as? SimulatedFileSystem)?.sharedAppendCrashes = world == .sharedJournal
         ledger.note("world \(world.rawValue) access=\(Int(accessLifetime))s refresh=\(refreshLifetime.map { "\(Int($0))s" } ?? "none") "
                     + "grace=\(Int(configuration.refreshReuseGrace))s rotates=\(configuration.rotatesRefreshTokens)")
     }
@@ -166,6 +173,7 @@ public actor SimulationRun {
         liveness.kill(slot.incarnation)
         disk.kill(slot.incarnation)
         slot.service = nil
+        memoryWatch?.forget(slot.incarnation)
         // Host worlds: the process's callers die with it (they may be waiting for a host that is gone too).
         if world == .host { for call in pending where call.incarnation == slot.incarnation { call.task.cancel() } }
     }
@@ -181,7 +189,7 @@ public actor SimulationRun {
         // the seed chose (the check is tested on the simulator in RegistrationCheckTests).
         configuration.checksRegistrationAtLaunch = false
         switch self.world {
-        case .plain: break
+        case .plain, .memory, .sharedJournal: break
         case .launchBudget: configuration.oidc.unexplainedAnswerRetryDelay = 1
         case .pushedAuthorization: configuration.oidc.pushedAuthorization = enginePushedAuthorization
         case .dpop: configuration.dpop = engineRequiresDPoP ? .required : .whenOffered
