@@ -96,6 +96,8 @@ public final class SimulatedFileSystem: @unchecked Sendable {
     var survivable: [String: [Data?]] = [:]
     /// Writes and syncs under this directory may fail (the store); the journals only crash.
     let storeDirectory: String
+    /// Where the journals are: the store directory's parent (worked out once: every step asks for each journal).
+    let journalDirectory: String
     let ledger: Ledger
     /// Called (outside the lock) with each incarnation a crash point or a power loss killed.
     let onCrash: @Sendable (Int) -> Void
@@ -109,6 +111,7 @@ public final class SimulatedFileSystem: @unchecked Sendable {
         self.random = random
         self.ledger = ledger
         self.storeDirectory = storeDirectory
+        journalDirectory = (storeDirectory as NSString).deletingLastPathComponent
         self.onCrash = onCrash
         var path = ""
         for component in storeDirectory.split(separator: "/") {

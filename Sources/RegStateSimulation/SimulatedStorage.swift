@@ -87,7 +87,7 @@ extension SimulatedFileSystem: SimulatedStorage {
     /// Where slot `slot` keeps its journal: each process its own (replay-equals-live is checked per process), or in
     /// the shared-journal world one file for all.
     func journalPath(_ slot: ProcessSlot) -> String {
-        (storeDirectory as NSString).deletingLastPathComponent + (sharesJournal ? "/journal-shared.log" : "/journal-\(slot.index).log")
+        journalDirectory + (sharesJournal ? "/journal-shared.log" : "/journal-\(slot.index).log")
     }
 
     func peek(_ key: String) -> Data? { contents(storeDirectory + "/" + key) }

@@ -46,10 +46,7 @@ extension SimulationRun {
 
     /// The sequence of a snapshot line (`{"snapshot":{..."seq":N...}}`), `nil` for any other line.
     static func snapshotSequence(_ line: Data) -> Int? {
-        guard line.starts(with: Data(#"{"snapshot":"#.utf8)),
-            let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
-            let snapshot = object["snapshot"] as? [String: Any]
-        else { return nil }
-        return (snapshot["seq"] as? NSNumber)?.intValue
+        guard line.starts(with: Data(#"{"snapshot":"#.utf8)), let object = try? JSONValue.parse(line) else { return nil }
+        return object["snapshot"]?["seq"]?.intValue
     }
 }
