@@ -52,10 +52,10 @@ let package = Package(
         .executableTarget(name: "RegStateFuzz", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting"], path: "Tests/Fuzz/RegStateFuzz",
                           swiftSettings: settings),
         // What the test targets that run child processes share: finding the package root and the built executables.
-        .target(name: "RegStateTestSupport", path: "Tests/RegStateTestSupport", swiftSettings: settings),
+        .target(name: "RegStateTestSupport", dependencies: ["RegState"], path: "Tests/RegStateTestSupport", swiftSettings: settings),
         .testTarget(name: "RegStateTests", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting", "RegStateCrashProbe",
                                                           "RegStateFuzz", "RegStateTestSupport"], swiftSettings: settings),
-        .testTarget(name: "RegStateSimulatorTests", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting"], swiftSettings: settings),
+        .testTarget(name: "RegStateSimulatorTests", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting", "RegStateTestSupport"], swiftSettings: settings),
         .testTarget(name: "RegStateSimulationTests", dependencies: ["RegStateSimulation", "regstate-sim", "RegStateTestSupport"],
                     swiftSettings: settings),
         .testTarget(name: "RegStateCLITests", dependencies: ["regstate", "RegStateTesting", "RegStateTestSupport"],

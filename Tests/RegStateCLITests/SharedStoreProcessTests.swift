@@ -45,13 +45,9 @@ struct SharedStoreProcessTests {
             }
             grants.append(try await Self.refreshGrants(in: device.store) - before)
         }
-        // Known intermittent failure: one clean-clone CI run saw [2, 1, 1] (two grants in the first round, every
-        // process Active) after this wave's merges; earlier runs of the same commit passed. Recorded, not hidden:
-        // the count is still checked and printed, and the cause is the first thing to find next.
-        withKnownIssue("intermittently two refresh grants in one round", isIntermittent: true) {
-            #expect(grants == Array(repeating: 1, count: Self.rounds), "refresh grants per round: \(grants)")
-        }
-        #expect(grants.allSatisfy { $0 >= 1 && $0 <= 2 }, "refresh grants per round: \(grants)")
+        // One grant per round: the launch inspection takes the status and the token to replace from one read, so a
+        // process that finds another's fresh token under the lock uses it instead of renewing again.
+        #expect(grants == Array(repeating: 1, count: Self.rounds), "refresh grants per round: \(grants)")
         let next = try await device.run(["status"])
         #expect(next.status == 0)
         #expect(next.stdout.contains("State: Active"))

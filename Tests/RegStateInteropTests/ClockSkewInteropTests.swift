@@ -2,6 +2,7 @@ import Foundation
 import RegState
 import RegStateTesting
 import Testing
+import RegStateTestSupport
 
 extension InteropTests {
     /// Issue 20: with the device clock minutes or a day off django-oauth-toolkit's, social registration used to end
@@ -52,24 +53,18 @@ extension InteropTests {
             }
         }
 
-        /// django's answers without their `Date` header, as behind a proxy that strips it.
-        struct WithoutDateHeader: HTTPTransport {
-            let base: any HTTPTransport
-
-            func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-                var response = try await base.send(request)
-                for name in response.headers.keys where name.lowercased() == "date" { response.headers[name] = nil }
-                return response
-            }
-        }
-
         @Test("django without a Date header: the fresh ID token's iat stands in for the provider's clock",
               arguments: [-120.0, 120, -600, 600, -86_400, 86_400])
         func registrationWithoutDateHeader(skew: TimeInterval) async throws {
             try await withPeer(.django) { peer in
                 let device = InteropDevice(peer: peer)
                 let service = try await Self.register(device, peer, skew: skew,
-                                                      transport: WithoutDateHeader(base: device.transport))
+                                                      transport: RecordingTransport(base: device.transport) { request, _, base in
+                    // django's answers without their `Date` header, as behind a proxy that strips it.
+                    var response = try await base.send(request)
+                    for name in response.headers.keys where name.lowercased() == "date" { response.headers[name] = nil }
+                    return response
+                })
                 let notes = try await Self.clockNotes(service)
                 #expect(notes.count == 1, "notes: \(notes)")
                 #expect(notes.first?.source == .idTokenIssueTime)

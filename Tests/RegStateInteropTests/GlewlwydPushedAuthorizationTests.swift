@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RegState
+import RegStateTestSupport
 
 extension InteropTests {
     /// Pushed authorization requests (RFC 9126) against Glewlwyd 2.7.5 (`GLW_PAR`, `GLW_PAR_TTL` of the kit): the
@@ -41,7 +42,7 @@ extension InteropTests {
                     Issue.record("expected F pushed_authorization_unavailable, got \(await service.state)")
                     return
                 }
-                #expect(device.transport.requestCount == 1, "discovery only")
+                #expect(device.transport.requests.count == 1, "discovery only")
             }
         }
 

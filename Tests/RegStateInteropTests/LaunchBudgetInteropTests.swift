@@ -1,6 +1,7 @@
 import Foundation
 import RegState
 import Testing
+import RegStateTestSupport
 
 extension InteropTests {
     /// Issue 19's launch budget against the real provider stopped with SIGSTOP (the kernel accepts the connection, the

@@ -1,6 +1,7 @@
 import Foundation
 import RegState
 import Testing
+import RegStateTestSupport
 
 extension InteropTests {
     /// The library against each real provider: registration, relaunch, userinfo; against the providers with an
@@ -49,7 +50,7 @@ extension InteropTests {
                 let state = await relaunched.start()
                 #expect(state.letter == "B")
                 #expect(await relaunchTape.titles(atLeast: 1) == ["Active B"])
-                #expect(device.transport.refreshGrants == 0)
+                #expect(device.transport.refreshTokensSent.isEmpty)
                 relaunchTape.close()
             }
         }
@@ -123,7 +124,7 @@ extension InteropTests {
                 let refreshToken = try await device.storedRefreshToken()
                 // The peer adds revocation_endpoint to its OIDC discovery; a stock install does not. Strip it.
                 let client = OIDCClient(configuration: device.configuration.oidc,
-                                        transport: StockDiscoveryTransport(base: URLSessionTransport(defaultTimeout: 10)),
+                                        transport: RecordingTransport.stockDiscovery,
                                         clock: device.clock)
                 try await client.revoke(token: refreshToken, hint: .refreshToken)
                 #expect(try await peer.isRevoked(refreshToken: refreshToken) == true)
@@ -170,16 +171,17 @@ enum FormEncodingProbe {
     }
 }
 
-/// The real provider's answers, but with `revocation_endpoint` removed from its OpenID discovery document, as a stock
-/// django-oauth-toolkit serves it.
-struct StockDiscoveryTransport: HTTPTransport {
-    let base: any HTTPTransport
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var response = try await base.send(request)
-        guard request.url.path.hasSuffix("/.well-known/openid-configuration"),
-              var document = response.jsonBody?.objectValue else { return response }
-        document["revocation_endpoint"] = nil
-        response.body = JSONValue.object(document).serialized()
-        return response
+extension RecordingTransport {
+    /// The real provider's answers, but with `revocation_endpoint` removed from its OpenID discovery document, as a
+    /// stock django-oauth-toolkit serves it.
+    static var stockDiscovery: RecordingTransport {
+        RecordingTransport(base: URLSessionTransport(defaultTimeout: 10)) { request, _, base in
+            var response = try await base.send(request)
+            guard request.url.path.hasSuffix("/.well-known/openid-configuration"),
+                  var document = response.jsonBody?.objectValue else { return response }
+            document["revocation_endpoint"] = nil
+            response.body = JSONValue.object(document).serialized()
+            return response
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RegState
 import Testing
+import RegStateTestSupport
 
 extension InteropTests {
     /// The provider unreachable: killed (connection refused) or paused (timeouts). Renewal is a recoverable Error E, the
@@ -15,7 +16,7 @@ extension InteropTests {
                 _ = try await device.register()
                 let refreshToken = try await device.storedRefreshToken()
                 await peer.terminate()
-                device.transport.useTimeout(5)
+                device.useTimeout(5)
 
                 device.clock.advance(by: 3_601)
                 let service = device.launch()
@@ -104,7 +105,7 @@ extension InteropTests {
         /// Registers, pauses the provider, lets a renewal time out (recoverable E, offline, tokens kept), resumes the
         /// provider and waits until it has processed the lost refresh request.
         private static func refreshLostToTimeout(_ peer: any Peer) async throws
-            -> (InteropDevice, RegStateService, String, EventTape)
+            -> (InteropDevice, RegStateService, String, EventTape<RegStateEvent>)
         {
             let device = InteropDevice(peer: peer)
             let service = try await device.register()
@@ -112,7 +113,7 @@ extension InteropTests {
             let tape = await EventTape(service)
             peer.pause()
             // Only the requests to the paused provider run on a short fuse; registration had the ordinary timeout.
-            device.transport.useTimeout(2)
+            device.useTimeout(2)
             device.clock.advance(by: 3_601)
             do {
                 _ = try await service.validAccessToken()

@@ -1,6 +1,7 @@
 import Foundation
 import RegState
 import Testing
+import RegStateTestSupport
 
 extension InteropTests {
     /// Renewal against a provider issuing 2-second access tokens, with refresh-token rotation and reuse detection on.
@@ -24,7 +25,7 @@ extension InteropTests {
 
                 // Within its two seconds the stored token is used as is: B.
                 #expect(await device.launch().start().letter == "B")
-                #expect(device.transport.refreshGrants == 0)
+                #expect(device.transport.refreshTokensSent.isEmpty)
 
                 device.clock.advance(by: 2)
                 let service = device.launch()

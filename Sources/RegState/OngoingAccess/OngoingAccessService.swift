@@ -43,8 +43,9 @@ public actor OngoingAccessService {
         broadcast.subscribe()
     }
 
-    /// How many subscribers are listening.
-    public nonisolated var subscriberCount: Int { broadcast.count }
+    /// How many subscribers are listening: the package's tests check that a subscriber that stops is dropped; an app
+    /// has no use for the count.
+    package nonisolated var subscriberCount: Int { broadcast.count }
 
     /// The token in the configured ``OngoingAccessTokenStore``, or `nil` when there is no store or no record.
     ///

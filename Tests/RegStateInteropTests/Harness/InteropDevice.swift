@@ -2,8 +2,9 @@ import Foundation
 import RegState
 import RegStateTesting
 import Testing
+import RegStateTestSupport
 
-/// The app's side against one real provider: storage that survives relaunches, a counting transport and a clock.
+/// The app's side against one real provider: storage that survives relaunches, a recording transport and a clock.
 ///
 /// The clock is a ``ManualClock`` started at the wall clock's now, so ID tokens the provider just issued validate,
 /// and expiry is reached by advancing it rather than by sleeping; the provider does not care whether the access
@@ -13,7 +14,11 @@ struct InteropDevice {
     let clock = ManualClock(start: Date())
     let store = InMemorySecureStore()
     let journal = InMemoryJournal()
-    let transport: CountingTransport
+    /// The library's real URLSession transport, recorded: what "reaches the provider" from the client's side
+    /// (``InteropPeer/refreshTokenLedger()`` is the provider's side of the same story).
+    let transport: RecordingTransport
+    /// A timeout that replaces the default for every later request, once a test expects the provider to hang.
+    private let timeoutOverride = LockedValue<TimeInterval?>(nil)
     let redirectURI: URL
     let gracePeriod: TimeInterval
     /// DPoP for this device. `.off` unless a test asks: most interop tests reach expiry by advancing the manual
@@ -43,7 +48,18 @@ struct InteropDevice {
         self.clientID = clientID ?? peer.clientID
         self.redirectURI = redirectURI ?? peer.customSchemeRedirect
         self.gracePeriod = gracePeriod
-        transport = CountingTransport(timeout: timeout)
+        let timeoutOverride = timeoutOverride
+        transport = RecordingTransport(base: URLSessionTransport(defaultTimeout: timeout)) { request, _, base in
+            var request = request
+            if let timeout = timeoutOverride.withLock({ $0 }) { request.timeout = timeout }
+            return try await base.send(request)
+        }
+    }
+
+    /// Makes every later request give up after `timeout` seconds: set after pausing the provider, so the steps
+    /// before the outage run with the ordinary timeout.
+    func useTimeout(_ timeout: TimeInterval) {
+        timeoutOverride.withLock { $0 = timeout }
     }
 
     /// No backend: tokens are confirmed locally (`backendURL: nil`).
@@ -89,40 +105,5 @@ struct InteropDevice {
     /// The stored refresh token.
     func storedRefreshToken() async throws -> String {
         try #require(await tokens.refreshToken(), "no refresh token stored")
-    }
-}
-
-/// Pulls lettered events off one subscription, with a deadline so a missing event fails instead of hanging.
-struct EventTape {
-    private let stream: AsyncStream<RegStateEvent>
-    private let received = LockedValue<[RegStateEvent]>([])
-    private let pump: Task<Void, Never>
-
-    init(_ service: RegStateService) async {
-        stream = await service.events()
-        let received = self.received
-        let stream = self.stream
-        pump = Task {
-            for await event in stream { received.withLock { $0.append(event) } }
-        }
-    }
-
-    /// Waits (10 s at most) until `count` events arrived and returns all titles so far ("Active B", "Error E", ...).
-    func titles(atLeast count: Int) async -> [String] {
-        await events(atLeast: count).map(\.title)
-    }
-
-    /// Waits (10 s at most) until `count` events arrived and returns them.
-    func events(atLeast count: Int) async -> [RegStateEvent] {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while received.withLock({ $0.count }) < count, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return received.withLock { $0 }
-    }
-
-    /// Stops listening.
-    func close() {
-        pump.cancel()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import RegState
 import RegStateSimulator
 import Testing
+import RegStateTestSupport
 
 /// One bad answer: which endpoint gives it, and the typed error the app must raise.
 struct BadAnswerCase: Sendable, CustomTestStringConvertible {
@@ -51,7 +52,7 @@ struct OngoingAccessBadAnswerTests {
         await harness.provider.setFault(bad.fault, on: bad.endpoint)
 
         let service = await harness.service()
-        let events = service.events()
+        var events = EventTape(service.events())
         // The consent-path endpoints are reached by a new consent, the others by a restore.
         let restores = bad.endpoint == .refresh || bad.endpoint == .session
         await #expect(throws: bad.expected) {
@@ -59,7 +60,7 @@ struct OngoingAccessBadAnswerTests {
         }
         #expect(try harness.storedRecord() == before)
         #expect(await service.state == .idle)
-        #expect(await nextEvents(events, count: 1).last == .failed(bad.expected))
+        #expect(await events.take(1).last == .failed(bad.expected))
         if bad.fault == .foreignKeySetURL {
             #expect(await harness.provider.requestLog.dropFirst(requestsBefore).allSatisfy { !$0.contains("jwks") })
         }

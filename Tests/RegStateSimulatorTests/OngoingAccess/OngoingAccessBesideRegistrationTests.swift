@@ -3,6 +3,7 @@ import RegState
 import RegStateSimulator
 import Testing
 import RegStateTesting
+import RegStateTestSupport
 
 @Suite("Ongoing access beside the registration engine")
 struct OngoingAccessBesideRegistrationTests {
@@ -55,13 +56,14 @@ struct OngoingAccessBesideRegistrationTests {
     func subscribers() async throws {
         let harness = try await OngoingAccessHarness()
         let service = await harness.service()
-        var first: AsyncStream<OngoingAccessEvent>? = service.events()
-        let second = service.events()
+        var first: EventTape<OngoingAccessEvent>? = EventTape(service.events())
+        var second = EventTape(service.events())
         #expect(service.subscriberCount == 2)
         _ = try await service.authorizeOngoingAccess()
-        #expect(await nextEvents(second, count: 1) == [.authorized(scope: .all)])
-        if let stream = first { #expect(await nextEvents(stream, count: 1) == [.authorized(scope: .all)]) }
+        #expect(await second.take(1) == [.authorized(scope: .all)])
+        #expect(await first?.take(1) == [.authorized(scope: .all)])
         first = nil
+        await eventually { service.subscriberCount == 1 }
         #expect(service.subscriberCount == 1)
         #expect(await service.emittedEventCount == 1)
     }

@@ -2,6 +2,7 @@ import Foundation
 import RegState
 import RegStateSimulator
 import Testing
+import RegStateTestSupport
 
 @Suite("Ongoing access: consent once, restore later without the user")
 struct OngoingAccessFlowTests {
@@ -9,7 +10,7 @@ struct OngoingAccessFlowTests {
     func wholeFlow() async throws {
         let harness = try await OngoingAccessHarness()
         let service = await harness.service()
-        let events = service.events()
+        var events = EventTape(service.events())
         let result = try await service.authorizeOngoingAccess(scope: nil, oAuthToken: nil)
 
         #expect(result.origin == .consent)
@@ -18,7 +19,7 @@ struct OngoingAccessFlowTests {
         #expect(await harness.provider.consentCount == 1)
         #expect(try harness.storedRecord()?.token == result.oAuthToken)
         #expect(await service.state == .authorized(result.session))
-        #expect(await nextEvents(events, count: 1) == [.authorized(scope: .all)])
+        #expect(await events.take(1) == [.authorized(scope: .all)])
         #expect(await harness.provider.requestLog == [
             "POST /v1/oauth/authorize", "POST /v1/oauth/token", "POST /v1/session",
         ])
@@ -41,7 +42,7 @@ struct OngoingAccessFlowTests {
         let token = try await harness.consentOnce()
         harness.clock.advance(by: 600)
         let relaunched = await harness.service()
-        let events = relaunched.events()
+        var events = EventTape(relaunched.events())
         let result = try await relaunched.authorizeOngoingAccess(scope: nil, oAuthToken: token)
 
         #expect(result.origin == .restored)
@@ -49,7 +50,7 @@ struct OngoingAccessFlowTests {
         #expect(result.oAuthToken == token)
         #expect(await harness.provider.refreshCount == 0)
         #expect(harness.consent.presentedCount == 1)
-        #expect(await nextEvents(events, count: 1) == [.restored(refreshed: false)])
+        #expect(await events.take(1) == [.restored(refreshed: false)])
         #expect(try await relaunched.files().count == 5)
     }
 
@@ -59,7 +60,7 @@ struct OngoingAccessFlowTests {
         let token = try await harness.consentOnce()
         harness.clock.advance(by: 3600)
         let relaunched = await harness.service()
-        let events = relaunched.events()
+        var events = EventTape(relaunched.events())
         let result = try await relaunched.authorizeOngoingAccess(scope: nil, oAuthToken: token)
 
         #expect(result.origin == .restored)
@@ -70,7 +71,7 @@ struct OngoingAccessFlowTests {
         #expect(try harness.storedRecord()?.token == result.oAuthToken)
         #expect(await harness.provider.refreshCount == 1)
         #expect(harness.consent.presentedCount == 1)
-        #expect(await nextEvents(events, count: 2) == [
+        #expect(await events.take(2) == [
             .refreshed(accessTokenExpiresAt: result.oAuthToken.accessTokenExpiresAt), .restored(refreshed: true),
         ])
         #expect(try await relaunched.accounts().count == 2)
@@ -100,14 +101,14 @@ struct OngoingAccessFlowTests {
         let token = try await harness.consentOnce()
         harness.clock.advance(by: 31 * 24 * 3600)
         let relaunched = await harness.service()
-        let events = relaunched.events()
+        var events = EventTape(relaunched.events())
         let result = try await relaunched.authorizeOngoingAccess(scope: nil, oAuthToken: token)
 
         #expect(result.origin == .consent)
         #expect(harness.consent.presentedCount == 2)
         #expect(await harness.provider.refreshCount == 0)
         #expect(try harness.storedRecord()?.token == result.oAuthToken)
-        #expect(await nextEvents(events, count: 2) == [.reconsentNeeded, .authorized(scope: .all)])
+        #expect(await events.take(2) == [.reconsentNeeded, .authorized(scope: .all)])
     }
 
     @Test("Restore with an expired refresh token and auto-recovery off: oAuthTokenExpired, nothing stored, no consent")
@@ -117,14 +118,14 @@ struct OngoingAccessFlowTests {
         let before = try harness.storedRecord()
         harness.clock.advance(by: 31 * 24 * 3600)
         let relaunched = await harness.service(autoRecover: false)
-        let events = relaunched.events()
+        var events = EventTape(relaunched.events())
         await #expect(throws: OngoingAccessError.oAuthTokenExpired) {
             try await relaunched.authorizeOngoingAccess(scope: nil, oAuthToken: token)
         }
         #expect(await relaunched.state == .expired)
         #expect(harness.consent.presentedCount == 1)
         #expect(try harness.storedRecord() == before)
-        #expect(await nextEvents(events, count: 1) == [.expired])
+        #expect(await events.take(1) == [.expired])
     }
 
     @Test("A refresh token the provider refuses (its clock says expired) is handled as expired")

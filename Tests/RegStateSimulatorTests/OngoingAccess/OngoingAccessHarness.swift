@@ -49,31 +49,3 @@ struct OngoingAccessHarness {
         try await service().authorizeOngoingAccess(scope: scope, oAuthToken: nil).oAuthToken
     }
 }
-
-/// Reads the next `count` events of `stream`, waiting at most 10 s; records an issue and returns what arrived if
-/// fewer came.
-func nextEvents(_ stream: AsyncStream<OngoingAccessEvent>, count: Int,
-                sourceLocation: SourceLocation = #_sourceLocation) async -> [OngoingAccessEvent] {
-    let collected = await withTaskGroup(of: [OngoingAccessEvent]?.self) { group in
-        group.addTask {
-            var events: [OngoingAccessEvent] = []
-            for await event in stream {
-                events.append(event)
-                if events.count == count { break }
-            }
-            return events
-        }
-        group.addTask {
-            try? await Task.sleep(for: .seconds(10))
-            return nil
-        }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        return first
-    }
-    guard let collected else {
-        Issue.record("fewer than \(count) events within 10 s", sourceLocation: sourceLocation)
-        return []
-    }
-    return collected
-}

@@ -3,6 +3,7 @@ import Testing
 @testable import RegState
 import RegStateSimulator
 import RegStateTesting
+import RegStateTestSupport
 
 /// The rest of issue 20's clock rules: the journal says when the device clock is off (once per significant change,
 /// no token in it), a provider without a `Date` header still lets a skewed device register (the fresh ID token's
@@ -129,15 +130,12 @@ struct ClockJournalTests {
         #expect(client.clockEstimate.offset == 300)
     }
 
-    /// Advances the world's clock while one kind of request is on the way, as a slow network would.
-    struct SlowAnswers: HTTPTransport {
-        let base: any HTTPTransport
-        let clock: ManualClock
-        let slowPath: String
-        let seconds: TimeInterval
-
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-            if request.url.path == slowPath { clock.advance(by: seconds) }
+    /// The simulator's transport, with the clock moved `seconds` on whenever `path` is asked: an answer that takes
+    /// that long to arrive, as on a slow network.
+    static func slowAnswers(_ device: SimulatedDevice, path: String, seconds: TimeInterval) -> RecordingTransport {
+        let clock = device.clock
+        return RecordingTransport(base: device.simulator.transport) { request, _, base in
+            if request.url.path == path { clock.advance(by: seconds) }
             return try await base.send(request)
         }
     }
@@ -147,7 +145,7 @@ struct ClockJournalTests {
         let device = try SimulatedDevice()
         let start = device.clock.now()
         // The keys to check the ID token with take five minutes to arrive, after the tokens did.
-        let slow = SlowAnswers(base: device.simulator.transport, clock: device.clock, slowPath: "/.well-known/jwks.json",
+        let slow = Self.slowAnswers(device, path: "/.well-known/jwks.json",
                                seconds: 300)
         let service = device.launch(transport: slow)
         await service.start()
@@ -160,7 +158,7 @@ struct ClockJournalTests {
     @Test("the security token's expiry counts from when the backend's grant arrived, not from after the profile update")
     func securityTokenExpiryFromReceipt() async throws {
         let device = try SimulatedDevice()
-        let slow = SlowAnswers(base: device.simulator.transport, clock: device.clock, slowPath: "/v1/profile", seconds: 300)
+        let slow = Self.slowAnswers(device, path: "/v1/profile", seconds: 300)
         let service = device.launch(transport: slow)
         await service.start()
         try await device.signIn(service)

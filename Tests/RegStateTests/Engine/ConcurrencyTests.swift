@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import RegState
 import RegStateSimulator
+import RegStateTestSupport
 
 @Suite("Concurrent renewal and subscribers")
 struct ConcurrencyTests {

@@ -3,6 +3,7 @@ import Testing
 @testable import RegState
 import RegStateSimulator
 import RegStateTesting
+import RegStateTestSupport
 
 /// Issue 14: credentials are bound to the issuer and client they came from. Another configuration on the same store
 /// never reads, renews with, revokes or sends them; it sees D with a typed reason, and the record is left alone.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import RegState
 import RegStateTesting
+import RegStateTestSupport
 import RegStateSimulator
 
 /// The host app of seed 000: it logs in with its own OIDC client and pushes ID tokens into a ``RegStateService``
@@ -64,26 +65,6 @@ struct HostApp {
     }
 }
 
-/// Collects a service's lettered events so a test can count the notices.
-actor LetterCounter {
-    var events: [RegStateEvent] = []
-    func add(_ event: RegStateEvent) { events.append(event) }
-    var notices: Int { events.filter { $0 == .error(.renewal(.awaitingHost)) }.count }
-    var titles: [String] { events.map(\.title) }
-
-    static func start(_ service: RegStateService) async -> (LetterCounter, Task<Void, Never>) {
-        let counter = LetterCounter()
-        let stream = await service.events()
-        let task = Task { for await event in stream { await counter.add(event) } }
-        return (counter, task)
-    }
-}
-
-/// Waits (without a deadline) until `condition` holds, yielding in between.
-func eventually(_ condition: () async -> Bool) async {
-    while !(await condition()) { await Task.yield() }
-}
-
 @Suite("Host mode (seed 000 test scenarios), one RegStateService")
 struct HostModeTests {
     @Test("login: D, then the host's ID token makes Active H; the API accepts the security token; relaunch is Active B")
@@ -137,8 +118,8 @@ struct HostModeTests {
         let app = try HostApp()
         let service = await app.launch()
         try await service.updateToken(idToken: try await app.login())
-        let (counter, listener) = await LetterCounter.start(service)
-        defer { listener.cancel() }
+        let tape = await EventTape(service)
+        defer { tape.close() }
         app.device.clock.advance(by: 3601)
         let api = app.api(service)
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -148,8 +129,8 @@ struct HostModeTests {
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
         #expect(statuses.count == 1000 && statuses.allSatisfy { $0 == 200 })
-        await eventually { await counter.titles.contains("Active C") }
-        #expect(await counter.notices == 1)
+        await eventually { tape.recorded.map(\.title).contains("Active C") }
+        #expect(tape.notices == 1)
         #expect(await app.accepted() == 1000)
         #expect(await app.device.simulator.resourceRequests.count == 1000)
         let requested = try await service.journalEntries().filter { $0.event.name == "renewalRequested" }
@@ -161,8 +142,8 @@ struct HostModeTests {
         let app = try HostApp()
         let service = await app.launch()
         try await service.updateToken(idToken: try await app.login())
-        let (counter, listener) = await LetterCounter.start(service)
-        defer { listener.cancel() }
+        let tape = await EventTape(service)
+        defer { tape.close() }
         await app.device.simulator.setResourceRejectsEveryToken(true)
         let api = app.api(service)
         var before = 0
@@ -175,7 +156,7 @@ struct HostModeTests {
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
         #expect(statuses.allSatisfy { $0 == 200 })
-        #expect(await counter.notices == 1)
+        #expect(tape.notices == 1)
         // Those sent before the notice were rejected; the others were held before going out. After the host's
         // answer each of the 50 went out exactly once more.
         let sent = await app.device.simulator.resourceRequests.count
@@ -289,8 +270,8 @@ struct HostModeTests {
         let app = try HostApp()
         let service = await app.launch()
         try await service.updateToken(idToken: try await app.login())
-        let (counter, listener) = await LetterCounter.start(service)
-        defer { listener.cancel() }
+        let tape = await EventTape(service)
+        defer { tape.close() }
         await app.device.simulator.setResourceRejectsEveryToken(true)
         let api = app.api(service)
         let first = Task { try await api.send(app.resource) }
@@ -300,13 +281,13 @@ struct HostModeTests {
         for _ in 0..<5 {
             await #expect(throws: AuthorizationError.rejectedAfterRenewal) { _ = try await api.send(app.resource) }
         }
-        #expect(await counter.notices == 1)
+        #expect(tape.notices == 1)
         #expect(await app.exchanges() == 2)
         // After the backoff the host is asked again, once.
         app.device.clock.advance(by: 31)
         let again = Task { try await api.send(app.resource) }
         await eventually { await service.heldRequestCount == 1 }
-        await eventually { await counter.notices == 2 }
+        await eventually { tape.notices == 2 }
         try await service.notifyTokenRenewalTransientIssue(.noInternet)
         _ = try? await again.value
     }
@@ -356,4 +337,9 @@ struct HostModeTests {
             try await service.notifyTokenRenewalTransientIssue(.noInternet)
         }
     }
+}
+
+extension EventTape where Event == RegStateEvent {
+    /// How many "the host must renew" notices were recorded.
+    var notices: Int { recorded.filter { $0 == .error(.renewal(.awaitingHost)) }.count }
 }

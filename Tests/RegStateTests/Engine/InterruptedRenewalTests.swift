@@ -3,36 +3,29 @@ import Testing
 @testable import RegState
 import RegStateSimulator
 import RegStateTesting
+import RegStateTestSupport
 
 /// A renewal whose grant reached the provider but whose answer was never stored (issue 13): the next launch knows.
 /// With a provider reuse grace it recovers silently (Active C); with a strict provider the final E says why.
 @Suite("Interrupted renewals")
 struct InterruptedRenewalTests {
-    /// Forwards every request to the simulator, but loses the answer of the first refresh grant: the provider
-    /// rotated the refresh token, the device never learned the new one (a process killed mid-renewal).
-    struct LosesFirstRefreshAnswer: HTTPTransport {
-        let base: any HTTPTransport
-        let lost = LockedValue(false)
-
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-            let response = try await base.send(request)
-            let isRefresh = request.body.map { String(decoding: $0, as: UTF8.self).contains("grant_type=refresh_token") } ?? false
-            if isRefresh, lost.withLock({ seen in defer { seen = true }; return !seen }) {
-                throw TransportError.connectionFailed("the answer was lost")
-            }
-            return response
-        }
-    }
 
     /// Registers, lets the access token expire, and runs one launch whose renewal answer is lost.
     static func interruptedRenewal(grace: TimeInterval) async throws -> SimulatedDevice {
         let device = try SimulatedDevice { $0.refreshReuseGrace = grace }
         _ = try await device.registeredService()
         device.clock.advance(by: 2 * 3600)
-        let lossy = LosesFirstRefreshAnswer(base: device.simulator.transport)
+        // The first refresh grant reaches the provider, and its answer is lost on the way back.
+        let lossy = RecordingTransport(base: device.simulator.transport) { request, earlier, base in
+            let response = try await base.send(request)
+            if RecordingTransport.Kind(request) == .grant("refresh_token"), earlier == 0 {
+                throw TransportError.connectionFailed("the answer was lost")
+            }
+            return response
+        }
         let interrupted = device.launch(transport: lossy)
         _ = await interrupted.start()
-        #expect(lossy.lost.withLock { $0 }, "the launch sent a refresh grant and lost its answer")
+        #expect(!lossy.requests(RecordingTransport.Kind.grant("refresh_token")).isEmpty, "the launch sent a refresh grant and lost its answer")
         let record = try #require(await TokenService(store: device.store, clock: device.clock).snapshot())
         #expect(record.renewalStartedAt != nil, "the start of the renewal is in the record")
         return device

@@ -3,6 +3,7 @@ import Testing
 @testable import RegState
 import RegStateSimulator
 import RegStateTesting
+import RegStateTestSupport
 
 @Suite("Launch budget: a stalled provider never holds the launch")
 struct LaunchBudgetTests {
@@ -58,17 +59,17 @@ struct LaunchBudgetTests {
         _ = try await harness.registeredService()
         harness.clock.advance(by: 3600)
         await harness.simulator.setHoldsRequests(true)
-        let sent = LockedValue(0)
+        let transport = RecordingTransport(base: harness.simulator.transport)
         var configuration = harness.configuration
         configuration.launchBudget = .infinity
         let service = RegStateService(configuration: configuration, dependencies: RegStateDependencies(
             store: harness.store, journal: harness.journal,
-            transport: CountingTransport(base: harness.simulator.transport, tokenRequests: sent),
+            transport: transport,
             clock: harness.clock, logger: harness.logger))
         var tape = await EventTape(service)
         let launching = Task { await service.start() }
         // Released only once the renewal has reached the provider: the launch is waiting for it, not for a timer.
-        while sent.withLock({ $0 }) == 0 { await Task.yield() }
+        while transport.requests.isEmpty { await Task.yield() }
         await harness.simulator.setHoldsRequests(false)
         #expect(await launching.value.letter == "C")
         #expect(await tape.next(1) == ["Active C"])
@@ -91,13 +92,3 @@ struct LaunchBudgetTests {
     }
 }
 
-/// Counts the requests it forwards to the simulator.
-private struct CountingTransport: HTTPTransport {
-    let base: any HTTPTransport
-    let tokenRequests: LockedValue<Int>
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        tokenRequests.withLock { $0 += 1 }
-        return try await base.send(request)
-    }
-}

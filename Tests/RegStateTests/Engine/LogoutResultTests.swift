@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import RegState
 import RegStateSimulator
+import RegStateTestSupport
 
 /// Logout says what happened at the provider: revoked, no revocation offered (the token stays valid there), refused,
 /// or — throwing, with nothing changed — could not be reached.
@@ -42,7 +43,10 @@ struct LogoutResultTests {
     func refused() async throws {
         let harness = try EngineHarness()
         _ = try await harness.registeredService()
-        let transport = RevocationAnswer(.json(400, ["error": "unsupported_token_type"]), base: harness.simulator.transport)
+        let refusal = HTTPResponse.json(400, ["error": "unsupported_token_type"])
+        let transport = RecordingTransport(base: harness.simulator.transport) { request, _, base in
+            RecordingTransport.Kind(request) == .revocation ? refusal : try await base.send(request)
+        }
         let service = RegStateService(configuration: harness.configuration, dependencies: RegStateDependencies(
             store: harness.store, journal: harness.journal, transport: transport, clock: harness.clock))
         #expect(await service.start().letter == "B")
@@ -67,17 +71,3 @@ struct LogoutResultTests {
     }
 }
 
-/// Answers every revocation request with `answer`; everything else goes to `base`.
-struct RevocationAnswer: HTTPTransport {
-    let answer: HTTPResponse
-    let base: any HTTPTransport
-
-    init(_ answer: HTTPResponse, base: any HTTPTransport) {
-        self.answer = answer
-        self.base = base
-    }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        request.url.path.hasSuffix("/oauth/revoke") ? answer : try await base.send(request)
-    }
-}

@@ -3,6 +3,7 @@ import Testing
 @testable import RegState
 import RegStateSimulator
 import RegStateTesting
+import RegStateTestSupport
 
 /// Issue 20: passwordless gives second tries. A wrong code keeps the attempt, a resend supersedes the old code, the
 /// tries are bounded, and each way a code can fail is its own typed reason; the code never reaches the journal or

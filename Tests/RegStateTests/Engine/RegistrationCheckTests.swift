@@ -3,6 +3,7 @@ import Testing
 @testable import RegState
 import RegStateSimulator
 import RegStateTesting
+import RegStateTestSupport
 
 /// Seed 002's Check Registration (issue 20): on a launch with stored credentials and a connection the backend checks
 /// the access token at the provider's userinfo and the profile is refreshed, when its `sub` is the stored ID token's.
@@ -138,19 +139,3 @@ struct RegistrationCheckTests {
     }
 }
 
-/// Passes requests on to `base` and remembers them.
-final class RecordingTransport: HTTPTransport, @unchecked Sendable {
-    // Safe: every access to `recorded` goes through the lock.
-    private let lock = NSLock()
-    private var recorded: [HTTPRequest] = []
-    private let base: any HTTPTransport
-
-    init(base: any HTTPTransport) { self.base = base }
-
-    var requests: [HTTPRequest] { lock.withLock { recorded } }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        lock.withLock { recorded.append(request) }
-        return try await base.send(request)
-    }
-}

@@ -3,6 +3,7 @@ import Testing
 @testable import RegState
 import RegStateTesting
 import RegStateSimulator
+import RegStateTestSupport
 
 @Suite("Registration paths: G, H, Retry, F")
 struct RegistrationPathTests {

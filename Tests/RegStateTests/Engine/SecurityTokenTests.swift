@@ -3,6 +3,7 @@ import Testing
 import RegState
 import RegStateTesting
 import RegStateSimulator
+import RegStateTestSupport
 
 /// A self-renewing app whose API is the registration backend: the security token obtained at confirmation goes to
 /// the backend's URLs, the provider's access token to the provider's.

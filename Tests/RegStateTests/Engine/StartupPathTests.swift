@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import RegState
 import RegStateSimulator
+import RegStateTestSupport
 
 @Suite("Startup paths A, B, C, D, E")
 struct StartupPathTests {
@@ -155,7 +156,18 @@ struct RotationAndStorageTests {
     @Test("given the store cannot write the rotated tokens, when a caller asks for a token, then the new token is neither handed out nor stored alone")
     func rotatedTokenPersistedBeforeUse() async throws {
         let harness = try EngineHarness()
-        let transport = RefreshGrantTransport(base: harness.simulator.transport)
+        // Watches the refresh answers (unchanged) for the access token the provider issued, and arms a store failure
+        // for the write of the rotated tokens once the answer passes (after the renewal's own mark was written).
+        let issuedAccessTokens = LockedValue<[String]>([])
+        let onRefreshAnswer = LockedValue<(@Sendable () -> Void)?>(nil)
+        let transport = RecordingTransport(base: harness.simulator.transport) { request, _, base in
+            let response = try await base.send(request)
+            guard RecordingTransport.Kind(request) == .grant("refresh_token"), response.status == 200,
+                  let access = response.jsonBody?.objectValue?["access_token"]?.stringValue else { return response }
+            issuedAccessTokens.withLock { $0.append(access) }
+            onRefreshAnswer.withLock { $0 }?()
+            return response
+        }
         let service = RegStateService(configuration: harness.configuration, dependencies: RegStateDependencies(
             store: harness.store, journal: harness.journal, transport: transport, clock: harness.clock))
         await service.start()
@@ -167,12 +179,12 @@ struct RotationAndStorageTests {
         harness.clock.advance(by: 3600)
         let failure = StoreError.writeFailed(key: "credentials", reason: "disk full")
         let store = harness.store
-        transport.onRefreshAnswer.withLock { $0 = { store.failNextWrite(failure) } }
+        onRefreshAnswer.withLock { $0 = { store.failNextWrite(failure) } }
         await #expect(throws: RegStateError.renewal(.storage(try #require(failure.errorDescription)))) {
             try await service.validAccessToken()
         }
         // The provider did rotate: its new access token must not have been handed out or stored without its refresh token.
-        let issued = try #require(transport.issuedAccessTokens.withLock { $0 }.last, "no refresh answer reached the client")
+        let issued = try #require(issuedAccessTokens.withLock { $0 }.last, "no refresh answer reached the client")
         #expect(issued != oldAccess)
         // The old pair stays, whole: a local disk failure is recoverable and never ends the session (seed 000).
         #expect(await tokens.accessToken()?.token == oldAccess)
@@ -200,30 +212,6 @@ struct RotationAndStorageTests {
         #expect(try await service.journalEntries().last?.event == .storedTokensInspected(.unreadable(reason: reason)))
         // The read error passes: the next launch finds the session.
         #expect(await harness.launch().start().letter == "B")
-    }
-}
-
-/// Watches successful refresh-grant answers and records the access tokens they carry, so a test can tell the token
-/// the provider issued from the one the engine hands out. The answers pass unchanged: an observer, not a fake.
-final class RefreshGrantTransport: HTTPTransport {
-    let base: any HTTPTransport
-    /// The access tokens of the refresh answers, in order.
-    let issuedAccessTokens = LockedValue<[String]>([])
-    /// Runs when a refresh answer passes (after the renewal's own mark was written): arms a store failure for the
-    /// write of the rotated tokens.
-    let onRefreshAnswer = LockedValue<(@Sendable () -> Void)?>(nil)
-
-    init(base: any HTTPTransport) {
-        self.base = base
-    }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let response = try await base.send(request)
-        guard request.formParameters["grant_type"] == "refresh_token", response.status == 200,
-              let body = response.jsonBody?.objectValue else { return response }
-        if let access = body["access_token"]?.stringValue { issuedAccessTokens.withLock { $0.append(access) } }
-        onRefreshAnswer.withLock { $0 }?()
-        return response
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import RegState
 import RegStateSimulator
+import RegStateTestSupport
 
 /// The token-endpoint answer rule (``OIDCError/isRefusal``) at renewal, through the simulator: an OAuth refusal ends
 /// the session, no answer / 5xx / an HTML page keep it offline, and a 4xx without a readable body is asked once more
@@ -49,7 +50,7 @@ struct TokenAnswerRuleTests {
         let harness = try EngineHarness()
         _ = try await harness.registeredService()
         harness.clock.advance(by: 3_600)
-        let transport = AnswerFirstRefreshWith(HTTPResponse(status: 400), base: harness.simulator.transport)
+        let transport = RecordingTransport.answeringRefreshGrants(HTTPResponse(status: 400), base: harness.simulator.transport)
         let service = Self.launch(harness, transport: transport)
         #expect(await service.start().letter == "C")
         #expect(transport.refreshes == 2)
@@ -62,7 +63,7 @@ struct TokenAnswerRuleTests {
         _ = try await harness.registeredService()
         let refresh = await harness.storedRefreshToken()
         harness.clock.advance(by: 3_600)
-        let transport = AnswerFirstRefreshWith(HTTPResponse(status: 400), then: HTTPResponse(status: 503),
+        let transport = RecordingTransport.answeringRefreshGrants(HTTPResponse(status: 400), HTTPResponse(status: 503),
                                                base: harness.simulator.transport)
         let service = Self.launch(harness, transport: transport)
         let state = await service.start()
@@ -79,7 +80,7 @@ struct TokenAnswerRuleTests {
         harness.clock.advance(by: 3_600)
         let page = HTTPResponse(status: status, headers: ["Content-Type": "text/html; charset=utf-8"],
                                 body: Data("<html><body>Accept the terms to get online</body></html>".utf8))
-        let transport = AnswerFirstRefreshWith(page, then: page, base: harness.simulator.transport)
+        let transport = RecordingTransport.answeringRefreshGrants(page, page, base: harness.simulator.transport)
         let service = Self.launch(harness, transport: transport)
         let state = await service.start()
         #expect(state.session?.connectivity == .offline(.noInternet))
@@ -95,7 +96,7 @@ struct TokenAnswerRuleTests {
         _ = try await harness.registeredService()
         harness.clock.advance(by: 3_600)
         let answer = HTTPResponse.json(400, ["error": .string(code)])
-        let transport = AnswerFirstRefreshWith(answer, then: answer, base: harness.simulator.transport)
+        let transport = RecordingTransport.answeringRefreshGrants(answer, answer, base: harness.simulator.transport)
         let service = Self.launch(harness, transport: transport)
         let state = await service.start()
         #expect((state == .registrationRequired) == ends)
@@ -108,27 +109,15 @@ struct TokenAnswerRuleTests {
     }
 }
 
-/// Answers the first refresh-token grant with `first` and the second with `then` (or passes it on), every other
-/// request through to `base`.
-final class AnswerFirstRefreshWith: HTTPTransport {
-    private let answers: [HTTPResponse]
-    private let base: any HTTPTransport
-    private let count = LockedValue(0)
-
-    init(_ first: HTTPResponse, then second: HTTPResponse? = nil, base: any HTTPTransport) {
-        answers = [first] + (second.map { [$0] } ?? [])
-        self.base = base
+extension RecordingTransport {
+    /// The simulator's transport, with the first refresh-token grants answered by `answers` in order (the later ones
+    /// reach the simulator).
+    static func answeringRefreshGrants(_ answers: HTTPResponse..., base: any HTTPTransport) -> RecordingTransport {
+        RecordingTransport(base: base) { request, earlier, base in
+            Kind(request) == .grant("refresh_token") && earlier < answers.count ? answers[earlier] : try await base.send(request)
+        }
     }
 
     /// How many refresh-token grants were sent.
-    var refreshes: Int { count.withLock { $0 } }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard request.formParameters["grant_type"] == "refresh_token" else { return try await base.send(request) }
-        let index = count.withLock { value in
-            defer { value += 1 }
-            return value
-        }
-        return index < answers.count ? answers[index] : try await base.send(request)
-    }
+    var refreshes: Int { requests(.grant("refresh_token")).count }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import RegState
 import RegStateSimulator
+import RegStateTestSupport
 
 /// One rule for "is this transient, and which issue is it": a page that is not the provider's (a captive portal) is
 /// no connection, whether it answers the refresh-token grant or the logout's revocation; nothing is lost either way.
@@ -17,7 +18,9 @@ struct TransientRuleTests {
         _ = try await harness.registeredService()
         let refresh = await harness.storedRefreshToken()
         let page = HTTPResponse(status: status, headers: Self.portalPage.headers, body: Self.portalPage.body)
-        let transport = AnswerRevocationWith(page, base: harness.simulator.transport)
+        let transport = RecordingTransport(base: harness.simulator.transport) { request, _, base in
+            RecordingTransport.Kind(request) == .revocation ? page : try await base.send(request)
+        }
         let service = TokenAnswerRuleTests.launch(harness, transport: transport)
         #expect(await service.start().session != nil)
         await #expect(throws: LogoutError.offline(.noInternet)) { try await service.logout() }
@@ -30,24 +33,9 @@ struct TransientRuleTests {
         let harness = try EngineHarness()
         _ = try await harness.registeredService()
         harness.clock.advance(by: 3_600)
-        let transport = AnswerFirstRefreshWith(Self.portalPage, then: Self.portalPage, base: harness.simulator.transport)
+        let transport = RecordingTransport.answeringRefreshGrants(Self.portalPage, Self.portalPage, base: harness.simulator.transport)
         let service = TokenAnswerRuleTests.launch(harness, transport: transport)
         #expect(await service.start().session?.connectivity == .offline(.noInternet))
     }
 }
 
-/// Answers the revocation request (RFC 7009: it names a `token_type_hint`) with a fixed page; everything else goes to
-/// the simulator.
-final class AnswerRevocationWith: HTTPTransport {
-    private let page: HTTPResponse
-    private let base: any HTTPTransport
-
-    init(_ page: HTTPResponse, base: any HTTPTransport) {
-        self.page = page
-        self.base = base
-    }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        request.formParameters["token_type_hint"] == nil ? try await base.send(request) : page
-    }
-}

@@ -3,6 +3,7 @@ import Testing
 @testable import RegState
 import RegStateSimulator
 import RegStateTesting
+import RegStateTestSupport
 
 /// Issue 27: a value that becomes part of a URL is exactly what it says. One function (``URLPathSegment``) puts
 /// every value from data into a path: it is checked here as a rule over hostile IDs, and through the engine's device

@@ -2,21 +2,20 @@ import Foundation
 import Testing
 @testable import RegState
 import RegStateSimulator
-
-/// Loopback hosts go over real sockets through URLSession; everything else to the simulator.
-struct LoopbackOrSimulatorTransport: HTTPTransport {
-    let local = URLSessionTransport(defaultTimeout: 20)
-    let simulator: any HTTPTransport
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await (request.url.host == "127.0.0.1" ? local : simulator).send(request)
-    }
-}
+import RegStateTestSupport
 
 /// A token never follows a redirect it does not belong to: transports return 3xx as they are; the authorized
 /// transport follows them, re-judging every hop by the policy and dropping `Authorization` across origins.
 @Suite("Redirects never carry the token")
 struct RedirectTests {
+    /// Loopback hosts go over real sockets through URLSession; everything else to the simulator.
+    static func loopbackOrSimulator(_ simulator: any HTTPTransport) -> RecordingTransport {
+        let local = URLSessionTransport(defaultTimeout: 20)
+        return RecordingTransport(base: simulator) { request, _, simulator in
+            try await (request.url.host == "127.0.0.1" ? local : simulator).send(request)
+        }
+    }
+
     /// Two real servers: `first` redirects `/api/to-other-origin` to `second`, `/api/to-unlisted` to its `/unlisted`,
     /// and `/api/to-listed` to its `/api/listed`; everything else answers 200.
     static func servers() throws -> (first: LoopbackHTTPServer, second: LoopbackHTTPServer) {
@@ -53,7 +52,7 @@ struct RedirectTests {
         let harness = try EngineHarness()
         let service = try await harness.registeredService()
         let transport = AuthorizedTransport(
-            base: LoopbackOrSimulatorTransport(simulator: harness.simulator.transport), service: service,
+            base: Self.loopbackOrSimulator(harness.simulator.transport), service: service,
             policy: TokenPolicy(validatingURLs: [first.url("/api")]))
 
         let landed = try await transport.send(HTTPRequest(method: .get, url: first.url("/api/to-other-origin")))

@@ -42,13 +42,17 @@ extension StorageFileSystem {
     }
 
     /// Reads from the descriptor's position to the end of the file.
+    ///
+    /// Each chunk is read into uninitialized memory: zeroing a 64 KiB buffer for a record of a few KiB touched pages a
+    /// short-lived process (`regstate status`) paid for in resident memory on every read.
     package func readToEnd(_ fd: Int32) throws -> Data {
         var result = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = try buffer.withUnsafeMutableBytes { try read(fd, into: $0) }
-            if count == 0 { return result }
-            result.append(contentsOf: buffer[0..<count])
+            let chunk = try [UInt8](unsafeUninitializedCapacity: 64 * 1024) { buffer, initialized in
+                initialized = try read(fd, into: UnsafeMutableRawBufferPointer(buffer))
+            }
+            if chunk.isEmpty { return result }
+            result.append(contentsOf: chunk)
         }
     }
 
