@@ -34,6 +34,8 @@ public final class SimulatedNetwork: @unchecked Sendable {
     private var offline = false
     private var disabled: Set<NetworkFault> = []
     private var watch: LaunchBudgetWatch?
+    private var rejections: RejectionAudit?
+    private var forgeries: ForgeryAudit?
     /// The DPoP invariants, checked on every request and answer.
     let dpop: DPoPAudit
     /// Origins (scheme://host:port) a token may be sent to, and the issuer's origin (the only one for refresh tokens).
@@ -64,6 +66,11 @@ public final class SimulatedNetwork: @unchecked Sendable {
     /// The launch-budget world's stalls (``LaunchBudgetWatch``); `nil` in every other world.
     var launchBudgetWatch: LaunchBudgetWatch? { get { lock.withLock { watch } } set { lock.withLock { watch = newValue } } }
 
+    /// The rejecting world's referee (``RejectionAudit``); `nil` in every other world.
+    var rejectionAudit: RejectionAudit? { get { lock.withLock { rejections } } set { lock.withLock { rejections = newValue } } }
+    /// The forged-redirect world's referee (``ForgeryAudit``); `nil` in every other world.
+    var forgeryAudit: ForgeryAudit? { get { lock.withLock { forgeries } } set { lock.withLock { forgeries = newValue } } }
+
     /// The transport of one process: requests from a dead process never leave, answers to one are lost.
     func transport(for process: Int, isAlive: @escaping @Sendable () -> Bool) -> any HTTPTransport {
         ProcessTransport(network: self, process: process, isAlive: isAlive)
@@ -74,6 +81,8 @@ public final class SimulatedNetwork: @unchecked Sendable {
         let label = "p\(process) \(request.method.rawValue) \(request.url.host ?? "?")\(request.url.path)"
         audit(request, label: label)
         dpop.leaving(request, label: label)
+        rejectionAudit?.leaving(request, from: process)
+        forgeryAudit?.leaving(request, from: process, label: label)
         let leftAt = clock.now()
         let (fault, latency, yields) = lock.withLock { () -> (NetworkFault?, Double, Int) in
             let drawn: NetworkFault? = offline ? .offline
@@ -120,6 +129,8 @@ public final class SimulatedNetwork: @unchecked Sendable {
         ledger.delivered(by: process)
         dpop.answered(request, response, label: label, clockMoved: abs(clock.now().timeIntervalSince(leftAt)) > 30)
         let delivered = isAlive() && fault != .answerLost && fault != .malformedAnswer
+        rejectionAudit?.answered(request, response, delivered: delivered, process: process, at: clock.now(),
+                                 mishaps: ledger.diskMishapCount)
         if isGrant, (400..<500).contains(response.status) { ledger.providerRefused() }
         if isGrant, response.status == 200, delivered {
             ledger.grantDelivered(at: clock.now())

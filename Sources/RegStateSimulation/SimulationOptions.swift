@@ -60,6 +60,12 @@ public enum SimulationWorld: String, Sendable, Equatable, CaseIterable {
     /// are checked on the shared file (the per-process replay checks do not apply). Files only. Not drawn for a
     /// seed: `--world shared-journal`.
     case sharedJournal = "shared-journal"
+    /// RegState renews itself; the backend's API rejects every token for the whole run, across launches and
+    /// processes (``RejectionAudit``). Not drawn for a seed: `--world rejecting`.
+    case rejectingBackend = "rejecting"
+    /// RegState renews itself; every registration meets forged redirects before the genuine one, sometimes across
+    /// a relaunch (``ForgeryAudit``). Not drawn for a seed: `--world forged`.
+    case forgedRedirect = "forged"
 
     /// The world of `seed` when none is given: half plain, a quarter DPoP, a quarter host (from a stream of its own,
     /// so the actions every seed draws stay the same).

@@ -163,7 +163,7 @@ extension SimulationRun {
                     await self.loggedOutCompleted(by: service)
                     return "logged out"
                 } catch {
-                    return "not active"
+                    return "refused (\(error))"
                 }
             }
         case .diskFaults(let write, let crash):
@@ -237,6 +237,7 @@ extension SimulationRun {
     func register(_ index: Int, spawned: Bool) async {
         guard let service = slots[index].service else { return }
         if case .active = await service.state { return }
+        if world == .forgedRedirect { return await registerPastForgeries(index) }
         if world == .host {
             hostPush(index, .fresh, reason: "the user logs in to the host app")
             if !spawned { await awaitPending() }

@@ -55,6 +55,8 @@ extension SimulationRun {
                              + "lifetime (\(Int(accessLifetime))s) of the previous one; explained: \(budget)")
         }
         if world == .dpop { ledger.note("dpop  \(network.dpop.summary)") }
+        await checkRejectionCost()
+        checkForgeries()
         let open = pendingCalls.open
         if !open.isEmpty { ledger.violation("bounded-wait", "calls never returned: \(open.joined(separator: ", "))") }
     }

@@ -7,8 +7,10 @@ import RegStateSimulator
 extension SimulationRun {
     func prepareWorld() async {
         switch world {
-        case .plain, .launchBudget, .sharedJournal, .memory:
+        case .plain, .launchBudget, .sharedJournal, .memory, .forgedRedirect:
             break
+        case .rejectingBackend:
+            await prepareRejectingBackend()
         case .pushedAuthorization:
             await preparePushedAuthorization()
         case .dpop:
@@ -31,7 +33,7 @@ extension SimulationRun {
     /// sometimes turns hostile with its nonces (a new one on every answer, none accepted), and back.
     func actWorld() async {
         switch world {
-        case .plain, .launchBudget, .sharedJournal:
+        case .plain, .launchBudget, .sharedJournal, .rejectingBackend, .forgedRedirect:
             break
         case .memory:
             await churnSubscribers()
@@ -58,6 +60,7 @@ extension SimulationRun {
 
     /// Performs `action` where a host or DPoP world gives it another meaning; `false` leaves it to the common path.
     func performInWorld(_ action: SimulationAction) async -> Bool {
+        if world == .rejectingBackend { return await performRejecting(action) }
         switch (world, action) {
         case (.memory, _):
             return await performInMemoryWorld(action)
@@ -264,7 +267,7 @@ extension SimulationRun {
         let backend = SimulatorConfiguration().backendURL
         let resource = backend.appendingPathComponent("v1/resource/tickets")
         let policy = world == .host ? TokenPolicy.backend(backend)
-            : TokenPolicy(validatingURLs: [backend.appendingPathComponent("v1/resource")])
+            : rejectingWorldPolicy(backend: backend) ?? TokenPolicy(validatingURLs: [backend.appendingPathComponent("v1/resource")])
         if world != .host { grantCapableCalls += 1 }
         spawn("api", slot: index) { service in
             let api = AuthorizedTransport(base: transport, service: service, policy: policy)
@@ -280,7 +283,7 @@ extension SimulationRun {
     /// hostile nonce policy ends.
     func healWorld() async {
         switch world {
-        case .plain, .launchBudget, .memory:
+        case .plain, .launchBudget, .memory, .rejectingBackend, .forgedRedirect:
             break
         case .sharedJournal:
             (disk as? SimulatedFileSystem)?.sharedAppendCrashes = false

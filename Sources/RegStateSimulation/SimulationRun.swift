@@ -18,6 +18,11 @@ public actor SimulationRun {
     let memoryWatch: MemoryWatch?
     /// The shared-journal world's last snapshot sequence seen on the file's first line (a change is a compaction).
     var sharedJournalSnapshot: Int?
+    /// The rejecting world's referee; `nil` in every other world.
+    nonisolated let rejectionAudit: RejectionAudit?
+    /// The forged-redirect world's referee on the wire, and what its registrations did; `nil` in every other world.
+    nonisolated let forgeryAudit: ForgeryAudit?
+    var forgeryTally = ForgeryTally()
     let liveness = Liveness()
     var random: SeededRandom
     /// A second stream for the faults added after the first seeds were recorded (key rotation, device limits), so
@@ -90,6 +95,14 @@ public actor SimulationRun {
             : nil
         memoryWatch = world == .memory ? MemoryWatch() : nil
         network.launchBudgetWatch = budgetWatch
+        let carrier = Self.rejectedCarrier(for: options.seed)
+        rejectionAudit = world == .rejectingBackend
+            ? RejectionAudit(carrier: carrier, ledger: ledger, lifetime: carrier == .accessToken
+                                 ? accessLifetime : Self.rejectingWorldSecurityTokenLifetime)
+            : nil
+        network.rejectionAudit = rejectionAudit
+        forgeryAudit = world == .forgedRedirect ? ForgeryAudit(ledger: ledger) : nil
+        network.forgeryAudit = forgeryAudit
         network.disabledFaults = Set(options.disabledFaults.compactMap(\.networkFault))
         startedAt = clock.now()
         let ledger = ledger
@@ -172,6 +185,8 @@ public actor SimulationRun {
         guard slot.service != nil else { return }
         liveness.kill(slot.incarnation)
         disk.kill(slot.incarnation)
+        let label = "p\(slot.incarnation) "
+        rejectionAudit?.ended(slot.incarnation, midCall: pendingCalls.open.contains { $0.hasPrefix(label) })
         slot.service = nil
         memoryWatch?.forget(slot.incarnation)
         // Host worlds: the process's callers die with it (they may be waiting for a host that is gone too).
@@ -189,7 +204,8 @@ public actor SimulationRun {
         // the seed chose (the check is tested on the simulator in RegistrationCheckTests).
         configuration.checksRegistrationAtLaunch = false
         switch self.world {
-        case .plain, .memory, .sharedJournal: break
+        case .plain, .memory, .sharedJournal, .forgedRedirect: break
+        case .rejectingBackend: configuration.backendRetiresSecurityTokens = true
         case .launchBudget: configuration.oidc.unexplainedAnswerRetryDelay = 1
         case .pushedAuthorization: configuration.oidc.pushedAuthorization = enginePushedAuthorization
         case .dpop: configuration.dpop = engineRequiresDPoP ? .required : .whenOffered

@@ -68,12 +68,7 @@ extension CLIOptions {
                 options.storeGiven = true
             case "--json": options.json = try flag()
             case "--check-registration": options.checksRegistration = try flag()
-            case "--platform":
-                let text = try value()
-                guard let platform = PlatformChoice(rawValue: text) else {
-                    throw UsageError("option --platform must be native or web, not '\(text)'")
-                }
-                options.platform = platform
+            case "--platform": options.platform = try choice(try value(), for: name, among: "native or web")
             case "--issuer": options.issuer = try httpURL(try value(), for: name)
             case "--client-id":
                 let id = try value()
@@ -100,31 +95,13 @@ extension CLIOptions {
             case "--sim-access-ttl": options.simulator.accessTokenLifetime = try seconds(try value(), for: name)
             case "--sim-refresh-ttl": options.simulator.refreshTokenLifetime = try seconds(try value(), for: name)
             case "--sim-reuse-grace": options.simulator.reuseGrace = try seconds(try value(), for: name)
-            case "--dpop":
-                let text = try value()
-                guard let mode = DPoPMode(rawValue: text) else {
-                    throw UsageError("option --dpop must be off, auto or required, not '\(text)'")
-                }
-                options.dpop = mode
+            case "--dpop": options.dpop = try choice(try value(), for: name, among: "off, auto or required")
             case "--sim-dpop":
-                let text = try value()
-                guard let mode = SimulatorDPoPMode(rawValue: text), mode != .advertisedOnly else {
-                    throw UsageError("option --sim-dpop must be off, allowed or required, not '\(text)'")
-                }
-                options.simulator.dpop = mode
+                options.simulator.dpop = try choice(try value(), for: name, among: "off, allowed or required") { $0 != .advertisedOnly }
             case "--sim-dpop-nonce": options.simulator.dpopNonce = try flag()
-            case "--par":
-                let text = try value()
-                guard let mode = PushedAuthorizationMode(rawValue: text) else {
-                    throw UsageError("option --par must be off, auto or required, not '\(text)'")
-                }
-                options.pushedAuthorization = mode
+            case "--par": options.pushedAuthorization = try choice(try value(), for: name, among: "off, auto or required")
             case "--sim-par":
-                let text = try value()
-                guard let mode = SimulatorPushedAuthorization(rawValue: text) else {
-                    throw UsageError("option --sim-par must be off, offered or required, not '\(text)'")
-                }
-                options.simulator.pushedAuthorization = mode
+                options.simulator.pushedAuthorization = try choice(try value(), for: name, among: "off, offered or required")
             case "--sim-par-ttl": options.simulator.pushedRequestLifetime = try seconds(try value(), for: name)
             case "--sim-answer-delay": options.simulator.answerDelay = try seconds(try value(), for: name)
             case "--sim-advance": options.simulator.advance = try seconds(try value(), for: name)
@@ -216,6 +193,16 @@ extension CLIOptions {
               url.host?.isEmpty == false
         else { throw UsageError("option \(name) needs an http(s) URL, not '\(text)'") }
         return url
+    }
+
+    /// The option's value as one of `Choice`'s raw values that `allowed` accepts; `among` lists them for the error.
+    private static func choice<Choice: RawRepresentable<String>>(
+        _ text: String, for name: String, among names: String, allowed: (Choice) -> Bool = { _ in true }
+    ) throws(UsageError) -> Choice {
+        guard let choice = Choice(rawValue: text), allowed(choice) else {
+            throw UsageError("option \(name) must be \(names), not '\(text)'")
+        }
+        return choice
     }
 
     private static func seconds(_ text: String, for name: String) throws(UsageError) -> TimeInterval {

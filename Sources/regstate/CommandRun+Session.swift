@@ -133,6 +133,11 @@ extension CommandRun {
                 console.jsonLine(line)
             }
             return ExitCode.success
+        } catch LogoutError.credentialsRemain(let reason) {
+            await drain()
+            console.message("Logout incomplete: \(LogoutError.credentialsRemain(reason).errorDescription ?? reason)")
+            if options.json { console.jsonLine(["result": "logout", "loggedOut": false, "reason": "credentialsRemain"]) }
+            return ExitCode.failure
         } catch let error as LogoutError {
             await drain()
             console.message("Logout refused: \(error.errorDescription ?? "offline, nothing was changed.")")

@@ -24,4 +24,16 @@ struct LaunchBudgetWorldTests {
         #expect(first.seedLines == second.seedLines)
         #expect(first.lines.contains { $0.contains("stalls") })
     }
+
+    /// Budget-world seeds that found an engine defect: 150, 374 (a forced logout that could not take the store's lock,
+    /// held by a stalled renewal, reported "logged out" and left the credentials; it now throws
+    /// `LogoutError.credentialsRemain`).
+    static let regressionSeeds: [UInt64] = [150, 374]
+
+    @Test("Given a launch-budget seed that once found a defect, when it runs again, then every invariant holds",
+          arguments: regressionSeeds)
+    func regression(seed: UInt64) async throws {
+        let outcome = try await SimulationProcess.run(["--seed", "\(seed)", "--world", "budget"])
+        #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
+    }
 }

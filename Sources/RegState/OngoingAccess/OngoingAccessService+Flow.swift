@@ -34,7 +34,7 @@ extension OngoingAccessService {
     /// The refresh token has expired or was refused: consent again, or fail with `oAuthTokenExpired`.
     private func recover(scope: OngoingAccessScope) async throws(OngoingAccessError) -> OngoingAccessAuthorization {
         guard configuration.autoRecoverExpiredCredentials else { throw .oAuthTokenExpired }
-        emit(.reconsentNeeded)
+        try apply(.reconsentNeeded)
         return try await consent(scope: scope)
     }
 
@@ -50,7 +50,7 @@ extension OngoingAccessService {
             return nil
         }
         let renewed = try OngoingAccessClient.token(from: payload)
-        emit(.refreshed(accessTokenExpiresAt: renewed.accessTokenExpiresAt))
+        try apply(.refreshed(accessTokenExpiresAt: renewed.accessTokenExpiresAt))
         return renewed
     }
 

@@ -72,9 +72,8 @@ public actor OngoingAccessService {
     public func authorizeOngoingAccess(
         scope: OngoingAccessScope? = nil, oAuthToken: OAuthToken? = nil
     ) async throws(OngoingAccessError) -> OngoingAccessAuthorization {
-        if case .authorizing = state { throw .authorizationInProgress }
         let before = state
-        state = .authorizing
+        try apply(.began)
         do throws(OngoingAccessError) {
             let result = try await authorize(scope: scope ?? .all, token: oAuthToken)
             if let store = dependencies.tokenStore {
@@ -85,15 +84,10 @@ public actor OngoingAccessService {
                 }
             }
             currentToken = result.oAuthToken
-            state = .authorized(result.session)
-            switch result.origin {
-            case .consent: emit(.authorized(scope: result.session.scope))
-            case .restored: emit(.restored(refreshed: result.refreshed))
-            }
+            try apply(.authorized(result))
             return result
         } catch {
-            state = error == .oAuthTokenExpired ? .expired : before
-            emit(error == .oAuthTokenExpired ? .expired : .failed(error))
+            try? apply(.failed(error, previous: before))
             throw error
         }
     }
@@ -102,8 +96,14 @@ public actor OngoingAccessService {
     /// printer to catch up without sleeping.
     public private(set) var emittedEventCount = 0
 
-    func emit(_ event: OngoingAccessEvent) {
-        emittedEventCount += 1
-        broadcast.send(event)
+    /// Moves to the state ``OngoingAccessMachine`` gives for `input` and sends its events: the one place the state
+    /// changes and events leave.
+    func apply(_ input: OngoingAccessMachine.Input) throws(OngoingAccessError) {
+        let (next, events) = try OngoingAccessMachine.transition(state, on: input)
+        state = next
+        for event in events {
+            emittedEventCount += 1
+            broadcast.send(event)
+        }
     }
 }

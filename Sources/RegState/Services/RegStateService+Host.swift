@@ -79,6 +79,8 @@ extension RegStateService {
         case .userRequested:
             do {
                 return try await logout().result
+            } catch LogoutError.credentialsRemain(let reason) {
+                throw .unexpected("the session ended, but its credentials could not be removed: \(reason)")
             } catch is LogoutError {
                 throw .logoutNeedsConnection
             } catch {
@@ -87,7 +89,10 @@ extension RegStateService {
         case .ssoDenied, .allTokensExpiredOffline:
             guard let session = state.session, session.activation != .nonNative else { throw .noSession }
             let failure: RenewalFailure = reason == .ssoDenied ? .denied(reason: "sso_denied") : .credentialsExhausted
-            _ = try? await apply(.renewalFailed(failure, stored: await storedSession()))
+            let applied = try? await apply(.renewalFailed(failure, stored: await storedSession()))
+            for case .credentialsRemain(let reason) in applied?.results ?? [] {
+                throw .unexpected("the session ended, but its credentials could not be removed: \(reason)")
+            }
             return .nothingToRevoke
         }
     }

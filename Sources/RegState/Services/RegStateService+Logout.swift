@@ -7,7 +7,8 @@ extension RegStateService {
     ///
     /// - Returns: what happened at the provider (revoked, no revocation offered, or revocation refused) and the
     ///   request that ends the browser session there, if any.
-    /// - Throws: ``LogoutError/offline(_:)``; ``TransitionRejection`` when there is no session to end.
+    /// - Throws: ``LogoutError/offline(_:)``; ``LogoutError/credentialsRemain(_:)`` when the session ended but the
+    ///   store did not let its credentials be removed; ``TransitionRejection`` when there is no session to end.
     @discardableResult
     public func logout() async throws -> LoggedOut {
         let applied = try await apply(.logoutRequested)
@@ -15,6 +16,7 @@ extension RegStateService {
         for result in applied.results {
             switch result {
             case .logoutRefused(let issue): throw LogoutError.offline(issue)
+            case .credentialsRemain(let reason): throw LogoutError.credentialsRemain(reason)
             case .loggedOut(let loggedOut): return loggedOut
             default: continue
             }

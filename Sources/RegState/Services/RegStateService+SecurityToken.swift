@@ -35,7 +35,11 @@ extension RegStateService {
         guard case .active(let session) = state, session.activation != .nonNative else {
             throw AuthorizationError.noSession
         }
-        if let current = await tokenSnapshot()?.securityToken, current != token, !(await flights.security.isPending) {
+        // A usable token stored meanwhile (another caller's renewal landed while this one waited to get here) is the
+        // answer: for a token that was not rejected (an expired or missing one) even when it is the one seen, since
+        // renewing it would buy a second token, without a hold, for one expiry.
+        if let current = await tokenSnapshot()?.securityToken, current != token || trigger != .backendUnauthorized,
+           !(await flights.security.isPending) {
             return current
         }
         // Renewed for a rejection (here or in another process, this launch or an earlier one) and rejected again

@@ -110,10 +110,13 @@ extension RegStateService {
 
     /// The backend ended the session (`403 FORCED_LOGOUT`): local data is cleared and the user must register again.
     ///
-    /// - Throws: ``TransitionRejection`` when no session is active.
+    /// - Throws: ``TransitionRejection`` when no session is active; ``LogoutError/credentialsRemain(_:)`` when the
+    ///   session ended (**E** `forcedLogout`) but the store did not let its credentials be removed (``clearState()``
+    ///   removes them).
     public func handleForcedLogout() async throws {
         await flights.security.fail(.forcedLogout)
-        try await apply(.forcedLogout)
+        let applied = try await apply(.forcedLogout)
+        for case .credentialsRemain(let reason) in applied.results { throw LogoutError.credentialsRemain(reason) }
     }
 
     /// Wipes all local state: every record RegState writes (credentials, profile, installation id, pending login, DPoP

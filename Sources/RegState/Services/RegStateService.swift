@@ -264,7 +264,8 @@ public actor RegStateService {
             await runner.clearProvisionalTokens()
             return .nothing
         case .clearAllTokens:
-            return await answer(nil, feeding: await runner.clearAllTokens())
+            if let reason = await runner.clearAllTokens() { return await answer(.credentialsRemain(reason), feeding: nil) }
+            return await answer(nil, feeding: .credentialsCleared)
         case .clearEverything:
             let deregistration = await runner.clearEverything()
             recorder.reset()

@@ -122,4 +122,32 @@ struct ForgedRedirectTests {
         #expect(await service.state == .failed(.registration(.tooManyRefusedRedirects)))
         #expect(await Self.refusal(service, genuine) == .noPendingLogin)
     }
+
+    @Test("a redirect that cannot be checked after a relaunch (the provider down): refused as transient, the login kept for the genuine one",
+          arguments: [nil] + Forgery.allCases.map(Optional.some))
+    func uncheckedAfterRelaunch(_ forgery: Forgery?) async throws {
+        // Seed 50 of the forged-redirect world: the check needs the provider's metadata, which a relaunched process
+        // has not read yet; when it could not be read, the exchange took the login first and then failed, so one
+        // forged redirect during an outage lost the sign-in.
+        let device = try FileStoreDevice()
+        defer { device.remove() }
+        var first: RegStateService? = try device.launch()
+        await first?.start()
+        let url = try #require(try await first?.beginSocialRegistration())
+        first = nil
+        let genuine = try await device.simulator.authorize(url, as: "alice@example.com")
+        let second = try device.launch()
+        await second.start()
+        await device.simulator.setProviderDown(true)
+        let refused = await Self.refusal(second, try forgery?.apply(to: genuine) ?? genuine)
+        #expect(refused != nil && refused?.keepsSocialLogin == false, "\(String(describing: refused))")
+        #expect(try device.record() != nil, "the login is kept in the store")
+        #expect(await second.pendingSocialLogin()?.authorizationURL == url)
+        await device.simulator.setProviderDown(false)
+        #expect(await Self.refusal(second, genuine) == nil)
+        guard case .awaitingConfirmation = await second.state else {
+            Issue.record("the genuine redirect did not register: \(await second.state)")
+            return
+        }
+    }
 }

@@ -9,6 +9,8 @@ enum EffectResult: Sendable {
     /// The logout did not happen (the provider or the store could not be reached), even when the refusal came back
     /// too late to apply.
     case logoutRefused(TransientIssue)
+    /// The session ended, but its credentials could not be removed from the store (the store's reason).
+    case credentialsRemain(String)
     /// Clear-state removed everything local; what the backend did about this installation.
     case cleared(InstallationDeregistration)
     /// Confirmation was refused at the backend's device limit; the ID token that still lists and removes devices
@@ -22,6 +24,7 @@ extension EffectResult: CustomStringConvertible {
         switch self {
         case .loggedOut(let loggedOut): "loggedOut(\(loggedOut.result.name))"
         case .logoutRefused(let issue): "logoutRefused(\(issue))"
+        case .credentialsRemain(let reason): "credentialsRemain(\(reason))"
         case .cleared(let deregistration): "cleared(\(deregistration))"
         case .deviceLimit: "deviceLimit(redacted)"
         }

@@ -92,8 +92,9 @@ extension EffectRunner {
     /// `iss`, not this client's redirect URI, no code. It is refused before anything is taken or sent, and the login
     /// stays for its genuine redirect, in memory and in the store, with one more refusal counted (under the store's
     /// lock, so two processes count together); beyond ``RegStateConfiguration/maxRefusedRedirects`` the login is
-    /// discarded (``RegistrationFailure/tooManyRefusedRedirects``). `nil` when the redirect belongs to the login, or
-    /// when the check could not be made (the exchange then reports it as before).
+    /// discarded (``RegistrationFailure/tooManyRefusedRedirects``). A redirect that cannot be checked for a transient
+    /// reason is refused with it, the stored login left as it is (a later redirect resumes it). `nil` when the redirect
+    /// belongs to the login, or when the check failed for another reason (the exchange then reports it as before).
     private func refuseForeignRedirect(_ callback: URL, remembered: PendingLogin?) async -> MachineEvent? {
         var login = remembered
         if login == nil { login = await tokens.pendingLogin() }
@@ -102,6 +103,10 @@ extension EffectRunner {
         do {
             _ = try await provider.authorizationCode(from: callback, for: login.request)
             return nil
+        } catch where error.isTransient {
+            // Not checked (the provider's metadata could not be read): refused as it stands, and the login is left in
+            // the store untouched. Taking it first, as the exchange does, lost it to a redirect nobody had checked.
+            return .registrationFailed(RegistrationFailure(error))
         } catch {
             failure = RegistrationFailure(error)
         }

@@ -189,17 +189,18 @@ struct EffectRunner: Sendable {
     }
 
     /// Removes all credentials of this session (and its DPoP key), under the store's lock; another process's
-    /// session is left alone. `nil` when the store refused (nothing to report).
-    func clearAllTokens() async -> MachineEvent? {
+    /// session is left alone. `nil` when they are gone; otherwise the store's reason (its lock not taken in time, a
+    /// removal refused), which the call that ended the session reports (``LogoutError/credentialsRemain(_:)``).
+    func clearAllTokens() async -> String? {
         do {
             let lease = try await tokens.exclusiveAccess()
             defer { lease.release() }
             let ours = try await tokens.clearAll(keepingOngoingAccess: configuration.keepsOngoingAccessAfterSessionEnd)
             dpop.forgetSession(removingKey: ours)
-            return .credentialsCleared
+            return nil
         } catch {
             logger.log(.error, "clear tokens: \(error.localizedDescription)")
-            return nil
+            return error.localizedDescription
         }
     }
 
@@ -295,7 +296,9 @@ struct EffectRunner: Sendable {
             let ours = try await tokens.clearAll(keepingOngoingAccess: configuration.keepsOngoingAccessAfterSessionEnd)
             dpop.forgetSession(removingKey: ours)
         } catch {
+            // Ended at the provider, not on the device: never a "logged out" with the tokens still stored.
             logger.log(.error, "logout: \(error.localizedDescription)")
+            return (.loggedOut, .credentialsRemain(error.localizedDescription))
         }
         return (.loggedOut, .loggedOut(LoggedOut(result: result, endSession: endSession)))
     }

@@ -42,7 +42,10 @@ actor SecurityTokenFlight {
     func admit(rejected token: String) -> Admission {
         let digest = token.hashValue
         let now = clock.now()
-        if pending?.digest == digest { return .wait }
+        // One renewal at a time: a caller whose token differs from the pending one's (a token stored meanwhile, or
+        // none) waits for that renewal's newer token. Starting a second flight here orphaned the first one's waiters:
+        // its answer was never resolved.
+        if pending != nil { return .wait }
         if let settled, settled.digest == digest, now < settled.until { return .wait }
         if backoff.isExhausted(digest: digest, at: now) { return .exhausted }
         let answer = OnceValue<Answer>()

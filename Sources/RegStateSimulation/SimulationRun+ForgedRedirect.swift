@@ -1,0 +1,151 @@
+import Foundation
+import RegState
+
+/// The forged-redirect world (``SimulationWorld/forgedRedirect``): a self-renewing world in which every social
+/// registration meets up to `maxRefusedRedirects + 1` forged redirects (each a ``RedirectForgery``) before the
+/// genuine one, and now and then the app is relaunched in the middle, so that the genuine redirect reaches a new
+/// process that knows the login only from the store. Invariants, checked as each redirect is handed in:
+/// - `forged-refused`: a forged redirect is refused and makes no token request (``ForgeryAudit`` watches the wire);
+/// - `forged-bound`: the redirect past the bound is refused with `tooManyRefusedRedirects` (the user is told), and the
+///   genuine redirect after it completes nothing and makes no token request (the login was discarded);
+/// - `genuine-completes`: within the bound, the genuine redirect completes the login — unless the network or the disk
+///   failed it, or a logout or clear-state ended the login meanwhile.
+extension SimulationRun {
+    /// What the world's registrations did, for the end-of-run note.
+    struct ForgeryTally {
+        var logins = 0
+        var forged = 0
+        var relaunched = 0
+        var discarded = 0
+        var completed = 0
+    }
+
+    /// The registration of the forged-redirect world on slot `index`, run to its end before the next action.
+    func registerPastForgeries(_ index: Int) async {
+        guard var service = slots[index].service, let audit = forgeryAudit else { return }
+        let mishaps = ledger.diskMishapCount
+        ledger.note("act   user registers on slot \(index), forged redirects first")
+        loggedOut = false
+        registrationsInFlight += 1
+        grantCapableCalls += 1
+        defer { registrationsInFlight -= 1 }
+        let genuine: URL
+        do {
+            let url = try await service.beginSocialRegistration()
+            genuine = try await simulator.authorize(url, as: email)
+        } catch {
+            return ledger.note("call  p\(slots[index].incarnation) register -> did not begin (\(error))")
+        }
+        forgeryTally.logins += 1
+        let bound = configuration().maxRefusedRedirects
+        let forgeries = worldRandom.below(bound + 2)
+        let relaunchBefore: Int? = worldRandom.chance(40) ? worldRandom.below(forgeries + 1) : nil
+        let traced = ledger.trace.count
+        var discarded = false
+        var uncounted = 0
+        for attempt in 0...forgeries {
+            if attempt == relaunchBefore {
+                await launch(index, reason: "relaunch while a login is pending")
+                forgeryTally.relaunched += 1
+                guard let relaunched = slots[index].service else { return }
+                service = relaunched
+                // Another process registered meanwhile: the relaunch found its session, and the login is moot.
+                if case .active = await service.state {
+                    return ledger.note("check p\(slots[index].incarnation) launched into another process's session: "
+                                       + "the login is moot")
+                }
+            }
+            let incarnation = slots[index].incarnation
+            let forgery = attempt < forgeries ? RedirectForgery.allCases[worldRandom.below(RedirectForgery.allCases.count)] : nil
+            let callback = forgery.flatMap { $0.apply(to: genuine) } ?? genuine
+            let what = forgery.map { "a forged redirect (\($0.rawValue))" } ?? "the genuine redirect"
+            let mustSendNothing = forgery != nil || discarded
+            if mustSendNothing { audit.watch(incarnation, handed: what) }
+            let outcome: Result<Void, any Error>
+            do {
+                _ = try await service.completeSocialRegistration(callback: callback)
+                outcome = .success(())
+            } catch {
+                outcome = .failure(error)
+            }
+            audit.stopWatching()
+            let kept = disk.peek("pending_login") != nil ? "a login pending on disk" : "no login on disk"
+            ledger.note("call  p\(incarnation) completes with \(what) -> \(Self.describe(outcome)); "
+                        + "\(Self.describe(await service.state)), \(kept)")
+            guard liveness.isAlive(incarnation) else { return }
+            // A redirect refused for a transient reason (the provider's metadata unreachable) counts no refusal.
+            if let failure = Self.failure(of: outcome), forgery != nil, !failure.keepsSocialLogin,
+               failure != .tooManyRefusedRedirects {
+                uncounted += 1
+            }
+            let excused = ledger.diskMishapCount != mishaps || Self.endedMeanwhile(ledger.trace.dropFirst(traced))
+                || uncounted > 0
+            if let forgery {
+                forgeryTally.forged += 1
+                if case .success = outcome {
+                    ledger.violation("forged-refused", "p\(incarnation) took a forged redirect (\(forgery.rawValue))")
+                    return
+                }
+                if attempt == bound {
+                    discarded = true
+                    forgeryTally.discarded += 1
+                    if Self.failure(of: outcome) != .tooManyRefusedRedirects, !excused {
+                        ledger.violation("forged-bound", "p\(incarnation)'s refusal \(attempt + 1) (past the bound of "
+                                         + "\(bound)) did not tell the user: \(Self.describe(outcome))")
+                    }
+                }
+                continue
+            }
+            switch outcome {
+            case .success where discarded:
+                ledger.violation("forged-bound", "p\(incarnation) completed a login discarded after \(forgeries) forged redirects")
+            case .success:
+                forgeryTally.completed += 1
+                _ = try? await service.confirmRegistration()
+            case .failure(let error) where !discarded && !excused && Self.lostLogin(error):
+                ledger.violation("genuine-completes", "p\(incarnation)'s genuine redirect after \(forgeries) forged "
+                                 + "one(s) found no login: \(error)")
+            case .failure:
+                _ = try? await service.retryRegistration()
+            }
+        }
+    }
+
+    /// The genuine redirect failed because the login was gone or taken for another's: what a forged redirect must
+    /// never cause (a network or disk failure is not that).
+    static func lostLogin(_ error: any Error) -> Bool {
+        switch failure(of: .failure(error)) {
+        case .noPendingLogin, .stateMismatch, .tooManyRefusedRedirects, .issuerMismatchInCallback, .malformedCallback:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The registration failure `outcome` reports, if it is one.
+    static func failure(of outcome: Result<Void, any Error>) -> RegistrationFailure? {
+        guard case .failure(let error) = outcome, case .registration(let failure)? = error as? RegStateError else { return nil }
+        return failure
+    }
+
+    /// Whether a logout, forced logout or clear-state returned in `lines` (it may end the login in progress).
+    static func endedMeanwhile(_ lines: ArraySlice<String>) -> Bool {
+        lines.contains { $0.contains("call  p") && ($0.contains(" logout") || $0.contains(" clearState") || $0.contains(" forcedLogout")) }
+    }
+
+    static func describe(_ outcome: Result<Void, any Error>) -> String {
+        switch outcome {
+        case .success: "accepted"
+        case .failure(let error): "refused (\(error))"
+        }
+    }
+
+    /// The end-of-run note: how many logins met how many forged redirects.
+    func checkForgeries() {
+        guard forgeryAudit != nil else { return }
+        let tally = forgeryTally
+        ledger.note("check forged redirects: \(tally.logins) login(s), \(tally.forged) forged redirect(s) refused, "
+                    + "\(tally.relaunched) relaunch(es) mid-login, \(tally.discarded) discarded past the bound, "
+                    + "\(tally.completed) completed")
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// The rejecting-backend world (`--world rejecting`): the backend's API answers 401 to every token for the whole run,
+/// while users call it from two processes that crash and relaunch. Invariants: `rejection-hold` (renewals for
+/// rejections come no sooner than the stored hold allows, across launches and processes), `live-security-tokens`
+/// (replaced security tokens are retired), and the common ones (no session lost to a rejection: `logout-rules`,
+/// `session-honoured`). The mutation rows `rejection-hold-ignored` and `security-token-retired`
+/// (Scripts/mutations.txt) show each of the first two catching its defect.
+@Suite("Simulation: the rejecting-backend world", .serialized)
+struct RejectingBackendWorldTests {
+    /// Seeds of this world that found engine defects: 82, 98 (a caller with another token than the pending
+    /// renewal's started a second flight, and the first one's waiters waited forever), 64 (a caller that found a
+    /// renewal pending exchanged the fresh token it had stored again: two security tokens for one expiry).
+    static let regressionSeeds: [UInt64] = [64, 82, 98]
+
+    @Test("Given seeds in the rejecting world, when each life runs, then every invariant holds, renewals for rejections happened and chained, and both carriers ran")
+    func rejectingSeeds() async throws {
+        let outcome = try await SimulationProcess.run(["--seeds", "1..40", "--world", "rejecting", "--trace"])
+        #expect(outcome.status == 0, "\(outcome.lines.filter { $0.contains("VIOLATION") }.joined(separator: "\n"))")
+        #expect(outcome.summary.hasPrefix("runs 40 failures 0"), "\(outcome.summary)")
+        let checks = outcome.lines.filter { $0.contains("check rejecting backend:") }
+        #expect(checks.count == 40)
+        #expect(checks.contains { !$0.contains(" 0 renewal(s) for rejections") })
+        #expect(checks.contains { $0.contains("longest chain 2") || $0.contains("longest chain 3") })
+        #expect(outcome.lines.contains { $0.hasSuffix("the API takes the accessToken") })
+        #expect(outcome.lines.contains { $0.hasSuffix("the API takes the securityToken") })
+        #expect(outcome.lines.contains { $0.contains("rejectedAfterRenewal") })
+    }
+
+    @Test("Given a rejecting-world seed that once found a defect, when it runs again, then every invariant holds",
+          arguments: regressionSeeds)
+    func regression(seed: UInt64) async throws {
+        let outcome = try await SimulationProcess.run(["--seed", "\(seed)", "--world", "rejecting"])
+        #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
+    }
+}
