@@ -6,9 +6,12 @@
 #   Scripts/simulate.sh 60 4                      # one minute on 4 processes
 #   Scripts/simulate.sh 60 2 --world budget       # extra arguments go to every regstate-sim
 #   SIMULATE_BASE=4400000000 Scripts/simulate.sh 3600   # seeds from a chosen base (default: from the time of day)
+#   Scripts/simulate.sh --runs 1000000 2          # a number of runs instead of a time: each process runs its share
 # Process i runs seeds BASE + i * 10,000,000 upwards, so the ranges never overlap.
 set -eu
-seconds=${1:?usage: Scripts/simulate.sh SECONDS [PROCESSES [REGSTATE-SIM ARGUMENTS...]]}
+runs=
+if [ "${1:-}" = --runs ]; then runs=${2:?usage: Scripts/simulate.sh --runs RUNS [PROCESSES [ARGUMENTS...]]}; shift; fi
+seconds=${1:?usage: Scripts/simulate.sh SECONDS|--runs RUNS [PROCESSES [REGSTATE-SIM ARGUMENTS...]]}
 cores=${2:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 shift; [ $# -gt 0 ] && shift
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,15 +23,25 @@ base=${SIMULATE_BASE:-$(( $(date +%s) % 100000 * 100000 ))}
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo '+changes')
 began=$(date +%s)
 i=0
+share=$(( (${runs:-0} + cores - 1) / cores ))
 while [ "$i" -lt "$cores" ]; do
-    "$binary" --time-box "$seconds" --start $(( base + i * 10000000 )) --quiet "$@" >"$out/$i.log" 2>&1 &
+    start=$(( base + i * 10000000 ))
+    if [ -n "$runs" ]; then
+        "$binary" --seeds "$start..$(( start + share - 1 ))" --quiet "$@" >"$out/$i.log" 2>&1 &
+    else
+        "$binary" --time-box "$seconds" --start "$start" --quiet "$@" >"$out/$i.log" 2>&1 &
+    fi
     i=$(( i + 1 ))
 done
 wait || true
 ended=$(date +%s)
 cat "$out"/*.log | grep -v '^runs ' || true
 echo "commit: $commit"
-echo "command: Scripts/simulate.sh $seconds $cores${*:+ $*} (SIMULATE_BASE=$base; each process: regstate-sim --time-box $seconds --start S --quiet${*:+ $*})"
+if [ -n "$runs" ]; then
+    echo "command: Scripts/simulate.sh --runs $runs $cores${*:+ $*} (SIMULATE_BASE=$base; each process: regstate-sim --seeds S..S+$(( share - 1 )) --quiet${*:+ $*})"
+else
+    echo "command: Scripts/simulate.sh $seconds $cores${*:+ $*} (SIMULATE_BASE=$base; each process: regstate-sim --time-box $seconds --start S --quiet${*:+ $*})"
+fi
 i=0
 while [ "$i" -lt "$cores" ]; do
     start=$(( base + i * 10000000 ))

@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 /// What a run saw and what it found wrong: the trace (requests, faults, events, store writes, never a token: tokens
 /// appear as short fingerprints) and the record of every refresh token presented, rotated and stored, which the
@@ -136,8 +137,8 @@ public final class Ledger: @unchecked Sendable {
 
     /// The refresh token in a stored credentials record, if any.
     static func refreshToken(in data: Data?) -> String? {
-        guard let data, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
-        return object["refresh_token"] as? String
+        guard let data, let object = try? JSONValue.parse(data) else { return nil }
+        return object["refresh_token"]?.stringValue
     }
 
     /// What a trace says about a stored value: the refresh token's fingerprint for the credentials record.

@@ -7,14 +7,24 @@ import RegState
 /// worked out once per key (each simulated launch loads the same DPoP and provider keys again, and libcrypto's
 /// decoding was a tenth of a run): per run for P-256 keys, per process for the few RSA provider keys.
 final class SeededCrypto: CryptoProvider, @unchecked Sendable {
-    // @unchecked: `random` and `p256PublicKeys` are guarded by `lock`; `system` is immutable and Sendable.
+    // @unchecked: `random` and the per-run memos are guarded by `lock`; `system` is immutable and Sendable.
     private let system = SystemCrypto()
     private let lock = NSLock()
     private var random: SeededRandom
     private var p256PublicKeys: [Data: P256PublicKey] = [:]
+    /// P-256 private keys loaded for signing (DPoP keys, the provider's ES256 key) and public keys loaded for
+    /// verifying, at most `readyMemoLimit` of each (forgotten together when full): loading a key costs libcrypto's
+    /// decoder, far more than the signature or the check, and a run signs and checks with a few keys again and again.
+    private var p256SigningKeys: [Data: any SigningKey] = [:]
+    private var verificationKeys: [PublicKeyMaterial: any VerificationKey] = [:]
+    private static let readyMemoLimit = 64
     /// The provider keys' public halves, at most `rsaMemoLimit` of them (forgotten together when full).
     private static let rsaPublicKeys = LockedValue<[Data: RSAPublicKey]>([:])
     private static let rsaMemoLimit = 16
+    #if os(Linux)
+    /// The provider keys loaded for signing, at most `rsaMemoLimit` of them (forgotten together when full).
+    private static let rsaSigningKeys = LockedValue<[Data: LibCryptoRSASigningKey]>([:])
+    #endif
 
     init(random: SeededRandom) { self.random = random }
 
@@ -31,10 +41,25 @@ final class SeededCrypto: CryptoProvider, @unchecked Sendable {
     func sha256(_ data: Data) -> Data { system.sha256(data) }
     func hmacSHA256(key: Data, message: Data) -> Data { system.hmacSHA256(key: key, message: message) }
     func verify(signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm) throws -> Bool {
-        try system.verify(signature: signature, message: message, publicKey: publicKey, algorithm: algorithm)
+        guard algorithm.isRSA else { throw CryptoError.invalidKey("an RSA key cannot verify \(algorithm.rawValue)") }
+        return try verificationKey(for: .rsa(publicKey)).verify(signature: signature, message: message, algorithm: algorithm)
     }
     func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws -> Data {
+        #if os(Linux)
+        // The provider signs every ID token with one of a few keys: each is loaded once, not per signature (the
+        // load cost as much as the signature). The signature is libcrypto's, as without the memo.
+        if let ready = Self.rsaSigningKeys.withLock({ $0[privateKey.pkcs1DER] }) {
+            return try ready.sign(message: message, algorithm: algorithm)
+        }
+        let ready = try LibCryptoRSASigningKey(privateKey)
+        Self.rsaSigningKeys.withLock { known in
+            if known.count >= Self.rsaMemoLimit { known.removeAll() }
+            known[privateKey.pkcs1DER] = ready
+        }
+        return try ready.sign(message: message, algorithm: algorithm)
+        #else
         try system.sign(message: message, privateKey: privateKey, algorithm: algorithm)
+        #endif
     }
     func generateRSAPrivateKey(bits: Int) throws -> RSAPrivateKey { try system.generateRSAPrivateKey(bits: bits) }
     func publicKey(of privateKey: RSAPrivateKey) throws -> RSAPublicKey {
@@ -46,9 +71,17 @@ final class SeededCrypto: CryptoProvider, @unchecked Sendable {
         }
         return publicKey
     }
-    func verificationKey(for key: PublicKeyMaterial) throws -> any VerificationKey { try system.verificationKey(for: key) }
+    func verificationKey(for key: PublicKeyMaterial) throws -> any VerificationKey {
+        if let known = lock.withLock({ verificationKeys[key] }) { return known }
+        let ready = try system.verificationKey(for: key)
+        lock.withLock {
+            if verificationKeys.count >= Self.readyMemoLimit { verificationKeys.removeAll() }
+            verificationKeys[key] = ready
+        }
+        return ready
+    }
     func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws -> Bool {
-        try system.verify(signature: signature, message: message, publicKey: publicKey)
+        try verificationKey(for: .p256(publicKey)).verify(signature: signature, message: message, algorithm: .es256)
     }
     func generateP256PrivateKey() throws -> P256PrivateKey { try system.generateP256PrivateKey() }
     func publicKey(of privateKey: P256PrivateKey) throws -> P256PublicKey {
@@ -57,6 +90,14 @@ final class SeededCrypto: CryptoProvider, @unchecked Sendable {
         lock.withLock { p256PublicKeys[privateKey.pkcs8DER] = publicKey }
         return publicKey
     }
-    func sign(message: Data, privateKey: P256PrivateKey) throws -> Data { try system.sign(message: message, privateKey: privateKey) }
-    func signingKey(for privateKey: P256PrivateKey) throws -> any SigningKey { try system.signingKey(for: privateKey) }
+    func sign(message: Data, privateKey: P256PrivateKey) throws -> Data { try signingKey(for: privateKey).sign(message: message) }
+    func signingKey(for privateKey: P256PrivateKey) throws -> any SigningKey {
+        if let known = lock.withLock({ p256SigningKeys[privateKey.pkcs8DER] }) { return known }
+        let ready = try system.signingKey(for: privateKey)
+        lock.withLock {
+            if p256SigningKeys.count >= Self.readyMemoLimit { p256SigningKeys.removeAll() }
+            p256SigningKeys[privateKey.pkcs8DER] = ready
+        }
+        return ready
+    }
 }

@@ -51,7 +51,8 @@ package struct SimulatedFileSystemCalls: StorageFileSystem {
     }
 
     package func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int {
-        try fileSystem.perform(incarnation, "write") { crash in
+        fileSystem.armSharedAppendCrash(fd)
+        return try fileSystem.perform(incarnation, "write") { crash in
             let fs = fileSystem
             var file = try fs.file(fd, incarnation, "write")
             guard file.canWrite else { throw SystemCallError("write", code: EBADF) }

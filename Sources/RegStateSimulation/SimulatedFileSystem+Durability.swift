@@ -69,15 +69,26 @@ extension SimulatedFileSystem {
 
     /// journal-intact: no journal holds a damaged line before its end (a torn tail is allowed: the next call cuts it).
     func checkJournals(_ slots: [ProcessSlot]) {
-        for slot in slots {
+        var checked: Set<String> = []
+        for slot in slots where checked.insert(journalPath(slot)).inserted {
             guard let data = contents(journalPath(slot)) else { continue }
-            let parsed = JournalFraming.parse(data)
+            let parsed = parsedJournal(data, at: journalPath(slot))
             let tornTail = data.last.map { $0 != JournalFraming.newline } ?? false
             let damaged = parsed.dropped - (tornTail ? 1 : 0)
             if damaged > 0 {
                 ledger.violation("journal-intact", "slot \(slot.index)'s journal holds \(damaged) damaged line(s) before its end")
             }
         }
+    }
+}
+
+extension SimulatedFileSystem {
+    /// `data`, the journal at `path` now, parsed past what the last parse of that path saw when it still starts with
+    /// it (every step checks every journal, and most steps only append to them).
+    func parsedJournal(_ data: Data, at path: String) -> JournalFraming.Parsed {
+        let parsed = JournalFraming.parse(data, continuing: lock.withLock { journalParses[path] })
+        lock.withLock { journalParses[path] = (data, parsed) }
+        return parsed
     }
 }
 

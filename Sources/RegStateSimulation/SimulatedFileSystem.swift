@@ -74,6 +74,13 @@ public final class SimulatedFileSystem: @unchecked Sendable {
     var lockClock: TimeInterval = 0
     /// The launch-budget world's clock, which async lock waits sleep on (``SimulatedFileSystem/Calls/pause(nanoseconds:)``).
     var virtualClock: SimulationClock?
+    /// Whether every slot's journal is the one shared file (the shared-journal world): then a write to it is now and
+    /// then where its process dies (``armSharedAppendCrash(_:)``).
+    var sharesJournal = false
+    /// Each journal's bytes as last checked, and what they held (``parsedJournal(_:at:)``).
+    var journalParses: [String: (bytes: Data, parsed: JournalFraming.Parsed)] = [:]
+    /// Whether those crashes are on (off for the heal).
+    var sharedAppendCrashes = false
     var failPercent = 0
     var crashRate = 0
     /// Values handed to the store under each key (the old-or-new check).
@@ -89,6 +96,8 @@ public final class SimulatedFileSystem: @unchecked Sendable {
     var survivable: [String: [Data?]] = [:]
     /// Writes and syncs under this directory may fail (the store); the journals only crash.
     let storeDirectory: String
+    /// Where the journals are: the store directory's parent (worked out once: every step asks for each journal).
+    let journalDirectory: String
     let ledger: Ledger
     /// Called (outside the lock) with each incarnation a crash point or a power loss killed.
     let onCrash: @Sendable (Int) -> Void
@@ -102,6 +111,7 @@ public final class SimulatedFileSystem: @unchecked Sendable {
         self.random = random
         self.ledger = ledger
         self.storeDirectory = storeDirectory
+        journalDirectory = (storeDirectory as NSString).deletingLastPathComponent
         self.onCrash = onCrash
         var path = ""
         for component in storeDirectory.split(separator: "/") {

@@ -191,8 +191,8 @@ public final class SimulatedNetwork: @unchecked Sendable {
     }
 
     static func jsonString(_ name: String, in body: Data?) -> String? {
-        guard let body, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
-        return object[name] as? String
+        guard let body, let object = try? JSONValue.parse(body) else { return nil }
+        return object[name]?.stringValue
     }
 }
 

@@ -79,14 +79,15 @@ extension SimulatedFileSystem: SimulatedStorage {
     }
 
     func journalLineCount(_ slot: ProcessSlot) -> Int {
-        contents(journalPath(slot)).map { JournalFraming.parse($0).lines.count } ?? 0
+        contents(journalPath(slot)).map { parsedJournal($0, at: journalPath(slot)).lines.count } ?? 0
     }
 
     func checkFiles(_ slots: [ProcessSlot]) { checkJournals(slots) }
 
-    /// Where slot `slot` keeps its journal (each process its own: replay-equals-live is checked per process).
+    /// Where slot `slot` keeps its journal: each process its own (replay-equals-live is checked per process), or in
+    /// the shared-journal world one file for all.
     func journalPath(_ slot: ProcessSlot) -> String {
-        (storeDirectory as NSString).deletingLastPathComponent + "/journal-\(slot.index).log"
+        journalDirectory + (sharesJournal ? "/journal-shared.log" : "/journal-\(slot.index).log")
     }
 
     func peek(_ key: String) -> Data? { contents(storeDirectory + "/" + key) }

@@ -51,6 +51,15 @@ public enum SimulationWorld: String, Sendable, Equatable, CaseIterable {
     /// acting on them) for longer than that. The budget's timer and the stalls run on the virtual clock, through the
     /// engine's clock seam. Not drawn for a seed (so every recorded seed keeps its world): `--world budget`.
     case launchBudget = "budget"
+    /// A long life for the memory invariant: processes rarely end (a crash or launch draw lets event subscribers come
+    /// and go instead), so one service lives for thousands of steps of renewals, logouts and registrations, and what it
+    /// retains is counted every step. Not drawn for a seed: `--world memory --steps 3000`.
+    case memory
+    /// Every process appends to one shared journal file (as an app and its extensions may), with crashes in the
+    /// middle of appends and compactions by whichever process crosses the threshold; the journal's own invariants
+    /// are checked on the shared file (the per-process replay checks do not apply). Files only. Not drawn for a
+    /// seed: `--world shared-journal`.
+    case sharedJournal = "shared-journal"
     /// RegState renews itself; the backend's API rejects every token for the whole run, across launches and
     /// processes (``RejectionAudit``). Not drawn for a seed: `--world rejecting`.
     case rejectingBackend = "rejecting"

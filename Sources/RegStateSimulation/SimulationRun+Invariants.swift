@@ -10,10 +10,13 @@ extension SimulationRun {
         if loggedOut { checkNoTokenOnDisk("logout") }
         disk.checkFiles(slots)
         if budgetWatch != nil { await checkLateRenewals() }
+        if memoryWatch != nil { await checkRetained() }
+        if world == .sharedJournal { checkSharedJournalFile() }
     }
 
     /// After the heal: every process relaunched from disk, no faults.
     func checkAtEnd() async {
+        if let memoryWatch { ledger.note("check memory: at most \(memoryWatch.largest) retained by a process in \(options.steps) steps") }
         checkNoTornRecord()
         if loggedOut { checkNoTokenOnDisk("logout") }
         disk.checkFiles(slots)
@@ -154,6 +157,8 @@ extension SimulationRun {
         if lines > RegStateService.journalCompactionThreshold + 16 {
             ledger.violation("journal-bounded", "p\(slot.incarnation)'s journal holds \(lines) lines")
         }
+        // A shared journal holds every process's events: its own invariants, not this process's replay.
+        if world == .sharedJournal { return checkSharedJournal(entries, incarnation: slot.incarnation) }
         // Without a snapshot the journal starts at sequence 1 (or after a clear-state, at its first entry).
         guard lines == entries.count else { return }
         let live = await service.state

@@ -7,7 +7,7 @@ import RegStateSimulator
 extension SimulationRun {
     func prepareWorld() async {
         switch world {
-        case .plain, .launchBudget, .forgedRedirect:
+        case .plain, .launchBudget, .sharedJournal, .memory, .forgedRedirect:
             break
         case .rejectingBackend:
             await prepareRejectingBackend()
@@ -33,8 +33,10 @@ extension SimulationRun {
     /// sometimes turns hostile with its nonces (a new one on every answer, none accepted), and back.
     func actWorld() async {
         switch world {
-        case .plain, .launchBudget, .rejectingBackend, .forgedRedirect:
+        case .plain, .launchBudget, .sharedJournal, .rejectingBackend, .forgedRedirect:
             break
+        case .memory:
+            await churnSubscribers()
         case .pushedAuthorization:
             await actPushedAuthorization()
         case .dpop:
@@ -60,6 +62,8 @@ extension SimulationRun {
     func performInWorld(_ action: SimulationAction) async -> Bool {
         if world == .rejectingBackend { return await performRejecting(action) }
         switch (world, action) {
+        case (.memory, _):
+            return await performInMemoryWorld(action)
         case (.dpop, .callers(let index, let count)):
             ledger.note("act   \(count) caller(s) want a token or call the API on slot \(index)")
             for _ in 0..<count {
@@ -279,8 +283,10 @@ extension SimulationRun {
     /// hostile nonce policy ends.
     func healWorld() async {
         switch world {
-        case .plain, .launchBudget, .rejectingBackend, .forgedRedirect:
+        case .plain, .launchBudget, .memory, .rejectingBackend, .forgedRedirect:
             break
+        case .sharedJournal:
+            (disk as? SimulatedFileSystem)?.sharedAppendCrashes = false
         case .pushedAuthorization:
             await healPushedAuthorization()
         case .dpop:

@@ -14,6 +14,10 @@ public actor SimulationRun {
     /// The launch-budget world's clock and referee (the engine sleeps on the clock; the network stalls through the
     /// referee); `nil` in every other world, whose engines keep the plain ``ManualClock``.
     nonisolated let budgetWatch: LaunchBudgetWatch?
+    /// The memory world's subscribers and bounds (`nil` in other worlds).
+    let memoryWatch: MemoryWatch?
+    /// The shared-journal world's last snapshot sequence seen on the file's first line (a change is a compaction).
+    var sharedJournalSnapshot: Int?
     /// The rejecting world's referee; `nil` in every other world.
     nonisolated let rejectionAudit: RejectionAudit?
     /// The forged-redirect world's referee on the wire, and what its registrations did; `nil` in every other world.
@@ -89,6 +93,7 @@ public actor SimulationRun {
             ? LaunchBudgetWatch(clock: SimulationClock(time: clock), random: SeededRandom(seed: options.seed ^ 0xB5AD_4ECE_DA1C_E2A9),
                                 ledger: ledger)
             : nil
+        memoryWatch = world == .memory ? MemoryWatch() : nil
         network.launchBudgetWatch = budgetWatch
         let carrier = Self.rejectedCarrier(for: options.seed)
         rejectionAudit = world == .rejectingBackend
@@ -110,6 +115,8 @@ public actor SimulationRun {
             disk = SimulatedKeychain(disk: model, random: SeededRandom(seed: options.seed ^ 0x2545_F491_4F6C_DD1D), ledger: ledger)
         }
         (disk as? SimulatedFileSystem)?.virtualClock = budgetWatch?.clock
+        (disk as? SimulatedFileSystem)?.sharesJournal = world == .sharedJournal
+        (disk as? SimulatedFileSystem)?.sharedAppendCrashes = world == .sharedJournal
         ledger.note("world \(world.rawValue) access=\(Int(accessLifetime))s refresh=\(refreshLifetime.map { "\(Int($0))s" } ?? "none") "
                     + "grace=\(Int(configuration.refreshReuseGrace))s rotates=\(configuration.rotatesRefreshTokens)")
     }
@@ -181,6 +188,7 @@ public actor SimulationRun {
         let label = "p\(slot.incarnation) "
         rejectionAudit?.ended(slot.incarnation, midCall: pendingCalls.open.contains { $0.hasPrefix(label) })
         slot.service = nil
+        memoryWatch?.forget(slot.incarnation)
         // Host worlds: the process's callers die with it (they may be waiting for a host that is gone too).
         if world == .host { for call in pending where call.incarnation == slot.incarnation { call.task.cancel() } }
     }
@@ -196,7 +204,7 @@ public actor SimulationRun {
         // the seed chose (the check is tested on the simulator in RegistrationCheckTests).
         configuration.checksRegistrationAtLaunch = false
         switch self.world {
-        case .plain, .forgedRedirect: break
+        case .plain, .memory, .sharedJournal, .forgedRedirect: break
         case .rejectingBackend: configuration.backendRetiresSecurityTokens = true
         case .launchBudget: configuration.oidc.unexplainedAnswerRetryDelay = 1
         case .pushedAuthorization: configuration.oidc.pushedAuthorization = enginePushedAuthorization

@@ -89,6 +89,11 @@ extension SystemCrypto {
         guard algorithm.isRSA else { throw CryptoError.invalidKey("an RSA key cannot sign \(algorithm.rawValue)") }
         let key = try Self.loadPrivateKey(privateKey)
         defer { EVP_PKEY_free(key) }
+        return try Self.signRSA(message: message, key: key, algorithm: algorithm)
+    }
+
+    /// Signs `message` with the loaded RSA `key` using `algorithm` (an RSA one), from `EVP_DigestSign`.
+    static func signRSA(message: Data, key: OpaquePointer, algorithm: SignatureAlgorithm) throws -> Data {
         guard let context = EVP_MD_CTX_new() else { throw CryptoError.signingFailed("out of memory") }
         defer { EVP_MD_CTX_free(context) }
         var keyContext: OpaquePointer?

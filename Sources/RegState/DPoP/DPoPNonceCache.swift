@@ -30,6 +30,9 @@ public final class DPoPNonceCache: Sendable {
         return nonce
     }
 
+    /// How many origins have a nonce remembered (the simulation's memory invariant counts them).
+    package var count: Int { nonces.withLock { $0.count } }
+
     /// Forgets every nonce (logout, a new key).
     public func removeAll() {
         nonces.withLock { $0.removeAll() }

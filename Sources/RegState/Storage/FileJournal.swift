@@ -26,6 +26,9 @@ public final class FileJournal: EventJournal {
     /// How long a call waits for another process to release the journal's file lock before it fails: the lock is
     /// only ever held for one read and one write, so a longer wait means a stuck (stopped) process.
     public static let lockTimeout: TimeInterval = 10
+    /// The bytes this instance parsed last and what they held, so that the next read parses only what was appended
+    /// since (``JournalFraming/parse(_:continuing:)`` checks that the file still starts with them).
+    let lastParse = LockedValue<(bytes: Data, parsed: JournalFraming.Parsed)?>(nil)
     /// The system calls this journal makes: the real ones, or a simulated file system's (RegStateSimulation).
     let fileSystem: any StorageFileSystem
 
@@ -90,7 +93,7 @@ public final class FileJournal: EventJournal {
             return JournalContents(lines: [], droppedLines: 0)
         }
         return try withLockedFile(O_RDONLY, failure: JournalError.unreadable) { fd in
-            let parsed = JournalFraming.parse(try fileSystem.readToEnd(fd))
+            let parsed = parseRemembering(try fileSystem.readToEnd(fd))
             if parsed.hasDamagedTail {
                 try? truncate(url.path, to: parsed.intactLength)
             }
@@ -119,7 +122,7 @@ public final class FileJournal: EventJournal {
             let fs = fileSystem
             try repairTornTail(fd)
             try fs.seek(fd, to: 0)
-            let parsed = JournalFraming.parse(try fs.readToEnd(fd))
+            let parsed = parseRemembering(try fs.readToEnd(fd))
             let contents = JournalContents(lines: parsed.lines, droppedLines: parsed.dropped)
             switch try decide(contents) {
             case nil:
@@ -134,6 +137,13 @@ public final class FileJournal: EventJournal {
                 try AtomicFile.write(try JournalFraming.frame(lines: lines), to: url, mode: 0o600, fileSystem: fs)
             }
         }
+    }
+
+    /// `bytes` parsed (only past what the last parse saw, when the file still starts with that), remembered.
+    private func parseRemembering(_ bytes: Data) -> JournalFraming.Parsed {
+        let parsed = JournalFraming.parse(bytes, continuing: lastParse.withLock { $0 })
+        lastParse.withLock { $0 = (bytes, parsed) }
+        return parsed
     }
 
     /// Cuts the file back to its last intact line if it does not end with a newline (a torn append).

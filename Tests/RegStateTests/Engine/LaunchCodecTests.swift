@@ -114,9 +114,41 @@ struct LaunchCodecTests {
         #expect(JournalSnapshot.decode(try failed.encoded()) == failed)
     }
 
+    /// The other events written directly: without a payload, with a renewal trigger, or with only a session.
+    private static var commonEvents: [MachineEvent] {
+        var events: [MachineEvent] = [.nonNativeTokenInstalled, .authorizationIssued, .credentialsSubmitted,
+                                      .confirmationRequested, .retryRequested, .logoutRequested, .loggedOut, .forcedLogout,
+                                      .clearStateRequested, .credentialsCleared, .hostTokenSubmitted,
+                                      .securityTokenRenewed, .pendingLoginResumed]
+        events += [RenewalTrigger.expired, .backendUnauthorized, .securityTokenExpired, .host].map { .renewalRequested($0) }
+        for profile in profiles {
+            for date in dates {
+                for refresh in [nil, date.addingTimeInterval(86_400.5)] {
+                    for type in RegistrationType.allCases {
+                        let session = StoredSession(registrationType: type, expiresAt: date, refreshExpiresAt: refresh,
+                                                    profile: profile)
+                        events += [.renewalSucceeded(session), .authenticated(session), .registrationConfirmed(session),
+                                   .hostTokenAccepted(session)]
+                    }
+                }
+            }
+        }
+        return events
+    }
+
+    @Test("renewals, sign-ins and logouts are journaled byte for byte as JSONEncoder writes them, and read back equal")
+    func commonLinesMatchTheEncoder() throws {
+        for (index, event) in Self.commonEvents.enumerated() {
+            let entry = JournalEntry(sequence: index + 1, recordedAt: Self.dates[index % Self.dates.count], event: event)
+            let direct = try #require(JournalLineWriter.line(for: entry), "\(event.name) is written directly")
+            #expect(String(decoding: direct, as: UTF8.self) == (try Self.codableLine(entry)))
+            #expect(try JournalEntry.decode(direct) == entry)
+        }
+    }
+
     @Test("other events still go through the encoder")
     func otherEventsUseTheEncoder() throws {
-        let entry = JournalEntry(sequence: 1, recordedAt: Date(timeIntervalSince1970: 5), event: .logoutRequested)
+        let entry = JournalEntry(sequence: 1, recordedAt: Date(timeIntervalSince1970: 5), event: .logoutRefused(.noInternet))
         #expect(JournalLineWriter.line(for: entry) == nil)
         #expect(String(decoding: try entry.encoded(), as: UTF8.self) == (try Self.codableLine(entry)))
     }

@@ -37,6 +37,8 @@ package enum FormEncoding {
     }
 
     private static func unescape(_ text: String) -> String {
+        // Most names and values have nothing to undo; Foundation's percent decoding is a visible cost per request.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) { return text }
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced
     }

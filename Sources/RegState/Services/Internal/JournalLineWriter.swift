@@ -1,13 +1,15 @@
 import Foundation
 
-/// Writes the journal lines of a launch (`launched`, `storedTokensInspected`) and the snapshot of an unsettled,
+/// Writes the journal lines of a launch (`launched`, `storedTokensInspected`), of the events without a payload or
+/// with only a session or a renewal trigger (renewals, sign-ins, logouts), and the snapshot of an unsettled,
 /// registration-required or active state byte for byte as `JSONEncoder` does
 /// (sorted keys, slashes unescaped, dates as seconds since 1970), without `Codable`.
 ///
-/// Every launch journals these two events, and a short process (`regstate status`) journals nothing else: writing
+/// Every launch journals the first two events, and a short process (`regstate status`) journals nothing else: writing
 /// them directly keeps the encoder's generic machinery (its code, and a runtime conformance lookup for every coding
-/// key type of every event) out of such a process. Any other event goes through `JSONEncoder` as before. Tests compare
-/// the bytes of both.
+/// key type of every event) out of such a process; the others are most of what a long life journals, and the encoder
+/// was a tenth of a simulated life's time. Any other event (failures, refusals, clock offsets) goes through
+/// `JSONEncoder` as before. Tests compare the bytes of both.
 enum JournalLineWriter {
     /// The line for `entry`, or `nil` when its event is not one this writer covers.
     static func line(for entry: JournalEntry) -> Data? {
@@ -55,6 +57,15 @@ enum JournalLineWriter {
                 out.raw("{\"boundElsewhere\":{\"_0\":"); out.string(mismatch.rawValue); out.raw("}}")
             }
             out.raw("}}")
+        case .nonNativeTokenInstalled, .authorizationIssued, .credentialsSubmitted, .confirmationRequested,
+             .retryRequested, .logoutRequested, .loggedOut, .forcedLogout, .clearStateRequested, .credentialsCleared,
+             .hostTokenSubmitted, .securityTokenRenewed, .pendingLoginResumed:
+            out.raw("{\"\(event.name)\":{}}")
+        case .renewalRequested(let trigger):
+            out.raw("{\"renewalRequested\":{\"_0\":"); out.string(trigger.rawValue); out.raw("}}")
+        case .renewalSucceeded(let session), .authenticated(let session), .registrationConfirmed(let session),
+             .hostTokenAccepted(let session):
+            out.raw("{\"\(event.name)\":{\"_0\":"); out.storedSession(session); out.raw("}}")
         default:
             return nil
         }

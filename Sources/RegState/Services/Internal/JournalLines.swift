@@ -17,7 +17,7 @@ struct JournalLines {
     /// The largest sequence number of the snapshot and the readable entries; 0 for an empty journal.
     private(set) var lastSequence = 0
     /// Lines after the snapshot (readable or not): what compaction bounds.
-    let tailCount: Int
+    private(set) var tailCount: Int
 
     init(_ lines: [Data], decodingEntries: Bool) {
         var rest = lines[...]
@@ -36,11 +36,33 @@ struct JournalLines {
                 guard let entry = try? JournalEntry.decode(line) else { unreadable += 1; continue }
                 entries.append(entry)
                 lastSequence = max(lastSequence, entry.sequence)
-            } else if let number = Self.number(in: line), (1...JournalEntry.maximumSequence).contains(number) {
-                lastSequence = max(lastSequence, number)
             } else {
-                unreadable += 1
+                countNumber(of: line)
             }
+        }
+    }
+
+    /// The numbers of `lines` (without decoding entries), reusing `earlier` (the numbers of lines read before) when
+    /// `lines` begins with exactly those lines: only the lines after them are read. The same as
+    /// `JournalLines(lines, decodingEntries: false)`; every append reads the journal, so each line is read once.
+    static func numbers(of lines: [Data], continuing earlier: (lines: [Data], numbers: JournalLines)?) -> JournalLines {
+        guard let earlier, !earlier.lines.isEmpty, earlier.numbers.entries.isEmpty, lines.count >= earlier.lines.count,
+            lines[..<earlier.lines.count].elementsEqual(earlier.lines)
+        else { return JournalLines(lines, decodingEntries: false) }
+        var numbers = earlier.numbers
+        for line in lines[earlier.lines.count...] {
+            numbers.tailCount += 1
+            numbers.countNumber(of: line)
+        }
+        return numbers
+    }
+
+    /// Counts one line after the snapshot by its sequence number alone.
+    private mutating func countNumber(of line: Data) {
+        if let number = Self.number(in: line), (1...JournalEntry.maximumSequence).contains(number) {
+            lastSequence = max(lastSequence, number)
+        } else {
+            unreadable += 1
         }
     }
 

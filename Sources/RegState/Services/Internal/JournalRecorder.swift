@@ -22,6 +22,8 @@ package struct JournalRecorder {
     /// The clock offset (seconds) the replayed journal noted last (``MachineEvent/clockOffsetObserved(seconds:source:)``),
     /// so that a relaunch does not note the same offset again.
     package private(set) var lastClockOffset: Int?
+    /// The lines the last append read and their numbers: the next append reads only the lines after them.
+    private var numbered: (lines: [Data], numbers: JournalLines)?
 
     package init(journal: any EventJournal, clock: any RegStateClock, logger: any RegStateLogger) {
         self.journal = journal
@@ -140,8 +142,11 @@ package struct JournalRecorder {
         var renumbered = false
         var compactionDue = false
         do {
+            var memo = numbered
+            defer { numbered = memo }
             try journal.update { contents in
-                let lines = JournalLines(contents.lines, decodingEntries: false)
+                let lines = JournalLines.numbers(of: contents.lines, continuing: memo)
+                memo = (contents.lines, lines)
                 if lines.lastSequence > JournalEntry.maximumSequence - batch.count {
                     renumbered = true
                     let state = JournalLines(contents.lines, decodingEntries: true).folded

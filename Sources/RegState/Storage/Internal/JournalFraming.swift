@@ -69,17 +69,41 @@ package enum JournalFraming {
         return Parsed(lines: lines, dropped: dropped, intactLength: intactLength, totalLength: bytes.count)
     }
 
+    /// `data` parsed, reusing `earlier` (bytes parsed before, and what they held) when `data` starts with exactly
+    /// those bytes and they ended on an intact line: only what follows them is parsed. The same result as
+    /// ``parse(_:)`` on the whole of `data`; a journal read before every append then checks each line once.
+    package static func parse(_ data: Data, continuing earlier: (bytes: Data, parsed: Parsed)?) -> Parsed {
+        guard let earlier, earlier.parsed.dropped == 0, !earlier.parsed.hasDamagedTail,
+            data.count >= earlier.bytes.count, data.prefix(earlier.bytes.count) == earlier.bytes
+        else { return parse(data) }
+        let rest = parse(data.suffix(from: data.startIndex + earlier.bytes.count))
+        return Parsed(lines: earlier.parsed.lines + rest.lines, dropped: rest.dropped,
+                      intactLength: earlier.bytes.count + rest.intactLength, totalLength: data.count)
+    }
+
     /// The payload of one line (without its newline) when its framing and checksum hold.
     private static func payload(of line: ArraySlice<UInt8>) -> Data? {
         guard line.count >= 9 else { return nil }
         let checksumEnd = line.startIndex + 8
-        guard line[checksumEnd] == UInt8(ascii: " "),
-            let text = String(bytes: line[line.startIndex..<checksumEnd], encoding: .ascii),
-            text.allSatisfy(\.isHexDigit),
-            let expected = UInt32(text, radix: 16)
-        else { return nil }
+        guard line[checksumEnd] == UInt8(ascii: " ") else { return nil }
+        var expected: UInt32 = 0
+        for byte in line[line.startIndex..<checksumEnd] {
+            guard let digit = hexDigit(byte) else { return nil }
+            expected = expected << 4 | digit
+        }
         let payload = line[(checksumEnd + 1)...]
         guard CRC32.checksum(payload) == expected else { return nil }
         return Data(payload)
+    }
+
+    /// The value of one hexadecimal digit (either case), read byte by byte: the checksum of every line of every
+    /// journal read goes through here.
+    private static func hexDigit(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
     }
 }

@@ -18,6 +18,9 @@ final class SingleFlight<Value: Sendable>: Sendable {
 
     init() {}
 
+    /// Whether a flight is running (not yet landed).
+    var isRunning: Bool { running.withLock { $0.task != nil } }
+
     /// The running flight, or a new one running `work`; `started` tells whether this call started it.
     func join(or work: @escaping @Sendable () async -> Value) -> (task: Task<Value, Never>, started: Bool) {
         running.withLock { state in

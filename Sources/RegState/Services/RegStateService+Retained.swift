@@ -1,0 +1,39 @@
+import Foundation
+
+/// What a service holds in memory that a long life could make grow, counted through its own registries: the
+/// simulation's memory invariant bounds these over thousands of steps, so a subscriber, flight, nonce or login
+/// retained per step shows up as a count that climbs.
+package struct RetainedCounts: Sendable, Equatable, CustomStringConvertible {
+    /// Live event streams (``RegStateService/events()``).
+    package var subscribers: Int
+    /// Flights running: the access-token answer and the backend security token.
+    package var flights: Int
+    /// Origins with a remembered DPoP nonce.
+    package var dpopNonces: Int
+    /// Pending logins this service wrote and remembers as its own.
+    package var ownedPendingLogins: Int
+
+    /// The most pending logins a service remembers as its own.
+    package static let ownedPendingLoginLimit = OwnedRecords.pendingLoginMemory
+
+    /// Every count added up.
+    package var total: Int { subscribers + flights + dpopNonces + ownedPendingLogins }
+
+    package var description: String {
+        "subscribers \(subscribers), flights \(flights), DPoP nonces \(dpopNonces), owned pending logins \(ownedPendingLogins)"
+    }
+}
+
+extension RegStateService {
+    /// The counts of what this service retains now.
+    package var retainedCounts: RetainedCounts {
+        get async {
+            let security = await flights.security.isPending
+            return RetainedCounts(
+                subscribers: subscriberCount,
+                flights: (flights.accessToken.isRunning ? 1 : 0) + (security ? 1 : 0),
+                dpopNonces: runner.dpop.nonces.count,
+                ownedPendingLogins: await runner.tokens.owned.pendingLogins.count)
+        }
+    }
+}
