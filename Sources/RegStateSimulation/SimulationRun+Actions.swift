@@ -146,7 +146,7 @@ extension SimulationRun {
             ledger.note("act   clear-state on slot \(index)")
             spawn("clearState", slot: index) { service in
                 let removed = await service.clearState()
-                await self.loggedOutCompleted(by: service)
+                await self.loggedOutCompleted(by: service, removingEverything: true)
                 return "removed \(removed.removedKeys.count) key(s), backend: \(removed.installation.name)"
             }
         case .register(let index):
@@ -220,12 +220,15 @@ extension SimulationRun {
 
     /// A logout, forced logout or clear-state returned: from now on no token may reach the disk until someone
     /// registers again.
-    func loggedOutCompleted(by service: RegStateService) {
+    func loggedOutCompleted(by service: RegStateService, removingEverything: Bool = false) {
         // A process that ended meanwhile completed nothing on disk.
         guard let slot = slots.first(where: { $0.service === service }), liveness.isAlive(slot.incarnation) else { return }
         // A registration running meanwhile (in another process) may store tokens again: that is not a comeback.
         guard registrationsInFlight == 0 else { return }
         loggedOut = true
+        // A registration whose process died before confirming left its provisional tokens: a logout leaves another
+        // process's registration alone, and the next launch removes them. clear-state removes them too.
+        abandonedProvisional = removingEverything ? nil : disk.peek("credentials").flatMap { Self.isProvisional($0) ? $0 : nil }
         // dpop-key-rotates: the next registration must prove with a new key.
         network.dpop.sessionEnded()
         checkNoTokenOnDisk("after logout")

@@ -114,12 +114,19 @@ extension SimulationRun {
         // A locked device refused the removal: the record stays until a process removes it after the
         // unlock; the session it holds ends at its next server contact.
         if disk.removalRefusedByDevice { return }
+        if let abandoned = abandonedProvisional, disk.peek("credentials") == abandoned { return }
         if disk.peek("credentials") != nil {
             ledger.violation("logout-clears", "credentials on disk \(context)")
         }
         if disk.peek(DPoPKeyStore.recordKey) != nil {
             ledger.violation("logout-clears", "the DPoP key is still on disk \(context)")
         }
+    }
+
+    /// Whether `record` (the credentials record's bytes) holds provisional tokens: a registration's, awaiting its
+    /// confirmation, never a session.
+    static func isProvisional(_ record: Data) -> Bool {
+        (try? JSONValue.parse(record))?["stage"]?.stringValue == "provisional"
     }
 
     /// Whether the provider would renew with the refresh token on disk now.

@@ -47,6 +47,10 @@ public actor SimulationRun {
     /// Set when a logout, forced logout or clear-state completed, cleared when a registration starts: no token may be
     /// on the disk meanwhile.
     var loggedOut = false
+    /// The provisional record a registration left when its process died before confirming, on disk as that logout
+    /// completed: not the ended session's (a process's logout leaves another's registration alone), and removed by
+    /// the next launch. Only these exact bytes are excused.
+    var abandonedProvisional: Data?
     /// Registrations started and not yet ended.
     var registrationsInFlight = 0
     let startedAt: Date
