@@ -4,7 +4,7 @@ import Foundation
 /// scheme (bearer, or DPoP with the key that must sign for it), its expiry and where it may go.
 ///
 /// It is the only thing that puts an `Authorization` header on a request, in one function
-/// (``authorizationFields(method:url:dpop:)``), for every caller: ``AuthorizedTransport``, ``RegStateURLProtocol``,
+/// (`authorizationFields(method:url:dpop:)`), for every caller: ``AuthorizedTransport``, ``RegStateURLProtocol``,
 /// ``RegStateService/authorize(_:policy:)``, ``HTTPRegistrationBackend``, userinfo, Check Registration and ongoing
 /// access. The scheme comes from the same record as the token, so a DPoP-bound token can never go out as `Bearer`.
 ///
