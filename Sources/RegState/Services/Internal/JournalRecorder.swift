@@ -144,7 +144,7 @@ package struct JournalRecorder {
         do {
             var memo = numbered
             defer { numbered = memo }
-            try journal.update { contents in
+            try journal.update { contents throws(JournalError) in
                 let lines = JournalLines.numbers(of: contents.lines, continuing: memo)
                 memo = (contents.lines, lines)
                 if lines.lastSequence > JournalEntry.maximumSequence - batch.count {
@@ -156,7 +156,7 @@ package struct JournalRecorder {
                     }
                     return .replaceAll(written)
                 }
-                let written = try batch.enumerated().map { offset, item in
+                let written = try batch.enumerated().map { offset, item throws(JournalError) in
                     try JournalEntry(sequence: lines.lastSequence + offset + 1, recordedAt: item.at, event: item.event)
                         .encoded()
                 }
@@ -187,7 +187,7 @@ package struct JournalRecorder {
     /// previous attempts to register"). Under the journal's lock, like compaction.
     func forgetHistory() {
         do {
-            try journal.update { contents in
+            try journal.update { contents throws(JournalError) in
                 let lines = JournalLines(contents.lines, decodingEntries: true)
                 return .replaceAll([try JournalSnapshot(sequence: lines.lastSequence, state: lines.folded).encoded()])
             }
@@ -201,7 +201,7 @@ package struct JournalRecorder {
     /// the session ended. Under the journal's lock; atomic like compaction.
     func forgetPersonalData() {
         do {
-            try journal.update { contents in
+            try journal.update { contents throws(JournalError) in
                 let lines = JournalLines(contents.lines, decodingEntries: true)
                 var written: [Data] = []
                 if let snapshot = lines.snapshot {
@@ -223,7 +223,7 @@ package struct JournalRecorder {
     /// the journal's lock so that a line another process appends meanwhile is either folded in or written after.
     private func compact() {
         do {
-            try journal.update { contents in
+            try journal.update { contents throws(JournalError) in
                 let lines = JournalLines(contents.lines, decodingEntries: true)
                 guard lines.tailCount > Self.compactionThreshold else { return nil }
                 return .replaceAll([try JournalSnapshot(sequence: lines.lastSequence, state: lines.folded).encoded()])
