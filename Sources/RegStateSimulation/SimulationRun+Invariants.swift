@@ -21,9 +21,17 @@ extension SimulationRun {
         if loggedOut { checkNoTokenOnDisk("logout") }
         disk.checkFiles(slots)
         let honoured = await storedSessionIsHonoured()
-        for slot in slots {
+        for (index, slot) in slots.enumerated() {
             guard let service = slot.service else { continue }
             let state = await service.state
+            // issuer-client-binding: a process of another client never takes the world client's session.
+            if isAnotherClient(index) {
+                if case .active = state {
+                    ledger.violation("issuer-client-binding", "p\(slot.incarnation), built for \(Self.anotherClientID), is "
+                                     + "\(Self.describe(state)) with the session of the world's client")
+                }
+                continue
+            }
             // session-honoured: a session the provider still honours ends active, and hands out a token.
             if honoured {
                 if case .active = state {} else {
