@@ -51,7 +51,7 @@ extension SimulatedFileSystem {
             afterCrash(killed: killed, note: "fs    \(what) at system call #\(count) (\(name), \(when))",
                        powerLoss: crash.powerLoss)
         } else {
-            reportCredentials()
+            reportCredentials(by: incarnation)
         }
         return try result.get()
     }
