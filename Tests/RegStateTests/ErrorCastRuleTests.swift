@@ -25,10 +25,15 @@ struct ErrorCastRuleTests {
         return line[..<comment.lowerBound]
     }
 
+    /// The forbidden forms, compiled once.
+    static func compiled() throws -> [(name: String, regex: Regex<AnyRegexOutput>)] {
+        try forbidden.map { ($0.name, try Regex($0.pattern)) }
+    }
+
     /// The name of the first forbidden form `line` uses, if any.
-    static func cast(in line: Substring) throws -> String? {
+    static func cast(in line: Substring, _ forms: [(name: String, regex: Regex<AnyRegexOutput>)]) throws -> String? {
         let code = Self.code(line)
-        for (name, pattern) in forbidden where try Regex(pattern).firstMatch(in: code) != nil {
+        for (name, regex) in forms where try regex.firstMatch(in: code) != nil {
             return name
         }
         return nil
@@ -54,7 +59,7 @@ struct ErrorCastRuleTests {
               ("let x = 1 // not `catch is CancellationError`", false),
           ])
     func scannerSeesEveryForm(line: String, isCast: Bool) throws {
-        let found = try Self.cast(in: Substring(line))
+        let found = try Self.cast(in: Substring(line), Self.compiled())
         #expect((found != nil) == isCast, "\(line): \(found ?? "no cast")")
     }
 
@@ -64,11 +69,12 @@ struct ErrorCastRuleTests {
         let files = try #require(FileManager.default.enumerator(atPath: root.path)).compactMap { $0 as? String }
             .filter { $0.hasSuffix(".swift") }.sorted()
         #expect(files.count > 100, "the engine's sources were found")
+        let forms = try Self.compiled()
         var found: [String] = []
         for file in files {
             let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
             for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                if let name = try Self.cast(in: line) { found.append("Sources/RegState/\(file):\(index + 1): \(name)") }
+                if let name = try Self.cast(in: line, forms) { found.append("Sources/RegState/\(file):\(index + 1): \(name)") }
             }
         }
         #expect(found.isEmpty, "errors recovered by casting:\n\(found.joined(separator: "\n"))")
