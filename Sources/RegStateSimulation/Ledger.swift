@@ -21,6 +21,7 @@ public final class Ledger: @unchecked Sendable {
     /// `step` as the three-digit prefix of a trace line (`String(format:)` per line was a visible cost of a run).
     private var stepLabel = "000 "
     private var refusals = 0
+    private var interruptedRefusals = 0
     private var grantsDelivered: [Date] = []
     /// Of each delivered grant: the refresh token it presented and the one it rotated to (fingerprints).
     private var grantTokens: [(presented: String?, rotatedTo: String?)] = []
@@ -132,7 +133,15 @@ public final class Ledger: @unchecked Sendable {
     }
 
     /// The provider (not a proxy) refused a refresh grant.
-    func providerRefused() { lock.withLock { refusals += 1 } }
+    func providerRefused(presenting token: String?) {
+        lock.withLock {
+            refusals += 1
+            if let token, lostRotations.contains(Self.fingerprint(token)) { interruptedRefusals += 1 }
+        }
+    }
+    /// How many of the provider's refusals were of a refresh token whose rotation's answer was lost: an interrupted
+    /// renewal's, which the engine must not report as the provider's denial of the session.
+    var refusalsOfInterruptedRenewals: Int { lock.withLock { interruptedRefusals } }
     /// How many refresh grants the provider refused.
     var providerRefusals: Int { lock.withLock { refusals } }
 

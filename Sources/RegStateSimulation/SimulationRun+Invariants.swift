@@ -202,10 +202,11 @@ extension SimulationRun {
         var state = RegState.unsettled
         var denials = 0
         defer {
-            // A denial is the provider's word: it needs a refusal the provider actually sent.
+            // A denial is the provider's word: it needs a refusal the provider actually sent — and not one of a token
+            // whose rotation's answer was lost (that renewal was interrupted; the record's mark says so).
             // In host worlds the host reports its SSO's refusals (the lifecycle design's ssoDenied logout).
-            if denials > ledger.providerRefusals + ledger.hostDenialCount {
-                ledger.violation("logout-rules", "p\(slot.incarnation) journaled \(denials) denial(s), the provider refused \(ledger.providerRefusals) time(s), the host reported \(ledger.hostDenialCount)")
+            if denials > ledger.providerRefusals - ledger.refusalsOfInterruptedRenewals + ledger.hostDenialCount {
+                ledger.violation("logout-rules", "p\(slot.incarnation) journaled \(denials) denial(s), the provider refused \(ledger.providerRefusals) time(s) (\(ledger.refusalsOfInterruptedRenewals) of them an interrupted renewal's token), the host reported \(ledger.hostDenialCount)")
             }
         }
         var wasActive = false
