@@ -30,12 +30,8 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
         var closed = false
     }
 
-    /// Binds 127.0.0.1:`port` and starts listening.
-    ///
-    /// - Parameters:
-    ///   - port: The port, or 0 for one the system picks.
-    ///   - path: The redirect path; `/callback` by default.
-    ///   - clock: The clock the wait's deadlines are measured on; the wall clock by default.
+    /// Binds 127.0.0.1:`port` (0: one the system picks) and starts listening for `path`; the wait's deadlines are
+    /// read on `clock`.
     /// - Throws: ``LoopbackListenerError/socketFailed(_:)`` when the port cannot be bound (for example it is in use).
     public init(port: UInt16 = 0, path: String = "/callback", clock: any RegStateClock = SystemClock())
         throws(LoopbackListenerError)
