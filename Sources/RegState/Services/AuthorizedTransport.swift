@@ -2,8 +2,8 @@ import Foundation
 
 /// An ``HTTPTransport`` that adds the token the ``TokenPolicy`` names for each request's URL (the provider's access
 /// token or the backend security token), and on a response the policy calls a rejection, renews once and retries
-/// once. A listed request while no session is active fails with ``RegStateServiceError/noSession`` and is not sent (ForgeRock's policy sends it unchanged; failing keeps every
-/// request of another configuration's or a signed-out session off the wire and tells the caller why).
+/// once. A listed request while no session is active fails with ``RegStateServiceError/noSession`` and is not sent
+/// (ForgeRock's sends it unchanged; failing keeps it off the wire and tells the caller why).
 ///
 /// However many requests are rejected at the same time, one renewal runs (they all wait for it and are retried with
 /// the new token). If renewal fails, the original response is returned. If the request retried with the renewed
@@ -74,8 +74,7 @@ public struct AuthorizedTransport: HTTPTransport {
         return retried
     }
 
-    /// Sends `request` authorized by `credential` (``AccessCredential/authorizationFields(method:url:dpop:)``); a
-    /// DPoP nonce challenge is answered once.
+    /// Sends `request` authorized by `credential`; a DPoP nonce challenge is answered once.
     private func send(_ request: HTTPRequest, with credential: AccessCredential) async throws(RegStateServiceError)
         -> HTTPResponse
     {

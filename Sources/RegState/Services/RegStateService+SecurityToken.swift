@@ -80,8 +80,7 @@ extension RegStateService {
         }
     }
 
-    /// Self mode: exchanges the stored ID token for a new security token; when the backend refuses that ID token
-    /// (it expired), renews the provider tokens once and exchanges the new one. Every waiter gets the result.
+    /// Self mode: the renewal every waiter gets the result of (``exchangeRenewingIDToken(replacing:forRejection:)``).
     private func runSecurityTokenRenewal(replacing token: String, forRejection: Bool) async {
         let result: Result<String, RegStateServiceError>
         do {
@@ -93,6 +92,8 @@ extension RegStateService {
         await flights.security.finish(result)
     }
 
+    /// Exchanges the stored ID token for a new security token; when it has expired or the backend refuses it,
+    /// renews the provider tokens once first and exchanges the new one.
     private func exchangeRenewingIDToken(replacing token: String, forRejection: Bool) async throws(SecurityTokenRenewalError)
         -> String
     {
@@ -117,8 +118,7 @@ extension RegStateService {
         }
     }
 
-    /// Renews the provider tokens (for a fresh ID token to exchange); a failure is the callers' offline or logged-out
-    /// error.
+    /// Renews the provider tokens for a fresh ID token to exchange; a failure is the callers' offline or no-session.
     private func renewProviderTokens(replacing accessToken: String?) async throws(SecurityTokenRenewalError) {
         if case .failure(let failure) = await renew(replacing: accessToken, because: .backendUnauthorized) {
             throw .authorization(failure.isRecoverable ? .offline(failure.transientIssue) : .noSession)
