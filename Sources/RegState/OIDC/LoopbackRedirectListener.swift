@@ -70,8 +70,8 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
     ///
     /// Accepts connections until one sends a `GET` for ``path`` (with any query), answers it with a page saying the
     /// window can be closed, and returns. The page claims no success: it is sent before the redirect is checked, so a
-    /// forged redirect gets the same page, and the app says whether sign-in worked. Other requests are answered with 404 or 405 and waiting goes on.
-    /// - Parameter timeout: Seconds to wait in total.
+    /// forged redirect gets the same page, and the app says whether sign-in worked. Other requests are answered with
+    /// 404 or 405 and waiting goes on, `timeout` seconds in total.
     /// - Throws: ``LoopbackListenerError/timedOut`` after `timeout`, ``LoopbackListenerError/cancelled`` when the
     ///   task is cancelled or ``close()`` is called, ``LoopbackListenerError/alreadyWaiting`` for a second
     ///   concurrent wait, ``LoopbackListenerError/closed`` after ``close()``.
@@ -118,20 +118,17 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
             defer { LoopbackSocket.closeDescriptor(client) }
             let answerBy = min(deadline, clock.now().addingTimeInterval(10))
             guard let head = LoopbackSocket.readRequestHead(client, until: answerBy, clock: clock) else { continue }
-            switch LoopbackRequest(head: head, expectedPath: path) {
-            case .redirect(let target):
-                LoopbackSocket.writeAll(LoopbackRequest.response(status: 200), to: client, until: answerBy, clock: clock)
-                guard let url = URL(string: "http://127.0.0.1:\(port)\(target)") else {
-                    return .failure(.malformedRequest)
-                }
-                return .success(url)
-            case .otherPath:
-                LoopbackSocket.writeAll(LoopbackRequest.response(status: 404), to: client, until: answerBy, clock: clock)
-            case .notGet:
-                LoopbackSocket.writeAll(LoopbackRequest.response(status: 405), to: client, until: answerBy, clock: clock)
-            case .malformed:
-                LoopbackSocket.writeAll(LoopbackRequest.response(status: 400), to: client, until: answerBy, clock: clock)
+            let request = LoopbackRequest(head: head, expectedPath: path)
+            let status = switch request {
+            case .redirect: 200
+            case .otherPath: 404
+            case .notGet: 405
+            case .malformed: 400
             }
+            LoopbackSocket.writeAll(LoopbackRequest.response(status: status), to: client, until: answerBy, clock: clock)
+            guard case .redirect(let target) = request else { continue }
+            guard let url = URL(string: "http://127.0.0.1:\(port)\(target)") else { return .failure(.malformedRequest) }
+            return .success(url)
         }
     }
 }
