@@ -18,7 +18,6 @@ extension RegStateService {
         AccessCredential(token: try await currentSecurityToken(), carrier: .securityToken)
     }
 
-    /// The stored security token while it lives; when it expired, or while a renewal runs, the renewed one.
     private func currentSecurityToken() async throws(RegStateServiceError) -> String {
         guard case .active(let session) = state, session.activation != .nonNative, let snapshot = await tokenSnapshot()
         else { throw .noSession }

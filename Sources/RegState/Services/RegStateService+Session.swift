@@ -80,14 +80,10 @@ extension RegStateService {
         return true
     }
 
-    /// A server rejected `token`: renew once for everyone who saw it rejected and return the new token, or `nil` when
-    /// renewal failed.
-    ///
-    /// The first rejection of a token is journaled as ``MachineEvent/renewalRequested(_:)`` (the one "token expired"
-    /// notice, however many requests failed); later ones join the same renewal, or find it already renewed.
-    ///
-    /// Not public: an app's requests get this through ``AuthorizedTransport``, ``RegStateURLProtocol`` or, for a
-    /// request it sends itself, ``renewSession()``; the simulation reports rejections with it.
+    /// A server rejected `token`: renew once for everyone who saw it rejected (``renew(replacing:because:seen:)``)
+    /// and return the new token, or `nil` when renewal failed. Not public: an app's requests get this through
+    /// ``AuthorizedTransport``, ``RegStateURLProtocol`` or ``renewSession()``; the simulation reports rejections
+    /// with it.
     package func tokenRejected(_ token: String) async -> String? {
         await renewAfterRejection(of: token)?.token
     }
