@@ -25,6 +25,8 @@ public final class Ledger: @unchecked Sendable {
     private var diskMishaps = 0
     private var deliveredBy: [Int: Int] = [:]
     private var hostDenials = 0
+    /// The process that removed the credentials record, at each removal (`nil`: a crash or power loss did).
+    private var credentialRemovers: [Int?] = []
 
     /// An empty ledger.
     public init() {}
@@ -88,9 +90,21 @@ public final class Ledger: @unchecked Sendable {
     }
 
     /// A write put `data` under `key` (the credentials record: its refresh token is now known to the disk).
-    func stored(_ data: Data?, key: String) {
-        guard key == "credentials", let token = Self.refreshToken(in: data) else { return }
+    func stored(_ data: Data?, key: String, by process: Int?) {
+        guard key == "credentials" else { return }
+        guard let token = Self.refreshToken(in: data) else {
+            if data == nil { lock.withLock { credentialRemovers.append(process) } }
+            return
+        }
         lock.withLock { _ = storedRefreshTokens.insert(Self.fingerprint(token)) }
+    }
+
+    /// How many times the credentials record was removed so far (a mark for ``credentialsRemoved(since:byOtherThan:)``).
+    var credentialRemovalCount: Int { lock.withLock { credentialRemovers.count } }
+
+    /// Whether a process other than `process` (or a crash) removed the credentials record after `mark`.
+    func credentialsRemoved(since mark: Int, byOtherThan process: Int) -> Bool {
+        lock.withLock { credentialRemovers.dropFirst(mark).contains { $0 != process } }
     }
 
     /// A power loss reverted the disk: of the refresh tokens written, only the one in `data` (if any) is still there.

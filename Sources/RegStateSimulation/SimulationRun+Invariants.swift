@@ -21,9 +21,17 @@ extension SimulationRun {
         if loggedOut { checkNoTokenOnDisk("logout") }
         disk.checkFiles(slots)
         let honoured = await storedSessionIsHonoured()
-        for slot in slots {
+        for (index, slot) in slots.enumerated() {
             guard let service = slot.service else { continue }
             let state = await service.state
+            // issuer-client-binding: a process of another client never takes the world client's session.
+            if isAnotherClient(index) {
+                if case .active = state {
+                    ledger.violation("issuer-client-binding", "p\(slot.incarnation), built for \(Self.anotherClientID), is "
+                                     + "\(Self.describe(state)) with the session of the world's client")
+                }
+                continue
+            }
             // session-honoured: a session the provider still honours ends active, and hands out a token.
             if honoured {
                 if case .active = state {} else {
@@ -166,6 +174,7 @@ extension SimulationRun {
         }
         // A shared journal holds every process's events: its own invariants, not this process's replay.
         if world == .sharedJournal { return checkSharedJournal(entries, incarnation: slot.incarnation) }
+        checkPersonalDataForgotten(entries, incarnation: slot.incarnation)
         // Without a snapshot the journal starts at sequence 1 (or after a clear-state, at its first entry).
         guard lines == entries.count else { return }
         let live = await service.state
@@ -200,6 +209,20 @@ extension SimulationRun {
         // through `timeIntervalSince1970` loses the last bits of a `Date`.
         if Self.normalized(replayed) != Self.normalized(live) {
             ledger.violation("replay-equals-live", "p\(slot.incarnation): journal folds to \(replayed), live state is \(live)")
+        }
+    }
+
+    /// personal-data-forgotten: once a session has ended by logout (the history folded into a snapshot of D), or by
+    /// a forced logout or a final error (every line redacted), no line the journal keeps from before that end holds
+    /// the user's personal data. Lines after it belong to whatever came next (a new registration names its user).
+    func checkPersonalDataForgotten(_ entries: [JournalEntry], incarnation: Int) {
+        guard let end = entries.lastIndex(where: { $0.event == .loggedOut || $0.event == .credentialsCleared }) else { return }
+        let personal = Data(email.utf8)
+        for entry in entries[..<end] {
+            guard let line = try? entry.encoded(), line.range(of: personal) != nil else { continue }
+            return ledger.violation("personal-data-forgotten",
+                                    "p\(incarnation)'s journal still names the user in entry \(entry.sequence) (\(entry.event.name)), "
+                                        + "before its \(entries[end].event.name) at \(entries[end].sequence)")
         }
     }
 

@@ -7,7 +7,7 @@ import RegStateSimulator
 extension SimulationRun {
     func prepareWorld() async {
         switch world {
-        case .plain, .launchBudget, .sharedJournal, .memory, .forgedRedirect:
+        case .plain, .launchBudget, .sharedJournal, .memory, .forgedRedirect, .anotherClient:
             break
         case .rejectingBackend:
             await prepareRejectingBackend()
@@ -33,7 +33,7 @@ extension SimulationRun {
     /// sometimes turns hostile with its nonces (a new one on every answer, none accepted), and back.
     func actWorld() async {
         switch world {
-        case .plain, .launchBudget, .sharedJournal, .rejectingBackend, .forgedRedirect:
+        case .plain, .launchBudget, .sharedJournal, .rejectingBackend, .forgedRedirect, .anotherClient:
             break
         case .memory:
             await churnSubscribers()
@@ -117,7 +117,7 @@ extension SimulationRun {
     /// hostile nonce policy ends.
     func healWorld() async {
         switch world {
-        case .plain, .launchBudget, .memory, .rejectingBackend, .forgedRedirect:
+        case .plain, .launchBudget, .memory, .rejectingBackend, .forgedRedirect, .anotherClient:
             break
         case .sharedJournal:
             (disk as? SimulatedFileSystem)?.sharedAppendCrashes = false
