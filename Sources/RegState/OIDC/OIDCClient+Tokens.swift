@@ -23,10 +23,9 @@ extension OIDCClient {
     ///
     /// A response without `refresh_token` means the old one stays valid; one with a new `refresh_token` rotated it,
     /// and the caller must store the new one before using the new access token. `scope` narrows the grant;
-    /// `proofKey` is the DPoP key the refresh token is bound to. An unexplained 4xx (no readable OAuth error body, or a code outside RFC 6749 §5.2) is asked once more after
-    /// ``OIDCConfiguration/unexplainedAnswerRetryDelay``; the same status again is
-    /// ``OIDCError/unexplainedRefusal(status:error:)``. The retry presents the same refresh token: a provider that
-    /// refused it has not rotated it, so no reuse detection can fire.
+    /// `proofKey` is the DPoP key the refresh token is bound to. An unexplained 4xx is asked once more (the rule at
+    /// ``OIDCError/isRefusal``), with the same refresh token: a provider that refused it has not rotated it, so no
+    /// reuse detection can fire.
     /// - Throws: ``OIDCError`` whose ``OIDCError/isRefusal`` is true when the provider refused (`invalid_grant`:
     ///   revoked, expired or reused token; or the same unexplained 4xx twice), ``OIDCError/isTransient`` when a retry
     ///   may work.
