@@ -25,6 +25,13 @@ public final class Ledger: @unchecked Sendable {
     private var diskMishaps = 0
     private var deliveredBy: [Int: Int] = [:]
     private var hostDenials = 0
+    /// Whether a rotation that reached a live process must be stored before its refresh token is presented again
+    /// (`rotation-kept`), unless a disk fault or a process's end came between (the refreshed-id world). Set once,
+    /// before the run starts.
+    var strictRotations = false
+    /// Rotations that reached a live process: the disk faults and process ends counted when they did.
+    private var deliveredRotations: [String: (mishaps: Int, ends: Int)] = [:]
+    private var processEnds = 0
     /// The process that removed the credentials record, at each removal (`nil`: a crash or power loss did).
     private var credentialRemovers: [Int?] = []
 
@@ -74,6 +81,12 @@ public final class Ledger: @unchecked Sendable {
                 let text = "refresh-reuse: p\(process) presented rt#\(id) again although its successor rt#\(next) was stored"
                 found.append(text)
                 lines.append(stepLabel + "VIOLATION " + text)
+            } else if strictRotations, let next = successors[id], let mark = deliveredRotations[id],
+                      mark.mishaps == diskMishaps, mark.ends == processEnds {
+                let text = "rotation-kept: p\(process) presented rt#\(id) again although its rotation to rt#\(next) reached "
+                    + "a live process, and no disk fault or process end kept it from the disk"
+                found.append(text)
+                lines.append(stepLabel + "VIOLATION " + text)
             } else {
                 let why = lostRotations.contains(id) ? "its rotation's answer was lost" : "no rotation of it was stored"
                 lines.append(stepLabel + "note  rt#\(id) presented again (unavoidable: \(why))")
@@ -86,6 +99,7 @@ public final class Ledger: @unchecked Sendable {
         lock.withLock {
             successors[Self.fingerprint(old)] = Self.fingerprint(new)
             if !delivered { lostRotations.insert(Self.fingerprint(old)) }
+            if delivered { deliveredRotations[Self.fingerprint(old)] = (diskMishaps, processEnds) }
         }
     }
 
@@ -126,6 +140,8 @@ public final class Ledger: @unchecked Sendable {
     var deliveredGrants: [Date] { lock.withLock { grantsDelivered } }
     /// A write failed or a process crashed inside one: a renewal's result may be lost, so another may follow.
     func diskMishap() { lock.withLock { diskMishaps += 1 } }
+    /// A process ended (crashed, or relaunched): what it received and had not stored is gone with it.
+    func processEnded() { lock.withLock { processEnds += 1 } }
     /// A request of process `process` got an answer (from the server or a proxy): the device was online.
     func delivered(by process: Int) { lock.withLock { deliveredBy[process, default: 0] += 1 } }
     /// How many requests of process `process` got an answer.

@@ -108,12 +108,24 @@ extension SimulationRun {
     /// store-atomic: the credentials record on disk is one that some write committed, and the engine never had to
     /// quarantine an unreadable record.
     func checkNoTornRecord() {
+        checkStoredIDTokenSubject()
         if let data = disk.peek("credentials"), !disk.wasCommitted(data, under: "credentials") {
             ledger.violation("store-atomic", "the credentials record on disk was never written whole")
         }
         if disk.peek("credentials.unreadable") != nil {
             ledger.violation("store-atomic", "a credentials record was unreadable and quarantined")
         }
+    }
+
+    /// refreshed-id-token: no ID token that a refresh answer carried for another subject is ever stored (its
+    /// validation refuses it; the session goes on with the answer's rotated refresh token only).
+    func checkStoredIDTokenSubject() {
+        guard world == .refreshedIDToken, let record = disk.peek("credentials"),
+              let idToken = (try? JSONValue.parse(record))?["id_token"]?.stringValue else { return }
+        let parts = idToken.split(separator: ".")
+        guard parts.count == 3, let payload = Base64URL.decode(String(parts[1])),
+              (try? JSONValue.parse(payload))?["sub"]?.stringValue == IDTokenDefect.otherSubjectValue else { return }
+        ledger.violation("refreshed-id-token", "the stored ID token names another subject than the session's")
     }
 
     /// logout-clears: after a logout, forced logout or clear-state, no token of the session is on disk, and no

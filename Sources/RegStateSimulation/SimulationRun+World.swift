@@ -7,7 +7,7 @@ import RegStateSimulator
 extension SimulationRun {
     func prepareWorld() async {
         switch world {
-        case .plain, .launchBudget, .sharedJournal, .memory, .forgedRedirect, .anotherClient:
+        case .plain, .launchBudget, .sharedJournal, .memory, .forgedRedirect, .anotherClient, .refreshedIDToken:
             break
         case .rejectingBackend:
             await prepareRejectingBackend()
@@ -35,6 +35,11 @@ extension SimulationRun {
         switch world {
         case .plain, .launchBudget, .sharedJournal, .rejectingBackend, .forgedRedirect, .anotherClient:
             break
+        case .refreshedIDToken:
+            guard worldRandom.chance(8) else { return }
+            refreshedIDTokenDefect.toggle()
+            await simulator.setRefreshedIDTokenDefect(refreshedIDTokenDefect ? .otherSubject : nil)
+            ledger.note("act   provider's refreshed ID tokens " + (refreshedIDTokenDefect ? "name another subject" : "honest again"))
         case .memory:
             await churnSubscribers()
         case .pushedAuthorization:
@@ -119,6 +124,9 @@ extension SimulationRun {
         switch world {
         case .plain, .launchBudget, .memory, .rejectingBackend, .forgedRedirect, .anotherClient:
             break
+        case .refreshedIDToken:
+            refreshedIDTokenDefect = false
+            await simulator.setRefreshedIDTokenDefect(nil)
         case .sharedJournal:
             (disk as? SimulatedFileSystem)?.sharedAppendCrashes = false
         case .pushedAuthorization:

@@ -23,6 +23,8 @@ public actor SimulationRun {
     /// The forged-redirect world's referee on the wire, and what its registrations did; `nil` in every other world.
     nonisolated let forgeryAudit: ForgeryAudit?
     var forgeryTally = ForgeryTally()
+    /// The refreshed-id world: whether the provider's refresh answers now carry an ID token of another subject.
+    var refreshedIDTokenDefect = false
     let liveness = Liveness()
     var random: SeededRandom
     /// A second stream for the faults added after the first seeds were recorded (key rotation, device limits), so
@@ -106,6 +108,7 @@ public actor SimulationRun {
             : nil
         network.rejectionAudit = rejectionAudit
         forgeryAudit = world == .forgedRedirect ? ForgeryAudit(ledger: ledger) : nil
+        ledger.strictRotations = world == .refreshedIDToken
         network.forgeryAudit = forgeryAudit
         network.disabledFaults = Set(options.disabledFaults.compactMap(\.networkFault))
         startedAt = clock.now()
@@ -187,6 +190,7 @@ public actor SimulationRun {
     /// Ends slot's current incarnation: its memory is gone, its lock released, its requests never answered.
     func end(_ slot: ProcessSlot) {
         guard slot.service != nil else { return }
+        ledger.processEnded()
         liveness.kill(slot.incarnation)
         disk.kill(slot.incarnation)
         let label = "p\(slot.incarnation) "
@@ -219,7 +223,7 @@ public actor SimulationRun {
         // the seed chose (the check is tested on the simulator in RegistrationCheckTests).
         configuration.checksRegistrationAtLaunch = false
         switch self.world {
-        case .plain, .memory, .sharedJournal, .forgedRedirect, .anotherClient: break
+        case .plain, .memory, .sharedJournal, .forgedRedirect, .anotherClient, .refreshedIDToken: break
         case .rejectingBackend: configuration.backendRetiresSecurityTokens = true
         case .launchBudget: configuration.oidc.unexplainedAnswerRetryDelay = 1
         case .pushedAuthorization: configuration.oidc.pushedAuthorization = enginePushedAuthorization
