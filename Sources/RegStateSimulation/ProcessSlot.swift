@@ -33,15 +33,15 @@ struct JournalView: EventJournal {
     let incarnation: Int
     let liveness: Liveness
 
-    func append(_ line: Data) throws {
-        guard liveness.isAlive(incarnation) else { throw JournalError.writeFailed("the process has ended") }
+    func append(_ line: Data) throws(JournalError) {
+        guard liveness.isAlive(incarnation) else { throw .writeFailed("the process has ended") }
         try journal.append(line)
     }
 
-    func read() throws -> JournalContents { try journal.read() }
+    func read() throws(JournalError) -> JournalContents { try journal.read() }
 
-    func replaceAll(with lines: [Data]) throws {
-        guard liveness.isAlive(incarnation) else { throw JournalError.writeFailed("the process has ended") }
+    func replaceAll(with lines: [Data]) throws(JournalError) {
+        guard liveness.isAlive(incarnation) else { throw .writeFailed("the process has ended") }
         try journal.replaceAll(with: lines)
     }
 }

@@ -28,7 +28,7 @@ final class SeededCrypto: CryptoProvider, @unchecked Sendable {
 
     init(random: SeededRandom) { self.random = random }
 
-    func randomBytes(count: Int) throws -> Data {
+    func randomBytes(count: Int) throws(CryptoError) -> Data {
         lock.withLock {
             var bytes = Data(capacity: count)
             while bytes.count < count {
@@ -40,11 +40,11 @@ final class SeededCrypto: CryptoProvider, @unchecked Sendable {
 
     func sha256(_ data: Data) -> Data { system.sha256(data) }
     func hmacSHA256(key: Data, message: Data) -> Data { system.hmacSHA256(key: key, message: message) }
-    func verify(signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm) throws -> Bool {
+    func verify(signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Bool {
         guard algorithm.isRSA else { throw CryptoError.invalidKey("an RSA key cannot verify \(algorithm.rawValue)") }
         return try verificationKey(for: .rsa(publicKey)).verify(signature: signature, message: message, algorithm: algorithm)
     }
-    func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws -> Data {
+    func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Data {
         #if os(Linux)
         // The provider signs every ID token with one of a few keys: each is loaded once, not per signature (the
         // load cost as much as the signature). The signature is libcrypto's, as without the memo.
@@ -61,8 +61,8 @@ final class SeededCrypto: CryptoProvider, @unchecked Sendable {
         try system.sign(message: message, privateKey: privateKey, algorithm: algorithm)
         #endif
     }
-    func generateRSAPrivateKey(bits: Int) throws -> RSAPrivateKey { try system.generateRSAPrivateKey(bits: bits) }
-    func publicKey(of privateKey: RSAPrivateKey) throws -> RSAPublicKey {
+    func generateRSAPrivateKey(bits: Int) throws(CryptoError) -> RSAPrivateKey { try system.generateRSAPrivateKey(bits: bits) }
+    func publicKey(of privateKey: RSAPrivateKey) throws(CryptoError) -> RSAPublicKey {
         if let known = Self.rsaPublicKeys.withLock({ $0[privateKey.pkcs1DER] }) { return known }
         let publicKey = try system.publicKey(of: privateKey)
         Self.rsaPublicKeys.withLock { known in
@@ -71,7 +71,7 @@ final class SeededCrypto: CryptoProvider, @unchecked Sendable {
         }
         return publicKey
     }
-    func verificationKey(for key: PublicKeyMaterial) throws -> any VerificationKey {
+    func verificationKey(for key: PublicKeyMaterial) throws(CryptoError) -> any VerificationKey {
         if let known = lock.withLock({ verificationKeys[key] }) { return known }
         let ready = try system.verificationKey(for: key)
         lock.withLock {
@@ -80,18 +80,18 @@ final class SeededCrypto: CryptoProvider, @unchecked Sendable {
         }
         return ready
     }
-    func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws -> Bool {
+    func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws(CryptoError) -> Bool {
         try verificationKey(for: .p256(publicKey)).verify(signature: signature, message: message, algorithm: .es256)
     }
-    func generateP256PrivateKey() throws -> P256PrivateKey { try system.generateP256PrivateKey() }
-    func publicKey(of privateKey: P256PrivateKey) throws -> P256PublicKey {
+    func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey { try system.generateP256PrivateKey() }
+    func publicKey(of privateKey: P256PrivateKey) throws(CryptoError) -> P256PublicKey {
         if let known = lock.withLock({ p256PublicKeys[privateKey.pkcs8DER] }) { return known }
         let publicKey = try system.publicKey(of: privateKey)
         lock.withLock { p256PublicKeys[privateKey.pkcs8DER] = publicKey }
         return publicKey
     }
-    func sign(message: Data, privateKey: P256PrivateKey) throws -> Data { try signingKey(for: privateKey).sign(message: message) }
-    func signingKey(for privateKey: P256PrivateKey) throws -> any SigningKey {
+    func sign(message: Data, privateKey: P256PrivateKey) throws(CryptoError) -> Data { try signingKey(for: privateKey).sign(message: message) }
+    func signingKey(for privateKey: P256PrivateKey) throws(CryptoError) -> any SigningKey {
         if let known = lock.withLock({ p256SigningKeys[privateKey.pkcs8DER] }) { return known }
         let ready = try system.signingKey(for: privateKey)
         lock.withLock {

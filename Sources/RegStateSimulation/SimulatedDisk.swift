@@ -60,24 +60,22 @@ public final class SimulatedDisk: @unchecked Sendable {
     /// The keys holding a value now.
     public var allKeys: [String] { lock.withLock { values.keys.sorted() } }
 
-    fileprivate func read(_ key: String, by incarnation: Int) throws -> Data? {
-        try lock.withLock {
-            if dead.contains(incarnation) { throw StoreError.unreadable(key: key, reason: "the process has ended") }
-            return values[key]
-        }
+    fileprivate func read(_ key: String, by incarnation: Int) throws(StoreError) -> Data? {
+        let (alive, value) = lock.withLock { (!dead.contains(incarnation), values[key]) }
+        guard alive else { throw .unreadable(key: key, reason: "the process has ended") }
+        return value
     }
 
-    fileprivate func keys(by incarnation: Int) throws -> [String] {
-        try lock.withLock {
-            if dead.contains(incarnation) { throw StoreError.unreadable(key: "", reason: "the process has ended") }
-            return values.keys.sorted()
-        }
+    fileprivate func keys(by incarnation: Int) throws(StoreError) -> [String] {
+        let (alive, keys) = lock.withLock { (!dead.contains(incarnation), values.keys.sorted()) }
+        guard alive else { throw .unreadable(key: "", reason: "the process has ended") }
+        return keys
     }
 
-    fileprivate func write(_ data: Data?, _ key: String, by incarnation: Int) throws {
-        enum Outcome { case written, failed, crashed(kept: Bool) }
-        let outcome: Outcome = try lock.withLock {
-            if dead.contains(incarnation) { throw StoreError.writeFailed(key: key, reason: "the process has ended") }
+    fileprivate func write(_ data: Data?, _ key: String, by incarnation: Int) throws(StoreError) {
+        enum Outcome { case ended, written, failed, crashed(kept: Bool) }
+        let outcome: Outcome = lock.withLock {
+            if dead.contains(incarnation) { return .ended }
             // A full disk fails writes; removing a file needs no space.
             if data != nil, random.chance(failPercent) { return .failed }
             if random.chance(crashRate) {
@@ -89,6 +87,8 @@ public final class SimulatedDisk: @unchecked Sendable {
             return .written
         }
         switch outcome {
+        case .ended:
+            throw .writeFailed(key: key, reason: "the process has ended")
         case .written:
             ledger.note("disk  p\(incarnation) \(data == nil ? "remove" : "write") \(key)\(Ledger.describe(data, key: key))")
             ledger.stored(data, key: key, by: incarnation)
@@ -161,10 +161,10 @@ struct DiskView: SecureStore {
     let disk: SimulatedDisk
     let incarnation: Int
 
-    func data(forKey key: String) throws -> Data? { try disk.read(key, by: incarnation) }
-    func set(_ data: Data, forKey key: String) throws { try disk.write(data, key, by: incarnation) }
-    func removeValue(forKey key: String) throws { try disk.write(nil, key, by: incarnation) }
-    func keys() throws -> [String] { try disk.keys(by: incarnation) }
+    func data(forKey key: String) throws(StoreError) -> Data? { try disk.read(key, by: incarnation) }
+    func set(_ data: Data, forKey key: String) throws(StoreError) { try disk.write(data, key, by: incarnation) }
+    func removeValue(forKey key: String) throws(StoreError) { try disk.write(nil, key, by: incarnation) }
+    func keys() throws(StoreError) -> [String] { try disk.keys(by: incarnation) }
     func acquireExclusiveAccess(timeout: TimeInterval) async throws(StoreError) -> any StoreLease {
         try await disk.acquire(by: incarnation)
     }

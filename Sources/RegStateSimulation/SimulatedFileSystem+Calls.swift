@@ -11,8 +11,8 @@ package struct SimulatedFileSystemCalls: StorageFileSystem {
     let fileSystem: SimulatedFileSystem
     let incarnation: Int
 
-    package func open(_ path: String, _ flags: Int32, mode: mode_t) throws -> Int32 {
-        try fileSystem.perform(incarnation, "open") { _ in
+    package func open(_ path: String, _ flags: Int32, mode: mode_t) throws(SystemCallError) -> Int32 {
+        try fileSystem.perform(incarnation, "open") { _ throws(SystemCallError) in
             let fs = fileSystem
             let access = flags & O_ACCMODE
             let id: Int
@@ -41,8 +41,8 @@ package struct SimulatedFileSystemCalls: StorageFileSystem {
         }
     }
 
-    package func close(_ fd: Int32) throws {
-        try fileSystem.perform(incarnation, "close") { _ in
+    package func close(_ fd: Int32) throws(SystemCallError) {
+        try fileSystem.perform(incarnation, "close") { _ throws(SystemCallError) in
             let fs = fileSystem
             let file = try fs.file(fd, incarnation, "close")
             if fs.locks[file.node] == fd { fs.locks[file.node] = nil }
@@ -50,9 +50,9 @@ package struct SimulatedFileSystemCalls: StorageFileSystem {
         }
     }
 
-    package func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int {
+    package func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
         fileSystem.armSharedAppendCrash(fd)
-        return try fileSystem.perform(incarnation, "write") { crash in
+        return try fileSystem.perform(incarnation, "write") { crash throws(SystemCallError) in
             let fs = fileSystem
             var file = try fs.file(fd, incarnation, "write")
             guard file.canWrite else { throw SystemCallError("write", code: EBADF) }
@@ -73,8 +73,8 @@ package struct SimulatedFileSystemCalls: StorageFileSystem {
         }
     }
 
-    package func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        try fileSystem.perform(incarnation, "read") { _ in
+    package func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
+        try fileSystem.perform(incarnation, "read") { _ throws(SystemCallError) in
             let fs = fileSystem
             var file = try fs.file(fd, incarnation, "read")
             let count = try Self.copy(fs, file, into: buffer, at: file.offset)
@@ -84,15 +84,15 @@ package struct SimulatedFileSystemCalls: StorageFileSystem {
         }
     }
 
-    package func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
-        try fileSystem.perform(incarnation, "pread") { _ in
+    package func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(SystemCallError) -> Int {
+        try fileSystem.perform(incarnation, "pread") { _ throws(SystemCallError) in
             try Self.copy(fileSystem, try fileSystem.file(fd, incarnation, "pread"), into: buffer, at: offset)
         }
     }
 
     /// Caller holds the lock.
     private static func copy(_ fs: SimulatedFileSystem, _ file: SimulatedFileSystem.OpenFile,
-                             into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
+                             into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(SystemCallError) -> Int {
         guard file.canRead, let node = fs.nodes[file.node] else { throw SystemCallError("read", code: EBADF) }
         if node.isDirectory { throw SystemCallError("read", code: EISDIR) }
         guard offset < node.data.count else { return 0 }
@@ -103,16 +103,16 @@ package struct SimulatedFileSystemCalls: StorageFileSystem {
         return count
     }
 
-    package func seek(_ fd: Int32, to offset: Int) throws {
-        try fileSystem.perform(incarnation, "lseek") { _ in
+    package func seek(_ fd: Int32, to offset: Int) throws(SystemCallError) {
+        try fileSystem.perform(incarnation, "lseek") { _ throws(SystemCallError) in
             var file = try fileSystem.file(fd, incarnation, "lseek")
             file.offset = offset
             fileSystem.open[fd] = file
         }
     }
 
-    package func sync(_ fd: Int32) throws {
-        try fileSystem.perform(incarnation, "fsync") { _ in
+    package func sync(_ fd: Int32) throws(SystemCallError) {
+        try fileSystem.perform(incarnation, "fsync") { _ throws(SystemCallError) in
             let fs = fileSystem
             let file = try fs.file(fd, incarnation, "fsync")
             guard var node = fs.nodes[file.node] else { throw SystemCallError("fsync", code: EBADF) }
@@ -138,37 +138,37 @@ package struct SimulatedFileSystemCalls: StorageFileSystem {
         }
     }
 
-    package func truncate(_ fd: Int32, to length: Int) throws {
-        try fileSystem.perform(incarnation, "ftruncate") { _ in
+    package func truncate(_ fd: Int32, to length: Int) throws(SystemCallError) {
+        try fileSystem.perform(incarnation, "ftruncate") { _ throws(SystemCallError) in
             let file = try fileSystem.file(fd, incarnation, "ftruncate")
             guard file.canWrite else { throw SystemCallError("ftruncate", code: EBADF) }
             fileSystem.change(file.node, .truncate(length))
         }
     }
 
-    package func status(_ path: String) throws -> stat? {
-        try fileSystem.perform(incarnation, "stat") { _ in fileSystem.names[path].map { fileSystem.fileStatus(of: $0) } }
+    package func status(_ path: String) throws(SystemCallError) -> stat? {
+        try fileSystem.perform(incarnation, "stat") { _ throws(SystemCallError) in fileSystem.names[path].map { fileSystem.fileStatus(of: $0) } }
     }
 
-    package func status(_ fd: Int32) throws -> stat {
-        try fileSystem.perform(incarnation, "fstat") { _ in fileSystem.fileStatus(of: try fileSystem.file(fd, incarnation, "fstat").node) }
+    package func status(_ fd: Int32) throws(SystemCallError) -> stat {
+        try fileSystem.perform(incarnation, "fstat") { _ throws(SystemCallError) in fileSystem.fileStatus(of: try fileSystem.file(fd, incarnation, "fstat").node) }
     }
 
-    package func changeMode(_ path: String, _ mode: mode_t) throws {
-        try fileSystem.perform(incarnation, "chmod") { _ in
+    package func changeMode(_ path: String, _ mode: mode_t) throws(SystemCallError) {
+        try fileSystem.perform(incarnation, "chmod") { _ throws(SystemCallError) in
             guard let id = fileSystem.names[path] else { throw SystemCallError("chmod", code: ENOENT) }
             fileSystem.nodes[id]?.mode = mode & 0o7777
         }
     }
 
-    package func changeMode(_ fd: Int32, _ mode: mode_t) throws {
-        try fileSystem.perform(incarnation, "fchmod") { _ in
+    package func changeMode(_ fd: Int32, _ mode: mode_t) throws(SystemCallError) {
+        try fileSystem.perform(incarnation, "fchmod") { _ throws(SystemCallError) in
             fileSystem.nodes[try fileSystem.file(fd, incarnation, "fchmod").node]?.mode = mode & 0o7777
         }
     }
 
-    package func makeDirectory(_ path: String, _ mode: mode_t) throws {
-        try fileSystem.perform(incarnation, "mkdir") { _ in
+    package func makeDirectory(_ path: String, _ mode: mode_t) throws(SystemCallError) {
+        try fileSystem.perform(incarnation, "mkdir") { _ throws(SystemCallError) in
             let fs = fileSystem
             if fs.names[path] != nil { throw SystemCallError("mkdir", code: EEXIST) }
             guard let parent = fs.names[SimulatedFileSystem.parent(path)], fs.nodes[parent]?.isDirectory == true else {
@@ -181,8 +181,8 @@ package struct SimulatedFileSystemCalls: StorageFileSystem {
         }
     }
 
-    package func rename(_ from: String, to: String) throws {
-        try fileSystem.perform(incarnation, "rename") { _ in
+    package func rename(_ from: String, to: String) throws(SystemCallError) {
+        try fileSystem.perform(incarnation, "rename") { _ throws(SystemCallError) in
             let fs = fileSystem
             guard let id = fs.names[from] else { throw SystemCallError("rename", code: ENOENT) }
             if let target = fs.names[to], fs.nodes[target]?.isDirectory == true, fs.nodes[id]?.isDirectory == false {
@@ -192,8 +192,8 @@ package struct SimulatedFileSystemCalls: StorageFileSystem {
         }
     }
 
-    package func unlink(_ path: String) throws -> Bool {
-        try fileSystem.perform(incarnation, "unlink") { _ in
+    package func unlink(_ path: String) throws(SystemCallError) -> Bool {
+        try fileSystem.perform(incarnation, "unlink") { _ throws(SystemCallError) in
             let fs = fileSystem
             guard let id = fs.names[path] else { return false }
             if fs.nodes[id]?.isDirectory == true { throw SystemCallError("unlink", code: EISDIR) }
@@ -202,8 +202,8 @@ package struct SimulatedFileSystemCalls: StorageFileSystem {
         }
     }
 
-    package func directoryEntries(_ path: String) throws -> [String] {
-        try fileSystem.perform(incarnation, "readdir") { _ in
+    package func directoryEntries(_ path: String) throws(SystemCallError) -> [String] {
+        try fileSystem.perform(incarnation, "readdir") { _ throws(SystemCallError) in
             let fs = fileSystem
             guard let id = fs.names[path] else { throw SystemCallError("opendir", code: ENOENT) }
             guard fs.nodes[id]?.isDirectory == true else { throw SystemCallError("opendir", code: ENOTDIR) }
@@ -213,14 +213,14 @@ package struct SimulatedFileSystemCalls: StorageFileSystem {
         }
     }
 
-    package func access(_ path: String, _ mode: Int32) throws {
-        try fileSystem.perform(incarnation, "access") { _ in
+    package func access(_ path: String, _ mode: Int32) throws(SystemCallError) {
+        try fileSystem.perform(incarnation, "access") { _ throws(SystemCallError) in
             if fileSystem.names[path] == nil { throw SystemCallError("access", code: ENOENT) }
         }
     }
 
-    package func lockExclusive(_ fd: Int32, wait: Bool) throws -> Bool {
-        try fileSystem.perform(incarnation, "flock") { _ in
+    package func lockExclusive(_ fd: Int32, wait: Bool) throws(SystemCallError) -> Bool {
+        try fileSystem.perform(incarnation, "flock") { _ throws(SystemCallError) in
             let fs = fileSystem
             let file = try fs.file(fd, incarnation, "flock")
             if let holder = fs.locks[file.node], holder != fd {
@@ -234,7 +234,7 @@ package struct SimulatedFileSystemCalls: StorageFileSystem {
     }
 
     package func unlock(_ fd: Int32) {
-        _ = try? fileSystem.perform(incarnation, "flock") { _ in
+        _ = try? fileSystem.perform(incarnation, "flock") { _ throws(SystemCallError) in
             let file = try fileSystem.file(fd, incarnation, "flock")
             if fileSystem.locks[file.node] == fd { fileSystem.locks[file.node] = nil }
         }

@@ -97,7 +97,7 @@ struct RecordingJournal: EventJournal {
     let journal: FileJournal
     let fileSystem: SimulatedFileSystem
 
-    private func recorded<T>(wrote: () -> Bool = { true }, _ body: () throws -> T) throws -> T {
+    private func recorded<T>(wrote: () -> Bool = { true }, _ body: () throws(JournalError) -> T) throws(JournalError) -> T {
         do {
             let result = try body()
             fileSystem.operationEnded(on: journal.url.path, succeeded: true, wrote: wrote())
@@ -108,13 +108,17 @@ struct RecordingJournal: EventJournal {
         }
     }
 
-    func append(_ line: Data) throws { try recorded { try journal.append(line) } }
-    func read() throws -> JournalContents { try recorded(wrote: { false }) { try journal.read() } }
-    func replaceAll(with lines: [Data]) throws { try recorded { try journal.replaceAll(with: lines) } }
-    func update(_ decide: (JournalContents) throws -> JournalWrite?) throws {
+    func append(_ line: Data) throws(JournalError) { try recorded { () throws(JournalError) in try journal.append(line) } }
+    func read() throws(JournalError) -> JournalContents {
+        try recorded(wrote: { false }) { () throws(JournalError) in try journal.read() }
+    }
+    func replaceAll(with lines: [Data]) throws(JournalError) {
+        try recorded { () throws(JournalError) in try journal.replaceAll(with: lines) }
+    }
+    func update(_ decide: (JournalContents) throws(JournalError) -> JournalWrite?) throws(JournalError) {
         var wrote = false
-        try recorded(wrote: { wrote }) {
-            try journal.update { contents in
+        try recorded(wrote: { wrote }) { () throws(JournalError) in
+            try journal.update { contents throws(JournalError) in
                 let write = try decide(contents)
                 wrote = write != nil
                 return write

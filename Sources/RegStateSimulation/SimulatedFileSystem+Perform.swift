@@ -10,7 +10,9 @@ extension SimulatedFileSystem {
     /// Runs one system call of `incarnation` under the lock: counts it, and when it is the armed crash point, lets
     /// its effect happen or not (`body` sees the crash point: a write keeps a prefix), then kills the process (or every
     /// process, on a power loss) and fails the call.
-    func perform<T>(_ incarnation: Int, _ name: String, _ body: (CrashPoint?) throws -> T) throws -> T {
+    func perform<T>(
+        _ incarnation: Int, _ name: String, _ body: (CrashPoint?) throws(SystemCallError) -> T
+    ) throws(SystemCallError) -> T {
         lock.lock()
         let crash: CrashPoint?
         do {
@@ -19,11 +21,11 @@ extension SimulatedFileSystem {
             lock.unlock()
             throw error
         }
-        var result: Result<T, any Error>
+        var result: Result<T, SystemCallError>
         if let crash, !crash.applied {
             result = .failure(SystemCallError(name, code: EIO))
         } else {
-            result = Result { try body(crash) }
+            result = Result { () throws(SystemCallError) in try body(crash) }
         }
         var killed: [Int] = []
         if let crash {
@@ -55,7 +57,7 @@ extension SimulatedFileSystem {
     }
 
     /// Caller holds `lock`. The open file behind `fd` for `incarnation`.
-    func file(_ fd: Int32, _ incarnation: Int, _ name: String) throws -> OpenFile {
+    func file(_ fd: Int32, _ incarnation: Int, _ name: String) throws(SystemCallError) -> OpenFile {
         guard let file = open[fd], file.incarnation == incarnation else { throw SystemCallError(name, code: EBADF) }
         return file
     }

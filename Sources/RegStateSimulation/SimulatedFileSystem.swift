@@ -186,7 +186,7 @@ public final class SimulatedFileSystem: @unchecked Sendable {
     }
 
     /// Caller holds `lock`. Counts a call of `incarnation`; the crash point when this call is the armed one.
-    func begin(_ incarnation: Int, _ name: String) throws -> CrashPoint? {
+    func begin(_ incarnation: Int, _ name: String) throws(SystemCallError) -> CrashPoint? {
         if dead.contains(incarnation) { throw SystemCallError(name, message: "the process has ended") }
         calls += 1
         guard calls == crashAt else { return nil }

@@ -123,18 +123,18 @@ struct DeviceLockedItems: SecureItemStore {
     let items: any SecureItemStore
     let device: SimulatedDeviceLock
 
-    func data(forKey key: String) throws -> Data? {
+    func data(forKey key: String) throws(StoreError) -> Data? {
         try device.check(key)
         return try items.data(forKey: key)
     }
 
-    func set(_ data: Data, forKey key: String) throws {
+    func set(_ data: Data, forKey key: String) throws(StoreError) {
         try device.check(key)
         try items.set(data, forKey: key)
         device.noteSessionRecord(key, refused: false, data: data)
     }
 
-    func removeValue(forKey key: String) throws {
+    func removeValue(forKey key: String) throws(StoreError) {
         do {
             try device.check(key)
         } catch {
@@ -145,7 +145,7 @@ struct DeviceLockedItems: SecureItemStore {
         device.noteSessionRecord(key, refused: false)
     }
 
-    func keys() throws -> [String] {
+    func keys() throws(StoreError) -> [String] {
         try device.check("")
         return try items.keys()
     }

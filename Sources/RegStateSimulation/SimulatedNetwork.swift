@@ -76,8 +76,10 @@ public final class SimulatedNetwork: @unchecked Sendable {
         ProcessTransport(network: self, process: process, isAlive: isAlive)
     }
 
-    fileprivate func send(_ request: HTTPRequest, from process: Int, isAlive: @Sendable () -> Bool) async throws -> HTTPResponse {
-        guard isAlive() else { throw TransportError.connectionFailed("the process has ended") }
+    fileprivate func send(
+        _ request: HTTPRequest, from process: Int, isAlive: @Sendable () -> Bool
+    ) async throws(TransportError) -> HTTPResponse {
+        guard isAlive() else { throw .connectionFailed("the process has ended") }
         let label = "p\(process) \(request.method.rawValue) \(request.url.host ?? "?")\(request.url.path)"
         audit(request, label: label)
         dpop.leaving(request, label: label)
@@ -131,9 +133,10 @@ public final class SimulatedNetwork: @unchecked Sendable {
         let delivered = isAlive() && fault != .answerLost && fault != .malformedAnswer
         rejectionAudit?.answered(request, response, delivered: delivered, process: process, departed: leftAt, at: clock.now(),
                                  mishaps: ledger.diskMishapCount)
-        if isGrant, (400..<500).contains(response.status) { ledger.providerRefused() }
+        if isGrant, (400..<500).contains(response.status) { ledger.providerRefused(presenting: refreshToken) }
         if isGrant, response.status == 200, delivered {
-            ledger.grantDelivered(at: clock.now())
+            ledger.grantDelivered(at: clock.now(), presenting: refreshToken,
+                                  rotatingTo: Self.jsonString("refresh_token", in: response.body))
             watch?.delivered(to: process, accessToken: Self.jsonString("access_token", in: response.body))
         }
         var rotation = ""
@@ -202,7 +205,7 @@ private struct ProcessTransport: HTTPTransport {
     let process: Int
     let isAlive: @Sendable () -> Bool
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         try await network.send(request, from: process, isAlive: isAlive)
     }
 }

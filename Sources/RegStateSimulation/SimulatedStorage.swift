@@ -64,7 +64,7 @@ extension SimulatedFileSystem: SimulatedStorage {
             return RecordingStore(store: store, fileSystem: self)
         } catch {
             // The process died (or its disk failed) while opening the store: every later call fails the same way.
-            return UnusableStore(reason: SystemCallError.reason(of: error))
+            return UnusableStore(reason: String(describing: error))
         }
     }
 
@@ -103,15 +103,17 @@ struct RecordingStore: SecureStore {
     let store: FileSecureStore
     let fileSystem: SimulatedFileSystem
 
-    func data(forKey key: String) throws -> Data? { try store.data(forKey: key) }
-    func set(_ data: Data, forKey key: String) throws {
+    func data(forKey key: String) throws(StoreError) -> Data? { try store.data(forKey: key) }
+    func set(_ data: Data, forKey key: String) throws(StoreError) {
         fileSystem.willWrite(data, under: key)
-        try recorded(key) { try store.set(data, forKey: key) }
+        try recorded(key) { () throws(StoreError) in try store.set(data, forKey: key) }
     }
-    func removeValue(forKey key: String) throws { try recorded(key) { try store.removeValue(forKey: key) } }
+    func removeValue(forKey key: String) throws(StoreError) {
+        try recorded(key) { () throws(StoreError) in try store.removeValue(forKey: key) }
+    }
 
     /// Runs a write of `key` and reports its end, so that power losses can be checked against it.
-    private func recorded(_ key: String, _ body: () throws -> Void) throws {
+    private func recorded(_ key: String, _ body: () throws(StoreError) -> Void) throws(StoreError) {
         let path = store.directory.appendingPathComponent(key).path
         fileSystem.watch(path, journal: false)
         do {
@@ -122,7 +124,7 @@ struct RecordingStore: SecureStore {
             throw error
         }
     }
-    func keys() throws -> [String] { try store.keys() }
+    func keys() throws(StoreError) -> [String] { try store.keys() }
     func acquireExclusiveAccess(timeout: TimeInterval) async throws(StoreError) -> any StoreLease {
         try await store.acquireExclusiveAccess(timeout: timeout)
     }
@@ -131,10 +133,10 @@ struct RecordingStore: SecureStore {
 /// The store of a process whose store could not be opened.
 struct UnusableStore: SecureStore {
     let reason: String
-    func data(forKey key: String) throws -> Data? { throw StoreError.unreadable(key: key, reason: reason) }
-    func set(_ data: Data, forKey key: String) throws { throw StoreError.writeFailed(key: key, reason: reason) }
-    func removeValue(forKey key: String) throws { throw StoreError.writeFailed(key: key, reason: reason) }
-    func keys() throws -> [String] { throw StoreError.unreadable(key: "", reason: reason) }
+    func data(forKey key: String) throws(StoreError) -> Data? { throw .unreadable(key: key, reason: reason) }
+    func set(_ data: Data, forKey key: String) throws(StoreError) { throw .writeFailed(key: key, reason: reason) }
+    func removeValue(forKey key: String) throws(StoreError) { throw .writeFailed(key: key, reason: reason) }
+    func keys() throws(StoreError) -> [String] { throw .unreadable(key: "", reason: reason) }
     func acquireExclusiveAccess(timeout: TimeInterval) async throws(StoreError) -> any StoreLease {
         throw StoreError.busy(waited: 0)
     }
@@ -142,8 +144,8 @@ struct UnusableStore: SecureStore {
 
 /// The journal of a process whose journal could not be opened.
 struct UnusableJournal: EventJournal {
-    let error: any Error
-    func append(_ line: Data) throws { throw error }
-    func read() throws -> JournalContents { throw error }
-    func replaceAll(with lines: [Data]) throws { throw error }
+    let error: JournalError
+    func append(_ line: Data) throws(JournalError) { throw error }
+    func read() throws(JournalError) -> JournalContents { throw error }
+    func replaceAll(with lines: [Data]) throws(JournalError) { throw error }
 }

@@ -62,6 +62,14 @@ extension SimulationRun {
             ledger.violation("renewal-storm", "\(early) of \(arrivals.count) renewals arrived within half the access "
                              + "lifetime (\(Int(accessLifetime))s) of the previous one; explained: \(budget)")
         }
+        // renewal-storm, chained: a grant presenting the refresh token the previous grant had just rotated to renewed a
+        // token that was fresh: only a call that renews regardless of age, or a write that may have lost the previous
+        // result, explains it — not a second process, which reads the fresh token under the store's lock.
+        let chained = ledger.chainedGrants(within: accessLifetime / 2)
+        if chained > explicitRenewals + ledger.diskMishapCount {
+            ledger.violation("renewal-storm", "\(chained) renewal(s) of a token renewed less than half its lifetime before; "
+                             + "explained: \(explicitRenewals + ledger.diskMishapCount)")
+        }
         if world == .dpop { ledger.note("dpop  \(network.dpop.summary)") }
         await checkRejectionCost()
         checkForgeries()
@@ -194,10 +202,11 @@ extension SimulationRun {
         var state = RegState.unsettled
         var denials = 0
         defer {
-            // A denial is the provider's word: it needs a refusal the provider actually sent.
+            // A denial is the provider's word: it needs a refusal the provider actually sent — and not one of a token
+            // whose rotation's answer was lost (that renewal was interrupted; the record's mark says so).
             // In host worlds the host reports its SSO's refusals (the lifecycle design's ssoDenied logout).
-            if denials > ledger.providerRefusals + ledger.hostDenialCount {
-                ledger.violation("logout-rules", "p\(slot.incarnation) journaled \(denials) denial(s), the provider refused \(ledger.providerRefusals) time(s), the host reported \(ledger.hostDenialCount)")
+            if denials > ledger.providerRefusals - ledger.refusalsOfInterruptedRenewals + ledger.hostDenialCount {
+                ledger.violation("logout-rules", "p\(slot.incarnation) journaled \(denials) denial(s), the provider refused \(ledger.providerRefusals) time(s) (\(ledger.refusalsOfInterruptedRenewals) of them an interrupted renewal's token), the host reported \(ledger.hostDenialCount)")
             }
         }
         var wasActive = false

@@ -163,7 +163,7 @@ public actor Simulator {
     // MARK: - Serving
 
     /// Answers one request, as the in-process transport delivers it.
-    func serve(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func serve(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         if configuration.isOffline { throw TransportError.offline }
         if let redirect = configuration.redirects.first(where: { $0.matches(request.url) }) {
             requestLog.append("\(request.method.rawValue) \(request.url.path) redirected")

@@ -34,9 +34,9 @@ public final class InMemoryJournal: EventJournal {
     /// Appends one framed line, first cutting off a torn tail as the file journal does.
     ///
     /// - Throws: ``JournalError/writeFailed(_:)`` when `line` contains a newline, or the armed failure.
-    public func append(_ line: Data) throws {
+    public func append(_ line: Data) throws(JournalError) {
         let framed = try JournalFraming.frame(line)
-        try state.withLock { state in
+        try state.withLock { state throws(JournalError) in
             try Self.consumeWriteError(&state)
             if let last = state.bytes.last, last != JournalFraming.newline {
                 state.bytes = state.bytes.prefix(JournalFraming.parse(state.bytes).intactLength)
@@ -46,7 +46,7 @@ public final class InMemoryJournal: EventJournal {
     }
 
     /// Every intact line, oldest first, and how many damaged lines were dropped; cuts off a damaged tail.
-    public func read() throws -> JournalContents {
+    public func read() throws(JournalError) -> JournalContents {
         state.withLock { state in
             let parsed = JournalFraming.parse(state.bytes)
             if parsed.hasDamagedTail { state.bytes = state.bytes.prefix(parsed.intactLength) }
@@ -57,9 +57,9 @@ public final class InMemoryJournal: EventJournal {
     /// Replaces every line with `lines`.
     ///
     /// - Throws: ``JournalError/writeFailed(_:)`` when a line contains a newline, or the armed failure.
-    public func replaceAll(with lines: [Data]) throws {
+    public func replaceAll(with lines: [Data]) throws(JournalError) {
         let content = try JournalFraming.frame(lines: lines)
-        try state.withLock { state in
+        try state.withLock { state throws(JournalError) in
             try Self.consumeWriteError(&state)
             state.bytes = content
         }
@@ -69,8 +69,8 @@ public final class InMemoryJournal: EventJournal {
     ///
     /// - Throws: the armed failure (nothing is written), ``JournalError/writeFailed(_:)`` when a line contains a
     ///   newline, or what `decide` throws.
-    public func update(_ decide: (JournalContents) throws -> JournalWrite?) throws {
-        try state.withLock { state in
+    public func update(_ decide: (JournalContents) throws(JournalError) -> JournalWrite?) throws(JournalError) {
+        try state.withLock { state throws(JournalError) in
             let parsed = JournalFraming.parse(state.bytes)
             if parsed.hasDamagedTail { state.bytes = state.bytes.prefix(parsed.intactLength) }
             let write = try decide(JournalContents(lines: parsed.lines, droppedLines: parsed.dropped))
@@ -94,7 +94,7 @@ public final class InMemoryJournal: EventJournal {
     }
 
     /// Throws and disarms the pending write failure, if any.
-    private static func consumeWriteError(_ state: inout State) throws {
+    private static func consumeWriteError(_ state: inout State) throws(JournalError) {
         if let error = state.nextWriteError {
             state.nextWriteError = nil
             throw error

@@ -49,9 +49,9 @@ public final class InMemorySecureStore: SecureStore {
     /// The value stored under `key`, or `nil` when there is none.
     ///
     /// - Throws: ``StoreError/invalidKey(_:)``, or the error armed by ``failNextRead(_:)``.
-    public func data(forKey key: String) throws -> Data? {
+    public func data(forKey key: String) throws(StoreError) -> Data? {
         try StoreKey.validate(key)
-        return try state.withLock { state in
+        return try state.withLock { state throws(StoreError) in
             state.reads[key, default: 0] += 1
             if let error = state.nextReadError {
                 state.nextReadError = nil
@@ -64,9 +64,9 @@ public final class InMemorySecureStore: SecureStore {
     /// Stores `data` under `key`.
     ///
     /// - Throws: ``StoreError/invalidKey(_:)``, or the error armed by ``failNextWrite(_:)``.
-    public func set(_ data: Data, forKey key: String) throws {
+    public func set(_ data: Data, forKey key: String) throws(StoreError) {
         try StoreKey.validate(key)
-        try state.withLock { state in
+        try state.withLock { state throws(StoreError) in
             try Self.consumeWriteError(&state)
             state.values[key] = data
         }
@@ -75,21 +75,21 @@ public final class InMemorySecureStore: SecureStore {
     /// Removes the value under `key`; removing a missing key is not an error.
     ///
     /// - Throws: ``StoreError/invalidKey(_:)``, or the error armed by ``failNextWrite(_:)``.
-    public func removeValue(forKey key: String) throws {
+    public func removeValue(forKey key: String) throws(StoreError) {
         try StoreKey.validate(key)
-        try state.withLock { state in
+        try state.withLock { state throws(StoreError) in
             try Self.consumeWriteError(&state)
             state.values[key] = nil
         }
     }
 
     /// The keys that hold a value, sorted.
-    public func keys() throws -> [String] {
+    public func keys() throws(StoreError) -> [String] {
         state.withLock { $0.values.keys.sorted() }
     }
 
     /// Throws and disarms the pending write failure, if any.
-    private static func consumeWriteError(_ state: inout State) throws {
+    private static func consumeWriteError(_ state: inout State) throws(StoreError) {
         if let error = state.nextWriteError {
             state.nextWriteError = nil
             throw error

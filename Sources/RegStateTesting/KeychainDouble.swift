@@ -24,13 +24,13 @@ public final class KeychainDouble: SecureItemStore {
     /// Opens (creating if missing, mode 0700) the items in `directory`.
     ///
     /// - Throws: ``StoreError/unusableLocation(path:reason:)``.
-    public init(directory: URL) throws {
+    public init(directory: URL) throws(StoreError) {
         self.directory = directory.standardizedFileURL
         do {
             try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw StoreError.unusableLocation(path: self.directory.path, reason: "cannot be created")
+            throw .unusableLocation(path: self.directory.path, reason: "cannot be created")
         }
     }
 
@@ -38,7 +38,7 @@ public final class KeychainDouble: SecureItemStore {
     /// as an app and its extensions share the Keychain and their App Group container.
     ///
     /// - Throws: ``StoreError/unusableLocation(path:reason:)``.
-    public static func shared(in container: URL) throws -> LockedSecureStore {
+    public static func shared(in container: URL) throws(StoreError) -> LockedSecureStore {
         let items = try KeychainDouble(directory: container.appendingPathComponent("keychain", isDirectory: true))
         return LockedSecureStore(items: items, lock: FileStoreLock(url: container.appendingPathComponent(".lock")))
     }
@@ -61,7 +61,7 @@ public final class KeychainDouble: SecureItemStore {
     ///
     /// - Throws: ``StoreError/invalidKey(_:)``, ``StoreError/interactionNotAllowed(key:)`` while locked,
     ///   ``StoreError/unreadable(key:reason:)``.
-    public func data(forKey key: String) throws -> Data? {
+    public func data(forKey key: String) throws(StoreError) -> Data? {
         try StoreKey.validate(key)
         try refuseWhileLocked(key)
         let url = directory.appendingPathComponent(key)
@@ -71,7 +71,7 @@ public final class KeychainDouble: SecureItemStore {
         } catch {
             // Removed between the check and the read by another process: there is none.
             if !FileManager.default.fileExists(atPath: url.path) { return nil }
-            throw StoreError.unreadable(key: key, reason: "the item cannot be read")
+            throw .unreadable(key: key, reason: "the item cannot be read")
         }
     }
 
@@ -79,14 +79,14 @@ public final class KeychainDouble: SecureItemStore {
     ///
     /// - Throws: ``StoreError/invalidKey(_:)``, ``StoreError/interactionNotAllowed(key:)`` while locked,
     ///   ``StoreError/writeFailed(key:reason:)``.
-    public func set(_ data: Data, forKey key: String) throws {
+    public func set(_ data: Data, forKey key: String) throws(StoreError) {
         try StoreKey.validate(key)
         try refuseWhileLocked(key)
         let temporary = directory.appendingPathComponent(".\(key).\(UInt64.random(in: .min ... .max))")
         do {
             try data.write(to: temporary)
         } catch {
-            throw StoreError.writeFailed(key: key, reason: "the item cannot be written")
+            throw .writeFailed(key: key, reason: "the item cannot be written")
         }
         guard rename(temporary.path, directory.appendingPathComponent(key).path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)
@@ -98,7 +98,7 @@ public final class KeychainDouble: SecureItemStore {
     ///
     /// - Throws: ``StoreError/invalidKey(_:)``, ``StoreError/interactionNotAllowed(key:)`` while locked,
     ///   ``StoreError/writeFailed(key:reason:)``.
-    public func removeValue(forKey key: String) throws {
+    public func removeValue(forKey key: String) throws(StoreError) {
         try StoreKey.validate(key)
         try refuseWhileLocked(key)
         guard unlink(directory.appendingPathComponent(key).path) == 0 || errno == ENOENT else {
@@ -109,13 +109,13 @@ public final class KeychainDouble: SecureItemStore {
     /// The keys of the items, sorted (dot-files are this double's own).
     ///
     /// - Throws: ``StoreError/interactionNotAllowed(key:)`` while locked, ``StoreError/unreadable(key:reason:)``.
-    public func keys() throws -> [String] {
+    public func keys() throws(StoreError) -> [String] {
         try refuseWhileLocked("")
         do {
             return try FileManager.default.contentsOfDirectory(atPath: directory.path)
                 .filter { !$0.hasPrefix(".") }.sorted()
         } catch {
-            throw StoreError.unreadable(key: "", reason: "the items cannot be listed")
+            throw .unreadable(key: "", reason: "the items cannot be listed")
         }
     }
 

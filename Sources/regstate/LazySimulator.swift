@@ -36,12 +36,12 @@ final class LazySimulator: Sendable {
     private struct Transport: HTTPTransport {
         let simulator: LazySimulator
 
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
             let opened: Simulator
             do {
                 opened = try simulator.open()
             } catch {
-                throw TransportError.connectionFailed("the simulator's world cannot be opened: \(error.localizedDescription)")
+                throw .connectionFailed("the simulator's world cannot be opened: \(error.localizedDescription)")
             }
             return try await opened.transport.send(request)
         }

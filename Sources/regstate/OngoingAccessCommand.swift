@@ -107,7 +107,7 @@ struct ConsoleConsent: ConsentPresenter {
 
 /// `--sim-offline`: every request fails as offline.
 struct OfflineTransport: HTTPTransport {
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse { throw TransportError.offline }
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse { throw .offline }
 }
 
 /// Prints ongoing-access events in order and lets the command wait until all emitted ones are out.

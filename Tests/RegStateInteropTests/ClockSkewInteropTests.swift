@@ -59,7 +59,7 @@ extension InteropTests {
             try await withPeer(.django) { peer in
                 let device = InteropDevice(peer: peer)
                 let service = try await Self.register(device, peer, skew: skew,
-                                                      transport: RecordingTransport(base: device.transport) { request, _, base in
+                                                      transport: RecordingTransport(base: device.transport) { request, _, base throws(TransportError) in
                     // django's answers without their `Date` header, as behind a proxy that strips it.
                     var response = try await base.send(request)
                     for name in response.headers.keys where name.lowercased() == "date" { response.headers[name] = nil }

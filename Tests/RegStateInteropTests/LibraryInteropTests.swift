@@ -175,7 +175,7 @@ extension RecordingTransport {
     /// The real provider's answers, but with `revocation_endpoint` removed from its OpenID discovery document, as a
     /// stock django-oauth-toolkit serves it.
     static var stockDiscovery: RecordingTransport {
-        RecordingTransport(base: URLSessionTransport(defaultTimeout: 10)) { request, _, base in
+        RecordingTransport(base: URLSessionTransport(defaultTimeout: 10)) { request, _, base throws(TransportError) in
             var response = try await base.send(request)
             guard request.url.path.hasSuffix("/.well-known/openid-configuration"),
                   var document = response.jsonBody?.objectValue else { return response }

@@ -10,8 +10,8 @@ import RegState
 public final class RecordingTransport: HTTPTransport {
     /// Answers one request: `base` is the wrapped transport, for the requests the closure lets through;
     /// `earlier` is how many earlier requests matched the same ``Kind``.
-    public typealias Answer = @Sendable (_ request: HTTPRequest, _ earlier: Int, _ base: any HTTPTransport) async throws
-        -> HTTPResponse
+    public typealias Answer = @Sendable (_ request: HTTPRequest, _ earlier: Int, _ base: any HTTPTransport)
+        async throws(TransportError) -> HTTPResponse
 
     /// What a request is, as the tests count them.
     public enum Kind: Hashable, Sendable {
@@ -43,13 +43,13 @@ public final class RecordingTransport: HTTPTransport {
     private let log = LockedValue<[HTTPRequest]>([])
 
     /// Wraps `base`; `answer` decides each request (by default, `base` answers everything).
-    public init(base: any HTTPTransport, answer: @escaping Answer = { request, _, base in try await base.send(request) }) {
+    public init(base: any HTTPTransport, answer: @escaping Answer = { request, _, base throws(TransportError) in try await base.send(request) }) {
         self.base = base
         self.answer = answer
     }
 
     /// Records `request`, then lets ``Answer`` answer it.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         let kind = Kind(request)
         let earlier = log.withLock { log in
             defer { log.append(request) }

@@ -106,8 +106,8 @@ struct BackendStatusMappingTests {
 
     @Test("A transport failure is a transient transport error")
     func transportFailure() async {
-        let backend = HTTPRegistrationBackend(baseURL: Self.base, transport: OIDCCannedTransport { _ in
-            throw TransportError.offline
+        let backend = HTTPRegistrationBackend(baseURL: Self.base, transport: OIDCCannedTransport { _ throws(TransportError) in
+            throw .offline
         })
         await #expect(throws: BackendError.transport(.offline)) { try await backend.registration(securityToken: "st") }
     }

@@ -110,16 +110,16 @@ struct CountingCrypto: CryptoProvider {
 
     func sha256(_ data: Data) -> Data { base.sha256(data) }
     func hmacSHA256(key: Data, message: Data) -> Data { base.hmacSHA256(key: key, message: message) }
-    func randomBytes(count: Int) throws -> Data { try base.randomBytes(count: count) }
-    func verify(signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm) throws -> Bool {
+    func randomBytes(count: Int) throws(CryptoError) -> Data { try base.randomBytes(count: count) }
+    func verify(signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Bool {
         try base.verify(signature: signature, message: message, publicKey: publicKey, algorithm: algorithm)
     }
-    func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws -> Data {
+    func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Data {
         try base.sign(message: message, privateKey: privateKey, algorithm: algorithm)
     }
-    func generateRSAPrivateKey(bits: Int) throws -> RSAPrivateKey { try base.generateRSAPrivateKey(bits: bits) }
-    func publicKey(of privateKey: RSAPrivateKey) throws -> RSAPublicKey { try base.publicKey(of: privateKey) }
-    func verificationKey(for key: PublicKeyMaterial) throws -> any VerificationKey {
+    func generateRSAPrivateKey(bits: Int) throws(CryptoError) -> RSAPrivateKey { try base.generateRSAPrivateKey(bits: bits) }
+    func publicKey(of privateKey: RSAPrivateKey) throws(CryptoError) -> RSAPublicKey { try base.publicKey(of: privateKey) }
+    func verificationKey(for key: PublicKeyMaterial) throws(CryptoError) -> any VerificationKey {
         made.increment()
         return try base.verificationKey(for: key)
     }

@@ -50,10 +50,10 @@ struct JournalSnapshotTests {
     final class RefusingRewrite: EventJournal {
         let base = InMemoryJournal()
         let refusing = LockedValue(true)
-        func append(_ line: Data) throws { try base.append(line) }
-        func read() throws -> JournalContents { try base.read() }
-        func replaceAll(with lines: [Data]) throws {
-            if refusing.withLock({ $0 }) { throw JournalError.writeFailed("disk full") }
+        func append(_ line: Data) throws(JournalError) { try base.append(line) }
+        func read() throws(JournalError) -> JournalContents { try base.read() }
+        func replaceAll(with lines: [Data]) throws(JournalError) {
+            if refusing.withLock({ $0 }) { throw .writeFailed("disk full") }
             try base.replaceAll(with: lines)
         }
     }

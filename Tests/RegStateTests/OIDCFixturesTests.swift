@@ -6,14 +6,14 @@ import RegStateTesting
 
 /// A transport that answers from a handler and records every request, for pure parsing and mapping tests.
 final class OIDCCannedTransport: HTTPTransport {
-    private let handler: @Sendable (HTTPRequest) throws -> HTTPResponse
+    private let handler: @Sendable (HTTPRequest) throws(TransportError) -> HTTPResponse
     private let log = LockedValue<[HTTPRequest]>([])
 
-    init(_ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) {
+    init(_ handler: @escaping @Sendable (HTTPRequest) throws(TransportError) -> HTTPResponse) {
         self.handler = handler
     }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         log.withLock { $0.append(request) }
         return try handler(request)
     }

@@ -142,9 +142,9 @@ struct OIDCTokenResponseTests {
 
     @Test("A transport failure at the token endpoint is a transient transport error")
     func transportFailure() async throws {
-        let transport = OIDCCannedTransport { request in
+        let transport = OIDCCannedTransport { request throws(TransportError) in
             if request.url.path == "/.well-known/openid-configuration" { return .json(200, OIDCFixtures.discovery()) }
-            throw TransportError.timedOut
+            throw .timedOut
         }
         let client = OIDCFixtures.client(transport)
         do throws(OIDCError) {

@@ -148,7 +148,7 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
     func send(_ request: HTTPRequest) async throws(BackendError) -> HTTPResponse {
         guard TransportSecurity.allows(request.url) else { throw .insecureURL }
         do {
-            return try await transport.sendReportingTransportErrors(request)
+            return try await transport.send(request)
         } catch {
             throw .transport(error)
         }

@@ -6,40 +6,40 @@ import Foundation
 
 extension CryptoProvider {
     /// A ready key that calls this provider's per-call `verify` each time.
-    public func verificationKey(for key: PublicKeyMaterial) throws -> any VerificationKey {
+    public func verificationKey(for key: PublicKeyMaterial) throws(CryptoError) -> any VerificationKey {
         ProviderVerificationKey(provider: self, material: key)
     }
 
     /// Not supported by this provider: throws.
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` always.
-    public func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws -> Bool {
+    public func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws(CryptoError) -> Bool {
         throw CryptoError.invalidKey("this crypto provider has no ES256")
     }
 
     /// Not supported by this provider: throws.
     ///
     /// - Throws: ``CryptoError/keyGenerationFailed(_:)`` always.
-    public func generateP256PrivateKey() throws -> P256PrivateKey {
+    public func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey {
         throw CryptoError.keyGenerationFailed("this crypto provider has no P-256")
     }
 
     /// Not supported by this provider: throws.
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` always.
-    public func publicKey(of privateKey: P256PrivateKey) throws -> P256PublicKey {
+    public func publicKey(of privateKey: P256PrivateKey) throws(CryptoError) -> P256PublicKey {
         throw CryptoError.invalidKey("this crypto provider has no P-256")
     }
 
     /// Not supported by this provider: throws.
     ///
     /// - Throws: ``CryptoError/signingFailed(_:)`` always.
-    public func sign(message: Data, privateKey: P256PrivateKey) throws -> Data {
+    public func sign(message: Data, privateKey: P256PrivateKey) throws(CryptoError) -> Data {
         throw CryptoError.signingFailed("this crypto provider has no ES256")
     }
 
     /// A ready key that calls this provider's per-call `sign(message:privateKey:)` each time.
-    public func signingKey(for privateKey: P256PrivateKey) throws -> any SigningKey {
+    public func signingKey(for privateKey: P256PrivateKey) throws(CryptoError) -> any SigningKey {
         ProviderSigningKey(provider: self, privateKey: privateKey)
     }
 }
@@ -50,7 +50,7 @@ struct ProviderVerificationKey: VerificationKey {
     let provider: any CryptoProvider
     let material: PublicKeyMaterial
 
-    func verify(signature: Data, message: Data, algorithm: SignatureAlgorithm) throws -> Bool {
+    func verify(signature: Data, message: Data, algorithm: SignatureAlgorithm) throws(CryptoError) -> Bool {
         guard material.fits(algorithm) else { throw CryptoError.invalidKey("the key does not fit \(algorithm.rawValue)") }
         switch material {
         case .rsa(let key):

@@ -12,24 +12,24 @@ public protocol CryptoProvider: Sendable {
     /// `count` bytes from a cryptographically secure generator.
     ///
     /// - Throws: ``CryptoError/randomFailed`` when the system generator fails.
-    func randomBytes(count: Int) throws -> Data
+    func randomBytes(count: Int) throws(CryptoError) -> Data
     /// Whether `signature` is a valid `algorithm` signature of `message` by `publicKey`.
     ///
     /// A signature that does not verify returns `false`; a key the backend cannot use throws.
     /// - Throws: ``CryptoError/invalidKey(_:)`` for an unusable key.
-    func verify(signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm) throws -> Bool
+    func verify(signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Bool
     /// Signs `message` with `privateKey` using `algorithm`.
     ///
     /// - Throws: ``CryptoError`` when the key is unusable or signing fails.
-    func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws -> Data
+    func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Data
     /// Generates a new RSA private key of `bits` bits (public exponent 65537).
     ///
     /// - Throws: ``CryptoError/keyGenerationFailed(_:)``.
-    func generateRSAPrivateKey(bits: Int) throws -> RSAPrivateKey
+    func generateRSAPrivateKey(bits: Int) throws(CryptoError) -> RSAPrivateKey
     /// The public half of `privateKey`.
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)``.
-    func publicKey(of privateKey: RSAPrivateKey) throws -> RSAPublicKey
+    func publicKey(of privateKey: RSAPrivateKey) throws(CryptoError) -> RSAPublicKey
 
     // Added for ES256 and for verifying many tokens with one parsed key; each has a default in
     // `CryptoProvider+Defaults.swift`, so providers written before keep compiling.
@@ -37,29 +37,29 @@ public protocol CryptoProvider: Sendable {
     /// A public key parsed once into the provider's ready form, to verify many signatures without re-reading it.
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the key cannot be used (too short, not on the curve, …).
-    func verificationKey(for key: PublicKeyMaterial) throws -> any VerificationKey
+    func verificationKey(for key: PublicKeyMaterial) throws(CryptoError) -> any VerificationKey
     /// Whether `signature` is a valid ES256 signature of `message` by `publicKey`.
     ///
     /// `signature` is the JOSE form (RFC 7518 §3.4): `r` and `s` as two 32-byte big-endian halves, 64 bytes in all;
     /// any other length does not verify.
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the point is not on P-256 or the provider has no ES256.
-    func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws -> Bool
+    func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws(CryptoError) -> Bool
     /// Generates a new P-256 private key.
     ///
     /// - Throws: ``CryptoError/keyGenerationFailed(_:)``.
-    func generateP256PrivateKey() throws -> P256PrivateKey
+    func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey
     /// The public half of a P-256 private key.
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)``.
-    func publicKey(of privateKey: P256PrivateKey) throws -> P256PublicKey
+    func publicKey(of privateKey: P256PrivateKey) throws(CryptoError) -> P256PublicKey
     /// Signs `message` with ES256 and returns the JOSE form (64 bytes, `r` then `s`).
     ///
     /// - Throws: ``CryptoError`` when the key is unusable or signing fails.
-    func sign(message: Data, privateKey: P256PrivateKey) throws -> Data
+    func sign(message: Data, privateKey: P256PrivateKey) throws(CryptoError) -> Data
     /// A P-256 private key loaded once, ready to sign many messages (DPoP proofs) with ES256.
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the key is not a usable P-256 key.
-    func signingKey(for privateKey: P256PrivateKey) throws -> any SigningKey
+    func signingKey(for privateKey: P256PrivateKey) throws(CryptoError) -> any SigningKey
 }
 
 /// The JWS signature algorithms RegState signs and verifies (RFC 7518 §3.3 and §3.5).

@@ -82,5 +82,5 @@ public protocol VerificationKey: Sendable {
     ///
     /// A signature that does not verify (including one of the wrong length) returns `false`.
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the algorithm does not fit the key.
-    func verify(signature: Data, message: Data, algorithm: SignatureAlgorithm) throws -> Bool
+    func verify(signature: Data, message: Data, algorithm: SignatureAlgorithm) throws(CryptoError) -> Bool
 }

@@ -8,7 +8,7 @@ public protocol SigningKey: Sendable {
     /// Signs `message` with ES256 and returns the JOSE form (64 bytes, `r` then `s`).
     ///
     /// - Throws: ``CryptoError/signingFailed(_:)`` when signing fails.
-    func sign(message: Data) throws -> Data
+    func sign(message: Data) throws(CryptoError) -> Data
 }
 
 /// A ready key that is only the material and the provider: each signature goes through the provider's per-call
@@ -17,7 +17,7 @@ struct ProviderSigningKey: SigningKey {
     let provider: any CryptoProvider
     let privateKey: P256PrivateKey
 
-    func sign(message: Data) throws -> Data {
+    func sign(message: Data) throws(CryptoError) -> Data {
         try provider.sign(message: message, privateKey: privateKey)
     }
 }

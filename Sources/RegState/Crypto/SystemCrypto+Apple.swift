@@ -25,7 +25,7 @@ extension SystemCrypto {
     /// `count` bytes from `SecRandomCopyBytes`.
     ///
     /// - Throws: ``CryptoError/randomFailed`` when the generator fails or `count` is negative.
-    public func randomBytes(count: Int) throws -> Data {
+    public func randomBytes(count: Int) throws(CryptoError) -> Data {
         guard count >= 0 else { throw CryptoError.randomFailed }
         guard count > 0 else { return Data() }
         var bytes = [UInt8](repeating: 0, count: count)
@@ -40,7 +40,7 @@ extension SystemCrypto {
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the key cannot be loaded or is shorter than 2048 bits.
     public func verify(
         signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm
-    ) throws -> Bool {
+    ) throws(CryptoError) -> Bool {
         guard algorithm.isRSA else { throw CryptoError.invalidKey("an RSA key cannot verify \(algorithm.rawValue)") }
         guard publicKey.bitCount >= Self.minimumRSAKeyBits, !publicKey.exponent.isEmpty else {
             throw CryptoError.invalidKey("modulus shorter than \(Self.minimumRSAKeyBits) bits")
@@ -58,7 +58,7 @@ extension SystemCrypto {
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` for a key that does not load or is too short,
     ///   ``CryptoError/signingFailed(_:)`` when Security fails to sign.
-    public func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws -> Data {
+    public func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Data {
         guard algorithm.isRSA else { throw CryptoError.invalidKey("an RSA key cannot sign \(algorithm.rawValue)") }
         let key = try Self.secKey(privateKey.pkcs1DER, keyClass: kSecAttrKeyClassPrivate)
         guard SecKeyGetBlockSize(key) * 8 >= Self.minimumRSAKeyBits else {
@@ -74,7 +74,7 @@ extension SystemCrypto {
     /// Generates an RSA key with `SecKeyCreateRandomKey` (public exponent 65537) and exports it as PKCS #1 DER.
     ///
     /// - Throws: ``CryptoError/keyGenerationFailed(_:)`` for a size outside 2048...8192 bits or a Security failure.
-    public func generateRSAPrivateKey(bits: Int) throws -> RSAPrivateKey {
+    public func generateRSAPrivateKey(bits: Int) throws(CryptoError) -> RSAPrivateKey {
         guard (Self.minimumRSAKeyBits...Self.maximumRSAKeyBits).contains(bits) else {
             throw CryptoError.keyGenerationFailed("\(bits) bits is outside 2048...8192")
         }
@@ -95,7 +95,7 @@ extension SystemCrypto {
     /// The public half of `privateKey`, from `SecKeyCopyPublicKey` and its PKCS #1 export.
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the DER is not an RSA private key.
-    public func publicKey(of privateKey: RSAPrivateKey) throws -> RSAPublicKey {
+    public func publicKey(of privateKey: RSAPrivateKey) throws(CryptoError) -> RSAPublicKey {
         let key = try Self.secKey(privateKey.pkcs1DER, keyClass: kSecAttrKeyClassPrivate)
         guard let publicKey = SecKeyCopyPublicKey(key), let der = Self.externalRepresentation(of: publicKey),
             let parts = DER.parseRSAPublicKey(der)
@@ -116,7 +116,7 @@ extension SystemCrypto {
     }
 
     /// Imports PKCS #1 DER as an RSA key of the given class.
-    private static func secKey(_ der: Data, keyClass: CFString) throws -> SecKey {
+    private static func secKey(_ der: Data, keyClass: CFString) throws(CryptoError) -> SecKey {
         let attributes: [String: Any] = [
             kSecAttrKeyType as String: kSecAttrKeyTypeRSA,
             kSecAttrKeyClass as String: keyClass,

@@ -13,7 +13,7 @@ extension SystemCrypto {
     /// Whether `signature` (JOSE `r || s`) is a valid ES256 signature of `message` by `publicKey`, from CryptoKit.
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the point is not on P-256.
-    public func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws -> Bool {
+    public func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws(CryptoError) -> Bool {
         guard signature.count == 64 else { return false }
         let key: P256.Signing.PublicKey
         do {
@@ -29,7 +29,7 @@ extension SystemCrypto {
     /// (`SecureEnclave.isAvailable`), otherwise with CryptoKit in software, exported as PKCS #8 DER.
     ///
     /// - Throws: ``CryptoError/keyGenerationFailed(_:)`` when the Secure Enclave refuses to make a key.
-    public func generateP256PrivateKey() throws -> P256PrivateKey {
+    public func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey {
         if p256Keys == .secureEnclaveWhenAvailable, SecureEnclave.isAvailable {
             do {
                 return P256PrivateKey(secureEnclaveReference: try SecureEnclave.P256.Signing.PrivateKey().dataRepresentation)
@@ -43,7 +43,7 @@ extension SystemCrypto {
     /// The public half of a P-256 private key.
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the key is not a P-256 private key this device can use.
-    public func publicKey(of privateKey: P256PrivateKey) throws -> P256PublicKey {
+    public func publicKey(of privateKey: P256PrivateKey) throws(CryptoError) -> P256PublicKey {
         let point = try Self.withP256Key(privateKey, software: { $0.publicKey.x963Representation },
                                          enclave: { $0.publicKey.x963Representation })
         guard let key = P256PublicKey(x: Data(point.dropFirst().prefix(32)), y: Data(point.suffix(32))) else {
@@ -55,14 +55,14 @@ extension SystemCrypto {
     /// Signs `message` with ES256; the JOSE form (`r || s`, 64 bytes).
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the key cannot be used; ``CryptoError/signingFailed(_:)``.
-    public func sign(message: Data, privateKey: P256PrivateKey) throws -> Data {
-        try Self.withP256Key(privateKey, software: { key in
+    public func sign(message: Data, privateKey: P256PrivateKey) throws(CryptoError) -> Data {
+        try Self.withP256Key(privateKey, software: { key throws(CryptoError) in
             do {
                 return try key.signature(for: message).rawRepresentation
             } catch {
                 throw CryptoError.signingFailed("CryptoKit refused to sign")
             }
-        }, enclave: { key in
+        }, enclave: { key throws(CryptoError) in
             do {
                 return try key.signature(for: message).rawRepresentation
             } catch {
@@ -72,8 +72,10 @@ extension SystemCrypto {
     }
 
     /// Rebuilds `key` in CryptoKit's form, in software or in the Secure Enclave, and runs the matching body.
-    private static func withP256Key<T>(_ key: P256PrivateKey, software: (P256.Signing.PrivateKey) throws -> T,
-                                       enclave: (SecureEnclave.P256.Signing.PrivateKey) throws -> T) throws -> T {
+    private static func withP256Key<T>(
+        _ key: P256PrivateKey, software: (P256.Signing.PrivateKey) throws(CryptoError) -> T,
+        enclave: (SecureEnclave.P256.Signing.PrivateKey) throws(CryptoError) -> T
+    ) throws(CryptoError) -> T {
         if let reference = key.secureEnclaveReference {
             let rebuilt: SecureEnclave.P256.Signing.PrivateKey
             do {

@@ -40,7 +40,7 @@ extension SystemCrypto {
     /// `count` bytes from `RAND_bytes`.
     ///
     /// - Throws: ``CryptoError/randomFailed`` when the generator fails or `count` is negative.
-    public func randomBytes(count: Int) throws -> Data {
+    public func randomBytes(count: Int) throws(CryptoError) -> Data {
         guard count >= 0, count <= Int(Int32.max) else { throw CryptoError.randomFailed }
         guard count > 0 else { return Data() }
         var bytes = [UInt8](repeating: 0, count: count)
@@ -56,7 +56,7 @@ extension SystemCrypto {
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the key cannot be loaded or is shorter than 2048 bits.
     public func verify(
         signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm
-    ) throws -> Bool {
+    ) throws(CryptoError) -> Bool {
         guard algorithm.isRSA else { throw CryptoError.invalidKey("an RSA key cannot verify \(algorithm.rawValue)") }
         let key = try Self.loadPublicKey(publicKey)
         defer { EVP_PKEY_free(key) }
@@ -85,7 +85,7 @@ extension SystemCrypto {
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` for a key that does not load or is too short,
     ///   ``CryptoError/signingFailed(_:)`` when libcrypto fails to sign.
-    public func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws -> Data {
+    public func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Data {
         guard algorithm.isRSA else { throw CryptoError.invalidKey("an RSA key cannot sign \(algorithm.rawValue)") }
         let key = try Self.loadPrivateKey(privateKey)
         defer { EVP_PKEY_free(key) }
@@ -93,7 +93,7 @@ extension SystemCrypto {
     }
 
     /// Signs `message` with the loaded RSA `key` using `algorithm` (an RSA one), from `EVP_DigestSign`.
-    static func signRSA(message: Data, key: OpaquePointer, algorithm: SignatureAlgorithm) throws -> Data {
+    static func signRSA(message: Data, key: OpaquePointer, algorithm: SignatureAlgorithm) throws(CryptoError) -> Data {
         guard let context = EVP_MD_CTX_new() else { throw CryptoError.signingFailed("out of memory") }
         defer { EVP_MD_CTX_free(context) }
         var keyContext: OpaquePointer?
@@ -118,7 +118,7 @@ extension SystemCrypto {
     /// Generates an RSA key with `EVP_PKEY_keygen` (public exponent 65537, libcrypto's default).
     ///
     /// - Throws: ``CryptoError/keyGenerationFailed(_:)`` for a size outside 2048...8192 bits or a libcrypto failure.
-    public func generateRSAPrivateKey(bits: Int) throws -> RSAPrivateKey {
+    public func generateRSAPrivateKey(bits: Int) throws(CryptoError) -> RSAPrivateKey {
         guard (Self.minimumRSAKeyBits...Self.maximumRSAKeyBits).contains(bits) else {
             throw CryptoError.keyGenerationFailed("\(bits) bits is outside 2048...8192")
         }
@@ -143,7 +143,7 @@ extension SystemCrypto {
     /// The public half of `privateKey`, read from libcrypto's PKCS #1 public encoding of the loaded key.
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the DER is not an RSA private key.
-    public func publicKey(of privateKey: RSAPrivateKey) throws -> RSAPublicKey {
+    public func publicKey(of privateKey: RSAPrivateKey) throws(CryptoError) -> RSAPublicKey {
         let key = try Self.loadPrivateKey(privateKey, checkingSize: false)
         defer { EVP_PKEY_free(key) }
         guard let der = Self.encode(key, with: i2d_PublicKey), let parts = DER.parseRSAPublicKey(der) else {
@@ -172,7 +172,7 @@ extension SystemCrypto {
     }
 
     /// Loads PKCS #1 private-key DER; the caller frees the result with `EVP_PKEY_free`.
-    static func loadPrivateKey(_ key: RSAPrivateKey, checkingSize: Bool = true) throws -> OpaquePointer {
+    static func loadPrivateKey(_ key: RSAPrivateKey, checkingSize: Bool = true) throws(CryptoError) -> OpaquePointer {
         let der = Array(key.pkcs1DER)
         let loaded: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
@@ -187,7 +187,7 @@ extension SystemCrypto {
     }
 
     /// Loads a modulus and exponent through their PKCS #1 DER; the caller frees the result with `EVP_PKEY_free`.
-    static func loadPublicKey(_ key: RSAPublicKey) throws -> OpaquePointer {
+    static func loadPublicKey(_ key: RSAPublicKey) throws(CryptoError) -> OpaquePointer {
         guard !key.modulus.isEmpty, !key.exponent.isEmpty else {
             throw CryptoError.invalidKey("empty modulus or exponent")
         }
@@ -204,7 +204,7 @@ extension SystemCrypto {
     }
 
     /// Frees `key` and throws when it is not RSA or (when asked) is shorter than the minimum.
-    static func checked(_ key: OpaquePointer, checkingSize: Bool) throws -> OpaquePointer {
+    static func checked(_ key: OpaquePointer, checkingSize: Bool) throws(CryptoError) -> OpaquePointer {
         guard EVP_PKEY_is_a(key, "RSA") == 1 else {
             EVP_PKEY_free(key)
             throw CryptoError.invalidKey("not an RSA key")

@@ -10,7 +10,7 @@ extension SystemCrypto {
     /// A key loaded once into libcrypto (`EVP_PKEY`), reused for every verification.
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` for an RSA key under 2048 bits or a point not on P-256.
-    public func verificationKey(for key: PublicKeyMaterial) throws -> any VerificationKey {
+    public func verificationKey(for key: PublicKeyMaterial) throws(CryptoError) -> any VerificationKey {
         switch key {
         case .rsa(let rsa): try LibCryptoVerificationKey(key: Self.loadPublicKey(rsa), material: key)
         case .p256(let p256): try LibCryptoVerificationKey(key: Self.loadP256PublicKey(p256), material: key)
@@ -20,7 +20,7 @@ extension SystemCrypto {
     /// Whether `signature` (JOSE `r || s`) is a valid ES256 signature of `message` by `publicKey`.
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the point is not on P-256.
-    public func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws -> Bool {
+    public func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws(CryptoError) -> Bool {
         let key = try LibCryptoVerificationKey(key: Self.loadP256PublicKey(publicKey), material: .p256(publicKey))
         return try key.verify(signature: signature, message: message, algorithm: .es256)
     }
@@ -28,7 +28,7 @@ extension SystemCrypto {
     /// Generates a P-256 key with `EVP_PKEY_keygen` and exports it as PKCS #8 DER.
     ///
     /// - Throws: ``CryptoError/keyGenerationFailed(_:)``.
-    public func generateP256PrivateKey() throws -> P256PrivateKey {
+    public func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey {
         guard let context = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, nil) else {
             throw CryptoError.keyGenerationFailed("out of memory")
         }
@@ -56,7 +56,7 @@ extension SystemCrypto {
     /// The public half of a P-256 private key, read from its `SubjectPublicKeyInfo`.
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the DER is not a P-256 private key.
-    public func publicKey(of privateKey: P256PrivateKey) throws -> P256PublicKey {
+    public func publicKey(of privateKey: P256PrivateKey) throws(CryptoError) -> P256PublicKey {
         let key = try Self.loadP256PrivateKey(privateKey)
         defer { EVP_PKEY_free(key) }
         guard let der = Self.encode(key, with: i2d_PUBKEY), let publicKey = DER.p256PublicKey(fromSubjectPublicKeyInfo: der)
@@ -67,7 +67,7 @@ extension SystemCrypto {
     /// Signs `message` with ES256; the JOSE form (`r || s`, 64 bytes).
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` for a key that is not P-256, ``CryptoError/signingFailed(_:)``.
-    public func sign(message: Data, privateKey: P256PrivateKey) throws -> Data {
+    public func sign(message: Data, privateKey: P256PrivateKey) throws(CryptoError) -> Data {
         let key = try Self.loadP256PrivateKey(privateKey)
         defer { EVP_PKEY_free(key) }
         return try Self.signES256(message: message, key: key)
@@ -77,7 +77,7 @@ extension SystemCrypto {
 extension SystemCrypto {
     /// Loads a P-256 point through its `SubjectPublicKeyInfo` (libcrypto checks it lies on the curve); the caller
     /// frees the result with `EVP_PKEY_free`.
-    static func loadP256PublicKey(_ key: P256PublicKey) throws -> OpaquePointer {
+    static func loadP256PublicKey(_ key: P256PublicKey) throws(CryptoError) -> OpaquePointer {
         let der = Array(DER.p256SubjectPublicKeyInfo(key))
         let loaded: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
@@ -91,7 +91,7 @@ extension SystemCrypto {
     }
 
     /// Loads PKCS #8 DER and checks it is an EC key on P-256; the caller frees the result with `EVP_PKEY_free`.
-    static func loadP256PrivateKey(_ key: P256PrivateKey) throws -> OpaquePointer {
+    static func loadP256PrivateKey(_ key: P256PrivateKey) throws(CryptoError) -> OpaquePointer {
         let der = Array(key.pkcs8DER)
         let loaded: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
             guard buffer.baseAddress != nil, !buffer.isEmpty else { return nil }

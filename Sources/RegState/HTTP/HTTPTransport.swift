@@ -20,7 +20,7 @@ public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the response, whatever its status; a redirect is returned, not followed.
     ///
     /// - Throws: ``TransportError`` when no response arrived (offline, refused, timed out, cancelled).
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse
 }
 
 /// Why no HTTP response arrived. Every case but ``invalidRequest(_:)`` is transient: the same request may work later.
@@ -52,23 +52,6 @@ extension TransportError: LocalizedError {
         case .connectionFailed(let detail): "The server could not be reached (\(detail))."
         case .cancelled: "The request was cancelled."
         case .invalidRequest(let detail): "The request could not be sent (\(detail))."
-        }
-    }
-}
-
-extension HTTPTransport {
-    /// Sends `request`; any failure comes back as a ``TransportError``: cancellation as ``TransportError/cancelled``,
-    /// an error of a custom transport as a connection failure named by its type (never its message, which could
-    /// quote the request).
-    package func sendReportingTransportErrors(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        do {
-            return try await send(request)
-        } catch let error as TransportError {
-            throw error
-        } catch is CancellationError {
-            throw .cancelled
-        } catch {
-            throw .connectionFailed(String(describing: type(of: error)))
         }
     }
 }

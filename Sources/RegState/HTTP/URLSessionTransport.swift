@@ -22,7 +22,7 @@ public struct URLSessionTransport: HTTPTransport {
     /// Sends `request` through URLSession; a redirect is returned as it came.
     ///
     /// - Throws: ``TransportError``, mapped from `URLError`.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
         urlRequest.timeoutInterval = request.timeout ?? defaultTimeout
@@ -34,16 +34,10 @@ public struct URLSessionTransport: HTTPTransport {
         let response: URLResponse
         do {
             (data, response) = try await owner.session.data(for: urlRequest)
-        } catch let error as URLError {
-            throw Self.map(error)
-        } catch is CancellationError {
-            throw TransportError.cancelled
         } catch {
-            throw TransportError.connectionFailed(String(describing: type(of: error)))
+            throw Self.map(error)
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw TransportError.connectionFailed("not an HTTP response")
-        }
+        guard let http = response as? HTTPURLResponse else { throw .connectionFailed("not an HTTP response") }
         var headers: [String: String] = [:]
         for (name, value) in http.allHeaderFields {
             if let name = name as? String, let value = value as? String { headers[name] = value }
@@ -51,13 +45,20 @@ public struct URLSessionTransport: HTTPTransport {
         return HTTPResponse(status: http.statusCode, headers: headers, body: data)
     }
 
-    static func map(_ error: URLError) -> TransportError {
-        switch error.code {
+    /// The one translation of URLSession's untyped failure: read through the `NSError` every error bridges to (a
+    /// `URLError` by its code), so nothing is recovered by a cast. A failure of a cancelled task is
+    /// ``TransportError/cancelled``; any other error is a connection failure named by its type, never its message.
+    static func map(_ error: any Error) -> TransportError {
+        let bridged = error as NSError
+        guard bridged.domain == NSURLErrorDomain else {
+            return Task.isCancelled ? .cancelled : .connectionFailed(String(describing: type(of: error)))
+        }
+        return switch URLError.Code(rawValue: bridged.code) {
         case .notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff: .offline
         case .timedOut: .timedOut
         case .cancelled: .cancelled
-        case .badURL, .unsupportedURL: .invalidRequest(error.localizedDescription)
-        default: .connectionFailed("URLError \(error.code.rawValue)")
+        case .badURL, .unsupportedURL: .invalidRequest(bridged.localizedDescription)
+        default: .connectionFailed("URLError \(bridged.code)")
         }
     }
 }

@@ -88,14 +88,14 @@ public struct JSONWebKey: Sendable, Hashable, Codable {
     /// The RSA public key this JWK describes.
     ///
     /// - Throws: ``JWTError/invalidKey(_:)`` when it is not an RSA key or `n`/`e` are missing or not base64url.
-    public func rsaPublicKey() throws -> RSAPublicKey {
-        guard keyType == "RSA" else { throw JWTError.invalidKey("kty is not RSA") }
+    public func rsaPublicKey() throws(JWTError) -> RSAPublicKey {
+        guard keyType == "RSA" else { throw .invalidKey("kty is not RSA") }
         guard let modulusText = modulus, let modulus = Base64URL.decode(modulusText),
             modulus.contains(where: { $0 != 0 })
-        else { throw JWTError.invalidKey("missing or malformed n") }
+        else { throw .invalidKey("missing or malformed n") }
         guard let exponentText = exponent, let exponent = Base64URL.decode(exponentText),
             exponent.contains(where: { $0 != 0 })
-        else { throw JWTError.invalidKey("missing or malformed e") }
+        else { throw .invalidKey("missing or malformed e") }
         return RSAPublicKey(modulus: modulus, exponent: exponent)
     }
 
@@ -115,14 +115,7 @@ public struct JSONWebKey: Sendable, Hashable, Codable {
     /// - Throws: ``JWTError/invalidKey(_:)`` for another key type or malformed members.
     public func publicKeyMaterial() throws(JWTError) -> PublicKeyMaterial {
         switch keyType {
-        case "RSA":
-            do {
-                return .rsa(try rsaPublicKey())
-            } catch let error as JWTError {
-                throw error
-            } catch {
-                throw .invalidKey("malformed RSA key")
-            }
+        case "RSA": return .rsa(try rsaPublicKey())
         case "EC": return .p256(try p256PublicKey())
         default: throw .invalidKey("unsupported kty")
         }

@@ -46,13 +46,16 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     }
 
     /// The entry as one line of compact JSON (no newline).
-    public func encoded() throws -> Data {
+    ///
+    /// - Throws: ``JournalError/writeFailed(_:)`` when the encoder refuses the entry.
+    public func encoded() throws(JournalError) -> Data {
         // A launch's two events are written directly (the same bytes), the rest through the encoder.
         if let line = JournalLineWriter.line(for: self) { return line }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .secondsSince1970
-        return try encoder.encode(self)
+        guard let line = try? encoder.encode(self) else { throw .writeFailed("an entry cannot be encoded") }
+        return line
     }
 
     /// Decodes one journal line.

@@ -60,12 +60,7 @@ package actor OIDCClient {
         request.headers["Accept"] = "application/json"
         let response = try await ResponseReading.send(request, over: transport)
         guard response.isSuccess else { throw ResponseReading.failure(response) }
-        let metadata: ProviderMetadata
-        do {
-            metadata = try JSONValue.decodeStrictly(ProviderMetadata.self, from: response.body)
-        } catch {
-            throw .malformedResponse("the discovery document is not valid (\(Self.decodingDetail(error)))")
-        }
+        let metadata = try ProviderMetadata.read(discovery: response.body)
         guard metadata.issuer == configuration.issuerIdentifier else {
             throw .issuerMismatch(expected: configuration.issuerIdentifier, found: metadata.issuer)
         }
@@ -101,10 +96,8 @@ package actor OIDCClient {
             state = try PKCE.randomToken(crypto: crypto)
             nonce = try PKCE.randomToken(crypto: crypto)
             verifier = try PKCE.makeVerifier(crypto: crypto)
-        } catch let error as CryptoError {
-            throw .crypto(error)
         } catch {
-            throw .crypto(.randomFailed)
+            throw .crypto(error)
         }
         var parameters: [(String, String)] = [
             ("response_type", "code"),
@@ -167,18 +160,5 @@ package actor OIDCClient {
             components.percentEncodedQuery = added
         }
         return components.url
-    }
-
-    /// A short, value-free description of a decoding failure: which member was wrong.
-    static func decodingDetail(_ error: any Error) -> String {
-        if let error = error as? JSONParseError { return error.errorDescription ?? "not JSON" }
-        guard let error = error as? DecodingError else { return "not JSON" }
-        switch error {
-        case .keyNotFound(let key, _): return "missing \(key.stringValue)"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return path.isEmpty ? "not a JSON object" : "bad \(path)"
-        @unknown default: return "undecodable"
-        }
     }
 }

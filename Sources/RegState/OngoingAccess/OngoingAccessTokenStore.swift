@@ -40,15 +40,7 @@ public struct OngoingAccessTokenStore: Sendable {
     ///
     /// - Throws: ``StoreError/unreadable(key:reason:)`` when the record exists but cannot be read.
     public func load() throws(StoreError) -> Record? {
-        let data: Data?
-        do {
-            data = try store.data(forKey: Self.recordKey)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .unreadable(key: Self.recordKey, reason: String(describing: type(of: error)))
-        }
-        guard let data else { return nil }
+        guard let data = try store.data(forKey: Self.recordKey) else { return nil }
         let decoder = RecordedTime.decoder()
         guard let record = try? decoder.decode(Record.self, from: data) else {
             throw .unreadable(key: Self.recordKey, reason: "not an ongoing-access record")
@@ -66,25 +58,16 @@ public struct OngoingAccessTokenStore: Sendable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys]
-        do {
-            try store.set(try encoder.encode(record), forKey: Self.recordKey)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .writeFailed(key: Self.recordKey, reason: String(describing: type(of: error)))
+        guard let data = try? encoder.encode(record) else {
+            throw .writeFailed(key: Self.recordKey, reason: "the record cannot be encoded")
         }
+        try store.set(data, forKey: Self.recordKey)
     }
 
     /// Removes the record; removing a missing one is not an error.
     ///
     /// - Throws: ``StoreError/writeFailed(key:reason:)``.
     public func remove() throws(StoreError) {
-        do {
-            try store.removeValue(forKey: Self.recordKey)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .writeFailed(key: Self.recordKey, reason: String(describing: type(of: error)))
-        }
+        try store.removeValue(forKey: Self.recordKey)
     }
 }

@@ -19,7 +19,7 @@ import Foundation
 /// that the policy judges afresh, so a token goes to a redirect's target only when the policy lists that URL too,
 /// and any `Authorization` the caller set is dropped when the origin changes. A 3xx answer beyond the fifth hop, or
 /// without a usable `Location`, is returned as it came.
-public struct AuthorizedTransport: HTTPTransport {
+public struct AuthorizedTransport: Sendable {
     private let base: any HTTPTransport
     private let service: RegStateService
     private let policy: TokenPolicy
@@ -89,7 +89,7 @@ public struct AuthorizedTransport: HTTPTransport {
     /// `base`'s answer; no response is ``RegStateServiceError/transport(_:)``.
     private func sendBase(_ request: HTTPRequest) async throws(RegStateServiceError) -> HTTPResponse {
         do {
-            return try await base.sendReportingTransportErrors(request)
+            return try await base.send(request)
         } catch {
             throw .transport(error)
         }

@@ -75,13 +75,19 @@ package actor TokenService {
     /// The status and the token come from one read: a second read could return the token another process stored in
     /// between, and a renewal "replacing" that fresh token would renew again (two grants for one expiry).
     package func inspectWithAccessToken() -> (status: StoredTokenStatus, expiredAccessToken: String?) {
+        let data: Data?
+        do {
+            data = try store.data(forKey: Self.credentialsKey)
+        } catch {
+            return (.unreadable(reason: error.localizedDescription), nil)
+        }
         let credentials: StoredCredentials?
         do {
-            credentials = try load()
-        } catch TokenServiceError.corrupt {
+            credentials = try data.map(self.credentials(in:))
+        } catch .corrupt {
             quarantine()
             return (.corrupt(reason: TokenServiceError.corrupt.errorDescription ?? "damaged"), nil)
-        } catch TokenServiceError.boundElsewhere(let mismatch) {
+        } catch .boundElsewhere(let mismatch) {
             // Another configuration's credentials: not read, not moved, not removed.
             return (.boundElsewhere(mismatch), nil)
         } catch {
@@ -139,13 +145,8 @@ package actor TokenService {
     ///
     /// - Throws: the ``StoreError`` of the read (a locked device: recoverable).
     package func readRecord() throws(StoreError) -> StoredCredentials? {
-        do {
-            return try load()
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            return nil
-        }
+        guard let data = try store.data(forKey: Self.credentialsKey) else { return nil }
+        return try? credentials(in: data)
     }
 
     /// The summary of the stored credentials, when there are readable ones with a registration.
@@ -211,13 +212,20 @@ package actor TokenService {
 
     func load() throws -> StoredCredentials? {
         guard let data = try store.data(forKey: Self.credentialsKey) else { return nil }
+        return try credentials(in: data)
+    }
+
+    /// The credentials record `data` holds.
+    ///
+    /// - Throws: ``TokenServiceError/corrupt`` or ``TokenServiceError/boundElsewhere(_:)``.
+    private func credentials(in data: Data) throws(TokenServiceError) -> StoredCredentials {
         // Many callers at once read one record: decode it once per distinct content, whoever wrote it.
         if let decoded, decoded.data == data {
             try checkBinding(of: decoded.credentials)
             return decoded.credentials
         }
         // One reader (the strict one of the launch path) for every record any version wrote.
-        guard let read = StoredCredentials.read(data) else { throw TokenServiceError.corrupt }
+        guard let read = StoredCredentials.read(data) else { throw .corrupt }
         let credentials = adopted(read)
         decoded = (data, credentials)
         try checkBinding(of: credentials)
@@ -226,18 +234,20 @@ package actor TokenService {
 
     /// ``load()``, with another configuration's record read as none.
     func loadOwn() throws -> StoredCredentials? {
+        guard let data = try store.data(forKey: Self.credentialsKey) else { return nil }
         do {
-            return try load()
-        } catch TokenServiceError.boundElsewhere {
+            return try credentials(in: data)
+        } catch .boundElsewhere {
             return nil
         }
     }
 
     func isBoundElsewhere() -> Bool {
+        guard let data = try? store.data(forKey: Self.credentialsKey) else { return false }
         do {
-            _ = try load()
+            _ = try credentials(in: data)
             return false
-        } catch TokenServiceError.boundElsewhere {
+        } catch .boundElsewhere {
             return true
         } catch {
             return false

@@ -9,22 +9,22 @@ public protocol EventJournal: Sendable {
     /// Appends one line (without its newline) durably.
     ///
     /// - Throws: ``JournalError/writeFailed(_:)``.
-    func append(_ line: Data) throws
+    func append(_ line: Data) throws(JournalError)
     /// Every intact line, oldest first, and how many damaged lines were dropped.
     ///
     /// - Throws: ``JournalError/unreadable(_:)`` when the journal cannot be read at all.
-    func read() throws -> JournalContents
+    func read() throws(JournalError) -> JournalContents
     /// Replaces the whole journal with `lines` atomically (compaction, clear-state).
     ///
     /// - Throws: ``JournalError/writeFailed(_:)``.
-    func replaceAll(with lines: [Data]) throws
+    func replaceAll(with lines: [Data]) throws(JournalError)
     /// Reads the journal and writes what `decide` answers from what it read, as one step that no other writer of
     /// this journal interleaves with — between processes for a ``FileJournal``. The engine numbers and compacts
     /// through it, so processes sharing one journal never number two lines alike nor drop each other's lines.
     ///
     /// - Throws: ``JournalError`` when the journal cannot be read or written, or what `decide` throws (nothing is
     ///   written then).
-    func update(_ decide: (JournalContents) throws -> JournalWrite?) throws
+    func update(_ decide: (JournalContents) throws(JournalError) -> JournalWrite?) throws(JournalError)
 }
 
 /// What ``EventJournal/update(_:)`` writes after reading the journal.
@@ -44,14 +44,14 @@ private let processWideJournalLock = NSLock()
 extension EventJournal {
     /// Reads, decides and writes holding one lock of this process: enough for a journal that only this process
     /// writes. A journal shared between processes implements its own (as ``FileJournal`` does).
-    public func update(_ decide: (JournalContents) throws -> JournalWrite?) throws {
-        try processWideJournalLock.withLock {
-            switch try decide(try read()) {
-            case nil: break
-            case .append(let line): try append(line)
-            case .appendLines(let lines): for line in lines { try append(line) }
-            case .replaceAll(let lines): try replaceAll(with: lines)
-            }
+    public func update(_ decide: (JournalContents) throws(JournalError) -> JournalWrite?) throws(JournalError) {
+        processWideJournalLock.lock()
+        defer { processWideJournalLock.unlock() }
+        switch try decide(try read()) {
+        case nil: break
+        case .append(let line): try append(line)
+        case .appendLines(let lines): for line in lines { try append(line) }
+        case .replaceAll(let lines): try replaceAll(with: lines)
         }
     }
 }

@@ -38,17 +38,17 @@ public final class FileJournal: EventJournal {
     /// left next to it are removed.
     ///
     /// - Throws: ``JournalError/unreadable(_:)`` when the file cannot be opened or created, or is not a regular file.
-    public convenience init(url: URL) throws {
+    public convenience init(url: URL) throws(JournalError) {
         try self.init(url: url, fileSystem: PosixFileSystem())
     }
 
     /// Opens the journal at `url` on `fileSystem` (the real one, or a simulated one under test), as
     /// ``init(url:)`` describes.
-    package init(url: URL, fileSystem fs: any StorageFileSystem) throws {
+    package init(url: URL, fileSystem fs: any StorageFileSystem) throws(JournalError) {
         self.url = url.standardizedFileURL
         self.fileSystem = fs
         let path = self.url.path
-        do {
+        do throws(SystemCallError) {
             let existed = try fs.status(path) != nil
             let fd = try fs.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode: 0o600)
             defer { try? fs.close(fd) }
@@ -62,10 +62,10 @@ public final class FileJournal: EventJournal {
                 try fs.syncDirectory(self.url.deletingLastPathComponent().path)
             }
         } catch {
-            throw JournalError.unreadable(SystemCallError.reason(of: error))
+            throw .unreadable(error.reason)
         }
         // Another process's compaction may have its temporary file in flight: remove leftovers only under the lock.
-        _ = try withLockedFile(O_RDWR | O_CREAT, failure: JournalError.unreadable) { _ in
+        _ = try withLockedFile(O_RDWR | O_CREAT, failure: JournalError.unreadable) { _ throws(SystemCallError) in
             try AtomicFile.removeStaleTemporaryFiles(for: self.url, fileSystem: fs)
         }
     }
@@ -73,9 +73,9 @@ public final class FileJournal: EventJournal {
     /// Appends one line durably: written whole with `O_APPEND`, then `fsync`ed.
     ///
     /// - Throws: ``JournalError/writeFailed(_:)`` when `line` contains a newline or the file cannot be written.
-    public func append(_ line: Data) throws {
+    public func append(_ line: Data) throws(JournalError) {
         let framed = try JournalFraming.frame(line)
-        try withLockedFile(O_RDWR | O_APPEND | O_CREAT, failure: JournalError.writeFailed) { fd in
+        try withLockedFile(O_RDWR | O_APPEND | O_CREAT, failure: JournalError.writeFailed) { fd throws(SystemCallError) in
             try repairTornTail(fd)
             try fileSystem.writeFully(fd, framed)
             try fileSystem.sync(fd)
@@ -88,11 +88,11 @@ public final class FileJournal: EventJournal {
     /// succeeds; the next ``append(_:)`` retries the repair and fails if it cannot.
     ///
     /// - Throws: ``JournalError/unreadable(_:)`` when the file cannot be read.
-    public func read() throws -> JournalContents {
+    public func read() throws(JournalError) -> JournalContents {
         guard try fileExists() else {
             return JournalContents(lines: [], droppedLines: 0)
         }
-        return try withLockedFile(O_RDONLY, failure: JournalError.unreadable) { fd in
+        return try withLockedFile(O_RDONLY, failure: JournalError.unreadable) { fd throws(SystemCallError) in
             let parsed = parseRemembering(try fileSystem.readToEnd(fd))
             if parsed.hasDamagedTail {
                 try? truncate(url.path, to: parsed.intactLength)
@@ -105,9 +105,9 @@ public final class FileJournal: EventJournal {
     ///
     /// - Throws: ``JournalError/writeFailed(_:)`` when a line contains a newline or the file cannot be written;
     ///   the previous journal is then intact.
-    public func replaceAll(with lines: [Data]) throws {
+    public func replaceAll(with lines: [Data]) throws(JournalError) {
         let content = try JournalFraming.frame(lines: lines)
-        try withLockedFile(O_RDWR | O_CREAT, failure: JournalError.writeFailed) { _ in
+        try withLockedFile(O_RDWR | O_CREAT, failure: JournalError.writeFailed) { _ throws(SystemCallError) in
             try AtomicFile.write(content, to: url, mode: 0o600, fileSystem: fileSystem)
         }
     }
@@ -117,25 +117,37 @@ public final class FileJournal: EventJournal {
     ///
     /// - Throws: ``JournalError/writeFailed(_:)`` when the file cannot be read or written (or stays locked by another
     ///   process for ``lockTimeout``), or what `decide` throws.
-    public func update(_ decide: (JournalContents) throws -> JournalWrite?) throws {
-        try withLockedFile(O_RDWR | O_APPEND | O_CREAT, failure: JournalError.writeFailed) { fd in
+    public func update(_ decide: (JournalContents) throws(JournalError) -> JournalWrite?) throws(JournalError) {
+        try withLockedFile(O_RDWR | O_APPEND | O_CREAT, failure: JournalError.writeFailed) {
+            fd throws(SystemCallError) -> Result<Void, JournalError> in
             let fs = fileSystem
             try repairTornTail(fd)
             try fs.seek(fd, to: 0)
             let parsed = parseRemembering(try fs.readToEnd(fd))
             let contents = JournalContents(lines: parsed.lines, droppedLines: parsed.dropped)
-            switch try decide(contents) {
-            case nil:
-                break
-            case .append(let line):
-                try fs.writeFully(fd, try JournalFraming.frame(line))
-                try fs.sync(fd)
-            case .appendLines(let lines):
-                try fs.writeFully(fd, try JournalFraming.frame(lines: lines))
-                try fs.sync(fd)
-            case .replaceAll(let lines):
-                try AtomicFile.write(try JournalFraming.frame(lines: lines), to: url, mode: 0o600, fileSystem: fs)
+            let framed: (bytes: Data, replaces: Bool)?
+            do throws(JournalError) {
+                framed = try decide(contents).map(Self.framed)
+            } catch {
+                return .failure(error)
             }
+            guard let framed else { return .success(()) }
+            if framed.replaces {
+                try AtomicFile.write(framed.bytes, to: url, mode: 0o600, fileSystem: fs)
+            } else {
+                try fs.writeFully(fd, framed.bytes)
+                try fs.sync(fd)
+            }
+            return .success(())
+        }.get()
+    }
+
+    /// The bytes `write` puts in the file, and whether they replace it (or are appended).
+    private static func framed(_ write: JournalWrite) throws(JournalError) -> (bytes: Data, replaces: Bool) {
+        switch write {
+        case .append(let line): (try JournalFraming.frame(line), false)
+        case .appendLines(let lines): (try JournalFraming.frame(lines: lines), false)
+        case .replaceAll(let lines): (try JournalFraming.frame(lines: lines), true)
         }
     }
 
@@ -147,7 +159,7 @@ public final class FileJournal: EventJournal {
     }
 
     /// Cuts the file back to its last intact line if it does not end with a newline (a torn append).
-    private func repairTornTail(_ fd: Int32) throws {
+    private func repairTornTail(_ fd: Int32) throws(SystemCallError) {
         let fs = fileSystem
         guard let last = try fs.lastByte(fd), last != JournalFraming.newline else { return }
         try fs.seek(fd, to: 0)
@@ -157,7 +169,7 @@ public final class FileJournal: EventJournal {
     }
 
     /// Truncates the file at `path` to `length` bytes and syncs it.
-    private func truncate(_ path: String, to length: Int) throws {
+    private func truncate(_ path: String, to length: Int) throws(SystemCallError) {
         let fs = fileSystem
         let fd = try fs.open(path, O_WRONLY | O_CLOEXEC, mode: 0)
         defer { try? fs.close(fd) }

@@ -33,29 +33,27 @@ public final class FileSecureStore: SecureStore {
     ///
     /// - Throws: ``StoreError/unusableLocation(path:reason:)`` when the path is not a directory, cannot be created,
     ///   belongs to another user, or is not writable.
-    public convenience init(directory: URL) throws {
+    public convenience init(directory: URL) throws(StoreError) {
         try self.init(directory: directory, fileSystem: PosixFileSystem())
     }
 
     /// Opens the store at `directory` on `fileSystem` (the real one, or a simulated one under test), as
     /// ``init(directory:)`` describes.
-    package init(directory: URL, fileSystem fs: any StorageFileSystem) throws {
+    package init(directory: URL, fileSystem fs: any StorageFileSystem) throws(StoreError) {
         self.directory = directory.standardizedFileURL
         self.fileSystem = fs
         let path = self.directory.path
         self.lock = FileStoreLock(path: self.directory.appendingPathComponent(Self.lockFileName).path, fileSystem: fs)
+        try Self.prepare(path, fs)
         do {
-            try Self.prepare(path, fs)
             // Another process may be writing right now: only the holder of the lock may call a temporary file stale.
             let lockPath = lock.path
             if let lock = try FileLock.tryLock(lockPath, fileSystem: fs) {
                 defer { lock.unlock() }
                 try AtomicFile.removeStaleTemporaryFiles(in: self.directory, fileSystem: fs)
             }
-        } catch let error as StoreError {
-            throw error
         } catch {
-            throw StoreError.unusableLocation(path: path, reason: SystemCallError.reason(of: error))
+            throw .unusableLocation(path: path, reason: error.reason)
         }
     }
 
@@ -63,12 +61,12 @@ public final class FileSecureStore: SecureStore {
     ///
     /// - Throws: ``StoreError/invalidKey(_:)``; ``StoreError/unreadable(key:reason:)`` when something is stored
     ///   under `key` but cannot be read (for example a directory in its place).
-    public func data(forKey key: String) throws -> Data? {
+    public func data(forKey key: String) throws(StoreError) -> Data? {
         try StoreKey.validate(key)
         do {
             return try AtomicFile.contents(of: fileURL(for: key), fileSystem: fileSystem)
         } catch {
-            throw StoreError.unreadable(key: key, reason: SystemCallError.reason(of: error))
+            throw .unreadable(key: key, reason: error.reason)
         }
     }
 
@@ -76,26 +74,26 @@ public final class FileSecureStore: SecureStore {
     ///
     /// - Throws: ``StoreError/invalidKey(_:)``, ``StoreError/writeFailed(key:reason:)``; after a failure the
     ///   previous value is intact.
-    public func set(_ data: Data, forKey key: String) throws {
+    public func set(_ data: Data, forKey key: String) throws(StoreError) {
         try StoreKey.validate(key)
         do {
             try AtomicFile.write(data, to: fileURL(for: key), mode: 0o600, fileSystem: fileSystem)
         } catch {
-            throw StoreError.writeFailed(key: key, reason: SystemCallError.reason(of: error))
+            throw .writeFailed(key: key, reason: error.reason)
         }
     }
 
     /// Removes the value under `key` durably; removing a missing key is not an error.
     ///
     /// - Throws: ``StoreError/invalidKey(_:)``, ``StoreError/writeFailed(key:reason:)``.
-    public func removeValue(forKey key: String) throws {
+    public func removeValue(forKey key: String) throws(StoreError) {
         try StoreKey.validate(key)
         do {
             if try fileSystem.removeFile(fileURL(for: key).path) {
                 try fileSystem.syncDirectory(directory.path)
             }
         } catch {
-            throw StoreError.writeFailed(key: key, reason: SystemCallError.reason(of: error))
+            throw .writeFailed(key: key, reason: error.reason)
         }
     }
 
@@ -105,11 +103,11 @@ public final class FileSecureStore: SecureStore {
     /// reports an entry it cannot remove instead of silently leaving it behind.
     ///
     /// - Throws: ``StoreError/unreadable(key:reason:)`` (with an empty key) when the directory cannot be listed.
-    public func keys() throws -> [String] {
+    public func keys() throws(StoreError) -> [String] {
         do {
             return try fileSystem.directoryEntries(directory.path).filter(StoreKey.isValid).sorted()
         } catch {
-            throw StoreError.unreadable(key: "", reason: SystemCallError.reason(of: error))
+            throw .unreadable(key: "", reason: error.reason)
         }
     }
 
@@ -129,14 +127,21 @@ public final class FileSecureStore: SecureStore {
     }
 
     /// Creates the directory or checks and tightens the existing one.
-    private static func prepare(_ path: String, _ fs: any StorageFileSystem) throws {
+    private static func prepare(_ path: String, _ fs: any StorageFileSystem) throws(StoreError) {
+        let refusal: String?
+        do {
+            refusal = try refusalToPrepare(path, fs)
+        } catch {
+            throw .unusableLocation(path: path, reason: error.reason)
+        }
+        if let refusal { throw .unusableLocation(path: path, reason: refusal) }
+    }
+
+    /// Creates the directory or checks and tightens the existing one; why it cannot be used, or `nil`.
+    private static func refusalToPrepare(_ path: String, _ fs: any StorageFileSystem) throws(SystemCallError) -> String? {
         if let info = try fs.status(path) {
-            guard POSIX.isDirectory(info) else {
-                throw StoreError.unusableLocation(path: path, reason: "it is not a directory")
-            }
-            guard info.st_uid == fs.effectiveUserID() else {
-                throw StoreError.unusableLocation(path: path, reason: "it belongs to another user")
-            }
+            guard POSIX.isDirectory(info) else { return "it is not a directory" }
+            guard info.st_uid == fs.effectiveUserID() else { return "it belongs to another user" }
             if POSIX.permissions(info) != 0o700 { try fs.changeMode(path, 0o700) }
         } else {
             let parent = (path as NSString).deletingLastPathComponent
@@ -144,18 +149,19 @@ public final class FileSecureStore: SecureStore {
                 do {
                     try fs.createDirectories(parent)
                 } catch {
-                    let reason = "its parent cannot be created: \(SystemCallError.reason(of: error))"
-                    throw StoreError.unusableLocation(path: path, reason: reason)
+                    return "its parent cannot be created: \(error.reason)"
                 }
             }
             do {
                 try fs.makeDirectory(path, 0o700)
-            } catch let error as SystemCallError where error.code == EEXIST {
-                return try prepare(path, fs)  // Created by someone else in the meantime: check it like an existing one.
+            } catch where error.code == EEXIST {
+                // Created by someone else in the meantime: check it like an existing one.
+                return try refusalToPrepare(path, fs)
             }
             try fs.changeMode(path, 0o700)
             try fs.syncDirectory(parent)
         }
         try fs.access(path, R_OK | W_OK | X_OK)
+        return nil
     }
 }

@@ -47,7 +47,7 @@ public final class FileStoreLock: StoreLock {
                 if let lock = try FileLock.tryLock(path, fileSystem: fs) { return FileLease(file: lock, local: local) }
             } catch {
                 local.release()
-                throw StoreError.unusableLocation(path: path, reason: SystemCallError.reason(of: error))
+                throw StoreError.unusableLocation(path: path, reason: error.reason)
             }
             if fs.now() >= deadline || Task.isCancelled {
                 local.release()

@@ -50,7 +50,7 @@ public final class KeychainSecureStore: SecureItemStore {
     ///
     /// - Throws: ``StoreError/invalidKey(_:)``; ``StoreError/interactionNotAllowed(key:)`` on a locked device;
     ///   ``StoreError/userCanceled(key:)``; ``StoreError/unreadable(key:reason:)`` for any other status.
-    public func data(forKey key: String) throws -> Data? {
+    public func data(forKey key: String) throws(StoreError) -> Data? {
         try StoreKey.validate(key)
         var query = query(key)
         query[kSecReturnData as String] = true
@@ -67,7 +67,7 @@ public final class KeychainSecureStore: SecureItemStore {
     ///
     /// - Throws: ``StoreError/invalidKey(_:)``; the recoverable errors of ``data(forKey:)``;
     ///   ``StoreError/writeFailed(key:reason:)`` for any other status.
-    public func set(_ data: Data, forKey key: String) throws {
+    public func set(_ data: Data, forKey key: String) throws(StoreError) {
         try StoreKey.validate(key)
         let update: [String: Any] = [kSecValueData as String: data]
         var status = SecItemUpdate(query(key) as CFDictionary, update as CFDictionary)
@@ -83,7 +83,7 @@ public final class KeychainSecureStore: SecureItemStore {
     /// Deletes the item; a missing item is not an error.
     ///
     /// - Throws: ``StoreError/invalidKey(_:)``; the recoverable errors; ``StoreError/writeFailed(key:reason:)``.
-    public func removeValue(forKey key: String) throws {
+    public func removeValue(forKey key: String) throws(StoreError) {
         try StoreKey.validate(key)
         let status = SecItemDelete(query(key) as CFDictionary)
         if status == errSecItemNotFound { return }
@@ -93,7 +93,7 @@ public final class KeychainSecureStore: SecureItemStore {
     /// The accounts of this service's items, sorted (attributes only: no item data is read, so no prompt).
     ///
     /// - Throws: the recoverable errors, or ``StoreError/unreadable(key:reason:)`` with an empty key.
-    public func keys() throws -> [String] {
+    public func keys() throws(StoreError) -> [String] {
         var query = baseQuery()
         query[kSecReturnAttributes as String] = true
         query[kSecMatchLimit as String] = kSecMatchLimitAll
@@ -124,7 +124,7 @@ public final class KeychainSecureStore: SecureItemStore {
 
     /// The protection of a new item: the accessibility class, inside an access control when a policy asks for the
     /// user (`kSecAttrAccessControl` carries the class then; the two attributes are never set together).
-    private func protection(_ key: String) throws -> [String: Any] {
+    private func protection(_ key: String) throws(StoreError) -> [String: Any] {
         switch policy {
         case .none:
             return [kSecAttrAccessible as String: accessibility.attributeValue]

@@ -26,13 +26,13 @@ public struct LockedSecureStore: SecureStore {
     }
 
     /// The item's value, from `items`.
-    public func data(forKey key: String) throws -> Data? { try items.data(forKey: key) }
+    public func data(forKey key: String) throws(StoreError) -> Data? { try items.data(forKey: key) }
     /// Stores the item in `items`.
-    public func set(_ data: Data, forKey key: String) throws { try items.set(data, forKey: key) }
+    public func set(_ data: Data, forKey key: String) throws(StoreError) { try items.set(data, forKey: key) }
     /// Removes the item from `items`.
-    public func removeValue(forKey key: String) throws { try items.removeValue(forKey: key) }
+    public func removeValue(forKey key: String) throws(StoreError) { try items.removeValue(forKey: key) }
     /// The keys of `items`.
-    public func keys() throws -> [String] { try items.keys() }
+    public func keys() throws(StoreError) -> [String] { try items.keys() }
     /// Takes `lock`.
     ///
     /// - Throws: what `lock` throws (``StoreError/busy(waited:)`` after `timeout`).

@@ -11,19 +11,19 @@ public protocol SecureItemStore: Sendable {
     ///
     /// - Throws: ``StoreError`` when the value exists but cannot be read (``StoreError/interactionNotAllowed(key:)``
     ///   on a locked device: recoverable).
-    func data(forKey key: String) throws -> Data?
+    func data(forKey key: String) throws(StoreError) -> Data?
     /// Stores `data` under `key`, replacing any previous value atomically.
     ///
     /// - Throws: ``StoreError/writeFailed(key:reason:)``, or a recoverable ``StoreError``.
-    func set(_ data: Data, forKey key: String) throws
+    func set(_ data: Data, forKey key: String) throws(StoreError)
     /// Removes the value under `key`; removing a missing key is not an error.
     ///
     /// - Throws: ``StoreError/writeFailed(key:reason:)``, or a recoverable ``StoreError``.
-    func removeValue(forKey key: String) throws
+    func removeValue(forKey key: String) throws(StoreError)
     /// The keys that currently hold a value, sorted.
     ///
     /// - Throws: ``StoreError/unreadable(key:reason:)`` when the store itself cannot be listed.
-    func keys() throws -> [String]
+    func keys() throws(StoreError) -> [String]
 }
 
 extension SecureItemStore {
@@ -31,7 +31,7 @@ extension SecureItemStore {
     ///
     /// - Throws: ``StoreError`` from listing or removing.
     @discardableResult
-    public func removeAll() throws -> [String] {
+    public func removeAll() throws(StoreError) -> [String] {
         let all = try keys()
         for key in all { try removeValue(forKey: key) }
         return all

@@ -101,7 +101,7 @@ struct ClockObservingTransport: HTTPTransport {
     let clock: any RegStateClock
     let onChange: @Sendable (TimeInterval) -> Void
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         let response = try await base.send(request)
         if let changed = estimate.observe(response, at: clock.now()) { onChange(changed) }
         return response

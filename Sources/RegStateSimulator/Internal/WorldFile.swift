@@ -18,7 +18,7 @@ struct WorldFile: Sendable {
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw SimulatorError.worldUnwritable("cannot create \(directory.path): \(SystemCallError.reason(of: error))")
+            throw SimulatorError.worldUnwritable("cannot create \(directory.path): \(String(describing: error))")
         }
         url = directory.appendingPathComponent(Self.fileName)
     }
@@ -33,7 +33,7 @@ struct WorldFile: Sendable {
         do {
             return try FileLock.lock(lockPath)
         } catch {
-            throw SimulatorError.worldUnreadable("cannot lock \(lockPath): \(SystemCallError.reason(of: error))")
+            throw SimulatorError.worldUnreadable("cannot lock \(lockPath): \(error.reason)")
         }
     }
 
@@ -45,7 +45,7 @@ struct WorldFile: Sendable {
         do {
             contents = try AtomicFile.contents(of: url)
         } catch {
-            throw SimulatorError.worldUnreadable("cannot read \(url.path): \(SystemCallError.reason(of: error))")
+            throw SimulatorError.worldUnreadable("cannot read \(url.path): \(error.reason)")
         }
         guard let data = contents else { return nil }
         let decoder = RecordedTime.decoder()
@@ -79,7 +79,7 @@ struct WorldFile: Sendable {
         do {
             try AtomicFile.write(data, to: url, mode: 0o600)
         } catch {
-            throw SimulatorError.worldUnwritable("cannot write \(url.path): \(SystemCallError.reason(of: error))")
+            throw SimulatorError.worldUnwritable("cannot write \(url.path): \(error.reason)")
         }
     }
 }

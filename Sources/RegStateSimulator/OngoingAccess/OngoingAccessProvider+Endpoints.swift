@@ -4,7 +4,7 @@ import RegState
 /// The HTTP endpoints: key set, pre-authorization, token (code and refresh), data session and data.
 extension OngoingAccessProvider {
     /// Answers one request; a failure rolls the world back and answers 500.
-    func serve(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func serve(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         guard let path = Simulator.relativePath(of: request.url, under: configuration.baseURL) else {
             throw TransportError.connectionFailed("unknown host \(request.url.host ?? "")")
         }

@@ -139,7 +139,7 @@ public actor OngoingAccessProvider {
 struct OngoingAccessTransport: HTTPTransport {
     let provider: OngoingAccessProvider
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         try await provider.serve(request)
     }
 }

@@ -16,7 +16,7 @@ func blocking(_ work: @escaping @Sendable () async -> Void) {
 struct CannedTransport: HTTPTransport {
     let respond: @Sendable (HTTPRequest) -> HTTPResponse
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse { respond(request) }
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse { respond(request) }
 }
 
 /// What every target shares: one signing key (RSA key generation is slow), a fixed clock and the issuer.

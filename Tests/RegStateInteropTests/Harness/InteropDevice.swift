@@ -49,7 +49,7 @@ struct InteropDevice {
         self.redirectURI = redirectURI ?? peer.customSchemeRedirect
         self.gracePeriod = gracePeriod
         let timeoutOverride = timeoutOverride
-        transport = RecordingTransport(base: URLSessionTransport(defaultTimeout: timeout)) { request, _, base in
+        transport = RecordingTransport(base: URLSessionTransport(defaultTimeout: timeout)) { request, _, base throws(TransportError) in
             var request = request
             if let timeout = timeoutOverride.withLock({ $0 }) { request.timeout = timeout }
             return try await base.send(request)

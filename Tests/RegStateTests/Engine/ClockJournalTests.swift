@@ -134,7 +134,7 @@ struct ClockJournalTests {
     /// that long to arrive, as on a slow network.
     static func slowAnswers(_ device: SimulatedDevice, path: String, seconds: TimeInterval) -> RecordingTransport {
         let clock = device.clock
-        return RecordingTransport(base: device.simulator.transport) { request, _, base in
+        return RecordingTransport(base: device.simulator.transport) { request, _, base throws(TransportError) in
             if request.url.path == path { clock.advance(by: seconds) }
             return try await base.send(request)
         }

@@ -115,7 +115,7 @@ struct ForgedRedirectTests {
         first = nil
         let genuine = try await device.simulator.authorize(url, as: "alice@example.com")
         // Seed 631: a proxy's 307 at discovery, not only an outage.
-        let redirecting = RecordingTransport(base: device.simulator.transport) { request, earlier, base in
+        let redirecting = RecordingTransport(base: device.simulator.transport) { request, earlier, base throws(TransportError) in
             guard request.url.path.hasSuffix("openid-configuration"), earlier == 0 else { return try await base.send(request) }
             return HTTPResponse(status: 307, headers: ["Location": "https://elsewhere.example/"])
         }

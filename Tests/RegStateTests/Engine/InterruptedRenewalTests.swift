@@ -16,7 +16,7 @@ struct InterruptedRenewalTests {
         _ = try await device.registeredService()
         device.clock.advance(by: 2 * 3600)
         // The first refresh grant reaches the provider, and its answer is lost on the way back.
-        let lossy = RecordingTransport(base: device.simulator.transport) { request, earlier, base in
+        let lossy = RecordingTransport(base: device.simulator.transport) { request, earlier, base throws(TransportError) in
             let response = try await base.send(request)
             if RecordingTransport.Kind(request) == .grant("refresh_token"), earlier == 0 {
                 throw TransportError.connectionFailed("the answer was lost")

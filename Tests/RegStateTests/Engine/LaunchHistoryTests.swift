@@ -15,13 +15,13 @@ struct LaunchHistoryTests {
         let file: FileJournal
         let reads = LockedValue<[Int]>([])
         init(_ url: URL) throws { file = try FileJournal(url: url) }
-        func append(_ line: Data) throws { try file.append(line) }
-        func read() throws -> JournalContents {
+        func append(_ line: Data) throws(JournalError) { try file.append(line) }
+        func read() throws(JournalError) -> JournalContents {
             let contents = try file.read()
             reads.withLock { $0.append(contents.lines.count) }
             return contents
         }
-        func replaceAll(with lines: [Data]) throws { try file.replaceAll(with: lines) }
+        func replaceAll(with lines: [Data]) throws(JournalError) { try file.replaceAll(with: lines) }
     }
 
     private static func scratch() throws -> URL {
@@ -95,11 +95,11 @@ struct LaunchHistoryTests {
         let file: FileJournal
         let writes = LockedValue<[JournalWrite]>([])
         init(_ url: URL) throws { file = try FileJournal(url: url) }
-        func append(_ line: Data) throws { try file.append(line) }
-        func read() throws -> JournalContents { try file.read() }
-        func replaceAll(with lines: [Data]) throws { try file.replaceAll(with: lines) }
-        func update(_ decide: (JournalContents) throws -> JournalWrite?) throws {
-            try file.update { contents in
+        func append(_ line: Data) throws(JournalError) { try file.append(line) }
+        func read() throws(JournalError) -> JournalContents { try file.read() }
+        func replaceAll(with lines: [Data]) throws(JournalError) { try file.replaceAll(with: lines) }
+        func update(_ decide: (JournalContents) throws(JournalError) -> JournalWrite?) throws(JournalError) {
+            try file.update { contents throws(JournalError) in
                 let write = try decide(contents)
                 if let write { writes.withLock { $0.append(write) } }
                 return write

@@ -44,7 +44,7 @@ struct LogoutResultTests {
         let harness = try EngineHarness()
         _ = try await harness.registeredService()
         let refusal = HTTPResponse.json(400, ["error": "unsupported_token_type"])
-        let transport = RecordingTransport(base: harness.simulator.transport) { request, _, base in
+        let transport = RecordingTransport(base: harness.simulator.transport) { request, _, base throws(TransportError) in
             RecordingTransport.Kind(request) == .revocation ? refusal : try await base.send(request)
         }
         let service = RegStateService(configuration: harness.configuration, dependencies: RegStateDependencies(

@@ -48,7 +48,7 @@ struct RevocationAnswerRuleTests {
         _ = try await harness.registeredService()
         let refresh = try #require(await harness.storedRefreshToken())
         let replaced = answer.response
-        let transport = RecordingTransport(base: harness.simulator.transport) { request, _, base in
+        let transport = RecordingTransport(base: harness.simulator.transport) { request, _, base throws(TransportError) in
             guard RecordingTransport.Kind(request) == .revocation, let replaced else { return try await base.send(request) }
             return replaced
         }

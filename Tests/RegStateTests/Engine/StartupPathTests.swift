@@ -160,7 +160,7 @@ struct RotationAndStorageTests {
         // for the write of the rotated tokens once the answer passes (after the renewal's own mark was written).
         let issuedAccessTokens = LockedValue<[String]>([])
         let onRefreshAnswer = LockedValue<(@Sendable () -> Void)?>(nil)
-        let transport = RecordingTransport(base: harness.simulator.transport) { request, _, base in
+        let transport = RecordingTransport(base: harness.simulator.transport) { request, _, base throws(TransportError) in
             let response = try await base.send(request)
             guard RecordingTransport.Kind(request) == .grant("refresh_token"), response.status == 200,
                   let access = response.jsonBody?.objectValue?["access_token"]?.stringValue else { return response }

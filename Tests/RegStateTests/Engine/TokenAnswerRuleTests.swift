@@ -113,7 +113,7 @@ extension RecordingTransport {
     /// The simulator's transport, with the first refresh-token grants answered by `answers` in order (the later ones
     /// reach the simulator).
     static func answeringRefreshGrants(_ answers: HTTPResponse..., base: any HTTPTransport) -> RecordingTransport {
-        RecordingTransport(base: base) { request, earlier, base in
+        RecordingTransport(base: base) { request, earlier, base throws(TransportError) in
             Kind(request) == .grant("refresh_token") && earlier < answers.count ? answers[earlier] : try await base.send(request)
         }
     }

@@ -18,7 +18,7 @@ struct TransientRuleTests {
         _ = try await harness.registeredService()
         let refresh = await harness.storedRefreshToken()
         let page = HTTPResponse(status: status, headers: Self.portalPage.headers, body: Self.portalPage.body)
-        let transport = RecordingTransport(base: harness.simulator.transport) { request, _, base in
+        let transport = RecordingTransport(base: harness.simulator.transport) { request, _, base throws(TransportError) in
             RecordingTransport.Kind(request) == .revocation ? page : try await base.send(request)
         }
         let service = TokenAnswerRuleTests.launch(harness, transport: transport)

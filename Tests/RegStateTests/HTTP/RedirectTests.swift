@@ -11,7 +11,7 @@ struct RedirectTests {
     /// Loopback hosts go over real sockets through URLSession; everything else to the simulator.
     static func loopbackOrSimulator(_ simulator: any HTTPTransport) -> RecordingTransport {
         let local = URLSessionTransport(defaultTimeout: 20)
-        return RecordingTransport(base: simulator) { request, _, simulator in
+        return RecordingTransport(base: simulator) { request, _, simulator throws(TransportError) in
             try await (request.url.host == "127.0.0.1" ? local : simulator).send(request)
         }
     }

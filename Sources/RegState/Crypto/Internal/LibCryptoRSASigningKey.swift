@@ -17,7 +17,7 @@ package final class LibCryptoRSASigningKey: @unchecked Sendable {
     /// Loads `privateKey`.
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` for a key that does not load or is shorter than 2048 bits.
-    package init(_ privateKey: RSAPrivateKey) throws {
+    package init(_ privateKey: RSAPrivateKey) throws(CryptoError) {
         key = try SystemCrypto.loadPrivateKey(privateKey)
     }
 
@@ -27,7 +27,7 @@ package final class LibCryptoRSASigningKey: @unchecked Sendable {
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` for an algorithm the key does not accept,
     ///   ``CryptoError/signingFailed(_:)`` when libcrypto fails to sign.
-    package func sign(message: Data, algorithm: SignatureAlgorithm) throws -> Data {
+    package func sign(message: Data, algorithm: SignatureAlgorithm) throws(CryptoError) -> Data {
         guard algorithm.isRSA else { throw CryptoError.invalidKey("an RSA key cannot sign \(algorithm.rawValue)") }
         return try SystemCrypto.signRSA(message: message, key: key, algorithm: algorithm)
     }

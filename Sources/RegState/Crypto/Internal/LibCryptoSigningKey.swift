@@ -33,7 +33,7 @@ final class LibCryptoSigningKey: SigningKey, @unchecked Sendable {
         EVP_PKEY_free(key)
     }
 
-    func sign(message: Data) throws -> Data {
+    func sign(message: Data) throws(CryptoError) -> Data {
         guard let prepared, let digestType = SystemCrypto.sha256Type else {
             return try SystemCrypto.signES256(message: message, key: key)
         }
@@ -58,12 +58,12 @@ extension SystemCrypto {
     /// A P-256 private key loaded once into libcrypto.
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the DER is not a P-256 private key.
-    public func signingKey(for privateKey: P256PrivateKey) throws -> any SigningKey {
+    public func signingKey(for privateKey: P256PrivateKey) throws(CryptoError) -> any SigningKey {
         LibCryptoSigningKey(key: try Self.loadP256PrivateKey(privateKey))
     }
 
     /// ES256 with a loaded key; the JOSE form (`r || s`, 64 bytes).
-    static func signES256(message: Data, key: OpaquePointer) throws -> Data {
+    static func signES256(message: Data, key: OpaquePointer) throws(CryptoError) -> Data {
         guard let context = EVP_MD_CTX_new() else { throw CryptoError.signingFailed("out of memory") }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else {

@@ -28,7 +28,7 @@ final class LibCryptoVerificationKey: VerificationKey, @unchecked Sendable {
         EVP_PKEY_free(key)
     }
 
-    func verify(signature: Data, message: Data, algorithm: SignatureAlgorithm) throws -> Bool {
+    func verify(signature: Data, message: Data, algorithm: SignatureAlgorithm) throws(CryptoError) -> Bool {
         guard material.fits(algorithm) else { throw CryptoError.invalidKey("the key does not fit \(algorithm.rawValue)") }
         if algorithm == .es256 {
             // The JOSE form is exactly 64 bytes; anything else never reaches libcrypto.
@@ -39,9 +39,9 @@ final class LibCryptoVerificationKey: VerificationKey, @unchecked Sendable {
         return try verifyDigest(signature: signature, message: message, algorithm: algorithm)
     }
 
-    private func verifyDigest(signature: Data, message: Data, algorithm: SignatureAlgorithm) throws -> Bool {
+    private func verifyDigest(signature: Data, message: Data, algorithm: SignatureAlgorithm) throws(CryptoError) -> Bool {
         var digest = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-        return try withUnsafeMutableBytes(of: &digest) { digestBuffer in
+        return try withUnsafeMutableBytes(of: &digest) { digestBuffer in Result { () throws(CryptoError) -> Bool in
             let digestBytes = digestBuffer.bindMemory(to: UInt8.self)
             var digestLength: UInt32 = 0
             let hashed = message.withUnsafeBytes { bytes in
@@ -65,11 +65,11 @@ final class LibCryptoVerificationKey: VerificationKey, @unchecked Sendable {
                 return false
             }
             return true
-        }
+        } }.get()
     }
 
     /// The reusable context for `algorithm` with the lock held (`reused`), or a fresh one the caller frees.
-    private func context(for algorithm: SignatureAlgorithm) throws -> (OpaquePointer, reused: Bool) {
+    private func context(for algorithm: SignatureAlgorithm) throws(CryptoError) -> (OpaquePointer, reused: Bool) {
         if lock.try() {
             if let context = contexts[algorithm] { return (context, true) }
             do {
@@ -84,7 +84,7 @@ final class LibCryptoVerificationKey: VerificationKey, @unchecked Sendable {
         return (try makeContext(algorithm), false)
     }
 
-    private func makeContext(_ algorithm: SignatureAlgorithm) throws -> OpaquePointer {
+    private func makeContext(_ algorithm: SignatureAlgorithm) throws(CryptoError) -> OpaquePointer {
         guard let context = EVP_PKEY_CTX_new(key, nil) else { throw CryptoError.invalidKey("out of memory") }
         guard EVP_PKEY_verify_init(context) == 1,
             EVP_PKEY_CTX_set_signature_md(context, SystemCrypto.digest(for: algorithm)) == 1,

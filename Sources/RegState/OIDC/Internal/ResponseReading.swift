@@ -30,7 +30,7 @@ enum ResponseReading {
     /// Sends `request`, mapping transport failures.
     static func send(_ request: HTTPRequest, over transport: any HTTPTransport) async throws(OIDCError) -> HTTPResponse {
         do {
-            return try await transport.sendReportingTransportErrors(request)
+            return try await transport.send(request)
         } catch {
             throw .transport(error)
         }

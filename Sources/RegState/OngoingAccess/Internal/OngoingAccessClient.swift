@@ -58,7 +58,7 @@ struct OngoingAccessClient: Sendable {
     func send(_ request: HTTPRequest) async throws(OngoingAccessError) -> HTTPResponse {
         let response: HTTPResponse
         do {
-            response = try await dependencies.transport.sendReportingTransportErrors(request)
+            response = try await dependencies.transport.send(request)
         } catch {
             throw .transport(error)
         }
@@ -88,7 +88,7 @@ struct OngoingAccessClient: Sendable {
     static func fetchKeySet(_ url: URL, transport: any HTTPTransport) async throws(JWSRejection) -> JSONWebKeySet {
         let response: HTTPResponse
         do {
-            response = try await transport.sendReportingTransportErrors(
+            response = try await transport.send(
                 HTTPRequest(method: .get, url: url, headers: ["Accept": "application/json"]))
         } catch {
             throw .keySetUnavailable(error.localizedDescription)

@@ -50,14 +50,8 @@ public struct CompactJWS: Sendable, Equatable {
         if let keyID { header["kid"] = .string(keyID) }
         let input = Base64URL.encode(JSONValue.object(header).serialized()) + "."
             + Base64URL.encode(JSONValue.object(payload).serialized())
-        do {
-            let signature = try crypto.sign(message: Data(input.utf8), privateKey: privateKey, algorithm: algorithm)
-            return input + "." + Base64URL.encode(signature)
-        } catch let error as CryptoError {
-            throw error
-        } catch {
-            throw .signingFailed(String(describing: type(of: error)))
-        }
+        let signature = try crypto.sign(message: Data(input.utf8), privateKey: privateKey, algorithm: algorithm)
+        return input + "." + Base64URL.encode(signature)
     }
 
     private static func object(_ segment: Substring, part: String) throws(JWSRejection) -> [String: JSONValue] {

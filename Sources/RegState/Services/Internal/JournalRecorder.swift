@@ -147,7 +147,7 @@ package struct JournalRecorder {
         do {
             var memo = numbered
             defer { numbered = memo }
-            try journal.update { contents in
+            try journal.update { contents throws(JournalError) in
                 let lines = JournalLines.numbers(of: contents.lines, continuing: memo)
                 memo = (contents.lines, lines)
                 if lines.lastSequence > JournalEntry.maximumSequence - batch.count {
@@ -163,7 +163,7 @@ package struct JournalRecorder {
                     return .replaceAll(try Self.forget(forgetting, in: JournalLines(contents.lines, decodingEntries: true),
                                                        appending: batch))
                 }
-                let written = try batch.enumerated().map { offset, item in
+                let written = try batch.enumerated().map { offset, item throws(JournalError) in
                     try JournalEntry(sequence: lines.lastSequence + offset + 1, recordedAt: item.at, event: item.event)
                         .encoded()
                 }
@@ -195,7 +195,7 @@ package struct JournalRecorder {
     /// without personal data (``PersonalDataRedaction``), numbers, dates and reasons kept, so that the journal still
     /// says why the session ended.
     private static func forget(_ forgetting: Forgetting, in lines: JournalLines,
-                               appending batch: [(event: MachineEvent, at: Date)]) throws -> [Data] {
+                               appending batch: [(event: MachineEvent, at: Date)]) throws(JournalError) -> [Data] {
         let appended = batch.enumerated().map { offset, item in
             JournalEntry(sequence: lines.lastSequence + offset + 1, recordedAt: item.at, event: item.event)
         }
@@ -221,7 +221,7 @@ package struct JournalRecorder {
     /// the journal's lock so that a line another process appends meanwhile is either folded in or written after.
     private func compact() {
         do {
-            try journal.update { contents in
+            try journal.update { contents throws(JournalError) in
                 let lines = JournalLines(contents.lines, decodingEntries: true)
                 guard lines.tailCount > Self.compactionThreshold else { return nil }
                 return .replaceAll([try JournalSnapshot(sequence: lines.lastSequence, state: lines.folded).encoded()])

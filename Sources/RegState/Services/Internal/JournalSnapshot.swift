@@ -23,12 +23,13 @@ struct JournalSnapshot: Codable, Equatable {
     }
 
     /// The journal line.
-    func encoded() throws -> Data {
+    func encoded() throws(JournalError) -> Data {
         if let line = JournalLineWriter.snapshotLine(self) { return line }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .secondsSince1970
-        return try encoder.encode(Line(snapshot: self))
+        guard let line = try? encoder.encode(Line(snapshot: self)) else { throw .writeFailed("a snapshot cannot be encoded") }
+        return line
     }
 
     /// The snapshot `line` holds, or `nil` when it is an ordinary entry (or not a snapshot at all, or one with a

@@ -22,7 +22,7 @@ package enum AtomicFile {
     ///   power loss.
     package static func write(
         _ data: Data, to url: URL, mode: mode_t, fileSystem fs: any StorageFileSystem = PosixFileSystem()
-    ) throws {
+    ) throws(SystemCallError) {
         let target = url.path
         let directory = url.deletingLastPathComponent().path
         let (temporary, fd) = try createTemporaryFile(in: directory, for: url.lastPathComponent, mode: mode, fs)
@@ -50,11 +50,11 @@ package enum AtomicFile {
     /// - Throws: ``SystemCallError`` when something is there but cannot be read (including a directory).
     package static func contents(
         of url: URL, fileSystem fs: any StorageFileSystem = PosixFileSystem()
-    ) throws -> Data? {
+    ) throws(SystemCallError) -> Data? {
         let fd: Int32
         do {
             fd = try fs.open(url.path, O_RDONLY | O_CLOEXEC, mode: 0)
-        } catch let error as SystemCallError where error.code == ENOENT {
+        } catch where error.code == ENOENT {
             return nil
         }
         defer { try? fs.close(fd) }
@@ -70,7 +70,7 @@ package enum AtomicFile {
     @discardableResult
     package static func removeStaleTemporaryFiles(
         in directory: URL, fileSystem fs: any StorageFileSystem = PosixFileSystem()
-    ) throws -> Int {
+    ) throws(SystemCallError) -> Int {
         var removed = 0
         for name in try fs.directoryEntries(directory.path) where name.hasPrefix(temporaryPrefix) {
             if try fs.removeFile(directory.appendingPathComponent(name).path) { removed += 1 }
@@ -84,7 +84,7 @@ package enum AtomicFile {
     @discardableResult
     package static func removeStaleTemporaryFiles(
         for url: URL, fileSystem fs: any StorageFileSystem = PosixFileSystem()
-    ) throws -> Int {
+    ) throws(SystemCallError) -> Int {
         let directory = url.deletingLastPathComponent()
         let prefix = temporaryName(for: url.lastPathComponent)
         var removed = 0
@@ -102,7 +102,7 @@ package enum AtomicFile {
     /// Creates a fresh temporary file next to the target, retrying on the (unlikely) name collision.
     private static func createTemporaryFile(
         in directory: String, for name: String, mode: mode_t, _ fs: any StorageFileSystem
-    ) throws -> (path: String, fd: Int32) {
+    ) throws(SystemCallError) -> (path: String, fd: Int32) {
         var attempt = 0
         while true {
             let suffix = String(fs.temporarySuffix(), radix: 16)
@@ -110,7 +110,7 @@ package enum AtomicFile {
             do {
                 let fd = try fs.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: mode)
                 return (path, fd)
-            } catch let error as SystemCallError where error.code == EEXIST && attempt < 8 {
+            } catch where error.code == EEXIST && attempt < 8 {
                 attempt += 1
             }
         }

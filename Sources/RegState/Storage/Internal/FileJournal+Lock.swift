@@ -13,27 +13,27 @@ extension FileJournal {
     /// kernel releases it when a holder dies.
     ///
     /// - Throws: `failure` with the system's reason, or when another process holds the lock for ``lockTimeout``.
-    func withLockedFile<T>(_ flags: Int32, failure: (String) -> JournalError, _ body: (Int32) throws -> T) throws -> T {
-        try lock.withLock {
-            let fs = fileSystem
-            let deadline = fs.now() + Self.lockTimeout
-            do {
-                while true {
-                    let fd = try fs.open(url.path, flags | O_CLOEXEC, mode: 0o600)
-                    defer { try? fs.close(fd) }
-                    try Self.takeLock(fd, until: deadline, fs)
-                    // Still the journal? A rename over it while this process waited leaves the old file behind.
-                    guard let current = try fs.status(url.path), try POSIX.sameFile(fs.status(fd), current) else {
-                        continue
-                    }
-                    try makeNameDurable(current)
-                    return try body(fd)
+    func withLockedFile<T>(
+        _ flags: Int32, failure: (String) -> JournalError, _ body: (Int32) throws(SystemCallError) -> T
+    ) throws(JournalError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        let fs = fileSystem
+        let deadline = fs.now() + Self.lockTimeout
+        do {
+            while true {
+                let fd = try fs.open(url.path, flags | O_CLOEXEC, mode: 0o600)
+                defer { try? fs.close(fd) }
+                try Self.takeLock(fd, until: deadline, fs)
+                // Still the journal? A rename over it while this process waited leaves the old file behind.
+                guard let current = try fs.status(url.path), try POSIX.sameFile(fs.status(fd), current) else {
+                    continue
                 }
-            } catch let error as JournalError {
-                throw error
-            } catch {
-                throw failure(SystemCallError.reason(of: error))
+                try makeNameDurable(current)
+                return try body(fd)
             }
+        } catch {
+            throw failure(error.reason)
         }
     }
 
@@ -41,7 +41,7 @@ extension FileJournal {
     /// and after a compaction renamed a new file over it): the rename of a compaction whose process died before its
     /// directory `fsync` is not durable yet, and an append's `fsync` makes the file's bytes durable, not its name, so
     /// a power loss would bring back the old file and lose every append since (seed 7179832201).
-    private func makeNameDurable(_ current: stat) throws {
+    private func makeNameDurable(_ current: stat) throws(SystemCallError) {
         let identity = [UInt64(current.st_dev), UInt64(current.st_ino)]
         guard syncedFile.withLock({ $0 != identity }) else { return }
         try fileSystem.syncDirectory(url.deletingLastPathComponent().path)
@@ -49,16 +49,18 @@ extension FileJournal {
     }
 
     /// Whether the journal file exists.
-    func fileExists() throws -> Bool {
+    func fileExists() throws(JournalError) -> Bool {
         do {
             return try fileSystem.status(url.path) != nil
         } catch {
-            throw JournalError.unreadable(SystemCallError.reason(of: error))
+            throw .unreadable(error.reason)
         }
     }
 
     /// Takes an exclusive `flock` on `fd`, retrying every millisecond until `deadline`.
-    private static func takeLock(_ fd: Int32, until deadline: TimeInterval, _ fs: any StorageFileSystem) throws {
+    private static func takeLock(
+        _ fd: Int32, until deadline: TimeInterval, _ fs: any StorageFileSystem
+    ) throws(SystemCallError) {
         while try !fs.lockExclusive(fd, wait: false) {
             if fs.now() >= deadline {
                 throw SystemCallError("flock", message: "another process held the journal for \(Int(lockTimeout)) s")

@@ -21,8 +21,8 @@ package final class FileLock: Sendable {
     /// descriptor holds it.
     ///
     /// - Throws: ``SystemCallError`` when the lock file cannot be opened or locked for another reason.
-    package static func tryLock(_ path: String, fileSystem fs: any StorageFileSystem = PosixFileSystem()) throws
-        -> FileLock?
+    package static func tryLock(_ path: String, fileSystem fs: any StorageFileSystem = PosixFileSystem())
+        throws(SystemCallError) -> FileLock?
     {
         let fd = try fs.open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
         do {
@@ -41,8 +41,8 @@ package final class FileLock: Sendable {
     /// (the simulator's request transaction); the store uses ``tryLock(_:fileSystem:)`` with a bounded wait.
     ///
     /// - Throws: ``SystemCallError``.
-    package static func lock(_ path: String, fileSystem fs: any StorageFileSystem = PosixFileSystem()) throws
-        -> FileLock
+    package static func lock(_ path: String, fileSystem fs: any StorageFileSystem = PosixFileSystem())
+        throws(SystemCallError) -> FileLock
     {
         let fd = try fs.open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
         do {

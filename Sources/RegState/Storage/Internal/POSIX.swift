@@ -30,28 +30,32 @@ enum POSIX {
 /// The loops the stores build from single system calls, written once for every ``StorageFileSystem``.
 extension StorageFileSystem {
     /// Writes every byte of `data` at the descriptor's position, looping on partial writes.
-    package func writeFully(_ fd: Int32, _ data: Data) throws {
+    package func writeFully(_ fd: Int32, _ data: Data) throws(SystemCallError) {
         try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < raw.count {
-                let written = try write(fd, UnsafeRawBufferPointer(rebasing: raw[offset...]))
-                if written == 0 { throw SystemCallError("write", message: "the write made no progress") }
-                offset += written
+            Result { () throws(SystemCallError) in
+                var offset = 0
+                while offset < raw.count {
+                    let written = try write(fd, UnsafeRawBufferPointer(rebasing: raw[offset...]))
+                    if written == 0 { throw SystemCallError("write", message: "the write made no progress") }
+                    offset += written
+                }
             }
-        }
+        }.get()
     }
 
     /// Reads from the descriptor's position to the end of the file.
     ///
     /// Each chunk is read into uninitialized memory: zeroing a 64 KiB buffer for a record of a few KiB touched pages a
     /// short-lived process (`regstate status`) paid for in resident memory on every read.
-    package func readToEnd(_ fd: Int32) throws -> Data {
+    package func readToEnd(_ fd: Int32) throws(SystemCallError) -> Data {
         var result = Data()
         while true {
-            let chunk = try [UInt8](unsafeUninitializedCapacity: 64 * 1024) { buffer, initialized in
-                initialized = try read(fd, into: UnsafeMutableRawBufferPointer(buffer))
+            var count = Result<Int, SystemCallError>.success(0)
+            let chunk = [UInt8](unsafeUninitializedCapacity: 64 * 1024) { buffer, initialized in
+                count = Result { () throws(SystemCallError) in try read(fd, into: UnsafeMutableRawBufferPointer(buffer)) }
+                initialized = (try? count.get()) ?? 0
             }
-            if chunk.isEmpty { return result }
+            if try count.get() == 0 { return result }
             result.append(contentsOf: chunk)
         }
     }
@@ -59,33 +63,35 @@ extension StorageFileSystem {
     /// Flushes a directory so that a rename, creation or removal inside it survives a power loss.
     ///
     /// File systems that cannot sync a directory (`EINVAL`, `ENOTSUP`) are accepted: there is nothing more to do.
-    package func syncDirectory(_ path: String) throws {
+    package func syncDirectory(_ path: String) throws(SystemCallError) {
         let fd = try open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, mode: 0)
         defer { try? close(fd) }
         do {
             try sync(fd)
-        } catch let error as SystemCallError where error.code == EINVAL || error.code == ENOTSUP {
+        } catch where error.code == EINVAL || error.code == ENOTSUP {
             return
         }
     }
 
     /// `unlink(2)`, as the stores name it; returns `false` when there was nothing to remove.
     @discardableResult
-    package func removeFile(_ path: String) throws -> Bool { try unlink(path) }
+    package func removeFile(_ path: String) throws(SystemCallError) -> Bool { try unlink(path) }
 
     /// The last byte of the file, or `nil` when it is empty.
-    package func lastByte(_ fd: Int32) throws -> UInt8? {
+    package func lastByte(_ fd: Int32) throws(SystemCallError) -> UInt8? {
         let size = Int(try status(fd).st_size)
         guard size > 0 else { return nil }
         var byte: UInt8 = 0
-        let count = try withUnsafeMutableBytes(of: &byte) { try read(fd, into: $0, at: size - 1) }
+        let count = try withUnsafeMutableBytes(of: &byte) { bytes in
+            Result { () throws(SystemCallError) in try read(fd, into: bytes, at: size - 1) }
+        }.get()
         guard count == 1 else { throw SystemCallError("pread", code: EIO) }
         return byte
     }
 
     /// Creates the directory at `path` and any missing parents (mode 0777 before the umask), like
     /// `FileManager.createDirectory(atPath:withIntermediateDirectories: true)`.
-    package func createDirectories(_ path: String) throws {
+    package func createDirectories(_ path: String) throws(SystemCallError) {
         if let info = try status(path) {
             guard POSIX.isDirectory(info) else { throw SystemCallError("mkdir", code: ENOTDIR) }
             return
@@ -94,7 +100,7 @@ extension StorageFileSystem {
         if !parent.isEmpty, parent != path { try createDirectories(parent) }
         do {
             try makeDirectory(path, 0o777)
-        } catch let error as SystemCallError where error.code == EEXIST {
+        } catch where error.code == EEXIST {
             return
         }
     }

@@ -15,41 +15,41 @@ import Foundation
 /// world drives them too.
 package protocol StorageFileSystem: Sendable {
     /// `open(2)`; returns the descriptor.
-    func open(_ path: String, _ flags: Int32, mode: mode_t) throws -> Int32
+    func open(_ path: String, _ flags: Int32, mode: mode_t) throws(SystemCallError) -> Int32
     /// `close(2)`.
-    func close(_ fd: Int32) throws
+    func close(_ fd: Int32) throws(SystemCallError)
     /// One `write(2)` at the descriptor's position (at the end with `O_APPEND`); returns the bytes written.
-    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int
+    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) -> Int
     /// One `read(2)` from the descriptor's position; returns the bytes read, `0` at the end.
-    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int
     /// One `pread(2)` at `offset`; returns the bytes read.
-    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(SystemCallError) -> Int
     /// `lseek(fd, offset, SEEK_SET)`.
-    func seek(_ fd: Int32, to offset: Int) throws
+    func seek(_ fd: Int32, to offset: Int) throws(SystemCallError)
     /// `fsync(2)` (`F_FULLFSYNC` on Apple platforms), on a file or a directory.
-    func sync(_ fd: Int32) throws
+    func sync(_ fd: Int32) throws(SystemCallError)
     /// `ftruncate(2)`.
-    func truncate(_ fd: Int32, to length: Int) throws
+    func truncate(_ fd: Int32, to length: Int) throws(SystemCallError)
     /// `stat(2)`; `nil` when nothing exists at `path`.
-    func status(_ path: String) throws -> stat?
+    func status(_ path: String) throws(SystemCallError) -> stat?
     /// `fstat(2)`.
-    func status(_ fd: Int32) throws -> stat
+    func status(_ fd: Int32) throws(SystemCallError) -> stat
     /// `chmod(2)`.
-    func changeMode(_ path: String, _ mode: mode_t) throws
+    func changeMode(_ path: String, _ mode: mode_t) throws(SystemCallError)
     /// `fchmod(2)`.
-    func changeMode(_ fd: Int32, _ mode: mode_t) throws
+    func changeMode(_ fd: Int32, _ mode: mode_t) throws(SystemCallError)
     /// `mkdir(2)` (throws with `EEXIST` when something is there).
-    func makeDirectory(_ path: String, _ mode: mode_t) throws
+    func makeDirectory(_ path: String, _ mode: mode_t) throws(SystemCallError)
     /// `rename(2)`.
-    func rename(_ from: String, to: String) throws
+    func rename(_ from: String, to: String) throws(SystemCallError)
     /// `unlink(2)`; `false` when there was nothing to remove.
-    func unlink(_ path: String) throws -> Bool
+    func unlink(_ path: String) throws(SystemCallError) -> Bool
     /// `opendir`/`readdir`: the names in a directory, without `.` and `..`.
-    func directoryEntries(_ path: String) throws -> [String]
+    func directoryEntries(_ path: String) throws(SystemCallError) -> [String]
     /// `access(2)`.
-    func access(_ path: String, _ mode: Int32) throws
+    func access(_ path: String, _ mode: Int32) throws(SystemCallError)
     /// `flock(2)` with `LOCK_EX | LOCK_NB` (or `LOCK_EX` when `wait`); `false` when another descriptor holds it.
-    func lockExclusive(_ fd: Int32, wait: Bool) throws -> Bool
+    func lockExclusive(_ fd: Int32, wait: Bool) throws(SystemCallError) -> Bool
     /// `flock(fd, LOCK_UN)`.
     func unlock(_ fd: Int32)
     /// `geteuid()`.
@@ -70,7 +70,7 @@ package struct PosixFileSystem: StorageFileSystem {
     /// The real file system.
     package init() {}
 
-    package func open(_ path: String, _ flags: Int32, mode: mode_t) throws -> Int32 {
+    package func open(_ path: String, _ flags: Int32, mode: mode_t) throws(SystemCallError) -> Int32 {
         while true {
             #if canImport(Glibc)
             let fd = Glibc.open(path, flags, mode)
@@ -84,7 +84,7 @@ package struct PosixFileSystem: StorageFileSystem {
         }
     }
 
-    package func close(_ fd: Int32) throws {
+    package func close(_ fd: Int32) throws(SystemCallError) {
         #if canImport(Glibc)
         let result = Glibc.close(fd)
         #else
@@ -98,7 +98,7 @@ package struct PosixFileSystem: StorageFileSystem {
         }
     }
 
-    package func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int {
+    package func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
         guard let base = bytes.baseAddress else { return 0 }
         while true {
             #if canImport(Glibc)
@@ -113,7 +113,7 @@ package struct PosixFileSystem: StorageFileSystem {
         }
     }
 
-    package func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         while true {
             #if canImport(Glibc)
@@ -128,7 +128,7 @@ package struct PosixFileSystem: StorageFileSystem {
         }
     }
 
-    package func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
+    package func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(SystemCallError) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         while true {
             let count = pread(fd, base, buffer.count, off_t(offset))
@@ -139,11 +139,11 @@ package struct PosixFileSystem: StorageFileSystem {
         }
     }
 
-    package func seek(_ fd: Int32, to offset: Int) throws {
+    package func seek(_ fd: Int32, to offset: Int) throws(SystemCallError) {
         guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else { throw SystemCallError("lseek", code: errno) }
     }
 
-    package func sync(_ fd: Int32) throws {
+    package func sync(_ fd: Int32) throws(SystemCallError) {
         #if canImport(Darwin)
         if fcntl(fd, F_FULLFSYNC) == 0 { return }
         #endif
@@ -154,7 +154,7 @@ package struct PosixFileSystem: StorageFileSystem {
         }
     }
 
-    package func truncate(_ fd: Int32, to length: Int) throws {
+    package func truncate(_ fd: Int32, to length: Int) throws(SystemCallError) {
         while ftruncate(fd, off_t(length)) != 0 {
             let code = errno
             if code == EINTR { continue }
@@ -162,7 +162,7 @@ package struct PosixFileSystem: StorageFileSystem {
         }
     }
 
-    package func status(_ path: String) throws -> stat? {
+    package func status(_ path: String) throws(SystemCallError) -> stat? {
         var info = stat()
         if stat(path, &info) == 0 { return info }
         let code = errno
@@ -170,25 +170,25 @@ package struct PosixFileSystem: StorageFileSystem {
         throw SystemCallError("stat", code: code)
     }
 
-    package func status(_ fd: Int32) throws -> stat {
+    package func status(_ fd: Int32) throws(SystemCallError) -> stat {
         var info = stat()
         if fstat(fd, &info) == 0 { return info }
         throw SystemCallError("fstat", code: errno)
     }
 
-    package func changeMode(_ path: String, _ mode: mode_t) throws {
+    package func changeMode(_ path: String, _ mode: mode_t) throws(SystemCallError) {
         if chmod(path, mode) != 0 { throw SystemCallError("chmod", code: errno) }
     }
 
-    package func changeMode(_ fd: Int32, _ mode: mode_t) throws {
+    package func changeMode(_ fd: Int32, _ mode: mode_t) throws(SystemCallError) {
         if fchmod(fd, mode) != 0 { throw SystemCallError("fchmod", code: errno) }
     }
 
-    package func makeDirectory(_ path: String, _ mode: mode_t) throws {
+    package func makeDirectory(_ path: String, _ mode: mode_t) throws(SystemCallError) {
         if mkdir(path, mode) != 0 { throw SystemCallError("mkdir", code: errno) }
     }
 
-    package func rename(_ from: String, to: String) throws {
+    package func rename(_ from: String, to: String) throws(SystemCallError) {
         #if canImport(Glibc)
         let result = Glibc.rename(from, to)
         #else
@@ -197,7 +197,7 @@ package struct PosixFileSystem: StorageFileSystem {
         if result != 0 { throw SystemCallError("rename", code: errno) }
     }
 
-    package func unlink(_ path: String) throws -> Bool {
+    package func unlink(_ path: String) throws(SystemCallError) -> Bool {
         #if canImport(Glibc)
         let result = Glibc.unlink(path)
         #else
@@ -209,7 +209,7 @@ package struct PosixFileSystem: StorageFileSystem {
         throw SystemCallError("unlink", code: code)
     }
 
-    package func directoryEntries(_ path: String) throws -> [String] {
+    package func directoryEntries(_ path: String) throws(SystemCallError) -> [String] {
         guard let directory = opendir(path) else { throw SystemCallError("opendir", code: errno) }
         defer { closedir(directory) }
         var names: [String] = []
@@ -224,7 +224,7 @@ package struct PosixFileSystem: StorageFileSystem {
         return names
     }
 
-    package func access(_ path: String, _ mode: Int32) throws {
+    package func access(_ path: String, _ mode: Int32) throws(SystemCallError) {
         #if canImport(Glibc)
         let result = Glibc.access(path, mode)
         #else
@@ -233,7 +233,7 @@ package struct PosixFileSystem: StorageFileSystem {
         if result != 0 { throw SystemCallError("access", code: errno) }
     }
 
-    package func lockExclusive(_ fd: Int32, wait: Bool) throws -> Bool {
+    package func lockExclusive(_ fd: Int32, wait: Bool) throws(SystemCallError) -> Bool {
         while flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             if code == EINTR { continue }

@@ -36,12 +36,6 @@ package struct SystemCallError: Error, Sendable, Equatable {
         if let message { return "\(message) (\(operation))" }
         return "\(POSIX.errorText(code)) (\(operation))"
     }
-
-    /// The reason of any error: a ``SystemCallError``'s ``reason``, otherwise its description.
-    package static func reason(of error: any Error) -> String {
-        if let error = error as? SystemCallError { return error.reason }
-        return String(describing: error)
-    }
 }
 
 extension SystemCallError: LocalizedError {

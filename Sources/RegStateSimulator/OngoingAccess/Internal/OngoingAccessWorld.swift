@@ -76,7 +76,7 @@ struct OngoingAccessWorldFile: Sendable {
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .world("cannot create \(directory.path): \(SystemCallError.reason(of: error))")
+            throw .world("cannot create \(directory.path): \(String(describing: error))")
         }
         url = directory.appendingPathComponent(Self.fileName)
     }
@@ -86,7 +86,7 @@ struct OngoingAccessWorldFile: Sendable {
         do {
             data = try AtomicFile.contents(of: url)
         } catch {
-            throw .world("cannot read \(url.path): \(SystemCallError.reason(of: error))")
+            throw .world("cannot read \(url.path): \(error.reason)")
         }
         guard let data else { return nil }
         let decoder = RecordedTime.decoder()
@@ -100,10 +100,11 @@ struct OngoingAccessWorldFile: Sendable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(world) else { throw .world("cannot encode the world") }
         do {
-            try AtomicFile.write(try encoder.encode(world), to: url, mode: 0o600)
+            try AtomicFile.write(data, to: url, mode: 0o600)
         } catch {
-            throw .world("cannot write \(url.path): \(SystemCallError.reason(of: error))")
+            throw .world("cannot write \(url.path): \(error.reason)")
         }
     }
 }
