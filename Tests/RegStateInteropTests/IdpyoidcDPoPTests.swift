@@ -56,7 +56,7 @@ extension InteropTests {
                 let hexClaims = #"{"jti":"\#(UUID().uuidString)","htm":"GET","htu":"\#(try DPoPProofSigner.htu(for: userinfo))","iat":\#(Int(Date().timeIntervalSince1970)),"ath":"\#(hex)"}"#
                 var request = HTTPRequest(method: .get, url: userinfo)
                 request.headers["Authorization"] = "DPoP \(token)"
-                request.headers["DPoP"] = try signer.sign(header: header, claims: hexClaims)
+                request.headers["DPoP"] = try signer.sign(header: Array(header.utf8), claims: Array(hexClaims.utf8))
                 let accepted = try await URLSessionTransport(defaultTimeout: 10).send(request)
                 #expect(accepted.status == 200, "\(String(decoding: accepted.body, as: UTF8.self).prefix(200))")
 

@@ -25,12 +25,7 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
     public let retiresSecurityTokens: Bool
     private let transport: any HTTPTransport
 
-    /// Creates a backend client.
-    ///
-    /// - Parameters:
-    ///   - baseURL: The base URL, for example `https://api.example.com` (the simulator's is `https://api.regstate.sim`).
-    ///   - transport: Sends the requests; URLSession by default.
-    ///   - retiresSecurityTokens: Whether the backend offers `DELETE /v1/security-token` (default `false`).
+    /// Creates a client of the backend at `baseURL` (for example `https://api.example.com`), sending over `transport`.
     public init(baseURL: URL, transport: any HTTPTransport = URLSessionTransport(), retiresSecurityTokens: Bool = false) {
         self.baseURL = baseURL
         self.transport = transport
@@ -144,10 +139,9 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
         AccessCredential.bearerFields(token, carrier: .securityToken, merging: headers)
     }
 
+    /// `path` under ``baseURL``, joined as the issuer's well-known paths are (``OIDCConfiguration/url(_:appending:)``).
     func endpoint(_ path: String) -> URL {
-        var text = baseURL.absoluteString
-        while text.hasSuffix("/") { text.removeLast() }
-        return URL(string: text + path) ?? baseURL.appendingPathComponent(String(path.dropFirst()))
+        OIDCConfiguration.url(baseURL, appending: path)
     }
 
     /// Sends `request`, which must go to an `https` (or loopback `http`) URL: a token never travels in clear text.

@@ -19,7 +19,7 @@ public protocol RegistrationBackend: Sendable {
     func updateProfile(_ profile: Profile, registrationType: RegistrationType, securityToken: String)
         async throws(BackendError)
 
-    /// Seed 002's Check Registration: the backend asks the provider's userinfo with the access token (so the token is
+    /// Check Registration: the backend asks the provider's userinfo with the access token (so the token is
     /// checked where it was issued) and answers with the profile it picked up and whether the user is registered.
     /// A backend without it throws ``BackendError/unexpectedStatus(_:code:)`` 404 (the default).
     func checkRegistration(accessToken: String) async throws(BackendError) -> RegistrationStatus

@@ -1,8 +1,8 @@
 import Foundation
 
-/// What the registration design's Check Registration found: the backend accepted the access token (it asked the provider's userinfo
-/// with it) and said whether the user is registered; the profile it picked up belongs to the stored ID token's
-/// subject and is now the stored profile.
+/// What Check Registration found: the backend accepted the access token (it asked the provider's userinfo with it)
+/// and said whether the user is registered; the profile it picked up belongs to the stored ID token's subject and is
+/// now the stored profile.
 public struct RegistrationCheck: Sendable, Equatable {
     /// Whether the backend holds a confirmed registration for the user.
     public var registered: Bool

@@ -37,9 +37,8 @@ package final class DPoPContext: Sendable {
 
     /// The key a new registration binds to: a fresh one when DPoP is on and the provider offers it, `nil` when it
     /// is off or not offered under ``DPoPMode/whenOffered``. It is kept apart (``DPoPKeyStore/registrationRecordKey``)
-    /// until the registration stores its tokens (``promote(_:)``): the session on disk, which another
-    /// process may be using, keeps its key until then.
-    ///
+    /// until the registration stores its tokens (``promote(_:)``): the session on disk, which another process may be
+    /// using, keeps its key until then.
     /// - Throws: ``DPoPError/notOffered`` under ``DPoPMode/required`` against a provider without ES256 proofs; key
     ///   and store errors.
     package func keyForNewRegistration(offered: Bool) throws(DPoPError) -> DPoPKey? {
@@ -53,8 +52,6 @@ package final class DPoPContext: Sendable {
     }
 
     /// The key made when the registration in progress started, when DPoP is on (`nil`: no proofs).
-    ///
-    /// - Throws: ``DPoPError`` for a torn or foreign key record.
     package func registrationKey() throws(DPoPError) -> DPoPKey? {
         guard mode != .off else { return nil }
         let key = try registrationKeys.load()
@@ -63,15 +60,11 @@ package final class DPoPContext: Sendable {
     }
 
     /// The registration's tokens are about to be stored: `key`, the one its token request was proven with (or none,
-    /// for unbound tokens), becomes the session's, in place of the old session's key. Call under the store's lock.
+    /// for unbound tokens), becomes the session's and is returned. Call under the store's lock.
     ///
-    /// The key is the attempt's own, carried from its token request, never re-read from the registration record:
-    /// another process's registration may have put its own key there since (seed 7364020475: promoting
-    /// that one bound the record to a key the tokens were not issued for). For the same reason the registration
-    /// record is removed only while it still holds this attempt's key.
-    ///
-    /// - Returns: the session's key now (`nil`: none), whose thumbprint the credentials record keeps.
-    /// - Throws: ``DPoPError`` for a torn key record or a store failure.
+    /// The key is the attempt's own, never re-read from the registration record: another process's registration may
+    /// have put its own key there since, and promoting that one would bind the record to a key the tokens were not
+    /// issued for. For the same reason the registration record is removed only while it still holds this key.
     @discardableResult
     package func promote(_ key: DPoPKey?) throws(DPoPError) -> DPoPKey? {
         signers.withLock { $0 = nil }
@@ -84,20 +77,15 @@ package final class DPoPContext: Sendable {
         return key
     }
 
-    /// The key that bound the stored tokens.
-    ///
-    /// - Throws: ``DPoPError/keyRecordUnreadable(reason:)`` when it is missing, torn or of another curve.
+    /// The key that bound the stored tokens; ``DPoPError/keyRecordUnreadable(reason:)`` when it is missing or torn.
     package func boundKey() throws(DPoPError) -> DPoPKey {
         guard let key = try keys.load() else { throw .keyRecordUnreadable(reason: "the key record is missing") }
         return key
     }
 
-    /// The key that bound tokens whose record names `thumbprint` (``StoredCredentials/dpopThumbprint``; `nil` in
-    /// older records: the stored key).
-    ///
-    /// - Returns: `nil` when the key record holds another key: another process's registration replaced the session
-    ///   between the reads of the two records (read both again under the store's lock).
-    /// - Throws: as ``boundKey()``.
+    /// The key that bound tokens whose record names `thumbprint` (`nil` in older records: the stored key); `nil` when
+    /// the key record holds another key: another process's registration replaced the session between the reads of
+    /// the two records (read both again under the store's lock).
     package func boundKey(matching thumbprint: String?) throws(DPoPError) -> DPoPKey? {
         let key = try boundKey()
         guard let thumbprint, key.thumbprint != thumbprint else { return key }
@@ -120,8 +108,6 @@ package final class DPoPContext: Sendable {
     }
 
     /// A fresh proof for one request, with the latest nonce of `url`'s origin.
-    ///
-    /// - Throws: ``DPoPError/invalidTargetURL`` or ``DPoPError/cryptoFailed(reason:)``.
     package func proof(key: DPoPKey, method: String, url: URL, accessToken: String? = nil) throws(DPoPError) -> String {
         var signer = signer(for: key)
         signer.defect = defect.withLock { $0 }
@@ -129,9 +115,8 @@ package final class DPoPContext: Sendable {
                                 now: clock.now().addingTimeInterval(clockEstimate.offset))
     }
 
-    /// Remembers the `DPoP-Nonce` of `response` for `url`'s origin; returns whether there was a usable one.
-    ///
-    /// - Throws: ``DPoPError/invalidNonce(reason:)`` for an empty, oversized or malformed nonce (nothing stored).
+    /// Remembers the `DPoP-Nonce` of `response` for `url`'s origin; returns whether there was one. An empty,
+    /// oversized or malformed nonce throws ``DPoPError/invalidNonce(reason:)`` (nothing stored).
     @discardableResult
     package func remember(nonceFrom response: HTTPResponse, for url: URL) throws(DPoPError) -> Bool {
         guard let header = response.header("DPoP-Nonce") else { return false }

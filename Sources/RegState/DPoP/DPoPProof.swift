@@ -21,20 +21,12 @@ public struct DPoPProofSigner: Sendable {
     public init(key: DPoPKey, crypto: any CryptoProvider) {
         self.key = key
         self.crypto = crypto
-        let jwk = key.jwk
-        let header = #"{"alg":"ES256","typ":"dpop+jwt","jwk":{"crv":"P-256","kty":"EC","x":"\#(jwk.x ?? "")","y":"\#(jwk.y ?? "")"}}"#
-        encodedHeader = Base64URL.encodeBytes(Array(header.utf8))
+        encodedHeader = Base64URL.encodeBytes(Array(Self.header(for: key).utf8))
         signingKey = try? crypto.signingKey(for: key.privateKey)
     }
 
-    /// A proof for one request.
-    ///
-    /// - Parameters:
-    ///   - method: the HTTP method (`htm`), e.g. `POST`.
-    ///   - url: the request URL; its query and fragment are not part of `htu`.
-    ///   - accessToken: the access token the request carries (resource requests), hashed into `ath`.
-    ///   - nonce: the server's latest `DPoP-Nonce` for this origin, if any.
-    ///   - now: the issue time (`iat`, whole seconds).
+    /// A proof for one request: `method` is `htm`, `url` gives `htu`, `accessToken` (on resource requests) is hashed
+    /// into `ath`, `nonce` is the origin's latest `DPoP-Nonce`, `now` the `iat` (whole seconds).
     /// - Throws: ``DPoPError/invalidTargetURL`` or ``DPoPError/cryptoFailed(reason:)``.
     public func proof(
         method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, now: Date
@@ -44,6 +36,12 @@ public struct DPoPProofSigner: Sendable {
             ath: accessToken.map { Self.accessTokenHash($0, crypto: crypto) }, nonce: nonce)
         if let defect { return try defective(claims, defect) }
         return try sign(header: encodedHeader, claims: claims.jsonBytes())
+    }
+
+    /// The proof's header: `typ`, `alg` and the public `jwk` of `key`.
+    static func header(for key: DPoPKey) -> String {
+        let jwk = key.jwk
+        return #"{"alg":"ES256","typ":"dpop+jwt","jwk":{"crv":"P-256","kty":"EC","x":"\#(jwk.x ?? "")","y":"\#(jwk.y ?? "")"}}"#
     }
 
     /// `htu` for `url`: scheme, authority and path only (RFC 9449 §4.2; no query, no fragment, no user info).
@@ -104,18 +102,6 @@ public struct DPoPProofSigner: Sendable {
         return String(decoding: input, as: UTF8.self)
     }
 
-    func sign(header: String, claims: String) throws(DPoPError) -> String {
-        let signingInput = header + "." + Base64URL.encode(Data(claims.utf8))
-        let signature: Data
-        do {
-            guard let signingKey else { throw CryptoError.invalidKey("not a usable P-256 key") }
-            signature = try signingKey.sign(message: Data(signingInput.utf8))
-        } catch {
-            throw .cryptoFailed(reason: "the proof could not be signed")
-        }
-        return signingInput + "." + Base64URL.encode(signature)
-    }
-
     private func jti() throws(DPoPError) -> String {
         do {
             return Base64URL.encode(try crypto.randomBytes(count: 16))
@@ -164,13 +150,5 @@ struct DPoPClaims: Sendable {
         if let nonce { member("nonce", nonce) }
         out.append(UInt8(ascii: "}"))
         return out
-    }
-
-    func json() -> String {
-        var text = "{\"jti\":\(JSONWebKey.quoted(jti)),\"htm\":\(JSONWebKey.quoted(htm)),"
-            + "\"htu\":\(JSONWebKey.quoted(htu)),\"iat\":\(iat)"
-        if let ath { text += ",\"ath\":\(JSONWebKey.quoted(ath))" }
-        if let nonce { text += ",\"nonce\":\(JSONWebKey.quoted(nonce))" }
-        return text + "}"
     }
 }

@@ -28,9 +28,7 @@ package enum DPoPProofDefect: Sendable, Equatable {
 extension DPoPProofSigner {
     func defective(_ original: DPoPClaims, _ defect: DPoPProofDefect) throws(DPoPError) -> String {
         var claims = original
-        let jwk = key.jwk
-        let x = jwk.x ?? "", y = jwk.y ?? ""
-        var header = #"{"alg":"ES256","typ":"dpop+jwt","jwk":{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"}}"#
+        var header = Self.header(for: key)
         var signer = self
         signer.defect = nil
         switch defect {
@@ -39,7 +37,7 @@ extension DPoPProofSigner {
         case .signedByAnotherKey:
             signer = DPoPProofSigner(key: try DPoPKey.generate(crypto: crypto), crypto: crypto)
         case .privateKeyMember:
-            header = header.replacingOccurrences(of: #""kty":"EC","#, with: #""d":"\#(x)","kty":"EC","#)
+            header = header.replacingOccurrences(of: #""kty":"EC","#, with: #""d":"\#(key.jwk.x ?? "")","kty":"EC","#)
         case .wrongMethod: claims.htm = claims.htm == "GET" ? "POST" : "GET"
         case .wrongURL: claims.htu += "-elsewhere"
         case .staleIssueTime: claims.iat -= 600
@@ -47,6 +45,6 @@ extension DPoPProofSigner {
         case .noNonce: claims.nonce = nil
         case .wrongAccessTokenHash: claims.ath = DPoPProofSigner.accessTokenHash("another-token", crypto: crypto)
         }
-        return try signer.sign(header: Base64URL.encode(Data(header.utf8)), claims: claims.json())
+        return try signer.sign(header: Base64URL.encodeBytes(Array(header.utf8)), claims: claims.jsonBytes())
     }
 }

@@ -28,17 +28,8 @@ public struct IDTokenValidator: Sendable {
     /// The provider that verifies signatures.
     public var crypto: any CryptoProvider
 
-    /// Creates a validator for one issuer and client.
-    ///
-    /// - Parameters:
-    ///   - issuer: the expected `iss`, exactly as the discovery document states it.
-    ///   - clientID: this app's client ID.
-    ///   - trustedAudiences: other audiences `aud` may list (default none).
-    ///   - leeway: clock skew tolerated on `exp`, `iat` and `nbf` (default 60 seconds).
-    ///   - maximumAge: the oldest `iat` accepted, in seconds before `now`; `nil` for no limit.
-    ///   - allowedAlgorithms: accepted algorithms (default RS256, PS256 and ES256; `OIDCClient` narrows them to
-    ///     what discovery lists).
-    ///   - crypto: the signature verifier.
+    /// Creates a validator for one issuer and client; each parameter sets the property of its name. The default
+    /// algorithms (RS256, PS256, ES256) are what the OIDC client narrows to what discovery lists.
     public init(
         issuer: String,
         clientID: String,
@@ -57,13 +48,8 @@ public struct IDTokenValidator: Sendable {
         self.crypto = crypto
     }
 
-    /// Validates `idToken` and returns it parsed, once every check has passed.
-    ///
-    /// - Parameters:
-    ///   - idToken: the compact ID token from the token response.
-    ///   - keySet: the issuer's JWKS; its keys are parsed once and cached in it.
-    ///   - expectedNonce: the nonce sent in the authorization request, or `nil` when none was sent.
-    ///   - now: the current instant from the caller's clock.
+    /// Validates `idToken` against the issuer's `keySet` (its keys are parsed once and cached in it) at `now`, and
+    /// returns it parsed once every check has passed. `expectedNonce` is the authorization request's (`nil`: none).
     /// - Throws: ``IDTokenError`` for the first check that fails.
     public func validate(
         _ idToken: String, keySet: JSONWebKeySet, expectedNonce: String?, now: Date
@@ -79,13 +65,7 @@ public struct IDTokenValidator: Sendable {
     /// Validates an ID token that came with a refresh (OpenID Connect Core 1.0 §12.2) against the one the session
     /// began with: every check of ``validate(_:keySet:expectedNonce:now:)``, then `iss` and `sub` equal to the
     /// original's (checked before the nonce), and `nonce`, when the new token has one, equal to the original's.
-    ///
-    /// - Parameters:
-    ///   - idToken: the compact ID token from the refresh response.
-    ///   - original: the ID token stored for the session (parsed; it was validated when it arrived and may have
-    ///     expired since).
-    ///   - keySet: the issuer's JWKS.
-    ///   - now: the current instant from the caller's clock.
+    /// `original` is the session's stored ID token (validated when it arrived; it may have expired since).
     /// - Throws: ``IDTokenError``; ``IDTokenError/refreshedIdentityMismatch`` for another `iss` or `sub`.
     public func validateRefreshed(
         _ idToken: String, original: JSONWebToken, keySet: JSONWebKeySet, now: Date

@@ -52,12 +52,7 @@ public struct JSONWebKey: Sendable, Hashable, Codable {
         self.y = y
     }
 
-    /// The JWK for an RSA public signing key, ready to publish in a key set.
-    ///
-    /// - Parameters:
-    ///   - publicKey: the key.
-    ///   - keyID: its `kid`.
-    ///   - algorithm: the algorithm it signs with.
+    /// The JWK for an RSA public signing key, with its `kid` and the algorithm it signs with, ready to publish.
     public init(publicKey: RSAPublicKey, keyID: String, algorithm: SignatureAlgorithm = .rs256) {
         self.init(
             keyType: "RSA", keyID: keyID, use: "sig", algorithm: algorithm.rawValue,

@@ -3,8 +3,8 @@ import Foundation
 extension JSONWebToken {
     /// Whether the signature is valid for this token's `alg` under `key`.
     ///
-    /// Only RS256, PS256 and PS512 are accepted with an RSA key (ES256 goes through ``IDTokenValidator``): `none` and the HMAC algorithms are refused outright, so a token
-    /// cannot downgrade its own verification.
+    /// Only RS256, PS256 and PS512 are accepted with an RSA key (ES256 goes through ``IDTokenValidator``): `none`
+    /// and the HMAC algorithms are refused outright, so a token cannot downgrade its own verification.
     /// - Returns: `false` when the signature does not verify.
     /// - Throws: ``JWTError/unsupportedAlgorithm(_:)`` for any other `alg`; ``CryptoError/invalidKey(_:)`` for an
     ///   unusable key.
@@ -20,13 +20,6 @@ extension JSONWebToken {
     /// The header is `extra` with `alg` set to `algorithm`, `kid` to `keyID` when given, and `typ` to `"JWT"` unless
     /// `extra` names another type. Members are serialized with sorted keys, so equal inputs give equal tokens for the
     /// deterministic RS256.
-    /// - Parameters:
-    ///   - extra: additional header members.
-    ///   - claims: the claims set.
-    ///   - keyID: the `kid` under which verifiers find the public key.
-    ///   - privateKey: the signing key.
-    ///   - algorithm: the JWS algorithm.
-    ///   - crypto: the provider that signs.
     /// - Throws: ``CryptoError`` when signing fails.
     public static func sign(
         header extra: [String: JSONValue] = [:],

@@ -208,7 +208,7 @@ public enum RegStateMachine {
         }
     }
 
-    /// Seed 002 steps 3–5: what the stored credentials found at launch lead to.
+    /// What the stored credentials found at launch lead to.
     private static func inspected(_ status: StoredTokenStatus, _ input: SecretInput?) -> Transition {
         switch status {
         case .nothing, .corrupt, .boundElsewhere:
@@ -266,7 +266,7 @@ public enum RegStateMachine {
         return Transition(.failed(error), [.discardPendingAuthorization, .clearProvisionalTokens, .emit(.error(error))])
     }
 
-    /// Seed 000's precedence: a recoverable failure (no answer from the provider, or a local store that failed)
+    /// The precedence rule: a recoverable failure (no answer from the provider, or a local store that failed)
     /// keeps the session and its data; only a final one (an explicit refusal, a forced logout, every token expired
     /// offline) ends it and clears storage.
     private static func renewalFailed(in state: RegState, failure: RenewalFailure, stored: StoredSession?) -> Transition {

@@ -29,10 +29,9 @@ public enum RenewalFailure: Error, Sendable, Equatable, Codable {
     /// (an ``IDTokenError`` case), never the token. Recoverable: nothing was stored, the session and its tokens stay.
     case invalidRefreshedIDToken(reason: String)
     /// A renewal started earlier never stored its answer (the process was killed or suspended after sending the
-    /// grant), and the provider has now refused the refresh token that renewal presented: it had rotated it, and with
-    /// reuse detection and no reuse grace it revoked the session. `reason` is the provider's code (`invalid_grant`).
-    /// Final, like ``denied(reason:)``; a host avoids it by finishing renewals in a background task, or by asking its
-    /// provider for a refresh-token reuse grace period (then such a renewal recovers silently).
+    /// grant), and the provider has now refused the refresh token it presented: it had rotated it and, with reuse
+    /// detection, revoked the session. `reason` is the provider's code. Final, like ``denied(reason:)``; a host avoids
+    /// it by finishing renewals in a background task, or with a provider's refresh-token reuse grace period.
     case interruptedRenewalRefused(reason: String)
 
     /// Whether the session survives this failure: a transient provider failure or a local storage failure.

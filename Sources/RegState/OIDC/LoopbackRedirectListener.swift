@@ -30,12 +30,8 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
         var closed = false
     }
 
-    /// Binds 127.0.0.1:`port` and starts listening.
-    ///
-    /// - Parameters:
-    ///   - port: The port, or 0 for one the system picks.
-    ///   - path: The redirect path; `/callback` by default.
-    ///   - clock: The clock the wait's deadlines are measured on; the wall clock by default.
+    /// Binds 127.0.0.1:`port` (0: one the system picks) and starts listening for `path`; the wait's deadlines are
+    /// read on `clock`.
     /// - Throws: ``LoopbackListenerError/socketFailed(_:)`` when the port cannot be bound (for example it is in use).
     public init(port: UInt16 = 0, path: String = "/callback", clock: any RegStateClock = SystemClock())
         throws(LoopbackListenerError)
@@ -74,8 +70,8 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
     ///
     /// Accepts connections until one sends a `GET` for ``path`` (with any query), answers it with a page saying the
     /// window can be closed, and returns. The page claims no success: it is sent before the redirect is checked, so a
-    /// forged redirect gets the same page, and the app says whether sign-in worked. Other requests are answered with 404 or 405 and waiting goes on.
-    /// - Parameter timeout: Seconds to wait in total.
+    /// forged redirect gets the same page, and the app says whether sign-in worked. Other requests are answered with
+    /// 404 or 405 and waiting goes on, `timeout` seconds in total.
     /// - Throws: ``LoopbackListenerError/timedOut`` after `timeout`, ``LoopbackListenerError/cancelled`` when the
     ///   task is cancelled or ``close()`` is called, ``LoopbackListenerError/alreadyWaiting`` for a second
     ///   concurrent wait, ``LoopbackListenerError/closed`` after ``close()``.
@@ -122,20 +118,17 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
             defer { LoopbackSocket.closeDescriptor(client) }
             let answerBy = min(deadline, clock.now().addingTimeInterval(10))
             guard let head = LoopbackSocket.readRequestHead(client, until: answerBy, clock: clock) else { continue }
-            switch LoopbackRequest(head: head, expectedPath: path) {
-            case .redirect(let target):
-                LoopbackSocket.writeAll(LoopbackRequest.response(status: 200), to: client, until: answerBy, clock: clock)
-                guard let url = URL(string: "http://127.0.0.1:\(port)\(target)") else {
-                    return .failure(.malformedRequest)
-                }
-                return .success(url)
-            case .otherPath:
-                LoopbackSocket.writeAll(LoopbackRequest.response(status: 404), to: client, until: answerBy, clock: clock)
-            case .notGet:
-                LoopbackSocket.writeAll(LoopbackRequest.response(status: 405), to: client, until: answerBy, clock: clock)
-            case .malformed:
-                LoopbackSocket.writeAll(LoopbackRequest.response(status: 400), to: client, until: answerBy, clock: clock)
+            let request = LoopbackRequest(head: head, expectedPath: path)
+            let status = switch request {
+            case .redirect: 200
+            case .otherPath: 404
+            case .notGet: 405
+            case .malformed: 400
             }
+            LoopbackSocket.writeAll(LoopbackRequest.response(status: status), to: client, until: answerBy, clock: clock)
+            guard case .redirect(let target) = request else { continue }
+            guard let url = URL(string: "http://127.0.0.1:\(port)\(target)") else { return .failure(.malformedRequest) }
+            return .success(url)
         }
     }
 }

@@ -1,14 +1,14 @@
 import Foundation
 
 extension OIDCClient {
-    /// Sends a token request with a fresh DPoP proof; on `400 use_dpop_nonce` with a `DPoP-Nonce` header, remembers
-    /// the nonce and tries once more with a new proof carrying it (RFC 9449 §8), never twice. Every answer's
-    /// `DPoP-Nonce` is remembered for the next request to the same origin.
+    /// Sends `request`, with a fresh DPoP proof by `key` when there is one and DPoP is configured; on
+    /// `400 use_dpop_nonce` with a `DPoP-Nonce` header, remembers the nonce and tries once more with a new proof
+    /// carrying it (RFC 9449 §8), never twice. Every answer's `DPoP-Nonce` is remembered for the next request to the
+    /// same origin.
     ///
     /// - Throws: ``OIDCError/dpop(_:)`` when no proof can be made or the nonce is absurd; transport errors.
-    func sendWithProof(_ request: HTTPRequest, key: DPoPKey, context: DPoPContext) async throws(OIDCError)
-        -> HTTPResponse
-    {
+    func send(_ request: HTTPRequest, proofKey key: DPoPKey?) async throws(OIDCError) -> HTTPResponse {
+        guard let key, let context = dpop else { return try await ResponseReading.send(request, over: transport) }
         var response = try await sendOnceWithProof(request, key: key, context: context)
         let fresh = try rememberNonce(of: response, for: request.url, context: context)
         guard fresh, Self.asksForNonce(response) else { return response }
@@ -19,7 +19,6 @@ extension OIDCClient {
 
     /// The token type rule: a proof's answer is `DPoP` (or, unless DPoP is required, `Bearer`: an unbound session);
     /// an answer to a request without a proof must be `Bearer`.
-    ///
     /// - Throws: ``DPoPError/unboundTokenIssued`` when DPoP is required and the answer is `Bearer` (nothing is stored);
     ///   ``DPoPError/boundTokenWithoutProof`` for a `DPoP` token no proof asked for.
     func checkTokenType(_ response: TokenResponse, proofKey: DPoPKey?) throws(OIDCError) -> TokenResponse {

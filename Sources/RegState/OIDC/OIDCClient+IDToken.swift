@@ -5,17 +5,12 @@ extension OIDCClient {
     /// discovery lists, `iss`, `aud`, `azp`, `exp`, `iat`, `nbf`, `nonce`, `sub`) and reads the user's profile from
     /// its claims.
     ///
-    /// The JWKS is fetched from the discovery document's `jwks_uri` and cached, its keys parsed once. When the token
-    /// names a key the cached set lacks, the set is fetched again once (the provider may have rotated its keys) and
-    /// validation retried.
+    /// A token naming a key the cached JWKS lacks refetches it once (the provider may have rotated its keys).
     /// - Parameters:
-    ///   - idToken: The compact ID token.
-    ///   - expectedNonce: The nonce of the authorization request; `nil` for tokens from a passwordless exchange,
-    ///     where no nonce was sent.
-    ///   - freshFromTokenEndpoint: Whether the token just came from the provider's token endpoint (registration),
-    ///     so that its `iat` may stand in for the provider's clock when no `Date` header gave an estimate. Never for
-    ///     a token handed in from elsewhere (host mode): an old token would then always look fresh.
-    /// - Returns: The verified token and its ``Profile``.
+    ///   - expectedNonce: The authorization request's nonce; `nil` after a passwordless exchange (none was sent).
+    ///   - freshFromTokenEndpoint: Whether the token just came from the token endpoint, so that its `iat` may stand
+    ///     in for the provider's clock while no `Date` header gave an estimate. Never for a token handed in from
+    ///     elsewhere (host mode): an old token would then always look fresh.
     /// - Throws: ``OIDCError/invalidIDToken(_:)`` for a failed check (``IDTokenError/unsignedTokensAdvertised`` when
     ///   discovery lists `none`); discovery and JWKS fetch errors otherwise.
     package func validateIDToken(_ idToken: String, expectedNonce: String?,
@@ -27,12 +22,7 @@ extension OIDCClient {
 
     /// Validates an ID token that came with a refresh against the session's original one (OIDC Core §12.2): every
     /// check of ``validateIDToken(_:expectedNonce:)``, then `iss` and `sub` equal to the original's and `nonce`, when
-    /// present, equal to the original's.
-    ///
-    /// - Parameters:
-    ///   - idToken: The compact ID token from the refresh response.
-    ///   - originalIDToken: The compact ID token stored for the session (validated when it arrived; may be expired).
-    /// - Returns: The verified new token and its ``Profile``.
+    /// present, equal to the original's. `originalIDToken` is the session's stored one (it may have expired).
     /// - Throws: ``OIDCError/invalidIDToken(_:)`` (``IDTokenError/refreshedIdentityMismatch`` for another user or
     ///   issuer); discovery and JWKS fetch errors otherwise.
     package func validateRefreshedIDToken(_ idToken: String, originalIDToken: String) async throws(OIDCError)
@@ -111,10 +101,8 @@ extension OIDCClient {
         return token
     }
 
-    /// The issuer's signing keys, from the cache unless `forceRefresh`; a failed fetch keeps the old cache.
-    ///
-    /// The set is read strictly (``JSONWebKeySet/parse(_:)``, at most ``JSONLimits/keySet``) and kept as one value,
-    /// so each key is parsed into a ready key once for as long as the set is cached.
+    /// The issuer's signing keys, from the cache unless `forceRefresh`; a failed fetch keeps the old cache. Read
+    /// strictly (``JSONWebKeySet/parse(_:)``) and kept as one value, so each key is parsed once while cached.
     func keySet(forceRefresh: Bool) async throws(OIDCError) -> JSONWebKeySet {
         if !forceRefresh, let cachedKeys { return cachedKeys }
         let metadata = try await metadata()

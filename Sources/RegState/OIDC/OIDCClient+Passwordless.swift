@@ -6,13 +6,11 @@ extension OIDCClient {
 
     /// Asks the provider to email a one-time code to `email` (Auth0's `POST /passwordless/start`).
     ///
-    /// Sends `{"client_id", "connection": "email", "email", "send": "code"}` as JSON. The address is checked for
-    /// basic syntax first, so a typo is reported without a round trip.
-    /// - Throws: ``OIDCError/invalidEmail`` for an unusable address, ``OIDCError/unsupported(_:)`` when the
-    ///   configuration has no passwordless start URL, ``OIDCError/insecureURL(_:)`` when that URL is not `https` or
-    ///   loopback, ``OIDCError/passwordlessNotOffered`` when discovery lists grant types without the one-time-code
-    ///   grant or the start endpoint answers 404/405 (a provider without passwordless), ``OIDCError/rateLimited(retryAfter:)``
-    ///   on 429, and the provider's other errors.
+    /// The address is checked for basic syntax first, so a typo is reported without a round trip.
+    /// - Throws: ``OIDCError/invalidEmail``, ``OIDCError/unsupported(_:)`` (no start URL configured),
+    ///   ``OIDCError/insecureURL(_:)``, ``OIDCError/passwordlessNotOffered`` (discovery lists grant types without
+    ///   the one-time-code grant, or the start endpoint answers 404/405), ``OIDCError/rateLimited(retryAfter:)`` on
+    ///   429, and the provider's other errors.
     package func startPasswordless(email: String) async throws(OIDCError) {
         let address = email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailAddress.isValid(address) else { throw .invalidEmail }
@@ -41,12 +39,9 @@ extension OIDCClient {
 
     /// Exchanges the one-time code the user read in their email for tokens (Auth0's passwordless OTP grant).
     ///
-    /// Sends `grant_type=http://auth0.com/oauth/grant-type/passwordless/otp`, `client_id`, `username` (the email),
-    /// `otp` (the code), `realm=email` and `scope`. An `invalid_grant` refusal is read from its description: one
-    /// mentioning "expired" is ``OIDCError/codeExpired``, one mentioning "used" is ``OIDCError/codeReused``, any
-    /// other is ``OIDCError/wrongCode``.
-    /// - Throws: those three, ``OIDCError/invalidEmail``, and the token endpoint's other errors.
-    /// With `proofKey`, the request carries a DPoP proof signed by it.
+    /// An `invalid_grant` refusal is read from its description (``passwordlessError(_:)``); with `proofKey`, the
+    /// request carries a DPoP proof signed by it.
+    /// - Throws: the code-specific cases, ``OIDCError/invalidEmail``, and the token endpoint's other errors.
     package func verifyPasswordless(email: String, code: String, proofKey: DPoPKey? = nil) async throws(OIDCError)
         -> TokenResponse
     {
@@ -80,9 +75,9 @@ extension OIDCClient {
         metadata.grantTypesSupported.map { $0.contains(passwordlessGrantType) }
     }
 
-    /// Maps a token endpoint refusal of a one-time code to the code-specific cases: 429 is rate limiting; Auth0's
-    /// "maximum number of attempts" is ``OIDCError/tooManyAttempts``; "superseded"/"replaced" is
-    /// ``OIDCError/codeSuperseded``.
+    /// Maps a token endpoint refusal of a one-time code to the code-specific cases: 429 is rate limiting; an
+    /// `invalid_grant` is read from its description (Auth0's "maximum number of attempts", "superseded", "expired",
+    /// "used"), any other is ``OIDCError/wrongCode``.
     static func passwordlessError(_ error: OIDCError) -> OIDCError {
         if error.status == 429 { return .rateLimited(retryAfter: nil) }
         if case .oauth(let code, _, _) = error, code == "too_many_attempts" { return .tooManyAttempts }

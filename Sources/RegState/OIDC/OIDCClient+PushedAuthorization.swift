@@ -6,7 +6,6 @@ extension OIDCClient {
     /// Pushes `parameters` (the whole authorization request, `client_id` included: a public client's authentication,
     /// as at the token endpoint) to `endpoint`; with `dpopKey` and DPoP on, with a proof signed by it (RFC 9449 §10.1)
     /// and the nonce retry of §8.
-    ///
     /// - Returns: the browser's URL (the authorization endpoint with `client_id` and `request_uri`) and when its
     ///   `request_uri` expires, by the client's clock.
     /// - Throws: ``OIDCError/pushedAuthorizationRefused(error:description:status:)`` when the provider refuses,
@@ -14,13 +13,7 @@ extension OIDCClient {
     func push(_ parameters: [(String, String)], to endpoint: URL, authorizationEndpoint: URL, dpopKey: DPoPKey?)
         async throws(OIDCError) -> (url: URL, expiresAt: Date)
     {
-        let request = HTTPRequest.form(url: endpoint, parameters: parameters)
-        let response: HTTPResponse
-        if let dpopKey, let dpop {
-            response = try await sendWithProof(request, key: dpopKey, context: dpop)
-        } else {
-            response = try await ResponseReading.send(request, over: transport)
-        }
+        let response = try await send(.form(url: endpoint, parameters: parameters), proofKey: dpopKey)
         let pushed = try PushedAuthorizationResponse.parse(response)
         let browserParameters = [("client_id", configuration.clientID), ("request_uri", pushed.requestURI)]
         guard let url = Self.url(authorizationEndpoint, addingQuery: browserParameters) else {

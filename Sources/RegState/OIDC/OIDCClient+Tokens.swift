@@ -3,12 +3,10 @@ import Foundation
 extension OIDCClient {
     /// Exchanges an authorization code for tokens (RFC 6749 §4.1.3 with RFC 7636's `code_verifier`).
     ///
-    /// Sends `grant_type=authorization_code`, `code`, the very `redirect_uri` the request carried, the request's
-    /// `code_verifier` and `client_id`. The returned ID token is not yet validated: pass it to
-    /// ``validateIDToken(_:expectedNonce:)`` with the request's nonce.
+    /// Sends the very `redirect_uri` the request carried and its `code_verifier`; with `proofKey`, a DPoP proof
+    /// (RFC 9449 §5). The ID token is not yet validated: pass it to ``validateIDToken(_:expectedNonce:)``.
     /// - Throws: ``OIDCError/oauth(error:description:status:)`` when the provider refuses (`invalid_grant` for a
     ///   used, expired or stolen code), transport, server and malformed-response errors otherwise.
-    /// With `proofKey`, the request carries a DPoP proof (RFC 9449 §5) signed by it.
     package func exchangeCode(_ code: String, for request: AuthorizationRequest, proofKey: DPoPKey? = nil)
         async throws(OIDCError) -> TokenResponse
     {
@@ -24,15 +22,10 @@ extension OIDCClient {
     /// Renews tokens with a refresh token (RFC 6749 §6).
     ///
     /// A response without `refresh_token` means the old one stays valid; one with a new `refresh_token` rotated it,
-    /// and the caller must store the new one before using the new access token.
-    /// - Parameters:
-    ///   - refreshToken: The refresh token.
-    ///   - scope: A narrower scope to ask for; `nil` keeps the granted one.
-    ///   - proofKey: The DPoP key the refresh token is bound to; the request then carries a proof signed by it.
-    /// An unexplained 4xx (no readable OAuth error body, or a code outside RFC 6749 §5.2) is asked once more after
-    /// ``OIDCConfiguration/unexplainedAnswerRetryDelay``; the same status again is
-    /// ``OIDCError/unexplainedRefusal(status:error:)``. The retry presents the same refresh token: a provider that
-    /// refused it has not rotated it, so no reuse detection can fire.
+    /// and the caller must store the new one before using the new access token. `scope` narrows the grant;
+    /// `proofKey` is the DPoP key the refresh token is bound to. An unexplained 4xx is asked once more (the rule at
+    /// ``OIDCError/isRefusal``), with the same refresh token: a provider that refused it has not rotated it, so no
+    /// reuse detection can fire.
     /// - Throws: ``OIDCError`` whose ``OIDCError/isRefusal`` is true when the provider refused (`invalid_grant`:
     ///   revoked, expired or reused token; or the same unexplained 4xx twice), ``OIDCError/isTransient`` when a retry
     ///   may work.
@@ -67,14 +60,8 @@ extension OIDCClient {
     func tokenRequest(proofKey: DPoPKey? = nil, _ parameters: [(String, String)]) async throws(OIDCError)
         -> TokenResponse
     {
-        let metadata = try await metadata()
-        let request = HTTPRequest.form(url: metadata.tokenEndpoint, parameters: parameters)
-        let response: HTTPResponse
-        if let proofKey, let dpop {
-            response = try await sendWithProof(request, key: proofKey, context: dpop)
-        } else {
-            response = try await ResponseReading.send(request, over: transport)
-        }
+        let response = try await send(.form(url: try await metadata().tokenEndpoint, parameters: parameters),
+                                      proofKey: proofKey)
         // Expiry is tracked from when the tokens arrived, on the device clock.
         var tokens = try checkTokenType(TokenResponse.parse(response), proofKey: proofKey)
         tokens.receivedAt = clock.now()

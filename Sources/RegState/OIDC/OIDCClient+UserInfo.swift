@@ -2,17 +2,11 @@ import Foundation
 
 extension OIDCClient {
     /// The user's claims from the userinfo endpoint (OIDC Core §5.3), fetched with the access token as a bearer, once
-    /// their `sub` is the ID token's.
-    ///
-    /// OIDC Core §5.3.2: the `sub` in the userinfo response must equal the ID token's, or the response must not be
-    /// used (it may be someone else's claims, substituted). Nothing of a response whose `sub` differs is returned.
-    /// - Parameters:
-    ///   - accessToken: The bearer token.
-    ///   - subject: The `sub` of the session's validated ID token (``VerifiedIDToken/profile`` or ``Profile/subject``).
-    /// - Throws: ``OIDCError/userInfoSubjectMismatch`` when the claims name another subject;
-    ///   ``OIDCError/unauthorized`` on 401 (expired or revoked token), ``OIDCError/unsupported(_:)`` when the provider
-    ///   has no userinfo endpoint, ``OIDCError/malformedResponse(_:)`` when the answer is not a JSON object with a
-    ///   string `sub` (signed userinfo responses are not supported), and transport and server errors.
+    /// their `sub` is `subject`, the session's ID token's: a response about another subject may be someone else's
+    /// claims, substituted, and nothing of it is returned (§5.3.2).
+    /// - Throws: ``OIDCError/userInfoSubjectMismatch``, ``OIDCError/unauthorized`` on 401,
+    ///   ``OIDCError/unsupported(_:)`` without a userinfo endpoint, ``OIDCError/malformedResponse(_:)`` for anything
+    ///   but a JSON object with a string `sub` (signed responses are not supported), transport and server errors.
     package func userInfo(accessToken: String, subject: String) async throws(OIDCError) -> [String: JSONValue] {
         guard let endpoint = try await metadata().userinfoEndpoint else {
             throw .unsupported("the provider has no userinfo endpoint")
@@ -40,16 +34,12 @@ extension OIDCClient {
 
     /// Revokes a token at the provider (RFC 7009), for logout.
     ///
-    /// Posts `token`, `token_type_hint` and `client_id` as a form. Success is what RFC 7009 §2.2 says it is: the
-    /// endpoint's own `200` (also for an unknown or already revoked token), whose body the client ignores — as far as
-    /// the RFC lets an answer be checked: a redirect (the transport never follows one; the endpoint does not send
-    /// one) or a web page (a captive portal's or a proxy's, whatever its status) is not the provider's answer, and
-    /// any other status is not a revocation.
-    /// - Throws: ``OIDCError/unsupported(_:)`` when the provider has no revocation endpoint;
-    ///   ``OIDCError/notTheProvider(status:)`` for a redirect or a page (transient: no connection);
-    ///   ``OIDCError/server(status:)`` for 5xx (503 asks the client to retry later); OAuth errors
-    ///   (`unsupported_token_type`, …), ``OIDCError/unexpectedStatus(_:)`` (a 2xx other than 200 among them) and
-    ///   transport errors.
+    /// Success is the endpoint's own `200` (RFC 7009 §2.2, also for an unknown or already revoked token), its body
+    /// ignored. A redirect (never followed) or a web page (a captive portal's, whatever its status) is not the
+    /// provider's answer, and any other status is not a revocation.
+    /// - Throws: ``OIDCError/unsupported(_:)`` without a revocation endpoint; ``OIDCError/notTheProvider(status:)``
+    ///   for a redirect or a page (transient); ``OIDCError/server(status:)`` for 5xx; OAuth errors,
+    ///   ``OIDCError/unexpectedStatus(_:)`` (a 2xx other than 200 among them) and transport errors.
     package func revoke(token: String, hint: TokenTypeHint? = nil) async throws(OIDCError) {
         let endpoint = try await revocationEndpoint()
         var parameters = [("token", token)]
@@ -66,10 +56,8 @@ extension OIDCClient {
     /// The RFC 7009 endpoint: from OpenID discovery, else from RFC 8414 authorization-server metadata, where some
     /// providers (django-oauth-toolkit among them) list it only.
     ///
-    /// - Throws: ``OIDCError/unsupported(_:)`` when neither document names one (only when the provider answered:
-    ///   an unreachable provider throws its transient error, so "no revocation" is never concluded offline);
-    ///   ``OIDCError/insecureURL(_:)`` when the RFC 8414 document names one that is not `https` or loopback;
-    ///   discovery errors.
+    /// - Throws: ``OIDCError/unsupported(_:)`` when neither document names one, only once the provider answered (so
+    ///   "no revocation" is never concluded offline); ``OIDCError/insecureURL(_:)``; discovery errors.
     func revocationEndpoint() async throws(OIDCError) -> URL {
         if let endpoint = try await metadata().revocationEndpoint { return endpoint }
         if let cachedRevocationEndpoint { return cachedRevocationEndpoint }

@@ -23,17 +23,8 @@ package actor OIDCClient {
     /// The DPoP key, nonces and signer shared with the engine; `nil`: token requests carry no proofs.
     package nonisolated let dpop: DPoPContext?
 
-    /// Creates a client.
-    ///
-    /// - Parameters:
-    ///   - configuration: The provider and client.
-    ///   - transport: Sends the HTTP requests; URLSession by default, the simulator's transport in tests.
-    ///   - crypto: SHA-256, random bytes and RSA verification.
-    ///   - clock: The device clock; ID tokens are checked against it plus the estimated offset to the provider.
-    ///   - clockEstimate: Where the offset to the provider's clock is kept (a new one by default).
-    ///   - onClockOffset: Called with the new offset (seconds, provider minus device) each time the estimate moves
-    ///     by at least ``ProviderClockEstimate/negligible`` seconds.
-    ///   - dpop: The DPoP context token requests sign their proofs with and remember nonces in.
+    /// Creates a client; `onClockOffset` is called with the new offset to the provider's clock (seconds, provider
+    /// minus device) each time the estimate moves by at least ``ProviderClockEstimate/negligible`` seconds.
     package init(
         configuration: OIDCConfiguration,
         transport: any HTTPTransport = URLSessionTransport(),
@@ -84,17 +75,15 @@ package actor OIDCClient {
 
     /// Builds a new authorization request: fresh PKCE verifier, `state` and `nonce`, and the URL to open.
     ///
-    /// The URL is the authorization endpoint (keeping any query it already has) plus `response_type=code`,
-    /// `client_id`, `redirect_uri`, `scope` (``OIDCConfiguration/requestedScopes(supported:)``), `state`, `nonce`, `code_challenge`, `code_challenge_method=S256` and
-    /// the configuration's additional parameters.
-    /// - Throws: discovery errors, or ``OIDCError/crypto(_:)`` when random bytes are unavailable.
-    /// With `dpopKey`, the request also carries `dpop_jkt` (RFC 9449 §10), so the code is bound to that key.
-    /// With `prompt`, the request carries `prompt=login` or `prompt=select_account` (OIDC Core §3.1.2.1).
-    /// When ``OIDCConfiguration/pushedAuthorization`` and discovery call for PAR (RFC 9126), these parameters are
-    /// pushed (``push(_:to:authorizationEndpoint:dpopKey:)``, with a DPoP proof by `dpopKey` when DPoP is on) and the
-    /// URL carries only `client_id` and `request_uri`; the request then records when that expires.
-    /// - Throws: also ``OIDCError/pushedAuthorizationUnavailable(_:)`` when PAR is required and cannot be used, and
-    ///   ``OIDCError/pushedAuthorizationRefused(error:description:status:)`` when the provider refuses the push.
+    /// The URL is the authorization endpoint (keeping its query) plus `response_type=code`, `client_id`,
+    /// `redirect_uri`, `scope` (``OIDCConfiguration/requestedScopes(supported:)``), `state`, `nonce`, the S256
+    /// challenge, `dpop_jkt` with `dpopKey` (RFC 9449 §10), `prompt` (OIDC Core §3.1.2.1) and the configuration's
+    /// additional parameters. When ``OIDCConfiguration/pushedAuthorization`` and discovery call for PAR (RFC 9126),
+    /// they are pushed instead (``push(_:to:authorizationEndpoint:dpopKey:)``) and the URL carries only `client_id`
+    /// and `request_uri`, whose expiry the request records.
+    /// - Throws: discovery errors, ``OIDCError/crypto(_:)``, and the PAR errors
+    ///   ``OIDCError/pushedAuthorizationUnavailable(_:)`` and
+    ///   ``OIDCError/pushedAuthorizationRefused(error:description:status:)``.
     package func makeAuthorizationRequest(
         dpopKey: DPoPKey? = nil, prompt: LoginPrompt? = nil
     ) async throws(OIDCError) -> AuthorizationRequest {
@@ -144,13 +133,10 @@ package actor OIDCClient {
 
     // MARK: - Callback
 
-    /// The authorization code from the redirect that ends `request`, after checking it is the answer to `request`.
-    ///
-    /// Checks, in order: the callback matches the configured redirect URI (scheme, host, port, path); `state` equals
-    /// the request's; `iss` (RFC 9207) equals the issuer when the provider advertises it, or whenever present; an
-    /// `error` parameter becomes ``OIDCError/authorizationError(error:description:)``; finally `code` must be present.
-    /// Uses the cached discovery document, fetching it if this client has not yet (the request may have been made by
-    /// an earlier process).
+    /// The authorization code from the redirect that ends `request`, after checking it is the answer to `request`:
+    /// the redirect URI (scheme, host, port, path), `state`, RFC 9207 `iss` (when advertised, or whenever present),
+    /// an `error` parameter, then `code` (``AuthorizationCallback``). Fetches discovery if this client has not yet
+    /// (an earlier process may have made the request).
     /// - Throws: ``OIDCError/malformedCallback(_:)``, ``OIDCError/stateMismatch``,
     ///   ``OIDCError/callbackIssuerMismatch``, ``OIDCError/authorizationError(error:description:)``.
     package func authorizationCode(from callback: URL, for request: AuthorizationRequest) async throws(OIDCError)

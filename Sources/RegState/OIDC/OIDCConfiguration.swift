@@ -53,16 +53,8 @@ public struct OIDCConfiguration: Sendable, Equatable {
         return requested
     }
 
-    /// Creates a configuration.
-    ///
-    /// - Parameters:
-    ///   - issuer: The issuer identifier.
-    ///   - clientID: The client identifier.
-    ///   - redirectURI: The registered redirect URI.
-    ///   - scopes: The scopes to request; defaults to ``defaultScopes``.
-    ///   - idTokenLeeway: Clock skew tolerance for ID tokens; 60 seconds by default.
-    ///   - additionalAuthorizationParameters: Extra authorization parameters; none by default.
-    ///   - passwordlessStartURL: The passwordless start endpoint; defaults to `<issuer>/passwordless/start`.
+    /// Creates a configuration; each parameter sets the property of its name. `passwordlessStartURL` defaults to
+    /// `<issuer>/passwordless/start`.
     public init(
         issuer: URL,
         clientID: String,

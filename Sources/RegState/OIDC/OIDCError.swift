@@ -13,8 +13,8 @@ public enum OIDCError: Error, Sendable, Equatable {
     /// where an OpenID provider answers JSON. Transient: the device is not really on the internet yet.
     case notTheProvider(status: Int)
     /// The token endpoint answered a refresh with the same 4xx twice, a short backoff apart, without a reason RegState
-    /// can act on: no readable OAuth error body (`error` is `nil`; Glewlwyd answers a retired refresh token with HTTP
-    /// 400 and an empty body) or an error code outside RFC 6749 §5.2. Read as a refusal (see ``isRefusal``).
+    /// can act on (``isRefusal``): no readable OAuth error body (`error` is `nil`; Glewlwyd answers a retired refresh
+    /// token with HTTP 400 and an empty body) or an error code outside RFC 6749 §5.2.
     case unexplainedRefusal(status: Int, error: String?)
     /// An OAuth error response (RFC 6749 §5.2): `error`, `error_description` and the HTTP status.
     case oauth(error: String, description: String?, status: Int)
@@ -90,10 +90,8 @@ public enum OIDCError: Error, Sendable, Equatable {
         "temporarily_unavailable", "server_error", "slow_down", "use_dpop_nonce", "invalid_dpop_proof",
     ]
 
-    /// Whether trying again later may succeed — the transient half of the token-endpoint answer rule (see
-    /// ``isRefusal`` for the whole rule): no answer (offline, timeout, refused connection), 5xx, 429, 408, an HTML
-    /// page instead of the provider's JSON (a captive portal), a malformed success response, and the OAuth codes
-    /// `temporarily_unavailable`, `server_error` and `slow_down`.
+    /// Whether trying again later may succeed: the transient half of the token-endpoint answer rule (``isRefusal``
+    /// states the whole rule), a malformed success response and the ``transientCodes`` included.
     public var isTransient: Bool {
         switch self {
         case .transport(let error): error.isTransient

@@ -15,11 +15,7 @@ extension TokenResponse {
     ///   ``OIDCError/notTheProvider(status:)`` for an HTML page (a captive portal) with any status,
     ///   ``OIDCError/malformedResponse(_:)`` for another unreadable 2xx.
     public static func parse(_ response: HTTPResponse) throws(OIDCError) -> TokenResponse {
-        guard response.isSuccess else { throw ResponseReading.failure(response) }
-        guard let object = response.jsonBody?.objectValue else {
-            if ResponseReading.isWebPage(response) { throw .notTheProvider(status: response.status) }
-            throw .malformedResponse("the token response is not a JSON object")
-        }
+        let object = try ResponseReading.jsonObject(response, what: "token response")
         guard let accessToken = object["access_token"]?.stringValue, !accessToken.isEmpty else {
             throw .malformedResponse("the token response has no access_token")
         }

@@ -17,9 +17,7 @@ extension OngoingAccessService {
         }
     }
 
-    /// The files the session's scope covers.
-    ///
-    /// - Throws: as ``accounts()``.
+    /// The files the session's scope covers; throws as ``accounts()``.
     public func files() async throws(OngoingAccessError) -> [OngoingAccessFileInfo] {
         let value = try await read(["files"])
         guard let entries = value["files"]?.arrayValue else { throw .malformedAnswer("no \"files\" list") }

@@ -43,8 +43,7 @@ public actor OngoingAccessService {
         broadcast.subscribe()
     }
 
-    /// How many subscribers are listening: the package's tests check that a subscriber that stops is dropped; an app
-    /// has no use for the count.
+    /// How many subscribers are listening (tests show that one that stops is dropped).
     package nonisolated var subscriberCount: Int { broadcast.count }
 
     /// The token in the configured ``OngoingAccessTokenStore``, or `nil` when there is no store or no record.
@@ -63,11 +62,8 @@ public actor OngoingAccessService {
     /// With a token whose access token has expired, it is refreshed first and the new token is returned (and stored,
     /// when a token store is configured): **replace the token you hold with the returned one**. When the refresh token
     /// has expired (or the provider refuses it), ``OngoingAccessConfiguration/autoRecoverExpiredCredentials`` decides:
-    /// `true` sends the user through consent again, `false` throws ``OngoingAccessError/oAuthTokenExpired``.
-    /// - Parameters:
-    ///   - scope: the data the session may read (a time range); `nil` reads everything the contract allows.
-    ///   - oAuthToken: the token from an earlier authorization, or `nil` to ask for consent.
-    /// - Returns: the session and the token to keep.
+    /// `true` sends the user through consent again, `false` throws ``OngoingAccessError/oAuthTokenExpired``. A `nil`
+    /// `scope` reads everything the contract allows.
     /// - Throws: ``OngoingAccessError``; nothing is stored then and the given token is unchanged.
     public func authorizeOngoingAccess(
         scope: OngoingAccessScope? = nil, oAuthToken: OAuthToken? = nil
@@ -96,8 +92,7 @@ public actor OngoingAccessService {
     /// printer to catch up without sleeping.
     public private(set) var emittedEventCount = 0
 
-    /// Moves to the state ``OngoingAccessMachine`` gives for `input` and sends its events: the one place the state
-    /// changes and events leave.
+    /// The one place the state changes and events leave: ``OngoingAccessMachine``'s answer for `input`.
     func apply(_ input: OngoingAccessMachine.Input) throws(OngoingAccessError) {
         let (next, events) = try OngoingAccessMachine.transition(state, on: input)
         state = next

@@ -2,15 +2,14 @@ import Foundation
 
 /// An ``HTTPTransport`` that adds the token the ``TokenPolicy`` names for each request's URL (the provider's access
 /// token or the backend security token), and on a response the policy calls a rejection, renews once and retries
-/// once. A listed request while no session is active fails with ``RegStateServiceError/noSession`` and is not sent (ForgeRock's policy sends it unchanged; failing keeps every
-/// request of another configuration's or a signed-out session off the wire and tells the caller why).
+/// once. A listed request while no session is active fails with ``RegStateServiceError/noSession`` and is not sent
+/// (see ``TokenPolicy``).
 ///
-/// However many requests are rejected at the same time, one renewal runs (they all wait for it and are retried with
-/// the new token). If renewal fails, the original response is returned. If the request retried with the renewed
-/// token is rejected again, it fails with ``RegStateServiceError/rejectedAfterRenewal`` and that token is not renewed
-/// again for this failure before a backoff on the injected clock, so a server that keeps rejecting costs one
-/// renewal, not one per call. A forced logout from the server ends the session (storage cleared, **E** then **D**)
-/// and is returned as it came.
+/// However many requests are rejected at the same time, one renewal runs and they are all retried with the new
+/// token; if it fails, the original response is returned. A retry rejected again fails with
+/// ``RegStateServiceError/rejectedAfterRenewal``, and that token is not renewed for it again before a backoff, so a
+/// server that keeps rejecting costs one renewal, not one per call. A forced logout ends the session (storage
+/// cleared, **E** then **D**) and its response is returned as it came.
 ///
 /// A DPoP-bound session (RFC 9449) sends `Authorization: DPoP <token>` and a fresh `DPoP` proof (with `ath`, and the
 /// origin's latest nonce) on every request it authorizes, never `Bearer`; a `401` asking for a nonce
@@ -74,8 +73,7 @@ public struct AuthorizedTransport: Sendable {
         return retried
     }
 
-    /// Sends `request` authorized by `credential` (``AccessCredential/authorizationFields(method:url:dpop:)``); a
-    /// DPoP nonce challenge is answered once.
+    /// Sends `request` authorized by `credential`; a DPoP nonce challenge is answered once.
     private func send(_ request: HTTPRequest, with credential: AccessCredential) async throws(RegStateServiceError)
         -> HTTPResponse
     {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a logout did at the provider. Local credentials are cleared in every case; when the provider cannot be reached
-/// at all, logout does not happen and ``RegStateServiceError/offline(_:)`` is thrown instead (the token-lifecycle rules: logout only online).
+/// at all, logout does not happen (only online) and ``RegStateServiceError/offline(_:)`` is thrown instead.
 public enum LogoutResult: Sendable, Equatable {
     /// The provider revoked the refresh token (RFC 7009): it can no longer be used anywhere.
     case revoked

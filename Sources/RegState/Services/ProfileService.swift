@@ -9,9 +9,8 @@ package struct ProfileService: Sendable {
     package init() {}
 
     /// The profile the claims describe: `sub`, `iss`, `email`, `email_verified` (a Boolean or the string `"true"`),
-    /// `name` (else `preferred_username`, else `nickname`) and `picture`; empty strings count as absent.
-    ///
-    /// - Throws: ``ProfileError/missingClaim(_:)`` when `sub` or `iss` is missing or not a string.
+    /// `name` (else `preferred_username`, else `nickname`) and `picture`; empty strings count as absent. Without a
+    /// string `sub` or `iss`: ``ProfileError/missingClaim(_:)``.
     package func profile(fromClaims claims: [String: JSONValue]) throws(ProfileError) -> Profile {
         guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else { throw .missingClaim("sub") }
         guard let issuer = claims["iss"]?.stringValue, !issuer.isEmpty else { throw .missingClaim("iss") }
@@ -28,15 +27,11 @@ package struct ProfileService: Sendable {
                        name: text("name") ?? text("preferred_username") ?? text("nickname"), picture: text("picture"))
     }
 
-    /// The profile in a compact JWT's payload, read without verifying it: for tokens already validated and stored.
-    ///
-    /// - Throws: ``ProfileError/malformedToken`` when the token is not a JWT with a JSON object payload.
+    /// The profile in a compact JWT (``JSONWebToken``'s strict reading), its signature not verified: for tokens
+    /// already validated and stored. ``ProfileError/malformedToken`` when it is not a JWT.
     package func profile(fromIDToken compact: String) throws(ProfileError) -> Profile {
-        let segments = compact.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3, let payload = Base64URL.decode(String(segments[1])),
-              let claims = (try? JSONValue.parse(payload))?.objectValue
-        else { throw .malformedToken }
-        return try profile(fromClaims: claims)
+        guard let token = try? JSONWebToken(compact: compact) else { throw .malformedToken }
+        return try profile(fromClaims: token.claims)
     }
 }
 

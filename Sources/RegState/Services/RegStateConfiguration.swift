@@ -16,9 +16,9 @@ public struct RegStateConfiguration: Sendable {
     /// Seconds a launch with stored credentials waits for the provider before it settles without it (default 2).
     ///
     /// When the launch renewal has not answered within this budget, the launch settles as if the provider were
-    /// unreachable (the token-lifecycle rules: Error **E**, recoverable, then the stored session offline, Active **B**) while the renewal
-    /// goes on; when it lands, its result applies (Active **C** on success). Never more than one grant.
-    /// `.infinity` waits for the renewal's own answer, with no timer.
+    /// unreachable (**E**, recoverable, then the stored session offline, Active **B**) while the renewal goes on; when
+    /// it lands, its result applies (Active **C** on success). Never more than one grant. `.infinity` waits for the
+    /// renewal's own answer, with no timer.
     public var launchBudget: TimeInterval = 2
     /// Who renews the session (default ``SessionSource/selfRenewing``): RegState with the refresh token, or the host
     /// app, which pushes ID tokens in with ``RegStateService/updateToken(idToken:)``.
@@ -44,10 +44,10 @@ public struct RegStateConfiguration: Sendable {
     /// ``RegistrationFailure/pendingLoginExpired``. The login in progress is kept in the secure store for this long so
     /// that it survives the app being killed while the user is in the browser.
     public var pendingLoginLifetime: TimeInterval = 600
-    /// Whether a launch that settles on a stored session, online, then runs the registration design's Check Registration
-    /// (``RegStateService/checkRegistration()``) in the background: `nil` (the default) runs it when a backend is
-    /// configured and RegState renews the session itself; `false` never; `true` also asks for it (still only with a
-    /// backend). It never delays the launch's lettered event; ``RegStateService/launchRegistrationCheck()`` waits for it.
+    /// Whether a launch that settles on a stored session, online, then runs Check Registration
+    /// (``RegStateService/checkRegistration()``) in the background: `nil` (the default) when a backend is configured
+    /// and RegState renews the session itself; `false` never; `true` also asks for it (still only with a backend). It
+    /// never delays the launch's lettered event; ``RegStateService/launchRegistrationCheck()`` waits for it.
     public var checksRegistrationAtLaunch: Bool?
     /// Whether the backend at ``backendURL`` offers `DELETE /v1/security-token` (default `false`): a security token
     /// that a renewal replaces is then retired there, so that it stops counting against the installation's limit.

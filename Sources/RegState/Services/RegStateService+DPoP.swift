@@ -16,15 +16,10 @@ extension RegStateService {
         }
     }
 
-    /// A usable access token for the host's requests as a credential: bearer, or DPoP with the key its proofs are
-    /// signed with.
-    ///
-    /// The key is a store value of its own: it is used only when it is the one the credentials record names
-    /// (`dpop_jkt`). When another process's registration replaced it after the record was read, this waits for that
-    /// registration's write (it holds the store's lock around its key and tokens) and reads both again, once.
-    ///
-    /// - Throws: as ``validAccessToken()``; ``RegStateServiceError/renewal(_:)`` with
-    ///   ``RenewalFailure/dpopKeyUnavailable(reason:)`` when the token is bound and its key cannot be read (the session
+    /// ``validAccessToken()``'s credential. The DPoP key is a store value of its own, used only when it is the one the
+    /// record names (`dpop_jkt`): when another process's registration replaced it after the record was read, this
+    /// waits for that registration's write (under the store's lock) and reads both again, once.
+    /// - Throws: as ``validAccessToken()``; `dpopKeyUnavailable` when a bound token's key cannot be read (the session
     ///   has then ended: **E** final, **D**).
     func validCredential(waitedForWriter: Bool = false) async throws(RegStateServiceError) -> AccessCredential {
         try await credential(for: try await accessTokenAnswer().value.get(), waitedForWriter: waitedForWriter)

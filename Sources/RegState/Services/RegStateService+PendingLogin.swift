@@ -33,9 +33,9 @@ extension RegStateService {
         await runner.discardPendingLogin()
     }
 
-    /// Before a redirect is handed in: when this process has no login in progress but the secure store keeps one
-    /// begun before a relaunch, takes it up again (journaled as ``MachineEvent/pendingLoginResumed``), so that the
-    /// redirect completes it. Whether it is still fresh enough is checked with the redirect.
+    /// Before a redirect is handed in: takes up a login the store keeps from before a relaunch (journaled as
+    /// ``MachineEvent/pendingLoginResumed``) when this process has none in progress; its age is checked with the
+    /// redirect.
     func resumePendingLoginIfNeeded() async throws(RegStateServiceError) {
         switch state {
         case .registrationRequired, .failed: break

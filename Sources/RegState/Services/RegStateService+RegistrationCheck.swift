@@ -1,6 +1,6 @@
 import Foundation
 
-/// Seed 002's Check Registration: the backend confirms the access token (by asking the provider's userinfo with it)
+/// Check Registration: the backend confirms the access token (by asking the provider's userinfo with it)
 /// and picks up the profile; RegState keeps that profile when its `sub` is the stored ID token's.
 extension RegStateService {
     /// Asks the backend to check the registration with the stored access token and refreshes the stored profile from

@@ -4,9 +4,9 @@ import Foundation
 extension RegStateService {
     /// The one way a renewal is asked for. ``RenewalService`` decides: the first caller for a stale token journals
     /// ``MachineEvent/renewalRequested(_:)``, whose effect runs (or joins) the single flight; later callers for the
-    /// same token join it, or find that someone already renewed it. `nil` forces a renewal.
+    /// same token join it, or find that someone already renewed it. `nil` forces a renewal; `seen` is the record the
+    /// caller just read `staleAccessToken` in, so it is not read again.
     ///
-    /// - Parameter seen: the record the caller just read and found `staleAccessToken` in, so it is not read again.
     /// - Returns: the renewed credential (`nil` when none is at hand: nothing was done, or its DPoP key is not the
     ///   stored one), or why the renewal failed, when this caller learned it.
     @discardableResult

@@ -18,7 +18,6 @@ extension RegStateService {
         AccessCredential(token: try await currentSecurityToken(), carrier: .securityToken)
     }
 
-    /// The stored security token while it lives; when it expired, or while a renewal runs, the renewed one.
     private func currentSecurityToken() async throws(RegStateServiceError) -> String {
         guard case .active(let session) = state, session.activation != .nonNative, let snapshot = await tokenSnapshot()
         else { throw .noSession }
@@ -80,8 +79,7 @@ extension RegStateService {
         }
     }
 
-    /// Self mode: exchanges the stored ID token for a new security token; when the backend refuses that ID token
-    /// (it expired), renews the provider tokens once and exchanges the new one. Every waiter gets the result.
+    /// Self mode: the renewal every waiter gets the result of (``exchangeRenewingIDToken(replacing:forRejection:)``).
     private func runSecurityTokenRenewal(replacing token: String, forRejection: Bool) async {
         let result: Result<String, RegStateServiceError>
         do {
@@ -93,6 +91,8 @@ extension RegStateService {
         await flights.security.finish(result)
     }
 
+    /// Exchanges the stored ID token for a new security token; when it has expired or the backend refuses it,
+    /// renews the provider tokens once first and exchanges the new one.
     private func exchangeRenewingIDToken(replacing token: String, forRejection: Bool) async throws(SecurityTokenRenewalError)
         -> String
     {
@@ -117,8 +117,7 @@ extension RegStateService {
         }
     }
 
-    /// Renews the provider tokens (for a fresh ID token to exchange); a failure is the callers' offline or logged-out
-    /// error.
+    /// Renews the provider tokens for a fresh ID token to exchange; a failure is the callers' offline or no-session.
     private func renewProviderTokens(replacing accessToken: String?) async throws(SecurityTokenRenewalError) {
         if case .failure(let failure) = await renew(replacing: accessToken, because: .backendUnauthorized) {
             throw .authorization(failure.isRecoverable ? .offline(failure.transientIssue) : .noSession)

@@ -23,9 +23,8 @@ extension RegStateService {
         try await validCredential()
     }
 
-    /// The ``validAccessToken()`` answer in progress, or a new one. Callers that arrive while an answer is being
-    /// worked out share it: one read of the store and one renewal for any number of them, none of them reading or
-    /// decoding the record on its own.
+    /// The ``validAccessToken()`` answer in progress, or a new one: callers that arrive meanwhile share its one read
+    /// of the store and one renewal.
     func accessTokenAnswer() async throws(RegStateServiceError)
         -> Task<Result<AccessTokenAnswer, RegStateServiceError>, Never>
     {
@@ -41,8 +40,8 @@ extension RegStateService {
         }.task
     }
 
-    /// The work behind ``validAccessToken()``, done once for every caller waiting on it: one read of the record and,
-    /// when its token has expired, one renewal, whose credential is the answer.
+    /// The work behind ``validAccessToken()``: one read of the record and, when its token has expired, one renewal,
+    /// whose credential is the answer.
     private func resolveAccessToken() async throws(RegStateServiceError) -> AccessTokenAnswer {
         guard case .active = state else { throw .noSession }
         // A store that cannot be read now (a locked device) is a recoverable E, not "no session": the session stays.
@@ -73,8 +72,7 @@ extension RegStateService {
         return state
     }
 
-    /// The documented retry after a recoverable storage failure at launch: inspect the store again. Returns whether
-    /// it ran (the state was that failure).
+    /// After a recoverable storage failure at launch, inspects the store again; returns whether it did.
     @discardableResult
     func retryUnreadableStore() async -> Bool {
         guard case .failed(.renewal(.storage)) = state else { return false }
@@ -82,22 +80,17 @@ extension RegStateService {
         return true
     }
 
-    /// A server rejected `token`: renew once for everyone who saw it rejected and return the new token, or `nil` when
-    /// renewal failed.
-    ///
-    /// The first rejection of a token is journaled as ``MachineEvent/renewalRequested(_:)`` (the one "token expired"
-    /// notice, however many requests failed); later ones join the same renewal, or find it already renewed.
-    ///
-    /// Not public: an app's requests get this through ``AuthorizedTransport``, ``RegStateURLProtocol`` or, for a
-    /// request it sends itself, ``renewSession()``; the simulation reports rejections with it.
+    /// A server rejected `token`: renew once for everyone who saw it rejected (``renew(replacing:because:seen:)``)
+    /// and return the new token, or `nil` when renewal failed. Not public: an app's requests get this through
+    /// ``AuthorizedTransport``, ``RegStateURLProtocol`` or ``renewSession()``; the simulation reports rejections
+    /// with it.
     package func tokenRejected(_ token: String) async -> String? {
         await renewAfterRejection(of: token)?.token
     }
 
     /// ``tokenRejected(_:)``'s renewal: the renewed credential, or the usable record found after it (its key not
-    /// resolved), or `nil` when renewal failed or left the rejected token in place.
-    ///
-    /// - Parameter seen: the record the caller just read (its hold already checked), so it is not read again.
+    /// resolved), or `nil` when renewal failed or left the rejected token in place. `seen` is the record the caller
+    /// just read (its hold already checked), so it is not read again.
     func renewAfterRejection(of token: String, seen: TokenSnapshot? = nil) async -> AccessTokenAnswer? {
         guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven else { return nil }
         let seen = if let seen { seen } else { await tokenSnapshot() }

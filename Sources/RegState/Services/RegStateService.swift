@@ -43,13 +43,9 @@ public actor RegStateService {
     /// Who renews the session: the configuration's ``RegStateConfiguration/sessionSource``.
     public nonisolated var sessionSource: SessionSource { effects.configuration.sessionSource }
 
-    /// The effects, for the public calls in the other files (a constant: never replaced).
+    // For the public calls in the other files; constants, never replaced.
     nonisolated var runner: EffectRunner { effects }
-
-    /// The token flights, for the public calls in the other files (a constant: never replaced).
     nonisolated var flights: TokenFlights { tokenFlights }
-
-    /// The injected clock.
     nonisolated var clock: any RegStateClock { effects.dependencies.clock }
 
     var logger: any RegStateLogger { effects.logger }
@@ -94,9 +90,8 @@ public actor RegStateService {
     // MARK: Launch
 
     /// Opens the journal (a torn tail cut, a long one compacted; read for its numbers only: the launch's first event
-    /// resets any state and the stored credentials decide the rest), then runs the launch sequence (the registration
-    /// design steps 1–5) and returns the settled state. Calling it again relaunches: the stored credentials are
-    /// inspected anew.
+    /// resets any state and the stored credentials decide the rest), runs the launch sequence and returns the
+    /// settled state. Calling it again relaunches: the stored credentials are inspected anew.
     @discardableResult
     public func start() async -> RegState {
         if !lifecycle.started {
@@ -172,12 +167,9 @@ public actor RegStateService {
 
     // MARK: The shell
 
-    /// Applies `event`: transition, journal, effects; returns the state its transition led to, every event applied
-    /// (this one first, then the results of its effects in order) and what the effects answered with. `input` goes to
-    /// the effect the event asks for, never to the journal.
-    ///
-    /// - Throws: ``RegStateServiceError/rejected(_:)`` when `event` does not apply in the current state (nothing
-    ///   changes).
+    /// Applies `event`: transition, journal, effects; returns what it applied (``Applied``). `input` goes to the
+    /// effect the event asks for, never to the journal. An event the state does not accept is
+    /// ``RegStateServiceError/rejected(_:)`` and changes nothing.
     @discardableResult
     func apply(_ event: MachineEvent, carrying input: SecretInput? = nil) async throws(RegStateServiceError) -> Applied {
         let transition: RegStateMachine.Transition
@@ -201,8 +193,8 @@ public actor RegStateService {
         return applied
     }
 
-    /// Applies the result of an effect; a result the state no longer accepts (the user moved on meanwhile) is logged
-    /// and dropped (`nil`).
+    /// Applies the result of an effect; one the state no longer accepts (the user moved on meanwhile) is logged and
+    /// dropped (`nil`).
     @discardableResult
     func feed(_ event: MachineEvent?, carrying input: SecretInput? = nil) async -> Applied? {
         guard let event else { return nil }

@@ -3,15 +3,14 @@ import Foundation
 /// Renews the access token with the refresh-token grant (the registration design's RenewalService), one flight at a time.
 ///
 /// It owns the whole single flight: who asks for a renewal (the first caller for a stale token, so many requests
-/// failing with one token make one journaled request, the one "token expired" notice), who runs the grant, who joins
-/// it, and who finds that someone already renewed the token. Concurrent callers share one grant: with rotating
-/// refresh tokens a second, parallel grant would present a refresh token the first one just retired, and the
-/// provider's reuse detection would revoke the whole session. The rotated refresh token is persisted (in the same
-/// atomic write as the new access token) before any caller gets a result, and every caller gets the renewed
-/// ``AccessCredential`` from the grant itself.
+/// failing with one token make one journaled request), who runs the grant, who joins it, and who finds that someone
+/// already renewed the token. Concurrent callers share one grant: with rotating refresh tokens a second, parallel
+/// grant would present a refresh token the first one just retired, and the provider's reuse detection would revoke
+/// the whole session. The rotated refresh token is persisted (in the same atomic write as the new access token)
+/// before any caller gets the renewed ``AccessCredential``, which comes from the grant itself.
 ///
-/// The credentials record is read at most twice per renewal: where a caller finds its token stale (``admit(replacing:seen:)``,
-/// or the caller's own reading), and once under the store's lock, the reading the grant's writes start from.
+/// The credentials record is read at most twice per renewal: where a caller finds its token stale, and once under
+/// the store's lock, the reading the grant's writes start from.
 package actor RenewalService {
     private let tokens: TokenService
     private let provider: any TokenRefreshing
@@ -37,12 +36,8 @@ package actor RenewalService {
         self.dpop = dpop
     }
 
-    /// What a caller that found `staleAccessToken` expired or rejected should do: nothing when someone already
-    /// renewed it (with the credential it found); journal a renewal request when it is the first caller for this
-    /// token (or forces one with `nil`), so that many requests failing with one token make one journaled request;
-    /// otherwise join the renewal asked for.
-    ///
-    /// - Parameter seen: the record the caller just read, when it has one; otherwise it is read here.
+    /// What a caller that found `staleAccessToken` expired or rejected should do (``RenewalAdmission``); `seen` is the
+    /// record the caller just read, when it has one, otherwise it is read here.
     package func admit(replacing staleAccessToken: String?, seen: TokenSnapshot? = nil) async -> RenewalAdmission {
         if let staleAccessToken {
             let current = if let seen { seen } else { await tokens.snapshot() }
@@ -55,14 +50,10 @@ package actor RenewalService {
         return .request
     }
 
-    /// Renews the stored credentials, unless someone already replaced `staleAccessToken`.
-    ///
-    /// The caller that starts a grant gets ``RenewalOutcome/ran(_:)`` and is the one that applies its result;
-    /// callers arriving while it runs get ``RenewalOutcome/joined(_:)``. When, under the store's lock, the stored
-    /// access token is no longer `staleAccessToken` and has not expired, the answer is
-    /// ``RenewalOutcome/alreadyRenewed(_:_:)`` and no request is made.
-    ///
-    /// - Parameter staleAccessToken: the access token the caller found expired or rejected; `nil` forces a renewal.
+    /// Renews the stored credentials, unless someone already replaced `staleAccessToken` (`nil` forces a renewal):
+    /// the caller that starts the grant gets ``RenewalOutcome/ran(_:)`` and applies its result, callers arriving
+    /// while it runs get ``RenewalOutcome/joined(_:)``, and a token already replaced under the store's lock is
+    /// ``RenewalOutcome/alreadyRenewed(_:_:)`` with no request made.
     package func renew(replacing staleAccessToken: String?) async -> RenewalOutcome {
         let (task, started) = flight.join { await self.grant(replacing: staleAccessToken) }
         let outcome = await task.value
@@ -89,9 +80,8 @@ package actor RenewalService {
     }
 
     /// One grant, holding the store's lock from the read of the refresh token to the write of its successor, so
-    /// processes sharing the store renew one token once. The record is read under the lock (the one reading the
-    /// grant's writes start from): when another process already replaced `staleAccessToken`, its result is used and
-    /// nothing is sent.
+    /// processes sharing the store renew one token once; when another process already replaced `staleAccessToken`,
+    /// its result is used and nothing is sent.
     private func grant(replacing staleAccessToken: String?) async -> RenewalOutcome {
         let lease: any StoreLease
         do {
@@ -262,11 +252,9 @@ package actor RenewalService {
         }
     }
 
-    /// Seed 000's rules: only an explicit refusal is final; a transient failure is final only when every token,
-    /// the refresh token included, has expired.
+    /// Only an explicit refusal (``OIDCError/isRefusal``) is final; a transient failure is final only when every
+    /// token, the refresh token included, has expired.
     private func classify(_ error: OIDCError, stored: StoredSession?) -> RenewalFailure {
-        // The token-endpoint answer rule is OIDCError.isRefusal's; the reason journaled is the provider's code or
-        // what was unexplained about its answer.
         if error.isRefusal { return .denied(reason: error.refusalReason) }
         if let refreshExpiresAt = stored?.refreshExpiresAt, refreshExpiresAt <= clock.now() {
             return .credentialsExhausted

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Who renews the session: RegState itself (it logs in and refreshes, seeds 002/004) or the host app, which has
-/// its own login and pushes ID tokens in (the token-lifecycle rules; see ``RegStateService/updateToken(idToken:)``).
+/// Who renews the session: RegState itself (it logs in and refreshes) or the host app, which has its own login and
+/// pushes ID tokens in (``RegStateService/updateToken(idToken:)``).
 public enum SessionSource: String, Sendable, Equatable, Codable, CaseIterable {
     /// RegState logs in and renews with the refresh token (``RegStateService``).
     case selfRenewing

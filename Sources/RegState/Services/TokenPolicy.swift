@@ -22,13 +22,7 @@ public struct TokenPolicy: Sendable {
     /// Whether a response means the server ended the session (default: `403` with error `FORCED_LOGOUT`).
     public var evaluateForcedLogout: @Sendable (HTTPResponse) -> Bool
 
-    /// Creates a policy.
-    ///
-    /// - Parameters:
-    ///   - validatingURLs: where the provider's access token goes.
-    ///   - securityTokenURLs: where the backend security token goes (default: nowhere).
-    ///   - evaluateTokenRefresh: whether a response to a request means "renew and retry once".
-    ///   - evaluateForcedLogout: whether a response means the server ended the session.
+    /// Creates a policy; each parameter sets the property of its name (by default the security token goes nowhere).
     public init(validatingURLs: [URL], securityTokenURLs: [URL] = [],
                 evaluateTokenRefresh: @escaping @Sendable (HTTPRequest, HTTPResponse) -> Bool = { _, response in
                     response.status == 401

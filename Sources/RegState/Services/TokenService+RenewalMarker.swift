@@ -10,15 +10,11 @@ extension TokenService {
         try readRecord()
     }
 
-    /// Records, in the credentials record itself, that a refresh grant with `record`'s refresh token is about to be
-    /// sent: one atomic write under the store's lock, before anything leaves the device.
-    /// ``storeRenewed(_:profile:over:)`` removes the mark in the same write that stores the answer, so a mark found
-    /// at the next renewal means the previous one was interrupted after the grant may have reached the provider. An
-    /// earlier mark is kept (its time is when the lost answer was asked for).
-    ///
-    /// - Parameter record: the record read under the lock (``lockedRecord()``).
-    /// - Returns: the record as it now stands, with the mark.
-    /// - Throws: ``StoreError``.
+    /// Marks `record` (read under the lock, ``lockedRecord()``) with the start of a refresh grant, in one atomic
+    /// write before anything leaves the device, and returns it. ``storeRenewed(_:profile:over:)`` removes the mark in
+    /// the write that stores the answer, so a mark found at the next renewal means the previous one was interrupted
+    /// after the grant may have reached the provider. An earlier mark is kept (its time is when the lost answer was
+    /// asked for).
     package func markRenewalStarted(on record: StoredCredentials) throws -> StoredCredentials {
         guard record.renewalStartedAt == nil else { return record }
         var marked = record
@@ -33,11 +29,6 @@ extension TokenService {
     /// Of that answer only a rotated refresh token is kept. The provider has retired the one presented, so without
     /// the new one the next renewal would be refused as a reuse and the session lost to one bad answer; what the new
     /// one brings is validated again at that renewal.
-    ///
-    /// - Parameters:
-    ///   - marked: the record as ``markRenewalStarted(on:)`` left it.
-    ///   - answer: the refused answer.
-    /// - Throws: ``StoreError``.
     package func clearRenewalMark(on marked: StoredCredentials, keepingRotationOf answer: TokenResponse) throws {
         var cleared = marked
         cleared.renewalStartedAt = nil

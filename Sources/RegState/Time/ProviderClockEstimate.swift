@@ -35,9 +35,6 @@ package final class ProviderClockEstimate: Sendable {
         return measured
     }
 
-    /// Whether an estimate was made (an answer carried a usable `Date` header, or an ID token's `iat` was used).
-    package var isMeasured: Bool { state.withLock { $0 != nil } }
-
     /// Whether the provider's `Date` header gave the estimate (then an ID token's `iat` is not used).
     package var isMeasuredByDateHeader: Bool { state.withLock { $0?.source == .dateHeader } }
 

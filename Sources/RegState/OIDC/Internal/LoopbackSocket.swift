@@ -17,6 +17,12 @@ enum LoopbackSocket {
         let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw .socketFailed("socket: \(errnoText())") }
+        // A failed call's message, read before the descriptor is closed (which may change `errno`).
+        func failed(_ call: String) -> LoopbackListenerError {
+            let detail = errnoText()
+            _ = close(descriptor)
+            return .socketFailed("\(call): \(detail)")
+        }
         var reuse: Int32 = 1
         _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         #if canImport(Darwin)
@@ -34,26 +40,14 @@ enum LoopbackSocket {
                 bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0 else {
-            let detail = errnoText()
-            _ = close(descriptor)
-            throw .socketFailed("bind 127.0.0.1:\(port): \(detail)")
-        }
-        guard listen(descriptor, 8) == 0, setNonBlocking(descriptor) else {
-            let detail = errnoText()
-            _ = close(descriptor)
-            throw .socketFailed("listen: \(detail)")
-        }
+        guard bound == 0 else { throw failed("bind 127.0.0.1:\(port)") }
+        guard listen(descriptor, 8) == 0, setNonBlocking(descriptor) else { throw failed("listen") }
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &actual) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
-        guard named == 0 else {
-            let detail = errnoText()
-            _ = close(descriptor)
-            throw .socketFailed("getsockname: \(detail)")
-        }
+        guard named == 0 else { throw failed("getsockname") }
         return (descriptor, UInt16(bigEndian: actual.sin_port))
     }
 

@@ -12,11 +12,9 @@ struct PushedAuthorizationResponse: Sendable, Equatable {
     /// cannot keep a dead URL around.
     static let longestLifetime: TimeInterval = 86_400
 
-    /// Reads the answer of a pushed authorization request endpoint.
-    ///
-    /// A 2xx (RFC 9126 says 201) whose body is a JSON object with a non-empty string `request_uri` and a positive
-    /// number `expires_in`. A non-2xx answer that is the server's trouble (5xx, 429, 408, no answer, a web page)
-    /// keeps its transient error; any other is the provider's refusal.
+    /// Reads the answer of a pushed authorization request endpoint: a 2xx (RFC 9126 says 201) JSON object with a
+    /// non-empty string `request_uri` and a positive number `expires_in`. A non-2xx answer that is the server's
+    /// trouble keeps its transient error; any other is the provider's refusal.
     /// - Throws: ``OIDCError/pushedAuthorizationRefused(error:description:status:)`` for a 4xx,
     ///   ``OIDCError/malformedResponse(_:)`` for an unreadable 2xx, transient errors as ``ResponseReading`` maps them.
     static func parse(_ response: HTTPResponse) throws(OIDCError) -> PushedAuthorizationResponse {
@@ -30,10 +28,7 @@ struct PushedAuthorizationResponse: Sendable, Equatable {
                 throw other
             }
         }
-        guard let object = response.jsonBody?.objectValue else {
-            if ResponseReading.isWebPage(response) { throw .notTheProvider(status: response.status) }
-            throw .malformedResponse("the pushed authorization response is not a JSON object")
-        }
+        let object = try ResponseReading.jsonObject(response, what: "pushed authorization response")
         guard let requestURI = object["request_uri"]?.stringValue, !requestURI.isEmpty else {
             throw .malformedResponse("the pushed authorization response has no request_uri")
         }

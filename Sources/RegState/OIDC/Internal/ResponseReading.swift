@@ -36,10 +36,11 @@ enum ResponseReading {
         }
     }
 
-    /// The body of a 2xx response as a JSON object.
+    /// The body of a 2xx response as a JSON object; a web page in its place is not the provider speaking.
     static func jsonObject(_ response: HTTPResponse, what: String) throws(OIDCError) -> [String: JSONValue] {
         guard response.isSuccess else { throw failure(response) }
         guard let object = response.jsonBody?.objectValue else {
+            if isWebPage(response) { throw .notTheProvider(status: response.status) }
             throw .malformedResponse("the \(what) is not a JSON object")
         }
         return object

@@ -83,7 +83,8 @@ struct OngoingAccessClient: Sendable {
         }
     }
 
-    /// Reads a key set from an allow-listed URL (the verifier has already checked the list).
+    /// Reads a key set from an allow-listed URL (the verifier has already checked the list), strictly
+    /// (``JSONWebKeySet/parse(_:)``).
     static func fetchKeySet(_ url: URL, transport: any HTTPTransport) async throws(JWSRejection) -> JSONWebKeySet {
         let response: HTTPResponse
         do {
@@ -92,15 +93,10 @@ struct OngoingAccessClient: Sendable {
         } catch {
             throw .keySetUnavailable(error.localizedDescription)
         }
-        guard response.isSuccess, let value = try? JSONValue.parse(response.body), let entries = value["keys"]?.arrayValue
-        else { throw .keySetUnavailable("HTTP \(response.status), not a key set") }
-        let keys = entries.compactMap { entry -> JSONWebKey? in
-            guard let members = entry.objectValue, let type = members["kty"]?.stringValue else { return nil }
-            return JSONWebKey(keyType: type, keyID: members["kid"]?.stringValue, use: members["use"]?.stringValue,
-                              algorithm: members["alg"]?.stringValue, modulus: members["n"]?.stringValue,
-                              exponent: members["e"]?.stringValue)
+        guard response.isSuccess, let keys = try? JSONWebKeySet.parse(response.body) else {
+            throw .keySetUnavailable("HTTP \(response.status), not a key set")
         }
-        return JSONWebKeySet(keys: keys)
+        return keys
     }
 
     /// Reads `{"value", "expires_on"}` members of a token answer into an ``OAuthToken``.

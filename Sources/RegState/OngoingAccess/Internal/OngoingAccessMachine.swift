@@ -1,10 +1,7 @@
 import Foundation
 
 /// Where ongoing access goes on each fact of its flow, and what its subscribers are told: the pure table
-/// ``OngoingAccessService`` applies, as ``RegStateMachine`` is the session's.
-///
-/// The service does the I/O (consent, exchanges, the store) and hands each outcome here; nothing else sets its state
-/// or sends its events, so every state change and event is a row of this table and testable without a provider.
+/// ``OngoingAccessService`` applies (the service does the I/O), as ``RegStateMachine`` is the session's.
 enum OngoingAccessMachine {
     /// One fact of the flow.
     enum Input: Equatable {
@@ -20,10 +17,8 @@ enum OngoingAccessMachine {
         case failed(OngoingAccessError, previous: OngoingAccessState)
     }
 
-    /// The state after `input` in `state`, and the events to send, in order.
-    ///
-    /// - Throws: ``OngoingAccessError/authorizationInProgress`` for a second authorization while one runs: refused,
-    ///   not queued, and nothing changes.
+    /// The state after `input` in `state`, and the events to send, in order. A second authorization while one runs is
+    /// ``OngoingAccessError/authorizationInProgress``: refused, not queued, nothing changes.
     static func transition(_ state: OngoingAccessState, on input: Input) throws(OngoingAccessError)
         -> (state: OngoingAccessState, events: [OngoingAccessEvent])
     {

@@ -38,14 +38,7 @@ public struct CompactJWS: Sendable, Equatable {
     /// Signs `payload` and returns the compact JWS.
     ///
     /// The header is `extra` with `alg`, `typ: JWT` (unless `extra` names a type) and `kid`. Members are serialized
-    /// with sorted keys.
-    /// - Parameters:
-    ///   - payload: the claims.
-    ///   - extra: additional header members.
-    ///   - keyID: the `kid` the verifier looks the public key up by.
-    ///   - privateKey: the signing key.
-    ///   - algorithm: PS512 for ongoing-access requests; RS256 and PS256 also work.
-    ///   - crypto: the provider that signs.
+    /// with sorted keys. `algorithm` is PS512 for ongoing-access requests; RS256 and PS256 also work.
     /// - Throws: ``CryptoError`` when the key is unusable or signing fails.
     public static func sign(
         payload: [String: JSONValue], header extra: [String: JSONValue] = [:], keyID: String?,

@@ -17,15 +17,9 @@ public struct JWSVerifier: Sendable {
     /// The provider that checks signatures.
     public var crypto: any CryptoProvider
 
-    /// Creates a verifier.
-    ///
-    /// - Parameters:
-    ///   - keys: the pinned provider keys.
-    ///   - allowedAlgorithms: accepted algorithms: PS512 only by default (the ongoing-access design's algorithm). Widening it (adding
-    ///     RS256, say) is an explicit choice: then an answer in any listed algorithm verifies against a pinned key that
-    ///     carries no `alg`.
-    ///   - allowedKeySetURLs: the `jku` values that may be followed (default none: a `jku` is refused).
-    ///   - crypto: the signature verifier.
+    /// Creates a verifier over the pinned `keys`. `allowedAlgorithms` is PS512 only by default; widening it (adding
+    /// RS256, say) is an explicit choice: then an answer in any listed algorithm verifies against a pinned key that
+    /// carries no `alg`. No `jku` is followed by default.
     public init(keys: JSONWebKeySet, allowedAlgorithms: Set<SignatureAlgorithm> = [.ps512],
                 allowedKeySetURLs: [URL] = [], crypto: any CryptoProvider = SystemCrypto()) {
         self.keys = keys

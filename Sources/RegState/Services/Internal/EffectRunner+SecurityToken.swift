@@ -46,12 +46,9 @@ extension EffectRunner {
     /// Self mode: exchanges the stored ID token for a new security token and stores it in place of `replaced`
     /// (with a ``RejectionHold`` when `forRejection`: the backend rejected `replaced`), then retires `replaced` at
     /// the backend where it offers that, so a backend that rejects every token is left with one live token.
-    ///
-    /// - Returns: the new security token.
-    /// - Throws: ``BackendError`` (``BackendError/invalidIDToken`` when the stored ID token has expired: renew the
-    ///   provider tokens first), ``RegStateServiceError/rejectedAfterRenewal`` when `replaced` is held under the lock
-    ///   (another process renewed it for a rejection and it was rejected again), or ``RegStateServiceError/noSession``,
-    ///   as a ``SecurityTokenRenewalError``.
+    /// - Throws: the backend's error (``BackendError/invalidIDToken`` when the stored ID token has expired: renew the
+    ///   provider tokens first), `rejectedAfterRenewal` when `replaced` is held under the lock (another process
+    ///   renewed it for a rejection and it was rejected again), a storage failure, or `noSession`.
     func renewSecurityToken(replacing replaced: String?, forRejection: Bool) async throws(SecurityTokenRenewalError)
         -> String
     {
@@ -76,17 +73,7 @@ extension EffectRunner {
             if let replaced, forRejection, await tokens.isHeld(replaced, carrier: .securityToken) {
                 throw .authorization(.rejectedAfterRenewal)
             }
-            let installation: InstallationInfo
-            do {
-                installation = try await self.installation()
-            } catch {
-                throw .storage(error.localizedDescription)
-            }
-            do {
-                grant = try await backend.securityToken(idToken: idToken, installation: installation)
-            } catch {
-                throw .backend(error)
-            }
+            grant = try await securityToken(for: idToken, from: backend)
             let stored: Bool
             do {
                 stored = try await tokens.storeSecurityToken(grant, replacing: replaced, forRejection: forRejection)
@@ -130,18 +117,7 @@ extension EffectRunner {
         }
         defer { lease.release() }
         let previous = await tokens.snapshot()?.storedSecurityToken
-        let installation: InstallationInfo
-        do {
-            installation = try await self.installation()
-        } catch {
-            throw .storage(error.localizedDescription)
-        }
-        let grant: SecurityTokenGrant
-        do {
-            grant = try await backend.securityToken(idToken: idToken, installation: installation)
-        } catch {
-            throw .backend(error)
-        }
+        let grant = try await securityToken(for: idToken, from: backend)
         do {
             let stored = try await tokens.storeHostSession(
                 idToken: idToken, profile: profile, securityToken: grant.securityToken,
@@ -149,6 +125,23 @@ extension EffectRunner {
             return (stored, previous == grant.securityToken ? nil : previous)
         } catch {
             throw .storage(error.localizedDescription)
+        }
+    }
+
+    /// A security token for `idToken`, bound to this installation, from `backend`.
+    private func securityToken(for idToken: String, from backend: any RegistrationBackend)
+        async throws(SecurityTokenRenewalError) -> SecurityTokenGrant
+    {
+        let installation: InstallationInfo
+        do {
+            installation = try await self.installation()
+        } catch {
+            throw .storage(error.localizedDescription)
+        }
+        do {
+            return try await backend.securityToken(idToken: idToken, installation: installation)
+        } catch {
+            throw .backend(error)
         }
     }
 

@@ -36,9 +36,8 @@ extension EffectRunner {
     }
 
     /// Clear-state: asks the backend to forget this installation (with the stored security token, when online),
-    /// then removes everything local whatever the backend said. Revokes nothing at the provider.
-    ///
-    /// - Returns: what happened at the backend.
+    /// then removes everything local whatever the backend said; returns what happened at the backend. Revokes
+    /// nothing at the provider.
     func clearEverything() async -> InstallationDeregistration {
         let deregistration = await deregisterInstallation()
         dpop.forget()
@@ -70,19 +69,20 @@ extension EffectRunner {
         }
     }
 
-    /// Logout only while online: the refresh token is revoked first; if the provider cannot be reached,
-    /// nothing changes (``MachineEvent/logoutRefused(_:)`` and no result).
-    ///
-    /// - Returns: the event to feed back and what the logout did: logged out (at the provider, and the end-session
-    ///   request) or refused.
+    /// Logout only while online: the refresh token is revoked first; if the provider cannot be reached, nothing
+    /// changes. Returns the event to feed back and what the logout did: logged out (at the provider, with the
+    /// end-session request), or refused.
     func logout() async -> (event: MachineEvent, result: EffectResult) {
+        func refused(_ issue: TransientIssue) -> (MachineEvent, EffectResult) {
+            (.logoutRefused(issue), .logoutRefused(issue))
+        }
         // Under the store's lock, so that no other process renews (and replaces) the refresh token being revoked.
         let lease: any StoreLease
         do {
             lease = try await tokens.exclusiveAccess()
         } catch {
             logger.log(.warning, "logout: \(error.localizedDescription)")
-            return (.logoutRefused(.ssoUnspecifiedIssue), .logoutRefused(.ssoUnspecifiedIssue))
+            return refused(.ssoUnspecifiedIssue)
         }
         defer { lease.release() }
         // Another process's session (it registered since this one's ended there) is not this logout's to revoke.
@@ -93,8 +93,7 @@ extension EffectRunner {
                 try await provider.revoke(token: refreshToken, hint: .refreshToken)
                 result = .revoked
             } catch let error where error.isTransient {
-                let issue = TransientIssue(error)
-                return (.logoutRefused(issue), .logoutRefused(issue))
+                return refused(TransientIssue(error))
             } catch {
                 // A provider without revocation, or one that refuses: the local logout still happens, and says so.
                 if case .unsupported = error { result = .revocationUnsupported } else {
@@ -111,9 +110,7 @@ extension EffectRunner {
                 try await backend.deleteInstallation(securityToken: securityToken)
             } catch {
                 // Host mode has no refresh token to revoke: the backend is then the one that must be reached.
-                if snapshot?.refreshToken == nil, error.isTransient {
-                    return (.logoutRefused(TransientIssue(error)), .logoutRefused(TransientIssue(error)))
-                }
+                if hostDriven, error.isTransient { return refused(TransientIssue(error)) }
             }
         }
         // RP-initiated logout: the URL that ends the browser session at the provider, with the ID token as hint.

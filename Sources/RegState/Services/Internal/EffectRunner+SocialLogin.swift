@@ -92,14 +92,11 @@ extension EffectRunner {
         }
     }
 
-    /// A redirect that does not match the login it would complete: wrong or missing `state`, another
-    /// `iss`, not this client's redirect URI, no code. It is refused before anything is taken or sent, and the login
-    /// stays for its genuine redirect, in memory and in the store, with one more refusal counted (under the store's
-    /// lock, so two processes count together); beyond ``RegStateConfiguration/maxRefusedRedirects`` the login is
-    /// discarded (``RegistrationFailure/tooManyRefusedRedirects``). A redirect that cannot be checked (the provider's
-    /// metadata unreadable) is refused with that reason, the stored login left as it is (a later redirect resumes it).
-    /// `nil` when the redirect belongs to the login, or carries the provider's error answer for it (the exchange then
-    /// reports it as before).
+    /// A redirect that does not match the login it would complete (``RegistrationFailure/keepsSocialLogin``) is
+    /// refused before anything is taken or sent; the login stays for its genuine redirect, in memory and in the store,
+    /// with one more refusal counted under the store's lock (so two processes count together), until
+    /// ``RegStateConfiguration/maxRefusedRedirects`` discards it. `nil` when the redirect belongs to the login, or
+    /// carries the provider's error answer for it (the exchange then reports it).
     private func refuseForeignRedirect(_ callback: URL, remembered: PendingLogin?) async -> MachineEvent? {
         var login = remembered
         if login == nil { login = await tokens.pendingLogin() }

@@ -58,9 +58,6 @@ package struct TokenSnapshot: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The usable access token, or `nil` when it has expired (or is within the grace period).
-    package var usableAccessToken: String? { isUsable ? accessToken : nil }
-
     /// Redacted: a snapshot holds tokens.
     package var description: String { "TokenSnapshot(usable: \(isUsable), session: \(session != nil))" }
 }

@@ -1,4 +1,5 @@
 import Foundation
+@testable import RegState
 
 /// Representative values of every state and event, and the diagrams drawn from running the transition function over
 /// them: `Diagrams/` is generated from this, and a test fails when the committed diagrams drift from the code.
