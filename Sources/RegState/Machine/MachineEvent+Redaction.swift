@@ -17,13 +17,20 @@ extension MachineEvent {
 
     /// `alice@example.com` → `a***@example.com`, wherever an address occurs in `text`.
     public static func maskEmails(in text: String) -> String {
-        guard text.contains("@") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "@")) else { return text }
         let words = text.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
             guard let at = word.firstIndex(of: "@"), at > word.startIndex,
-                  word[word.index(after: at)...].contains(".")
+                  word[word.index(after: at)...].utf8.contains(UInt8(ascii: "."))
             else { return String(word) }
             let local = word[..<at]
-            let leading = local.prefix { !$0.isLetter && !$0.isNumber }
+            let leading = local.prefix { character in
+                switch character.asciiValue {  // ASCII without Unicode's tables
+                case (UInt8(ascii: "a")...UInt8(ascii: "z"))?, (UInt8(ascii: "A")...UInt8(ascii: "Z"))?,
+                     (UInt8(ascii: "0")...UInt8(ascii: "9"))?: false
+                case _?: true
+                case nil: !character.isLetter && !character.isNumber
+                }
+            }
             let first = local.dropFirst(leading.count).prefix(1)
             return leading + first + "***" + word[at...]
         }
