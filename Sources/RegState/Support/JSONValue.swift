@@ -134,12 +134,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
         return try JSONDecoder().decode(type, from: data)
     }
 
-    /// The value as compact JSON text with sorted keys, so equal values serialise identically.
+    /// The value as compact JSON text with sorted keys, so equal values serialise identically: the bytes `JSONEncoder`
+    /// writes with `.sortedKeys` and `.withoutEscapingSlashes`, or `null` for a value holding an infinity or NaN.
     public func serialized() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding a JSONValue cannot fail: every case maps to a JSON construct.
-        return (try? encoder.encode(self)) ?? Data("null".utf8)
+        var text = JSONText()
+        return text.value(self) ? text.data : Data("null".utf8)
     }
 }
 
