@@ -23,13 +23,9 @@ extension MachineEvent {
                   word[word.index(after: at)...].utf8.contains(UInt8(ascii: "."))
             else { return String(word) }
             let local = word[..<at]
-            let leading = local.prefix { character in
-                switch character.asciiValue {  // ASCII without Unicode's tables
-                case (UInt8(ascii: "a")...UInt8(ascii: "z"))?, (UInt8(ascii: "A")...UInt8(ascii: "Z"))?,
-                     (UInt8(ascii: "0")...UInt8(ascii: "9"))?: false
-                case _?: true
-                case nil: !character.isLetter && !character.isNumber
-                }
+            let leading = local.prefix { character in  // ASCII without Unicode's tables
+                character.asciiValue.map { !(($0 | 0x20) &- 0x61 < 26 || $0 &- 0x30 < 10) }
+                    ?? (!character.isLetter && !character.isNumber)
             }
             let first = local.dropFirst(leading.count).prefix(1)
             return leading + first + "***" + word[at...]

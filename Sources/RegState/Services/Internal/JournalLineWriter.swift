@@ -106,7 +106,7 @@ extension JSONText {
     }
 
     /// ``Profile`` (keys sorted: email, emailVerified, issuer, name, picture, subject; absent values omitted).
-    private mutating func profile(_ profile: Profile) {
+    mutating func profile(_ profile: Profile) {
         var first = true
         raw("{")
         if let email = profile.email { key("email", first: &first); string(email) }

@@ -5,6 +5,8 @@ import Foundation
 /// shortest description without a trailing `.0`, `"` `\` and control characters escaped, the rest as is.
 struct JSONText {
     var text = ""
+    /// Whether `/` is written `\/`, as `JSONEncoder` does without `.withoutEscapingSlashes` (the credentials record).
+    var escapesSlashes = false
 
     mutating func raw(_ part: String) { text += part }
 
@@ -25,13 +27,15 @@ struct JSONText {
     /// A string literal: `"` and `\` escaped, control characters as `\n`-style or `\u00XX` escapes, the rest as is.
     mutating func string(_ value: String) {
         text += "\""
-        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+        let slash = escapesSlashes ? UInt8(ascii: "/") : UInt8(ascii: "\"")
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != slash }) {
             text += value
         } else {
             for scalar in value.unicodeScalars {
                 switch scalar {
                 case "\"": text += "\\\""
                 case "\\": text += "\\\\"
+                case "/" where escapesSlashes: text += "\\/"
                 case "\n": text += "\\n"
                 case "\r": text += "\\r"
                 case "\t": text += "\\t"
@@ -54,35 +58,28 @@ struct JSONText {
         first = false
     }
 
-    /// `value` as `JSONValue`'s `Encodable` conformance writes it (whole numbers below 2^53 as integers); `false`, with
-    /// the text unfinished, when it holds a number JSON cannot write (an infinity or NaN), which the encoder refuses.
+    /// `value` as `JSONValue`'s `Encodable` conformance writes it; `false`, with the text unfinished, when it holds a
+    /// number JSON cannot write (an infinity or NaN), which the encoder refuses.
     mutating func value(_ value: JSONValue) -> Bool {
         switch value {
         case .null: raw("null")
         case .bool(let flag): raw(flag ? "true" : "false")
+        case .number(let number) where !number.isFinite: return false
         case .number(let number):
-            guard number.isFinite else { return false }
-            if number.rounded() == number, abs(number) < 9_007_199_254_740_992 {
-                raw(String(Int64(number)))
-            } else {
-                self.number(number)
-            }
+            if let whole = JSONValue.whole(number) { raw(String(whole)) } else { self.number(number) }
         case .string(let string): self.string(string)
         case .array(let items):
             raw("[")
             for (offset, item) in items.enumerated() {
-                if offset > 0 { raw(",") }
+                raw(offset > 0 ? "," : "")
                 guard self.value(item) else { return false }
             }
             raw("]")
         case .object(let members):
-            var first = true
             raw("{")
-            for (name, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-                if !first { raw(",") }
-                first = false
-                string(name)
-                raw(":")
+            for (offset, (name, member)) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
+                .enumerated() {
+                raw(offset > 0 ? "," : ""); string(name); raw(":")
                 guard self.value(member) else { return false }
             }
             raw("}")
