@@ -21,10 +21,22 @@ public final class Ledger: @unchecked Sendable {
     /// `step` as the three-digit prefix of a trace line (`String(format:)` per line was a visible cost of a run).
     private var stepLabel = "000 "
     private var refusals = 0
+    private var interruptedRefusals = 0
     private var grantsDelivered: [Date] = []
+    /// Of each delivered grant: the refresh token it presented and the one it rotated to (fingerprints).
+    private var grantTokens: [(presented: String?, rotatedTo: String?)] = []
     private var diskMishaps = 0
     private var deliveredBy: [Int: Int] = [:]
     private var hostDenials = 0
+    /// Whether a rotation that reached a live process must be stored before its refresh token is presented again
+    /// (`rotation-kept`), unless a disk fault or a process's end came between (the refreshed-id world). Set once,
+    /// before the run starts.
+    var strictRotations = false
+    /// Rotations that reached a live process: the disk faults and process ends counted when they did.
+    private var deliveredRotations: [String: (mishaps: Int, ends: Int)] = [:]
+    private var processEnds = 0
+    /// The process that removed the credentials record, at each removal (`nil`: a crash or power loss did).
+    private var credentialRemovers: [Int?] = []
 
     /// An empty ledger.
     public init() {}
@@ -72,6 +84,12 @@ public final class Ledger: @unchecked Sendable {
                 let text = "refresh-reuse: p\(process) presented rt#\(id) again although its successor rt#\(next) was stored"
                 found.append(text)
                 lines.append(stepLabel + "VIOLATION " + text)
+            } else if strictRotations, let next = successors[id], let mark = deliveredRotations[id],
+                      mark.mishaps == diskMishaps, mark.ends == processEnds {
+                let text = "rotation-kept: p\(process) presented rt#\(id) again although its rotation to rt#\(next) reached "
+                    + "a live process, and no disk fault or process end kept it from the disk"
+                found.append(text)
+                lines.append(stepLabel + "VIOLATION " + text)
             } else {
                 let why = lostRotations.contains(id) ? "its rotation's answer was lost" : "no rotation of it was stored"
                 lines.append(stepLabel + "note  rt#\(id) presented again (unavoidable: \(why))")
@@ -84,13 +102,26 @@ public final class Ledger: @unchecked Sendable {
         lock.withLock {
             successors[Self.fingerprint(old)] = Self.fingerprint(new)
             if !delivered { lostRotations.insert(Self.fingerprint(old)) }
+            if delivered { deliveredRotations[Self.fingerprint(old)] = (diskMishaps, processEnds) }
         }
     }
 
     /// A write put `data` under `key` (the credentials record: its refresh token is now known to the disk).
-    func stored(_ data: Data?, key: String) {
-        guard key == "credentials", let token = Self.refreshToken(in: data) else { return }
+    func stored(_ data: Data?, key: String, by process: Int?) {
+        guard key == "credentials" else { return }
+        guard let token = Self.refreshToken(in: data) else {
+            if data == nil { lock.withLock { credentialRemovers.append(process) } }
+            return
+        }
         lock.withLock { _ = storedRefreshTokens.insert(Self.fingerprint(token)) }
+    }
+
+    /// How many times the credentials record was removed so far (a mark for ``credentialsRemoved(since:byOtherThan:)``).
+    var credentialRemovalCount: Int { lock.withLock { credentialRemovers.count } }
+
+    /// Whether a process other than `process` (or a crash) removed the credentials record after `mark`.
+    func credentialsRemoved(since mark: Int, byOtherThan process: Int) -> Bool {
+        lock.withLock { credentialRemovers.dropFirst(mark).contains { $0 != process } }
     }
 
     /// A power loss reverted the disk: of the refresh tokens written, only the one in `data` (if any) is still there.
@@ -102,16 +133,43 @@ public final class Ledger: @unchecked Sendable {
     }
 
     /// The provider (not a proxy) refused a refresh grant.
-    func providerRefused() { lock.withLock { refusals += 1 } }
+    func providerRefused(presenting token: String?) {
+        lock.withLock {
+            refusals += 1
+            if let token, lostRotations.contains(Self.fingerprint(token)) { interruptedRefusals += 1 }
+        }
+    }
+    /// How many of the provider's refusals were of a refresh token whose rotation's answer was lost: an interrupted
+    /// renewal's, which the engine must not report as the provider's denial of the session.
+    var refusalsOfInterruptedRenewals: Int { lock.withLock { interruptedRefusals } }
     /// How many refresh grants the provider refused.
     var providerRefusals: Int { lock.withLock { refusals } }
 
     /// A refresh grant answered 200 to a live process (a renewal that arrived).
-    func grantDelivered(at date: Date) { lock.withLock { grantsDelivered.append(date) } }
+    func grantDelivered(at date: Date, presenting presented: String?, rotatingTo rotatedTo: String?) {
+        lock.withLock {
+            grantsDelivered.append(date)
+            grantTokens.append((presented.map(Self.fingerprint), rotatedTo.map(Self.fingerprint)))
+        }
+    }
+
+    /// How many delivered grants came within `window` of the previous one and presented the very refresh token that
+    /// one had rotated to: a renewal of a token that had just been renewed.
+    func chainedGrants(within window: TimeInterval) -> Int {
+        lock.withLock {
+            grantsDelivered.indices.dropFirst().filter { index in
+                let gap = grantsDelivered[index].timeIntervalSince(grantsDelivered[index - 1])
+                guard gap >= 0, gap < window, let presented = grantTokens[index].presented else { return false }
+                return presented == grantTokens[index - 1].rotatedTo
+            }.count
+        }
+    }
     /// The virtual times at which refresh grants answered 200 to a live process, in the order they arrived.
     var deliveredGrants: [Date] { lock.withLock { grantsDelivered } }
     /// A write failed or a process crashed inside one: a renewal's result may be lost, so another may follow.
     func diskMishap() { lock.withLock { diskMishaps += 1 } }
+    /// A process ended (crashed, or relaunched): what it received and had not stored is gone with it.
+    func processEnded() { lock.withLock { processEnds += 1 } }
     /// A request of process `process` got an answer (from the server or a proxy): the device was online.
     func delivered(by process: Int) { lock.withLock { deliveredBy[process, default: 0] += 1 } }
     /// How many requests of process `process` got an answer.

@@ -91,7 +91,7 @@ public final class SimulatedDisk: @unchecked Sendable {
         switch outcome {
         case .written:
             ledger.note("disk  p\(incarnation) \(data == nil ? "remove" : "write") \(key)\(Ledger.describe(data, key: key))")
-            ledger.stored(data, key: key)
+            ledger.stored(data, key: key, by: incarnation)
         case .failed:
             ledger.note("disk  p\(incarnation) write \(key) FAILED (disk full)")
             ledger.diskMishap()
@@ -99,7 +99,7 @@ public final class SimulatedDisk: @unchecked Sendable {
         case .crashed(let kept):
             ledger.note("disk  p\(incarnation) CRASH during write \(key): \(kept ? "old value kept" : "new value renamed in")")
             ledger.diskMishap()
-            if !kept { ledger.stored(data, key: key) }
+            if !kept { ledger.stored(data, key: key, by: incarnation) }
             onCrash(incarnation)
             kill(incarnation)
             throw StoreError.writeFailed(key: key, reason: "the process has ended")

@@ -49,7 +49,7 @@ extension SimulatedFileSystem {
             afterCrash(killed: killed, note: "fs    \(what) at system call #\(count) (\(name), \(when))",
                        powerLoss: crash.powerLoss)
         } else {
-            reportCredentials()
+            reportCredentials(by: incarnation)
         }
         return try result.get()
     }

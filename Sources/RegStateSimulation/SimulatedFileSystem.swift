@@ -275,13 +275,14 @@ public final class SimulatedFileSystem: @unchecked Sendable {
         for violation in violations { ledger.violation("durable-writes", violation) }
         ledger.diskMishap()
         for incarnation in killed { onCrash(incarnation) }
-        reportCredentials()
+        reportCredentials(by: nil)
         // What a write put on the disk before the power went may be gone: the disk knows only what it holds now.
         if powerLoss { ledger.storageReverted(to: contents(storeDirectory + "/credentials")) }
     }
 
-    /// Traces (and tells the ledger) when the credentials record the next process would read has changed.
-    func reportCredentials() {
+    /// Traces (and tells the ledger) when the credentials record the next process would read has changed: by a call
+    /// of `process`, or by a crash or power loss (`nil`).
+    func reportCredentials(by process: Int?) {
         let path = storeDirectory + "/credentials"
         let now = contents(path)
         let changed = lock.withLock { () -> Bool in
@@ -291,6 +292,6 @@ public final class SimulatedFileSystem: @unchecked Sendable {
         }
         guard changed else { return }
         ledger.note("disk  credentials \(now == nil ? "removed" : "now")\(Ledger.describe(now, key: "credentials"))")
-        ledger.stored(now, key: "credentials")
+        ledger.stored(now, key: "credentials", by: process)
     }
 }

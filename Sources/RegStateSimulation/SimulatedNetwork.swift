@@ -131,9 +131,10 @@ public final class SimulatedNetwork: @unchecked Sendable {
         let delivered = isAlive() && fault != .answerLost && fault != .malformedAnswer
         rejectionAudit?.answered(request, response, delivered: delivered, process: process, departed: leftAt, at: clock.now(),
                                  mishaps: ledger.diskMishapCount)
-        if isGrant, (400..<500).contains(response.status) { ledger.providerRefused() }
+        if isGrant, (400..<500).contains(response.status) { ledger.providerRefused(presenting: refreshToken) }
         if isGrant, response.status == 200, delivered {
-            ledger.grantDelivered(at: clock.now())
+            ledger.grantDelivered(at: clock.now(), presenting: refreshToken,
+                                  rotatingTo: Self.jsonString("refresh_token", in: response.body))
             watch?.delivered(to: process, accessToken: Self.jsonString("access_token", in: response.body))
         }
         var rotation = ""

@@ -66,6 +66,14 @@ public enum SimulationWorld: String, Sendable, Equatable, CaseIterable {
     /// RegState renews itself; every registration meets forged redirects before the genuine one, sometimes across
     /// a relaunch (``ForgeryAudit``). Not drawn for a seed: `--world forged`.
     case forgedRedirect = "forged"
+    /// RegState renews itself; the last slot's process is built for another client of the same provider (an
+    /// extension with a client ID of its own, an app update that changed it) and shares the store: it must never take
+    /// the world client's session (`issuer-client-binding`). Not drawn for a seed: `--world another-client`.
+    case anotherClient = "another-client"
+    /// RegState renews itself; now and then, for a while, the provider's refresh answers carry an ID token naming
+    /// another subject (OIDC Core 12.2: refused), while sign-ins stay honest (`refreshed-id-token`). Not drawn for a
+    /// seed: `--world refreshed-id`.
+    case refreshedIDToken = "refreshed-id"
 
     /// The world of `seed` when none is given: half plain, a quarter DPoP, a quarter host (from a stream of its own,
     /// so the actions every seed draws stay the same).

@@ -10,7 +10,10 @@ import RegStateTesting
 /// - `forged-bound`: the redirect past the bound is refused with `tooManyRefusedRedirects` (the user is told), and the
 ///   genuine redirect after it completes nothing and makes no token request (the login was discarded);
 /// - `genuine-completes`: within the bound, the genuine redirect completes the login — unless the network or the disk
-///   failed it, or a logout or clear-state ended the login meanwhile.
+///   failed it, or a logout or clear-state ended the login meanwhile;
+/// - `superseded-refused`: now and then another process begins its own login while this one's is pending (an app and
+///   its extension, two launches): the newer login supersedes the older, whose redirect is refused, and taking the
+///   older never removes the newer one's record, whose redirect then completes (`genuine-completes`).
 extension SimulationRun {
     /// What the world's registrations did, for the end-of-run note.
     struct ForgeryTally {
@@ -19,6 +22,14 @@ extension SimulationRun {
         var relaunched = 0
         var discarded = 0
         var completed = 0
+        var superseded = 0
+    }
+
+    /// A login another process began while one was pending: the newer one, which supersedes it.
+    struct CompetingLogin {
+        let slot: Int
+        let incarnation: Int
+        let genuine: URL
     }
 
     /// The registration of the forged-redirect world on slot `index`, run to its end before the next action.
@@ -41,6 +52,8 @@ extension SimulationRun {
         let bound = configuration().maxRefusedRedirects
         let forgeries = worldRandom.below(bound + 2)
         let relaunchBefore: Int? = worldRandom.chance(40) ? worldRandom.below(forgeries + 1) : nil
+        // A relaunch forgets the login held in memory, and the new process would take whichever login is stored.
+        let competing = relaunchBefore == nil ? await beginCompetingLogin(besides: index) : nil
         let traced = ledger.trace.count
         var discarded = false
         var uncounted = 0
@@ -100,6 +113,9 @@ extension SimulationRun {
                 continue
             }
             switch outcome {
+            case .success where competing != nil && !excused:
+                ledger.violation("superseded-refused", "p\(incarnation) completed a login that slot "
+                                 + "\(competing?.slot ?? 0)'s newer login superseded")
             case .success where discarded:
                 ledger.violation("forged-bound", "p\(incarnation) completed a login discarded after \(forgeries) forged redirects")
             case .success:
@@ -111,6 +127,51 @@ extension SimulationRun {
             case .failure:
                 _ = try? await service.retryRegistration()
             }
+            if let competing { await completeCompetingLogin(competing, mishaps: mishaps, traced: traced) }
+        }
+    }
+
+    /// Now and then (when another slot's process is in D) that process begins its own login, newer than the one on
+    /// slot `index`.
+    func beginCompetingLogin(besides index: Int) async -> CompetingLogin? {
+        guard worldRandom.chance(30),
+              let other = slots.indices.first(where: { $0 != index && slots[$0].service != nil }),
+              let service = slots[other].service, await service.state == .registrationRequired else { return nil }
+        do {
+            let url = try await service.beginSocialRegistration()
+            let genuine = try await simulator.authorize(url, as: email)
+            ledger.note("act   slot \(other) begins its own login meanwhile")
+            return CompetingLogin(slot: other, incarnation: slots[other].incarnation, genuine: genuine)
+        } catch {
+            ledger.note("call  p\(slots[other].incarnation) register -> did not begin (\(error))")
+            return nil
+        }
+    }
+
+    /// The newer login's genuine redirect, once the older one's came: it completes (`genuine-completes`) unless the
+    /// network or the disk failed it, or a logout or clear-state ended it.
+    func completeCompetingLogin(_ competing: CompetingLogin, mishaps: Int, traced: Int) async {
+        guard slots[competing.slot].incarnation == competing.incarnation, liveness.isAlive(competing.incarnation),
+              let service = slots[competing.slot].service else { return }
+        let outcome: Result<Void, any Error>
+        do {
+            _ = try await service.completeSocialRegistration(callback: competing.genuine)
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        ledger.note("call  p\(competing.incarnation) completes its own login -> \(Self.describe(outcome))")
+        forgeryTally.superseded += 1
+        switch outcome {
+        case .success:
+            _ = try? await service.confirmRegistration()
+        case .failure(let error):
+            let excused = ledger.diskMishapCount != mishaps || Self.endedMeanwhile(ledger.trace.dropFirst(traced))
+            if Self.lostLogin(error), !excused, liveness.isAlive(competing.incarnation) {
+                ledger.violation("genuine-completes", "p\(competing.incarnation)'s newer login found no login after "
+                                 + "the older one's redirect: \(error)")
+            }
+            _ = try? await service.retryRegistration()
         }
     }
 
@@ -149,6 +210,6 @@ extension SimulationRun {
         let tally = forgeryTally
         ledger.note("check forged redirects: \(tally.logins) login(s), \(tally.forged) forged redirect(s) refused, "
                     + "\(tally.relaunched) relaunch(es) mid-login, \(tally.discarded) discarded past the bound, "
-                    + "\(tally.completed) completed")
+                    + "\(tally.completed) completed, \(tally.superseded) newer login(s) begun meanwhile")
     }
 }

@@ -139,19 +139,20 @@ extension SimulationRun {
             let hadSession = await service.state.session != nil
                 && disk.peek("credentials").map { !SimulationRun.isProvisional($0) } == true
             let traced = ledger.trace.count
+            let removals = ledger.credentialRemovalCount
             do {
                 let result = try await service.logout(.userRequested)
-                // Another process may have ended the session meanwhile (its store is shared): nothing left to end.
-                // (On the simulated file system a removal's trace line names no process: another process's logout
-                // that returned meanwhile says the same, a forced logout (seed 7490735389) as well as a logout(_:).)
-                // So may a concurrent logout in this process that returned first (seed 704792205): this call then
-                // answers with that one's outcome, and the server was reached by it.
-                let endedElsewhere = ledger.trace.dropFirst(traced).contains {
-                    ($0.contains(" remove credentials") && !$0.contains("disk  p\(incarnation) "))
-                        || ($0.contains("call  p") && ($0.contains(" logout(") || $0.contains(" forcedLogout "))
+                // Another process may have ended the session meanwhile (its store is shared): nothing left to end —
+                // its removal of the record (seed 774719547: a forced logout learnt from the backend), or its logout or
+                // forced logout that returned meanwhile (seed 7490735389). So may a concurrent logout in this process
+                // that returned first (seed 704792205): this call then answers with that one's outcome, and the
+                // server was reached by it.
+                let endedElsewhere = ledger.credentialsRemoved(since: removals, byOtherThan: incarnation)
+                    || ledger.trace.dropFirst(traced).contains {
+                        ($0.contains("call  p") && ($0.contains(" logout(") || $0.contains(" forcedLogout "))
                             && !$0.contains("call  p\(incarnation) "))
-                        || $0.contains("call  p\(incarnation) logout(")
-                }
+                            || $0.contains("call  p\(incarnation) logout(")
+                    }
                 // A process that died during the call (a crash at a system call) answers no one: nothing to judge.
                 if hadSession, !endedElsewhere, liveness.isAlive(incarnation), ledger.deliveredCount(by: incarnation) == reached {
                     ledger.violation("logout-rules", "p\(incarnation)'s user logout succeeded (\(result)) though nothing reached a server")

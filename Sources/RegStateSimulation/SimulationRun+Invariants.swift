@@ -21,9 +21,17 @@ extension SimulationRun {
         if loggedOut { checkNoTokenOnDisk("logout") }
         disk.checkFiles(slots)
         let honoured = await storedSessionIsHonoured()
-        for slot in slots {
+        for (index, slot) in slots.enumerated() {
             guard let service = slot.service else { continue }
             let state = await service.state
+            // issuer-client-binding: a process of another client never takes the world client's session.
+            if isAnotherClient(index) {
+                if case .active = state {
+                    ledger.violation("issuer-client-binding", "p\(slot.incarnation), built for \(Self.anotherClientID), is "
+                                     + "\(Self.describe(state)) with the session of the world's client")
+                }
+                continue
+            }
             // session-honoured: a session the provider still honours ends active, and hands out a token.
             if honoured {
                 if case .active = state {} else {
@@ -53,6 +61,14 @@ extension SimulationRun {
         if early > budget {
             ledger.violation("renewal-storm", "\(early) of \(arrivals.count) renewals arrived within half the access "
                              + "lifetime (\(Int(accessLifetime))s) of the previous one; explained: \(budget)")
+        }
+        // renewal-storm, chained: a grant presenting the refresh token the previous grant had just rotated to renewed a
+        // token that was fresh: only a call that renews regardless of age, or a write that may have lost the previous
+        // result, explains it — not a second process, which reads the fresh token under the store's lock.
+        let chained = ledger.chainedGrants(within: accessLifetime / 2)
+        if chained > explicitRenewals + ledger.diskMishapCount {
+            ledger.violation("renewal-storm", "\(chained) renewal(s) of a token renewed less than half its lifetime before; "
+                             + "explained: \(explicitRenewals + ledger.diskMishapCount)")
         }
         if world == .dpop { ledger.note("dpop  \(network.dpop.summary)") }
         await checkRejectionCost()
@@ -100,12 +116,24 @@ extension SimulationRun {
     /// store-atomic: the credentials record on disk is one that some write committed, and the engine never had to
     /// quarantine an unreadable record.
     func checkNoTornRecord() {
+        checkStoredIDTokenSubject()
         if let data = disk.peek("credentials"), !disk.wasCommitted(data, under: "credentials") {
             ledger.violation("store-atomic", "the credentials record on disk was never written whole")
         }
         if disk.peek("credentials.unreadable") != nil {
             ledger.violation("store-atomic", "a credentials record was unreadable and quarantined")
         }
+    }
+
+    /// refreshed-id-token: no ID token that a refresh answer carried for another subject is ever stored (its
+    /// validation refuses it; the session goes on with the answer's rotated refresh token only).
+    func checkStoredIDTokenSubject() {
+        guard world == .refreshedIDToken, let record = disk.peek("credentials"),
+              let idToken = (try? JSONValue.parse(record))?["id_token"]?.stringValue else { return }
+        let parts = idToken.split(separator: ".")
+        guard parts.count == 3, let payload = Base64URL.decode(String(parts[1])),
+              (try? JSONValue.parse(payload))?["sub"]?.stringValue == IDTokenDefect.otherSubjectValue else { return }
+        ledger.violation("refreshed-id-token", "the stored ID token names another subject than the session's")
     }
 
     /// logout-clears: after a logout, forced logout or clear-state, no token of the session is on disk, and no
@@ -166,6 +194,7 @@ extension SimulationRun {
         }
         // A shared journal holds every process's events: its own invariants, not this process's replay.
         if world == .sharedJournal { return checkSharedJournal(entries, incarnation: slot.incarnation) }
+        checkPersonalDataForgotten(entries, incarnation: slot.incarnation)
         // Without a snapshot the journal starts at sequence 1 (or after a clear-state, at its first entry).
         guard lines == entries.count else { return }
         let live = await service.state
@@ -173,10 +202,11 @@ extension SimulationRun {
         var state = RegState.unsettled
         var denials = 0
         defer {
-            // A denial is the provider's word: it needs a refusal the provider actually sent.
+            // A denial is the provider's word: it needs a refusal the provider actually sent — and not one of a token
+            // whose rotation's answer was lost (that renewal was interrupted; the record's mark says so).
             // In host worlds the host reports its SSO's refusals (the lifecycle design's ssoDenied logout).
-            if denials > ledger.providerRefusals + ledger.hostDenialCount {
-                ledger.violation("logout-rules", "p\(slot.incarnation) journaled \(denials) denial(s), the provider refused \(ledger.providerRefusals) time(s), the host reported \(ledger.hostDenialCount)")
+            if denials > ledger.providerRefusals - ledger.refusalsOfInterruptedRenewals + ledger.hostDenialCount {
+                ledger.violation("logout-rules", "p\(slot.incarnation) journaled \(denials) denial(s), the provider refused \(ledger.providerRefusals) time(s) (\(ledger.refusalsOfInterruptedRenewals) of them an interrupted renewal's token), the host reported \(ledger.hostDenialCount)")
             }
         }
         var wasActive = false
@@ -200,6 +230,20 @@ extension SimulationRun {
         // through `timeIntervalSince1970` loses the last bits of a `Date`.
         if Self.normalized(replayed) != Self.normalized(live) {
             ledger.violation("replay-equals-live", "p\(slot.incarnation): journal folds to \(replayed), live state is \(live)")
+        }
+    }
+
+    /// personal-data-forgotten: once a session has ended by logout (the history folded into a snapshot of D), or by
+    /// a forced logout or a final error (every line redacted), no line the journal keeps from before that end holds
+    /// the user's personal data. Lines after it belong to whatever came next (a new registration names its user).
+    func checkPersonalDataForgotten(_ entries: [JournalEntry], incarnation: Int) {
+        guard let end = entries.lastIndex(where: { $0.event == .loggedOut || $0.event == .credentialsCleared }) else { return }
+        let personal = Data(email.utf8)
+        for entry in entries[..<end] {
+            guard let line = try? entry.encoded(), line.range(of: personal) != nil else { continue }
+            return ledger.violation("personal-data-forgotten",
+                                    "p\(incarnation)'s journal still names the user in entry \(entry.sequence) (\(entry.event.name)), "
+                                        + "before its \(entries[end].event.name) at \(entries[end].sequence)")
         }
     }
 

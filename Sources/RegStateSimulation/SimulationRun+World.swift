@@ -7,7 +7,7 @@ import RegStateSimulator
 extension SimulationRun {
     func prepareWorld() async {
         switch world {
-        case .plain, .launchBudget, .sharedJournal, .memory, .forgedRedirect:
+        case .plain, .launchBudget, .sharedJournal, .memory, .forgedRedirect, .anotherClient, .refreshedIDToken:
             break
         case .rejectingBackend:
             await prepareRejectingBackend()
@@ -33,8 +33,13 @@ extension SimulationRun {
     /// sometimes turns hostile with its nonces (a new one on every answer, none accepted), and back.
     func actWorld() async {
         switch world {
-        case .plain, .launchBudget, .sharedJournal, .rejectingBackend, .forgedRedirect:
+        case .plain, .launchBudget, .sharedJournal, .rejectingBackend, .forgedRedirect, .anotherClient:
             break
+        case .refreshedIDToken:
+            guard worldRandom.chance(8) else { return }
+            refreshedIDTokenDefect.toggle()
+            await simulator.setRefreshedIDTokenDefect(refreshedIDTokenDefect ? .otherSubject : nil)
+            ledger.note("act   provider's refreshed ID tokens " + (refreshedIDTokenDefect ? "name another subject" : "honest again"))
         case .memory:
             await churnSubscribers()
         case .pushedAuthorization:
@@ -117,8 +122,11 @@ extension SimulationRun {
     /// hostile nonce policy ends.
     func healWorld() async {
         switch world {
-        case .plain, .launchBudget, .memory, .rejectingBackend, .forgedRedirect:
+        case .plain, .launchBudget, .memory, .rejectingBackend, .forgedRedirect, .anotherClient:
             break
+        case .refreshedIDToken:
+            refreshedIDTokenDefect = false
+            await simulator.setRefreshedIDTokenDefect(nil)
         case .sharedJournal:
             (disk as? SimulatedFileSystem)?.sharedAppendCrashes = false
         case .pushedAuthorization:

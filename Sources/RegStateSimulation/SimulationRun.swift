@@ -23,6 +23,8 @@ public actor SimulationRun {
     /// The forged-redirect world's referee on the wire, and what its registrations did; `nil` in every other world.
     nonisolated let forgeryAudit: ForgeryAudit?
     var forgeryTally = ForgeryTally()
+    /// The refreshed-id world: whether the provider's refresh answers now carry an ID token of another subject.
+    var refreshedIDTokenDefect = false
     let liveness = Liveness()
     var random: SeededRandom
     /// A second stream for the faults added after the first seeds were recorded (key rotation, device limits), so
@@ -106,6 +108,7 @@ public actor SimulationRun {
             : nil
         network.rejectionAudit = rejectionAudit
         forgeryAudit = world == .forgedRedirect ? ForgeryAudit(ledger: ledger) : nil
+        ledger.strictRotations = world == .refreshedIDToken
         network.forgeryAudit = forgeryAudit
         network.disabledFaults = Set(options.disabledFaults.compactMap(\.networkFault))
         startedAt = clock.now()
@@ -164,7 +167,7 @@ public actor SimulationRun {
         let incarnation = nextIncarnation
         slot.incarnation = incarnation
         let liveness = liveness
-        let service = RegStateService(configuration: configuration(), dependencies: RegStateDependencies(
+        let service = RegStateService(configuration: configuration(for: index), dependencies: RegStateDependencies(
             store: disk.store(for: incarnation),
             journal: disk.journal(for: slot, incarnation: incarnation, liveness: liveness),
             transport: network.transport(for: incarnation) { liveness.isAlive(incarnation) },
@@ -187,6 +190,7 @@ public actor SimulationRun {
     /// Ends slot's current incarnation: its memory is gone, its lock released, its requests never answered.
     func end(_ slot: ProcessSlot) {
         guard slot.service != nil else { return }
+        ledger.processEnded()
         liveness.kill(slot.incarnation)
         disk.kill(slot.incarnation)
         let label = "p\(slot.incarnation) "
@@ -197,9 +201,20 @@ public actor SimulationRun {
         if world == .host { for call in pending where call.incarnation == slot.incarnation { call.task.cancel() } }
     }
 
-    func configuration() -> RegStateConfiguration {
+    /// The client ID of the another-client world's last slot: one the provider does not know.
+    static let anotherClientID = "another-client"
+
+    /// Whether slot `index` runs a process built for another client (the another-client world's last slot).
+    func isAnotherClient(_ index: Int) -> Bool {
+        world == .anotherClient && slots.count > 1 && index == slots.count - 1
+    }
+
+    /// The configuration of the processes of slot `index` (`nil`: the world client's, as every slot's but the
+    /// another-client world's last).
+    func configuration(for index: Int? = nil) -> RegStateConfiguration {
         let world = SimulatorConfiguration()
-        var oidc = OIDCConfiguration(issuer: world.issuer, clientID: world.clientID, redirectURI: SimulatedDevice.redirect)
+        let clientID = index.map(isAnotherClient) == true ? Self.anotherClientID : world.clientID
+        var oidc = OIDCConfiguration(issuer: world.issuer, clientID: clientID, redirectURI: SimulatedDevice.redirect)
         oidc.unexplainedAnswerRetryDelay = 0
         var configuration = RegStateConfiguration(oidc: oidc, backendURL: world.backendURL)
         // A launch renewal waits for its answer, but in the launch-budget world, whose clock drives the budget's timer.
@@ -208,7 +223,7 @@ public actor SimulationRun {
         // the seed chose (the check is tested on the simulator in RegistrationCheckTests).
         configuration.checksRegistrationAtLaunch = false
         switch self.world {
-        case .plain, .memory, .sharedJournal, .forgedRedirect: break
+        case .plain, .memory, .sharedJournal, .forgedRedirect, .anotherClient, .refreshedIDToken: break
         case .rejectingBackend: configuration.backendRetiresSecurityTokens = true
         case .launchBudget: configuration.oidc.unexplainedAnswerRetryDelay = 1
         case .pushedAuthorization: configuration.oidc.pushedAuthorization = enginePushedAuthorization

@@ -46,10 +46,15 @@ extension Simulator {
     /// Builds `defect` into every ID token issued from now on; `nil` issues honest tokens again.
     public func setIDTokenDefect(_ defect: IDTokenDefect?) { idTokenDefect = defect }
 
-    /// `claims` signed as the world signs them, with the defect in effect.
-    func signedIDToken(_ claims: [String: JSONValue]) throws -> String {
+    /// Builds `defect` into the ID tokens of refresh answers only (a sign-in's stay honest), in place of any set with
+    /// ``setIDTokenDefect(_:)``; `nil` ends it.
+    public func setRefreshedIDTokenDefect(_ defect: IDTokenDefect?) { refreshedIDTokenDefect = defect }
+
+    /// `claims` signed as the world signs them, with the defect in effect (for a refresh answer's, `refreshing`).
+    func signedIDToken(_ claims: [String: JSONValue], refreshing: Bool = false) throws -> String {
         var claims = claims
-        switch idTokenDefect {
+        let defect = refreshing ? refreshedIDTokenDefect ?? idTokenDefect : idTokenDefect
+        switch defect {
         case .wrongAudience: claims["aud"] = "someone-else"
         case .wrongIssuer: claims["iss"] = .string(IDTokenDefect.wrongIssuerValue)
         case .expired: claims["exp"] = .number((claims["iat"]?.numberValue ?? 0) - 600)
@@ -62,7 +67,7 @@ extension Simulator {
             claims["aud"] = .array([claims["aud"] ?? .null, .string(IDTokenDefect.otherSubjectValue)])
         case .badSignature, .algNone, .otherKey, .duplicateHeaderAlgorithm, .duplicateClaim, nil: break
         }
-        switch idTokenDefect {
+        switch defect {
         case .algNone:
             let header: JSONValue = ["alg": "none", "typ": "JWT"]
             return Base64URL.encode(header.serialized()) + "." + Base64URL.encode(JSONValue.object(claims).serialized()) + "."

@@ -31,6 +31,8 @@ public actor Simulator {
     var savedWorld: World?
     /// The defect built into every ID token issued, when a test asked for one.
     var idTokenDefect: IDTokenDefect?
+    /// A defect in the ID tokens of refresh answers only (``setRefreshedIDTokenDefect(_:)``).
+    var refreshedIDTokenDefect: IDTokenDefect?
     /// Every request that reached the host API's resource endpoint, oldest first (in memory only).
     public internal(set) var resourceRequests: [ResourceRequest] = []
     /// How many Check Registration requests (`GET /v1/check-registration`) reached the backend (in memory only).

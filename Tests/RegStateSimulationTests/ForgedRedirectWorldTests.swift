@@ -11,8 +11,10 @@ struct ForgedRedirectWorldTests {
     /// Seeds of this world that found an engine defect: 5, 29, 50, 446, 631 (after a relaunch the redirect's check needs
     /// the provider's metadata; when it could not be read — an outage, a proxy's redirect — the exchange took the
     /// pending login first, and one forged redirect lost the sign-in); 411, 1370 (harness: a refusal past the bound
-    /// that the store could not count, or that could not be checked, discards nothing).
-    static let regressionSeeds: [UInt64] = [5, 29, 50, 411, 446, 631, 1370]
+    /// that the store could not count, or that could not be checked, discards nothing); 276 (engine: a login that
+    /// another process's newer login superseded at the same instant completed, because its time read back from the
+    /// store had lost a last bit and looked older).
+    static let regressionSeeds: [UInt64] = [5, 29, 50, 276, 411, 446, 631, 1370]
 
     @Test("Given seeds in the forged-redirect world, when each life runs, then every invariant holds, with forgeries refused, relaunches mid-login, logins discarded past the bound and genuine ones completed")
     func forgedSeeds() async throws {
@@ -25,6 +27,9 @@ struct ForgedRedirectWorldTests {
         #expect(calls.contains { $0.contains("tooManyRefusedRedirects") })
         #expect(outcome.lines.contains { $0.contains("relaunch while a login is pending") })
         #expect(!outcome.lines.contains { $0.contains("check forged redirects: 0 login(s)") })
+        // Another process's newer login superseded the pending one, whose redirect was refused; the newer completed.
+        #expect(calls.contains { $0.contains("the genuine redirect -> refused") && $0.contains("pendingLoginSuperseded") })
+        #expect(outcome.lines.contains { $0.contains("completes its own login -> accepted") })
     }
 
     @Test("Given a forged-redirect seed that once found a defect, when it runs again, then every invariant holds",

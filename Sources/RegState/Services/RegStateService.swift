@@ -186,7 +186,6 @@ public actor RegStateService {
         } catch {
             throw .rejected(error)
         }
-        let before = state
         // The launch's first entry goes to disk with the next one (its inspection's result): one fsync, not two.
         if case .launched = event { recorder.recordWithNext(event) } else { recorder.record(event) }
         current = transition.state
@@ -195,7 +194,6 @@ public actor RegStateService {
         for effect in transition.effects {
             applied.append(await perform(effect))
         }
-        forgetUserIfGone(after: event, from: before)
         await noteClockOffset()
         resumeSettleWaiters()
         // A session that ended takes every request waiting for its security token with it.
@@ -297,17 +295,6 @@ public actor RegStateService {
         case .logout:
             let outcome = await runner.logout()
             return await answer(outcome.result, feeding: outcome.event)
-        }
-    }
-
-    /// In **D** after a logout the journal is one snapshot of **D** (no email, name or subject); after credentials
-    /// were cleared (final **E**, forced logout) every line stays without personal data, reasons kept.
-    private func forgetUserIfGone(after event: MachineEvent, from before: RegState) {
-        guard state == .registrationRequired else { return }
-        switch (event, before) {
-        case (.loggedOut, _): recorder.forgetHistory()
-        case (.credentialsCleared, _): recorder.forgetPersonalData()
-        default: return
         }
     }
 

@@ -56,12 +56,20 @@ extension TokenService {
         owned.provisional = nil
     }
 
-    /// At launch: provisional tokens (an app killed on the confirmation page) are removed, under the store's lock.
-    func removeAbandonedProvisional() async {
+    /// At launch: provisional tokens (an app killed on the confirmation page) are removed, with the DPoP key that
+    /// registration promoted for them, under the store's lock. A key another registration has put there since stays.
+    func removeAbandonedProvisional(dpop: DPoPContext) async {
         guard let record = try? loadOwn(), record.stage == .provisional else { return }
         guard let lease = try? await exclusiveAccess() else { return }
         defer { lease.release() }
         guard let current = try? loadOwn(), current.stage == .provisional else { return }
-        try? store.removeValue(forKey: Self.credentialsKey)
+        do {
+            try store.removeValue(forKey: Self.credentialsKey)
+        } catch {
+            return
+        }
+        if let thumbprint = current.dpopThumbprint, (try? dpop.keys.load())?.thumbprint == thumbprint {
+            dpop.forgetSession(removingKey: true)
+        }
     }
 }

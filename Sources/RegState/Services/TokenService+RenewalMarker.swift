@@ -27,15 +27,22 @@ extension TokenService {
         return marked
     }
 
-    /// Removes the mark of a renewal whose answer arrived but was deliberately not stored (its ID token failed
+    /// Removes the mark of a renewal whose answer arrived but was deliberately not used (its ID token failed
     /// validation): nothing was lost in transit, so the next refusal is not an interrupted renewal's.
     ///
-    /// - Parameter marked: the record as ``markRenewalStarted(on:)`` left it.
+    /// Of that answer only a rotated refresh token is kept. The provider has retired the one presented, so without
+    /// the new one the next renewal would be refused as a reuse and the session lost to one bad answer; what the new
+    /// one brings is validated again at that renewal.
+    ///
+    /// - Parameters:
+    ///   - marked: the record as ``markRenewalStarted(on:)`` left it.
+    ///   - answer: the refused answer.
     /// - Throws: ``StoreError``.
-    package func clearRenewalMark(on marked: StoredCredentials) throws {
-        guard marked.renewalStartedAt != nil else { return }
+    package func clearRenewalMark(on marked: StoredCredentials, keepingRotationOf answer: TokenResponse) throws {
         var cleared = marked
         cleared.renewalStartedAt = nil
+        cleared.keepRefreshToken(of: answer, at: answer.receivedAt ?? clock.now())
+        guard cleared != marked else { return }
         try save(cleared)
     }
 }

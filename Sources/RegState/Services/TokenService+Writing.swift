@@ -76,10 +76,7 @@ extension TokenService {
         credentials.expiresAt = tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime)
         credentials.issuedAt = now
         credentials.renewalStartedAt = nil
-        if let refresh = tokens.refreshToken {
-            credentials.refreshToken = refresh
-            credentials.refreshExpiresAt = tokens.refreshExpiresIn.map { RecordedTime.expiry(after: $0, from: now) }
-        }
+        credentials.keepRefreshToken(of: tokens, at: now)
         if let idToken = tokens.idToken { credentials.idToken = idToken }
         if let profile { credentials.profile = profile }
         try save(credentials)

@@ -97,7 +97,7 @@ package actor TokenService {
         switch credentials.stage {
         case .provisional:
             // Not a session; whether it is abandoned (and removed) is decided under the store's lock
-            // (``removeAbandonedProvisional()``): another process may be confirming it.
+            // (``removeAbandonedProvisional(dpop:)``): another process may be confirming it.
             return .nothing
         case .nonNative:
             return .nothing

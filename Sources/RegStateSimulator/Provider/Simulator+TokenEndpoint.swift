@@ -177,16 +177,15 @@ extension Simulator {
         }
         if scopes.contains("openid") {
             body["id_token"] = .string(try idToken(for: user, clientID: family.clientID, authTime: family.authTime,
-                                                   accessToken: accessToken, nonce: nonce))
+                                                   accessToken: accessToken, nonce: nonce, refreshing: issue != .byScope))
         }
         return .json(200, .object(body))
     }
 
     /// An RS256 ID token (OIDC Core §2) for `user`, as real providers shape it: one audience and so no `azp`; `at_hash` binding it to the access token
     /// issued with it (OIDC Core 3.1.3.6: the left half of the access token's SHA-256, base64url).
-    func idToken(for user: SimulatorUser, clientID: String, authTime: Date, accessToken: String, nonce: String?) throws
-        -> String
-    {
+    func idToken(for user: SimulatorUser, clientID: String, authTime: Date, accessToken: String, nonce: String?,
+                 refreshing: Bool = false) throws -> String {
         let now = clock.now()
         var claims: [String: JSONValue] = [
             "iss": .string(configuration.issuerIdentifier),
@@ -201,7 +200,7 @@ extension Simulator {
             "name": .string(user.name),
         ]
         if let nonce { claims["nonce"] = .string(nonce) }
-        return try signedIDToken(claims)
+        return try signedIDToken(claims, refreshing: refreshing)
     }
 
     /// The requested scope reduced to the supported scopes, in request order, without repeats.

@@ -171,16 +171,20 @@ struct PendingLoginTests {
         }
     }
 
-    @Test("Given a process holding its login in memory, when another process began a newer one, then the older redirect is refused as superseded")
-    func supersededInAnotherProcess() async throws {
+    @Test("Given a process holding its login in memory, when another process began a newer one, then the older redirect is refused as superseded",
+          arguments: [1.0, 0.0])
+    func supersededInAnotherProcess(after seconds: Double) async throws {
         let device = try FileStoreDevice()
         defer { device.remove() }
+        // A time whose seconds since 1970 are not those since 2001 to the last bit.
+        device.clock.advance(by: 0.1)
         let first = try device.launch()
         await first.start()
         let older = try await first.beginSocialRegistration()
         let second = try device.launch()
         await second.start()
-        device.clock.advance(by: 1)
+        // A second later, or at the same instant (the newer login's time then reads back from the store).
+        device.clock.advance(by: seconds)
         let newer = try await second.beginSocialRegistration()
         let callback = try await device.simulator.authorize(older, as: "alice@example.com")
         await #expect(throws: RegStateServiceError.registration(.pendingLoginSuperseded)) {

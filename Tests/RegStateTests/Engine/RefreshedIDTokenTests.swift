@@ -4,9 +4,10 @@ import RegState
 import RegStateTesting
 import RegStateSimulator
 
-/// Issue 14: a refresh answer's ID token gets every check of registration plus OIDC Core 12.2 (same `iss` and `sub`,
-/// same `nonce` when present). One that fails stores nothing, keeps the session and its tokens, and is a recoverable
-/// E naming the check — the user is not logged out because the provider misbehaved once.
+/// A refresh answer's ID token gets every check of registration plus OIDC Core 12.2 (same `iss` and `sub`, same
+/// `nonce` when present). One that fails keeps the session, its access token, ID token and profile, and is a
+/// recoverable E naming the check — the user is not logged out because the provider misbehaved once. Only the answer's
+/// rotated refresh token is stored: the provider retired the one presented.
 @Suite("Refreshed ID tokens are validated on renewal")
 struct RefreshedIDTokenTests {
     /// The check each simulator defect fails (the `IDTokenError` case name the journal carries).
@@ -26,12 +27,12 @@ struct RefreshedIDTokenTests {
         }
     }
 
-    @Test("a refresh answer with a defective ID token: recoverable E with the check, nothing stored, session kept",
+    @Test("a defective refreshed ID token: recoverable E, only the rotated refresh token kept, the session goes on",
           arguments: IDTokenDefect.allCases)
     func defectiveRefreshedIDToken(_ defect: IDTokenDefect) async throws {
         let harness = try EngineHarness()
         let service = try await harness.registeredService()
-        let before = try #require(try harness.store.data(forKey: TokenService.credentialsKey))
+        let before = try Self.record(harness)
         let profile = await service.state.session?.profile
         harness.clock.advance(by: 7200)
         await harness.simulator.setIDTokenDefect(defect)
@@ -41,10 +42,25 @@ struct RefreshedIDTokenTests {
         let state = await service.state
         #expect(state.session != nil, "the session is kept, got \(state)")
         #expect(state.session?.profile == profile)
-        #expect(try harness.store.data(forKey: TokenService.credentialsKey) == before, "nothing stored")
+        var after = try Self.record(harness)
+        #expect(after["refresh_token"] != before["refresh_token"], "the rotated refresh token is kept")
+        for rotated in ["refresh_token", "refresh_expires_at"] { after[rotated] = before[rotated] }
+        #expect(after == before, "nothing else of the answer is stored")
         let journaled = try await service.journalEntries().map(\.event)
         #expect(journaled.contains { if case .renewalFailed(failure, _) = $0 { true } else { false } })
         #expect(!journaled.contains { $0 == .loggedOut || $0 == .credentialsCleared })
+        // The provider retired the refresh token it rotated from: the session goes on with the new one.
+        await harness.simulator.setIDTokenDefect(nil)
+        harness.clock.advance(by: 7200)
+        _ = try await service.validAccessToken().token
+        #expect(await service.state.letter == "C")
+        #expect(await service.state.session?.profile == profile)
+    }
+
+    /// The stored credentials record's fields.
+    static func record(_ harness: EngineHarness) throws -> [String: JSONValue] {
+        let data = try #require(try harness.store.data(forKey: TokenService.credentialsKey))
+        return try #require(try JSONValue.parse(data).objectValue)
     }
 
     @Test("an honest refreshed ID token is accepted and stored (the check above can fail)")

@@ -103,6 +103,25 @@ struct SessionOwnershipTests {
         #expect(await first.state.letter == "H")
     }
 
+    @Test("an abandoned registration's provisional tokens and DPoP key both go at the next launch")
+    func abandonedRegistrationLeavesNoKey() async throws {
+        let device = try Self.device()
+        let abandoned = device.launch()
+        await abandoned.start()
+        try await device.signIn(abandoned, as: "alice@example.com")
+        #expect(await abandoned.state.letter == "G")
+        #expect(try device.store.data(forKey: DPoPKeyStore.recordKey) != nil, "the registration promoted its key")
+        // The app dies on the confirmation page; the next launch finds the provisional tokens.
+        let next = device.launch()
+        #expect(await next.start() == .registrationRequired)
+        let left = try Self.records(device.store).keys.filter { $0 != TokenService.installationKey }
+        #expect(left.isEmpty, "left behind: \(left.sorted())")
+        // And a registration from here starts clean and completes.
+        try await device.signIn(next, as: "bob@example.com")
+        try await next.confirmRegistration()
+        #expect(await next.state.letter == "H")
+    }
+
     /// Every record the store holds, byte for byte.
     static func records(_ store: InMemorySecureStore) throws -> [String: Data] {
         var all: [String: Data] = [:]

@@ -69,7 +69,11 @@ extension EffectRunner {
             return .registrationFailed(.storage(error.localizedDescription))
         }
         guard let login = remembered ?? taken else { return .registrationFailed(.noPendingLogin) }
-        if let superseding, superseding.createdAt >= login.createdAt { return .registrationFailed(.pendingLoginSuperseded) }
+        // Compared as a record keeps the time (seconds since 1970): a login begun at the same instant and read back
+        // from the store is not older by the last bit the round trip loses.
+        if let superseding, superseding.createdAt >= Date(timeIntervalSince1970: login.createdAt.timeIntervalSince1970) {
+            return .registrationFailed(.pendingLoginSuperseded)
+        }
         if login.isExpired(at: dependencies.clock.now(), lifetime: configuration.pendingLoginLifetime) {
             return .registrationFailed(.pendingLoginExpired)
         }

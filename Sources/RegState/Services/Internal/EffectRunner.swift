@@ -60,7 +60,7 @@ struct EffectRunner: Sendable {
     func inspectStoredTokens() async -> (event: MachineEvent, stale: SecretInput?) {
         if configuration.sessionSource == .host { _ = await tokens.migrateLegacyHostSession() }
         let inspected = await tokens.inspectWithAccessToken()
-        if case .nothing = inspected.status { await tokens.removeAbandonedProvisional() }
+        if case .nothing = inspected.status { await tokens.removeAbandonedProvisional(dpop: dpop) }
         return (.storedTokensInspected(inspected.status), inspected.expiredAccessToken.map(SecretInput.staleAccessToken))
     }
 }

@@ -132,11 +132,14 @@ package struct JournalRecorder {
     /// events, written in the same append).
     /// The numbering never passes ``JournalEntry/maximumSequence`` (the reader refuses larger values): at the cap the
     /// journal is folded into a snapshot numbered 0 first.
+    ///
+    /// An event that ends the session forgets the user in the same write (``Forgetting``), so that no crash can leave
+    /// the end of a session on disk beside the personal data it should have taken away.
     package mutating func record(_ event: MachineEvent) {
-        write([(event, clock.now())])
+        write([(event, clock.now())], forgetting: Forgetting(after: event))
     }
 
-    private mutating func write(_ events: [(event: MachineEvent, at: Date)]) {
+    private mutating func write(_ events: [(event: MachineEvent, at: Date)], forgetting: Forgetting? = nil) {
         let batch = pending + events
         pending = []
         var renumbered = false
@@ -155,6 +158,10 @@ package struct JournalRecorder {
                         written.append(try JournalEntry(sequence: offset + 1, recordedAt: item.at, event: item.event).encoded())
                     }
                     return .replaceAll(written)
+                }
+                if let forgetting {
+                    return .replaceAll(try Self.forget(forgetting, in: JournalLines(contents.lines, decodingEntries: true),
+                                                       appending: batch))
                 }
                 let written = try batch.enumerated().map { offset, item in
                     try JournalEntry(sequence: lines.lastSequence + offset + 1, recordedAt: item.at, event: item.event)
@@ -182,40 +189,31 @@ package struct JournalRecorder {
         }
     }
 
-    /// Folds the whole journal into one snapshot, so that nothing of the history stays: after a logout the state is
-    /// **D**, which holds no personal data, and the journal forgets the user (the registration design: "no record on this device of
-    /// previous attempts to register"). Under the journal's lock, like compaction.
-    func forgetHistory() {
-        do {
-            try journal.update { contents in
-                let lines = JournalLines(contents.lines, decodingEntries: true)
-                return .replaceAll([try JournalSnapshot(sequence: lines.lastSequence, state: lines.folded).encoded()])
-            }
-        } catch {
-            logger.log(.warning, "journal: forgetting the history failed (\(error.localizedDescription))")
+    /// The journal's lines once `batch` (ending the session) is appended and the user forgotten: after a logout one
+    /// snapshot of **D**, which holds no personal data, so that nothing of the history stays (the registration design:
+    /// "no record on this device of previous attempts to register"); after a final **E** or a forced logout every line
+    /// without personal data (``PersonalDataRedaction``), numbers, dates and reasons kept, so that the journal still
+    /// says why the session ended.
+    private static func forget(_ forgetting: Forgetting, in lines: JournalLines,
+                               appending batch: [(event: MachineEvent, at: Date)]) throws -> [Data] {
+        let appended = batch.enumerated().map { offset, item in
+            JournalEntry(sequence: lines.lastSequence + offset + 1, recordedAt: item.at, event: item.event)
         }
-    }
-
-    /// Rewrites every line without personal data (``PersonalDataRedaction``), keeping the numbers, dates and reasons:
-    /// after a final **E** or a forced logout the user is gone from the device, but the journal must still say why
-    /// the session ended. Under the journal's lock; atomic like compaction.
-    func forgetPersonalData() {
-        do {
-            try journal.update { contents in
-                let lines = JournalLines(contents.lines, decodingEntries: true)
-                var written: [Data] = []
-                if let snapshot = lines.snapshot {
-                    written.append(try JournalSnapshot(sequence: snapshot.sequence,
-                                                       state: PersonalDataRedaction.state(snapshot.state)).encoded())
-                }
-                for entry in lines.entries {
-                    written.append(try JournalEntry(sequence: entry.sequence, recordedAt: entry.recordedAt,
-                                                    event: PersonalDataRedaction.event(entry.event)).encoded())
-                }
-                return .replaceAll(written)
+        switch forgetting {
+        case .history:
+            let state = appended.reduce(lines.folded, fold)
+            return [try JournalSnapshot(sequence: lines.lastSequence + appended.count, state: state).encoded()]
+        case .personalData:
+            var written: [Data] = []
+            if let snapshot = lines.snapshot {
+                written.append(try JournalSnapshot(sequence: snapshot.sequence,
+                                                   state: PersonalDataRedaction.state(snapshot.state)).encoded())
             }
-        } catch {
-            logger.log(.warning, "journal: forgetting personal data failed (\(error.localizedDescription))")
+            for entry in lines.entries + appended {
+                written.append(try JournalEntry(sequence: entry.sequence, recordedAt: entry.recordedAt,
+                                                event: PersonalDataRedaction.event(entry.event)).encoded())
+            }
+            return written
         }
     }
 

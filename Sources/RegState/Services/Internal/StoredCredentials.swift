@@ -93,6 +93,14 @@ package struct StoredCredentials: Sendable, Equatable, CustomStringConvertible {
                              refreshExpiresAt: refreshExpiresAt, profile: profile)
     }
 
+    /// Takes the refresh token `tokens` rotated to, received at `now`; an answer without one keeps the old (the
+    /// provider did not rotate).
+    mutating func keepRefreshToken(of tokens: TokenResponse, at now: Date) {
+        guard let refresh = tokens.refreshToken else { return }
+        refreshToken = refresh
+        refreshExpiresAt = tokens.refreshExpiresIn.map { RecordedTime.expiry(after: $0, from: now) }
+    }
+
     /// Whether the tokens are bound to the installation's DPoP key: a bound token is never sent as `Bearer`.
     package var isDPoPBound: Bool { tokenType == "DPoP" }
 
