@@ -40,7 +40,8 @@ public struct SimulatorUser: Sendable, Hashable, Codable {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }
-        let hex = String(hash, radix: 16)
-        return "email|" + String(repeating: "0", count: 16 - hex.count) + hex
+        let digits = Array("0123456789abcdef".utf8)
+        let hex = stride(from: 60, through: 0, by: -4).map { digits[Int(truncatingIfNeeded: hash >> UInt64($0)) & 0xf] }
+        return "email|" + String(decoding: hex, as: UTF8.self)
     }
 }

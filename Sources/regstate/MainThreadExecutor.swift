@@ -1,21 +1,38 @@
 import Dispatch
+import Foundation
+import RegState
 
 /// Runs the command's jobs — its task's, the engine actors' it calls into, the event printer's — one after another on
-/// the main thread, which the process parks in `dispatchMain()`. A short command then hands no work from thread to
-/// thread (each hand-off a wake-up, and on a loaded machine a wait for a CPU); work the engine starts in tasks of its
-/// own (a renewal racing the launch budget, a timer) still runs on the shared pool and comes back here.
+/// the process's main thread, which does nothing else (``run(_:)``). A short command then hands no work from thread to
+/// thread (each hand-off a wake-up, and on a loaded machine a wait for a CPU) and starts no thread of its own (each
+/// one a stack and a malloc arena); work the engine starts in tasks of its own (a renewal racing the launch budget, a
+/// timer) still runs on the shared pool and comes back here.
 ///
-/// Only the `regstate` process uses it (tests run commands in-process, without a main queue running). Task executors
-/// exist from macOS 15 / iOS 18; before, the command runs on the shared pool as it did.
+/// Only the `regstate` process uses it (tests run commands in-process). Task executors exist from macOS 15 / iOS 18;
+/// before, the command runs on the shared pool as it did.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
 final class MainThreadExecutor: TaskExecutor {
+    private let jobs = LockedValue<[UnownedJob]>([])
+    private let queued = DispatchSemaphore(value: 0)
+
     /// The executor the command's tasks prefer; `nil` (no preference) unless the process set one up.
     static var preferred: MainThreadExecutor? { CommandExecutor.preferred as? MainThreadExecutor }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
+        jobs.withLock { $0.append(job) }
+        queued.signal()
+    }
+
+    /// Starts `command` in a task that prefers this executor, then runs jobs on the calling (main) thread until the
+    /// command ends the process with its exit status.
+    func run(_ command: @escaping @Sendable () async -> Int32) -> Never {
+        Task(executorPreference: self) { exit(await command()) }
         let executor = asUnownedTaskExecutor()
-        DispatchQueue.main.async { job.runSynchronously(on: executor) }
+        while true {
+            queued.wait()
+            jobs.withLock { $0.removeFirst() }.runSynchronously(on: executor)
+        }
     }
 }
 

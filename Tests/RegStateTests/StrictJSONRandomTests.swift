@@ -44,4 +44,35 @@ struct StrictJSONRandomTests {
         }
         #expect(accepted > 100)
     }
+
+    /// What `JSONEncoder` writes for `value` with the options `serialized()` promises.
+    static func encoded(_ value: JSONValue) -> Data? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try? encoder.encode(value)
+    }
+
+    @Test("serialized() writes the bytes JSONEncoder writes, for every accepted random input and hand-picked values")
+    func serializedMatchesJSONEncoder() throws {
+        var generator = SplitMix(state: 0x5E71)
+        var compared = 0
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 1...12, using: &generator)
+            let text = (0..<count).map { _ in Self.pieces.randomElement(using: &generator) ?? "" }.joined()
+            guard let value = try? JSONValue.parse(Data(text.utf8)) else { continue }
+            compared += 1
+            #expect(value.serialized() == Self.encoded(value), "\(text.debugDescription)")
+        }
+        #expect(compared > 100)
+        let picked: [JSONValue] = [
+            ["b": 1, "a": [true, false, nil], "B": "x/y", "é": "\u{0}\u{1F}\u{7F}\"\\\n\r\t\u{08}\u{0C}", "10": 2, "9": 3, "": [:]],
+            .number(-0.0), .number(0.1), .number(1e15), .number(1e16), .number(9_007_199_254_740_992), .number(-1.5e-7),
+            .number(1_795_711_486.9484806), .number(1e300), .number(-42), .string("😀 ü \u{2028}"), .array([]),
+        ]
+        for value in picked {
+            #expect(value.serialized() == Self.encoded(value), "\(value)")
+        }
+        #expect(JSONValue.number(.infinity).serialized() == Data("null".utf8))
+        #expect(JSONValue.array([.number(.nan)]).serialized() == Data("null".utf8))
+    }
 }

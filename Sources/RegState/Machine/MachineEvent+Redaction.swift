@@ -17,13 +17,16 @@ extension MachineEvent {
 
     /// `alice@example.com` → `a***@example.com`, wherever an address occurs in `text`.
     public static func maskEmails(in text: String) -> String {
-        guard text.contains("@") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "@")) else { return text }
         let words = text.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
             guard let at = word.firstIndex(of: "@"), at > word.startIndex,
-                  word[word.index(after: at)...].contains(".")
+                  word[word.index(after: at)...].utf8.contains(UInt8(ascii: "."))
             else { return String(word) }
             let local = word[..<at]
-            let leading = local.prefix { !$0.isLetter && !$0.isNumber }
+            let leading = local.prefix { character in  // ASCII without Unicode's tables
+                character.asciiValue.map { !(($0 | 0x20) &- 0x61 < 26 || $0 &- 0x30 < 10) }
+                    ?? (!character.isLetter && !character.isNumber)
+            }
             let first = local.dropFirst(leading.count).prefix(1)
             return leading + first + "***" + word[at...]
         }

@@ -255,10 +255,7 @@ package actor TokenService {
     }
 
     func save(_ credentials: StoredCredentials) throws {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
-        try store.set(try encoder.encode(credentials), forKey: Self.credentialsKey)
+        try store.set(credentials.encoded, forKey: Self.credentialsKey)
     }
 
     private func quarantine() {

@@ -42,15 +42,16 @@ public enum JSONValue: Sendable, Hashable, Codable {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
         case .number(let value):
-            if value.rounded() == value, abs(value) < 9_007_199_254_740_992 {
-                try container.encode(Int64(value))
-            } else {
-                try container.encode(value)
-            }
+            if let whole = Self.whole(value) { try container.encode(whole) } else { try container.encode(value) }
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
         }
+    }
+
+    /// `number` as the integer JSON writes for it, when it is whole and below 2^53 (beyond, a `Double` is not exact).
+    static func whole(_ number: Double) -> Int64? {
+        number.rounded() == number && abs(number) < 9_007_199_254_740_992 ? Int64(number) : nil
     }
 
     /// The string, when this is a string.
@@ -134,12 +135,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
         return try JSONDecoder().decode(type, from: data)
     }
 
-    /// The value as compact JSON text with sorted keys, so equal values serialise identically.
+    /// The value as compact JSON text with sorted keys, so equal values serialise identically: the bytes `JSONEncoder`
+    /// writes with `.sortedKeys` and `.withoutEscapingSlashes`, or `null` for a value holding an infinity or NaN.
     public func serialized() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding a JSONValue cannot fail: every case maps to a JSON construct.
-        return (try? encoder.encode(self)) ?? Data("null".utf8)
+        var text = JSONText()
+        return text.value(self) ? text.data : Data("null".utf8)
     }
 }
 

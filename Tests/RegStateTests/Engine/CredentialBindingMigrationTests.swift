@@ -16,10 +16,7 @@ struct CredentialBindingMigrationTests {
         #expect(credentials.issuer != nil && credentials.clientID != nil, "a new record is bound")
         credentials.issuer = nil
         credentials.clientID = nil
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
-        let old = try encoder.encode(credentials)
+        let old = credentials.encoded
         #expect(try keys(old).isDisjoint(with: ["issuer", "client_id"]))
         return old
     }
@@ -100,10 +97,7 @@ struct CredentialBindingMigrationTests {
             refreshToken: "refresh-1", expiresAt: Date().addingTimeInterval(3600))
         credentials.issuer = row.0
         credentials.clientID = row.1
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(credentials)
+        let data = credentials.encoded
         try store.set(data, forKey: TokenService.credentialsKey)
         let service = TokenService(store: store, binding: Self.binding)
         let status = await service.inspect()

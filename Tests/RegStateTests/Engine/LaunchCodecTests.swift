@@ -154,10 +154,22 @@ struct LaunchCodecTests {
     }
 
     private static func encoded(_ credentials: StoredCredentials) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(credentials)
+        credentials.encoded
+    }
+
+    /// A credentials record as the previous main wrote it with `JSONEncoder` (sorted keys, seconds since 1970, slashes
+    /// escaped), its tokens shortened.
+    static let previousMainRecord = #"{"access_token":"ac-x","client_id":"regstate-cli","expires_at":1795714545.8828616,"#
+        + #""id_token":"id-x","issued_at":1795710945.8828616,"issuer":"https:\/\/idp.regstate.sim","profile":"#
+        + #"{"email":"alice@example.com","emailVerified":true,"issuer":"https:\/\/idp.regstate.sim","#
+        + #""name":"Alice Example","subject":"email|67023fc4a7ff2a46"},"refresh_expires_at":1798302945.8828616,"#
+        + #""refresh_token":"re-x","registration_type":"SOCIAL","security_token":"se-x","#
+        + #""security_token_expires_at":1795714545.923201,"session_id":"se-x","stage":"confirmed","token_type":"Bearer"}"#
+
+    @Test("a credentials record is written byte for byte as the previous main's JSONEncoder wrote it")
+    func credentialsBytes() throws {
+        let record = try #require(StoredCredentials.read(Data(Self.previousMainRecord.utf8)))
+        #expect(String(decoding: record.encoded, as: UTF8.self) == Self.previousMainRecord)
     }
 
     @Test("a credentials record is read back as it was written, every member, with every profile and date")

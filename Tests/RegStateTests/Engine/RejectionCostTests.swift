@@ -95,9 +95,10 @@ struct RejectionCostTests {
         record.securityToken = "s"
         record.accessTokenHold = RejectionHold.after(nil, at: Date(timeIntervalSince1970: 1_800_000_000))
         record.securityTokenHold = .after(record.accessTokenHold, at: Date(timeIntervalSince1970: 1_800_000_100))
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        #expect(StoredCredentials.read(try encoder.encode(record)) == record)
+        #expect(StoredCredentials.read(record.encoded) == record)
+        #expect(String(decoding: record.encoded, as: UTF8.self) == #"{"access_token":"a","access_token_hold":"#
+            + #"{"backoff":30,"until":1800000030},"security_token":"s","security_token_hold":"#
+            + #"{"backoff":60,"until":1800000160},"stage":"confirmed"}"#)
         #expect(record.securityTokenHold?.backoff == 60)
         let previous = #"{"access_token":"a","security_token":"s","stage":"confirmed"}"#
         let read = try #require(StoredCredentials.read(Data(previous.utf8)))

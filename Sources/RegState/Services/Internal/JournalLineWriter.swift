@@ -73,53 +73,8 @@ enum JournalLineWriter {
     }
 }
 
-/// JSON text as `JSONEncoder` writes it (compact, sorted keys given in order by the caller, slashes unescaped).
-private struct JSONText {
-    var text = ""
-
-    mutating func raw(_ part: String) { text += part }
-
-    /// The UTF-8 bytes, copied straight from the string's storage (`Data(text.utf8)` asks the runtime, every time,
-    /// whether the view is contiguous bytes: a scan of every conformance record in the process).
-    var data: Data {
-        var text = text
-        return text.withUTF8 { Data(buffer: $0) }
-    }
-
-    /// A number as `JSONEncoder` writes a `Double`: its shortest description, without a trailing `.0`.
-    mutating func number(_ value: Double) {
-        var written = value.description
-        if written.hasSuffix(".0") { written.removeLast(2) }
-        text += written
-    }
-
-    /// A string literal: `"` and `\` escaped, control characters as `\n`-style or `\u00XX` escapes, the rest as is.
-    mutating func string(_ value: String) {
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case "\u{08}": text += "\\b"
-            case "\u{0C}": text += "\\f"
-            case "\u{00}"..."\u{1F}":
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
-    }
-
-    /// A member `"key":` after a comma unless it is the first of its object.
-    private mutating func key(_ name: String, first: inout Bool) {
-        text += first ? "\"\(name)\":" : ",\"\(name)\":"
-        first = false
-    }
-
+/// The journal records' shapes, keys in the order `JSONEncoder` sorts them.
+extension JSONText {
     /// ``StoredSession`` (keys sorted: expiresAt, profile, refreshExpiresAt, registrationType).
     mutating func storedSession(_ session: StoredSession) {
         var first = true
@@ -151,7 +106,7 @@ private struct JSONText {
     }
 
     /// ``Profile`` (keys sorted: email, emailVerified, issuer, name, picture, subject; absent values omitted).
-    private mutating func profile(_ profile: Profile) {
+    mutating func profile(_ profile: Profile) {
         var first = true
         raw("{")
         if let email = profile.email { key("email", first: &first); string(email) }

@@ -8,7 +8,7 @@ import Foundation
 /// The hold doubles along a chain of tokens each renewed for a rejection of the one before (30 s up to 15 min), and
 /// a renewal for any other reason (expiry, a new registration) starts the chain again: a server that rejects every
 /// token costs one renewal per hold, whatever the number of calls, launches and processes.
-package struct RejectionHold: Sendable, Equatable, Encodable {
+package struct RejectionHold: Sendable, Equatable {
     /// The first hold.
     package static let first: TimeInterval = 30
     /// The longest hold.

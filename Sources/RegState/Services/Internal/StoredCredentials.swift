@@ -5,11 +5,10 @@ import Foundation
 ///
 /// Its description is redacted: it holds tokens.
 ///
-/// It is written with `JSONEncoder` (sorted keys, dates as seconds since 1970) and read by one reader,
-/// ``read(_:)``, which accepts every form any version wrote.
-package struct StoredCredentials: Sendable, Equatable, Encodable, CustomStringConvertible {
+/// It is written by ``encoded`` and read by one reader, ``read(_:)``, which accepts every form any version wrote.
+package struct StoredCredentials: Sendable, Equatable, CustomStringConvertible {
     /// Where the credentials stand.
-    package enum Stage: String, Sendable, Encodable {
+    package enum Stage: String, Sendable {
         /// Issued by the provider, awaiting the user's confirmation (state **G**).
         case provisional
         /// Confirmed by the user and registered.
@@ -58,26 +57,33 @@ package struct StoredCredentials: Sendable, Equatable, Encodable, CustomStringCo
     /// session. `nil` in records written before it was kept (they match a process that read them so).
     package var sessionID: String?
 
-    enum CodingKeys: String, CodingKey {
-        case stage
-        case registrationType = "registration_type"
-        case profile
-        case idToken = "id_token"
-        case accessToken = "access_token"
-        case refreshToken = "refresh_token"
-        case expiresAt = "expires_at"
-        case issuedAt = "issued_at"
-        case refreshExpiresAt = "refresh_expires_at"
-        case securityToken = "security_token"
-        case securityTokenExpiresAt = "security_token_expires_at"
-        case tokenType = "token_type"
-        case dpopThumbprint = "dpop_jkt"
-        case renewalStartedAt = "renewal_started_at"
-        case issuer
-        case clientID = "client_id"
-        case accessTokenHold = "access_token_hold"
-        case securityTokenHold = "security_token_hold"
-        case sessionID = "session_id"
+    /// The record as `JSONEncoder` wrote it (sorted keys, dates as seconds since 1970, slashes escaped, absent members
+    /// left out): the bytes every version wrote, read by ``read(_:)``.
+    var encoded: Data {
+        var out = JSONText(escapesSlashes: true)
+        var first = true
+        func member(_ name: String, _ write: (inout JSONText) -> Void) {
+            out.key(name, first: &first)
+            write(&out)
+        }
+        func hold(_ name: String, _ hold: RejectionHold?) {
+            if let hold { member(name) { $0.raw("{\"backoff\":"); $0.number(hold.backoff); $0.raw(",\"until\":")
+                $0.number(hold.until.timeIntervalSince1970); $0.raw("}") } }
+        }
+        func string(_ name: String, _ value: String?) { if let value { member(name) { $0.string(value) } } }
+        func date(_ name: String, _ value: Date?) { if let value { member(name) { $0.number(value.timeIntervalSince1970) } } }
+        out.raw("{")
+        string("access_token", accessToken); hold("access_token_hold", accessTokenHold)
+        string("client_id", clientID); string("dpop_jkt", dpopThumbprint); date("expires_at", expiresAt)
+        string("id_token", idToken); date("issued_at", issuedAt); string("issuer", issuer)
+        if let profile { member("profile") { $0.profile(profile) } }
+        date("refresh_expires_at", refreshExpiresAt); string("refresh_token", refreshToken)
+        string("registration_type", registrationType?.rawValue); date("renewal_started_at", renewalStartedAt)
+        string("security_token", securityToken); date("security_token_expires_at", securityTokenExpiresAt)
+        hold("security_token_hold", securityTokenHold); string("session_id", sessionID); string("stage", stage.rawValue)
+        string("token_type", tokenType)
+        out.raw("}")
+        return out.data
     }
 
     /// The non-secret summary events carry; `nil` for the non-native token, which has no registration.
