@@ -23,8 +23,6 @@ public final class Ledger: @unchecked Sendable {
     private var refusals = 0
     private var interruptedRefusals = 0
     private var grantsDelivered: [Date] = []
-    /// Of each delivered grant: the refresh token it presented and the one it rotated to (fingerprints).
-    private var grantTokens: [(presented: String?, rotatedTo: String?)] = []
     private var diskMishaps = 0
     private var deliveredBy: [Int: Int] = [:]
     private var hostDenials = 0
@@ -146,24 +144,7 @@ public final class Ledger: @unchecked Sendable {
     var providerRefusals: Int { lock.withLock { refusals } }
 
     /// A refresh grant answered 200 to a live process (a renewal that arrived).
-    func grantDelivered(at date: Date, presenting presented: String?, rotatingTo rotatedTo: String?) {
-        lock.withLock {
-            grantsDelivered.append(date)
-            grantTokens.append((presented.map(Self.fingerprint), rotatedTo.map(Self.fingerprint)))
-        }
-    }
-
-    /// How many delivered grants came within `window` of the previous one and presented the very refresh token that
-    /// one had rotated to: a renewal of a token that had just been renewed.
-    func chainedGrants(within window: TimeInterval) -> Int {
-        lock.withLock {
-            grantsDelivered.indices.dropFirst().filter { index in
-                let gap = grantsDelivered[index].timeIntervalSince(grantsDelivered[index - 1])
-                guard gap >= 0, gap < window, let presented = grantTokens[index].presented else { return false }
-                return presented == grantTokens[index - 1].rotatedTo
-            }.count
-        }
-    }
+    func grantDelivered(at date: Date) { lock.withLock { grantsDelivered.append(date) } }
     /// The virtual times at which refresh grants answered 200 to a live process, in the order they arrived.
     var deliveredGrants: [Date] { lock.withLock { grantsDelivered } }
     /// A write failed or a process crashed inside one: a renewal's result may be lost, so another may follow.

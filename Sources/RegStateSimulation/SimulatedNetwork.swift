@@ -135,8 +135,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
                                  mishaps: ledger.diskMishapCount)
         if isGrant, (400..<500).contains(response.status) { ledger.providerRefused(presenting: refreshToken) }
         if isGrant, response.status == 200, delivered {
-            ledger.grantDelivered(at: clock.now(), presenting: refreshToken,
-                                  rotatingTo: Self.jsonString("refresh_token", in: response.body))
+            ledger.grantDelivered(at: clock.now())
             watch?.delivered(to: process, accessToken: Self.jsonString("access_token", in: response.body))
         }
         var rotation = ""

@@ -62,14 +62,6 @@ extension SimulationRun {
             ledger.violation("renewal-storm", "\(early) of \(arrivals.count) renewals arrived within half the access "
                              + "lifetime (\(Int(accessLifetime))s) of the previous one; explained: \(budget)")
         }
-        // renewal-storm, chained: a grant presenting the refresh token the previous grant had just rotated to renewed a
-        // token that was fresh: only a call that renews regardless of age, or a write that may have lost the previous
-        // result, explains it — not a second process, which reads the fresh token under the store's lock.
-        let chained = ledger.chainedGrants(within: accessLifetime / 2)
-        if chained > explicitRenewals + ledger.diskMishapCount {
-            ledger.violation("renewal-storm", "\(chained) renewal(s) of a token renewed less than half its lifetime before; "
-                             + "explained: \(explicitRenewals + ledger.diskMishapCount)")
-        }
         if world == .dpop { ledger.note("dpop  \(network.dpop.summary)") }
         await checkRejectionCost()
         checkForgeries()
