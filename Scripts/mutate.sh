@@ -45,7 +45,7 @@ awk -v dir="$parts" '
     /^=== / { name = $2; indiff = 0; system("mkdir -p \"" dir "/" name "\""); next }
     !name || /^$/ { next }
     !indiff && /^(guard|invariant|args): / { print > (dir "/" name "/meta"); next }
-    /^--- / { indiff = 1 }
+    /^(diff --git |--- )/ { indiff = 1 }
     indiff { print > (dir "/" name "/patch") }
 ' "$table"
 all=()
