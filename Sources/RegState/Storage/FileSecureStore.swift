@@ -89,9 +89,10 @@ public final class FileSecureStore: SecureStore {
     public func removeValue(forKey key: String) throws(StoreError) {
         try StoreKey.validate(key)
         do {
-            if try fileSystem.removeFile(fileURL(for: key).path) {
-                try fileSystem.syncDirectory(directory.path)
-            }
+            // The directory is synced even when the file was already gone: its absence may be another process's
+            // unlink that the process died before syncing, and a removal that returns must be on disk.
+            _ = try fileSystem.removeFile(fileURL(for: key).path)
+            try fileSystem.syncDirectory(directory.path)
         } catch {
             throw .writeFailed(key: key, reason: error.reason)
         }
