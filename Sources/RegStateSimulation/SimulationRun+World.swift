@@ -7,7 +7,7 @@ import RegStateSimulator
 extension SimulationRun {
     func prepareWorld() async {
         switch world {
-        case .plain, .launchBudget, .sharedJournal, .memory, .forgedRedirect, .anotherClient, .refreshedIDToken:
+        case .plain, .launchBudget, .sharedJournal, .memory, .forgedRedirect, .anotherClient, .refreshedIDToken, .together:
             break
         case .rejectingBackend:
             await prepareRejectingBackend()
@@ -33,13 +33,14 @@ extension SimulationRun {
     /// sometimes turns hostile with its nonces (a new one on every answer, none accepted), and back.
     func actWorld() async {
         switch world {
-        case .plain, .launchBudget, .sharedJournal, .rejectingBackend, .forgedRedirect, .anotherClient:
+        case .plain, .launchBudget, .sharedJournal, .rejectingBackend, .forgedRedirect, .anotherClient, .together:
             break
         case .refreshedIDToken:
             guard worldRandom.chance(8) else { return }
-            refreshedIDTokenDefect.toggle()
-            await simulator.setRefreshedIDTokenDefect(refreshedIDTokenDefect ? .otherSubject : nil)
-            ledger.note("act   provider's refreshed ID tokens " + (refreshedIDTokenDefect ? "name another subject" : "honest again"))
+            let defective = !network.refreshedIDTokensDefective
+            network.refreshedIDTokensDefective = defective
+            await simulator.setRefreshedIDTokenDefect(defective ? .otherSubject : nil)
+            ledger.note("act   provider's refreshed ID tokens " + (defective ? "name another subject" : "honest again"))
         case .memory:
             await churnSubscribers()
         case .pushedAuthorization:
@@ -74,6 +75,11 @@ extension SimulationRun {
             for _ in 0..<count {
                 if worldRandom.chance(50) { callAPI(index) } else { callForToken(index) }
             }
+        case (.together, .callers(_, let count)):
+            ledger.note("act   \(count) caller(s) want a token on every slot")
+            for index in slots.indices {
+                for _ in 0..<count { callForToken(index) }
+            }
         case (.host, .callers(let index, let count)):
             ledger.note("act   \(count) caller(s) call the API on slot \(index)")
             for _ in 0..<count { callAPI(index) }
@@ -107,7 +113,11 @@ extension SimulationRun {
         let resource = backend.appendingPathComponent("v1/resource/tickets")
         let policy = world == .host ? TokenPolicy.backend(backend)
             : rejectingWorldPolicy(backend: backend) ?? TokenPolicy(validatingURLs: [backend.appendingPathComponent("v1/resource")])
-        if world != .host { grantCapableCalls += 1 }
+        if world != .host {
+            grantCapableCalls += 1
+            // The resource may refuse the token or its proof: the renewal that follows ignores the token's age.
+            ledger.forcedRenewal(by: incarnation)
+        }
         spawn("api", slot: index) { service in
             let api = AuthorizedTransport(base: transport, service: service, policy: policy)
             do {
@@ -122,10 +132,10 @@ extension SimulationRun {
     /// hostile nonce policy ends.
     func healWorld() async {
         switch world {
-        case .plain, .launchBudget, .memory, .rejectingBackend, .forgedRedirect, .anotherClient:
+        case .plain, .launchBudget, .memory, .rejectingBackend, .forgedRedirect, .anotherClient, .together:
             break
         case .refreshedIDToken:
-            refreshedIDTokenDefect = false
+            network.refreshedIDTokensDefective = false
             await simulator.setRefreshedIDTokenDefect(nil)
         case .sharedJournal:
             (disk as? SimulatedFileSystem)?.sharedAppendCrashes = false
