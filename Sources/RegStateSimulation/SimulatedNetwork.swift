@@ -142,6 +142,8 @@ public final class SimulatedNetwork: @unchecked Sendable {
         rejectionAudit?.answered(request, response, delivered: delivered, process: process, departed: leftAt, at: clock.now(),
                                  mishaps: ledger.diskMishapCount)
         if isGrant, (400..<500).contains(response.status) { ledger.providerRefused(presenting: refreshToken) }
+        // The resource refused the token or its proof: the renewal that follows ignores the token's age.
+        if !isGrant, response.status == 401, request.url.path.hasPrefix("/v1/resource") { ledger.forcedRenewal(by: process) }
         if isGrant, response.status == 200, delivered, !refreshedIDTokensDefective {
             ledger.grantDelivered(at: clock.now())
             watch?.delivered(to: process, accessToken: Self.jsonString("access_token", in: response.body))

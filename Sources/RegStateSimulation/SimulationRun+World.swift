@@ -7,8 +7,13 @@ import RegStateSimulator
 extension SimulationRun {
     func prepareWorld() async {
         switch world {
-        case .plain, .launchBudget, .sharedJournal, .memory, .forgedRedirect, .anotherClient, .refreshedIDToken, .together:
+        case .plain, .launchBudget, .sharedJournal, .memory, .forgedRedirect, .anotherClient, .refreshedIDToken:
             break
+        case .together:
+            // Bound tokens, so that a registration in one process replaces the key the others' tokens name.
+            let mode: SimulatorDPoPMode = worldRandom.chance(50) ? .allowed : .required
+            await simulator.setDPoP(mode)
+            ledger.note("world provider DPoP \(mode.rawValue), no nonces; engine DPoP when offered")
         case .rejectingBackend:
             await prepareRejectingBackend()
         case .pushedAuthorization:
@@ -80,6 +85,11 @@ extension SimulationRun {
             for index in slots.indices {
                 for _ in 0..<count { callForToken(index) }
             }
+        case (.together, .register(let index)):
+            // The extensions call the API while the app registers (a new session and key replacing theirs).
+            ledger.note("act   user registers on slot \(index) while every other slot calls the API")
+            for other in slots.indices where other != index { callAPI(other) }
+            await register(index, spawned: true)
         case (.host, .callers(let index, let count)):
             ledger.note("act   \(count) caller(s) call the API on slot \(index)")
             for _ in 0..<count { callAPI(index) }
@@ -113,11 +123,7 @@ extension SimulationRun {
         let resource = backend.appendingPathComponent("v1/resource/tickets")
         let policy = world == .host ? TokenPolicy.backend(backend)
             : rejectingWorldPolicy(backend: backend) ?? TokenPolicy(validatingURLs: [backend.appendingPathComponent("v1/resource")])
-        if world != .host {
-            grantCapableCalls += 1
-            // The resource may refuse the token or its proof: the renewal that follows ignores the token's age.
-            ledger.forcedRenewal(by: incarnation)
-        }
+        if world != .host { grantCapableCalls += 1 }
         spawn("api", slot: index) { service in
             let api = AuthorizedTransport(base: transport, service: service, policy: policy)
             do {

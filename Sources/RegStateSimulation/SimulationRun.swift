@@ -222,7 +222,8 @@ public actor SimulationRun {
         // the seed chose (the check is tested on the simulator in RegistrationCheckTests).
         configuration.checksRegistrationAtLaunch = false
         switch self.world {
-        case .plain, .memory, .sharedJournal, .forgedRedirect, .anotherClient, .refreshedIDToken, .together: break
+        case .plain, .memory, .sharedJournal, .forgedRedirect, .anotherClient, .refreshedIDToken: break
+        case .together: configuration.dpop = .whenOffered
         case .rejectingBackend: configuration.backendRetiresSecurityTokens = true
         case .launchBudget: configuration.oidc.unexplainedAnswerRetryDelay = 1
         case .pushedAuthorization: configuration.oidc.pushedAuthorization = enginePushedAuthorization
