@@ -147,6 +147,8 @@ extension SimulationRun {
             ledger.note("act   clear-state on slot \(index)")
             spawn("clearState", slot: index) { service in
                 let removed = await service.clearState()
+                // Records the store could not remove (its lock stayed taken) are reported, and not a completed wipe.
+                if let remain = removed.credentialsRemain { return "credentials remain (\(remain))" }
                 await self.loggedOutCompleted(by: service, removingEverything: true)
                 return "removed \(removed.removedKeys.count) key(s), backend: \(removed.installation.name)"
             }

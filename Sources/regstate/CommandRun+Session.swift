@@ -190,7 +190,8 @@ extension CommandRun {
     /// installation deregistered, or why it may still be registered); the simulator's world stays. The journal is
     /// listed only when it held entries, and an empty store says so instead of claiming a removal. With `--json`, a
     /// line `{"result":"clear-state","removed":[…],"installation":"deregistered|noBackend|notRegistered|offline|refused",
-    /// "detail"?}`. Exit 0 in every case: local state is always cleared.
+    /// "detail"?,"credentialsRemain"?}`. Exit 0 when local state was cleared; 1 when the store kept its records (its
+    /// lock stayed taken by another process, or a removal failed), with the reason.
     func clearState() async -> Int32 {
         let journaled = ((try? await service.journalEntries()) ?? []).isEmpty == false
         let result = await service.clearState()
@@ -202,6 +203,9 @@ extension CommandRun {
             console.result("Removed: \(removed.joined(separator: ", ")).")
         }
         console.result("Backend: \(result.installation)")
+        if let remain = result.credentialsRemain {
+            console.result("The stored credentials remain (\(remain)): run clear-state again.")
+        }
         if options.json {
             var line: [String: JSONValue] = ["result": "clear-state", "removed": .array(removed.map { .string($0) }),
                                              "installation": .string(result.installation.name)]
@@ -210,8 +214,9 @@ extension CommandRun {
             case .refused(let error): line["detail"] = .string(error.reasonCode)
             case .deregistered, .noBackend, .notRegistered: break
             }
+            if let remain = result.credentialsRemain { line["credentialsRemain"] = .string(remain) }
             console.jsonLine(.object(line))
         }
-        return ExitCode.success
+        return result.credentialsRemain == nil ? ExitCode.success : ExitCode.failure
     }
 }

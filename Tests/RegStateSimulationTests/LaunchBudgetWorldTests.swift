@@ -27,8 +27,17 @@ struct LaunchBudgetWorldTests {
 
     /// Budget-world seeds that found an engine defect: 150, 374 (a forced logout that could not take the store's lock,
     /// held by a stalled renewal, reported "logged out" and left the credentials; it now throws
-    /// `RegStateServiceError.credentialsRemain`).
-    static let regressionSeeds: [UInt64] = [150, 374]
+    /// `RegStateServiceError.credentialsRemain`); 1024, 1357, 1985 (the same for clear-state: it reported a wipe, and
+    /// had removed the DPoP key, though the lock was never had and the credentials stayed; it now removes under the
+    /// lock only, and `ClearStateResult.credentialsRemain` says why records remain).
+    static let regressionSeeds: [UInt64] = [150, 374, 1024, 1357, 1985]
+
+    @Test("Given a clear-state that cannot take the store's lock (a stalled renewal holds it), when it returns, then it says the credentials remain")
+    func clearStateBesideAStalledRenewal() async throws {
+        let outcome = try await SimulationProcess.run(["--seed", "1357", "--world", "budget", "--trace"])
+        #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
+        #expect(outcome.lines.contains { $0.contains("clearState -> credentials remain (The store is in use by another process") })
+    }
 
     @Test("Given a launch-budget seed that once found a defect, when it runs again, then every invariant holds",
           arguments: regressionSeeds)

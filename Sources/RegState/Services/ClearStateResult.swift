@@ -7,11 +7,15 @@ public struct ClearStateResult: Sendable, Equatable {
     public var removedKeys: [String]
     /// Whether the backend forgot this installation, and if not, why.
     public var installation: InstallationDeregistration
+    /// Why the local records remain (the store stayed locked by another process, or a removal failed); `nil` when
+    /// everything local was removed. The next launch finds them: call ``RegStateService/clearState()`` again.
+    public var credentialsRemain: String?
 
     /// Creates a result.
-    public init(removedKeys: [String], installation: InstallationDeregistration) {
+    public init(removedKeys: [String], installation: InstallationDeregistration, credentialsRemain: String? = nil) {
         self.removedKeys = removedKeys
         self.installation = installation
+        self.credentialsRemain = credentialsRemain
     }
 }
 

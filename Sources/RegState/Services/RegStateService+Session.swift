@@ -123,14 +123,20 @@ extension RegStateService {
     /// (freeing its device slot); local state is cleared whatever it answers, offline included. Nothing is revoked
     /// at the provider (``logout()`` does that).
     ///
-    /// - Returns: the secure-store keys that were removed, and what happened at the backend.
+    /// The records are removed under the store's lock (never beside another process's renewal, whose rotated tokens
+    /// would bring the session back): when the lock cannot be had or a removal fails, they stay, and the result says
+    /// why (``ClearStateResult/credentialsRemain``).
+    ///
+    /// - Returns: the secure-store keys that were removed, what happened at the backend, and why records remain.
     @discardableResult
     public func clearState() async -> ClearStateResult {
         let before = storedKeys()
         let applied = try? await apply(.clearStateRequested)
         let after = Set(storedKeys())
         var installation = InstallationDeregistration.noBackend
-        for case .cleared(let deregistration) in applied?.results ?? [] { installation = deregistration }
-        return ClearStateResult(removedKeys: before.filter { !after.contains($0) }, installation: installation)
+        var remain: String?
+        for case .cleared(let deregistration, let reason) in applied?.results ?? [] { (installation, remain) = (deregistration, reason) }
+        return ClearStateResult(removedKeys: before.filter { !after.contains($0) }, installation: installation,
+                                credentialsRemain: remain)
     }
 }

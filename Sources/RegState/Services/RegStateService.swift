@@ -277,10 +277,10 @@ public actor RegStateService {
             if let reason = await runner.clearAllTokens() { return await answer(.credentialsRemain(reason), feeding: nil) }
             return await answer(nil, feeding: .credentialsCleared)
         case .clearEverything:
-            let deregistration = await runner.clearEverything()
+            let (deregistration, remain) = await runner.clearEverything()
             recorder.reset()
             broadcast.forgetLatest()
-            return await answer(.cleared(deregistration), feeding: .credentialsCleared)
+            return await answer(.cleared(deregistration, credentialsRemain: remain), feeding: .credentialsCleared)
         case .exchangeIDToken(let idToken):
             return await answer(nil, feeding: await runner.exchangeHostIDToken(idToken,
                                                                               renewing: state.session?.isHostDriven == true))

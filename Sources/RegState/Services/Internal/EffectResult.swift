@@ -11,8 +11,9 @@ enum EffectResult: Sendable {
     case logoutRefused(TransientIssue)
     /// The session ended, but its credentials could not be removed from the store (the store's reason).
     case credentialsRemain(String)
-    /// Clear-state removed everything local; what the backend did about this installation.
-    case cleared(InstallationDeregistration)
+    /// Clear-state ran: what the backend did about this installation, and why the local records remain when the
+    /// store's lock could not be taken or a removal failed (`nil`: everything local was removed).
+    case cleared(InstallationDeregistration, credentialsRemain: String?)
     /// Confirmation was refused at the backend's device limit; the ID token that still lists and removes devices
     /// (in memory only).
     case deviceLimit(idToken: String)
@@ -25,7 +26,7 @@ extension EffectResult: CustomStringConvertible {
         case .loggedOut(let loggedOut): "loggedOut(\(loggedOut.result.name))"
         case .logoutRefused(let issue): "logoutRefused(\(issue))"
         case .credentialsRemain(let reason): "credentialsRemain(\(reason))"
-        case .cleared(let deregistration): "cleared(\(deregistration))"
+        case .cleared(let deregistration, let remain): "cleared(\(deregistration)\(remain.map { ", credentialsRemain: \($0)" } ?? ""))"
         case .deviceLimit: "deviceLimit(redacted)"
         }
     }

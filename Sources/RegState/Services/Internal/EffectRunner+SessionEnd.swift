@@ -38,17 +38,21 @@ extension EffectRunner {
     /// Clear-state: asks the backend to forget this installation (with the stored security token, when online),
     /// then removes everything local whatever the backend said; returns what happened at the backend. Revokes
     /// nothing at the provider.
-    func clearEverything() async -> InstallationDeregistration {
+    /// Under the store's lock only: a renewal holding it writes its rotated tokens after a removal made without it,
+    /// and the session would come back. When the lock or a removal fails, the records (the DPoP key with its tokens)
+    /// stay, and the store's reason is returned with the backend's answer.
+    func clearEverything() async -> (InstallationDeregistration, credentialsRemain: String?) {
         let deregistration = await deregisterInstallation()
-        dpop.forget()
         do {
             let lease = try await tokens.exclusiveAccess()
             defer { lease.release() }
+            dpop.forget()
             _ = try await tokens.clearEverything()
+            return (deregistration, nil)
         } catch {
             logger.log(.error, "clear state: \(error.localizedDescription)")
+            return (deregistration, error.localizedDescription)
         }
-        return deregistration
     }
 
     /// `DELETE /v1/installation` with the stored security token, if there is a backend and a token.
