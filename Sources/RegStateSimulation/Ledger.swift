@@ -88,7 +88,7 @@ public final class Ledger: @unchecked Sendable {
         lock.withLock {
             let latest = max(now, clockHighWater).timeIntervalSince1970
             if let record, record["refresh_token"]?.stringValue == token, let expiry = record["expires_at"]?.numberValue,
-               expiry - latest > needlessRenewalLife, judgedPresentations.insert(id).inserted {
+               expiry - latest > needlessRenewalLife, processAlive, judgedPresentations.insert(id).inserted {
                 judgeNeedless(id, by: process, lifeLeft: expiry - latest)
             }
             presentations[id, default: 0] += 1

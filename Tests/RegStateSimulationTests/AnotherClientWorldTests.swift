@@ -16,4 +16,12 @@ struct AnotherClientWorldTests {
         #expect(outcome.lines.contains { $0.contains("launched") && $0.contains("slot 1: registrationRequired D") })
         #expect(outcome.lines.contains { $0.contains("call  p") && $0.contains("validAccessToken -> noSession") })
     }
+
+    /// 2141 (harness: a dead process's grant, on the wire when it crashed, was judged a needless renewal).
+    @Test("Given an another-client seed that once found a defect, when it runs again, then every invariant holds",
+          arguments: [2141])
+    func anotherClientRegression(seed: Int) async throws {
+        let outcome = try await SimulationProcess.run(["--seed", "\(seed)", "--world", "another-client"])
+        #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
+    }
 }
