@@ -42,7 +42,7 @@ package actor RenewalService {
         if let staleAccessToken {
             let current = if let seen { seen } else { await tokens.snapshot() }
             if let current, current.accessToken != staleAccessToken, current.isUsable {
-                return .alreadyRenewed(credential(from: current))
+                return .alreadyRenewed(credential(from: current.record))
             }
         }
         if let staleAccessToken, requestedFor == staleAccessToken { return .join }
@@ -95,7 +95,7 @@ package actor RenewalService {
         // token": the session is kept and the renewal is tried again later.
         let record: StoredCredentials?
         do {
-            record = try await tokens.lockedRecord()
+            record = try await tokens.readRecord()
         } catch {
             return .ran(.failure(.storage(error.errorDescription ?? "unreadable"), stored: nil))
         }
@@ -196,11 +196,6 @@ package actor RenewalService {
     private func credential(from record: StoredCredentials, key: DPoPKey? = nil) -> AccessCredential? {
         credential(record.accessToken, expiresAt: record.expiresAt,
                    binding: record.isDPoPBound ? .some(key ?? boundKey(record.dpopThumbprint)) : nil)
-    }
-
-    private func credential(from snapshot: TokenSnapshot) -> AccessCredential? {
-        credential(snapshot.accessToken, expiresAt: snapshot.expiresAt,
-                   binding: snapshot.isDPoPBound ? .some(boundKey(snapshot.dpopThumbprint)) : nil)
     }
 
     /// - Parameter binding: `nil` for a bearer token; for a bound one, its key when it is at hand.

@@ -11,7 +11,6 @@ extension TokenService {
     /// lock.
     ///
     /// - Returns: whether the stored session was this one's (or none was stored): its DPoP key may go too.
-    /// - Throws: ``StoreError``.
     @discardableResult
     package func clearAll(keepingOngoingAccess: Bool = false) throws -> Bool {
         let ours = holdsStoredSession()
@@ -46,8 +45,6 @@ extension TokenService {
 
     /// Removes the provisional tokens this service wrote (Retry, or a failure before confirmation); confirmed
     /// ones, and another process's provisional tokens, are left alone. Call under the store's lock.
-    ///
-    /// - Throws: ``StoreError``.
     package func clearProvisional() throws {
         guard let own = owned.provisional, let credentials = try? load() else { return }
         if credentials.stage == .provisional, credentials.sessionID == own {
@@ -63,11 +60,7 @@ extension TokenService {
         guard let lease = try? await exclusiveAccess() else { return }
         defer { lease.release() }
         guard let current = try? loadOwn(), current.stage == .provisional else { return }
-        do {
-            try store.removeValue(forKey: Self.credentialsKey)
-        } catch {
-            return
-        }
+        guard (try? store.removeValue(forKey: Self.credentialsKey)) != nil else { return }
         if let thumbprint = current.dpopThumbprint, (try? dpop.keys.load())?.thumbprint == thumbprint {
             dpop.forgetSession(removingKey: true)
         }

@@ -8,8 +8,6 @@ extension TokenService {
     /// Stores a host-mode session: the ID token the host pushed, its profile and the security token bought with it,
     /// in the one credentials record (stage confirmed, registration type ``RegistrationType/hostSSO``). The
     /// session's expiry is the security token's.
-    ///
-    /// - Throws: ``StoreError``.
     func storeHostSession(idToken: String, profile: Profile, securityToken: String, expiresAt: Date) throws -> StoredSession {
         // A host's renewed token keeps the session it renews; a first one begins a session.
         let session = (try? loadOwn())?.sessionID ?? UUID().uuidString
@@ -28,7 +26,6 @@ extension TokenService {
     /// rejected `replaced` is stored with its ``RejectionHold``, in the same write.
     ///
     /// - Returns: whether it was stored.
-    /// - Throws: ``StoreError``.
     func storeSecurityToken(_ grant: SecurityTokenGrant, replacing replaced: String?, forRejection: Bool) throws -> Bool {
         guard var credentials = try load(), credentials.stage == .confirmed, credentials.securityToken == replaced else {
             return false

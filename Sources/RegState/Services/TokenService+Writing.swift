@@ -3,16 +3,12 @@ import Foundation
 /// Every write of the credentials record: provisional, confirmed, renewed, cleared.
 extension TokenService {
     /// Installs the agreed non-native token (Active **A**).
-    ///
-    /// - Throws: ``StoreError``.
     package func installNonNativeToken(_ token: String) throws {
         try save(bound(StoredCredentials(stage: .nonNative, accessToken: token)))
     }
 
     /// Stores freshly issued tokens as provisional, awaiting the user's confirmation (state **G**), with the
     /// thumbprint of the DPoP key they are bound to, when they are.
-    ///
-    /// - Throws: ``StoreError``.
     @discardableResult
     package func storeProvisional(_ tokens: TokenResponse, registrationType: RegistrationType, profile: Profile,
                                   dpopThumbprint: String? = nil) throws -> StoredSession {
@@ -64,7 +60,6 @@ extension TokenService {
     /// A renewal because a server rejected the access token stores the new one with its ``RejectionHold``.
     ///
     /// - Returns: the record written, or `nil` when `record` is not a confirmed session's (nothing was written).
-    /// - Throws: ``StoreError``.
     package func storeRenewed(_ tokens: TokenResponse, profile: Profile?, over record: StoredCredentials,
                               forRejection: Bool = false) throws -> StoredCredentials? {
         guard record.stage == .confirmed else { return nil }
@@ -87,7 +82,6 @@ extension TokenService {
     /// the same subject are stored; the issuer stays the ID token's.
     ///
     /// - Returns: whether anything changed; `nil` when the stored credentials are not (or no longer) that user's.
-    /// - Throws: ``StoreError``.
     package func refreshProfile(_ profile: Profile) throws -> Bool? {
         guard var credentials = try loadOwn(), credentials.stage == .confirmed,
               let stored = credentials.profile, stored.subject == profile.subject else { return nil }
@@ -107,8 +101,6 @@ extension TokenService {
 
     /// Removes every record RegState writes (``everyRecordKey``), ongoing access included, with the installation id
     /// (clear-state); returns the removed keys.
-    ///
-    /// - Throws: ``StoreError``.
     package func clearEverything() throws -> [String] {
         var removed: [String] = []
         for key in Self.everyRecordKey where try store.data(forKey: key) != nil {
