@@ -5,12 +5,9 @@ import Foundation
 /// session, provisional tokens or pending login.
 extension TokenService {
     /// Removes all credentials of the session this service holds, its pending login and, unless
-    /// `keepingOngoingAccess`, the ongoing-access record (logout, forced logout, final renewal failure); the
-    /// installation id stays. Credentials of another session (another process registered since, or is confirming
-    /// its own) and another configuration's are left alone, with the ongoing-access record. Call under the store's
-    /// lock.
-    ///
-    /// - Returns: whether the stored session was this one's (or none was stored): its DPoP key may go too.
+    /// `keepingOngoingAccess`, the ongoing-access record; the installation id stays. Another session's or another
+    /// configuration's credentials are left alone. Call under the store's lock. Returns whether the stored session
+    /// was this one's (or none was stored): its DPoP key may go too.
     @discardableResult
     package func clearAll(keepingOngoingAccess: Bool = false) throws -> Bool {
         let ours = holdsStoredSession()

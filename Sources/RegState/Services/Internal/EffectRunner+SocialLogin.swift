@@ -46,14 +46,10 @@ extension EffectRunner {
         }
     }
 
-    /// Checks `callback` against the login it answers, exchanges its code and stores the validated tokens as
-    /// provisional; `nil` when the user moved on meanwhile (`stillWanted` said no).
-    ///
-    /// The login is `remembered` (this process began it) or, after a relaunch, the one in the secure store. Either
-    /// way the stored record is taken (read and removed under the store's lock) first, so that the same redirect
-    /// twice, or in two processes, finds nothing the second time. A login older than
-    /// ``RegStateConfiguration/pendingLoginLifetime`` is refused (``RegistrationFailure/pendingLoginExpired``); one that
-    /// a newer login replaced meanwhile (another process) is refused (``RegistrationFailure/pendingLoginSuperseded``).
+    /// Checks `callback` against the login it answers (`remembered`, or after a relaunch the stored one), exchanges
+    /// its code and stores the validated tokens as provisional; `nil` when the user moved on (`stillWanted`). The
+    /// stored login is taken under the store's lock first, so the same redirect twice, or in two processes, finds
+    /// nothing the second time; an expired or superseded login is refused.
     func exchangeAuthorizationCode(_ callback: URL, remembered: PendingLogin?,
                                    stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
         // First, whether the redirect belongs to the login at all: one that does not is refused and takes nothing.
@@ -93,10 +89,9 @@ extension EffectRunner {
     }
 
     /// A redirect that does not match the login it would complete (``RegistrationFailure/keepsSocialLogin``) is
-    /// refused before anything is taken or sent; the login stays for its genuine redirect, in memory and in the store,
-    /// with one more refusal counted under the store's lock (so two processes count together), until
-    /// ``RegStateConfiguration/maxRefusedRedirects`` discards it. `nil` when the redirect belongs to the login, or
-    /// carries the provider's error answer for it (the exchange then reports it).
+    /// refused before anything is taken or sent; the login stays for its genuine redirect, with one more refusal
+    /// counted under the store's lock, until ``RegStateConfiguration/maxRefusedRedirects`` discards it. `nil` when the
+    /// redirect belongs to the login or carries the provider's error answer for it.
     private func refuseForeignRedirect(_ callback: URL, remembered: PendingLogin?) async -> MachineEvent? {
         var login = remembered
         if login == nil { login = await tokens.pendingLogin() }
