@@ -133,8 +133,11 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
 
     /// Sends a request without body to `url`, authorized by `token` as Bearer (``AccessCredential``, the one writer
     /// of that header).
-    func send(_ method: HTTPRequest.Method, _ url: URL, bearer token: String) async throws(BackendError) -> HTTPResponse {
-        let headers = AccessCredential.bearerFields(token, carrier: .securityToken, merging: ["Accept": "application/json"])
+    func send(_ method: HTTPRequest.Method, _ url: URL, bearer token: String) async throws(BackendError)
+        -> HTTPResponse
+    {
+        let headers = AccessCredential.bearerFields(token, carrier: .securityToken,
+                                                    merging: ["Accept": "application/json"])
         return try await send(HTTPRequest(method: method, url: url, headers: headers))
     }
 

@@ -7,8 +7,8 @@ extension RegStateService {
     /// callers share one renewal. After a store that could not be read at launch (**E** ``RenewalFailure/storage(_:)``)
     /// it reads the store again first, so a store that has come back settles the session without another ``start()``.
     ///
-    /// - Throws: ``RegStateServiceError/offline(_:)`` (the session stays active) or ``RegStateServiceError/renewal(_:)``
-    ///   (**E**) when renewal fails; ``RegStateServiceError/noSession`` when no session is active;
+    /// - Throws: ``RegStateServiceError/offline(_:)`` (the session stays active) or
+    ///   ``RegStateServiceError/renewal(_:)`` (**E**) when renewal fails; ``RegStateServiceError/noSession`` when no session is active;
     ///   ``RegStateServiceError/wrongSessionSource(_:)`` for a host-driven session (it has no access token).
     public nonisolated func validAccessToken() async throws(RegStateServiceError) -> AccessCredential {
         // Nonisolated, so that when the shared answer lands its waiters resume side by side rather than queueing for
@@ -80,7 +80,8 @@ extension RegStateService {
     }
 
     /// ``tokenRejected(_:)``'s renewal: the renewed credential, or the usable record found after it, or `nil` when
-    /// renewal failed or left the rejected token in place. `seen` is the record the caller just read (its hold checked).
+    /// renewal failed or left the rejected token in place. `seen` is the record the caller just read (its hold
+    /// checked).
     func renewAfterRejection(of token: String, seen: TokenSnapshot? = nil) async -> AccessTokenAnswer? {
         guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven else { return nil }
         let seen = if let seen { seen } else { await tokenSnapshot() }

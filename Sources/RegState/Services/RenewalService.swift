@@ -188,18 +188,7 @@ package actor RenewalService {
     /// The credential of `record`'s access token: bearer, or DPoP with `key` (else the key the record names); `nil`
     /// when that key is not the stored one (the caller then reads the record, and its key, itself).
     private func credential(from record: StoredCredentials, key: DPoPKey? = nil) -> AccessCredential? {
-        credential(record.accessToken, expiresAt: record.expiresAt,
-                   binding: record.isDPoPBound ? .some(key ?? boundKey(record.dpopThumbprint)) : nil)
-    }
-
-    /// - Parameter binding: `nil` for a bearer token; for a bound one, its key when it is at hand.
-    private func credential(_ token: String, expiresAt: Date?, binding: DPoPKey??) -> AccessCredential? {
-        switch binding {
-        case nil: AccessCredential(token: token, expiresAt: expiresAt, carrier: .accessToken)
-        case .some(nil): nil
-        case .some(.some(let key)): AccessCredential(token: token, scheme: .dpop(key), expiresAt: expiresAt,
-                                                     carrier: .accessToken)
-        }
+        record.accessCredential(key: record.isDPoPBound ? key ?? boundKey(record.dpopThumbprint) : nil)
     }
 
     /// The stored DPoP key when it is the one `thumbprint` names; `nil` otherwise or when it cannot be read.

@@ -49,17 +49,11 @@ extension TokenService {
         return try summary(of: credentials)
     }
 
-    /// Stores the result of a refresh-token grant over `record`, the record the renewal read under the store's lock.
-    ///
-    /// Every writer of the record (confirm, logout, clear-state, the security token, Check Registration) holds that
-    /// lock, so while the renewal holds it the record is still `record`: the lock is the compare-and-swap that keeps
-    /// a renewal from landing after a logout or clear-state and resurrecting the session. A response without
-    /// `refresh_token` keeps the old one (the provider did not rotate). The new refresh token is written in the same
-    /// atomic write as the new access token, before anyone receives it.
-    ///
-    /// A renewal because a server rejected the access token stores the new one with its ``RejectionHold``.
-    ///
-    /// - Returns: the record written, or `nil` when `record` is not a confirmed session's (nothing was written).
+    /// Stores the result of a refresh-token grant over `record`, the record the renewal read under the store's lock
+    /// (with a ``RejectionHold`` when `forRejection`), and returns it; `nil` when `record` is not a confirmed
+    /// session's. Every writer of the record holds that lock, so it is the compare-and-swap that keeps a renewal from
+    /// resurrecting a session a logout ended. A response without `refresh_token` keeps the old one; a new one is
+    /// written in the same atomic write as the new access token, before anyone receives it.
     package func storeRenewed(_ tokens: TokenResponse, profile: Profile?, over record: StoredCredentials,
                               forRejection: Bool = false) throws -> StoredCredentials? {
         guard record.stage == .confirmed else { return nil }

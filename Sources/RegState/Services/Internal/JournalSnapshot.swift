@@ -25,7 +25,9 @@ struct JournalSnapshot: Codable, Equatable {
     /// The journal line.
     func encoded() throws(JournalError) -> Data {
         if let line = JournalLineWriter.snapshotLine(self) { return line }
-        guard let line = try? RecordedTime.encoder().encode(Line(snapshot: self)) else { throw .writeFailed("a snapshot cannot be encoded") }
+        guard let line = try? RecordedTime.encoder().encode(Line(snapshot: self)) else {
+            throw .writeFailed("a snapshot cannot be encoded")
+        }
         return line
     }
 
