@@ -51,6 +51,13 @@ package actor TokenService {
         try await store.acquireExclusiveAccess(timeout: lockTimeout)
     }
 
+    /// `body` under the store's lock (``exclusiveAccess()``), released however `body` ends.
+    nonisolated func withExclusiveAccess<T>(_ body: () async throws -> T) async throws -> T {
+        let lease = try await exclusiveAccess()
+        defer { lease.release() }
+        return try await body()
+    }
+
     // MARK: Reading
 
     /// What is stored, for the launch decision: nothing, valid, expired, corrupt or unreadable.

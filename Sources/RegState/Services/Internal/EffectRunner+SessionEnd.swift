@@ -5,13 +5,14 @@ import Foundation
 extension EffectRunner {
     func clearProvisionalTokens() async {
         do {
-            let lease = try await tokens.exclusiveAccess()
-            defer { lease.release() }
-            try await tokens.clearProvisional()
-            // The failed attempt's own DPoP key, while the registration record still holds it (another process's
-            // registration may have put its own there since).
-            if let own = await tokens.takeOwnRegistrationKey(), (try? dpop.registrationKeys.load())?.thumbprint == own {
-                try dpop.registrationKeys.remove()
+            try await tokens.withExclusiveAccess {
+                try await tokens.clearProvisional()
+                // The failed attempt's own DPoP key, while the registration record still holds it (another process's
+                // registration may have put its own there since).
+                if let own = await tokens.takeOwnRegistrationKey(),
+                   (try? dpop.registrationKeys.load())?.thumbprint == own {
+                    try dpop.registrationKeys.remove()
+                }
             }
         } catch {
             // Left-over provisional tokens are never a session: the next launch removes them.
@@ -24,10 +25,10 @@ extension EffectRunner {
     /// removal refused), which the call that ended the session reports (``RegStateServiceError/credentialsRemain(_:)``).
     func clearAllTokens() async -> String? {
         do {
-            let lease = try await tokens.exclusiveAccess()
-            defer { lease.release() }
-            let ours = try await tokens.clearAll(keepingOngoingAccess: configuration.keepsOngoingAccessAfterSessionEnd)
-            dpop.forgetSession(removingKey: ours)
+            try await tokens.withExclusiveAccess {
+                let ours = try await tokens.clearAll(keepingOngoingAccess: configuration.keepsOngoingAccessAfterSessionEnd)
+                dpop.forgetSession(removingKey: ours)
+            }
             return nil
         } catch {
             logger.log(.error, "clear tokens: \(error.localizedDescription)")
@@ -42,9 +43,7 @@ extension EffectRunner {
         let deregistration = await deregisterInstallation()
         dpop.forget()
         do {
-            let lease = try await tokens.exclusiveAccess()
-            defer { lease.release() }
-            _ = try await tokens.clearEverything()
+            _ = try await tokens.withExclusiveAccess { try await tokens.clearEverything() }
         } catch {
             logger.log(.error, "clear state: \(error.localizedDescription)")
         }

@@ -19,9 +19,7 @@ extension EffectRunner {
             return .failure(RegistrationFailure(error))
         }
         do {
-            let lease = try await tokens.exclusiveAccess()
-            defer { lease.release() }
-            try await tokens.savePendingLogin(login)
+            try await tokens.withExclusiveAccess { try await tokens.savePendingLogin(login) }
         } catch {
             logger.log(.warning, "the login in progress is not kept across a relaunch: \(error.localizedDescription)")
         }
@@ -38,9 +36,7 @@ extension EffectRunner {
     /// stored login it does not hold is another process's (or was already taken).
     func discardPendingLogin(state: String? = nil) async {
         do {
-            let lease = try await tokens.exclusiveAccess()
-            defer { lease.release() }
-            try await tokens.removePendingLogin(state: state)
+            try await tokens.withExclusiveAccess { try await tokens.removePendingLogin(state: state) }
         } catch {
             logger.log(.warning, "pending login: \(error.localizedDescription)")
         }
@@ -111,10 +107,10 @@ extension EffectRunner {
         let bound = configuration.maxRefusedRedirects
         var count = (login.refusedRedirects ?? 0) + 1
         do {
-            let lease = try await tokens.exclusiveAccess()
-            defer { lease.release() }
-            count = try await tokens.countRefusedRedirect(state: login.request.state, atLeast: login.refusedRedirects ?? 0,
-                                                          bound: bound)
+            count = try await tokens.withExclusiveAccess {
+                try await tokens.countRefusedRedirect(state: login.request.state, atLeast: login.refusedRedirects ?? 0,
+                                                      bound: bound)
+            }
         } catch {
             logger.log(.warning, "pending login: the refused redirect was not counted in the store: \(error.localizedDescription)")
         }
