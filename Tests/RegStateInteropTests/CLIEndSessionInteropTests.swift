@@ -39,7 +39,7 @@ extension InteropTests {
                                             + " list the one-time-code grant"))
                 #expect(run.stderr.contains("Please answer 1, 3, q."))
                 let tokens = TokenService(store: try FileSecureStore(directory: store.appendingPathComponent("secure")))
-                let idToken = try #require(await tokens.idToken())
+                let idToken = try #require(await tokens.snapshot()?.idToken)
 
                 let logout = try await CLIProcess.run(common + ["logout", "--json"])
                 #expect(logout.status == 0, "stderr: \(logout.stderr.suffix(1_500))")

@@ -38,7 +38,7 @@ extension InteropTests {
 
                 // What the CLI stored is a live refresh token at the provider.
                 let tokens = TokenService(store: try FileSecureStore(directory: store.appendingPathComponent("secure")))
-                let refreshToken = try #require(await tokens.refreshToken(), "the CLI stored no refresh token")
+                let refreshToken = try #require(await tokens.snapshot()?.refreshToken, "the CLI stored no refresh token")
                 #expect(try await peer.isRevoked(refreshToken: refreshToken) == false)
 
                 // A later run: the stored token is still valid, Active B.
@@ -52,7 +52,7 @@ extension InteropTests {
                 let told = peer.supportsRevocation ? "the provider revoked the refresh token" : "the provider offers no revocation"
                 #expect(logout.stdout.contains(told), "stdout: \(logout.stdout)")
                 #expect(try await peer.isRevoked(refreshToken: refreshToken) == peer.supportsRevocation)
-                #expect(await tokens.refreshToken() == nil)
+                #expect(await tokens.snapshot()?.refreshToken == nil)
                 let after = try await CLIProcess.run(common + ["--json", "status"])
                 #expect(after.status == 3, "status after logout; stderr: \(after.stderr.suffix(1_500))")
                 #expect(Self.jsonEvents(after.stdout).map(\.letter) == ["D"])

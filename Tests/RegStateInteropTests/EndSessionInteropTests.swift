@@ -45,7 +45,7 @@ extension InteropTests {
                 #expect(registered.askedForLogin)
                 #expect(registered.profile.subject == PeerAccount.alice.subject)
                 #expect(try await service.confirmRegistration().activation == .registered)
-                let idToken = try #require(await device.tokens.idToken())
+                let idToken = try #require(await device.tokens.snapshot()?.idToken)
                 // While the browser session lives, the provider authorizes without asking for the user.
                 guard case .left = try await browser.open(first) else {
                     Issue.record("the live browser session still asked for a login")

@@ -55,7 +55,7 @@ extension InteropTests {
             try await withPeer(.glewlwyd, PeerKnobs(accessTokenLifetime: 5, signing: "ES256")) { peer in
                 let device = InteropDevice(peer: peer, gracePeriod: 1)
                 let service = try await device.register()
-                let idToken = try JSONWebToken(compact: try #require(await device.tokens.idToken()))
+                let idToken = try JSONWebToken(compact: try #require(await device.tokens.snapshot()?.idToken))
                 #expect(idToken.header["alg"]?.stringValue == "ES256")
                 let first = try await device.storedRefreshToken()
                 device.clock.advance(by: 5)

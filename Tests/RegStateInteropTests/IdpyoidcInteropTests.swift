@@ -91,10 +91,10 @@ extension InteropTests {
             try await withPeer(.idpyoidc, Self.knobs) { peer in
                 let device = InteropDevice(peer: peer, clientID: IdpyoidcPeer.es256ClientID)
                 let service = try await device.register()
-                let first = try JSONWebToken(compact: try #require(await device.tokens.idToken()))
+                let first = try JSONWebToken(compact: try #require(await device.tokens.snapshot()?.idToken))
                 #expect(first.algorithm == "ES256")
                 #expect(await service.renewSession().session?.activation == .renewed)
-                let renewed = try JSONWebToken(compact: try #require(await device.tokens.idToken()))
+                let renewed = try JSONWebToken(compact: try #require(await device.tokens.snapshot()?.idToken))
                 #expect(renewed.algorithm == "ES256")
                 #expect(renewed.subject == first.subject)
             }

@@ -71,7 +71,7 @@ extension InteropTests {
                 let device = InteropDevice(peer: peer)
                 let service = try await device.register()
                 let accessToken = try await service.validAccessToken().token
-                let idToken = try JSONWebToken(compact: try #require(await device.tokens.idToken()))
+                let idToken = try JSONWebToken(compact: try #require(await device.tokens.snapshot()?.idToken))
                 let claims = try await device.oidcClient().userInfo(accessToken: accessToken,
                                                                         subject: try #require(idToken.subject))
                 #expect(claims["sub"]?.stringValue == idToken.subject)
@@ -101,7 +101,7 @@ extension InteropTests {
                 #expect(await tape.titles(atLeast: 2) == ["Active H", "Registration Required D"])
                 tape.close()
                 #expect(device.transport.revokedTokensSent == [refreshToken])
-                #expect(await device.tokens.refreshToken() == nil)
+                #expect(await device.tokens.snapshot()?.refreshToken == nil)
                 #expect(try device.store.data(forKey: TokenService.credentialsKey) == nil)
                 #expect(try await peer.isRevoked(refreshToken: refreshToken) == true)
                 let client = device.oidcClient()

@@ -44,7 +44,7 @@ extension InteropTests {
                 let next = try await CLIProcess.run(common + ["status"])
                 #expect(next.status == 0 && next.stdout.contains("State: Active"), "next launch: \(next.stdout)")
                 let tokens = TokenService(store: try FileSecureStore(directory: store.appendingPathComponent("secure")))
-                let refreshToken = try #require(await tokens.refreshToken())
+                let refreshToken = try #require(await tokens.snapshot()?.refreshToken)
                 #expect(try await peer.isRevoked(refreshToken: refreshToken) == false)
                 let logout = try await CLIProcess.run(common + ["logout"])
                 #expect(logout.status == 0, "logout: \(logout.stderr.suffix(1_500))")

@@ -54,9 +54,8 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
 
     /// `GET /v1/registration`.
     public func registration(securityToken: String) async throws(BackendError) -> RegistrationStatus {
-        let request = HTTPRequest(method: .get, url: endpoint("/v1/registration"),
-                                  headers: Self.bearer(securityToken, ["Accept": "application/json"]))
-        return try Self.status(try Self.successObject(try await send(request), what: "registration response"))
+        let response = try await send(.get, endpoint("/v1/registration"), bearer: securityToken)
+        return try Self.status(try Self.successObject(response, what: "registration response"))
     }
 
     /// `{"registered", "profile": {"sub", "email", "name", "registration_type"} | null}`.
@@ -88,27 +87,21 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
             "registration_type": .string(registrationType.rawValue),
         ]
         let request = HTTPRequest.json(.put, url: endpoint("/v1/profile"), body: body,
-                                       headers: Self.bearer(securityToken, [:]))
-        let response = try await send(request)
-        guard response.isSuccess else { throw Self.failure(response) }
+                                       headers: AccessCredential.bearerFields(securityToken, carrier: .securityToken,
+                                                                              merging: [:]))
+        try Self.expectSuccess(try await send(request))
     }
 
     /// `DELETE /v1/installation`.
     public func deleteInstallation(securityToken: String) async throws(BackendError) {
-        let request = HTTPRequest(method: .delete, url: endpoint("/v1/installation"),
-                                  headers: Self.bearer(securityToken, ["Accept": "application/json"]))
-        let response = try await send(request)
-        guard response.isSuccess else { throw Self.failure(response) }
+        try Self.expectSuccess(try await send(.delete, endpoint("/v1/installation"), bearer: securityToken))
     }
 
     /// `DELETE /v1/security-token` with the replaced token, when the backend offers it; otherwise 404
     /// `retire_unsupported` and nothing is sent.
     public func retireSecurityToken(_ securityToken: String) async throws(BackendError) {
         guard retiresSecurityTokens else { throw .unexpectedStatus(404, code: "retire_unsupported") }
-        let request = HTTPRequest(method: .delete, url: endpoint("/v1/security-token"),
-                                  headers: Self.bearer(securityToken, ["Accept": "application/json"]))
-        let response = try await send(request)
-        guard response.isSuccess else { throw Self.failure(response) }
+        try Self.expectSuccess(try await send(.delete, endpoint("/v1/security-token"), bearer: securityToken))
     }
 
     // MARK: - Helpers
@@ -126,17 +119,26 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
         }
     }
 
+    static func expectSuccess(_ response: HTTPResponse) throws(BackendError) {
+        guard response.isSuccess else { throw failure(response) }
+    }
+
     static func successObject(_ response: HTTPResponse, what: String) throws(BackendError)
         -> [String: JSONValue]
     {
-        guard response.isSuccess else { throw failure(response) }
+        try expectSuccess(response)
         guard let object = response.jsonBody?.objectValue else { throw .malformedResponse("the \(what) is not JSON") }
         return object
     }
 
-    /// `headers` with the `Authorization` of `token` (``AccessCredential``, the one writer of that header).
-    static func bearer(_ token: String, _ headers: [String: String]) -> [String: String] {
-        AccessCredential.bearerFields(token, carrier: .securityToken, merging: headers)
+    /// Sends a request without body to `url`, authorized by `token` as Bearer (``AccessCredential``, the one writer
+    /// of that header).
+    func send(_ method: HTTPRequest.Method, _ url: URL, bearer token: String) async throws(BackendError)
+        -> HTTPResponse
+    {
+        let headers = AccessCredential.bearerFields(token, carrier: .securityToken,
+                                                    merging: ["Accept": "application/json"])
+        return try await send(HTTPRequest(method: method, url: url, headers: headers))
     }
 
     /// `path` under ``baseURL``, joined as the issuer's well-known paths are (``OIDCConfiguration/url(_:appending:)``).

@@ -26,9 +26,8 @@ public struct RegisteredDevice: Sendable, Equatable, Codable {
 extension HTTPRegistrationBackend {
     /// `GET /v1/devices`.
     public func devices(credential: String) async throws(BackendError) -> [RegisteredDevice] {
-        let request = HTTPRequest(method: .get, url: endpoint("/v1/devices"),
-                                  headers: Self.bearer(credential, ["Accept": "application/json"]))
-        let object = try Self.successObject(try await send(request), what: "device list")
+        let response = try await send(.get, endpoint("/v1/devices"), bearer: credential)
+        let object = try Self.successObject(response, what: "device list")
         guard let list = object["devices"]?.arrayValue else { throw .malformedResponse("the device list has no devices") }
         return list.compactMap { value -> RegisteredDevice? in
             guard let fields = value.objectValue, let id = fields["id"]?.stringValue else { return nil }
@@ -50,9 +49,6 @@ extension HTTPRegistrationBackend {
         } catch {
             throw .invalidPathSegment(error)
         }
-        let request = HTTPRequest(method: .delete, url: url,
-                                  headers: Self.bearer(credential, ["Accept": "application/json"]))
-        let response = try await send(request)
-        guard response.isSuccess else { throw Self.failure(response) }
+        try Self.expectSuccess(try await send(.delete, url, bearer: credential))
     }
 }

@@ -53,8 +53,7 @@ extension HTTPRegistrationBackend {
     /// backend asks the provider's userinfo with it and picks up the profile) → the same body as `GET /v1/registration`,
     /// the profile being the userinfo claims.
     public func checkRegistration(accessToken: String) async throws(BackendError) -> RegistrationStatus {
-        let request = HTTPRequest(method: .get, url: endpoint("/v1/check-registration"),
-                                  headers: Self.bearer(accessToken, ["Accept": "application/json"]))
-        return try Self.status(Self.successObject(try await send(request), what: "check registration response"))
+        let response = try await send(.get, endpoint("/v1/check-registration"), bearer: accessToken)
+        return try Self.status(Self.successObject(response, what: "check registration response"))
     }
 }

@@ -51,10 +51,7 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public func encoded() throws(JournalError) -> Data {
         // A launch's two events are written directly (the same bytes), the rest through the encoder.
         if let line = JournalLineWriter.line(for: self) { return line }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .secondsSince1970
-        guard let line = try? encoder.encode(self) else { throw .writeFailed("an entry cannot be encoded") }
+        guard let line = try? RecordedTime.encoder().encode(self) else { throw .writeFailed("an entry cannot be encoded") }
         return line
     }
 
@@ -64,8 +61,7 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public static func decode(_ line: Data) throws -> JournalEntry {
         // A launch's events are read directly (the same result), the rest through the decoder.
         if let entry = JournalLineReader.entry(line) { return entry }
-        let decoder = RecordedTime.decoder()
-        return try decoder.decode(JournalEntry.self, from: line)
+        return try RecordedTime.decoder().decode(JournalEntry.self, from: line)
     }
 
     /// The state the entries fold to, from ``RegState/unsettled``; entries that do not apply are skipped.

@@ -30,7 +30,6 @@ public enum RegStateMachine {
     ///   - event: what happened.
     ///   - input: the secret the effect needs, handed in by the public call beside the event (never journaled); a
     ///     journal replay has none, and needs none, because it runs no effects.
-    /// - Throws: ``TransitionRejection`` when the event does not apply in `state`.
     public static func transition(from state: RegState, on event: MachineEvent,
                                   carrying input: SecretInput? = nil) throws(TransitionRejection) -> Transition {
         let rejection = TransitionRejection(event: event, state: state)

@@ -41,8 +41,7 @@ public struct OngoingAccessTokenStore: Sendable {
     /// - Throws: ``StoreError/unreadable(key:reason:)`` when the record exists but cannot be read.
     public func load() throws(StoreError) -> Record? {
         guard let data = try store.data(forKey: Self.recordKey) else { return nil }
-        let decoder = RecordedTime.decoder()
-        guard let record = try? decoder.decode(Record.self, from: data) else {
+        guard let record = try? RecordedTime.decoder().decode(Record.self, from: data) else {
             throw .unreadable(key: Self.recordKey, reason: "not an ongoing-access record")
         }
         guard record.version == Self.currentVersion else {
@@ -52,21 +51,14 @@ public struct OngoingAccessTokenStore: Sendable {
     }
 
     /// Replaces the record.
-    ///
-    /// - Throws: ``StoreError/writeFailed(key:reason:)``.
     public func save(_ record: Record) throws(StoreError) {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(record) else {
+        guard let data = try? RecordedTime.encoder().encode(record) else {
             throw .writeFailed(key: Self.recordKey, reason: "the record cannot be encoded")
         }
         try store.set(data, forKey: Self.recordKey)
     }
 
     /// Removes the record; removing a missing one is not an error.
-    ///
-    /// - Throws: ``StoreError/writeFailed(key:reason:)``.
     public func remove() throws(StoreError) {
         try store.removeValue(forKey: Self.recordKey)
     }

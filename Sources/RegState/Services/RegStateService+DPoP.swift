@@ -34,19 +34,13 @@ extension RegStateService {
             throw .noSession
         }
         // The token type comes from the same record as the token, so a bound token is never sent as Bearer.
-        guard snapshot.isDPoPBound else {
-            return AccessCredential(token: snapshot.accessToken, expiresAt: snapshot.expiresAt, carrier: .accessToken)
-        }
         let key: DPoPKey?
         do {
-            key = try dpop.boundKey(matching: snapshot.dpopThumbprint)
+            key = snapshot.isDPoPBound ? try dpop.boundKey(matching: snapshot.dpopThumbprint) : nil
         } catch {
             throw await keyUnavailable(snapshot.accessToken, reason: error.errorDescription ?? "unreadable")
         }
-        if let key {
-            return AccessCredential(token: snapshot.accessToken, scheme: .dpop(key), expiresAt: snapshot.expiresAt,
-                                    carrier: .accessToken)
-        }
+        if let credential = snapshot.record.accessCredential(key: key) { return credential }
         guard waitedForWriter else {
             do {
                 try await runner.tokens.exclusiveAccess().release()

@@ -2,13 +2,10 @@ import Foundation
 
 /// The one way the public calls ask for a renewal (``RenewalService`` decides whether it runs, joins or is done).
 extension RegStateService {
-    /// The one way a renewal is asked for. ``RenewalService`` decides: the first caller for a stale token journals
-    /// ``MachineEvent/renewalRequested(_:)``, whose effect runs (or joins) the single flight; later callers for the
-    /// same token join it, or find that someone already renewed it. `nil` forces a renewal; `seen` is the record the
-    /// caller just read `staleAccessToken` in, so it is not read again.
-    ///
-    /// - Returns: the renewed credential (`nil` when none is at hand: nothing was done, or its DPoP key is not the
-    ///   stored one), or why the renewal failed, when this caller learned it.
+    /// The one way a renewal is asked for: the first caller for a stale token journals
+    /// ``MachineEvent/renewalRequested(_:)``, whose effect runs the single flight; later callers join it or find it
+    /// done. `nil` forces a renewal; `seen` is the record the caller read `staleAccessToken` in. Returns the renewed
+    /// credential (`nil` when none is at hand) or why the renewal failed, when this caller learned it.
     @discardableResult
     func renew(replacing staleAccessToken: String?, because trigger: RenewalTrigger,
                seen: TokenSnapshot? = nil) async -> Result<AccessCredential?, RenewalFailure> {

@@ -3,16 +3,10 @@ import Foundation
 /// The backend security token's life in both modes: handed out, renewed once for however many rejections, held off
 /// when the backend keeps rejecting, and the session ended when the backend forces a logout.
 extension RegStateService {
-    /// The backend security token for a request the ``TokenPolicy`` sends it with: the stored one while it lives;
-    /// when it expired, or while a renewal runs, the renewed one.
-    ///
-    /// In self mode an expired token is renewed with the stored ID token (the provider tokens are renewed first when
-    /// the backend refuses that ID token). In host mode the host is told once (**E**
-    /// ``RenewalFailure/awaitingHost``) and the call waits for its ``updateToken(idToken:)``. A caller whose task is
-    /// cancelled stops waiting at once with `CancellationError`; the renewal goes on for the others.
-    ///
-    /// - Returns: the token as a bearer credential (``TokenCarrier/securityToken``); ``AccessCredential/token`` is the
-    ///   raw token.
+    /// The backend security token as a bearer credential (``TokenCarrier/securityToken``): the stored one while it
+    /// lives; when it expired, or while a renewal runs, the renewed one. In self mode an expired token is renewed with
+    /// the stored ID token; in host mode the host is told once (**E** ``RenewalFailure/awaitingHost``) and the call
+    /// waits for its ``updateToken(idToken:)``. A cancelled caller stops waiting; the renewal goes on for the others.
     /// - Throws: ``RegStateServiceError`` (``RegStateServiceError/cancelled`` when the caller's task is cancelled).
     public func securityToken() async throws(RegStateServiceError) -> AccessCredential {
         AccessCredential(token: try await currentSecurityToken(), carrier: .securityToken)

@@ -2,21 +2,14 @@ import Foundation
 
 extension RegStateService {
     /// A usable access token for the host's requests, renewed first when it has expired, as a credential: its scheme
-    /// (bearer, or DPoP with its key), expiry and carrier; ``AccessCredential/token`` is the raw token.
+    /// (bearer, or DPoP with its key), expiry and carrier. A DPoP-bound token (``tokenBinding()``) is useless on its
+    /// own: send requests through ``AuthorizedTransport``, which adds the `DPoP` scheme and a fresh proof. Concurrent
+    /// callers share one renewal. After a store that could not be read at launch (**E** ``RenewalFailure/storage(_:)``)
+    /// it reads the store again first, so a store that has come back settles the session without another ``start()``.
     ///
-    /// A DPoP-bound token (``tokenBinding()``) is useless on its own: send requests through ``AuthorizedTransport``,
-    /// which adds the `DPoP` scheme and a fresh proof.
-    ///
-    /// Any number of concurrent callers share one renewal. Offline, the call throws a recoverable **E** while the
-    /// session stays active with its data.
-    ///
-    /// - Throws: ``RegStateServiceError/offline(_:)`` or ``RegStateServiceError/renewal(_:)`` (**E**) when renewal
-    ///   fails; ``RegStateServiceError/noSession`` when no session is active;
+    /// - Throws: ``RegStateServiceError/offline(_:)`` (the session stays active) or
+    ///   ``RegStateServiceError/renewal(_:)`` (**E**) when renewal fails; ``RegStateServiceError/noSession`` when no session is active;
     ///   ``RegStateServiceError/wrongSessionSource(_:)`` for a host-driven session (it has no access token).
-    ///
-    /// After a store that could not be read (**E** ``RenewalFailure/storage(_:)`` at launch), the call reads the store
-    /// again first: a store that has come back (a device unlocked, a disk remounted) settles the session without the
-    /// app calling ``start()`` again.
     public nonisolated func validAccessToken() async throws(RegStateServiceError) -> AccessCredential {
         // Nonisolated, so that when the shared answer lands its waiters resume side by side rather than queueing for
         // the actor one by one.
@@ -61,10 +54,9 @@ extension RegStateService {
         throw .offline(.ssoUnspecifiedIssue)
     }
 
-    /// Renews the session now, whatever the stored token's expiry, and returns the new state.
-    ///
-    /// After a store that could not be read at launch it reads the store again (the launch inspection, the registration design steps
-    /// 3–5) instead: a valid token is **B**, an expired one is renewed (**C**).
+    /// Renews the session now, whatever the stored token's expiry, and returns the new state; after a store that
+    /// could not be read at launch it runs the launch inspection again instead (a valid token is **B**, an expired one
+    /// is renewed: **C**).
     @discardableResult
     public func renewSession() async -> RegState {
         if await retryUnreadableStore() { return state }
@@ -80,17 +72,16 @@ extension RegStateService {
         return true
     }
 
-    /// A server rejected `token`: renew once for everyone who saw it rejected (``renew(replacing:because:seen:)``)
-    /// and return the new token, or `nil` when renewal failed. Not public: an app's requests get this through
-    /// ``AuthorizedTransport``, ``RegStateURLProtocol`` or ``renewSession()``; the simulation reports rejections
-    /// with it.
+    /// A server rejected `token`: renew once for everyone who saw it rejected and return the new token, or `nil` when
+    /// renewal failed. Not public: apps get this through ``AuthorizedTransport``, ``RegStateURLProtocol`` or
+    /// ``renewSession()``; the simulation reports rejections with it.
     package func tokenRejected(_ token: String) async -> String? {
         await renewAfterRejection(of: token)?.token
     }
 
-    /// ``tokenRejected(_:)``'s renewal: the renewed credential, or the usable record found after it (its key not
-    /// resolved), or `nil` when renewal failed or left the rejected token in place. `seen` is the record the caller
-    /// just read (its hold already checked), so it is not read again.
+    /// ``tokenRejected(_:)``'s renewal: the renewed credential, or the usable record found after it, or `nil` when
+    /// renewal failed or left the rejected token in place. `seen` is the record the caller just read (its hold
+    /// checked).
     func renewAfterRejection(of token: String, seen: TokenSnapshot? = nil) async -> AccessTokenAnswer? {
         guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven else { return nil }
         let seen = if let seen { seen } else { await tokenSnapshot() }
@@ -118,10 +109,9 @@ extension RegStateService {
     }
 
     /// Wipes all local state: every record RegState writes (credentials, profile, installation id, pending login, DPoP
-    /// keys, the ongoing-access record) and the journal (the registration design's debug command). First,
-    /// when a backend is configured and a security token is stored, asks the backend to forget this installation
-    /// (freeing its device slot); local state is cleared whatever it answers, offline included. Nothing is revoked
-    /// at the provider (``logout()`` does that).
+    /// keys, the ongoing-access record) and the journal. First, when a backend is configured and a security token is
+    /// stored, asks the backend to forget this installation (freeing its device slot); local state is cleared
+    /// whatever it answers. Nothing is revoked at the provider (``logout()`` does that).
     ///
     /// The records are removed under the store's lock (never beside another process's renewal, whose rotated tokens
     /// would bring the session back): when the lock cannot be had or a removal fails, they stay, and the result says

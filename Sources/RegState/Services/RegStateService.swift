@@ -3,10 +3,10 @@ import Foundation
 /// The registration/auth engine: knows at every moment whether the user is registered and holds a usable session,
 /// and gets them there (the registration design's Reg-State service).
 ///
-/// It is a thin actor shell around ``RegStateMachine``: every call turns into a ``MachineEvent`` (with, when the
-/// effect needs one, a ``SecretInput`` that is never journaled), the pure transition function says what the new state
-/// is and which ``Effect``s to run, the shell journals the event, runs the effects, and feeds their results back as
-/// events. Subscribers receive the lettered ``RegStateEvent``s through ``events()``.
+/// A thin actor shell around ``RegStateMachine``: every call turns into a ``MachineEvent`` (with, when the effect
+/// needs one, a ``SecretInput`` that is never journaled); the pure transition function gives the new state and the
+/// ``Effect``s to run; the shell journals the event, runs the effects and feeds their results back as events.
+/// Subscribers receive the lettered ``RegStateEvent``s through ``events()``.
 ///
 /// ```swift
 /// let service = RegStateService(configuration: config, dependencies: try .onDisk(at: directory))
@@ -58,10 +58,8 @@ public actor RegStateService {
 
     // MARK: Observing
 
-    /// A stream of lettered events for one subscriber: the latest event first (if any), then every later one, in order.
-    ///
-    /// Every call returns a new, independent stream; it ends when the subscriber stops iterating. A subscriber that
-    /// falls more than ``subscriberBufferSize`` events behind loses the oldest ones, never the newest.
+    /// A stream of lettered events for one subscriber: the latest event first (if any), then every later one, in
+    /// order. A subscriber that falls more than ``subscriberBufferSize`` events behind loses the oldest ones.
     public func events() -> AsyncStream<RegStateEvent> {
         broadcast.subscribe()
     }
@@ -69,10 +67,8 @@ public actor RegStateService {
     /// How many subscribers are listening (tests show with it that a stream that ended is forgotten).
     package var subscriberCount: Int { broadcast.count }
 
-    /// How many lettered events this service has broadcast since it was created.
-    ///
-    /// A subscriber that has received this many events (counting from before ``start()``) has seen every one, so a
-    /// short-lived host such as the CLI can wait for its printer to catch up before it exits, without sleeping.
+    /// How many lettered events this service has broadcast since it was created: a short-lived host such as the CLI
+    /// waits until its printer has seen this many before it exits, without sleeping.
     public var emittedEventCount: Int { broadcast.sentCount }
 
     /// Starts the service (on first call) and waits until it has settled: D, G, an active session, or an error.
@@ -89,9 +85,8 @@ public actor RegStateService {
 
     // MARK: Launch
 
-    /// Opens the journal (a torn tail cut, a long one compacted; read for its numbers only: the launch's first event
-    /// resets any state and the stored credentials decide the rest), runs the launch sequence and returns the
-    /// settled state. Calling it again relaunches: the stored credentials are inspected anew.
+    /// Opens the journal (a torn tail cut, a long one compacted), runs the launch sequence and returns the settled
+    /// state. Calling it again relaunches: the stored credentials are inspected anew.
     @discardableResult
     public func start() async -> RegState {
         if !lifecycle.started {
@@ -107,12 +102,9 @@ public actor RegStateService {
     }
 
     /// Waits until a launch renewal that outlived ``RegStateConfiguration/launchBudget`` has landed and its result is
-    /// applied (**C**, or its **E**); returns at once when none is running.
-    ///
-    /// An app keeps running and gets the result as an event. A short-lived process — a command-line run, an app
-    /// extension about to be suspended — calls this before it exits, so it never ends between the provider's rotation
-    /// of the refresh token and the store's write of its successor (which would cost the session with a provider
-    /// that detects reuse).
+    /// applied (**C**, or its **E**); returns at once when none is running. A short-lived process (a command-line
+    /// run, an extension about to be suspended) calls it before it exits, so it never ends between the provider's
+    /// rotation of the refresh token and the store's write of its successor.
     public func finishPendingRenewal() async {
         guard let pending = lifecycle.lateLaunchRenewal else { return }
         await pending.value
@@ -134,35 +126,28 @@ public actor RegStateService {
 
     // MARK: The journal
 
-    /// The journal, oldest first.
-    ///
-    /// - Throws: ``RegStateServiceError/storage(_:)`` when it cannot be read.
+    /// The journal, oldest first; ``RegStateServiceError/storage(_:)`` when it cannot be read.
     public func journalEntries() throws(RegStateServiceError) -> [JournalEntry] {
-        do {
-            return try recorder.entries()
-        } catch {
-            throw .storage(error.localizedDescription)
-        }
+        try readingJournal(recorder.entries)
     }
 
-    /// How many journal lines ``journalEntries()`` leaves out because they cannot be read: damaged, with a time or a
-    /// number out of range (``JournalEntry/init(from:)``), or written by a newer version. Replay skips them too; the
-    /// count lets a tool say so instead of showing a shorter history as if it were whole.
-    ///
-    /// - Throws: ``RegStateServiceError/storage(_:)`` when the journal cannot be read.
+    /// How many journal lines ``journalEntries()`` leaves out because they cannot be read (damaged, out of range, or
+    /// a newer version's), so a tool can say so instead of showing a shorter history as if it were whole.
     public func unreadableJournalEntryCount() throws(RegStateServiceError) -> Int {
-        do {
-            return try recorder.unreadableEntryCount()
-        } catch {
-            throw .storage(error.localizedDescription)
-        }
+        try readingJournal(recorder.unreadableEntryCount)
     }
 
     /// What the journal on disk folds to (snapshot, then entries): equal to ``state`` when the journal is whole.
-    ///
-    /// - Throws: ``JournalError`` when it cannot be read.
     func journalFold() throws -> RegState {
         try recorder.storedFold()
+    }
+
+    private func readingJournal<T>(_ read: () throws -> T) throws(RegStateServiceError) -> T {
+        do {
+            return try read()
+        } catch {
+            throw .storage(error.localizedDescription)
+        }
     }
 
     // MARK: The shell
@@ -262,7 +247,8 @@ public actor RegStateService {
             // At the device limit the provisional tokens go, but the ID token (in memory only) still lets the user
             // list and remove a device (``registeredDevices()``).
             var result: EffectResult?
-            if confirmed == .registrationFailed(.tooManyRegisteredDevices), let idToken = await runner.tokens.idToken() {
+            if confirmed == .registrationFailed(.tooManyRegisteredDevices),
+               let idToken = await runner.tokens.snapshot()?.idToken {
                 result = .deviceLimit(idToken: idToken)
             }
             attempt.deviceListIDToken = if case .deviceLimit(let idToken)? = result { idToken } else { nil }

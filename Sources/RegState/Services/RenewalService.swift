@@ -1,16 +1,13 @@
 import Foundation
 
-/// Renews the access token with the refresh-token grant (the registration design's RenewalService), one flight at a time.
-///
-/// It owns the whole single flight: who asks for a renewal (the first caller for a stale token, so many requests
-/// failing with one token make one journaled request), who runs the grant, who joins it, and who finds that someone
-/// already renewed the token. Concurrent callers share one grant: with rotating refresh tokens a second, parallel
-/// grant would present a refresh token the first one just retired, and the provider's reuse detection would revoke
-/// the whole session. The rotated refresh token is persisted (in the same atomic write as the new access token)
-/// before any caller gets the renewed ``AccessCredential``, which comes from the grant itself.
+/// Renews the access token with the refresh-token grant, one flight at a time: who asks for a renewal (the first
+/// caller for a stale token), who runs the grant, who joins it, and who finds that someone already renewed the token.
+/// Concurrent callers share one grant: with rotating refresh tokens a parallel grant would present a refresh token the
+/// first one just retired, and the provider's reuse detection would revoke the session. The rotated refresh token is
+/// stored (in the same atomic write as the new access token) before any caller gets the renewed ``AccessCredential``.
 ///
 /// The credentials record is read at most twice per renewal: where a caller finds its token stale, and once under
-/// the store's lock, the reading the grant's writes start from.
+/// the store's lock.
 package actor RenewalService {
     private let tokens: TokenService
     private let provider: any TokenRefreshing
@@ -21,8 +18,7 @@ package actor RenewalService {
     private let flight = SingleFlight<RenewalOutcome>()
     /// The last stale access token a renewal was requested for.
     private var requestedFor: String?
-    /// The outcome of the last grant, for the stale token it replaced: what the caller whose journaled request ran
-    /// it (through the machine's effect) gets back.
+    /// The outcome of the last grant, for the stale token it replaced (for the caller whose journaled request ran it).
     private var settled: (stale: String?, outcome: RenewalOutcome)?
     /// The last access token a server rejected (not merely expired): its renewal stores a ``RejectionHold``.
     private var rejected: String?
@@ -42,7 +38,7 @@ package actor RenewalService {
         if let staleAccessToken {
             let current = if let seen { seen } else { await tokens.snapshot() }
             if let current, current.accessToken != staleAccessToken, current.isUsable {
-                return .alreadyRenewed(credential(from: current))
+                return .alreadyRenewed(credential(from: current.record))
             }
         }
         if let staleAccessToken, requestedFor == staleAccessToken { return .join }
@@ -51,9 +47,8 @@ package actor RenewalService {
     }
 
     /// Renews the stored credentials, unless someone already replaced `staleAccessToken` (`nil` forces a renewal):
-    /// the caller that starts the grant gets ``RenewalOutcome/ran(_:)`` and applies its result, callers arriving
-    /// while it runs get ``RenewalOutcome/joined(_:)``, and a token already replaced under the store's lock is
-    /// ``RenewalOutcome/alreadyRenewed(_:_:)`` with no request made.
+    /// the caller that starts the grant gets ``RenewalOutcome/ran(_:)``, callers arriving while it runs
+    /// ``RenewalOutcome/joined(_:)``, and a token already replaced ``RenewalOutcome/alreadyRenewed(_:_:)``.
     package func renew(replacing staleAccessToken: String?) async -> RenewalOutcome {
         let (task, started) = flight.join { await self.grant(replacing: staleAccessToken) }
         let outcome = await task.value
@@ -80,8 +75,7 @@ package actor RenewalService {
     }
 
     /// One grant, holding the store's lock from the read of the refresh token to the write of its successor, so
-    /// processes sharing the store renew one token once; when another process already replaced `staleAccessToken`,
-    /// its result is used and nothing is sent.
+    /// processes sharing the store renew one token once (another process's replacement is used, nothing is sent).
     private func grant(replacing staleAccessToken: String?) async -> RenewalOutcome {
         let lease: any StoreLease
         do {
@@ -95,7 +89,7 @@ package actor RenewalService {
         // token": the session is kept and the renewal is tried again later.
         let record: StoredCredentials?
         do {
-            record = try await tokens.lockedRecord()
+            record = try await tokens.readRecord()
         } catch {
             return .ran(.failure(.storage(error.errorDescription ?? "unreadable"), stored: nil))
         }
@@ -196,23 +190,7 @@ package actor RenewalService {
     /// The credential of `record`'s access token: bearer, or DPoP with `key` (else the key the record names); `nil`
     /// when that key is not the stored one (the caller then reads the record, and its key, itself).
     private func credential(from record: StoredCredentials, key: DPoPKey? = nil) -> AccessCredential? {
-        credential(record.accessToken, expiresAt: record.expiresAt,
-                   binding: record.isDPoPBound ? .some(key ?? boundKey(record.dpopThumbprint)) : nil)
-    }
-
-    private func credential(from snapshot: TokenSnapshot) -> AccessCredential? {
-        credential(snapshot.accessToken, expiresAt: snapshot.expiresAt,
-                   binding: snapshot.isDPoPBound ? .some(boundKey(snapshot.dpopThumbprint)) : nil)
-    }
-
-    /// - Parameter binding: `nil` for a bearer token; for a bound one, its key when it is at hand.
-    private func credential(_ token: String, expiresAt: Date?, binding: DPoPKey??) -> AccessCredential? {
-        switch binding {
-        case nil: AccessCredential(token: token, expiresAt: expiresAt, carrier: .accessToken)
-        case .some(nil): nil
-        case .some(.some(let key)): AccessCredential(token: token, scheme: .dpop(key), expiresAt: expiresAt,
-                                                     carrier: .accessToken)
-        }
+        record.accessCredential(key: record.isDPoPBound ? key ?? boundKey(record.dpopThumbprint) : nil)
     }
 
     /// The stored DPoP key when it is the one `thumbprint` names; `nil` otherwise or when it cannot be read.

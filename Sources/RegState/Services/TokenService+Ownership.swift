@@ -5,13 +5,9 @@ import Foundation
 /// session, provisional tokens or pending login.
 extension TokenService {
     /// Removes all credentials of the session this service holds, its pending login and, unless
-    /// `keepingOngoingAccess`, the ongoing-access record (logout, forced logout, final renewal failure); the
-    /// installation id stays. Credentials of another session (another process registered since, or is confirming
-    /// its own) and another configuration's are left alone, with the ongoing-access record. Call under the store's
-    /// lock.
-    ///
-    /// - Returns: whether the stored session was this one's (or none was stored): its DPoP key may go too.
-    /// - Throws: ``StoreError``.
+    /// `keepingOngoingAccess`, the ongoing-access record; the installation id stays. Another session's or another
+    /// configuration's credentials are left alone. Call under the store's lock. Returns whether the stored session
+    /// was this one's (or none was stored): its DPoP key may go too.
     @discardableResult
     package func clearAll(keepingOngoingAccess: Bool = false) throws -> Bool {
         let ours = holdsStoredSession()
@@ -46,8 +42,6 @@ extension TokenService {
 
     /// Removes the provisional tokens this service wrote (Retry, or a failure before confirmation); confirmed
     /// ones, and another process's provisional tokens, are left alone. Call under the store's lock.
-    ///
-    /// - Throws: ``StoreError``.
     package func clearProvisional() throws {
         guard let own = owned.provisional, let credentials = try? load() else { return }
         if credentials.stage == .provisional, credentials.sessionID == own {
@@ -63,11 +57,7 @@ extension TokenService {
         guard let lease = try? await exclusiveAccess() else { return }
         defer { lease.release() }
         guard let current = try? loadOwn(), current.stage == .provisional else { return }
-        do {
-            try store.removeValue(forKey: Self.credentialsKey)
-        } catch {
-            return
-        }
+        guard (try? store.removeValue(forKey: Self.credentialsKey)) != nil else { return }
         if let thumbprint = current.dpopThumbprint, (try? dpop.keys.load())?.thumbprint == thumbprint {
             dpop.forgetSession(removingKey: true)
         }

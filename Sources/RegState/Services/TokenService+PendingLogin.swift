@@ -6,13 +6,8 @@ import Foundation
 /// (``exclusiveAccess()``) around every call, so that two processes cannot both take one login.
 extension TokenService {
     /// Stores `login` in place of any earlier one (a newer begin supersedes an older pending login).
-    ///
-    /// - Throws: ``StoreError``.
     func savePendingLogin(_ login: PendingLogin) throws {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
-        try store.set(try encoder.encode(login), forKey: PendingLogin.storeKey)
+        try store.set(try RecordedTime.encoder().encode(login), forKey: PendingLogin.storeKey)
         owned.wrotePendingLogin(state: login.request.state)
     }
 
@@ -20,8 +15,7 @@ extension TokenService {
     /// be read, or that belongs to another configuration, reads as none (a login is cheap to start again).
     func pendingLogin() -> PendingLogin? {
         guard let data = try? store.data(forKey: PendingLogin.storeKey) else { return nil }
-        let decoder = RecordedTime.decoder()
-        guard let login = try? decoder.decode(PendingLogin.self, from: data), login.belongs(to: binding),
+        guard let login = try? RecordedTime.decoder().decode(PendingLogin.self, from: data), login.belongs(to: binding),
               PendingLogin.refusalCounts.contains(login.refusedRedirects ?? 0)
         else { return nil }
         return login
@@ -42,8 +36,6 @@ extension TokenService {
     /// Counts one refused redirect against the stored login with `state` (if it is still there) and returns the
     /// count, from `atLeast` when this process counted more (a login kept in memory only); beyond `bound` the login
     /// is removed. Call under the store's lock.
-    ///
-    /// - Throws: ``StoreError``.
     func countRefusedRedirect(state: String, atLeast: Int, bound: Int) throws -> Int {
         var stored = pendingLogin()
         if stored?.request.state != state { stored = nil }
@@ -59,8 +51,6 @@ extension TokenService {
     }
 
     /// Removes the stored pending login: the one with `state` when given, otherwise whichever is stored.
-    ///
-    /// - Throws: ``StoreError``.
     func removePendingLogin(state: String? = nil) throws {
         if let state, let stored = pendingLogin(), stored.request.state != state { return }
         try store.removeValue(forKey: PendingLogin.storeKey)

@@ -10,8 +10,6 @@ extension TokenService {
 
     /// `token` was rejected right after a renewal: holds it, under the store's lock, so that no process renews it for
     /// a rejection before the hold has passed. Nothing when another token is stored now, or it is held already.
-    ///
-    /// - Throws: ``StoreError``.
     func holdRejected(_ token: String, carrier: TokenCarrier) async throws {
         let lease = try await exclusiveAccess()
         defer { lease.release() }

@@ -5,11 +5,8 @@ extension TokenService {
     /// The store key the first host-mode implementation (2026-11) kept its record under; read once and migrated.
     static let legacyHostSessionKey = "host-session"
 
-    /// Stores a host-mode session: the ID token the host pushed, its profile and the security token bought with it,
-    /// in the one credentials record (stage confirmed, registration type ``RegistrationType/hostSSO``). The
-    /// session's expiry is the security token's.
-    ///
-    /// - Throws: ``StoreError``.
+    /// Stores a host-mode session in the credentials record (confirmed, ``RegistrationType/hostSSO``): the ID token
+    /// the host pushed, its profile and the security token bought with it, whose expiry is the session's.
     func storeHostSession(idToken: String, profile: Profile, securityToken: String, expiresAt: Date) throws -> StoredSession {
         // A host's renewed token keeps the session it renews; a first one begins a session.
         let session = (try? loadOwn())?.sessionID ?? UUID().uuidString
@@ -23,12 +20,8 @@ extension TokenService {
         return try summary(of: credentials)
     }
 
-    /// Stores a renewed security token beside the confirmed credentials, but only if the stored one is still
-    /// `replaced` (compare-and-swap: a logout or another renewal meanwhile wins). A token renewed because the backend
-    /// rejected `replaced` is stored with its ``RejectionHold``, in the same write.
-    ///
-    /// - Returns: whether it was stored.
-    /// - Throws: ``StoreError``.
+    /// Stores a renewed security token (with its ``RejectionHold`` when `forRejection`) and returns `true`, only if
+    /// the stored one is still `replaced`: a logout or another renewal meanwhile wins.
     func storeSecurityToken(_ grant: SecurityTokenGrant, replacing replaced: String?, forRejection: Bool) throws -> Bool {
         guard var credentials = try load(), credentials.stage == .confirmed, credentials.securityToken == replaced else {
             return false

@@ -3,16 +3,12 @@ import Foundation
 /// Every write of the credentials record: provisional, confirmed, renewed, cleared.
 extension TokenService {
     /// Installs the agreed non-native token (Active **A**).
-    ///
-    /// - Throws: ``StoreError``.
     package func installNonNativeToken(_ token: String) throws {
         try save(bound(StoredCredentials(stage: .nonNative, accessToken: token)))
     }
 
     /// Stores freshly issued tokens as provisional, awaiting the user's confirmation (state **G**), with the
     /// thumbprint of the DPoP key they are bound to, when they are.
-    ///
-    /// - Throws: ``StoreError``.
     @discardableResult
     package func storeProvisional(_ tokens: TokenResponse, registrationType: RegistrationType, profile: Profile,
                                   dpopThumbprint: String? = nil) throws -> StoredSession {
@@ -53,18 +49,11 @@ extension TokenService {
         return try summary(of: credentials)
     }
 
-    /// Stores the result of a refresh-token grant over `record`, the record the renewal read under the store's lock.
-    ///
-    /// Every writer of the record (confirm, logout, clear-state, the security token, Check Registration) holds that
-    /// lock, so while the renewal holds it the record is still `record`: the lock is the compare-and-swap that keeps
-    /// a renewal from landing after a logout or clear-state and resurrecting the session. A response without
-    /// `refresh_token` keeps the old one (the provider did not rotate). The new refresh token is written in the same
-    /// atomic write as the new access token, before anyone receives it.
-    ///
-    /// A renewal because a server rejected the access token stores the new one with its ``RejectionHold``.
-    ///
-    /// - Returns: the record written, or `nil` when `record` is not a confirmed session's (nothing was written).
-    /// - Throws: ``StoreError``.
+    /// Stores the result of a refresh-token grant over `record`, the record the renewal read under the store's lock
+    /// (with a ``RejectionHold`` when `forRejection`), and returns it; `nil` when `record` is not a confirmed
+    /// session's. Every writer of the record holds that lock, so it is the compare-and-swap that keeps a renewal from
+    /// resurrecting a session a logout ended. A response without `refresh_token` keeps the old one; a new one is
+    /// written in the same atomic write as the new access token, before anyone receives it.
     package func storeRenewed(_ tokens: TokenResponse, profile: Profile?, over record: StoredCredentials,
                               forRejection: Bool = false) throws -> StoredCredentials? {
         guard record.stage == .confirmed else { return nil }
@@ -87,7 +76,6 @@ extension TokenService {
     /// the same subject are stored; the issuer stays the ID token's.
     ///
     /// - Returns: whether anything changed; `nil` when the stored credentials are not (or no longer) that user's.
-    /// - Throws: ``StoreError``.
     package func refreshProfile(_ profile: Profile) throws -> Bool? {
         guard var credentials = try loadOwn(), credentials.stage == .confirmed,
               let stored = credentials.profile, stored.subject == profile.subject else { return nil }
@@ -107,8 +95,6 @@ extension TokenService {
 
     /// Removes every record RegState writes (``everyRecordKey``), ongoing access included, with the installation id
     /// (clear-state); returns the removed keys.
-    ///
-    /// - Throws: ``StoreError``.
     package func clearEverything() throws -> [String] {
         var removed: [String] = []
         for key in Self.everyRecordKey where try store.data(forKey: key) != nil {

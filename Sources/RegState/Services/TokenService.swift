@@ -33,12 +33,7 @@ package actor TokenService {
     /// read; `nil` reads any record (tests of the service alone).
     package let binding: CredentialBinding?
 
-    /// Creates the service over `store`.
-    ///
-    /// - Parameters:
-    ///   - gracePeriod: seconds before expiry at which a token is treated as expired (default 60).
-    ///   - assumedLifetime: the access-token lifetime to assume when the provider does not say (default 3600).
-    ///   - binding: the configuration's issuer and client: credentials of another are never used (``binding``).
+    /// Creates the service over `store` (the defaults: a 60 s ``gracePeriod``, a 3600 s ``assumedLifetime``).
     package init(store: any SecureStore, clock: any RegStateClock = SystemClock(),
                 crypto: any CryptoProvider = SystemCrypto(), gracePeriod: TimeInterval = 60,
                 assumedLifetime: TimeInterval = 3600, binding: CredentialBinding? = nil) {
@@ -52,10 +47,15 @@ package actor TokenService {
 
     /// Takes the store's exclusive lock (between processes for a ``FileSecureStore``), waiting at most
     /// ``lockTimeout``. Renewal, confirm, logout and clear-state hold it around their read-modify-write.
-    ///
-    /// - Throws: ``StoreError/busy(waited:)`` (recoverable) or another ``StoreError``.
     package nonisolated func exclusiveAccess() async throws(StoreError) -> any StoreLease {
         try await store.acquireExclusiveAccess(timeout: lockTimeout)
+    }
+
+    /// `body` under the store's lock (``exclusiveAccess()``), released however `body` ends.
+    nonisolated func withExclusiveAccess<T>(_ body: () async throws -> T) async throws -> T {
+        let lease = try await exclusiveAccess()
+        defer { lease.release() }
+        return try await body()
     }
 
     // MARK: Reading
@@ -69,11 +69,9 @@ package actor TokenService {
         inspectWithAccessToken().status
     }
 
-    /// ``inspect()``, plus the access token of the record it found expired (the token a launch renewal replaces,
-    /// so that a process that finds it already replaced by another process sends nothing).
-    ///
-    /// The status and the token come from one read: a second read could return the token another process stored in
-    /// between, and a renewal "replacing" that fresh token would renew again (two grants for one expiry).
+    /// ``inspect()``, plus the access token of the record it found expired (the token a launch renewal replaces).
+    /// Both come from one read: a second could return a token another process stored in between, and a renewal
+    /// "replacing" that fresh token would renew again (two grants for one expiry).
     package func inspectWithAccessToken() -> (status: StoredTokenStatus, expiredAccessToken: String?) {
         let data: Data?
         do {
@@ -118,32 +116,26 @@ package actor TokenService {
     }
 
     /// The stored credentials as they are now, read and decoded once, for one decision; `nil` when there are none
-    /// (or they cannot be read).
-    ///
-    /// A caller that needs several facts about one record (the token and whether it is usable, the refresh token and
-    /// the session it belongs to) asks for one snapshot instead of reading the store once per question, so the facts
-    /// cannot come from two different records.
+    /// (or they cannot be read). A caller that needs several facts about one record asks for one snapshot, so the
+    /// facts cannot come from two different records.
     package func snapshot() -> TokenSnapshot? {
-        guard let credentials = try? load() else { return nil }
-        return TokenSnapshot(credentials, isUsable: isUsable(credentials),
-                             securityTokenUsable: isUsable(credentials.securityTokenExpiresAt))
+        (try? load()).map(snapshot(of:))
     }
 
     /// ``snapshot()`` for an access-token answer: a store that cannot be read now (a locked device, a cancelled
     /// prompt, an I/O error) throws instead of answering "nothing stored", so an unreadable record is never taken for
-    /// a missing session (the launch keeps an unreadable store the same way).
-    ///
-    /// - Throws: the ``StoreError`` of the read; a damaged or foreign record is still `nil`.
+    /// a missing session (the launch keeps an unreadable store the same way). A damaged or foreign record is `nil`.
     package func readSnapshot() throws(StoreError) -> TokenSnapshot? {
-        guard let credentials = try readRecord() else { return nil }
-        return TokenSnapshot(credentials, isUsable: isUsable(credentials),
-                             securityTokenUsable: isUsable(credentials.securityTokenExpiresAt))
+        try readRecord().map(snapshot(of:))
+    }
+
+    private func snapshot(of credentials: StoredCredentials) -> TokenSnapshot {
+        TokenSnapshot(credentials, isUsable: isUsable(credentials),
+                      securityTokenUsable: isUsable(credentials.securityTokenExpiresAt))
     }
 
     /// The credentials record, throwing only the store's own errors: `nil` when there is none, or it is damaged or
     /// bound to another configuration (the cases ``snapshot()`` also answers `nil` for).
-    ///
-    /// - Throws: the ``StoreError`` of the read (a locked device: recoverable).
     package func readRecord() throws(StoreError) -> StoredCredentials? {
         guard let data = try store.data(forKey: Self.credentialsKey) else { return nil }
         return try? credentials(in: data)
@@ -154,15 +146,9 @@ package actor TokenService {
         snapshot()?.session
     }
 
-    /// The stored access token and its expiry, whatever its stage; `nil` when there is none.
-    package func accessToken() -> (token: String, expiresAt: Date?)? {
-        snapshot().map { ($0.accessToken, $0.expiresAt) }
-    }
-
     /// The grace before expiry at which the stored access token counts as expired: the configured grace, but at most
-    /// half the lifetime the provider granted, so that a short-lived token (30 s against the 60 s default) is used
-    /// for half its life instead of renewed on every call. Records without ``StoredCredentials/issuedAt`` (written
-    /// before it was kept) use the configured grace until their next renewal.
+    /// half the lifetime granted, so a short-lived token (30 s against the 60 s default) is not renewed on every call.
+    /// Records without ``StoredCredentials/issuedAt`` (older ones) use the configured grace.
     package func grace(for credentials: StoredCredentials) -> TimeInterval {
         guard let issuedAt = credentials.issuedAt, let expiresAt = credentials.expiresAt else { return gracePeriod }
         return min(gracePeriod, max(0, expiresAt.timeIntervalSince(issuedAt)) / 2)
@@ -180,25 +166,8 @@ package actor TokenService {
         return expiresAt.addingTimeInterval(-gracePeriod) > clock.now()
     }
 
-    /// The stored refresh token.
-    package func refreshToken() -> String? {
-        snapshot()?.refreshToken
-    }
-
-    /// The stored ID token.
-    package func idToken() -> String? {
-        snapshot()?.idToken
-    }
-
-    /// The backend security token, when one is stored and not expired.
-    package func securityToken() -> String? {
-        snapshot()?.securityToken
-    }
-
     /// The installation identifier: random, created on first use, kept until clear-state, so the backend can tell
     /// a reinstalled or wiped device from the one it knew.
-    ///
-    /// - Throws: ``StoreError`` when it cannot be stored, or ``CryptoError`` when no random bytes are available.
     package func installationID() throws -> String {
         if let data = try store.data(forKey: Self.installationKey), let id = String(data: data, encoding: .utf8), !id.isEmpty {
             return id
@@ -208,16 +177,12 @@ package actor TokenService {
         return id
     }
 
-    // MARK: Internals
-
     func load() throws -> StoredCredentials? {
         guard let data = try store.data(forKey: Self.credentialsKey) else { return nil }
         return try credentials(in: data)
     }
 
     /// The credentials record `data` holds.
-    ///
-    /// - Throws: ``TokenServiceError/corrupt`` or ``TokenServiceError/boundElsewhere(_:)``.
     private func credentials(in data: Data) throws(TokenServiceError) -> StoredCredentials {
         // Many callers at once read one record: decode it once per distinct content, whoever wrote it.
         if let decoded, decoded.data == data {

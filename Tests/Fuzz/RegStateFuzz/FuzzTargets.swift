@@ -153,10 +153,10 @@ enum FuzzStore {
         blocking {
             _ = await tokens.inspect()
             _ = await tokens.storedSession()
-            if let access = await tokens.accessToken() { _ = await tokens.isUsable(access.expiresAt) }
-            _ = await tokens.refreshToken()
-            _ = await tokens.idToken()
-            _ = await tokens.securityToken()
+            if let access = await tokens.snapshot() { _ = await tokens.isUsable(access.expiresAt) }
+            _ = await tokens.snapshot()?.refreshToken
+            _ = await tokens.snapshot()?.idToken
+            _ = await tokens.snapshot()?.securityToken
             // Bound to an issuer and client: the binding check (and the previous format's ID-token claims) too.
             let bound = TokenService(store: store, clock: ManualClock(start: FuzzFixture.now),
                                      binding: CredentialBinding(FuzzFixture.oidc))

@@ -104,6 +104,6 @@ struct InteropDevice {
 
     /// The stored refresh token.
     func storedRefreshToken() async throws -> String {
-        try #require(await tokens.refreshToken(), "no refresh token stored")
+        try #require(await tokens.snapshot()?.refreshToken, "no refresh token stored")
     }
 }

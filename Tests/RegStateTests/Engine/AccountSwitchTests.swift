@@ -36,7 +36,7 @@ struct AccountSwitchTests {
         let service = Self.service(harness)
         await service.start()
         _ = try await Self.register(service, harness, otherwise: "alice@example.com")
-        let idToken = try #require(await TokenService(store: harness.store, clock: harness.clock).idToken())
+        let idToken = try #require(await TokenService(store: harness.store, clock: harness.clock).snapshot()?.idToken)
         let loggedOut = try await service.logout()
         #expect(loggedOut.result == .revoked)
         let request = try #require(loggedOut.endSession)

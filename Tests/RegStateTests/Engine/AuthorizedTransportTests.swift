@@ -56,7 +56,7 @@ struct AuthorizedTransportTests {
         let harness = try EngineHarness()
         let service = try await harness.registeredService()
         let tokens = TokenService(store: harness.store, clock: harness.clock)
-        let old = try #require(await tokens.accessToken()?.token)
+        let old = try #require(await tokens.snapshot()?.accessToken)
         // The server stops accepting the token although it has not expired locally.
         _ = try await harness.simulator.transport.send(.form(
             url: URL(string: "https://idp.regstate.sim/oauth/revoke")!,
@@ -79,7 +79,7 @@ struct AuthorizedTransportTests {
     func refusedRenewalReturnsOriginalResponse() async throws {
         let harness = try EngineHarness()
         let service = try await harness.registeredService()
-        let old = try #require(await TokenService(store: harness.store, clock: harness.clock).accessToken()?.token)
+        let old = try #require(await TokenService(store: harness.store, clock: harness.clock).snapshot()?.accessToken)
         _ = try await harness.simulator.transport.send(.form(
             url: URL(string: "https://idp.regstate.sim/oauth/revoke")!,
             parameters: [("token", old), ("token_type_hint", "access_token"), ("client_id", "regstate-cli")]))

@@ -111,8 +111,8 @@ struct ConcurrencyTests {
         let tokens = TokenService(store: harness.store, clock: harness.clock)
         var secrets: [String] = []
         func collectSecrets() async {
-            if let access = await tokens.accessToken()?.token { secrets.append(access) }
-            if let refresh = await tokens.refreshToken() { secrets.append(refresh) }
+            if let access = await tokens.snapshot()?.accessToken { secrets.append(access) }
+            if let refresh = await tokens.snapshot()?.refreshToken { secrets.append(refresh) }
         }
         let service = harness.launch()
         await service.start()

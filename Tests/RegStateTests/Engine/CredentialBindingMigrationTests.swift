@@ -104,12 +104,12 @@ struct CredentialBindingMigrationTests {
         if let reason = row.3 {
             #expect(status == .boundElsewhere(reason))
             #expect(await service.snapshot() == nil)
-            #expect(await service.refreshToken() == nil)
+            #expect(await service.snapshot()?.refreshToken == nil)
             try await service.clearAll()
             #expect(try store.data(forKey: TokenService.credentialsKey) == data, "not read, not moved, not removed")
         } else {
             guard case .valid = status else { Issue.record("expected valid, got \(status)"); return }
-            #expect(await service.refreshToken() == "refresh-1")
+            #expect(await service.snapshot()?.refreshToken == "refresh-1")
         }
     }
 

@@ -11,6 +11,6 @@ typealias EngineHarness = SimulatedDevice
 extension SimulatedDevice {
     /// The stored refresh token, read the way the engine reads it.
     func storedRefreshToken() async -> String? {
-        await TokenService(store: store, clock: clock).refreshToken()
+        await TokenService(store: store, clock: clock).snapshot()?.refreshToken
     }
 }

@@ -10,10 +10,10 @@ struct LoggingTests {
         let device = try SimulatedDevice()
         let service = try await device.registeredService()
         let tokens = TokenService(store: device.store, clock: device.clock)
-        var secrets = [await tokens.accessToken()?.token, await tokens.refreshToken(), await tokens.idToken()].compactMap { $0 }
+        var secrets = [await tokens.snapshot()?.accessToken, await tokens.snapshot()?.refreshToken, await tokens.snapshot()?.idToken].compactMap { $0 }
         device.clock.advance(by: 7200)
         _ = try await service.validAccessToken().token
-        secrets += [await tokens.accessToken()?.token, await tokens.refreshToken()].compactMap { $0 }
+        secrets += [await tokens.snapshot()?.accessToken, await tokens.snapshot()?.refreshToken].compactMap { $0 }
         try await service.logout()
         #expect(secrets.count == 5)
         let messages = device.logger.messages()

@@ -73,6 +73,6 @@ struct RenewalReadCountTests {
 extension SimulatedDevice {
     /// The stored access token, read the way the engine reads it.
     func storedAccessToken() async -> String? {
-        await TokenService(store: store, clock: clock).accessToken()?.token
+        await TokenService(store: store, clock: clock).snapshot()?.accessToken
     }
 }

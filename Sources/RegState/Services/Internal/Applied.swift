@@ -29,8 +29,7 @@ struct Applied: Sendable {
     }
 
     /// Why a registration start was refused: a failure its effect reported, or its own transition landing in **F**
-    /// (the machine refusing the start itself: a login already pending), else `nil`. A start from **F** goes to
-    /// authenticating, so only a refusal leads to **F**.
+    /// (the machine refusing the start itself: a login already pending; a start from **F** goes to authenticating).
     var refusedStart: RegistrationFailure? {
         if let registrationFailure { return registrationFailure }
         if case .failed(.registration(let failure)) = state { return failure }

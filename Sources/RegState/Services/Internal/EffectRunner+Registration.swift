@@ -42,30 +42,30 @@ extension EffectRunner {
         guard await stillWanted() else { return nil }
         // The key and the tokens are two store values: both are written under the store's lock, so that another
         // process that finds its key replaced (the record's `dpop_jkt` names another) reads the new pair under it.
-        let lease: any StoreLease
-        do {
-            lease = try await tokens.exclusiveAccess()
-        } catch {
-            return .registrationFailed(RegistrationFailure(error))
-        }
-        defer { lease.release() }
-        let key: DPoPKey?
-        do {
-            // The registration's key becomes the session's now, with its tokens, not when it started.
-            key = try dpop.promote(proofKey)
-        } catch {
-            return .registrationFailed(RegistrationFailure(OIDCError.dpop(error)))
-        }
-        do {
-            return .authenticated(try await tokens.storeProvisional(response, registrationType: type, profile: verified.profile,
-                                                                    dpopThumbprint: key?.thumbprint))
-        } catch {
-            return .registrationFailed(.storage(error.localizedDescription))
+        return await underStoreLock { () async -> MachineEvent in
+            let key: DPoPKey?
+            do throws(DPoPError) {
+                // The registration's key becomes the session's now, with its tokens, not when it started.
+                key = try dpop.promote(proofKey)
+            } catch {
+                return .registrationFailed(RegistrationFailure(OIDCError.dpop(error)))
+            }
+            do {
+                return .authenticated(try await tokens.storeProvisional(
+                    response, registrationType: type, profile: verified.profile, dpopThumbprint: key?.thumbprint))
+            } catch {
+                return .registrationFailed(.storage(error.localizedDescription))
+            }
         }
     }
 
     /// Confirm: register the installation and the profile with the backend, then confirm the tokens.
     func confirmRegistration() async -> MachineEvent {
+        await underStoreLock(confirmLocked)
+    }
+
+    /// `body`'s event, under the store's lock; a lock not taken fails the registration.
+    private func underStoreLock(_ body: () async -> MachineEvent) async -> MachineEvent {
         let lease: any StoreLease
         do {
             lease = try await tokens.exclusiveAccess()
@@ -73,6 +73,10 @@ extension EffectRunner {
             return .registrationFailed(RegistrationFailure(error))
         }
         defer { lease.release() }
+        return await body()
+    }
+
+    private func confirmLocked() async -> MachineEvent {
         do {
             guard let backend else { return .registrationConfirmed(try await tokens.confirm()) }
             guard let snapshot = await tokens.snapshot(), let idToken = snapshot.idToken, let stored = snapshot.session else {

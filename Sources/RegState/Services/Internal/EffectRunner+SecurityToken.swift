@@ -56,12 +56,7 @@ extension EffectRunner {
         do {
             // Under the store's lock, re-reading first: a process sharing the store may have renewed it meanwhile, and
             // its token is used instead of exchanging again.
-            let lease: any StoreLease
-            do {
-                lease = try await tokens.exclusiveAccess()
-            } catch {
-                throw .storage(error.errorDescription ?? "store")
-            }
+            let lease = try await storeLease()
             defer { lease.release() }
             guard let backend, let snapshot = await tokens.snapshot(), let idToken = snapshot.idToken else {
                 throw .noSession
@@ -109,12 +104,7 @@ extension EffectRunner {
     private func storeHostExchange(_ idToken: String, profile: Profile, backend: any RegistrationBackend)
         async throws(SecurityTokenRenewalError) -> (StoredSession, replaced: String?)
     {
-        let lease: any StoreLease
-        do {
-            lease = try await tokens.exclusiveAccess()
-        } catch {
-            throw .storage(error.errorDescription ?? "store")
-        }
+        let lease = try await storeLease()
         defer { lease.release() }
         let previous = await tokens.snapshot()?.storedSecurityToken
         let grant = try await securityToken(for: idToken, from: backend)
@@ -125,6 +115,15 @@ extension EffectRunner {
             return (stored, previous == grant.securityToken ? nil : previous)
         } catch {
             throw .storage(error.localizedDescription)
+        }
+    }
+
+    /// The store's lock, for an exchange and the write of its result.
+    private func storeLease() async throws(SecurityTokenRenewalError) -> any StoreLease {
+        do {
+            return try await tokens.exclusiveAccess()
+        } catch {
+            throw .storage(error.errorDescription ?? "store")
         }
     }
 

@@ -5,13 +5,14 @@ import Foundation
 extension EffectRunner {
     func clearProvisionalTokens() async {
         do {
-            let lease = try await tokens.exclusiveAccess()
-            defer { lease.release() }
-            try await tokens.clearProvisional()
-            // The failed attempt's own DPoP key, while the registration record still holds it (another process's
-            // registration may have put its own there since).
-            if let own = await tokens.takeOwnRegistrationKey(), (try? dpop.registrationKeys.load())?.thumbprint == own {
-                try dpop.registrationKeys.remove()
+            try await tokens.withExclusiveAccess {
+                try await tokens.clearProvisional()
+                // The failed attempt's own DPoP key, while the registration record still holds it (another process's
+                // registration may have put its own there since).
+                if let own = await tokens.takeOwnRegistrationKey(),
+                   (try? dpop.registrationKeys.load())?.thumbprint == own {
+                    try dpop.registrationKeys.remove()
+                }
             }
         } catch {
             // Left-over provisional tokens are never a session: the next launch removes them.
@@ -24,10 +25,10 @@ extension EffectRunner {
     /// removal refused), which the call that ended the session reports (``RegStateServiceError/credentialsRemain(_:)``).
     func clearAllTokens() async -> String? {
         do {
-            let lease = try await tokens.exclusiveAccess()
-            defer { lease.release() }
-            let ours = try await tokens.clearAll(keepingOngoingAccess: configuration.keepsOngoingAccessAfterSessionEnd)
-            dpop.forgetSession(removingKey: ours)
+            try await tokens.withExclusiveAccess {
+                let ours = try await tokens.clearAll(keepingOngoingAccess: configuration.keepsOngoingAccessAfterSessionEnd)
+                dpop.forgetSession(removingKey: ours)
+            }
             return nil
         } catch {
             logger.log(.error, "clear tokens: \(error.localizedDescription)")
@@ -37,17 +38,16 @@ extension EffectRunner {
 
     /// Clear-state: asks the backend to forget this installation (with the stored security token, when online),
     /// then removes everything local whatever the backend said; returns what happened at the backend. Revokes
-    /// nothing at the provider.
-    /// Under the store's lock only: a renewal holding it writes its rotated tokens after a removal made without it,
-    /// and the session would come back. When the lock or a removal fails, the records (the DPoP key with its tokens)
-    /// stay, and the store's reason is returned with the backend's answer.
+    /// nothing at the provider. The removal happens under the store's lock only: a renewal holding it would write
+    /// its rotated tokens after a removal made without it, and the session would come back. When the lock or a
+    /// removal fails, the records (the DPoP key with its tokens) stay, and the store's reason is returned.
     func clearEverything() async -> (InstallationDeregistration, credentialsRemain: String?) {
         let deregistration = await deregisterInstallation()
         do {
-            let lease = try await tokens.exclusiveAccess()
-            defer { lease.release() }
-            dpop.forget()
-            _ = try await tokens.clearEverything()
+            try await tokens.withExclusiveAccess {
+                dpop.forget()
+                _ = try await tokens.clearEverything()
+            }
             return (deregistration, nil)
         } catch {
             logger.log(.error, "clear state: \(error.localizedDescription)")

@@ -19,9 +19,7 @@ extension EffectRunner {
             return .failure(RegistrationFailure(error))
         }
         do {
-            let lease = try await tokens.exclusiveAccess()
-            defer { lease.release() }
-            try await tokens.savePendingLogin(login)
+            try await tokens.withExclusiveAccess { try await tokens.savePendingLogin(login) }
         } catch {
             logger.log(.warning, "the login in progress is not kept across a relaunch: \(error.localizedDescription)")
         }
@@ -38,22 +36,16 @@ extension EffectRunner {
     /// stored login it does not hold is another process's (or was already taken).
     func discardPendingLogin(state: String? = nil) async {
         do {
-            let lease = try await tokens.exclusiveAccess()
-            defer { lease.release() }
-            try await tokens.removePendingLogin(state: state)
+            try await tokens.withExclusiveAccess { try await tokens.removePendingLogin(state: state) }
         } catch {
             logger.log(.warning, "pending login: \(error.localizedDescription)")
         }
     }
 
-    /// Checks `callback` against the login it answers, exchanges its code and stores the validated tokens as
-    /// provisional; `nil` when the user moved on meanwhile (`stillWanted` said no).
-    ///
-    /// The login is `remembered` (this process began it) or, after a relaunch, the one in the secure store. Either
-    /// way the stored record is taken (read and removed under the store's lock) first, so that the same redirect
-    /// twice, or in two processes, finds nothing the second time. A login older than
-    /// ``RegStateConfiguration/pendingLoginLifetime`` is refused (``RegistrationFailure/pendingLoginExpired``); one that
-    /// a newer login replaced meanwhile (another process) is refused (``RegistrationFailure/pendingLoginSuperseded``).
+    /// Checks `callback` against the login it answers (`remembered`, or after a relaunch the stored one), exchanges
+    /// its code and stores the validated tokens as provisional; `nil` when the user moved on (`stillWanted`). The
+    /// stored login is taken under the store's lock first, so the same redirect twice, or in two processes, finds
+    /// nothing the second time; an expired or superseded login is refused.
     func exchangeAuthorizationCode(_ callback: URL, remembered: PendingLogin?,
                                    stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
         // First, whether the redirect belongs to the login at all: one that does not is refused and takes nothing.
@@ -93,10 +85,9 @@ extension EffectRunner {
     }
 
     /// A redirect that does not match the login it would complete (``RegistrationFailure/keepsSocialLogin``) is
-    /// refused before anything is taken or sent; the login stays for its genuine redirect, in memory and in the store,
-    /// with one more refusal counted under the store's lock (so two processes count together), until
-    /// ``RegStateConfiguration/maxRefusedRedirects`` discards it. `nil` when the redirect belongs to the login, or
-    /// carries the provider's error answer for it (the exchange then reports it).
+    /// refused before anything is taken or sent; the login stays for its genuine redirect, with one more refusal
+    /// counted under the store's lock, until ``RegStateConfiguration/maxRefusedRedirects`` discards it. `nil` when the
+    /// redirect belongs to the login or carries the provider's error answer for it.
     private func refuseForeignRedirect(_ callback: URL, remembered: PendingLogin?) async -> MachineEvent? {
         var login = remembered
         if login == nil { login = await tokens.pendingLogin() }
@@ -116,10 +107,10 @@ extension EffectRunner {
         let bound = configuration.maxRefusedRedirects
         var count = (login.refusedRedirects ?? 0) + 1
         do {
-            let lease = try await tokens.exclusiveAccess()
-            defer { lease.release() }
-            count = try await tokens.countRefusedRedirect(state: login.request.state, atLeast: login.refusedRedirects ?? 0,
-                                                          bound: bound)
+            count = try await tokens.withExclusiveAccess {
+                try await tokens.countRefusedRedirect(state: login.request.state, atLeast: login.refusedRedirects ?? 0,
+                                                      bound: bound)
+            }
         } catch {
             logger.log(.warning, "pending login: the refused redirect was not counted in the store: \(error.localizedDescription)")
         }

@@ -1,10 +1,8 @@
 import Foundation
 
-/// Reads, without `Codable`, the journal lines a launch and a compaction meet most: the launch's two events
-/// (`launched`, `storedTokensInspected`) and a snapshot of an unsettled, registration-required or active state.
-/// Each reading accepts exactly what `JSONDecoder` accepts for those shapes, with the same result, or returns `nil`
-/// and `JSONDecoder` decides (every other event and state, and anything unusual). So a `regstate status` that folds
-/// the journal into a snapshot (every 16th run) still loads none of the decoder's generic machinery.
+/// Reads, without `Codable`, the journal lines a launch and a compaction meet most: the launch's two events and a
+/// snapshot of an unsettled, registration-required or active state. Each reading accepts exactly what `JSONDecoder`
+/// accepts for those shapes, with the same result, or returns `nil` and `JSONDecoder` decides.
 enum JournalLineReader {
     /// The entry `line` holds, when it is a launch event.
     static func entry(_ line: Data) -> JournalEntry? {

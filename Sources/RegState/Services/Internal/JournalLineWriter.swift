@@ -1,15 +1,10 @@
 import Foundation
 
-/// Writes the journal lines of a launch (`launched`, `storedTokensInspected`), of the events without a payload or
-/// with only a session or a renewal trigger (renewals, sign-ins, logouts), and the snapshot of an unsettled,
-/// registration-required or active state byte for byte as `JSONEncoder` does
-/// (sorted keys, slashes unescaped, dates as seconds since 1970), without `Codable`.
-///
-/// Every launch journals the first two events, and a short process (`regstate status`) journals nothing else: writing
-/// them directly keeps the encoder's generic machinery (its code, and a runtime conformance lookup for every coding
-/// key type of every event) out of such a process; the others are most of what a long life journals, and the encoder
-/// was a tenth of a simulated life's time. Any other event (failures, refusals, clock offsets) goes through
-/// `JSONEncoder` as before. Tests compare the bytes of both.
+/// Writes, without `Codable` and byte for byte as ``RecordedTime/encoder()`` does, the journal lines of a launch
+/// (`launched`, `storedTokensInspected`), of the events without a payload or with only a session or a renewal trigger,
+/// and the snapshot of an unsettled, registration-required or active state. A short process (`regstate status`)
+/// journals only the launch, so it never loads the encoder's generic machinery; the others are most of what a long
+/// life journals. Any other event goes through the encoder. Tests compare the bytes of both.
 enum JournalLineWriter {
     /// The line for `entry`, or `nil` when its event is not one this writer covers.
     static func line(for entry: JournalEntry) -> Data? {

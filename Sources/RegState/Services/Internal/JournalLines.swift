@@ -3,9 +3,8 @@ import Foundation
 /// What the engine reads from a journal's lines: its snapshot (the first line, if it is one), the entries after it,
 /// the largest sequence number anywhere, and how many lines follow the snapshot.
 ///
-/// Appending and launching need only the numbers, so entries are decoded in full only when asked (replay, compaction);
-/// the numbers come from the strict byte-level JSON reader (``JSONValue/parse(_:limits:)``), not from `Codable`: a
-/// short process (`regstate status`) then never instantiates the generic decoding machinery of every event type.
+/// Appending and launching need only the numbers, read by the strict byte-level JSON reader, not `Codable`: entries
+/// are decoded only for replay and compaction, so a short process (`regstate status`) never decodes the history.
 struct JournalLines {
     /// The snapshot the journal starts with, when it does (decoded only with `decodingEntries`).
     private(set) var snapshot: JournalSnapshot?
@@ -42,9 +41,8 @@ struct JournalLines {
         }
     }
 
-    /// The numbers of `lines` (without decoding entries), reusing `earlier` (the numbers of lines read before) when
-    /// `lines` begins with exactly those lines: only the lines after them are read. The same as
-    /// `JournalLines(lines, decodingEntries: false)`; every append reads the journal, so each line is read once.
+    /// `JournalLines(lines, decodingEntries: false)`, reusing `earlier` when `lines` begins with exactly its lines: only
+    /// the lines after them are read, so each line is read once however many appends read the journal.
     static func numbers(of lines: [Data], continuing earlier: (lines: [Data], numbers: JournalLines)?) -> JournalLines {
         guard let earlier, !earlier.lines.isEmpty, earlier.numbers.entries.isEmpty, lines.count >= earlier.lines.count,
             lines[..<earlier.lines.count].elementsEqual(earlier.lines)
@@ -71,9 +69,8 @@ struct JournalLines {
 
     private static let snapshotPrefix = Data(#"{"snapshot":"#.utf8)
 
-    /// The whole number at `seq` of the line's top-level object (or of its member `wrapper`), read without decoding
-    /// the event or state beside it; `nil` when the line is not such JSON or the number is not a whole number below
-    /// 2^53 (the values ``JournalEntry`` accepts).
+    /// The whole number (below 2^53) at `seq` of the line's top-level object (or of its member `wrapper`), read
+    /// without decoding the event or state beside it.
     static func number(in line: Data, under wrapper: String? = nil) -> Int? {
         let parsed = line.withUnsafeBytes { raw in
             JSONValue.parse(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)

@@ -3,13 +3,10 @@ import Foundation
 /// Writes the service's events to its ``EventJournal``: numbering, appending, replaying at launch, compacting, and
 /// clearing. Journal trouble is logged, never thrown: the journal is a record, not the source of the session.
 ///
-/// Several processes may share one journal (an app and its extensions, two CLI runs). So every append goes through
-/// ``EventJournal/update(_:)``: under the journal's lock it reads the journal, numbers the entry one past the largest
-/// number there (whoever wrote it), and appends it in one write — or, when the tail is long, folds everything it read
-/// (other processes' lines included) and the new entry into a snapshot. Numbers are therefore unique and increasing in
-/// file order, and no compaction drops a line it did not fold.
-///
-/// A value owned by the service actor, which serialises every mutation.
+/// Several processes may share one journal, so every append goes through ``EventJournal/update(_:)``: under the
+/// journal's lock it numbers the entry one past the largest number there (whoever wrote it) and appends it, or folds
+/// everything it read and the new entry into a snapshot. Numbers are unique and increasing in file order, and no
+/// compaction drops a line it did not fold.
 package struct JournalRecorder {
     /// Entries kept after the snapshot before compaction folds them into a new one: a launch replays at most this
     /// many entries (plus the snapshot) and the journal stays bounded however long the process runs.
@@ -31,31 +28,23 @@ package struct JournalRecorder {
         self.logger = logger
     }
 
-    /// The journal, oldest first.
-    ///
-    /// - Throws: ``JournalError`` when it cannot be read.
-    /// After a compaction, the entries since the snapshot.
+    /// The journal, oldest first (after a compaction, the entries since the snapshot).
     func entries() throws -> [JournalEntry] {
         try journal.read().lines.compactMap { try? JournalEntry.decode($0) }
     }
 
     /// How many lines after the snapshot are not readable entries (damaged, out of range, a newer version's).
-    ///
-    /// - Throws: ``JournalError`` when the journal cannot be read.
     func unreadableEntryCount() throws -> Int {
         JournalLines(try journal.read().lines, decodingEntries: true).unreadable
     }
 
     /// What the journal on disk folds to: its snapshot (if any), then the entries after it.
-    ///
-    /// - Throws: ``JournalError`` when it cannot be read.
     func storedFold() throws -> RegState {
         JournalLines(try journal.read().lines, decodingEntries: true).folded
     }
 
-    /// Reads the journal (its snapshot, if any, then the entries after it) and returns the state it folds to;
-    /// compacts a long tail. An unreadable journal starts fresh (``RegState/unsettled``). Entries of several
-    /// processes, and numbers written twice by versions that numbered per process, replay in file order.
+    /// Reads the journal and returns the state it folds to, compacting a long tail; an unreadable journal starts
+    /// fresh (``RegState/unsettled``). Entries of several processes replay in file order.
     package mutating func replay() -> RegState {
         do {
             let (_, parsed) = try readReporting(decodingEntries: true)
@@ -71,11 +60,9 @@ package struct JournalRecorder {
     }
 
     /// What a launch does with the journal: reads it (cutting a torn tail), reports damaged and unreadable lines, and
-    /// compacts a long tail, without decoding a single entry. The launch's first event (`launched`) puts every state
-    /// back to ``RegState/unsettled`` whatever the journal folds to, so the fold is not needed to launch; it stays
-    /// available through ``replay()`` and ``storedFold()``, and compaction still folds every entry it drops. Entries
-    /// are read for their numbers only (see ``JournalLines``), so a line whose `seq` is readable but whose event is
-    /// not (a newer version's) is reported when it is folded, not here.
+    /// compacts a long tail, without decoding a single entry: the launch's first event (`launched`) resets every
+    /// state, so the fold is not needed to launch (``replay()`` and ``storedFold()`` still give it). Entries are read
+    /// for their numbers only (``JournalLines``).
     package mutating func openAtLaunch() {
         do {
             let (lines, parsed) = try readReporting(decodingEntries: false)
@@ -100,8 +87,7 @@ package struct JournalRecorder {
         return (contents.lines, parsed)
     }
 
-    /// The offset of the last `clockOffsetObserved` line, found without decoding the others: only the newest line
-    /// that names the event is decoded, so a launch still costs no `Codable` pass over the history.
+    /// The offset of the last `clockOffsetObserved` line: only the newest line that names the event is decoded.
     private static func lastClockOffset(in lines: [Data]) -> Int? {
         let marker = Data("clockOffsetObserved".utf8)
         for line in lines.reversed() where line.range(of: marker) != nil {
@@ -112,9 +98,8 @@ package struct JournalRecorder {
         return nil
     }
 
-    /// Events held back to be written with the next one (the launch's `launched`): one write and one `fsync` for the
-    /// launch's entries instead of one each. A crash before that write loses them whole (never a torn line); the
-    /// launch is then simply not in the record, as if the process had died a moment earlier.
+    /// Events held back to be written with the next one (the launch's `launched`): one `fsync` for the launch's
+    /// entries. A crash before that write loses them whole, as if the process had died a moment earlier.
     private var pending: [(event: MachineEvent, at: Date)] = []
 
     /// Holds `event` back to be appended together with the next recorded event (or at ``flush()``).
@@ -129,12 +114,9 @@ package struct JournalRecorder {
     }
 
     /// Appends `event` as the next entry, numbered one past the largest number in the journal (after any held-back
-    /// events, written in the same append).
-    /// The numbering never passes ``JournalEntry/maximumSequence`` (the reader refuses larger values): at the cap the
-    /// journal is folded into a snapshot numbered 0 first.
-    ///
-    /// An event that ends the session forgets the user in the same write (``Forgetting``), so that no crash can leave
-    /// the end of a session on disk beside the personal data it should have taken away.
+    /// events, in the same append); at ``JournalEntry/maximumSequence`` the journal is first folded into a snapshot
+    /// numbered 0. An event that ends the session forgets the user in the same write (``Forgetting``), so no crash
+    /// leaves the end of a session on disk beside the personal data it should have taken away.
     package mutating func record(_ event: MachineEvent) {
         write([(event, clock.now())], forgetting: Forgetting(after: event))
     }
@@ -153,20 +135,14 @@ package struct JournalRecorder {
                 if lines.lastSequence > JournalEntry.maximumSequence - batch.count {
                     renumbered = true
                     let state = JournalLines(contents.lines, decodingEntries: true).folded
-                    var written = [try JournalSnapshot(sequence: 0, state: state).encoded()]
-                    for (offset, item) in batch.enumerated() {
-                        written.append(try JournalEntry(sequence: offset + 1, recordedAt: item.at, event: item.event).encoded())
-                    }
-                    return .replaceAll(written)
+                    return .replaceAll([try JournalSnapshot(sequence: 0, state: state).encoded()]
+                                       + (try Self.lines(of: batch, from: 1)))
                 }
                 if let forgetting {
                     return .replaceAll(try Self.forget(forgetting, in: JournalLines(contents.lines, decodingEntries: true),
                                                        appending: batch))
                 }
-                let written = try batch.enumerated().map { offset, item throws(JournalError) in
-                    try JournalEntry(sequence: lines.lastSequence + offset + 1, recordedAt: item.at, event: item.event)
-                        .encoded()
-                }
+                let written = try Self.lines(of: batch, from: lines.lastSequence + 1)
                 compactionDue = lines.tailCount + batch.count > Self.compactionThreshold
                 if written.count == 1, let line = written.first { return .append(line) }
                 return .appendLines(written)
@@ -180,6 +156,15 @@ package struct JournalRecorder {
         if renumbered { logger.log(.info, "journal: sequence reached its maximum, renumbered from a snapshot") }
     }
 
+    /// `batch` as journal lines, numbered from `first`.
+    private static func lines(of batch: [(event: MachineEvent, at: Date)], from first: Int) throws(JournalError)
+        -> [Data]
+    {
+        try batch.enumerated().map { offset, item throws(JournalError) in
+            try JournalEntry(sequence: first + offset, recordedAt: item.at, event: item.event).encoded()
+        }
+    }
+
     /// Empties the journal and restarts the numbering (clear-state).
     mutating func reset() {
         do {
@@ -190,10 +175,9 @@ package struct JournalRecorder {
     }
 
     /// The journal's lines once `batch` (ending the session) is appended and the user forgotten: after a logout one
-    /// snapshot of **D**, which holds no personal data, so that nothing of the history stays (the registration design:
-    /// "no record on this device of previous attempts to register"); after a final **E** or a forced logout every line
-    /// without personal data (``PersonalDataRedaction``), numbers, dates and reasons kept, so that the journal still
-    /// says why the session ended.
+    /// snapshot of **D**, which holds no personal data ("no record on this device of previous attempts to register");
+    /// after a final **E** or a forced logout every line without personal data (``PersonalDataRedaction``), numbers,
+    /// dates and reasons kept, so the journal still says why the session ended.
     private static func forget(_ forgetting: Forgetting, in lines: JournalLines,
                                appending batch: [(event: MachineEvent, at: Date)]) throws(JournalError) -> [Data] {
         let appended = batch.enumerated().map { offset, item in

@@ -25,10 +25,9 @@ struct JournalSnapshot: Codable, Equatable {
     /// The journal line.
     func encoded() throws(JournalError) -> Data {
         if let line = JournalLineWriter.snapshotLine(self) { return line }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .secondsSince1970
-        guard let line = try? encoder.encode(Line(snapshot: self)) else { throw .writeFailed("a snapshot cannot be encoded") }
+        guard let line = try? RecordedTime.encoder().encode(Line(snapshot: self)) else {
+            throw .writeFailed("a snapshot cannot be encoded")
+        }
         return line
     }
 

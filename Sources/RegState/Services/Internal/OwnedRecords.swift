@@ -1,9 +1,7 @@
 import Foundation
 
-/// What one service (one process, one app launch) wrote or took up in the shared store, so that what it removes at a
-/// session's end or after a failed or abandoned registration is only ever its own, never another process's.
-///
-/// Holds no token: identifiers only.
+/// What one service (one process, one launch) wrote or took up in the shared store, so that what it removes at a
+/// session's end or after a failed or abandoned registration is only its own. Identifiers only, no token.
 struct OwnedRecords: Sendable {
     /// The session the service holds (``StoredCredentials/sessionID``): read at launch, written by its own
     /// registration. `nil` for a record of the format before session ids, or none.

@@ -1,12 +1,8 @@
 import Foundation
 
 /// The social login in progress, as kept in the secure store (under ``storeKey``) so that it survives the app being
-/// killed while the user is in the browser: the authorization request (PKCE verifier, `state`, `nonce`, redirect URI,
-/// the time it was made), the `prompt` it carried, the thumbprint of the DPoP key the tokens are to be bound to, and
-/// the issuer and client it was made for.
-///
-/// It holds secrets: it lives only in the secure store and in the service's memory, never in the journal, a log or a
-/// description (``description`` is redacted like ``AuthorizationRequest``'s).
+/// killed while the user is in the browser. It holds secrets (the PKCE verifier, `state`, `nonce`): it lives only in
+/// the secure store and in the service's memory, never in the journal, a log or a description.
 struct PendingLogin: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The secure-store key of the record.
     static let storeKey = "pending_login"

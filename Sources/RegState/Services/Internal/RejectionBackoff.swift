@@ -1,11 +1,8 @@
 import Foundation
 
 /// Remembers, in memory, a security-token renewal that failed (offline, refused), so that its callers get that
-/// failure until a backoff on the injected clock has passed: the doubling chain of ``RejectionHold`` (30 s to
-/// 15 min), started again by a renewal that succeeds. A token renewed for a rejection and rejected again is held in
-/// the store instead (``RejectionHold``), where every process and every later launch sees it.
-///
-/// It keeps a digest of the token, never the token.
+/// failure until a backoff has passed: the doubling chain of ``RejectionHold``, started again by a renewal that
+/// succeeds. It keeps a digest of the token, never the token.
 struct RejectionBackoff: Sendable {
     /// The token held off last (its digest) and its hold, the latest of the chain.
     private var last: (digest: Int, hold: RejectionHold)?

@@ -1,13 +1,10 @@
 import Foundation
 
-/// A stored token that was renewed because a server rejected the one before it (or that was itself rejected right
-/// after a renewal): a rejection of it is not answered with another renewal before ``until``. Kept in the
-/// credentials record beside the token it holds, so every process sharing the store and every later launch sees it,
-/// and written in the same atomic write, under the store's lock, as the token.
-///
-/// The hold doubles along a chain of tokens each renewed for a rejection of the one before (30 s up to 15 min), and
-/// a renewal for any other reason (expiry, a new registration) starts the chain again: a server that rejects every
-/// token costs one renewal per hold, whatever the number of calls, launches and processes.
+/// A stored token that was renewed because a server rejected the one before it (or was itself rejected right after a
+/// renewal): a rejection of it is not answered with another renewal before ``until``. Kept in the credentials record
+/// beside the token, in the same write, so every process and every later launch sees it. The hold doubles along a
+/// chain of such renewals (30 s up to 15 min); any other renewal starts the chain again, so a server that rejects
+/// every token costs one renewal per hold.
 package struct RejectionHold: Sendable, Equatable {
     /// The first hold.
     package static let first: TimeInterval = 30

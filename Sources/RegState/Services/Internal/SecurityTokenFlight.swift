@@ -4,10 +4,9 @@ import Foundation
 /// rejected starts a renewal (self mode: a new exchange; host mode: the one notice to the host), every later caller
 /// for the same token waits for it, and the result is handed to all of them.
 ///
-/// The flight is a ``SingleFlight`` whose work awaits the answer, which comes from outside it: the self-mode renewal
-/// or the host's ``RegStateService/updateToken(idToken:)`` (``finish(_:)``), or the session's end (``fail(_:)``). A
-/// caller whose task is cancelled stops waiting at once with `CancellationError`; the renewal goes on for the others.
-/// A result that lands before a caller began to wait is kept for that token, so no caller waits forever.
+/// The flight is a ``SingleFlight`` whose answer comes from outside it: the self-mode renewal, the host's
+/// ``RegStateService/updateToken(idToken:)`` (``finish(_:)``) or the session's end (``fail(_:)``). A cancelled caller
+/// stops waiting at once; a result that lands before a caller began to wait is kept for its token.
 actor SecurityTokenFlight {
     /// What a caller whose security token was rejected should do.
     enum Admission: Equatable {
@@ -52,9 +51,8 @@ actor SecurityTokenFlight {
     func admit(rejected token: String) -> Admission {
         let digest = token.hashValue
         let now = clock.now()
-        // One renewal at a time: a caller whose token differs from the pending one's (a token stored meanwhile, or
-        // none) waits for that renewal's newer token. Starting a second flight here orphaned the first one's waiters:
-        // its answer was never resolved.
+        // One renewal at a time: a caller whose token differs from the pending one's waits for that renewal's newer
+        // token (a second flight here would orphan the first one's waiters).
         if pending != nil { return .wait }
         if let settled, settled.digest == digest, now < settled.until { return .wait }
         if backoff.isExhausted(digest: digest, at: now) { return .exhausted }

@@ -1,14 +1,10 @@
 import Foundation
 
 extension StoredCredentials {
-    /// Reads a credentials record with the strict byte-level JSON reader (``JSONValue/parse(_:limits:)``): the one
-    /// reader of the record, so a short process (`regstate status`) never loads `JSONDecoder`'s generic machinery;
-    /// `nil` when the record is damaged.
-    ///
-    /// The rules are those the synthesized `Decodable` of earlier versions applied: `stage` and `access_token`
+    /// The one reader of a credentials record, with the strict byte-level JSON reader; `nil` when the record is
+    /// damaged. The rules are those of the synthesized `Decodable` of earlier versions: `stage` and `access_token`
     /// required, every other member optional (absent or `null` is `nil`), dates as seconds since 1970, unknown
-    /// members ignored; a member of the wrong type makes the record damaged. Tests read records of every earlier
-    /// format.
+    /// members ignored, a member of the wrong type damages the record.
     static func read(_ data: Data) -> StoredCredentials? {
         guard var fields = JSONFields(parsing: data),
               case .string(let stageName)? = fields.object["stage"], let stage = Stage(rawValue: stageName),

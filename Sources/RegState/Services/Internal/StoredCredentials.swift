@@ -104,6 +104,19 @@ package struct StoredCredentials: Sendable, Equatable, CustomStringConvertible {
     /// Whether the tokens are bound to the installation's DPoP key: a bound token is never sent as `Bearer`.
     package var isDPoPBound: Bool { tokenType == "DPoP" }
 
+    /// The access token as a credential, its scheme from this record: bearer, or DPoP with `key` (`nil` when the
+    /// token is bound and no key is at hand).
+    func accessCredential(key: DPoPKey?) -> AccessCredential? {
+        let scheme: AccessCredential.Scheme
+        if isDPoPBound {
+            guard let key else { return nil }
+            scheme = .dpop(key)
+        } else {
+            scheme = .bearer
+        }
+        return AccessCredential(token: accessToken, scheme: scheme, expiresAt: expiresAt, carrier: .accessToken)
+    }
+
     package var description: String {
         "StoredCredentials(stage: \(stage.rawValue), tokens: redacted)"
     }
