@@ -26,8 +26,6 @@ extension SystemCrypto {
     }
 
     /// Generates a P-256 key with `EVP_PKEY_keygen` and exports it as PKCS #8 DER.
-    ///
-    /// - Throws: ``CryptoError/keyGenerationFailed(_:)``.
     public func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey {
         let key = try Self.generateKey(EVP_PKEY_EC) { EVP_PKEY_CTX_set_ec_paramgen_curve_nid($0, NID_X9_62_prime256v1) }
         defer { EVP_PKEY_free(key) }

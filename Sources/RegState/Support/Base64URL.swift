@@ -36,16 +36,12 @@ public enum Base64URL {
                 output.append(table[Int(chunk & 63)])
                 index += 3
             }
+            // One or two bytes left make two or three characters.
             let remaining = input.count - index
-            if remaining == 1 {
-                let chunk = UInt32(input[index]) << 16
-                output.append(table[Int(chunk >> 18 & 63)])
-                output.append(table[Int(chunk >> 12 & 63)])
-            } else if remaining == 2 {
-                let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
-                output.append(table[Int(chunk >> 18 & 63)])
-                output.append(table[Int(chunk >> 12 & 63)])
-                output.append(table[Int(chunk >> 6 & 63)])
+            guard remaining > 0 else { return }
+            let chunk = UInt32(input[index]) << 16 | (remaining == 2 ? UInt32(input[index + 1]) << 8 : 0)
+            for shift in stride(from: 18, through: 18 - 6 * remaining, by: -6) {
+                output.append(table[Int(chunk >> UInt32(shift) & 63)])
             }
         }
         return output

@@ -39,8 +39,6 @@ package final class FileLock: Sendable {
 
     /// Takes the lock on `path`, waiting as long as another descriptor holds it. For short critical sections only
     /// (the simulator's request transaction); the store uses ``tryLock(_:fileSystem:)`` with a bounded wait.
-    ///
-    /// - Throws: ``SystemCallError``.
     package static func lock(_ path: String, fileSystem fs: any StorageFileSystem = PosixFileSystem())
         throws(SystemCallError) -> FileLock
     {
