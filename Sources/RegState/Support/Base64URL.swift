@@ -77,17 +77,13 @@ public enum Base64URL {
                 }
                 // Any value of 64 or more (255 marks a byte outside the alphabet) sets bit 6 or 7.
                 guard bad & 0xC0 == 0 else { return false }
-                if remainder == 2 {
-                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
-                    guard (a | b) & 0xC0 == 0, b & 0x0F == 0 else { return false }
-                    out[written] = a << 2 | b >> 4
-                } else if remainder == 3 {
-                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
-                    let c = table[Int(input[index + 2])]
-                    guard (a | b | c) & 0xC0 == 0, c & 0x03 == 0 else { return false }
-                    out[written] = a << 2 | b >> 4
-                    out[written + 1] = (b & 0x0F) << 4 | c >> 2
-                }
+                // Two or three characters left make one or two bytes; the bits they leave over must be zero.
+                guard remainder >= 2 else { return true }
+                let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                let c = remainder == 3 ? table[Int(input[index + 2])] : 0
+                guard (a | b | c) & 0xC0 == 0, remainder == 3 ? c & 0x03 == 0 : b & 0x0F == 0 else { return false }
+                out[written] = a << 2 | b >> 4
+                if remainder == 3 { out[written + 1] = (b & 0x0F) << 4 | c >> 2 }
                 return true
             }
         }
