@@ -37,7 +37,7 @@ struct DiscoveryTests {
         let tokens = try await harness.signIn(as: "alice@example.com")
         let jwksResponse = try await harness.transport.send(
             HTTPRequest(method: .get, url: harness.providerURL("/.well-known/jwks.json")))
-        let keySet = try JSONDecoder().decode(JSONWebKeySet.self, from: jwksResponse.body)
+        let keySet = try JSONWebKeySet.parse(jwksResponse.body)
         let jwt = try JSONWebToken(compact: try #require(tokens.idToken))
         let key = try #require(keySet.key(withID: jwt.keyID))
         #expect(jwt.keyID == (await harness.simulator.signingKeyID))

@@ -9,7 +9,7 @@ struct KeyRotationTests {
     private func keyIDs(_ harness: SimulatorHarness) async throws -> (published: [String], signedWith: String?) {
         let response = try await harness.transport.send(
             HTTPRequest(method: .get, url: harness.providerURL("/.well-known/jwks.json")))
-        let keySet = try JSONDecoder().decode(JSONWebKeySet.self, from: response.body)
+        let keySet = try JSONWebKeySet.parse(response.body)
         let tokens = try await harness.signIn(as: "alice@example.com")
         let jwt = try JSONWebToken(compact: try #require(tokens.idToken))
         return (keySet.keys.compactMap(\.keyID), jwt.keyID)

@@ -98,9 +98,8 @@ struct DPoPProofTests {
         let store = InMemorySecureStore()
         let keys = DPoPKeyStore(store: store, crypto: crypto)
         #expect(try keys.load() == nil)
-        let first = try keys.loadOrCreate()
+        let first = try keys.replace()
         #expect(try keys.load() == first)
-        #expect(try keys.loadOrCreate() == first)
         let second = try keys.replace()
         #expect(second.thumbprint != first.thumbprint)
         #expect(try keys.load() == second)
@@ -116,7 +115,6 @@ struct DPoPProofTests {
         let record = try #require(try store.data(forKey: DPoPKeyStore.recordKey))
         try store.set(record.prefix(record.count / 2), forKey: DPoPKeyStore.recordKey)
         #expect(throws: DPoPError.keyRecordUnreadable(reason: "not a JSON record")) { try keys.load() }
-        #expect(throws: DPoPError.self) { try keys.loadOrCreate() }
         #expect(try store.data(forKey: DPoPKeyStore.recordKey) == record.prefix(record.count / 2))
         let text = String(decoding: record, as: UTF8.self).replacingOccurrences(of: "P-256", with: "P-384")
         try store.set(Data(text.utf8), forKey: DPoPKeyStore.recordKey)

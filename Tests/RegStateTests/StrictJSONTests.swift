@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-import RegState
+@testable import RegState
 
 /// The one strict JSON reading (`JSONValue.parse`): RFC 8259 over bytes, duplicates refused, numbers range-checked,
 /// size and depth bounded, and every caller that reads provider answers gets it.
@@ -107,8 +107,9 @@ struct StrictJSONTests {
         }
         let discovery = Data(#"{"issuer":"https://a.example","issuer":"https://b.example","authorization_endpoint":"https://a.example/a","#
             .utf8) + Data(#""token_endpoint":"https://a.example/t","jwks_uri":"https://a.example/j"}"#.utf8)
-        #expect(throws: JSONParseError.duplicateMember("issuer")) {
-            try JSONValue.decodeStrictly(ProviderMetadata.self, from: discovery)
+        let duplicateIssuer = JSONParseError.duplicateMember("issuer").errorDescription ?? ""
+        #expect(throws: OIDCError.malformedResponse("the discovery document is not valid (\(duplicateIssuer))")) {
+            try ProviderMetadata.read(discovery: discovery)
         }
         #expect(throws: JSONWebKeySet.ParseError.json(.duplicateMember("kid"))) {
             try JSONWebKeySet.parse(Data(#"{"keys":[{"kty":"RSA","kid":"a","kid":"b"}]}"#.utf8))

@@ -10,8 +10,6 @@ public protocol CryptoProvider: Sendable {
     /// HMAC-SHA-256 of `message` under `key`.
     func hmacSHA256(key: Data, message: Data) -> Data
     /// `count` bytes from a cryptographically secure generator.
-    ///
-    /// - Throws: ``CryptoError/randomFailed`` when the system generator fails.
     func randomBytes(count: Int) throws(CryptoError) -> Data
     /// Whether `signature` is a valid `algorithm` signature of `message` by `publicKey`.
     ///
@@ -19,16 +17,10 @@ public protocol CryptoProvider: Sendable {
     /// - Throws: ``CryptoError/invalidKey(_:)`` for an unusable key.
     func verify(signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Bool
     /// Signs `message` with `privateKey` using `algorithm`.
-    ///
-    /// - Throws: ``CryptoError`` when the key is unusable or signing fails.
     func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Data
     /// Generates a new RSA private key of `bits` bits (public exponent 65537).
-    ///
-    /// - Throws: ``CryptoError/keyGenerationFailed(_:)``.
     func generateRSAPrivateKey(bits: Int) throws(CryptoError) -> RSAPrivateKey
     /// The public half of `privateKey`.
-    ///
-    /// - Throws: ``CryptoError/invalidKey(_:)``.
     func publicKey(of privateKey: RSAPrivateKey) throws(CryptoError) -> RSAPublicKey
 
     // Added for ES256 and for verifying many tokens with one parsed key; each has a default in
@@ -45,16 +37,10 @@ public protocol CryptoProvider: Sendable {
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the point is not on P-256 or the provider has no ES256.
     func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws(CryptoError) -> Bool
     /// Generates a new P-256 private key.
-    ///
-    /// - Throws: ``CryptoError/keyGenerationFailed(_:)``.
     func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey
     /// The public half of a P-256 private key.
-    ///
-    /// - Throws: ``CryptoError/invalidKey(_:)``.
     func publicKey(of privateKey: P256PrivateKey) throws(CryptoError) -> P256PublicKey
     /// Signs `message` with ES256 and returns the JOSE form (64 bytes, `r` then `s`).
-    ///
-    /// - Throws: ``CryptoError`` when the key is unusable or signing fails.
     func sign(message: Data, privateKey: P256PrivateKey) throws(CryptoError) -> Data
     /// A P-256 private key loaded once, ready to sign many messages (DPoP proofs) with ES256.
     ///

@@ -127,20 +127,14 @@ enum RSAKeyDER {
     static let rsaAlgorithmIdentifier = Data([
         0x30, 0x0D, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01, 0x05, 0x00,
     ])
-    private static let bitStringTag: UInt8 = 0x03
-    private static let octetStringTag: UInt8 = 0x04
-    private static let sequenceTag: UInt8 = 0x30
-    private static let integerTag: UInt8 = 0x02
 
     /// The PKCS #1 key inside a SubjectPublicKeyInfo, when its algorithm is rsaEncryption.
     static func unwrapSubjectPublicKeyInfo(_ der: Data) throws(CryptoError) -> Data {
-        var outer = DER.Reader(Array(der))
-        guard let body = outer.element(tag: sequenceTag), outer.isAtEnd else { throw .invalidKey("not a SubjectPublicKeyInfo") }
-        var inner = DER.Reader(body)
-        guard let algorithm = inner.element(tag: sequenceTag),
+        guard var inner = DER.sequenceContent(der) else { throw .invalidKey("not a SubjectPublicKeyInfo") }
+        guard let algorithm = inner.element(tag: DER.sequenceTag),
               DER.sequence(Data(algorithm)) == rsaAlgorithmIdentifier
         else { throw .invalidKey("the public key is not an RSA key") }
-        guard let bits = inner.element(tag: bitStringTag), inner.isAtEnd, bits.first == 0 else {
+        guard let bits = inner.element(tag: DER.bitStringTag), inner.isAtEnd, bits.first == 0 else {
             throw .invalidKey("malformed SubjectPublicKeyInfo")
         }
         return Data(bits.dropFirst())
@@ -148,35 +142,28 @@ enum RSAKeyDER {
 
     /// A SubjectPublicKeyInfo around a PKCS #1 public key.
     static func wrapSubjectPublicKeyInfo(_ pkcs1: Data) -> Data {
-        var bitString = Data([bitStringTag])
-        let content = Data([0]) + pkcs1
-        bitString.append(DER.sequence(content).dropFirst())  // the same length bytes a SEQUENCE of `content` gets
-        return DER.sequence(rsaAlgorithmIdentifier + bitString)
+        DER.sequence(rsaAlgorithmIdentifier + DER.element(tag: DER.bitStringTag, content: [0] + Array(pkcs1)))
     }
 
     /// The PKCS #1 key inside an unencrypted PrivateKeyInfo (version 0 or 1), when its algorithm is rsaEncryption.
     static func unwrapPrivateKeyInfo(_ der: Data) throws(CryptoError) -> Data {
-        var outer = DER.Reader(Array(der))
-        guard let body = outer.element(tag: sequenceTag), outer.isAtEnd else { throw .invalidKey("not a PrivateKeyInfo") }
-        var inner = DER.Reader(body)
-        guard let version = inner.element(tag: integerTag), version == [0] || version == [1] else {
+        guard var inner = DER.sequenceContent(der) else { throw .invalidKey("not a PrivateKeyInfo") }
+        guard let version = inner.element(tag: DER.integerTag), version == [0] || version == [1] else {
             throw .invalidKey("unknown PrivateKeyInfo version")
         }
-        guard let algorithm = inner.element(tag: sequenceTag),
+        guard let algorithm = inner.element(tag: DER.sequenceTag),
               DER.sequence(Data(algorithm)) == rsaAlgorithmIdentifier
         else { throw .invalidKey("the private key is not an RSA key") }
-        guard let key = inner.element(tag: octetStringTag) else { throw .invalidKey("malformed PrivateKeyInfo") }
+        guard let key = inner.element(tag: DER.octetStringTag) else { throw .invalidKey("malformed PrivateKeyInfo") }
         return Data(key)
     }
 
     /// Checks that `der` is a PKCS #1 `RSAPrivateKey`: a SEQUENCE of nine INTEGERs (version 0 and the eight numbers).
     static func checkPrivateKey(_ der: Data) throws(CryptoError) {
-        var outer = DER.Reader(Array(der))
-        guard let body = outer.element(tag: sequenceTag), outer.isAtEnd else { throw .invalidKey("not a PKCS #1 RSA private key") }
-        var inner = DER.Reader(body)
-        guard inner.element(tag: integerTag) == [0] else { throw .invalidKey("not a two-prime PKCS #1 RSA private key") }
+        guard var inner = DER.sequenceContent(der) else { throw .invalidKey("not a PKCS #1 RSA private key") }
+        guard inner.element(tag: DER.integerTag) == [0] else { throw .invalidKey("not a two-prime PKCS #1 RSA private key") }
         for _ in 0..<8 {
-            guard let number = inner.element(tag: integerTag), !number.isEmpty else {
+            guard let number = inner.element(tag: DER.integerTag), !number.isEmpty else {
                 throw .invalidKey("not a PKCS #1 RSA private key")
             }
         }

@@ -6,8 +6,6 @@ import Foundation
 /// Get one from ``CryptoProvider/signingKey(for:)``. It never exposes the key material.
 public protocol SigningKey: Sendable {
     /// Signs `message` with ES256 and returns the JOSE form (64 bytes, `r` then `s`).
-    ///
-    /// - Throws: ``CryptoError/signingFailed(_:)`` when signing fails.
     func sign(message: Data) throws(CryptoError) -> Data
 }
 

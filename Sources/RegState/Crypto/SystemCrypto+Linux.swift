@@ -51,34 +51,15 @@ extension SystemCrypto {
         return Data(bytes)
     }
 
-    /// Whether `signature` is a valid `algorithm` signature of `message` by `publicKey`, from `EVP_DigestVerify`.
+    /// Whether `signature` is a valid `algorithm` signature of `message` by `publicKey`.
     ///
-    /// - Throws: ``CryptoError/invalidKey(_:)`` when the key cannot be loaded or is shorter than 2048 bits.
+    /// - Throws: ``CryptoError/invalidKey(_:)`` when the key cannot be loaded, is shorter than 2048 bits, or
+    ///   `algorithm` is not an RSA one.
     public func verify(
         signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm
     ) throws(CryptoError) -> Bool {
-        guard algorithm.isRSA else { throw CryptoError.invalidKey("an RSA key cannot verify \(algorithm.rawValue)") }
-        let key = try Self.loadPublicKey(publicKey)
-        defer { EVP_PKEY_free(key) }
-        guard let context = EVP_MD_CTX_new() else { throw CryptoError.invalidKey("out of memory") }
-        defer { EVP_MD_CTX_free(context) }
-        var keyContext: OpaquePointer?
-        guard EVP_DigestVerifyInit(context, &keyContext, Self.digest(for: algorithm), nil, key) == 1,
-            let keyContext, Self.configurePadding(keyContext, algorithm: algorithm)
-        else {
-            ERR_clear_error()
-            throw CryptoError.invalidKey("the key does not accept \(algorithm.rawValue)")
-        }
-        let status = Self.withBytes(signature) { signatureBytes, signatureCount in
-            Self.withBytes(message) { messageBytes, messageCount in
-                EVP_DigestVerify(context, signatureBytes, signatureCount, messageBytes, messageCount)
-            }
-        }
-        guard status == 1 else {
-            ERR_clear_error()
-            return false
-        }
-        return true
+        let key = try LibCryptoVerificationKey(key: Self.loadPublicKey(publicKey), material: .rsa(publicKey))
+        return try key.verify(signature: signature, message: message, algorithm: algorithm)
     }
 
     /// Signs `message` with `privateKey` using `algorithm`, from `EVP_DigestSign`.
@@ -89,16 +70,17 @@ extension SystemCrypto {
         guard algorithm.isRSA else { throw CryptoError.invalidKey("an RSA key cannot sign \(algorithm.rawValue)") }
         let key = try Self.loadPrivateKey(privateKey)
         defer { EVP_PKEY_free(key) }
-        return try Self.signRSA(message: message, key: key, algorithm: algorithm)
+        return try Self.sign(message: message, key: key, algorithm: algorithm)
     }
 
-    /// Signs `message` with the loaded RSA `key` using `algorithm` (an RSA one), from `EVP_DigestSign`.
-    static func signRSA(message: Data, key: OpaquePointer, algorithm: SignatureAlgorithm) throws(CryptoError) -> Data {
+    /// Signs `message` with the loaded `key` from `EVP_DigestSign`: with `algorithm`'s RSA padding, or for ES256 in
+    /// the JOSE form (`r || s`, 64 bytes).
+    static func sign(message: Data, key: OpaquePointer, algorithm: SignatureAlgorithm) throws(CryptoError) -> Data {
         guard let context = EVP_MD_CTX_new() else { throw CryptoError.signingFailed("out of memory") }
         defer { EVP_MD_CTX_free(context) }
         var keyContext: OpaquePointer?
         guard EVP_DigestSignInit(context, &keyContext, Self.digest(for: algorithm), nil, key) == 1,
-            let keyContext, Self.configurePadding(keyContext, algorithm: algorithm)
+            let keyContext, algorithm == .es256 || Self.configurePadding(keyContext, algorithm: algorithm)
         else {
             ERR_clear_error()
             throw CryptoError.invalidKey("the key does not accept \(algorithm.rawValue)")
@@ -108,11 +90,12 @@ extension SystemCrypto {
         let status = Self.withBytes(message) { messageBytes, messageCount in
             EVP_DigestSign(context, &signature, &length, messageBytes, messageCount)
         }
-        guard status == 1 else {
+        let signed = Data(signature.prefix(length))
+        guard status == 1, let result = algorithm == .es256 ? DER.joseSignature(ecdsa: signed) : signed else {
             ERR_clear_error()
             throw CryptoError.signingFailed("libcrypto refused to sign")
         }
-        return Data(signature.prefix(length))
+        return result
     }
 
     /// Generates an RSA key with `EVP_PKEY_keygen` (public exponent 65537, libcrypto's default).
@@ -122,17 +105,7 @@ extension SystemCrypto {
         guard (Self.minimumRSAKeyBits...Self.maximumRSAKeyBits).contains(bits) else {
             throw CryptoError.keyGenerationFailed("\(bits) bits is outside 2048...8192")
         }
-        guard let context = EVP_PKEY_CTX_new_id(EVP_PKEY_RSA, nil) else {
-            throw CryptoError.keyGenerationFailed("out of memory")
-        }
-        defer { EVP_PKEY_CTX_free(context) }
-        var generated: OpaquePointer?
-        guard EVP_PKEY_keygen_init(context) == 1, EVP_PKEY_CTX_set_rsa_keygen_bits(context, Int32(bits)) == 1,
-            EVP_PKEY_keygen(context, &generated) == 1, let key = generated
-        else {
-            ERR_clear_error()
-            throw CryptoError.keyGenerationFailed("libcrypto could not generate the key")
-        }
+        let key = try Self.generateKey(EVP_PKEY_RSA) { EVP_PKEY_CTX_set_rsa_keygen_bits($0, Int32(bits)) }
         defer { EVP_PKEY_free(key) }
         guard let der = Self.encode(key, with: i2d_PrivateKey) else {
             throw CryptoError.keyGenerationFailed("libcrypto could not encode the key")
@@ -173,15 +146,8 @@ extension SystemCrypto {
 
     /// Loads PKCS #1 private-key DER; the caller frees the result with `EVP_PKEY_free`.
     static func loadPrivateKey(_ key: RSAPrivateKey, checkingSize: Bool = true) throws(CryptoError) -> OpaquePointer {
-        let der = Array(key.pkcs1DER)
-        let loaded: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
-            var cursor: UnsafePointer<UInt8>? = base
-            return d2i_PrivateKey(EVP_PKEY_RSA, nil, &cursor, buffer.count)
-        }
-        guard let loaded else {
-            ERR_clear_error()
-            throw CryptoError.invalidKey("not a PKCS #1 RSA private key")
+        let loaded = try decodeKey(key.pkcs1DER, refusal: "not a PKCS #1 RSA private key") {
+            d2i_PrivateKey(EVP_PKEY_RSA, nil, $0, $1)
         }
         return try checked(loaded, checkingSize: checkingSize)
     }
@@ -191,16 +157,42 @@ extension SystemCrypto {
         guard !key.modulus.isEmpty, !key.exponent.isEmpty else {
             throw CryptoError.invalidKey("empty modulus or exponent")
         }
-        let der = Array(DER.rsaPublicKey(modulus: key.modulus, exponent: key.exponent))
-        let loaded: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
+        let der = DER.rsaPublicKey(modulus: key.modulus, exponent: key.exponent)
+        let loaded = try decodeKey(der, refusal: "not a usable RSA public key") { d2i_PublicKey(EVP_PKEY_RSA, nil, $0, $1) }
+        return try checked(loaded, checkingSize: true)
+    }
+
+    /// Reads `der` with one of libcrypto's `d2i_*` decoders (given the cursor and the length); the caller frees the
+    /// result with `EVP_PKEY_free`.
+    static func decodeKey(
+        _ der: Data, refusal: String, with decoder: (UnsafeMutablePointer<UnsafePointer<UInt8>?>, Int) -> OpaquePointer?
+    ) throws(CryptoError) -> OpaquePointer {
+        let bytes = Array(der)
+        let loaded: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
+            guard !buffer.isEmpty else { return nil }
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            return d2i_PublicKey(EVP_PKEY_RSA, nil, &cursor, buffer.count)
+            return decoder(&cursor, buffer.count)
         }
         guard let loaded else {
             ERR_clear_error()
-            throw CryptoError.invalidKey("not a usable RSA public key")
+            throw CryptoError.invalidKey(refusal)
         }
-        return try checked(loaded, checkingSize: true)
+        return loaded
+    }
+
+    /// Generates a key of libcrypto type `type` with `EVP_PKEY_keygen`, after `configure` set its size or curve; the
+    /// caller frees the result with `EVP_PKEY_free`.
+    static func generateKey(_ type: Int32, configure: (OpaquePointer) -> Int32) throws(CryptoError) -> OpaquePointer {
+        guard let context = EVP_PKEY_CTX_new_id(type, nil) else { throw CryptoError.keyGenerationFailed("out of memory") }
+        defer { EVP_PKEY_CTX_free(context) }
+        var generated: OpaquePointer?
+        guard EVP_PKEY_keygen_init(context) == 1, configure(context) == 1, EVP_PKEY_keygen(context, &generated) == 1,
+            let key = generated
+        else {
+            ERR_clear_error()
+            throw CryptoError.keyGenerationFailed("libcrypto could not generate the key")
+        }
+        return key
     }
 
     /// Frees `key` and throws when it is not RSA or (when asked) is shorter than the minimum.

@@ -26,21 +26,8 @@ extension SystemCrypto {
     }
 
     /// Generates a P-256 key with `EVP_PKEY_keygen` and exports it as PKCS #8 DER.
-    ///
-    /// - Throws: ``CryptoError/keyGenerationFailed(_:)``.
     public func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey {
-        guard let context = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, nil) else {
-            throw CryptoError.keyGenerationFailed("out of memory")
-        }
-        defer { EVP_PKEY_CTX_free(context) }
-        var generated: OpaquePointer?
-        guard EVP_PKEY_keygen_init(context) == 1,
-            EVP_PKEY_CTX_set_ec_paramgen_curve_nid(context, NID_X9_62_prime256v1) == 1,
-            EVP_PKEY_keygen(context, &generated) == 1, let key = generated
-        else {
-            ERR_clear_error()
-            throw CryptoError.keyGenerationFailed("libcrypto could not generate the key")
-        }
+        let key = try Self.generateKey(EVP_PKEY_EC) { EVP_PKEY_CTX_set_ec_paramgen_curve_nid($0, NID_X9_62_prime256v1) }
         defer { EVP_PKEY_free(key) }
         guard let info = EVP_PKEY2PKCS8(key) else {
             ERR_clear_error()
@@ -70,7 +57,7 @@ extension SystemCrypto {
     public func sign(message: Data, privateKey: P256PrivateKey) throws(CryptoError) -> Data {
         let key = try Self.loadP256PrivateKey(privateKey)
         defer { EVP_PKEY_free(key) }
-        return try Self.signES256(message: message, key: key)
+        return try Self.sign(message: message, key: key, algorithm: .es256)
     }
 }
 
@@ -78,30 +65,12 @@ extension SystemCrypto {
     /// Loads a P-256 point through its `SubjectPublicKeyInfo` (libcrypto checks it lies on the curve); the caller
     /// frees the result with `EVP_PKEY_free`.
     static func loadP256PublicKey(_ key: P256PublicKey) throws(CryptoError) -> OpaquePointer {
-        let der = Array(DER.p256SubjectPublicKeyInfo(key))
-        let loaded: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
-            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            return d2i_PUBKEY(nil, &cursor, buffer.count)
-        }
-        guard let loaded else {
-            ERR_clear_error()
-            throw CryptoError.invalidKey("not a point on P-256")
-        }
-        return loaded
+        try decodeKey(DER.p256SubjectPublicKeyInfo(key), refusal: "not a point on P-256") { d2i_PUBKEY(nil, $0, $1) }
     }
 
     /// Loads PKCS #8 DER and checks it is an EC key on P-256; the caller frees the result with `EVP_PKEY_free`.
     static func loadP256PrivateKey(_ key: P256PrivateKey) throws(CryptoError) -> OpaquePointer {
-        let der = Array(key.pkcs8DER)
-        let loaded: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
-            guard buffer.baseAddress != nil, !buffer.isEmpty else { return nil }
-            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            return d2i_AutoPrivateKey(nil, &cursor, buffer.count)
-        }
-        guard let loaded else {
-            ERR_clear_error()
-            throw CryptoError.invalidKey("not a PKCS #8 private key")
-        }
+        let loaded = try decodeKey(key.pkcs8DER, refusal: "not a PKCS #8 private key") { d2i_AutoPrivateKey(nil, $0, $1) }
         var name = [CChar](repeating: 0, count: 64)
         var nameLength = 0
         guard EVP_PKEY_is_a(loaded, "EC") == 1,

@@ -12,8 +12,6 @@ public struct DPoPKey: Sendable, Equatable, CustomStringConvertible {
     public let thumbprint: String
 
     /// Makes a fresh key through the crypto seam.
-    ///
-    /// - Throws: ``DPoPError/cryptoFailed(reason:)``.
     public static func generate(crypto: any CryptoProvider) throws(DPoPError) -> DPoPKey {
         let privateKey: P256PrivateKey
         do {

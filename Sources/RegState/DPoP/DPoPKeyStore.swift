@@ -42,8 +42,6 @@ public struct DPoPKeyStore: Sendable {
     }
 
     /// A fresh key, stored in place of any previous one (a new registration, logout, clear-state).
-    ///
-    /// - Throws: ``DPoPError`` when the key cannot be made or stored.
     @discardableResult
     public func replace() throws(DPoPError) -> DPoPKey {
         let fresh = try DPoPKey.generate(crypto: crypto)
@@ -52,8 +50,6 @@ public struct DPoPKeyStore: Sendable {
     }
 
     /// Stores `dpopKey` in place of any previous one (a registration's key becoming the session's).
-    ///
-    /// - Throws: ``DPoPError/storeFailed(reason:)``.
     public func save(_ dpopKey: DPoPKey) throws(DPoPError) {
         var fields: [String: JSONValue] = ["version": 1, "kty": "EC", "crv": "P-256"]
         if let reference = dpopKey.privateKey.secureEnclaveReference {
@@ -67,12 +63,6 @@ public struct DPoPKeyStore: Sendable {
         } catch {
             throw .storeFailed(reason: "the key record cannot be written")
         }
-    }
-
-    /// The stored key, or a fresh stored one when there is none. A torn record still throws.
-    public func loadOrCreate() throws(DPoPError) -> DPoPKey {
-        if let key = try load() { return key }
-        return try replace()
     }
 
     /// Removes the key (logout, clear-state); removing a missing key is not an error.

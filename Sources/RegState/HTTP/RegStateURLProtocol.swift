@@ -124,24 +124,24 @@ private final class Loading: @unchecked Sendable {
 private final class Registry: @unchecked Sendable {
     static let shared = Registry()
     private let lock = NSLock()
-    private var transports: [String: AuthorizedTransport] = [:]
-
-    private var order: [String] = []
+    /// In registration order; a transport's id is its position, counted from 1.
+    private var transports: [AuthorizedTransport] = []
 
     func register(_ transport: AuthorizedTransport) -> String {
         lock.withLock {
-            let id = String(transports.count + 1)
-            transports[id] = transport
-            order.append(id)
-            return id
+            transports.append(transport)
+            return String(transports.count)
         }
     }
 
-    func transport(_ id: String) -> AuthorizedTransport? { lock.withLock { transports[id] } }
+    func transport(_ id: String) -> AuthorizedTransport? {
+        guard let position = Int(id) else { return nil }
+        return lock.withLock { transports.indices.contains(position - 1) ? transports[position - 1] : nil }
+    }
 
     /// The most recently registered transport whose policy lists `url`.
     func transport(for url: URL) -> AuthorizedTransport? {
-        lock.withLock { order.reversed().lazy.compactMap { self.transports[$0] }.first { $0.lists(url) } }
+        lock.withLock { transports.last { $0.lists(url) } }
     }
 }
 

@@ -2,13 +2,13 @@ import Foundation
 
 /// A JWK Set (RFC 7517 §5): the keys an issuer publishes at its `jwks_uri`.
 ///
-/// Decoding is lenient per key: an entry that is not a usable JWK object is skipped instead of failing the whole set,
-/// since a set may carry key types RegState does not use. The set itself is read strictly (``parse(_:)``).
+/// Read by ``parse(_:)``: strictly as a document, leniently per key (an entry that is not a usable JWK object is
+/// skipped instead of failing the whole set, since a set may carry key types RegState does not use).
 ///
 /// Each key is turned into a provider-ready ``VerificationKey`` at most once per set value (cached per key, see
 /// ``verificationKey(at:crypto:)``), so validating many tokens against one set parses no key twice. Changing
 /// ``keys`` starts a fresh cache; equality and hashing look at the keys only.
-public struct JSONWebKeySet: Sendable, Hashable, Codable {
+public struct JSONWebKeySet: Sendable, Hashable, Encodable {
     /// The keys, in published order.
     public var keys: [JSONWebKey] {
         didSet { readyKeys = ReadyKeyCache() }
@@ -35,8 +35,6 @@ public struct JSONWebKeySet: Sendable, Hashable, Codable {
     /// Reads a JWKS document strictly: ``JSONValue/parse(_:limits:)`` under ``JSONLimits/keySet`` (duplicate
     /// members refused everywhere, including inside keys), then each entry of `keys`; entries that are not objects
     /// with string members are skipped.
-    ///
-    /// - Throws: ``ParseError``.
     public static func parse(_ data: Data) throws(ParseError) -> JSONWebKeySet {
         let document: JSONValue
         do throws(JSONParseError) {
@@ -61,24 +59,6 @@ public struct JSONWebKeySet: Sendable, Hashable, Codable {
         return JSONWebKey(keyType: keyType, keyID: strings["kid"], use: strings["use"], algorithm: strings["alg"],
                           modulus: strings["n"], exponent: strings["e"], curve: strings["crv"], x: strings["x"],
                           y: strings["y"])
-    }
-
-    /// Decodes `{"keys": [...]}`, skipping entries that are not JWK objects.
-    ///
-    /// - Throws: `DecodingError` when there is no `keys` array.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        var entries = try container.nestedUnkeyedContainer(forKey: .keys)
-        var keys: [JSONWebKey] = []
-        while !entries.isAtEnd {
-            if let key = try? entries.decode(JSONWebKey.self) {
-                keys.append(key)
-            } else {
-                // Consume the entry whatever it is, so decoding moves on to the next one.
-                _ = try entries.decode(JSONValue.self)
-            }
-        }
-        self.keys = keys
     }
 
     /// Encodes `{"keys": [...]}`.

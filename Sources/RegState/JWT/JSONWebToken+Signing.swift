@@ -20,7 +20,6 @@ extension JSONWebToken {
     /// The header is `extra` with `alg` set to `algorithm`, `kid` to `keyID` when given, and `typ` to `"JWT"` unless
     /// `extra` names another type. Members are serialized with sorted keys, so equal inputs give equal tokens for the
     /// deterministic RS256.
-    /// - Throws: ``CryptoError`` when signing fails.
     public static func sign(
         header extra: [String: JSONValue] = [:],
         claims: [String: JSONValue],

@@ -94,9 +94,6 @@ public struct OIDCConfiguration: Sendable, Equatable {
         return [inserted, appended]
     }
 
-    /// The scopes as one space-separated string.
-    public var scopeString: String { scopes.joined(separator: " ") }
-
     /// `base` without its trailing slashes, followed by `suffix` (which starts with `/`).
     static func url(_ base: URL, appending suffix: String) -> URL {
         var text = base.absoluteString

@@ -9,8 +9,6 @@ public enum PKCE {
     public static let method = "S256"
 
     /// A new code verifier: 32 random bytes, base64url without padding (43 characters, RFC 7636 §4.1).
-    ///
-    /// - Throws: ``CryptoError/randomFailed`` when the system generator fails.
     public static func makeVerifier(crypto: any CryptoProvider) throws(CryptoError) -> String {
         try randomToken(crypto: crypto)
     }
@@ -21,8 +19,6 @@ public enum PKCE {
     }
 
     /// 32 random bytes as base64url: the shape of `state`, `nonce` and the verifier (256 bits of entropy each).
-    ///
-    /// - Throws: ``CryptoError/randomFailed`` when the system generator fails.
     public static func randomToken(crypto: any CryptoProvider) throws(CryptoError) -> String {
         let bytes = try crypto.randomBytes(count: 32)
         guard bytes.count == 32 else { throw .randomFailed }

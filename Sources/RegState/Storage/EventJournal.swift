@@ -7,16 +7,12 @@ import Foundation
 /// `InMemoryJournal` (RegStateTesting).
 public protocol EventJournal: Sendable {
     /// Appends one line (without its newline) durably.
-    ///
-    /// - Throws: ``JournalError/writeFailed(_:)``.
     func append(_ line: Data) throws(JournalError)
     /// Every intact line, oldest first, and how many damaged lines were dropped.
     ///
     /// - Throws: ``JournalError/unreadable(_:)`` when the journal cannot be read at all.
     func read() throws(JournalError) -> JournalContents
     /// Replaces the whole journal with `lines` atomically (compaction, clear-state).
-    ///
-    /// - Throws: ``JournalError/writeFailed(_:)``.
     func replaceAll(with lines: [Data]) throws(JournalError)
     /// Reads the journal and writes what `decide` answers from what it read, as one step that no other writer of
     /// this journal interleaves with — between processes for a ``FileJournal``. The engine numbers and compacts

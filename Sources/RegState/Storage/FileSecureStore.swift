@@ -112,9 +112,7 @@ public final class FileSecureStore: SecureStore {
         }
     }
 
-    /// Takes the store's lock between processes: a ``FileStoreLock`` on ``lockFileName`` (first this process's own
-    /// lock, then `flock`, trying again every few milliseconds until `timeout` has passed). The kernel releases the
-    /// file lock when the holder's process dies, so a crashed holder never blocks the others.
+    /// Takes the store's lock between processes, ``FileStoreLock/acquire(timeout:)`` on ``lockFileName``.
     ///
     /// - Throws: ``StoreError/busy(waited:)`` after `timeout`; ``StoreError/unusableLocation(path:reason:)`` when
     ///   the lock file cannot be opened.

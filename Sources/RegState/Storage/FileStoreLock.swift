@@ -44,7 +44,12 @@ public final class FileStoreLock: StoreLock {
         let local = try await self.local.acquire(timeout: timeout)
         while true {
             do {
-                if let lock = try FileLock.tryLock(path, fileSystem: fs) { return FileLease(file: lock, local: local) }
+                if let file = try FileLock.tryLock(path, fileSystem: fs) {
+                    return OnceLease {
+                        file.unlock()
+                        local.release()
+                    }
+                }
             } catch {
                 local.release()
                 throw StoreError.unusableLocation(path: path, reason: error.reason)
@@ -54,22 +59,6 @@ public final class FileStoreLock: StoreLock {
                 throw StoreError.busy(waited: timeout)
             }
             await fs.pause(nanoseconds: 5_000_000)
-        }
-    }
-
-    /// A held file lock plus the process-local lock taken before it.
-    private final class FileLease: StoreLease {
-        let file: FileLock
-        let local: any StoreLease
-        let released = LockedFlag()
-        init(file: FileLock, local: any StoreLease) {
-            self.file = file
-            self.local = local
-        }
-        func release() {
-            guard released.take() else { return }
-            file.unlock()
-            local.release()
         }
     }
 }

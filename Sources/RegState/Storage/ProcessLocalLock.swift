@@ -23,13 +23,6 @@ public final class ProcessLocalLock: StoreLock {
             if fileSystem.now() >= deadline || Task.isCancelled { throw StoreError.busy(waited: timeout) }
             await fileSystem.pause(nanoseconds: 2_000_000)
         }
-        return Lease(flag: held)
-    }
-
-    private final class Lease: StoreLease {
-        let flag: LockedFlag
-        let released = LockedFlag()
-        init(flag: LockedFlag) { self.flag = flag }
-        func release() { if released.take() { flag.clear() } }
+        return OnceLease { [held] in held.clear() }
     }
 }

@@ -36,16 +36,12 @@ public enum Base64URL {
                 output.append(table[Int(chunk & 63)])
                 index += 3
             }
+            // One or two bytes left make two or three characters.
             let remaining = input.count - index
-            if remaining == 1 {
-                let chunk = UInt32(input[index]) << 16
-                output.append(table[Int(chunk >> 18 & 63)])
-                output.append(table[Int(chunk >> 12 & 63)])
-            } else if remaining == 2 {
-                let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
-                output.append(table[Int(chunk >> 18 & 63)])
-                output.append(table[Int(chunk >> 12 & 63)])
-                output.append(table[Int(chunk >> 6 & 63)])
+            guard remaining > 0 else { return }
+            let chunk = UInt32(input[index]) << 16 | (remaining == 2 ? UInt32(input[index + 1]) << 8 : 0)
+            for shift in stride(from: 18, through: 18 - 6 * remaining, by: -6) {
+                output.append(table[Int(chunk >> UInt32(shift) & 63)])
             }
         }
         return output
@@ -81,17 +77,13 @@ public enum Base64URL {
                 }
                 // Any value of 64 or more (255 marks a byte outside the alphabet) sets bit 6 or 7.
                 guard bad & 0xC0 == 0 else { return false }
-                if remainder == 2 {
-                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
-                    guard (a | b) & 0xC0 == 0, b & 0x0F == 0 else { return false }
-                    out[written] = a << 2 | b >> 4
-                } else if remainder == 3 {
-                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
-                    let c = table[Int(input[index + 2])]
-                    guard (a | b | c) & 0xC0 == 0, c & 0x03 == 0 else { return false }
-                    out[written] = a << 2 | b >> 4
-                    out[written + 1] = (b & 0x0F) << 4 | c >> 2
-                }
+                // Two or three characters left make one or two bytes; the bits they leave over must be zero.
+                guard remainder >= 2 else { return true }
+                let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                let c = remainder == 3 ? table[Int(input[index + 2])] : 0
+                guard (a | b | c) & 0xC0 == 0, remainder == 3 ? c & 0x03 == 0 : b & 0x0F == 0 else { return false }
+                out[written] = a << 2 | b >> 4
+                if remainder == 3 { out[written + 1] = (b & 0x0F) << 4 | c >> 2 }
                 return true
             }
         }

@@ -124,17 +124,6 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    /// Decodes `type` from `data` after the strict reading of ``parse(_:limits:)`` has accepted it, so a `Decodable`
-    /// type (a discovery document, a JWKS) gets the same refusal of duplicates, bad numbers and oversize input.
-    ///
-    /// - Throws: ``JSONParseError`` when the strict reading refuses the text, otherwise the `DecodingError`.
-    public static func decodeStrictly<T: Decodable>(
-        _ type: T.Type, from data: Data, limits: JSONLimits = .responseBody
-    ) throws -> T {
-        _ = try parse(data, limits: limits)
-        return try JSONDecoder().decode(type, from: data)
-    }
-
     /// The value as compact JSON text with sorted keys, so equal values serialise identically: the bytes `JSONEncoder`
     /// writes with `.sortedKeys` and `.withoutEscapingSlashes`, or `null` for a value holding an infinity or NaN.
     public func serialized() -> Data {

@@ -14,14 +14,21 @@ extension RecordedTime {
     /// format styles would load time-zone and locale data a short command never otherwise touches). The one
     /// formatting of an instant for descriptions and the CLI: a date out of range is ``outOfRangeText``, never a trap.
     package static func text(_ date: Date) -> String {
-        guard let whole = wholeSeconds(date) else { return outOfRangeText }
-        var seconds = time_t(whole)
+        guard let whole = wholeSeconds(date), let parts = calendarFields(Int64(whole)) else { return outOfRangeText }
+        return "\(padded(parts.tm_year + 1900, width: 4))-\(padded(parts.tm_mon + 1))-\(padded(parts.tm_mday))T"
+            + "\(padded(parts.tm_hour)):\(padded(parts.tm_min)):\(padded(parts.tm_sec))Z"
+    }
+
+    /// The UTC calendar fields of `seconds` since 1970, from the C library's `gmtime_r`; `nil` outside its range.
+    package static func calendarFields(_ seconds: Int64) -> tm? {
+        var time = time_t(seconds)
         var parts = tm()
-        guard gmtime_r(&seconds, &parts) != nil else { return outOfRangeText }
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let year = String(parts.tm_year + 1900)
-        let padded = String(repeating: "0", count: max(0, 4 - year.count)) + year
-        return "\(padded)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):"
-            + "\(two(parts.tm_sec))Z"
+        return gmtime_r(&time, &parts) != nil ? parts : nil
+    }
+
+    /// `value` in decimal, zero-padded to `width` digits.
+    package static func padded(_ value: Int32, width: Int = 2) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }

@@ -32,10 +32,9 @@ extension DER {
 
     /// The JOSE form (`r || s`, 32 bytes each) of a DER `ECDSA-Sig-Value`; `nil` when it is not one for P-256.
     static func joseSignature(ecdsa der: Data) -> Data? {
-        var outer = Reader(Array(der))
-        guard let body = outer.element(tag: 0x30), outer.isAtEnd else { return nil }
-        var inner = Reader(body)
-        guard let r = inner.element(tag: 0x02), let s = inner.element(tag: 0x02), inner.isAtEnd else { return nil }
+        guard var inner = sequenceContent(der), let r = inner.element(tag: integerTag),
+            let s = inner.element(tag: integerTag), inner.isAtEnd
+        else { return nil }
         var out = Data()
         for part in [r, s] {
             let trimmed = part.drop { $0 == 0 }

@@ -4,8 +4,10 @@ import Foundation
 /// `RSAPublicKey` structure both libcrypto and Security import and export:
 /// `RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER }`.
 enum DER {
-    private static let integerTag: UInt8 = 0x02
-    private static let sequenceTag: UInt8 = 0x30
+    static let integerTag: UInt8 = 0x02
+    static let bitStringTag: UInt8 = 0x03
+    static let octetStringTag: UInt8 = 0x04
+    static let sequenceTag: UInt8 = 0x30
 
     /// The PKCS #1 `RSAPublicKey` encoding of a modulus and exponent (both big-endian, unsigned).
     static func rsaPublicKey(modulus: Data, exponent: Data) -> Data {
@@ -14,11 +16,8 @@ enum DER {
 
     /// The modulus and exponent of a PKCS #1 `RSAPublicKey`, without leading zero bytes; `nil` when `der` is not one.
     static func parseRSAPublicKey(_ der: Data) -> (modulus: Data, exponent: Data)? {
-        var outer = Reader(Array(der))
-        guard let body = outer.element(tag: sequenceTag), outer.isAtEnd else { return nil }
-        var inner = Reader(body)
-        guard let modulus = inner.element(tag: integerTag), let exponent = inner.element(tag: integerTag),
-            inner.isAtEnd, isPositive(modulus), isPositive(exponent)
+        guard var inner = sequenceContent(der), let modulus = inner.element(tag: integerTag),
+            let exponent = inner.element(tag: integerTag), inner.isAtEnd, isPositive(modulus), isPositive(exponent)
         else { return nil }
         return (Data(modulus.drop { $0 == 0 }), Data(exponent.drop { $0 == 0 }))
     }
@@ -39,7 +38,15 @@ enum DER {
         element(tag: sequenceTag, content: Array(content))
     }
 
-    private static func element(tag: UInt8, content: [UInt8]) -> Data {
+    /// A reader over the elements inside `der` when `der` is exactly one SEQUENCE; `nil` otherwise.
+    static func sequenceContent(_ der: Data) -> Reader? {
+        var outer = Reader(Array(der))
+        guard let body = outer.element(tag: sequenceTag), outer.isAtEnd else { return nil }
+        return Reader(body)
+    }
+
+    /// A DER element of tag `tag` around `content`.
+    static func element(tag: UInt8, content: [UInt8]) -> Data {
         var out = Data([tag])
         out.append(contentsOf: length(content.count))
         out.append(contentsOf: content)

@@ -29,7 +29,7 @@ package final class LibCryptoRSASigningKey: @unchecked Sendable {
     ///   ``CryptoError/signingFailed(_:)`` when libcrypto fails to sign.
     package func sign(message: Data, algorithm: SignatureAlgorithm) throws(CryptoError) -> Data {
         guard algorithm.isRSA else { throw CryptoError.invalidKey("an RSA key cannot sign \(algorithm.rawValue)") }
-        return try SystemCrypto.signRSA(message: message, key: key, algorithm: algorithm)
+        return try SystemCrypto.sign(message: message, key: key, algorithm: algorithm)
     }
 }
 #endif

@@ -35,7 +35,7 @@ final class LibCryptoSigningKey: SigningKey, @unchecked Sendable {
 
     func sign(message: Data) throws(CryptoError) -> Data {
         guard let prepared, let digestType = SystemCrypto.sha256Type else {
-            return try SystemCrypto.signES256(message: message, key: key)
+            return try SystemCrypto.sign(message: message, key: key, algorithm: .es256)
         }
         var digest = [UInt8](repeating: 0, count: 32)
         var digestLength: UInt32 = 0
@@ -60,26 +60,6 @@ extension SystemCrypto {
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the DER is not a P-256 private key.
     public func signingKey(for privateKey: P256PrivateKey) throws(CryptoError) -> any SigningKey {
         LibCryptoSigningKey(key: try Self.loadP256PrivateKey(privateKey))
-    }
-
-    /// ES256 with a loaded key; the JOSE form (`r || s`, 64 bytes).
-    static func signES256(message: Data, key: OpaquePointer) throws(CryptoError) -> Data {
-        guard let context = EVP_MD_CTX_new() else { throw CryptoError.signingFailed("out of memory") }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else {
-            ERR_clear_error()
-            throw CryptoError.invalidKey("the key does not accept ES256")
-        }
-        var signature = [UInt8](repeating: 0, count: Int(EVP_PKEY_get_size(key)))
-        var length = signature.count
-        let status = withBytes(message) { bytes, count in
-            EVP_DigestSign(context, &signature, &length, bytes, count)
-        }
-        guard status == 1, let jose = DER.joseSignature(ecdsa: Data(signature.prefix(length))) else {
-            ERR_clear_error()
-            throw CryptoError.signingFailed("libcrypto refused to sign")
-        }
-        return jose
     }
 }
 #endif

@@ -90,7 +90,8 @@ struct NormalizedURL: Equatable, Sendable {
                 index += 1
                 continue
             }
-            guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            guard index + 2 < bytes.count, let high = HexDigit.value(bytes[index + 1]),
+                  let low = HexDigit.value(bytes[index + 2])
             else { return nil }
             let value = high << 4 | low
             if value == UInt8(ascii: "/") || value == UInt8(ascii: "\\") || value == UInt8(ascii: "%") { return nil }
@@ -102,15 +103,6 @@ struct NormalizedURL: Equatable, Sendable {
             index += 3
         }
         return String(decoding: result, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// RFC 3986 §5.2.4 over segments: `.` dropped, `..` removes the segment before it (never above the root). A dot

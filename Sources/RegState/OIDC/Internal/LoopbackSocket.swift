@@ -16,10 +16,10 @@ enum LoopbackSocket {
         #else
         let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
-        guard descriptor >= 0 else { throw .socketFailed("socket: \(errnoText())") }
+        guard descriptor >= 0 else { throw .socketFailed("socket: \(POSIX.errorText(errno))") }
         // A failed call's message, read before the descriptor is closed (which may change `errno`).
         func failed(_ call: String) -> LoopbackListenerError {
-            let detail = errnoText()
+            let detail = POSIX.errorText(errno)
             _ = close(descriptor)
             return .socketFailed("\(call): \(detail)")
         }
@@ -124,7 +124,7 @@ enum LoopbackSocket {
     /// cancellation interrupt a wait without polling in slices.
     static func makeWakePipe() throws(LoopbackListenerError) -> (read: Int32, write: Int32) {
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw .socketFailed("pipe: \(errnoText())") }
+        guard pipe(&ends) == 0 else { throw .socketFailed("pipe: \(POSIX.errorText(errno))") }
         _ = setNonBlocking(ends[0])
         _ = setNonBlocking(ends[1])
         return (ends[0], ends[1])
@@ -150,9 +150,5 @@ enum LoopbackSocket {
     private static func setNonBlocking(_ descriptor: Int32) -> Bool {
         let flags = fcntl(descriptor, F_GETFL, 0)
         return flags >= 0 && fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0
-    }
-
-    private static func errnoText() -> String {
-        String(cString: strerror(errno))
     }
 }

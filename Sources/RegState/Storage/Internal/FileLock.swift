@@ -24,29 +24,28 @@ package final class FileLock: Sendable {
     package static func tryLock(_ path: String, fileSystem fs: any StorageFileSystem = PosixFileSystem())
         throws(SystemCallError) -> FileLock?
     {
-        let fd = try fs.open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
-        do {
-            guard try fs.lockExclusive(fd, wait: false) else {
-                try? fs.close(fd)
-                return nil
-            }
-        } catch {
-            try? fs.close(fd)
-            throw error
-        }
-        return FileLock(fd: fd, fileSystem: fs)
+        try take(path, waiting: false, fs)
     }
 
     /// Takes the lock on `path`, waiting as long as another descriptor holds it. For short critical sections only
     /// (the simulator's request transaction); the store uses ``tryLock(_:fileSystem:)`` with a bounded wait.
-    ///
-    /// - Throws: ``SystemCallError``.
     package static func lock(_ path: String, fileSystem fs: any StorageFileSystem = PosixFileSystem())
         throws(SystemCallError) -> FileLock
     {
+        // A waiting `flock` returns only once it holds the lock.
+        guard let lock = try take(path, waiting: true, fs) else { throw SystemCallError("flock", code: EWOULDBLOCK) }
+        return lock
+    }
+
+    private static func take(_ path: String, waiting: Bool, _ fs: any StorageFileSystem) throws(SystemCallError)
+        -> FileLock?
+    {
         let fd = try fs.open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
         do {
-            _ = try fs.lockExclusive(fd, wait: true)
+            guard try fs.lockExclusive(fd, wait: waiting) else {
+                try? fs.close(fd)
+                return nil
+            }
         } catch {
             try? fs.close(fd)
             throw error

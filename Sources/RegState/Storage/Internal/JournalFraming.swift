@@ -88,22 +88,11 @@ package enum JournalFraming {
         guard line[checksumEnd] == UInt8(ascii: " ") else { return nil }
         var expected: UInt32 = 0
         for byte in line[line.startIndex..<checksumEnd] {
-            guard let digit = hexDigit(byte) else { return nil }
-            expected = expected << 4 | digit
+            guard let digit = HexDigit.value(byte) else { return nil }
+            expected = expected << 4 | UInt32(digit)
         }
         let payload = line[(checksumEnd + 1)...]
         guard CRC32.checksum(payload) == expected else { return nil }
         return Data(payload)
-    }
-
-    /// The value of one hexadecimal digit (either case), read byte by byte: the checksum of every line of every
-    /// journal read goes through here.
-    private static func hexDigit(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
     }
 }

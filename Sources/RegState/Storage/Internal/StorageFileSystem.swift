@@ -71,17 +71,11 @@ package struct PosixFileSystem: StorageFileSystem {
     package init() {}
 
     package func open(_ path: String, _ flags: Int32, mode: mode_t) throws(SystemCallError) -> Int32 {
-        while true {
-            #if canImport(Glibc)
-            let fd = Glibc.open(path, flags, mode)
-            #else
-            let fd = Darwin.open(path, flags, mode)
-            #endif
-            if fd >= 0 { return fd }
-            let code = errno
-            if code == EINTR { continue }
-            throw SystemCallError("open", code: code)
-        }
+        #if canImport(Glibc)
+        try Self.retryingInterrupted("open") { Glibc.open(path, flags, mode) }
+        #else
+        try Self.retryingInterrupted("open") { Darwin.open(path, flags, mode) }
+        #endif
     }
 
     package func close(_ fd: Int32) throws(SystemCallError) {
@@ -100,43 +94,25 @@ package struct PosixFileSystem: StorageFileSystem {
 
     package func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
         guard let base = bytes.baseAddress else { return 0 }
-        while true {
-            #if canImport(Glibc)
-            let written = Glibc.write(fd, base, bytes.count)
-            #else
-            let written = Darwin.write(fd, base, bytes.count)
-            #endif
-            if written >= 0 { return written }
-            let code = errno
-            if code == EINTR { continue }
-            throw SystemCallError("write", code: code)
-        }
+        #if canImport(Glibc)
+        return try Self.retryingInterrupted("write") { Glibc.write(fd, base, bytes.count) }
+        #else
+        return try Self.retryingInterrupted("write") { Darwin.write(fd, base, bytes.count) }
+        #endif
     }
 
     package func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
-        while true {
-            #if canImport(Glibc)
-            let count = Glibc.read(fd, base, buffer.count)
-            #else
-            let count = Darwin.read(fd, base, buffer.count)
-            #endif
-            if count >= 0 { return count }
-            let code = errno
-            if code == EINTR { continue }
-            throw SystemCallError("read", code: code)
-        }
+        #if canImport(Glibc)
+        return try Self.retryingInterrupted("read") { Glibc.read(fd, base, buffer.count) }
+        #else
+        return try Self.retryingInterrupted("read") { Darwin.read(fd, base, buffer.count) }
+        #endif
     }
 
     package func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(SystemCallError) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
-        while true {
-            let count = pread(fd, base, buffer.count, off_t(offset))
-            if count >= 0 { return count }
-            let code = errno
-            if code == EINTR { continue }
-            throw SystemCallError("pread", code: code)
-        }
+        return try Self.retryingInterrupted("pread") { pread(fd, base, buffer.count, off_t(offset)) }
     }
 
     package func seek(_ fd: Int32, to offset: Int) throws(SystemCallError) {
@@ -147,19 +123,11 @@ package struct PosixFileSystem: StorageFileSystem {
         #if canImport(Darwin)
         if fcntl(fd, F_FULLFSYNC) == 0 { return }
         #endif
-        while fsync(fd) != 0 {
-            let code = errno
-            if code == EINTR { continue }
-            throw SystemCallError("fsync", code: code)
-        }
+        _ = try Self.retryingInterrupted("fsync") { fsync(fd) }
     }
 
     package func truncate(_ fd: Int32, to length: Int) throws(SystemCallError) {
-        while ftruncate(fd, off_t(length)) != 0 {
-            let code = errno
-            if code == EINTR { continue }
-            throw SystemCallError("ftruncate", code: code)
-        }
+        _ = try Self.retryingInterrupted("ftruncate") { ftruncate(fd, off_t(length)) }
     }
 
     package func status(_ path: String) throws(SystemCallError) -> stat? {
@@ -254,4 +222,16 @@ package struct PosixFileSystem: StorageFileSystem {
     package func pause(nanoseconds: UInt64) async { try? await Task.sleep(nanoseconds: nanoseconds) }
 
     package func pauseBlocking(microseconds: UInt32) { usleep(microseconds) }
+
+    /// Makes `call` again while it fails with `EINTR`; any other failure (a negative result) throws with `errno`.
+    private static func retryingInterrupted<Result: BinaryInteger>(
+        _ operation: String, _ call: () -> Result
+    ) throws(SystemCallError) -> Result {
+        while true {
+            let result = call()
+            if result >= 0 { return result }
+            let code = errno
+            if code != EINTR { throw SystemCallError(operation, code: code) }
+        }
+    }
 }

@@ -246,14 +246,7 @@ struct JSONByteParser {
         guard bytes.count - index >= 4 else { throw .unexpectedEnd }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - 0x30
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - 0x57
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - 0x37
-            default: throw .invalidString(offset: stringStart)
-            }
+            guard let digit = HexDigit.value(bytes[index]) else { throw .invalidString(offset: stringStart) }
             value = value << 4 | UInt32(digit)
             index += 1
         }

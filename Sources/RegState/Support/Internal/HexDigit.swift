@@ -1,0 +1,13 @@
+/// One ASCII hexadecimal digit, either case: the one reading of the digits of `%XX` escapes, JSON's `\uXXXX` and the
+/// journal's checksums.
+enum HexDigit {
+    /// The digit's value; `nil` for a byte that is not a hexadecimal digit.
+    static func value(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
