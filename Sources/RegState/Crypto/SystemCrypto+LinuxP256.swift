@@ -29,6 +29,27 @@ extension SystemCrypto {
     ///
     /// - Throws: ``CryptoError/keyGenerationFailed(_:)``.
     public func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey {
+        let (key, privateKey) = try Self.generateP256Key()
+        EVP_PKEY_free(key)
+        return privateKey
+    }
+
+    /// A new P-256 key as ``generateP256PrivateKey()`` makes it, with its public half and a ready signing key taken
+    /// from the generated key itself: no decoding of its DER, which costs more than the generation (the simulation's
+    /// crypto, which signs with every key it makes).
+    ///
+    /// - Throws: ``CryptoError/keyGenerationFailed(_:)``.
+    package func generateReadyP256Key() throws(CryptoError) -> (privateKey: P256PrivateKey, publicKey: P256PublicKey,
+                                                                 signingKey: any SigningKey) {
+        let (key, privateKey) = try Self.generateP256Key()
+        let signingKey = LibCryptoSigningKey(key: key)
+        guard let der = Self.encode(key, with: i2d_PUBKEY), let publicKey = DER.p256PublicKey(fromSubjectPublicKeyInfo: der)
+        else { throw CryptoError.keyGenerationFailed("the public half cannot be encoded") }
+        return (privateKey, publicKey, signingKey)
+    }
+
+    /// Generates a P-256 key; the caller frees the `EVP_PKEY` with `EVP_PKEY_free`.
+    private static func generateP256Key() throws(CryptoError) -> (OpaquePointer, P256PrivateKey) {
         guard let context = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, nil) else {
             throw CryptoError.keyGenerationFailed("out of memory")
         }
@@ -41,16 +62,17 @@ extension SystemCrypto {
             ERR_clear_error()
             throw CryptoError.keyGenerationFailed("libcrypto could not generate the key")
         }
-        defer { EVP_PKEY_free(key) }
         guard let info = EVP_PKEY2PKCS8(key) else {
             ERR_clear_error()
+            EVP_PKEY_free(key)
             throw CryptoError.keyGenerationFailed("libcrypto could not encode the key")
         }
         defer { PKCS8_PRIV_KEY_INFO_free(info) }
-        guard let der = Self.encode(info, with: i2d_PKCS8_PRIV_KEY_INFO) else {
+        guard let der = encode(info, with: i2d_PKCS8_PRIV_KEY_INFO) else {
+            EVP_PKEY_free(key)
             throw CryptoError.keyGenerationFailed("libcrypto could not encode the key")
         }
-        return P256PrivateKey(pkcs8DER: der)
+        return (key, P256PrivateKey(pkcs8DER: der))
     }
 
     /// The public half of a P-256 private key, read from its `SubjectPublicKeyInfo`.
