@@ -114,7 +114,7 @@ struct RecordingStore: SecureStore {
 
     /// Runs a write of `key` and reports its end, so that power losses can be checked against it.
     private func recorded(_ key: String, _ body: () throws(StoreError) -> Void) throws(StoreError) {
-        let path = store.directory.appendingPathComponent(key).path
+        let path = PlainPath.appending(key, to: store.directoryPath)
         fileSystem.watch(path, journal: false)
         do {
             try body()
