@@ -35,6 +35,19 @@ public final class Ledger: @unchecked Sendable {
     private var processEnds = 0
     /// The process that removed the credentials record, at each removal (`nil`: a crash or power loss did).
     private var credentialRemovers: [Int?] = []
+    /// The credentials record as the next read would find it (the last one a write or a power loss left).
+    private var currentCredentials: Data?
+    /// A grant presenting the refresh token of the record on the disk while that record's access token has more than
+    /// this many seconds left is needless (`needless-renewal`): half the access lifetime, the most the engine renews
+    /// early. Set once, before the run starts.
+    var needlessRenewalLife: TimeInterval = .infinity
+    /// Process → calls made on it that renew regardless of the token's age, not yet matched with a presentation.
+    private var forcedRenewals: [Int: Int] = [:]
+    /// The latest time the clock showed before it was last set back: a call in flight may have judged the token's
+    /// age by it (`needless-renewal` measures freshness from the later of it and now).
+    private var clockHighWater = Date.distantPast
+    /// Refresh tokens already judged by `needless-renewal` (a retry after a nonce challenge presents one again).
+    private var judgedPresentations: Set<String> = []
 
     /// An empty ledger.
     public init() {}
@@ -69,9 +82,15 @@ public final class Ledger: @unchecked Sendable {
 
     /// A refresh grant presented `token`. Reports a second presentation of a token whose successor was already
     /// on the disk: the engine knew the new token and still spent the old one.
-    func presented(refreshToken token: String, by process: Int, processAlive: Bool) {
+    func presented(refreshToken token: String, by process: Int, processAlive: Bool, at now: Date) {
         let id = Self.fingerprint(token)
+        let record = lock.withLock { currentCredentials }.flatMap { try? JSONValue.parse($0) }
         lock.withLock {
+            let latest = max(now, clockHighWater).timeIntervalSince1970
+            if let record, record["refresh_token"]?.stringValue == token, let expiry = record["expires_at"]?.numberValue,
+               expiry - latest > needlessRenewalLife, judgedPresentations.insert(id).inserted {
+                judgeNeedless(id, by: process, lifeLeft: expiry - latest)
+            }
             presentations[id, default: 0] += 1
             guard presentations[id, default: 0] > 1 else { return }
             if !processAlive {
@@ -95,6 +114,29 @@ public final class Ledger: @unchecked Sendable {
         }
     }
 
+    /// needless-renewal: a process that waited for the store's lock while another renewed uses the token stored
+    /// meanwhile (it re-reads the record under the lock), so only a call that renews regardless of age presents the
+    /// refresh token of a record whose access token is still fresh. Caller holds `lock`.
+    private func judgeNeedless(_ id: String, by process: Int, lifeLeft: TimeInterval) {
+        if let credit = forcedRenewals[process], credit > 0 {
+            forcedRenewals[process] = credit - 1
+            lines.append(stepLabel + "note  rt#\(id) presented by p\(process) with \(Int(lifeLeft))s left on the stored "
+                         + "access token (a call that renews regardless of age)")
+            return
+        }
+        let text = "needless-renewal: p\(process) presented rt#\(id) while the stored record held it with an access token "
+            + "good for \(Int(lifeLeft))s more, and no call of that process renews regardless of age"
+        found.append(text)
+        lines.append(stepLabel + "VIOLATION " + text)
+    }
+
+    /// The clock is about to be set back from `now`.
+    func clockSetBack(from now: Date) { lock.withLock { clockHighWater = max(clockHighWater, now) } }
+
+    /// A call that renews regardless of the token's age (an explicit renewal, a server's rejection) was made on
+    /// `process`: it explains one presentation of a fresh record's refresh token (`needless-renewal`).
+    func forcedRenewal(by process: Int) { lock.withLock { forcedRenewals[process, default: 0] += 1 } }
+
     /// The provider rotated `old` into `new`; `delivered` says whether a live process received the answer.
     func rotated(_ old: String, into new: String, delivered: Bool) {
         lock.withLock {
@@ -107,6 +149,7 @@ public final class Ledger: @unchecked Sendable {
     /// A write put `data` under `key` (the credentials record: its refresh token is now known to the disk).
     func stored(_ data: Data?, key: String, by process: Int?) {
         guard key == "credentials" else { return }
+        lock.withLock { currentCredentials = data }
         guard let token = Self.refreshToken(in: data) else {
             if data == nil { lock.withLock { credentialRemovers.append(process) } }
             return
@@ -125,6 +168,7 @@ public final class Ledger: @unchecked Sendable {
     /// A power loss reverted the disk: of the refresh tokens written, only the one in `data` (if any) is still there.
     func storageReverted(to data: Data?) {
         lock.withLock {
+            currentCredentials = data
             storedRefreshTokens = []
             if let token = Self.refreshToken(in: data) { storedRefreshTokens.insert(Self.fingerprint(token)) }
         }

@@ -36,6 +36,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
     private var watch: LaunchBudgetWatch?
     private var rejections: RejectionAudit?
     private var forgeries: ForgeryAudit?
+    private var defectiveRefreshAnswers = false
     /// The DPoP invariants, checked on every request and answer.
     let dpop: DPoPAudit
     /// Origins (scheme://host:port) a token may be sent to, and the issuer's origin (the only one for refresh tokens).
@@ -65,6 +66,13 @@ public final class SimulatedNetwork: @unchecked Sendable {
 
     /// The launch-budget world's stalls (``LaunchBudgetWatch``); `nil` in every other world.
     var launchBudgetWatch: LaunchBudgetWatch? { get { lock.withLock { watch } } set { lock.withLock { watch = newValue } } }
+
+    /// The refreshed-id world: whether the provider's refresh answers now carry an ID token of another subject. Such
+    /// an answer renews nothing (the engine refuses it), so it is not counted as a renewal that arrived.
+    var refreshedIDTokensDefective: Bool {
+        get { lock.withLock { defectiveRefreshAnswers } }
+        set { lock.withLock { defectiveRefreshAnswers = newValue } }
+    }
 
     /// The rejecting world's referee (``RejectionAudit``); `nil` in every other world.
     var rejectionAudit: RejectionAudit? { get { lock.withLock { rejections } } set { lock.withLock { rejections = newValue } } }
@@ -96,7 +104,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
         for _ in 0..<yields { await DeterministicScheduler.yield() }
         let refreshToken = Self.formValue("refresh_token", in: request)
         let isGrant = Self.formValue("grant_type", in: request) == "refresh_token"
-        if isGrant, let refreshToken { ledger.presented(refreshToken: refreshToken, by: process, processAlive: isAlive()) }
+        if isGrant, let refreshToken { ledger.presented(refreshToken: refreshToken, by: process, processAlive: isAlive(), at: clock.now()) }
         switch fault {
         case .offline:
             ledger.note("net   \(label) -> offline")
@@ -134,7 +142,9 @@ public final class SimulatedNetwork: @unchecked Sendable {
         rejectionAudit?.answered(request, response, delivered: delivered, process: process, departed: leftAt, at: clock.now(),
                                  mishaps: ledger.diskMishapCount)
         if isGrant, (400..<500).contains(response.status) { ledger.providerRefused(presenting: refreshToken) }
-        if isGrant, response.status == 200, delivered {
+        // The resource refused the token or its proof: the renewal that follows ignores the token's age.
+        if !isGrant, response.status == 401, request.url.path.hasPrefix("/v1/resource") { ledger.forcedRenewal(by: process) }
+        if isGrant, response.status == 200, delivered, !refreshedIDTokensDefective {
             ledger.grantDelivered(at: clock.now())
             watch?.delivered(to: process, accessToken: Self.jsonString("access_token", in: response.body))
         }

@@ -74,6 +74,12 @@ public enum SimulationWorld: String, Sendable, Equatable, CaseIterable {
     /// another subject (OIDC Core 12.2: refused), while sign-ins stay honest (`refreshed-id-token`). Not drawn for a
     /// seed: `--world refreshed-id`.
     case refreshedIDToken = "refreshed-id"
+    /// RegState renews itself with DPoP-bound tokens when the provider offers them; an app and its extensions wake at
+    /// once: every callers action wakes every process, so their renewals of one expired token race for the store's
+    /// lock, and the loser must use the token the winner stored (`needless-renewal`); and they call the API while
+    /// one of them registers, whose new key must never sign for the tokens it replaces (`dpop-proof`). Not drawn for
+    /// a seed: `--world together`.
+    case together
 
     /// The world of `seed` when none is given: half plain, a quarter DPoP, a quarter host (from a stream of its own,
     /// so the actions every seed draws stay the same).

@@ -100,6 +100,7 @@ extension SimulationRun {
             ledger.note("act   clock jumps +\(Int(seconds))s")
         case .clockBack(let seconds):
             guard !options.disabledFaults.contains(.clockBack) else { return ledger.note("act   clock back (turned off)") }
+            ledger.clockSetBack(from: clock.now())
             clock.advance(by: -seconds)
             rewoundSeconds += seconds
             ledger.note("act   clock jumps back -\(Int(seconds))s")
@@ -121,14 +122,14 @@ extension SimulationRun {
         case .backendRejects(let index):
             ledger.note("act   backend rejects the token on slot \(index)")
             grantCapableCalls += 1
-            explicitRenewals += 1
+            forceRenewal(index)
             spawn("tokenRejected", slot: index) { service in
                 guard let token = try? await service.validAccessToken().token else { return "no token to reject" }
                 return await service.tokenRejected(token) == nil ? "no new token" : "new token"
             }
         case .renewNow(let index):
             grantCapableCalls += 1
-            explicitRenewals += 1
+            forceRenewal(index)
             ledger.note("act   renew now on slot \(index)")
             spawn("renewSession", slot: index) { service in SimulationRun.describe(await service.renewSession()) }
         case .logout(let index):
@@ -270,5 +271,12 @@ extension SimulationRun {
         } else {
             ledger.note("call  p\(slots[index].incarnation) register -> \(await work(service))")
         }
+    }
+
+    /// A call on slot `index` renews whatever the token's age: counted for the per-lifetime renewal-storm bound, and
+    /// credited to the slot's process for `needless-renewal`.
+    func forceRenewal(_ index: Int) {
+        explicitRenewals += 1
+        ledger.forcedRenewal(by: slots[index].incarnation)
     }
 }

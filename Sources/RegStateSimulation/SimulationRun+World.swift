@@ -9,6 +9,11 @@ extension SimulationRun {
         switch world {
         case .plain, .launchBudget, .sharedJournal, .memory, .forgedRedirect, .anotherClient, .refreshedIDToken:
             break
+        case .together:
+            // Bound tokens, so that a registration in one process replaces the key the others' tokens name.
+            let mode: SimulatorDPoPMode = worldRandom.chance(50) ? .allowed : .required
+            await simulator.setDPoP(mode)
+            ledger.note("world provider DPoP \(mode.rawValue), no nonces; engine DPoP when offered")
         case .rejectingBackend:
             await prepareRejectingBackend()
         case .pushedAuthorization:
@@ -33,13 +38,14 @@ extension SimulationRun {
     /// sometimes turns hostile with its nonces (a new one on every answer, none accepted), and back.
     func actWorld() async {
         switch world {
-        case .plain, .launchBudget, .sharedJournal, .rejectingBackend, .forgedRedirect, .anotherClient:
+        case .plain, .launchBudget, .sharedJournal, .rejectingBackend, .forgedRedirect, .anotherClient, .together:
             break
         case .refreshedIDToken:
             guard worldRandom.chance(8) else { return }
-            refreshedIDTokenDefect.toggle()
-            await simulator.setRefreshedIDTokenDefect(refreshedIDTokenDefect ? .otherSubject : nil)
-            ledger.note("act   provider's refreshed ID tokens " + (refreshedIDTokenDefect ? "name another subject" : "honest again"))
+            let defective = !network.refreshedIDTokensDefective
+            network.refreshedIDTokensDefective = defective
+            await simulator.setRefreshedIDTokenDefect(defective ? .otherSubject : nil)
+            ledger.note("act   provider's refreshed ID tokens " + (defective ? "name another subject" : "honest again"))
         case .memory:
             await churnSubscribers()
         case .pushedAuthorization:
@@ -74,6 +80,16 @@ extension SimulationRun {
             for _ in 0..<count {
                 if worldRandom.chance(50) { callAPI(index) } else { callForToken(index) }
             }
+        case (.together, .callers(_, let count)):
+            ledger.note("act   \(count) caller(s) want a token on every slot")
+            for index in slots.indices {
+                for _ in 0..<count { callForToken(index) }
+            }
+        case (.together, .register(let index)):
+            // The extensions call the API while the app registers (a new session and key replacing theirs).
+            ledger.note("act   user registers on slot \(index) while every other slot calls the API")
+            for other in slots.indices where other != index { callAPI(other) }
+            await register(index, spawned: true)
         case (.host, .callers(let index, let count)):
             ledger.note("act   \(count) caller(s) call the API on slot \(index)")
             for _ in 0..<count { callAPI(index) }
@@ -122,10 +138,10 @@ extension SimulationRun {
     /// hostile nonce policy ends.
     func healWorld() async {
         switch world {
-        case .plain, .launchBudget, .memory, .rejectingBackend, .forgedRedirect, .anotherClient:
+        case .plain, .launchBudget, .memory, .rejectingBackend, .forgedRedirect, .anotherClient, .together:
             break
         case .refreshedIDToken:
-            refreshedIDTokenDefect = false
+            network.refreshedIDTokensDefective = false
             await simulator.setRefreshedIDTokenDefect(nil)
         case .sharedJournal:
             (disk as? SimulatedFileSystem)?.sharedAppendCrashes = false

@@ -23,8 +23,6 @@ public actor SimulationRun {
     /// The forged-redirect world's referee on the wire, and what its registrations did; `nil` in every other world.
     nonisolated let forgeryAudit: ForgeryAudit?
     var forgeryTally = ForgeryTally()
-    /// The refreshed-id world: whether the provider's refresh answers now carry an ID token of another subject.
-    var refreshedIDTokenDefect = false
     let liveness = Liveness()
     var random: SeededRandom
     /// A second stream for the faults added after the first seeds were recorded (key rotation, device limits), so
@@ -109,6 +107,7 @@ public actor SimulationRun {
         network.rejectionAudit = rejectionAudit
         forgeryAudit = world == .forgedRedirect ? ForgeryAudit(ledger: ledger) : nil
         ledger.strictRotations = world == .refreshedIDToken
+        ledger.needlessRenewalLife = accessLifetime / 2
         network.forgeryAudit = forgeryAudit
         network.disabledFaults = Set(options.disabledFaults.compactMap(\.networkFault))
         startedAt = clock.now()
@@ -224,6 +223,7 @@ public actor SimulationRun {
         configuration.checksRegistrationAtLaunch = false
         switch self.world {
         case .plain, .memory, .sharedJournal, .forgedRedirect, .anotherClient, .refreshedIDToken: break
+        case .together: configuration.dpop = .whenOffered
         case .rejectingBackend: configuration.backendRetiresSecurityTokens = true
         case .launchBudget: configuration.oidc.unexplainedAnswerRetryDelay = 1
         case .pushedAuthorization: configuration.oidc.pushedAuthorization = enginePushedAuthorization

@@ -15,4 +15,14 @@ struct RefreshedIDTokenWorldTests {
         #expect(outcome.lines.contains { $0.contains("refreshed ID tokens name another subject") })
         #expect(outcome.lines.contains { $0.contains("refreshedIdentityMismatch") }, "the engine refused such an answer")
     }
+
+    /// 447 (engine: a refresh answer whose ID token could not be checked, the provider's keys unreachable, dropped
+    /// its rotated refresh token; it is now kept as for a refused one); 346 and 833 (harness: a refresh answer the
+    /// engine refused renewed nothing, so the next caller's renewal was not early).
+    @Test("Given a refreshed-id seed that once found a defect, when it runs again, then every invariant holds",
+          arguments: [447, 346, 833])
+    func refreshedIDTokenRegression(seed: Int) async throws {
+        let outcome = try await SimulationProcess.run(["--seed", "\(seed)", "--world", "refreshed-id"])
+        #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
+    }
 }

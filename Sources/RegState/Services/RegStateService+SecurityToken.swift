@@ -51,9 +51,8 @@ extension RegStateService {
         if trigger == .backendUnauthorized, await runner.tokens.isHeld(token, carrier: .securityToken) {
             throw .rejectedAfterRenewal
         }
-        // Host mode: while the host is asked, every caller waits for its answer, whichever token it saw (another
-        // process may have stored a newer one meanwhile): the host is told once, not once per token seen.
-        if session.isHostDriven, await flights.security.isPending { return try await flights.security.wait(for: token) }
+        // While a renewal is pending (in host mode: the host is asked), every caller waits for it, whichever token it
+        // saw: the host is told once, not once per token seen (``SecurityTokenFlight/admit(rejected:)``).
         switch await flights.security.admit(rejected: token) {
         case .exhausted:
             throw .rejectedAfterRenewal

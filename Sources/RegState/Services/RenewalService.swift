@@ -161,8 +161,8 @@ package actor RenewalService {
         var profile: Profile?
         if let idToken = response.idToken {
             // OIDC Core 12.2 + 3.1.3.7: every check of registration, and iss/sub (and nonce) equal to the original.
-            // A refresh answer that fails keeps the session: nothing of it is used, and only its rotated refresh token
-            // is stored (``TokenService/clearRenewalMark(on:keepingRotationOf:)``): the provider misbehaved once.
+            // A refresh answer that fails them (or cannot be checked now) keeps the session: nothing of it is used,
+            // and only its rotated refresh token is stored (``TokenService/clearRenewalMark(on:keepingRotationOf:)``): the provider misbehaved once.
             guard let original = record.idToken else {
                 try? await tokens.clearRenewalMark(on: marked, keepingRotationOf: response)
                 return .failure(.invalidRefreshedIDToken(reason: "no original ID token to compare with"), stored: stored)
@@ -170,8 +170,10 @@ package actor RenewalService {
             do {
                 profile = try await provider.validateRefreshedIDToken(idToken, originalIDToken: original).profile
             } catch {
+                // The provider retired the refresh token it rotated whatever the check finds, refused or not made
+                // (its keys cannot be fetched now): the successor is kept either way.
+                try? await tokens.clearRenewalMark(on: marked, keepingRotationOf: response)
                 if case .invalidIDToken(let reason) = error {
-                    try? await tokens.clearRenewalMark(on: marked, keepingRotationOf: response)
                     return .failure(.invalidRefreshedIDToken(reason: Self.checkName(reason)), stored: stored)
                 }
                 return .failure(classify(error, stored: stored), stored: stored)
