@@ -23,12 +23,18 @@ let request = URLRequest(url: URL(fileURLWithPath: "/"))
 print("hello", request.httpMethod ?? "")
 SWIFT
 swiftc -O "$SCRATCH/hello.swift" -o "$SCRATCH/hello" 2>/dev/null
+# The plainer floor: a release binary that only names URLSession (touches less of Foundation than a URLRequest).
+cat >"$SCRATCH/plain.swift" <<'SWIFT'
+import FoundationNetworking
+print("hello", URLSession.self)
+SWIFT
+swiftc -O "$SCRATCH/plain.swift" -o "$SCRATCH/plain" 2>/dev/null
 
 # Whole process, paired: the floor and the command in turn (F C F C ...), one warm-up pair not counted; wall time
 # from the shell's nanosecond clock, peak RSS (KiB) from /usr/bin/time; ratios pair by pair, so a comparison holds
 # when the machine's speed drifts.
-pair() { # label, floor command, --, command...
-    label=$1; floor=$2; shift 3
+pair() { # label, floor label, floor command, --, command...
+    label=$1; floorLabel=$2; floor=$3; shift 4
     $floor >/dev/null 2>&1 || true; "$@" >/dev/null 2>&1 || true
     : >"$SCRATCH/pairs"
     i=0
@@ -39,18 +45,21 @@ pair() { # label, floor command, --, command...
         i=$((i + 1))
     done
     stats() { sort -n | awk -v l="$1" -v u="$2" -v s="$3" '{v[NR]=$1*s} END {printf "%-78s  min %9.3f  median %9.3f  max %9.3f %s\n", l, v[1], v[int((NR+1)/2)], v[NR], u}'; }
-    awk '{print $1}' "$SCRATCH/pairs" | stats "floor: hello-world linking FoundationNetworking, whole process" "ms (wall)" 0.001
+    awk '{print $1}' "$SCRATCH/pairs" | stats "floor: $floorLabel, whole process" "ms (wall)" 0.001
     awk '{print $3}' "$SCRATCH/pairs" | stats "$label, whole process" "ms (wall)" 0.001
-    awk '{print $3 / $1}' "$SCRATCH/pairs" | stats "ratio $label / hello-world, wall (per pair)" "×" 1
-    awk '{print $2}' "$SCRATCH/pairs" | stats "floor: hello-world linking FoundationNetworking, whole process" "MiB (peak RSS)" 0.0009765625
+    awk '{print $3 / $1}' "$SCRATCH/pairs" | stats "ratio $label / $floorLabel, wall (per pair)" "×" 1
+    awk '{print $2}' "$SCRATCH/pairs" | stats "floor: $floorLabel, whole process" "MiB (peak RSS)" 0.0009765625
     awk '{print $4}' "$SCRATCH/pairs" | stats "$label, whole process" "MiB (peak RSS)" 0.0009765625
-    awk '{print $4 / $2}' "$SCRATCH/pairs" | stats "ratio $label / hello-world, peak RSS (per pair)" "×" 1
+    awk '{print $4 / $2}' "$SCRATCH/pairs" | stats "ratio $label / $floorLabel, peak RSS (per pair)" "×" 1
 }
 
 # `regstate status` on the embedded simulator: a registered device first (untimed), then status as a whole process.
 STATE="$SCRATCH/cli"
 printf '1\nalice@example.com\n1\n' | "$BIN/regstate" walkthrough --store "$STATE" >/dev/null 2>&1 || true
-pair "regstate status (simulator, registered)" "$SCRATCH/hello" -- "$BIN/regstate" status --store "$STATE"
+pair "regstate status (simulator, registered)" "hello-world linking FoundationNetworking" "$SCRATCH/hello" -- \
+    "$BIN/regstate" status --store "$STATE"
+pair "regstate status (simulator, registered)" "release binary naming only URLSession" "$SCRATCH/plain" -- \
+    "$BIN/regstate" status --store "$STATE"
 "$BIN/regstate" status --store "$STATE" | sed 's/^/  (status printed: /; s/$/)/'
 
 [ "$ONLY" = cli ] || "$BIN/RegStateBenchmarks"

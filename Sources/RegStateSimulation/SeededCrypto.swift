@@ -83,7 +83,20 @@ final class SeededCrypto: CryptoProvider, @unchecked Sendable {
     func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws(CryptoError) -> Bool {
         try verificationKey(for: .p256(publicKey)).verify(signature: signature, message: message, algorithm: .es256)
     }
-    func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey { try system.generateP256PrivateKey() }
+    func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey {
+        #if os(Linux)
+        // Its public half and its ready signing key come from the generated key, not from decoding its DER again.
+        let (privateKey, publicKey, signingKey) = try system.generateReadyP256Key()
+        lock.withLock {
+            p256PublicKeys[privateKey.pkcs8DER] = publicKey
+            if p256SigningKeys.count >= Self.readyMemoLimit { p256SigningKeys.removeAll() }
+            p256SigningKeys[privateKey.pkcs8DER] = signingKey
+        }
+        return privateKey
+        #else
+        try system.generateP256PrivateKey()
+        #endif
+    }
     func publicKey(of privateKey: P256PrivateKey) throws(CryptoError) -> P256PublicKey {
         if let known = lock.withLock({ p256PublicKeys[privateKey.pkcs8DER] }) { return known }
         let publicKey = try system.publicKey(of: privateKey)

@@ -100,10 +100,10 @@ struct RecordingJournal: EventJournal {
     private func recorded<T>(wrote: () -> Bool = { true }, _ body: () throws(JournalError) -> T) throws(JournalError) -> T {
         do {
             let result = try body()
-            fileSystem.operationEnded(on: journal.url.path, succeeded: true, wrote: wrote())
+            fileSystem.operationEnded(on: journal.path, succeeded: true, wrote: wrote())
             return result
         } catch {
-            fileSystem.operationEnded(on: journal.url.path, succeeded: false)
+            fileSystem.operationEnded(on: journal.path, succeeded: false)
             throw error
         }
     }

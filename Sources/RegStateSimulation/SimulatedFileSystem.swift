@@ -85,7 +85,7 @@ public final class SimulatedFileSystem: @unchecked Sendable {
     var crashRate = 0
     /// Values handed to the store under each key (the old-or-new check).
     var committed: [String: Set<Data>] = [:]
-    var lastCredentials: Data?
+    var lastCredentials: [UInt8]?
     /// Trace lines of faults injected during the current call, written out after the lock is released.
     var pendingNotes: [String] = []
     /// `durable-writes` violations found during the current call, reported after the lock is released.
@@ -98,6 +98,8 @@ public final class SimulatedFileSystem: @unchecked Sendable {
     let storeDirectory: String
     /// Where the journals are: the store directory's parent (worked out once: every step asks for each journal).
     let journalDirectory: String
+    /// The credentials record's path, which every system call's report looks at.
+    let credentialsPath: String
     let ledger: Ledger
     /// Called (outside the lock) with each incarnation a crash point or a power loss killed.
     let onCrash: @Sendable (Int) -> Void
@@ -111,6 +113,7 @@ public final class SimulatedFileSystem: @unchecked Sendable {
         self.random = random
         self.ledger = ledger
         self.storeDirectory = storeDirectory
+        credentialsPath = storeDirectory + "/credentials"
         journalDirectory = (storeDirectory as NSString).deletingLastPathComponent
         self.onCrash = onCrash
         var path = ""
@@ -277,20 +280,20 @@ public final class SimulatedFileSystem: @unchecked Sendable {
         for incarnation in killed { onCrash(incarnation) }
         reportCredentials(by: nil)
         // What a write put on the disk before the power went may be gone: the disk knows only what it holds now.
-        if powerLoss { ledger.storageReverted(to: contents(storeDirectory + "/credentials")) }
+        if powerLoss { ledger.storageReverted(to: contents(credentialsPath)) }
     }
 
     /// Traces (and tells the ledger) when the credentials record the next process would read has changed: by a call
     /// of `process`, or by a crash or power loss (`nil`).
     func reportCredentials(by process: Int?) {
-        let path = storeDirectory + "/credentials"
-        let now = contents(path)
-        let changed = lock.withLock { () -> Bool in
-            guard now != lastCredentials else { return false }
+        // The file's bytes as an array that shares its storage with the node: unchanged, they compare at once.
+        let changed = lock.withLock { () -> Data?? in
+            let now = names[credentialsPath].flatMap { nodes[$0] }.flatMap { $0.isDirectory ? nil : $0.data }
+            guard now != lastCredentials else { return nil }
             lastCredentials = now
-            return true
+            return .some(now.map { Data($0) })
         }
-        guard changed else { return }
+        guard case .some(let now) = changed else { return }
         ledger.note("disk  credentials \(now == nil ? "removed" : "now")\(Ledger.describe(now, key: "credentials"))")
         ledger.stored(now, key: "credentials", by: process)
     }

@@ -191,12 +191,16 @@ public final class SimulatedNetwork: @unchecked Sendable {
         return "\(scheme)://\(url.host?.lowercased() ?? "")\(port)"
     }
 
+    /// The first non-empty value of `name` in the request's form body, decoded. The body is split on its bytes (the
+    /// engine's forms are ASCII, percent-encoded), and only a value holding `%` or `+` goes through Foundation.
     static func formValue(_ name: String, in request: HTTPRequest) -> String? {
         guard let body = request.body, let text = String(data: body, encoding: .utf8) else { return nil }
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            if parts.count == 2, parts[0] == name[...] {
-                return String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        for pair in text.utf8.split(separator: UInt8(ascii: "&")) {
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1)
+            if parts.count == 2, parts[0].elementsEqual(name.utf8) {
+                let value = String(Substring(parts[1]))
+                guard value.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return value }
+                return value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
             }
         }
         return nil

@@ -60,7 +60,7 @@ extension SimulatedDisk: SimulatedStorage {
 extension SimulatedFileSystem: SimulatedStorage {
     func store(for incarnation: Int) -> any SecureStore {
         do {
-            let store = try FileSecureStore(directory: URL(fileURLWithPath: storeDirectory), fileSystem: calls(for: incarnation))
+            let store = try FileSecureStore(directoryPath: storeDirectory, fileSystem: calls(for: incarnation))
             return RecordingStore(store: store, fileSystem: self)
         } catch {
             // The process died (or its disk failed) while opening the store: every later call fails the same way.
@@ -70,8 +70,8 @@ extension SimulatedFileSystem: SimulatedStorage {
 
     func journal(for slot: ProcessSlot, incarnation: Int, liveness: Liveness) -> any EventJournal {
         do {
-            let journal = try FileJournal(url: URL(fileURLWithPath: journalPath(slot)), fileSystem: calls(for: incarnation))
-            watch(journal.url.path, journal: true)
+            let journal = try FileJournal(path: journalPath(slot), fileSystem: calls(for: incarnation))
+            watch(journal.path, journal: true)
             return RecordingJournal(journal: journal, fileSystem: self)
         } catch {
             return UnusableJournal(error: error)
@@ -114,7 +114,7 @@ struct RecordingStore: SecureStore {
 
     /// Runs a write of `key` and reports its end, so that power losses can be checked against it.
     private func recorded(_ key: String, _ body: () throws(StoreError) -> Void) throws(StoreError) {
-        let path = store.directory.appendingPathComponent(key).path
+        let path = PlainPath.appending(key, to: store.directoryPath)
         fileSystem.watch(path, journal: false)
         do {
             try body()

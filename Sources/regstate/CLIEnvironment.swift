@@ -31,7 +31,7 @@ struct CLIEnvironment: Sendable {
         // URLSession only for a real provider: on the simulator path no networking object is built.
         let real = options.issuer != nil && options.clientID != nil
         let transport: any HTTPTransport = providerTransport ?? (real ? URLSessionTransport() : OfflineTransport())
-        var dependencies = try dependencies(at: options.store, keychain: options.simulator.keychain, transport: transport)
+        var dependencies = try dependencies(at: options.storePath, keychain: options.simulator.keychain, transport: transport)
         dependencies.platform = options.platform == .web ? FixedPlatformService.web : SystemPlatformService()
         if let issuer = options.issuer, let clientID = options.clientID {
             var redirect = options.redirectURI ?? SimulatorConfiguration.literalURL(CLIOptions.defaultRedirectURI)
@@ -72,8 +72,10 @@ struct CLIEnvironment: Sendable {
         simulated.maxDevicesPerUser = knobs.maxDevices
         let clock = knobs.clock
         dependencies.clock = clock
-        let world = options.store.appendingPathComponent("simulator", isDirectory: true)
-        let lazy = LazySimulator { [simulated] in try Simulator(configuration: simulated, clock: clock, persistence: world) }
+        let world = PlainPath.appending("simulator", to: options.storePath)
+        let lazy = LazySimulator { [simulated] in
+            try Simulator(configuration: simulated, clock: clock, persistence: URL(fileURLWithPath: world, isDirectory: true))
+        }
         dependencies.transport = lazy.transport
         // Commands that drive the simulator itself (its user, its API knobs) open it now; the others only when a request
         // needs it, so `status` on a usable token never reads the world.
@@ -94,15 +96,16 @@ struct CLIEnvironment: Sendable {
                               backendURL: simulated.backendURL, transport: dependencies.transport)
     }
 
-    private static func dependencies(at store: URL, keychain: Bool,
+    private static func dependencies(at path: String, keychain: Bool,
                                      transport: any HTTPTransport) throws(UsageError) -> RegStateDependencies {
         do {
-            guard keychain else { return try .onDisk(at: store, transport: transport) }
+            guard keychain else { return try .onDisk(atPath: path, transport: transport) }
+            let store = URL(fileURLWithPath: path, isDirectory: true)
             return RegStateDependencies(store: try KeychainDouble.shared(in: store),
                                         journal: try FileJournal(url: store.appendingPathComponent("journal.log")),
                                         transport: transport)
         } catch {
-            throw UsageError("cannot use store directory \(store.path) (\(error.localizedDescription))")
+            throw UsageError("cannot use store directory \(path) (\(error.localizedDescription))")
         }
     }
 }

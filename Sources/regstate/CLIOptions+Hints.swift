@@ -5,7 +5,7 @@ extension CLIOptions {
     /// backend and host mode. A hint repeats them so that the command it prints finds the same session.
     var sessionArguments: [String] {
         var arguments: [String] = []
-        if storeGiven { arguments += ["--store", store.path] }
+        if storeGiven { arguments += ["--store", storePath] }
         if platform == .web { arguments += ["--platform", "web"] }
         if let issuer { arguments += ["--issuer", issuer.absoluteString] }
         if let clientID { arguments += ["--client-id", clientID] }

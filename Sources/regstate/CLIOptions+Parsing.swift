@@ -12,7 +12,7 @@ extension CLIOptions {
     /// - Throws: ``UsageError`` for an unknown command or option, a missing or malformed value, or options that do
     ///   not go together.
     static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> CLIOptions {
-        var options = CLIOptions(store: defaultStore(environment))
+        var options = CLIOptions(storePath: defaultStore(environment))
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             if argument == "-h" || argument == "--help" {
@@ -64,7 +64,7 @@ extension CLIOptions {
             case "--store":
                 let path = try value()
                 guard !path.isEmpty else { throw UsageError("option --store needs a directory") }
-                options.store = URL(fileURLWithPath: expandingTilde(path), isDirectory: true)
+                options.storePath = absolute(expandingTilde(path))
                 options.storeGiven = true
             case "--json": options.json = try flag()
             case "--check-registration": options.checksRegistration = try flag()
@@ -174,13 +174,20 @@ extension CLIOptions {
     }
 
     /// `$REGSTATE_HOME`, else `$HOME/.local/state/regstate`.
-    static func defaultStore(_ environment: [String: String]) -> URL {
+    static func defaultStore(_ environment: [String: String]) -> String {
         if let home = environment["REGSTATE_HOME"], !home.isEmpty {
-            return URL(fileURLWithPath: expandingTilde(home), isDirectory: true)
+            return absolute(expandingTilde(home))
         }
+        if let home = environment["HOME"], PlainPath.isPlain(home) { return home + "/.local/state/regstate" }
         let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser
-        return home.appendingPathComponent(".local/state/regstate", isDirectory: true)
+        return home.appendingPathComponent(".local/state/regstate", isDirectory: true).path
+    }
+
+    /// The absolute path of the directory at `path`, as `URL(fileURLWithPath:isDirectory:)` gives it; a plain path
+    /// is its own.
+    private static func absolute(_ path: String) -> String {
+        PlainPath.isPlain(path) ? path : URL(fileURLWithPath: path, isDirectory: true).path
     }
 
     private static func split(_ argument: String) -> (String, String?) {

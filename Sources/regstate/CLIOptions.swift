@@ -9,8 +9,11 @@ struct CLIOptions: Sendable, Equatable {
     var commandNamed = false
     /// `--help`/`-h`: print the usage of ``command`` (or of the tool) and exit 0.
     var help = false
-    /// `--store DIR`, else `$REGSTATE_HOME`, else `~/.local/state/regstate`.
-    var store: URL
+    /// `--store DIR`, else `$REGSTATE_HOME`, else `~/.local/state/regstate`: its absolute path, kept as a string so
+    /// that a command on a plain path (see `PlainPath`) never runs `URL`'s path code.
+    var storePath: String
+    /// ``storePath`` as a URL.
+    var store: URL { URL(fileURLWithPath: storePath, isDirectory: true) }
     /// Whether `--store` was given (a hint then repeats it).
     var storeGiven = false
     /// How this run was started, for the commands its hints print (set after parsing).

@@ -15,7 +15,7 @@ extension CommandRun {
     /// Walks the user through registration; the exit status follows the state it ends in.
     func walkthrough() async -> Int32 {
         if environment.simulator != nil {
-            console.message("Using the embedded simulator (no network); its world lives in \(options.store.path)/simulator.")
+            console.message("Using the embedded simulator (no network); its world lives in \(options.storePath)/simulator.")
         } else if environment.backendSkipped {
             console.message("No --backend given: the backend steps are skipped and the tokens are confirmed locally.")
         }

@@ -55,7 +55,7 @@ enum OngoingAccessCommand {
         do {
             store = try FileSecureStore(directory: options.store.appendingPathComponent("secure", isDirectory: true))
         } catch {
-            throw UsageError("cannot use store directory \(options.store.path) (\(error.localizedDescription))")
+            throw UsageError("cannot use store directory \(options.storePath) (\(error.localizedDescription))")
         }
         let crypto = SystemCrypto()
         let appKey: RSAPrivateKey

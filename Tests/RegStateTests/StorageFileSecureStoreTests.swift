@@ -164,15 +164,15 @@ struct StorageFileSecureStoreTests {
     func atomicFileModes() throws {
         try withStorageScratch { scratch in
             let file = scratch.appendingPathComponent("world.json")
-            #expect(try AtomicFile.contents(of: file) == nil)
-            try AtomicFile.write(Data("{}".utf8), to: file, mode: 0o640)
+            #expect(try AtomicFile.contents(of: file.path) == nil)
+            try AtomicFile.write(Data("{}".utf8), to: file.path, mode: 0o640)
             #expect(try storagePermissions(of: file) == 0o640)
-            try AtomicFile.write(Data("{\"a\":1}".utf8), to: file, mode: 0o600)
+            try AtomicFile.write(Data("{\"a\":1}".utf8), to: file.path, mode: 0o600)
             #expect(try storagePermissions(of: file) == 0o600)
-            #expect(try AtomicFile.contents(of: file) == Data("{\"a\":1}".utf8))
+            #expect(try AtomicFile.contents(of: file.path) == Data("{\"a\":1}".utf8))
             #expect(try storageEntries(of: scratch) == ["world.json"])
             #expect(throws: SystemCallError.self) {
-                try AtomicFile.write(Data(), to: scratch.appendingPathComponent("missing/file"), mode: 0o600)
+                try AtomicFile.write(Data(), to: scratch.appendingPathComponent("missing/file").path, mode: 0o600)
             }
         }
     }

@@ -27,14 +27,36 @@ extension SystemCrypto {
 
     /// Generates a P-256 key with `EVP_PKEY_keygen` and exports it as PKCS #8 DER.
     public func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey {
-        let key = try Self.generateKey(EVP_PKEY_EC) { EVP_PKEY_CTX_set_ec_paramgen_curve_nid($0, NID_X9_62_prime256v1) }
+        let key = try Self.generateP256Key()
         defer { EVP_PKEY_free(key) }
+        return try Self.p256PrivateKey(of: key)
+    }
+
+    /// A new P-256 key as ``generateP256PrivateKey()`` makes it, with its public half and a ready signing key taken
+    /// from the generated key itself: no decoding of its DER, which costs more than the generation (the simulation's
+    /// crypto, which signs with every key it makes).
+    package func generateReadyP256Key() throws(CryptoError) -> (privateKey: P256PrivateKey, publicKey: P256PublicKey,
+                                                                 signingKey: any SigningKey) {
+        let key = try Self.generateP256Key()
+        let signingKey = LibCryptoSigningKey(key: key)
+        guard let der = Self.encode(key, with: i2d_PUBKEY), let publicKey = DER.p256PublicKey(fromSubjectPublicKeyInfo: der)
+        else { throw CryptoError.keyGenerationFailed("the public half cannot be encoded") }
+        return (try Self.p256PrivateKey(of: key), publicKey, signingKey)
+    }
+
+    /// A new P-256 `EVP_PKEY`; the caller frees it (or hands it to a ``LibCryptoSigningKey``, which does).
+    private static func generateP256Key() throws(CryptoError) -> OpaquePointer {
+        try generateKey(EVP_PKEY_EC) { EVP_PKEY_CTX_set_ec_paramgen_curve_nid($0, NID_X9_62_prime256v1) }
+    }
+
+    /// `key`'s private half as PKCS #8 DER.
+    private static func p256PrivateKey(of key: OpaquePointer) throws(CryptoError) -> P256PrivateKey {
         guard let info = EVP_PKEY2PKCS8(key) else {
             ERR_clear_error()
             throw CryptoError.keyGenerationFailed("libcrypto could not encode the key")
         }
         defer { PKCS8_PRIV_KEY_INFO_free(info) }
-        guard let der = Self.encode(info, with: i2d_PKCS8_PRIV_KEY_INFO) else {
+        guard let der = encode(info, with: i2d_PKCS8_PRIV_KEY_INFO) else {
             throw CryptoError.keyGenerationFailed("libcrypto could not encode the key")
         }
         return P256PrivateKey(pkcs8DER: der)

@@ -39,8 +39,15 @@ public struct RegStateDependencies: Sendable {
     ///
     /// - Throws: ``StoreError`` or ``JournalError`` when the directory cannot be used.
     public static func onDisk(at directory: URL, transport: any HTTPTransport = URLSessionTransport()) throws -> RegStateDependencies {
-        let store = try FileSecureStore(directory: directory.appendingPathComponent("secure", isDirectory: true))
-        let journal = try FileJournal(url: directory.appendingPathComponent("journal.log"))
+        try onDisk(atPath: directory.path, transport: transport)
+    }
+
+    /// ``onDisk(at:transport:)`` for the directory at `path`, without `URL` when the path is plain (the command-line
+    /// tool's store).
+    package static func onDisk(atPath directory: String, transport: any HTTPTransport) throws -> RegStateDependencies {
+        let files = PosixFileSystem()
+        let store = try FileSecureStore(directoryPath: PlainPath.appending("secure", to: directory), fileSystem: files)
+        let journal = try FileJournal(path: PlainPath.appending("journal.log", to: directory), fileSystem: files)
         return RegStateDependencies(store: store, journal: journal, transport: transport)
     }
 

@@ -128,7 +128,7 @@ public actor RegStateService {
 
     /// The journal, oldest first; ``RegStateServiceError/storage(_:)`` when it cannot be read.
     public func journalEntries() throws(RegStateServiceError) -> [JournalEntry] {
-        try readingJournal(recorder.entries)
+        try readingJournal { try recorder.entries() }
     }
 
     /// How many journal lines ``journalEntries()`` leaves out because they cannot be read (damaged, out of range, or

@@ -18,7 +18,9 @@ import Foundation
 /// append, repair or compaction, and ``update(_:)`` reads and writes as one step.
 public final class FileJournal: EventJournal {
     /// The journal file.
-    public let url: URL
+    public var url: URL { URL(fileURLWithPath: path, isDirectory: false) }
+    /// ``url``'s path, standardized.
+    package let path: String
     /// Serialises this instance's reads, appends and rewrites (the file lock serialises processes).
     let lock = NSLock()
     /// The file (device and inode) whose name this instance last made durable (see `makeNameDurable`).
@@ -44,10 +46,18 @@ public final class FileJournal: EventJournal {
 
     /// Opens the journal at `url` on `fileSystem` (the real one, or a simulated one under test), as
     /// ``init(url:)`` describes.
-    package init(url: URL, fileSystem fs: any StorageFileSystem) throws(JournalError) {
-        self.url = url.standardizedFileURL
+    package convenience init(url: URL, fileSystem fs: any StorageFileSystem) throws(JournalError) {
+        try self.init(standardizedPath: url.standardizedFileURL.path, fileSystem: fs)
+    }
+
+    /// Opens the journal at the file `path` (standardized here as ``init(url:)`` does) on `fileSystem`.
+    package convenience init(path: String, fileSystem fs: any StorageFileSystem) throws(JournalError) {
+        try self.init(standardizedPath: PlainPath.standardized(path), fileSystem: fs)
+    }
+
+    private init(standardizedPath path: String, fileSystem fs: any StorageFileSystem) throws(JournalError) {
+        self.path = path
         self.fileSystem = fs
-        let path = self.url.path
         do throws(SystemCallError) {
             let existed = try fs.status(path) != nil
             let fd = try fs.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode: 0o600)
@@ -59,14 +69,14 @@ public final class FileJournal: EventJournal {
             }
             if !existed {
                 try fs.sync(fd)
-                try fs.syncDirectory(self.url.deletingLastPathComponent().path)
+                try fs.syncDirectory(PlainPath.parent(of: path))
             }
         } catch {
             throw .unreadable(error.reason)
         }
         // Another process's compaction may have its temporary file in flight: remove leftovers only under the lock.
         _ = try withLockedFile(O_RDWR | O_CREAT, failure: JournalError.unreadable) { _ throws(SystemCallError) in
-            try AtomicFile.removeStaleTemporaryFiles(for: self.url, fileSystem: fs)
+            try AtomicFile.removeStaleTemporaryFiles(for: path, fileSystem: fs)
         }
     }
 
@@ -95,7 +105,7 @@ public final class FileJournal: EventJournal {
         return try withLockedFile(O_RDONLY, failure: JournalError.unreadable) { fd throws(SystemCallError) in
             let parsed = parseRemembering(try fileSystem.readToEnd(fd))
             if parsed.hasDamagedTail {
-                try? truncate(url.path, to: parsed.intactLength)
+                try? truncate(path, to: parsed.intactLength)
             }
             return JournalContents(lines: parsed.lines, droppedLines: parsed.dropped)
         }
@@ -108,7 +118,7 @@ public final class FileJournal: EventJournal {
     public func replaceAll(with lines: [Data]) throws(JournalError) {
         let content = try JournalFraming.frame(lines: lines)
         try withLockedFile(O_RDWR | O_CREAT, failure: JournalError.writeFailed) { _ throws(SystemCallError) in
-            try AtomicFile.write(content, to: url, mode: 0o600, fileSystem: fileSystem)
+            try AtomicFile.write(content, to: path, mode: 0o600, fileSystem: fileSystem)
         }
     }
 
@@ -133,7 +143,7 @@ public final class FileJournal: EventJournal {
             }
             guard let framed else { return .success(()) }
             if framed.replaces {
-                try AtomicFile.write(framed.bytes, to: url, mode: 0o600, fileSystem: fs)
+                try AtomicFile.write(framed.bytes, to: path, mode: 0o600, fileSystem: fs)
             } else {
                 try fs.writeFully(fd, framed.bytes)
                 try fs.sync(fd)

@@ -18,7 +18,9 @@ import Foundation
 /// may be shared freely between threads.
 public final class FileSecureStore: SecureStore {
     /// The directory holding one file per key.
-    public let directory: URL
+    public var directory: URL { URL(fileURLWithPath: directoryPath, isDirectory: true) }
+    /// ``directory``'s path, standardized.
+    package let directoryPath: String
     /// The name of the lock file inside the directory (a dot-file: never a key).
     public static let lockFileName = ".lock"
     /// The lock between processes on ``lockFileName``.
@@ -39,18 +41,26 @@ public final class FileSecureStore: SecureStore {
 
     /// Opens the store at `directory` on `fileSystem` (the real one, or a simulated one under test), as
     /// ``init(directory:)`` describes.
-    package init(directory: URL, fileSystem fs: any StorageFileSystem) throws(StoreError) {
-        self.directory = directory.standardizedFileURL
+    package convenience init(directory: URL, fileSystem fs: any StorageFileSystem) throws(StoreError) {
+        try self.init(standardizedPath: directory.standardizedFileURL.path, fileSystem: fs)
+    }
+
+    /// Opens the store at the directory `path` (standardized here as ``init(directory:)`` does) on `fileSystem`.
+    package convenience init(directoryPath path: String, fileSystem fs: any StorageFileSystem) throws(StoreError) {
+        try self.init(standardizedPath: PlainPath.standardized(path), fileSystem: fs)
+    }
+
+    private init(standardizedPath path: String, fileSystem fs: any StorageFileSystem) throws(StoreError) {
+        self.directoryPath = path
         self.fileSystem = fs
-        let path = self.directory.path
-        self.lock = FileStoreLock(path: self.directory.appendingPathComponent(Self.lockFileName).path, fileSystem: fs)
+        self.lock = FileStoreLock(path: PlainPath.appending(Self.lockFileName, to: path), fileSystem: fs)
         try Self.prepare(path, fs)
         do {
             // Another process may be writing right now: only the holder of the lock may call a temporary file stale.
             let lockPath = lock.path
             if let lock = try FileLock.tryLock(lockPath, fileSystem: fs) {
                 defer { lock.unlock() }
-                try AtomicFile.removeStaleTemporaryFiles(in: self.directory, fileSystem: fs)
+                try AtomicFile.removeStaleTemporaryFiles(in: path, fileSystem: fs)
             }
         } catch {
             throw .unusableLocation(path: path, reason: error.reason)
@@ -64,7 +74,7 @@ public final class FileSecureStore: SecureStore {
     public func data(forKey key: String) throws(StoreError) -> Data? {
         try StoreKey.validate(key)
         do {
-            return try AtomicFile.contents(of: fileURL(for: key), fileSystem: fileSystem)
+            return try AtomicFile.contents(of: filePath(for: key), fileSystem: fileSystem)
         } catch {
             throw .unreadable(key: key, reason: error.reason)
         }
@@ -77,7 +87,7 @@ public final class FileSecureStore: SecureStore {
     public func set(_ data: Data, forKey key: String) throws(StoreError) {
         try StoreKey.validate(key)
         do {
-            try AtomicFile.write(data, to: fileURL(for: key), mode: 0o600, fileSystem: fileSystem)
+            try AtomicFile.write(data, to: filePath(for: key), mode: 0o600, fileSystem: fileSystem)
         } catch {
             throw .writeFailed(key: key, reason: error.reason)
         }
@@ -91,8 +101,8 @@ public final class FileSecureStore: SecureStore {
         do {
             // The directory is synced even when the file was already gone: its absence may be another process's
             // unlink that the process died before syncing, and a removal that returns must be on disk.
-            _ = try fileSystem.removeFile(fileURL(for: key).path)
-            try fileSystem.syncDirectory(directory.path)
+            _ = try fileSystem.removeFile(filePath(for: key))
+            try fileSystem.syncDirectory(directoryPath)
         } catch {
             throw .writeFailed(key: key, reason: error.reason)
         }
@@ -106,7 +116,7 @@ public final class FileSecureStore: SecureStore {
     /// - Throws: ``StoreError/unreadable(key:reason:)`` (with an empty key) when the directory cannot be listed.
     public func keys() throws(StoreError) -> [String] {
         do {
-            return try fileSystem.directoryEntries(directory.path).filter(StoreKey.isValid).sorted()
+            return try fileSystem.directoryEntries(directoryPath).filter(StoreKey.isValid).sorted()
         } catch {
             throw .unreadable(key: "", reason: error.reason)
         }
@@ -121,8 +131,8 @@ public final class FileSecureStore: SecureStore {
     }
 
     /// The file that holds `key` (already validated).
-    private func fileURL(for key: String) -> URL {
-        directory.appendingPathComponent(key, isDirectory: false)
+    private func filePath(for key: String) -> String {
+        PlainPath.appending(key, to: directoryPath)
     }
 
     /// Creates the directory or checks and tightens the existing one.

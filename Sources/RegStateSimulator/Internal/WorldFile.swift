@@ -43,7 +43,7 @@ struct WorldFile: Sendable {
     func load() throws -> World? {
         let contents: Data?
         do {
-            contents = try AtomicFile.contents(of: url)
+            contents = try AtomicFile.contents(of: url.path)
         } catch {
             throw SimulatorError.worldUnreadable("cannot read \(url.path): \(error.reason)")
         }
@@ -77,7 +77,7 @@ struct WorldFile: Sendable {
             throw SimulatorError.worldUnwritable("cannot encode the world")
         }
         do {
-            try AtomicFile.write(data, to: url, mode: 0o600)
+            try AtomicFile.write(data, to: url.path, mode: 0o600)
         } catch {
             throw SimulatorError.worldUnwritable("cannot write \(url.path): \(error.reason)")
         }

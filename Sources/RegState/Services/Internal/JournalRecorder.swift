@@ -29,9 +29,20 @@ package struct JournalRecorder {
     }
 
     /// The journal, oldest first (after a compaction, the entries since the snapshot).
-    func entries() throws -> [JournalEntry] {
-        try journal.read().lines.compactMap { try? JournalEntry.decode($0) }
+    mutating func entries() throws -> [JournalEntry] {
+        var decoded: [Data: JournalEntry] = [:]
+        let entries = try journal.read().lines.compactMap { line -> JournalEntry? in
+            guard let entry = lastEntries[line] ?? (try? JournalEntry.decode(line)) else { return nil }
+            decoded[line] = entry
+            return entry
+        }
+        lastEntries = decoded
+        return entries
     }
+
+    /// The entries the last ``entries()`` decoded, by line: a caller that reads the journal again and again (a
+    /// monitor, the simulation's checks) decodes each line once. Only the last read's lines are kept.
+    private var lastEntries: [Data: JournalEntry] = [:]
 
     /// How many lines after the snapshot are not readable entries (damaged, out of range, a newer version's).
     func unreadableEntryCount() throws -> Int {

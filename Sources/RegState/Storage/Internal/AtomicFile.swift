@@ -15,17 +15,16 @@ package enum AtomicFile {
     /// How every temporary file's name starts; a leading dot keeps it out of key listings.
     package static let temporaryPrefix = ".regstate-tmp-"
 
-    /// Replaces the file at `url` with `data`, atomically and durably, with permissions `mode` (umask ignored).
+    /// Replaces the file at `path` with `data`, atomically and durably, with permissions `mode` (umask ignored).
     ///
     /// - Throws: ``SystemCallError``; on failure the target is untouched and the temporary file is removed, except
     ///   when only the final directory `fsync` fails: the new contents are then in place but may not survive a
     ///   power loss.
     package static func write(
-        _ data: Data, to url: URL, mode: mode_t, fileSystem fs: any StorageFileSystem = PosixFileSystem()
+        _ data: Data, to target: String, mode: mode_t, fileSystem fs: any StorageFileSystem = PosixFileSystem()
     ) throws(SystemCallError) {
-        let target = url.path
-        let directory = url.deletingLastPathComponent().path
-        let (temporary, fd) = try createTemporaryFile(in: directory, for: url.lastPathComponent, mode: mode, fs)
+        let directory = PlainPath.parent(of: target)
+        let (temporary, fd) = try createTemporaryFile(in: directory, for: PlainPath.lastComponent(of: target), mode: mode, fs)
         do {
             try fs.changeMode(fd, mode)
             try fs.writeFully(fd, data)
@@ -45,15 +44,15 @@ package enum AtomicFile {
         try fs.syncDirectory(directory)
     }
 
-    /// The contents of the file at `url`, or `nil` when there is none.
+    /// The contents of the file at `path`, or `nil` when there is none.
     ///
     /// - Throws: ``SystemCallError`` when something is there but cannot be read (including a directory).
     package static func contents(
-        of url: URL, fileSystem fs: any StorageFileSystem = PosixFileSystem()
+        of path: String, fileSystem fs: any StorageFileSystem = PosixFileSystem()
     ) throws(SystemCallError) -> Data? {
         let fd: Int32
         do {
-            fd = try fs.open(url.path, O_RDONLY | O_CLOEXEC, mode: 0)
+            fd = try fs.open(path, O_RDONLY | O_CLOEXEC, mode: 0)
         } catch where error.code == ENOENT {
             return nil
         }
@@ -69,27 +68,27 @@ package enum AtomicFile {
     /// Only names starting with ``temporaryPrefix`` are touched. Call it when no other writer uses the directory.
     @discardableResult
     package static func removeStaleTemporaryFiles(
-        in directory: URL, fileSystem fs: any StorageFileSystem = PosixFileSystem()
+        in directory: String, fileSystem fs: any StorageFileSystem = PosixFileSystem()
     ) throws(SystemCallError) -> Int {
         var removed = 0
-        for name in try fs.directoryEntries(directory.path) where name.hasPrefix(temporaryPrefix) {
-            if try fs.removeFile(directory.appendingPathComponent(name).path) { removed += 1 }
+        for name in try fs.directoryEntries(directory) where name.hasPrefix(temporaryPrefix) {
+            if try fs.removeFile(PlainPath.appending(name, to: directory)) { removed += 1 }
         }
         return removed
     }
 
-    /// Removes the temporary files a crashed ``write(_:to:mode:)`` to `url` left next to it; returns how many.
+    /// Removes the temporary files a crashed ``write(_:to:mode:)`` to `path` left next to it; returns how many.
     ///
-    /// Call it when no other writer targets `url`.
+    /// Call it when no other writer targets `path`.
     @discardableResult
     package static func removeStaleTemporaryFiles(
-        for url: URL, fileSystem fs: any StorageFileSystem = PosixFileSystem()
+        for path: String, fileSystem fs: any StorageFileSystem = PosixFileSystem()
     ) throws(SystemCallError) -> Int {
-        let directory = url.deletingLastPathComponent()
-        let prefix = temporaryName(for: url.lastPathComponent)
+        let directory = PlainPath.parent(of: path)
+        let prefix = temporaryName(for: PlainPath.lastComponent(of: path))
         var removed = 0
-        for name in try fs.directoryEntries(directory.path) where name.hasPrefix(prefix) {
-            if try fs.removeFile(directory.appendingPathComponent(name).path) { removed += 1 }
+        for name in try fs.directoryEntries(directory) where name.hasPrefix(prefix) {
+            if try fs.removeFile(PlainPath.appending(name, to: directory)) { removed += 1 }
         }
         return removed
     }

@@ -22,11 +22,11 @@ extension FileJournal {
         let deadline = fs.now() + Self.lockTimeout
         do {
             while true {
-                let fd = try fs.open(url.path, flags | O_CLOEXEC, mode: 0o600)
+                let fd = try fs.open(path, flags | O_CLOEXEC, mode: 0o600)
                 defer { try? fs.close(fd) }
                 try Self.takeLock(fd, until: deadline, fs)
                 // Still the journal? A rename over it while this process waited leaves the old file behind.
-                guard let current = try fs.status(url.path), try POSIX.sameFile(fs.status(fd), current) else {
+                guard let current = try fs.status(path), try POSIX.sameFile(fs.status(fd), current) else {
                     continue
                 }
                 try makeNameDurable(current)
@@ -44,14 +44,14 @@ extension FileJournal {
     private func makeNameDurable(_ current: stat) throws(SystemCallError) {
         let identity = [UInt64(current.st_dev), UInt64(current.st_ino)]
         guard syncedFile.withLock({ $0 != identity }) else { return }
-        try fileSystem.syncDirectory(url.deletingLastPathComponent().path)
+        try fileSystem.syncDirectory(PlainPath.parent(of: path))
         syncedFile.withLock { $0 = identity }
     }
 
     /// Whether the journal file exists.
     func fileExists() throws(JournalError) -> Bool {
         do {
-            return try fileSystem.status(url.path) != nil
+            return try fileSystem.status(path) != nil
         } catch {
             throw .unreadable(error.reason)
         }

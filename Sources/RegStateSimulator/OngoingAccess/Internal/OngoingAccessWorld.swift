@@ -84,7 +84,7 @@ struct OngoingAccessWorldFile: Sendable {
     func load() throws(OngoingAccessProviderError) -> OngoingAccessWorld? {
         let data: Data?
         do {
-            data = try AtomicFile.contents(of: url)
+            data = try AtomicFile.contents(of: url.path)
         } catch {
             throw .world("cannot read \(url.path): \(error.reason)")
         }
@@ -102,7 +102,7 @@ struct OngoingAccessWorldFile: Sendable {
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(world) else { throw .world("cannot encode the world") }
         do {
-            try AtomicFile.write(data, to: url, mode: 0o600)
+            try AtomicFile.write(data, to: url.path, mode: 0o600)
         } catch {
             throw .world("cannot write \(url.path): \(error.reason)")
         }
