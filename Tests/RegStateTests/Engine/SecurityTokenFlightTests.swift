@@ -3,35 +3,28 @@ import Testing
 @testable import RegState
 import RegStateTesting
 
-/// The security token's single flight: one renewal at a time, every caller answered, and no second token bought for
-/// one expiry. Both found by the rejecting-backend world of the simulation (seeds 82, 98 and 64).
+/// The security token's single flight hands one renewal's result to every caller it admitted to wait, whichever
+/// token the caller saw and whenever the renewal lands.
 @Suite("The security token's single flight")
 struct SecurityTokenFlightTests {
-    @Test("a caller whose token differs from the pending renewal's waits for that renewal, and every waiter gets its answer")
-    func oneRenewalAtATime() async throws {
-        // Seeds 82 and 98: a second caller with another token (one stored meanwhile, or none) started a second flight
-        // in place of the first, whose waiters then waited forever (their answer was never resolved).
+    @Test("a caller admitted to wait for another token's renewal gets its result even when it lands before the caller waits")
+    func resultLandedBetweenAdmissionAndWait() async throws {
         let flight = SecurityTokenFlight(clock: ManualClock())
-        #expect(await flight.admit(rejected: "") == .start)
-        let second = await flight.admit(rejected: "stored-meanwhile")
-        #expect(second == .wait)
-        guard second == .wait else { return }
-        async let first = flight.wait(for: "")
-        async let other = flight.wait(for: "stored-meanwhile")
-        while await flight.waiting < 2 { await Task.yield() }
-        await flight.finish(.success("renewed"))
-        #expect(try await first == "renewed")
-        #expect(try await other == "renewed")
+        #expect(await flight.admit(rejected: "token-a") == .start)
+        // Another process stored token-b meanwhile; its caller is admitted to wait for the pending renewal.
+        #expect(await flight.admit(rejected: "token-b") == .wait)
+        await flight.finish(.success("token-c"))
+        #expect(try await flight.wait(for: "token-b") == "token-c")
+        #expect(try await flight.wait(for: "token-a") == "token-c")
     }
 
-    @Test("a caller that found a renewal pending and gets here after it landed takes the stored token, with no second exchange")
-    func noSecondTokenForOneExpiry() async throws {
-        // Seed 64: the caller saw a renewal pending, so it asked for the stored token's renewal as expired; by then
-        // the renewal had landed and stored a fresh token, which was exchanged again (no hold, two tokens for one).
-        let app = try await SelfRenewingApp()
-        let stored = try await app.service.securityToken().token
-        let exchanges = await app.exchanges()
-        #expect(try await app.service.securityTokenRejected(stored, because: .securityTokenExpired) == stored)
-        #expect(await app.exchanges() == exchanges)
+    @Test("a caller that waits before the renewal lands gets its result; a failure reaches every waiter")
+    func waitersGetTheResult() async throws {
+        let flight = SecurityTokenFlight(clock: ManualClock())
+        #expect(await flight.admit(rejected: "token-a") == .start)
+        let waiter = Task { () async throws(RegStateServiceError) -> String in try await flight.wait(for: "token-a") }
+        while await flight.waiting == 0 { await Task.yield() }
+        await flight.finish(.failure(.noSession))
+        await #expect(throws: RegStateServiceError.noSession) { try await waiter.value }
     }
 }

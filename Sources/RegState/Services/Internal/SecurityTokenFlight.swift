@@ -67,7 +67,12 @@ actor SecurityTokenFlight {
         if let settled, settled.digest == token.hashValue, pending?.digest != token.hashValue {
             return try settled.result.get()
         }
-        guard let pending else { throw .noSession }
+        guard let pending else {
+            // The renewal this caller was admitted to wait for (another token's, pending then) landed between the
+            // admission and now: its result is this caller's too.
+            if let settled { return try settled.result.get() }
+            throw .noSession
+        }
         waiting += 1
         defer { waiting -= 1 }
         let answer: Answer
