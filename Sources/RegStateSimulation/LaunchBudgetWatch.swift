@@ -71,9 +71,15 @@ final class LaunchBudgetWatch: @unchecked Sendable {
         }
     }
 
-    /// A grant's answer reached `process` alive, with new tokens (`accessToken` among them).
+    /// A grant's answer reached `process` alive, with new tokens (`accessToken` among them). Only the first answer
+    /// after the launch settled is the stalled one (it holds the store's lock until it lands); a later grant in the
+    /// same step (a rejection's renewal) must not take its place.
     func delivered(to process: Int, accessToken: String?) {
-        lock.withLock { if settledWithout[process] != nil, let accessToken { lateDelivered[process] = accessToken } }
+        lock.withLock {
+            if settledWithout[process] != nil, lateDelivered[process] == nil, let accessToken {
+                lateDelivered[process] = accessToken
+            }
+        }
     }
 
     /// Takes the late answers delivered since the last call: the incarnation, the journal sequence its launch settled

@@ -18,10 +18,13 @@ extension SimulationRun {
                 liveness.isAlive(incarnation)
             else { continue }
             await service.finishPendingRenewal()
-            guard liveness.isAlive(incarnation), let record = disk.peek("credentials"),
-                record.range(of: Data(accessToken.utf8)) != nil, let entries = try? await service.journalEntries()
+            // The record's current access token, not the token anywhere in it: a renewal after a rejection keeps the
+            // rejected token in its hold, and that renewal replaced the late answer.
+            guard liveness.isAlive(incarnation),
+                let record = disk.peek("credentials").flatMap({ try? JSONValue.parse($0) }),
+                record["access_token"]?.stringValue == accessToken, let entries = try? await service.journalEntries()
             else {
-                ledger.note("check p\(incarnation) late launch renewal: its tokens are not on the disk (not checked)")
+                ledger.note("check p\(incarnation) late launch renewal: its tokens are not the ones on the disk (not checked)")
                 continue
             }
             var applied = 0
