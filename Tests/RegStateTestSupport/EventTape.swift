@@ -68,10 +68,15 @@ public struct EventTape<Event: Sendable>: Sendable {
         pump.task.cancel()
     }
 
+    /// The deadline is counted in the waiter's own turns (5 ms sleeps), not on the wall clock: when a loaded sanitizer
+    /// run leaves every task without a thread for longer than the deadline, the waiter and the pump wake together, and
+    /// a wall-clock deadline would give up before the pump had its turn to record events sent long before.
     private func waitFor(_ count: Int) async {
-        let until = ContinuousClock.now + Self.deadline
-        while pump.received.withLock({ $0.count }) < count, ContinuousClock.now < until {
-            try? await Task.sleep(for: .milliseconds(5))
+        let turn = Duration.milliseconds(5)
+        var turnsLeft = Int(Self.deadline / turn)
+        while pump.received.withLock({ $0.count }) < count, turnsLeft > 0 {
+            try? await Task.sleep(for: turn)
+            turnsLeft -= 1
         }
     }
 }
