@@ -57,9 +57,9 @@ ended=$(date +%s)
 cat "$out"/*.log | grep -v '^runs ' || true
 echo "commit: $commit"
 if [ -n "$runs" ]; then
-    echo "command: Scripts/simulate.sh --runs $runs $cores${*:+ $*} (SIMULATE_BASE=$base; each process: regstate-sim --seeds S..S+$(( share - 1 )) --quiet${*:+ $*})"
+    echo "command: Scripts/simulate.sh --runs $runs $cores${*:+ $*} (SIMULATE_BASE=$base; each process: regstate-sim --seeds S..S+$(( share - 1 )) --quiet${*:+ $*}, in slices of $slice runs)"
 else
-    echo "command: Scripts/simulate.sh $seconds $cores${*:+ $*} (SIMULATE_BASE=$base; each process: regstate-sim --time-box $seconds --start S --quiet${*:+ $*})"
+    echo "command: Scripts/simulate.sh $seconds $cores${*:+ $*} (SIMULATE_BASE=$base; each process: regstate-sim --time-box $seconds --start S --quiet${*:+ $*}, in slices of $slice_seconds s)"
 fi
 i=0
 while [ "$i" -lt "$cores" ]; do
