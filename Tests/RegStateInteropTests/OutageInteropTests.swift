@@ -36,6 +36,7 @@ extension InteropTests {
                 #expect(try await device.storedRefreshToken() == refreshToken)
 
                 try await peer.restart()
+                device.useTimeout(nil)
                 #expect(await service.renewSession().letter == "C")
                 #expect(await tape.titles(atLeast: 3).last == "Active C")
                 tape.close()
@@ -123,6 +124,7 @@ extension InteropTests {
                 #expect(error.lettered?.letter == "E")
             }
             peer.resume()
+            device.useTimeout(nil)
             let state = await service.state
             let session = try #require(state.session, "expected an active offline session, got \(state)")
             #expect(session.connectivity != .online)

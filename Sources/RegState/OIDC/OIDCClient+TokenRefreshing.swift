@@ -7,4 +7,9 @@ extension OIDCClient: TokenRefreshing {
     {
         try await refresh(refreshToken: refreshToken, proofKey: proofKey)
     }
+
+    /// Discovery and the issuer's signing keys, fetched unless cached.
+    package func prepareIDTokenCheck() async throws(OIDCError) {
+        _ = try await keySet(forceRefresh: false)
+    }
 }

@@ -129,6 +129,16 @@ package actor RenewalService {
                 return .failure(.dpopKeyUnavailable(reason: Self.keyReason(error)), stored: stored)
             }
         }
+        // A session with an ID token gets refreshed ones checked against it: without the issuer's keys the answer
+        // could not be checked, its tokens not used, and every caller would spend another rotation while the keys
+        // stay out of reach. So the keys come first, and a session that cannot fetch them stays offline.
+        if record.idToken != nil {
+            do throws(OIDCError) {
+                try await provider.prepareIDTokenCheck()
+            } catch {
+                return .failure(classify(error, stored: stored, presented: false), stored: stored)
+            }
+        }
         // Journaled in the record before the grant leaves: a mark already there is an interrupted renewal's.
         let marked: StoredCredentials
         do {
@@ -234,8 +244,9 @@ package actor RenewalService {
 
     /// Only an explicit refusal (``OIDCError/isRefusal``) is final; a transient failure is final only when every
     /// token, the refresh token included, has expired.
-    private func classify(_ error: OIDCError, stored: StoredSession?) -> RenewalFailure {
-        if error.isRefusal { return .denied(reason: error.refusalReason) }
+    private func classify(_ error: OIDCError, stored: StoredSession?, presented: Bool = true) -> RenewalFailure {
+        // A refusal is the provider's denial of the refresh token only when one was presented (not of a key set).
+        if presented, error.isRefusal { return .denied(reason: error.refusalReason) }
         if let refreshExpiresAt = stored?.refreshExpiresAt, refreshExpiresAt <= clock.now() {
             return .credentialsExhausted
         }

@@ -57,8 +57,9 @@ struct InteropDevice {
     }
 
     /// Makes every later request give up after `timeout` seconds: set after pausing the provider, so the steps
-    /// before the outage run with the ordinary timeout.
-    func useTimeout(_ timeout: TimeInterval) {
+    /// before the outage run with the ordinary timeout; `nil` once the provider is back, whose first answers (a
+    /// restarted Python provider, one catching up on the request it was paused in) can take longer than the fuse.
+    func useTimeout(_ timeout: TimeInterval?) {
         timeoutOverride.withLock { $0 = timeout }
     }
 

@@ -57,6 +57,33 @@ struct RefreshedIDTokenTests {
         #expect(await service.state.session?.profile == profile)
     }
 
+    @Test("while the issuer's keys are out of reach, a renewal presents no refresh token: offline, nothing spent; with them back, one grant")
+    func keysOutOfReach() async throws {
+        let harness = try EngineHarness()
+        _ = try await harness.registeredService()
+        let before = try Self.record(harness)
+        // A relaunch has no key set cached; the key set's URL now answers elsewhere.
+        let jwks = try #require(URL(string: "https://idp.regstate.sim/.well-known/jwks.json"))
+        await harness.simulator.setRedirects([SimulatorRedirect(from: jwks, to: try #require(URL(string: "https://elsewhere.example/keys")))])
+        let service = harness.launch()
+        await service.start()
+        harness.clock.advance(by: 7200)
+        await harness.simulator.resetCounters()
+        for _ in 0..<3 {
+            await #expect(throws: RegStateServiceError.self) { try await service.validAccessToken().token }
+        }
+        let log = await harness.simulator.requestLog
+        #expect(log.contains { $0.hasPrefix("GET /.well-known/jwks.json") }, "the keys were asked for: \(log)")
+        #expect(!log.contains { $0.hasPrefix("POST /oauth/token") }, "no grant while its answer could not be checked: \(log)")
+        #expect(try Self.record(harness)["refresh_token"] == before["refresh_token"], "the refresh token was not spent")
+        let state = await service.state
+        #expect(state.session != nil, "the session is kept, got \(state)")
+        await harness.simulator.setRedirects([])
+        _ = try await service.validAccessToken().token
+        #expect(await harness.simulator.requestLog.filter { $0.hasPrefix("POST /oauth/token") }.count == 1)
+        #expect(await service.state.letter == "C")
+    }
+
     /// The stored credentials record's fields.
     static func record(_ harness: EngineHarness) throws -> [String: JSONValue] {
         let data = try #require(try harness.store.data(forKey: TokenService.credentialsKey))
