@@ -35,9 +35,11 @@ struct InteropDevice {
     let authorizationParameters: [String: String]
 
     /// - Parameters:
-    ///   - timeout: how long each HTTP request may take (short when the provider will be paused).
+    ///   - timeout: how long each HTTP request may take (short when the provider will be paused). 30 s, as
+    ///     URLSession's own default: a Python provider's first token answers on a loaded 2-core machine have taken
+    ///     more than 10 s (idpyoidc, fresh or just restarted).
     ///   - gracePeriod: seconds before expiry at which the library renews (small for 2-second tokens).
-    init(peer: any Peer, redirectURI: URL? = nil, timeout: TimeInterval = 10, gracePeriod: TimeInterval = 60,
+    init(peer: any Peer, redirectURI: URL? = nil, timeout: TimeInterval = 30, gracePeriod: TimeInterval = 60,
          dpop: DPoPMode = .off, clientID: String? = nil, postLogoutRedirect: URL? = nil,
          pushedAuthorization: PushedAuthorizationMode = .whenOffered, authorizationParameters: [String: String]? = nil) {
         self.peer = peer
