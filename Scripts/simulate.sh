@@ -72,5 +72,12 @@ awk -v elapsed=$(( ended - began )) '/^runs / { runs += $2; failures += $4; hour
      END { for (f in spent) if (spent[f] > wall) wall = spent[f]; printf "total: runs %d failures %d virtual-hours %.1f wall %.1fs (elapsed %d s) runs/s %.1f (%d processes, %.1f runs/s per process)\n",
                   runs, failures, hours, wall, elapsed, runs / (wall > 0 ? wall : 1), '"$cores"', runs / (wall > 0 ? wall : 1) / '"$cores"' }' "$out"/*.log
 failed=$(awk '/^runs / { f += $4 } END { print f + 0 }' "$out"/*.log)
+ran=$(awk '/^runs / { n += $2 } END { print n + 0 }' "$out"/*.log)
 rm -rf "$out"
+# A slice whose regstate-sim died (a crash, a kill) reports no runs: its seeds were not run, and the seed ranges above
+# would read as whole. Say so and fail, rather than publish a campaign with a hole in it.
+if [ -n "$runs" ] && [ "$ran" -ne $(( share * cores )) ]; then
+    echo "incomplete: $ran of $(( share * cores )) runs reported; a regstate-sim slice died (its output is above)" >&2
+    exit 1
+fi
 [ "$failed" -eq 0 ]
