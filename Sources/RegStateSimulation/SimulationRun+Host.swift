@@ -142,18 +142,15 @@ extension SimulationRun {
             let removals = ledger.credentialRemovalCount
             do {
                 let result = try await service.logout(.userRequested)
-                // Another process may have ended the session meanwhile (its store is shared): nothing left to end —
-                // its removal of the record (seed 774719547: a forced logout learnt from the backend), or its logout or
-                // forced logout that returned meanwhile (seed 7490735389). So may a concurrent logout in this process
-                // that returned first (seed 704792205): this call then answers with that one's outcome, and the
-                // server was reached by it. Or a forced logout in this process that the backend ordered while this
-                // call waited for the store's lock (seed 6000201792): the session was gone before this call's turn.
+                // Something else may have ended the session meanwhile, leaving this call nothing to end: another
+                // process's removal of the record (its store is shared; seed 774719547: a forced logout learnt from
+                // the backend), or any logout or forced logout that returned while this call waited — another
+                // process's (seed 7490735389), a concurrent logout in this process, whose outcome this call then
+                // answers with (seed 704792205), or a forced logout the backend ordered in this process (seed
+                // 6000201792). This call's own line is traced after it returns, so it is not among them.
                 let endedElsewhere = ledger.credentialsRemoved(since: removals, byOtherThan: incarnation)
                     || ledger.trace.dropFirst(traced).contains {
-                        ($0.contains("call  p") && ($0.contains(" logout(") || $0.contains(" forcedLogout "))
-                            && !$0.contains("call  p\(incarnation) "))
-                            || $0.contains("call  p\(incarnation) logout(")
-                            || $0.contains("call  p\(incarnation) forcedLogout ")
+                        $0.contains("call  p") && ($0.contains(" logout(") || $0.contains(" forcedLogout "))
                     }
                 // A process that died during the call (a crash at a system call) answers no one: nothing to judge.
                 if hadSession, !endedElsewhere, liveness.isAlive(incarnation), ledger.deliveredCount(by: incarnation) == reached {
