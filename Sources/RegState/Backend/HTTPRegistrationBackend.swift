@@ -43,7 +43,7 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
             "form_factor": .string(installation.formFactor),
         ]
         let response = try await send(.json(.post, url: endpoint("/v1/security-token"), body: body))
-        let object = try Self.successObject(response, what: "security token response")
+        let object = try Self.object(of: response, "security token response")
         guard let token = object["security_token"]?.stringValue, !token.isEmpty else {
             throw .malformedResponse("no security_token")
         }
@@ -55,7 +55,7 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
     /// `GET /v1/registration`.
     public func registration(securityToken: String) async throws(BackendError) -> RegistrationStatus {
         let response = try await send(.get, endpoint("/v1/registration"), bearer: securityToken)
-        return try Self.status(try Self.successObject(response, what: "registration response"))
+        return try Self.status(Self.object(of: response, "registration response"))
     }
 
     /// `{"registered", "profile": {"sub", "email", "name", "registration_type"} | null}`.
@@ -89,19 +89,19 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
         let request = HTTPRequest.json(.put, url: endpoint("/v1/profile"), body: body,
                                        headers: AccessCredential.bearerFields(securityToken, carrier: .securityToken,
                                                                               merging: [:]))
-        try Self.expectSuccess(try await send(request))
+        try await send(request)
     }
 
     /// `DELETE /v1/installation`.
     public func deleteInstallation(securityToken: String) async throws(BackendError) {
-        try Self.expectSuccess(try await send(.delete, endpoint("/v1/installation"), bearer: securityToken))
+        try await send(.delete, endpoint("/v1/installation"), bearer: securityToken)
     }
 
     /// `DELETE /v1/security-token` with the replaced token, when the backend offers it; otherwise 404
     /// `retire_unsupported` and nothing is sent.
     public func retireSecurityToken(_ securityToken: String) async throws(BackendError) {
         guard retiresSecurityTokens else { throw .unexpectedStatus(404, code: "retire_unsupported") }
-        try Self.expectSuccess(try await send(.delete, endpoint("/v1/security-token"), bearer: securityToken))
+        try await send(.delete, endpoint("/v1/security-token"), bearer: securityToken)
     }
 
     // MARK: - Helpers
@@ -119,20 +119,15 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
         }
     }
 
-    static func expectSuccess(_ response: HTTPResponse) throws(BackendError) {
-        guard response.isSuccess else { throw failure(response) }
-    }
-
-    static func successObject(_ response: HTTPResponse, what: String) throws(BackendError)
-        -> [String: JSONValue]
-    {
-        try expectSuccess(response)
+    /// The JSON object a successful `response` carries (`what` it is names it in the error when it carries none).
+    static func object(of response: HTTPResponse, _ what: String) throws(BackendError) -> [String: JSONValue] {
         guard let object = response.jsonBody?.objectValue else { throw .malformedResponse("the \(what) is not JSON") }
         return object
     }
 
     /// Sends a request without body to `url`, authorized by `token` as Bearer (``AccessCredential``, the one writer
     /// of that header).
+    @discardableResult
     func send(_ method: HTTPRequest.Method, _ url: URL, bearer token: String) async throws(BackendError)
         -> HTTPResponse
     {
@@ -147,12 +142,17 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
     }
 
     /// Sends `request`, which must go to an `https` (or loopback `http`) URL: a token never travels in clear text.
+    /// Returns only a successful (2xx) response: any other is the error it stands for (``failure(_:)``).
+    @discardableResult
     func send(_ request: HTTPRequest) async throws(BackendError) -> HTTPResponse {
         guard TransportSecurity.allows(request.url) else { throw .insecureURL }
+        let response: HTTPResponse
         do {
-            return try await transport.send(request)
+            response = try await transport.send(request)
         } catch {
             throw .transport(error)
         }
+        guard response.isSuccess else { throw Self.failure(response) }
+        return response
     }
 }

@@ -27,7 +27,7 @@ extension HTTPRegistrationBackend {
     /// `GET /v1/devices`.
     public func devices(credential: String) async throws(BackendError) -> [RegisteredDevice] {
         let response = try await send(.get, endpoint("/v1/devices"), bearer: credential)
-        let object = try Self.successObject(response, what: "device list")
+        let object = try Self.object(of: response, "device list")
         guard let list = object["devices"]?.arrayValue else { throw .malformedResponse("the device list has no devices") }
         return list.compactMap { value -> RegisteredDevice? in
             guard let fields = value.objectValue, let id = fields["id"]?.stringValue else { return nil }
@@ -49,6 +49,6 @@ extension HTTPRegistrationBackend {
         } catch {
             throw .invalidPathSegment(error)
         }
-        try Self.expectSuccess(try await send(.delete, url, bearer: credential))
+        try await send(.delete, url, bearer: credential)
     }
 }

@@ -54,6 +54,6 @@ extension HTTPRegistrationBackend {
     /// the profile being the userinfo claims.
     public func checkRegistration(accessToken: String) async throws(BackendError) -> RegistrationStatus {
         let response = try await send(.get, endpoint("/v1/check-registration"), bearer: accessToken)
-        return try Self.status(Self.successObject(response, what: "check registration response"))
+        return try Self.status(Self.object(of: response, "check registration response"))
     }
 }
