@@ -116,7 +116,7 @@ public struct DPoPProofSigner: Sendable {
     }
 }
 
-/// The claims of one proof, serialised by hand so the bytes are exactly what RFC 9449 describes.
+/// The claims of one proof (RFC 9449 §4.2).
 struct DPoPClaims: Sendable {
     var jti: String
     var htm: String
@@ -125,30 +125,21 @@ struct DPoPClaims: Sendable {
     var ath: String?
     var nonce: String?
 
-    /// The claims as JSON bytes; string members are escaped byte by byte (jti and ath are base64url already).
+    /// The claims as JSON bytes, in this order (``JSONText``: string members escaped; jti and ath are base64url).
     func jsonBytes() -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(96 + htu.utf8.count + (nonce?.utf8.count ?? 0))
-        func member(_ name: String, _ value: String, first: Bool = false) {
-            if !first { out.append(UInt8(ascii: ",")) }
-            out += Array("\"\(name)\":\"".utf8)
-            for byte in value.utf8 {
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
-                case 0..<0x20: out += Array(String(format: "\\u%04x", byte).utf8)
-                default: out.append(byte)
-                }
-            }
-            out.append(UInt8(ascii: "\""))
+        var out = JSONText()
+        var first = true
+        out.raw("{")
+        for (name, value) in [("jti", jti), ("htm", htm), ("htu", htu)] {
+            out.key(name, first: &first)
+            out.string(value)
         }
-        out.append(UInt8(ascii: "{"))
-        member("jti", jti, first: true)
-        member("htm", htm)
-        member("htu", htu)
-        out += Array(",\"iat\":\(iat)".utf8)
-        if let ath { member("ath", ath) }
-        if let nonce { member("nonce", nonce) }
-        out.append(UInt8(ascii: "}"))
-        return out
+        out.raw(",\"iat\":\(iat)")
+        for case let (name, value?) in [("ath", ath), ("nonce", nonce)] {
+            out.key(name, first: &first)
+            out.string(value)
+        }
+        out.raw("}")
+        return Array(out.data)
     }
 }

@@ -9,31 +9,20 @@ extension JSONWebKey {
         Base64URL.encode(crypto.sha256(Data(try thumbprintInput().utf8)))
     }
 
-    /// The canonical JSON the thumbprint hashes (RFC 7638 §3.3).
+    /// The canonical JSON the thumbprint hashes (RFC 7638 §3.3): the required members in the order of their names, no
+    /// whitespace, as ``JSONValue/serialized()`` writes every JSON object.
     func thumbprintInput() throws(DPoPError) -> String {
+        let members: JSONValue
         switch keyType {
         case "EC":
             guard let curve, let x, let y else { throw .thumbprintUnavailable(reason: "an EC key needs crv, x and y") }
-            return #"{"crv":\#(Self.quoted(curve)),"kty":"EC","x":\#(Self.quoted(x)),"y":\#(Self.quoted(y))}"#
+            members = ["crv": .string(curve), "kty": "EC", "x": .string(x), "y": .string(y)]
         case "RSA":
             guard let exponent, let modulus else { throw .thumbprintUnavailable(reason: "an RSA key needs e and n") }
-            return #"{"e":\#(Self.quoted(exponent)),"kty":"RSA","n":\#(Self.quoted(modulus))}"#
+            members = ["e": .string(exponent), "kty": "RSA", "n": .string(modulus)]
         default:
             throw .thumbprintUnavailable(reason: "key type '\(keyType.prefix(16))' is not supported")
         }
-    }
-
-    /// A JSON string literal; the members hashed are base64url or curve names, escaped anyway for safety.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        return String(decoding: members.serialized(), as: UTF8.self)
     }
 }
