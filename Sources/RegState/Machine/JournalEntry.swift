@@ -66,8 +66,6 @@ public struct JournalEntry: Sendable, Equatable, Codable {
 
     /// The state the entries fold to, from ``RegState/unsettled``; entries that do not apply are skipped.
     public static func fold(_ entries: [JournalEntry]) -> RegState {
-        entries.reduce(RegState.unsettled) { state, entry in
-            (try? RegStateMachine.transition(from: state, on: entry.event).state) ?? state
-        }
+        entries.reduce(RegState.unsettled, JournalRecorder.fold)
     }
 }

@@ -10,10 +10,4 @@ public struct LoggedOut: Sendable, Equatable {
     /// ``EndSessionRequest/url`` in the browser the login used, so that the next sign-in asks for the user again. It
     /// carries the ID token as `id_token_hint`: never print or log the URL (its description is redacted).
     public let endSession: EndSessionRequest?
-
-    /// A logout's outcome.
-    init(result: LogoutResult, endSession: EndSessionRequest?) {
-        self.result = result
-        self.endSession = endSession
-    }
 }

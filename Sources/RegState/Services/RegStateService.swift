@@ -18,12 +18,13 @@ public actor RegStateService {
     /// The state now (``state`` reads it; only ``apply(_:carrying:)`` changes it).
     private var current: RegState = .unsettled
     /// The effects that talk to the outside world: store, provider, backend, renewal.
-    private let effects: EffectRunner
+    let runner: EffectRunner
     private let broadcast = EventBroadcast<RegStateEvent>(bufferSize: subscriberBufferSize, replaysLatest: true)
     private var recorder: JournalRecorder
     private var lifecycle = ServiceLifecycle()
     private var attempt = RegistrationAttempt()
-    private let tokenFlights: TokenFlights
+    /// The flights of the tokens the service hands out.
+    let flights: TokenFlights
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
     public static let subscriberBufferSize = 64
@@ -32,23 +33,20 @@ public actor RegStateService {
 
     /// Creates the service. Nothing happens until ``start()``.
     public init(configuration: RegStateConfiguration, dependencies: RegStateDependencies) {
-        effects = EffectRunner(configuration: configuration, dependencies: dependencies)
+        runner = EffectRunner(configuration: configuration, dependencies: dependencies)
         recorder = JournalRecorder(journal: dependencies.journal, clock: dependencies.clock, logger: dependencies.logger)
-        tokenFlights = TokenFlights(clock: dependencies.clock)
+        flights = TokenFlights(clock: dependencies.clock)
     }
 
     /// The current state.
     public var state: RegState { current }
 
     /// Who renews the session: the configuration's ``RegStateConfiguration/sessionSource``.
-    public nonisolated var sessionSource: SessionSource { effects.configuration.sessionSource }
+    public nonisolated var sessionSource: SessionSource { runner.configuration.sessionSource }
 
-    // For the public calls in the other files; constants, never replaced.
-    nonisolated var runner: EffectRunner { effects }
-    nonisolated var flights: TokenFlights { tokenFlights }
-    nonisolated var clock: any RegStateClock { effects.dependencies.clock }
+    nonisolated var clock: any RegStateClock { runner.dependencies.clock }
 
-    var logger: any RegStateLogger { effects.logger }
+    var logger: any RegStateLogger { runner.logger }
 
     /// The authorization URL of the social login in progress.
     var loginURL: URL? { attempt.login?.request.url }

@@ -68,10 +68,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     /// The number as a whole number, when this is a number with no fractional part.
     public var intValue: Int? {
-        guard case .number(let value) = self, value.rounded() == value, abs(value) < 9_007_199_254_740_992 else {
-            return nil
-        }
-        return Int(value)
+        numberValue.flatMap(Self.whole).map { Int($0) }
     }
 
     /// The Boolean, when this is a Boolean.
