@@ -10,7 +10,7 @@ extension RegStateService {
     /// An app that is launched again while the user is in the browser can show "finish signing in" instead of the
     /// registration options, and hand the redirect to ``completeSocialRegistration(callback:)`` when it arrives.
     public func pendingSocialLogin() async -> PendingSocialLogin? {
-        await runner.storedPendingLogin()?.summary(lifetime: runner.configuration.pendingLoginLifetime, now: clock.now())
+        await runner.tokens.pendingLogin()?.summary(lifetime: runner.configuration.pendingLoginLifetime, now: clock.now())
     }
 
     /// The sign-in page to open for the social login in progress: the pending login's authorization URL while it
@@ -41,7 +41,7 @@ extension RegStateService {
         case .registrationRequired, .failed: break
         case .unsettled, .authenticating, .awaitingConfirmation, .active: return
         }
-        guard await runner.storedPendingLogin() != nil else { return }
+        guard await runner.tokens.pendingLogin() != nil else { return }
         try await apply(.pendingLoginResumed)
     }
 

@@ -15,7 +15,7 @@ extension RegStateService {
     func storedSession() async -> StoredSession? { await runner.tokens.storedSession() }
 
     /// The keys in the secure store now.
-    func storedKeys() -> [String] { runner.storedKeys() }
+    func storedKeys() -> [String] { (try? runner.dependencies.store.keys()) ?? [] }
 
     /// The installation's DPoP key, nonces and signer.
     nonisolated var dpop: DPoPContext { runner.dpop }

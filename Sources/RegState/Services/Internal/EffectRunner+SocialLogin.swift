@@ -26,11 +26,6 @@ extension EffectRunner {
         return .success(login)
     }
 
-    /// The stored pending login of this configuration, if any (not removed).
-    func storedPendingLogin() async -> PendingLogin? {
-        await tokens.pendingLogin()
-    }
-
     /// Removes the stored pending login: the one with `state` when given, otherwise whichever is stored (a cancel,
     /// a failure, a passwordless begin that supersedes it). The shell passes the state of its own login only: a
     /// stored login it does not hold is another process's (or was already taken).

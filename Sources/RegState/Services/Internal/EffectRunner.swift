@@ -44,9 +44,6 @@ struct EffectRunner: Sendable {
     /// Whether the platform is native.
     var isNative: Bool { dependencies.platform.platform.isNative }
 
-    /// The keys in the secure store now.
-    func storedKeys() -> [String] { (try? dependencies.store.keys()) ?? [] }
-
     func installNonNativeToken() async -> MachineEvent {
         do {
             try await tokens.installNonNativeToken(configuration.nonNativeAccessToken)
