@@ -34,7 +34,7 @@ extension InteropTests {
                 #expect(try await authorized.send(HTTPRequest(method: .get, url: userinfo)).status == 200)
 
                 // The access token alone, as Bearer, is refused.
-                let token = try #require(await service.tokenSnapshot()?.accessToken)
+                let token = try #require(await service.runner.tokens.snapshot()?.accessToken)
                 var bearer = HTTPRequest(method: .get, url: userinfo)
                 bearer.headers["Authorization"] = "Bearer \(token)"
                 #expect(try await URLSessionTransport(defaultTimeout: 10).send(bearer).status == 401)

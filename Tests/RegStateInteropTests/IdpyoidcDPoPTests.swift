@@ -45,7 +45,7 @@ extension InteropTests {
                 #expect(String(decoding: refused.body, as: UTF8.self).contains("'ath' in DPoP does not match the token hash"))
                 #expect(await service.state.letter == "H", "a refused resource call leaves the session as it was")
 
-                let token = try #require(await service.tokenSnapshot()?.accessToken)
+                let token = try #require(await service.runner.tokens.snapshot()?.accessToken)
                 let signer = DPoPProofSigner(key: try Self.key(device), crypto: SystemCrypto())
                 let proof = try signer.proof(method: "GET", url: userinfo, accessToken: token, now: Date())
                 let base64url = DPoPProofSigner.accessTokenHash(token, crypto: SystemCrypto())

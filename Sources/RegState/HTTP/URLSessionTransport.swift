@@ -19,9 +19,7 @@ public struct URLSessionTransport: HTTPTransport {
         self.defaultTimeout = defaultTimeout
     }
 
-    /// Sends `request` through URLSession; a redirect is returned as it came.
-    ///
-    /// - Throws: ``TransportError``, mapped from `URLError`.
+    /// Sends `request` through URLSession; a redirect is returned as it came, a `URLError` as its ``TransportError``.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue

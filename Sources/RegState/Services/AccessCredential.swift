@@ -71,9 +71,7 @@ public struct AccessCredential: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// `request` with ``authorizationFields(method:url:dpop:)`` set.
-    ///
-    /// - Throws: as ``authorizationFields(method:url:dpop:)``.
+    /// `request` with ``authorizationFields(method:url:dpop:)`` set (and its errors).
     package func authorizing(_ request: HTTPRequest, dpop: DPoPContext?) throws(RegStateServiceError) -> HTTPRequest {
         var authorized = request
         for (name, value) in try authorizationFields(method: request.method.rawValue, url: request.url, dpop: dpop) {

@@ -77,7 +77,7 @@ public struct AuthorizedTransport: Sendable {
     private func send(_ request: HTTPRequest, with credential: AccessCredential) async throws(RegStateServiceError)
         -> HTTPResponse
     {
-        let dpop = service.dpop
+        let dpop = service.runner.dpop
         let response = try await sendBase(try credential.authorizing(request, dpop: dpop))
         guard credential.isDPoPBound, try remember(nonceFrom: response, for: request.url, in: dpop),
               Self.asksForNonce(response) else { return response }

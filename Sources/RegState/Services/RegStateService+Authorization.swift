@@ -20,7 +20,8 @@ extension RegStateService {
         guard let url = request.url, let carrier = policy.carrier(for: url) else { return }
         let credential = try await credential(for: carrier)
         // A DPoP-bound token goes only as `DPoP`, with a fresh proof for this method and URL (RFC 9449 §7.1).
-        let fields = try credential.authorizationFields(method: request.httpMethod ?? "GET", url: url, dpop: dpop)
+        let method = request.httpMethod ?? "GET"
+        let fields = try credential.authorizationFields(method: method, url: url, dpop: runner.dpop)
         for (name, value) in fields {
             request.setValue(value, forHTTPHeaderField: name)
         }
@@ -42,7 +43,7 @@ extension RegStateService {
     func renewed(after credential: AccessCredential) async throws(RegStateServiceError) -> AccessCredential? {
         switch credential.carrier {
         case .accessToken:
-            let seen = await tokenSnapshot()
+            let seen = await runner.tokens.snapshot()
             if seen?.holdsRejection(of: credential.token, carrier: .accessToken, at: clock.now()) == true {
                 throw .rejectedAfterRenewal
             }

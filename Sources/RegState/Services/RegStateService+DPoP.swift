@@ -4,10 +4,10 @@ extension RegStateService {
     /// Whether the stored session's tokens are bound to the installation's DPoP key, with the key's RFC 7638
     /// thumbprint (never the key), for `status`.
     public func tokenBinding() async -> TokenBinding {
-        guard let snapshot = await tokenSnapshot(), snapshot.session != nil else { return .none }
+        guard let snapshot = await runner.tokens.snapshot(), snapshot.session != nil else { return .none }
         guard snapshot.isDPoPBound else { return .bearer }
         do {
-            guard let key = try dpop.boundKey(matching: snapshot.dpopThumbprint) else {
+            guard let key = try runner.dpop.boundKey(matching: snapshot.dpopThumbprint) else {
                 return .dpopKeyUnavailable(reason: "the key record holds another key than the tokens'")
             }
             return .dpop(thumbprint: key.thumbprint)
@@ -36,7 +36,7 @@ extension RegStateService {
         // The token type comes from the same record as the token, so a bound token is never sent as Bearer.
         let key: DPoPKey?
         do {
-            key = snapshot.isDPoPBound ? try dpop.boundKey(matching: snapshot.dpopThumbprint) : nil
+            key = snapshot.isDPoPBound ? try runner.dpop.boundKey(matching: snapshot.dpopThumbprint) : nil
         } catch {
             throw await keyUnavailable(snapshot.accessToken, reason: error.errorDescription ?? "unreadable")
         }

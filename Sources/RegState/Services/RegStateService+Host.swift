@@ -20,13 +20,13 @@ extension RegStateService {
         guard sessionSource == .host else { throw .wrongSessionSource(sessionSource) }
         if !state.isSettled { _ = await settled() }
         if case .active(let session) = state, session.connectivity == .online, !(await flights.security.isPending),
-           let stored = await tokenSnapshot(), stored.idToken == idToken, stored.securityToken != nil {
+           let stored = await runner.tokens.snapshot(), stored.idToken == idToken, stored.securityToken != nil {
             return state
         }
         for event in try await apply(.hostTokenSubmitted, carrying: .idToken(idToken)).events {
             switch event {
             case .hostTokenAccepted:
-                guard let token = await tokenSnapshot()?.securityToken else { throw .noSession }
+                guard let token = await runner.tokens.snapshot()?.securityToken else { throw .noSession }
                 await flights.security.finish(.success(token))
                 return state
             case .hostTokenRefused(let failure):
@@ -55,7 +55,7 @@ extension RegStateService {
     public func notifyTokenRenewalTransientIssue(_ issue: TransientIssue) async throws(RegStateServiceError) {
         guard sessionSource == .host else { throw .wrongSessionSource(sessionSource) }
         guard let session = state.session, session.isHostDriven else { throw .noSession }
-        _ = try? await apply(.renewalFailed(.transient(issue), stored: await storedSession()))
+        _ = try? await apply(.renewalFailed(.transient(issue), stored: await runner.tokens.storedSession()))
         await flights.security.fail(.offline(issue))
     }
 
@@ -81,7 +81,7 @@ extension RegStateService {
         case .ssoDenied, .allTokensExpiredOffline:
             guard let session = state.session, session.activation != .nonNative else { throw .noSession }
             let failure: RenewalFailure = reason == .ssoDenied ? .denied(reason: "sso_denied") : .credentialsExhausted
-            let applied = try? await apply(.renewalFailed(failure, stored: await storedSession()))
+            let applied = try? await apply(.renewalFailed(failure, stored: await runner.tokens.storedSession()))
             for case .credentialsRemain(let reason) in applied?.results ?? [] { throw .credentialsRemain(reason) }
             return .nothingToRevoke
         }

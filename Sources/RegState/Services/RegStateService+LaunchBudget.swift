@@ -9,16 +9,17 @@ extension RegStateService {
         -> (applied: Applied?, late: Task<Void, Never>?)
     {
         let renewal = runner.renewal
+        let budget = runner.configuration.launchBudget
         // An infinite budget waits for the renewal itself: no timer.
-        guard launchBudget.isFinite else {
+        guard budget.isFinite else {
             return (await feed(await renewal.renew(replacing: staleAccessToken).effectEvent), nil)
         }
         let flight = Task { await renewal.renew(replacing: staleAccessToken) }
-        if let outcome = await SingleFlight.value(of: flight, within: launchBudget, on: clock) {
+        if let outcome = await SingleFlight.value(of: flight, within: budget, on: clock) {
             return (await feed(outcome.effectEvent), nil)
         }
-        logger.log(.info, "launch: the provider has not answered within \(launchBudget) s; settling offline")
-        let applied = await feed(.renewalFailed(.transient(.noInternet), stored: await storedSession()))
+        logger.log(.info, "launch: the provider has not answered within \(budget) s; settling offline")
+        let applied = await feed(.renewalFailed(.transient(.noInternet), stored: await runner.tokens.storedSession()))
         // Cancelling the late task cancels the renewal too.
         let late = Task {
             let outcome = await withTaskCancellationHandler { await flight.value } onCancel: { flight.cancel() }

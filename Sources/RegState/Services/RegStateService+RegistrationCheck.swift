@@ -16,7 +16,7 @@ extension RegStateService {
         guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven,
               let profile = session.profile else { throw .noSession }
         guard let backend = runner.backend else { throw .registrationCheck(.noBackend) }
-        guard let snapshot = await tokenSnapshot(), snapshot.session?.profile.subject == profile.subject else {
+        guard let snapshot = await runner.tokens.snapshot(), snapshot.session?.profile.subject == profile.subject else {
             throw .noSession
         }
         guard !snapshot.isDPoPBound else { throw .registrationCheck(.senderConstrainedToken) }

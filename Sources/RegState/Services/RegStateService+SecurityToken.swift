@@ -13,7 +13,8 @@ extension RegStateService {
     }
 
     private func currentSecurityToken() async throws(RegStateServiceError) -> String {
-        guard case .active(let session) = state, session.activation != .nonNative, let snapshot = await tokenSnapshot()
+        guard case .active(let session) = state, session.activation != .nonNative,
+              let snapshot = await runner.tokens.snapshot()
         else { throw .noSession }
         if let usable = snapshot.securityToken, !(await flights.security.isPending) { return usable }
         // Expired, missing or being renewed: the same path as a rejection of the stored one.
@@ -36,7 +37,8 @@ extension RegStateService {
         // A usable token stored meanwhile (another caller's renewal landed while this one waited to get here) is the
         // answer: for a token that was not rejected (an expired or missing one) even when it is the one seen, since
         // renewing it would buy a second token, without a hold, for one expiry.
-        if let current = await tokenSnapshot()?.securityToken, current != token || trigger != .backendUnauthorized,
+        if let current = await runner.tokens.snapshot()?.securityToken,
+           current != token || trigger != .backendUnauthorized,
            !(await flights.security.isPending) {
             return current
         }
@@ -91,7 +93,7 @@ extension RegStateService {
     {
         // The access token (and its ID token) this attempt starts from: the renewal below replaces exactly it, so a
         // process sharing the store that renewed meanwhile is found under the lock and no second grant is made.
-        let snapshot = await tokenSnapshot()
+        let snapshot = await runner.tokens.snapshot()
         let replaced = token.isEmpty ? nil : token
         // A stored ID token past its own `exp` would only be refused: the provider tokens are renewed first, so an
         // expired session costs two exchanges (the refused one is skipped), not three.
@@ -132,7 +134,7 @@ extension RegStateService {
         if error == .forcedLogout { try? await handleForcedLogout() }
         guard error.isTransient else { return .backend(error == .unauthorized ? .invalidIDToken : error) }
         let issue = TransientIssue(error)
-        _ = await feed(.renewalFailed(.transient(issue), stored: await storedSession()))
+        _ = await feed(.renewalFailed(.transient(issue), stored: await runner.tokens.storedSession()))
         return .offline(issue)
     }
 }

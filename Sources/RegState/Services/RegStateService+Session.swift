@@ -49,7 +49,7 @@ extension RegStateService {
         let renewal = await renew(replacing: current.accessToken, because: .expired, seen: current)
         if case .success(let credential?) = renewal { return .renewed(credential) }
         // No credential at hand (nothing was done, or its key is not the stored one): the record decides.
-        if let renewed = await tokenSnapshot(), renewed.isUsable { return .stored(renewed) }
+        if let renewed = await runner.tokens.snapshot(), renewed.isUsable { return .stored(renewed) }
         if case .failure(let failure) = renewal { throw RegStateServiceError(failure) }
         throw .offline(.ssoUnspecifiedIssue)
     }
@@ -84,7 +84,7 @@ extension RegStateService {
     /// checked).
     func renewAfterRejection(of token: String, seen: TokenSnapshot? = nil) async -> AccessTokenAnswer? {
         guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven else { return nil }
-        let seen = if let seen { seen } else { await tokenSnapshot() }
+        let seen = if let seen { seen } else { await runner.tokens.snapshot() }
         // Renewed for a rejection, by this process or another, this launch or an earlier one: no new grant before
         // the hold stored with it has passed.
         if seen?.holdsRejection(of: token, carrier: .accessToken, at: clock.now()) == true { return nil }
@@ -93,7 +93,9 @@ extension RegStateService {
            credential.token != token {
             return .renewed(credential)
         }
-        guard let current = await tokenSnapshot(), current.isUsable, current.accessToken != token else { return nil }
+        guard let current = await runner.tokens.snapshot(), current.isUsable, current.accessToken != token else {
+            return nil
+        }
         return .stored(current)
     }
 
@@ -129,4 +131,7 @@ extension RegStateService {
         return ClearStateResult(removedKeys: before.filter { !after.contains($0) }, installation: installation,
                                 credentialsRemain: remain)
     }
+
+    /// The keys in the secure store now.
+    private func storedKeys() -> [String] { (try? runner.dependencies.store.keys()) ?? [] }
 }

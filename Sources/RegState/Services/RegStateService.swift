@@ -18,13 +18,13 @@ public actor RegStateService {
     /// The state now (``state`` reads it; only ``apply(_:carrying:)`` changes it).
     private var current: RegState = .unsettled
     /// The effects that talk to the outside world: store, provider, backend, renewal.
-    let runner: EffectRunner
+    nonisolated let runner: EffectRunner
     private let broadcast = EventBroadcast<RegStateEvent>(bufferSize: subscriberBufferSize, replaysLatest: true)
     private var recorder: JournalRecorder
     private var lifecycle = ServiceLifecycle()
     private var attempt = RegistrationAttempt()
     /// The flights of the tokens the service hands out.
-    let flights: TokenFlights
+    nonisolated let flights: TokenFlights
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
     public static let subscriberBufferSize = 64

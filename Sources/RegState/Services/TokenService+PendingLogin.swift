@@ -49,10 +49,4 @@ extension TokenService {
         }
         return count
     }
-
-    /// Removes the stored pending login: the one with `state` when given, otherwise whichever is stored.
-    func removePendingLogin(state: String? = nil) throws {
-        if let state, let stored = pendingLogin(), stored.request.state != state { return }
-        try store.removeValue(forKey: PendingLogin.storeKey)
-    }
 }

@@ -15,8 +15,7 @@ package enum RecordedTime {
 
     /// The instant `seconds` after 1970, when it is a finite number in `0...latest`.
     package static func date(_ seconds: Double) -> Date? {
-        guard seconds.isFinite, seconds >= 0, seconds <= latest else { return nil }
-        return Date(timeIntervalSince1970: seconds)
+        lifetime(seconds).map(Date.init(timeIntervalSince1970:))
     }
 
     /// `seconds` as a lifetime, when it is a finite number in `0...latest`.

@@ -19,7 +19,7 @@ struct DPoPDefectTests {
         let dpop = try DPoPDevice()
         let service = dpop.launch()
         await service.start()
-        service.dpop.defect.withLock { $0 = defect }
+        service.runner.dpop.defect.withLock { $0 = defect }
         do {
             try await dpop.device.signIn(service)
             Issue.record("a defective proof was accepted")
@@ -38,7 +38,7 @@ struct DPoPDefectTests {
     func resource(_ defect: DPoPProofDefect) async throws {
         let dpop = try DPoPDevice()
         let service = try await dpop.registeredService()
-        service.dpop.defect.withLock { $0 = defect }
+        service.runner.dpop.defect.withLock { $0 = defect }
         do throws(RegStateServiceError) {
             let response = try await dpop.transport(service).send(HTTPRequest(method: .get, url: DPoPEngineTests.resource))
             #expect(response.status == 401)
@@ -53,7 +53,7 @@ struct DPoPDefectTests {
     func replayedJTI() async throws {
         let dpop = try DPoPDevice()
         let service = try await dpop.registeredService()
-        service.dpop.defect.withLock { $0 = .fixedJTI }
+        service.runner.dpop.defect.withLock { $0 = .fixedJTI }
         let transport = dpop.transport(service)
         #expect(try await transport.send(HTTPRequest(method: .get, url: DPoPEngineTests.resource)).status == 200)
         #expect(try await transport.send(HTTPRequest(method: .get, url: DPoPEngineTests.resource)).status == 401)
@@ -64,7 +64,7 @@ struct DPoPDefectTests {
         let dpop = try DPoPDevice(nonce: .required)
         let service = dpop.launch()
         await service.start()
-        service.dpop.defect.withLock { $0 = .noNonce }
+        service.runner.dpop.defect.withLock { $0 = .noNonce }
         await #expect(throws: RegStateServiceError.self) { try await dpop.device.signIn(service) }
         #expect(await dpop.tokenRequests() == 2)
     }

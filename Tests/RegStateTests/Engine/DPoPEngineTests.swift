@@ -49,7 +49,7 @@ struct DPoPEngineTests {
     func stolenAccessToken() async throws {
         let dpop = try DPoPDevice()
         let service = try await dpop.registeredService()
-        let token = try #require(await service.tokenSnapshot()?.accessToken)
+        let token = try #require(await service.runner.tokens.snapshot()?.accessToken)
         let crypto = SystemCrypto()
         let thief = DPoPProofSigner(key: try DPoPKey.generate(crypto: crypto), crypto: crypto)
         var request = HTTPRequest(method: .get, url: Self.userinfo)
@@ -66,7 +66,7 @@ struct DPoPEngineTests {
     func stolenRefreshToken() async throws {
         let dpop = try DPoPDevice()
         let service = try await dpop.registeredService()
-        let refresh = try #require(await service.tokenSnapshot()?.refreshToken)
+        let refresh = try #require(await service.runner.tokens.snapshot()?.refreshToken)
         let token = URL(string: "https://idp.regstate.sim/oauth/token")!
         let form = [("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", "regstate-cli")]
         let bare = try await dpop.simulator.transport.send(.form(url: token, parameters: form))
@@ -78,10 +78,10 @@ struct DPoPEngineTests {
         proved.headers["DPoP"] = try thief.proof(method: "POST", url: token, now: dpop.clock.now())
         let other = try await dpop.simulator.transport.send(proved)
         #expect(other.jsonBody?["error"] == "invalid_grant")
-        let before = try #require(await service.tokenSnapshot()?.accessToken)
+        let before = try #require(await service.runner.tokens.snapshot()?.accessToken)
         #expect(await service.renewSession().session?.activation == .renewed)
         #expect(await dpop.simulator.refreshGrantCount == 3)
-        #expect(try #require(await service.tokenSnapshot()?.accessToken) != before)
+        #expect(try #require(await service.runner.tokens.snapshot()?.accessToken) != before)
         #expect(try await dpop.transport(service).send(HTTPRequest(method: .get, url: Self.resource)).status == 200)
     }
 

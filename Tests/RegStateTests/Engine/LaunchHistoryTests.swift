@@ -64,7 +64,7 @@ struct LaunchHistoryTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let device = try SimulatedDevice()
         let registered = try await device.registeredService()
-        let stored = try #require(await registered.storedSession())
+        let stored = try #require(await registered.runner.tokens.storedSession())
         // What the previous format left: one checksummed line per event since the first launch, no snapshot.
         let url = directory.appendingPathComponent("journal.log")
         let old = try (0..<5_000).map { index in

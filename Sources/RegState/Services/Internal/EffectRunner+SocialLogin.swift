@@ -31,7 +31,7 @@ extension EffectRunner {
     /// stored login it does not hold is another process's (or was already taken).
     func discardPendingLogin(state: String? = nil) async {
         do {
-            try await tokens.withExclusiveAccess { try await tokens.removePendingLogin(state: state) }
+            _ = try await tokens.withExclusiveAccess { try await tokens.takePendingLogin(state: state) }
         } catch {
             logger.log(.warning, "pending login: \(error.localizedDescription)")
         }
