@@ -56,19 +56,14 @@ extension SystemCrypto {
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the key cannot be used; ``CryptoError/signingFailed(_:)``.
     public func sign(message: Data, privateKey: P256PrivateKey) throws(CryptoError) -> Data {
-        try Self.withP256Key(privateKey, software: { key throws(CryptoError) in
-            do {
-                return try key.signature(for: message).rawRepresentation
-            } catch {
-                throw CryptoError.signingFailed("CryptoKit refused to sign")
-            }
-        }, enclave: { key throws(CryptoError) in
-            do {
-                return try key.signature(for: message).rawRepresentation
-            } catch {
-                throw CryptoError.signingFailed("the Secure Enclave refused to sign")
-            }
-        })
+        let signature = try Self.withP256Key(privateKey,
+                                             software: { try? $0.signature(for: message).rawRepresentation },
+                                             enclave: { try? $0.signature(for: message).rawRepresentation })
+        guard let signature else {
+            let signer = privateKey.secureEnclaveReference == nil ? "CryptoKit" : "the Secure Enclave"
+            throw CryptoError.signingFailed("\(signer) refused to sign")
+        }
+        return signature
     }
 
     /// Rebuilds `key` in CryptoKit's form, in software or in the Secure Enclave, and runs the matching body.

@@ -129,10 +129,9 @@ public final class KeychainSecureStore: SecureItemStore {
         case .none:
             return [kSecAttrAccessible as String: accessibleAttribute]
         case .userPresence:
-            var error: Unmanaged<CFError>?
-            let control = SecAccessControlCreateWithFlags(nil, accessibleAttribute, .userPresence, &error)
-            _ = error?.takeRetainedValue()
-            guard let control else { throw StoreError.writeFailed(key: key, reason: "no access control") }
+            guard let control = SecAccessControlCreateWithFlags(nil, accessibleAttribute, .userPresence, nil) else {
+                throw StoreError.writeFailed(key: key, reason: "no access control")
+            }
             return [kSecAttrAccessControl as String: control]
         }
     }
