@@ -19,7 +19,9 @@ struct SimulatedFileSystemTests {
     static func world(seed: UInt64, old: Data?) throws -> (SimulatedFileSystem, KilledList) {
         let killed = KilledList()
         let fs = SimulatedFileSystem(random: SeededRandom(seed: seed), ledger: Ledger()) { killed.insert($0) }
-        if let old { try FileSecureStore(directoryPath: storePath, fileSystem: fs.calls(for: 0)).set(old, forKey: "credentials") }
+        if let old {
+            try FileSecureStore(directoryPath: storePath, fileSystem: fs.calls(for: 0)).set(old, forKey: "credentials")
+        }
         return (fs, killed)
     }
 
@@ -27,7 +29,8 @@ struct SimulatedFileSystemTests {
     static func callsOfOneWrite() throws -> Int {
         let (fs, _) = try world(seed: 1, old: Data("old".utf8))
         let before = fs.systemCalls
-        try FileSecureStore(directoryPath: storePath, fileSystem: fs.calls(for: 1)).set(Data("new".utf8), forKey: "credentials")
+        let store = try FileSecureStore(directoryPath: storePath, fileSystem: fs.calls(for: 1))
+        try store.set(Data("new".utf8), forKey: "credentials")
         return fs.systemCalls - before
     }
 
@@ -45,7 +48,8 @@ struct SimulatedFileSystemTests {
                 fs.crash(atCall: index, powerLoss: powerLoss)
                 // The crash may hit a call whose error the code ignores (a close in a `defer`): the write then returns,
                 // but the process is dead all the same.
-                _ = try? FileSecureStore(directoryPath: Self.storePath, fileSystem: fs.calls(for: 1)).set(new, forKey: "credentials")
+                let writer = try? FileSecureStore(directoryPath: Self.storePath, fileSystem: fs.calls(for: 1))
+                _ = try? writer?.set(new, forKey: "credentials")
                 guard killed.contains(1) else { continue }  // Short writes vary the count: this write made fewer calls.
                 crashes += 1
                 let reader = try FileSecureStore(directoryPath: Self.storePath, fileSystem: fs.calls(for: 2))
@@ -117,8 +121,8 @@ struct SimulatedFileSystemTests {
             let ledger = Ledger()
             let fs = SimulatedFileSystem(random: SeededRandom(seed: seed), ledger: ledger) { _ in }
             fs.watch(Self.journalPath, journal: true)
-            let journal = RecordingJournal(journal: try FileJournal(path: Self.journalPath, fileSystem: fs.calls(for: 1)),
-                                           fileSystem: fs)
+            let file = try FileJournal(path: Self.journalPath, fileSystem: fs.calls(for: 1))
+            let journal = RecordingJournal(journal: file, fileSystem: fs)
             for line in old { try journal.append(line) }
             var written = false
             try? journal.update { _ in
