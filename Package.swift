@@ -12,6 +12,9 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "RegState", targets: ["RegState"]),
+        // Ongoing access in the digi.me style (consent once, restore without the user): a second engine beside the
+        // registration engine, on RegState's primitives. An app that does not use it does not link it.
+        .library(name: "RegStateOngoingAccess", targets: ["RegStateOngoingAccess"]),
         .library(name: "RegStateSimulator", targets: ["RegStateSimulator"]),
         // Test doubles for apps: in-memory store, manual clock, recording logger, a device on the simulator.
         .library(name: "RegStateTesting", targets: ["RegStateTesting"]),
@@ -31,9 +34,11 @@ let package = Package(
             dependencies: [.target(name: "CLibCrypto", condition: .when(platforms: [.linux]))],
             swiftSettings: settings
         ),
-        .target(name: "RegStateSimulator", dependencies: ["RegState"], swiftSettings: settings),
+        .target(name: "RegStateOngoingAccess", dependencies: ["RegState"], swiftSettings: settings),
+        .target(name: "RegStateSimulator", dependencies: ["RegState", "RegStateOngoingAccess"], swiftSettings: settings),
         .target(name: "RegStateTesting", dependencies: ["RegState", "RegStateSimulator"], swiftSettings: settings),
-        .executableTarget(name: "regstate", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting"],
+        .executableTarget(name: "regstate", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateSimulator",
+                                                          "RegStateTesting"],
                           swiftSettings: settings),
         // Deterministic simulation testing: a seeded world (scheduling, time, network, disk, crashes, users) around
         // the real RegStateService, and the invariants checked in every run.
@@ -49,18 +54,18 @@ let package = Package(
         .executableTarget(name: "RegStateCrashProbe", dependencies: ["RegState"], swiftSettings: settings),
         // The fuzz targets (Tests/Fuzz/run.sh builds them with -sanitize=fuzzer,address and runs them); built plainly,
         // it replays inputs through a target, which the tests do with the corpus.
-        .executableTarget(name: "RegStateFuzz", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting"], path: "Tests/Fuzz/RegStateFuzz",
+        .executableTarget(name: "RegStateFuzz", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateSimulator", "RegStateTesting"], path: "Tests/Fuzz/RegStateFuzz",
                           swiftSettings: settings),
         // What the test targets that run child processes share: finding the package root and the built executables.
         .target(name: "RegStateTestSupport", dependencies: ["RegState"], path: "Tests/RegStateTestSupport", swiftSettings: settings),
-        .testTarget(name: "RegStateTests", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting", "RegStateCrashProbe",
+        .testTarget(name: "RegStateTests", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateSimulator", "RegStateTesting", "RegStateCrashProbe",
                                                           "RegStateFuzz", "RegStateTestSupport"], swiftSettings: settings),
-        .testTarget(name: "RegStateSimulatorTests", dependencies: ["RegState", "RegStateSimulator", "RegStateTesting", "RegStateTestSupport"], swiftSettings: settings),
+        .testTarget(name: "RegStateSimulatorTests", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateSimulator", "RegStateTesting", "RegStateTestSupport"], swiftSettings: settings),
         .testTarget(name: "RegStateSimulationTests", dependencies: ["RegStateSimulation", "regstate-sim", "RegStateTestSupport"],
                     swiftSettings: settings),
         .testTarget(name: "RegStateCLITests", dependencies: ["regstate", "RegStateTesting", "RegStateTestSupport"],
                     swiftSettings: settings),
-        .testTarget(name: "RegStateInteropTests", dependencies: ["RegState", "RegStateTesting", "regstate", "RegStateTestSupport"],
+        .testTarget(name: "RegStateInteropTests", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateTesting", "regstate", "RegStateTestSupport"],
                     swiftSettings: settings),
     ]
 )

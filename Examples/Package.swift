@@ -10,7 +10,8 @@ let package = Package(
     targets: [
         .target(
             name: "RegStateExamples",
-            dependencies: [.product(name: "RegState", package: "RegState")],
+            dependencies: [.product(name: "RegState", package: "RegState"),
+                           .product(name: "RegStateOngoingAccess", package: "RegState")],
             swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
         ),
     ]

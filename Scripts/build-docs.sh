@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Builds the DocC archives for RegState and RegStateSimulator with the toolchain's own docc (no plugin): symbol graphs
-# from `swift build` in its own scratch path (so the flags never invalidate the main .build), then `docc convert`
+# Builds the DocC archives for RegState, RegStateOngoingAccess and RegStateSimulator with the toolchain's own docc
+# (no plugin): symbol graphs from `swift build` in its own scratch path (so the flags never invalidate the main .build), then `docc convert`
 # with warnings as errors. Also fails when a public top-level symbol is missing from its catalog's Topics, or when a
 # "Testing with the simulator" article's code is not the test suite's (DocumentedUsageTests, which compiles it).
-# The archives are made for static hosting: .build/docs/site/ is a website (RegState/, RegStateSimulator/ and an
+# The archives are made for static hosting: .build/docs/site/ is a website (one folder a module and an
 # index page) that any static file server hosts as it is (python3 -m http.server -d .build/docs/site). DocC's pages
 # load their content with JavaScript, which browsers do not allow from file:// URLs, so the folder is served, not
 # opened as files (docc's --experimental-transform-for-static-hosting-with-content, which would put the content in
@@ -20,7 +20,7 @@ swift build --scratch-path "$scratch" --target RegStateSimulator \
   -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public >/dev/null
 docc_bin=$(command -v docc || xcrun --find docc)
 status=0
-for module in RegState RegStateSimulator; do
+for module in RegState RegStateOngoingAccess RegStateSimulator; do
   dir="$scratch/graphs-$module"; rm -rf "$dir"; mkdir -p "$dir"
   cp "$graphs/$module.symbols.json" "$dir/"
   for extension in "$graphs/$module@"*.symbols.json; do [ -e "$extension" ] && cp "$extension" "$dir/"; done
@@ -41,7 +41,7 @@ python3 Scripts/check-doc-snippets.py || status=1
 # The website: each archive at /<Module>/, an index page at /.
 site="$scratch/site"
 rm -rf "$site"; mkdir -p "$site"
-for module in RegState RegStateSimulator; do cp -R "$scratch/$module.doccarchive" "$site/$module"; done
+for module in RegState RegStateOngoingAccess RegStateSimulator; do cp -R "$scratch/$module.doccarchive" "$site/$module"; done
 cat > "$site/index.html" <<'HTML'
 <!doctype html>
 <meta charset="utf-8">
@@ -51,6 +51,8 @@ cat > "$site/index.html" <<'HTML'
 <p>API reference and articles, built by DocC from the catalogs in the repository.</p>
 <ul>
   <li><a href="RegState/documentation/regstate/index.html">RegState</a>: the engine, its events, storage and requests</li>
+  <li><a href="RegStateOngoingAccess/documentation/regstateongoingaccess/index.html">RegStateOngoingAccess</a>:
+    consent once, restore access without the user</li>
   <li><a href="RegStateSimulator/documentation/regstatesimulator/index.html">RegStateSimulator</a>: the in-process
     provider and backend for tests</li>
 </ul>

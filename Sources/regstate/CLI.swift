@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 import RegStateSimulator
 
 /// The `regstate` tool: parses the command line, builds the engine and runs one command.

@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 
 /// Everything the command line asked for, parsed and checked: which command, where the store is, how to talk.
 struct CLIOptions: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 import RegStateSimulator
 
 /// `regstate ongoing-access authorize|fetch`: the ongoing-access design's flow on the simulator's ongoing-access provider, whose world

@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 
 /// One `ongoing-access` run: the two actions and their output.
 struct OngoingAccessRun: Sendable {

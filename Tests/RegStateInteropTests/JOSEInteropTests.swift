@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 import Testing
 
 /// The library's JWS against an independent implementation (Python's jwcrypto): what the library signs verifies

@@ -12,14 +12,16 @@ import Testing
 /// write, with and without a power loss, full disks, and locks released by dying processes.
 @Suite("Simulated file system")
 struct SimulatedFileSystemTests {
-    static let storeURL = URL(fileURLWithPath: "/sim/store")
-    static let journalURL = URL(fileURLWithPath: "/sim/journal.log")
+    static let storePath = "/sim/store"
+    static let journalPath = "/sim/journal.log"
 
     /// A file system holding `old` under "credentials" (written durably by process 0), and the processes it killed.
     static func world(seed: UInt64, old: Data?) throws -> (SimulatedFileSystem, KilledList) {
         let killed = KilledList()
         let fs = SimulatedFileSystem(random: SeededRandom(seed: seed), ledger: Ledger()) { killed.insert($0) }
-        if let old { try FileSecureStore(directory: storeURL, fileSystem: fs.calls(for: 0)).set(old, forKey: "credentials") }
+        if let old {
+            try FileSecureStore(directoryPath: storePath, fileSystem: fs.calls(for: 0)).set(old, forKey: "credentials")
+        }
         return (fs, killed)
     }
 
@@ -27,7 +29,8 @@ struct SimulatedFileSystemTests {
     static func callsOfOneWrite() throws -> Int {
         let (fs, _) = try world(seed: 1, old: Data("old".utf8))
         let before = fs.systemCalls
-        try FileSecureStore(directory: storeURL, fileSystem: fs.calls(for: 1)).set(Data("new".utf8), forKey: "credentials")
+        let store = try FileSecureStore(directoryPath: storePath, fileSystem: fs.calls(for: 1))
+        try store.set(Data("new".utf8), forKey: "credentials")
         return fs.systemCalls - before
     }
 
@@ -45,10 +48,11 @@ struct SimulatedFileSystemTests {
                 fs.crash(atCall: index, powerLoss: powerLoss)
                 // The crash may hit a call whose error the code ignores (a close in a `defer`): the write then returns,
                 // but the process is dead all the same.
-                _ = try? FileSecureStore(directory: Self.storeURL, fileSystem: fs.calls(for: 1)).set(new, forKey: "credentials")
+                let writer = try? FileSecureStore(directoryPath: Self.storePath, fileSystem: fs.calls(for: 1))
+                _ = try? writer?.set(new, forKey: "credentials")
                 guard killed.contains(1) else { continue }  // Short writes vary the count: this write made fewer calls.
                 crashes += 1
-                let reader = try FileSecureStore(directory: Self.storeURL, fileSystem: fs.calls(for: 2))
+                let reader = try FileSecureStore(directoryPath: Self.storePath, fileSystem: fs.calls(for: 2))
                 let value = try reader.data(forKey: "credentials")
                 #expect(value == old || value == new, "call \(index), seed \(seed): torn value \(value?.count ?? -1) bytes")
                 #expect(try reader.keys() == ["credentials"])
@@ -89,14 +93,14 @@ struct SimulatedFileSystemTests {
         var crashes = 0
         for index in 1...14 {
             let (fs, killed) = try Self.world(seed: UInt64(index), old: nil)
-            let first = try FileJournal(url: Self.journalURL, fileSystem: fs.calls(for: 0))
+            let first = try FileJournal(path: Self.journalPath, fileSystem: fs.calls(for: 0))
             for line in lines { try first.append(line) }
-            let writer = try FileJournal(url: Self.journalURL, fileSystem: fs.calls(for: 1))
+            let writer = try FileJournal(path: Self.journalPath, fileSystem: fs.calls(for: 1))
             fs.crash(atCall: index, powerLoss: powerLoss)
             _ = try? writer.append(new)
             guard killed.contains(1) else { continue }  // The append finished in fewer calls.
             crashes += 1
-            let reader = try FileJournal(url: Self.journalURL, fileSystem: fs.calls(for: 2))
+            let reader = try FileJournal(path: Self.journalPath, fileSystem: fs.calls(for: 2))
             let read = try reader.read().lines
             #expect(read == lines || read == lines + [new], "call \(index): \(read.count) lines")
             try reader.append(Data("after".utf8))
@@ -116,9 +120,9 @@ struct SimulatedFileSystemTests {
         for seed in 1...30 as ClosedRange<UInt64> {
             let ledger = Ledger()
             let fs = SimulatedFileSystem(random: SeededRandom(seed: seed), ledger: ledger) { _ in }
-            fs.watch(Self.journalURL.path, journal: true)
-            let journal = RecordingJournal(journal: try FileJournal(url: Self.journalURL, fileSystem: fs.calls(for: 1)),
-                                           fileSystem: fs)
+            fs.watch(Self.journalPath, journal: true)
+            let file = try FileJournal(path: Self.journalPath, fileSystem: fs.calls(for: 1))
+            let journal = RecordingJournal(journal: file, fileSystem: fs)
             for line in old { try journal.append(line) }
             var written = false
             try? journal.update { _ in
@@ -127,7 +131,7 @@ struct SimulatedFileSystemTests {
                 return .appendLines(new)
             }
             #expect(written)
-            let read = try FileJournal(url: Self.journalURL, fileSystem: fs.calls(for: 2)).read().lines
+            let read = try FileJournal(path: Self.journalPath, fileSystem: fs.calls(for: 2)).read().lines
             #expect(read.count >= old.count && Array(read.prefix(old.count)) == old)
             #expect(Array(read.dropFirst(old.count)) == Array(new.prefix(read.count - old.count)))
             if read.count > old.count, read.count < old.count + new.count { partial += 1 }
@@ -140,8 +144,8 @@ struct SimulatedFileSystemTests {
     func returnedWritesSurvivePowerLoss() throws {
         for seed in 1...20 as ClosedRange<UInt64> {
             let (fs, killed) = try Self.world(seed: seed, old: Data("old".utf8))
-            let store = try FileSecureStore(directory: Self.storeURL, fileSystem: fs.calls(for: 1))
-            let journal = try FileJournal(url: Self.journalURL, fileSystem: fs.calls(for: 1))
+            let store = try FileSecureStore(directoryPath: Self.storePath, fileSystem: fs.calls(for: 1))
+            let journal = try FileJournal(path: Self.journalPath, fileSystem: fs.calls(for: 1))
             try store.set(Data("new".utf8), forKey: "credentials")
             try journal.append(Data("one".utf8))
             try journal.replaceAll(with: [Data("two".utf8), Data("three".utf8)])
@@ -150,10 +154,10 @@ struct SimulatedFileSystemTests {
             try store.removeValue(forKey: "other")
             fs.cutPower()
             #expect(killed.contains(1))
-            let reader = try FileSecureStore(directory: Self.storeURL, fileSystem: fs.calls(for: 2))
+            let reader = try FileSecureStore(directoryPath: Self.storePath, fileSystem: fs.calls(for: 2))
             #expect(try reader.data(forKey: "credentials") == Data("new".utf8))
             #expect(try reader.keys() == ["credentials"])
-            let lines = try FileJournal(url: Self.journalURL, fileSystem: fs.calls(for: 2)).read()
+            let lines = try FileJournal(path: Self.journalPath, fileSystem: fs.calls(for: 2)).read()
             #expect(lines.lines == ["two", "three", "four"].map { Data($0.utf8) } && lines.droppedLines == 0)
         }
     }
@@ -164,17 +168,17 @@ struct SimulatedFileSystemTests {
         // appends were fsynced into the new file, whose name was not durable, and the power loss brought back the old.
         for seed in 1...20 as ClosedRange<UInt64> {
             let (fs, killed) = try Self.world(seed: seed, old: nil)
-            let old = try FileJournal(url: Self.journalURL, fileSystem: fs.calls(for: 0))
+            let old = try FileJournal(path: Self.journalPath, fileSystem: fs.calls(for: 0))
             for line in ["one", "two", "three"] { try old.append(Data(line.utf8)) }
             let dying = fs.calls(for: 1)
-            try FileJournal(url: URL(fileURLWithPath: "/sim/.compacted"), fileSystem: dying).append(Data("compacted".utf8))
-            try dying.rename("/sim/.compacted", to: Self.journalURL.path)
+            try FileJournal(path: "/sim/.compacted", fileSystem: dying).append(Data("compacted".utf8))
+            try dying.rename("/sim/.compacted", to: Self.journalPath)
             fs.kill(1)  // Before its directory fsync.
-            let next = try FileJournal(url: Self.journalURL, fileSystem: fs.calls(for: 2))
+            let next = try FileJournal(path: Self.journalPath, fileSystem: fs.calls(for: 2))
             try next.append(Data("after".utf8))
             fs.cutPower()
             #expect(killed.contains(2))
-            let lines = try FileJournal(url: Self.journalURL, fileSystem: fs.calls(for: 3)).read().lines
+            let lines = try FileJournal(path: Self.journalPath, fileSystem: fs.calls(for: 3)).read().lines
             #expect(lines == ["compacted", "after"].map { Data($0.utf8) }, "seed \(seed): \(lines.count) lines")
         }
     }
@@ -182,7 +186,7 @@ struct SimulatedFileSystemTests {
     @Test("Given a full disk, when a process writes, then the write fails, the old value stays, and removal still works")
     func fullDisk() throws {
         let (fs, _) = try Self.world(seed: 3, old: Data("old".utf8))
-        let store = try FileSecureStore(directory: Self.storeURL, fileSystem: fs.calls(for: 1))
+        let store = try FileSecureStore(directoryPath: Self.storePath, fileSystem: fs.calls(for: 1))
         fs.writeFailurePercent = 100
         #expect(throws: StoreError.self) { try store.set(Data("new".utf8), forKey: "credentials") }
         #expect(try store.data(forKey: "credentials") == Data("old".utf8))
@@ -193,8 +197,8 @@ struct SimulatedFileSystemTests {
     @Test("Given a process holding the store's lock, when it dies, then another process takes the lock")
     func lockPassesOnDeath() async throws {
         let (fs, _) = try Self.world(seed: 4, old: nil)
-        let holder = try FileSecureStore(directory: Self.storeURL, fileSystem: fs.calls(for: 1))
-        let other = try FileSecureStore(directory: Self.storeURL, fileSystem: fs.calls(for: 2))
+        let holder = try FileSecureStore(directoryPath: Self.storePath, fileSystem: fs.calls(for: 1))
+        let other = try FileSecureStore(directoryPath: Self.storePath, fileSystem: fs.calls(for: 2))
         let lease = try await holder.acquireExclusiveAccess(timeout: 1)
         await #expect(throws: StoreError.busy(waited: 0.05)) { try await other.acquireExclusiveAccess(timeout: 0.05) }
         fs.kill(1)

@@ -3,6 +3,7 @@ import RegStateSimulator
 import RegStateTesting
 import Testing
 @testable import RegState
+@testable import RegStateOngoingAccess
 
 /// Issue 27: every number read from disk is range-checked where it is read. Written as a rule: each record is made
 /// by its real writer with every optional member present, then every numeric member in it (found by walking the

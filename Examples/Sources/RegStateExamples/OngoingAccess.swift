@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 
 /// Seed 003's ongoing access in an app: consent once, keep the token, restore later without the user.
 ///

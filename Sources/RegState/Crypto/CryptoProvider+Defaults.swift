@@ -10,30 +10,22 @@ extension CryptoProvider {
         ProviderVerificationKey(provider: self, material: key)
     }
 
-    /// Not supported by this provider: throws.
-    ///
-    /// - Throws: ``CryptoError/invalidKey(_:)`` always.
+    /// Not supported by this provider: always throws ``CryptoError/invalidKey(_:)``.
     public func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws(CryptoError) -> Bool {
         throw CryptoError.invalidKey("this crypto provider has no ES256")
     }
 
-    /// Not supported by this provider: throws.
-    ///
-    /// - Throws: ``CryptoError/keyGenerationFailed(_:)`` always.
+    /// Not supported by this provider: always throws ``CryptoError/keyGenerationFailed(_:)``.
     public func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey {
         throw CryptoError.keyGenerationFailed("this crypto provider has no P-256")
     }
 
-    /// Not supported by this provider: throws.
-    ///
-    /// - Throws: ``CryptoError/invalidKey(_:)`` always.
+    /// Not supported by this provider: always throws ``CryptoError/invalidKey(_:)``.
     public func publicKey(of privateKey: P256PrivateKey) throws(CryptoError) -> P256PublicKey {
         throw CryptoError.invalidKey("this crypto provider has no P-256")
     }
 
-    /// Not supported by this provider: throws.
-    ///
-    /// - Throws: ``CryptoError/signingFailed(_:)`` always.
+    /// Not supported by this provider: always throws ``CryptoError/signingFailed(_:)``.
     public func sign(message: Data, privateKey: P256PrivateKey) throws(CryptoError) -> Data {
         throw CryptoError.signingFailed("this crypto provider has no ES256")
     }

@@ -108,16 +108,9 @@ struct PEMBlock {
 
     /// `der` as a PEM block with 64-character lines.
     static func encode(label: String, der: Data) -> String {
-        let base64 = der.base64EncodedString()
-        var lines = ["-----BEGIN \(label)-----"]
-        var index = base64.startIndex
-        while index < base64.endIndex {
-            let next = base64.index(index, offsetBy: 64, limitedBy: base64.endIndex) ?? base64.endIndex
-            lines.append(String(base64[index..<next]))
-            index = next
-        }
-        lines.append("-----END \(label)-----")
-        return lines.joined(separator: "\n") + "\n"
+        let base64 = Array(der.base64EncodedString())
+        let body = stride(from: 0, to: base64.count, by: 64).map { String(base64[$0..<min($0 + 64, base64.count)]) }
+        return (["-----BEGIN \(label)-----"] + body + ["-----END \(label)-----"]).joined(separator: "\n") + "\n"
     }
 }
 

@@ -8,7 +8,8 @@ import Security
 #endif
 
 // CryptoKit for hashing and HMAC, Security for random bytes and RSA. Security imports and exports RSA keys as
-// PKCS #1 DER, the same form ``RSAPrivateKey`` holds and ``DER`` builds for public keys.
+// PKCS #1 DER, the same form ``RSAPrivateKey`` holds and ``DER`` builds for public keys. Security's `CFError`
+// out-parameters are passed `nil`: the result alone says whether a call failed, and the error was never read.
 // Not run on Linux, where RegState is built and tested: type-checked there against stubs (Tests/AppleTypeCheck).
 
 extension SystemCrypto {
@@ -47,11 +48,7 @@ extension SystemCrypto {
         }
         let der = DER.rsaPublicKey(modulus: publicKey.modulus, exponent: publicKey.exponent)
         let key = try Self.secKey(der, keyClass: kSecAttrKeyClassPublic)
-        var error: Unmanaged<CFError>?
-        let valid = SecKeyVerifySignature(
-            key, Self.secAlgorithm(algorithm), message as CFData, signature as CFData, &error)
-        _ = error?.takeRetainedValue()
-        return valid
+        return SecKeyVerifySignature(key, Self.secAlgorithm(algorithm), message as CFData, signature as CFData, nil)
     }
 
     /// Signs `message` with `privateKey` using `algorithm`, from `SecKeyCreateSignature`.
@@ -64,10 +61,9 @@ extension SystemCrypto {
         guard SecKeyGetBlockSize(key) * 8 >= Self.minimumRSAKeyBits else {
             throw CryptoError.invalidKey("modulus shorter than \(Self.minimumRSAKeyBits) bits")
         }
-        var error: Unmanaged<CFError>?
-        let signature = SecKeyCreateSignature(key, Self.secAlgorithm(algorithm), message as CFData, &error)
-        _ = error?.takeRetainedValue()
-        guard let signature else { throw CryptoError.signingFailed("Security refused to sign") }
+        guard let signature = SecKeyCreateSignature(key, Self.secAlgorithm(algorithm), message as CFData, nil) else {
+            throw CryptoError.signingFailed("Security refused to sign")
+        }
         return signature as Data
     }
 
@@ -82,11 +78,10 @@ extension SystemCrypto {
             kSecAttrKeyType as String: kSecAttrKeyTypeRSA,
             kSecAttrKeySizeInBits as String: bits,
         ]
-        var error: Unmanaged<CFError>?
-        let key = SecKeyCreateRandomKey(attributes as CFDictionary, &error)
-        _ = error?.takeRetainedValue()
-        guard let key else { throw CryptoError.keyGenerationFailed("Security could not generate the key") }
-        guard let der = Self.externalRepresentation(of: key) else {
+        guard let key = SecKeyCreateRandomKey(attributes as CFDictionary, nil) else {
+            throw CryptoError.keyGenerationFailed("Security could not generate the key")
+        }
+        guard let der = SecKeyCopyExternalRepresentation(key, nil) as Data? else {
             throw CryptoError.keyGenerationFailed("Security could not export the key")
         }
         return RSAPrivateKey(pkcs1DER: der)
@@ -97,8 +92,8 @@ extension SystemCrypto {
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the DER is not an RSA private key.
     public func publicKey(of privateKey: RSAPrivateKey) throws(CryptoError) -> RSAPublicKey {
         let key = try Self.secKey(privateKey.pkcs1DER, keyClass: kSecAttrKeyClassPrivate)
-        guard let publicKey = SecKeyCopyPublicKey(key), let der = Self.externalRepresentation(of: publicKey),
-            let parts = DER.parseRSAPublicKey(der)
+        guard let publicKey = SecKeyCopyPublicKey(key),
+            let der = SecKeyCopyExternalRepresentation(publicKey, nil) as Data?, let parts = DER.parseRSAPublicKey(der)
         else { throw CryptoError.invalidKey("the public half cannot be exported") }
         return RSAPublicKey(modulus: parts.modulus, exponent: parts.exponent)
     }
@@ -121,18 +116,10 @@ extension SystemCrypto {
             kSecAttrKeyType as String: kSecAttrKeyTypeRSA,
             kSecAttrKeyClass as String: keyClass,
         ]
-        var error: Unmanaged<CFError>?
-        let key = SecKeyCreateWithData(der as CFData, attributes as CFDictionary, &error)
-        _ = error?.takeRetainedValue()
-        guard let key else { throw CryptoError.invalidKey("not a PKCS #1 RSA key") }
+        guard let key = SecKeyCreateWithData(der as CFData, attributes as CFDictionary, nil) else {
+            throw CryptoError.invalidKey("not a PKCS #1 RSA key")
+        }
         return key
-    }
-
-    private static func externalRepresentation(of key: SecKey) -> Data? {
-        var error: Unmanaged<CFError>?
-        let data = SecKeyCopyExternalRepresentation(key, &error)
-        _ = error?.takeRetainedValue()
-        return data as Data?
     }
 }
 #endif

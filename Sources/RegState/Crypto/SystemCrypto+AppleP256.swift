@@ -15,10 +15,7 @@ extension SystemCrypto {
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the point is not on P-256.
     public func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws(CryptoError) -> Bool {
         guard signature.count == 64 else { return false }
-        let key: P256.Signing.PublicKey
-        do {
-            key = try P256.Signing.PublicKey(x963Representation: publicKey.uncompressedPoint)
-        } catch {
+        guard let key = try? P256.Signing.PublicKey(x963Representation: publicKey.uncompressedPoint) else {
             throw CryptoError.invalidKey("not a point on P-256")
         }
         guard let parsed = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
@@ -31,11 +28,10 @@ extension SystemCrypto {
     /// - Throws: ``CryptoError/keyGenerationFailed(_:)`` when the Secure Enclave refuses to make a key.
     public func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey {
         if p256Keys == .secureEnclaveWhenAvailable, SecureEnclave.isAvailable {
-            do {
-                return P256PrivateKey(secureEnclaveReference: try SecureEnclave.P256.Signing.PrivateKey().dataRepresentation)
-            } catch {
+            guard let key = try? SecureEnclave.P256.Signing.PrivateKey() else {
                 throw CryptoError.keyGenerationFailed("the Secure Enclave could not make the key")
             }
+            return P256PrivateKey(secureEnclaveReference: key.dataRepresentation)
         }
         return P256PrivateKey(pkcs8DER: P256.Signing.PrivateKey().derRepresentation)
     }
@@ -56,19 +52,14 @@ extension SystemCrypto {
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the key cannot be used; ``CryptoError/signingFailed(_:)``.
     public func sign(message: Data, privateKey: P256PrivateKey) throws(CryptoError) -> Data {
-        try Self.withP256Key(privateKey, software: { key throws(CryptoError) in
-            do {
-                return try key.signature(for: message).rawRepresentation
-            } catch {
-                throw CryptoError.signingFailed("CryptoKit refused to sign")
-            }
-        }, enclave: { key throws(CryptoError) in
-            do {
-                return try key.signature(for: message).rawRepresentation
-            } catch {
-                throw CryptoError.signingFailed("the Secure Enclave refused to sign")
-            }
-        })
+        let signature = try Self.withP256Key(privateKey,
+                                             software: { try? $0.signature(for: message).rawRepresentation },
+                                             enclave: { try? $0.signature(for: message).rawRepresentation })
+        guard let signature else {
+            let signer = privateKey.secureEnclaveReference == nil ? "CryptoKit" : "the Secure Enclave"
+            throw CryptoError.signingFailed("\(signer) refused to sign")
+        }
+        return signature
     }
 
     /// Rebuilds `key` in CryptoKit's form, in software or in the Secure Enclave, and runs the matching body.
@@ -77,18 +68,12 @@ extension SystemCrypto {
         enclave: (SecureEnclave.P256.Signing.PrivateKey) throws(CryptoError) -> T
     ) throws(CryptoError) -> T {
         if let reference = key.secureEnclaveReference {
-            let rebuilt: SecureEnclave.P256.Signing.PrivateKey
-            do {
-                rebuilt = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: reference)
-            } catch {
+            guard let rebuilt = try? SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: reference) else {
                 throw CryptoError.invalidKey("not a Secure Enclave key of this device")
             }
             return try enclave(rebuilt)
         }
-        let rebuilt: P256.Signing.PrivateKey
-        do {
-            rebuilt = try P256.Signing.PrivateKey(derRepresentation: key.pkcs8DER)
-        } catch {
+        guard let rebuilt = try? P256.Signing.PrivateKey(derRepresentation: key.pkcs8DER) else {
             throw CryptoError.invalidKey("not a PKCS #8 P-256 private key")
         }
         return try software(rebuilt)

@@ -58,8 +58,7 @@ extension SystemCrypto {
     public func verify(
         signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm
     ) throws(CryptoError) -> Bool {
-        let key = try LibCryptoVerificationKey(key: Self.loadPublicKey(publicKey), material: .rsa(publicKey))
-        return try key.verify(signature: signature, message: message, algorithm: algorithm)
+        try verificationKey(for: .rsa(publicKey)).verify(signature: signature, message: message, algorithm: algorithm)
     }
 
     /// Signs `message` with `privateKey` using `algorithm`, from `EVP_DigestSign`.
@@ -68,9 +67,7 @@ extension SystemCrypto {
     ///   ``CryptoError/signingFailed(_:)`` when libcrypto fails to sign.
     public func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Data {
         guard algorithm.isRSA else { throw CryptoError.invalidKey("an RSA key cannot sign \(algorithm.rawValue)") }
-        let key = try Self.loadPrivateKey(privateKey)
-        defer { EVP_PKEY_free(key) }
-        return try Self.sign(message: message, key: key, algorithm: algorithm)
+        return try LibCryptoRSASigningKey(privateKey).sign(message: message, algorithm: algorithm)
     }
 
     /// Signs `message` with the loaded `key` from `EVP_DigestSign`: with `algorithm`'s RSA padding, or for ES256 in

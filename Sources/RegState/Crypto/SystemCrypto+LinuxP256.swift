@@ -21,8 +21,7 @@ extension SystemCrypto {
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` when the point is not on P-256.
     public func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws(CryptoError) -> Bool {
-        let key = try LibCryptoVerificationKey(key: Self.loadP256PublicKey(publicKey), material: .p256(publicKey))
-        return try key.verify(signature: signature, message: message, algorithm: .es256)
+        try verificationKey(for: .p256(publicKey)).verify(signature: signature, message: message, algorithm: .es256)
     }
 
     /// Generates a P-256 key with `EVP_PKEY_keygen` and exports it as PKCS #8 DER.
@@ -77,9 +76,7 @@ extension SystemCrypto {
     ///
     /// - Throws: ``CryptoError/invalidKey(_:)`` for a key that is not P-256, ``CryptoError/signingFailed(_:)``.
     public func sign(message: Data, privateKey: P256PrivateKey) throws(CryptoError) -> Data {
-        let key = try Self.loadP256PrivateKey(privateKey)
-        defer { EVP_PKEY_free(key) }
-        return try Self.sign(message: message, key: key, algorithm: .es256)
+        try signingKey(for: privateKey).sign(message: message)
     }
 }
 

@@ -34,11 +34,11 @@ public struct RegStateConfiguration: Sendable {
     /// genuine redirect, also across a relaunch (the count is kept with the login in the secure store); the next one
     /// discards the login with ``RegistrationFailure/tooManyRefusedRedirects``.
     public var maxRefusedRedirects = 3
-    /// Whether ongoing access (``OngoingAccessTokenStore``) outlives the registration session (default
-    /// `false`). By default a session's end leaves nothing of the user: logout, a forced logout and a final **E**
-    /// remove the ongoing-access record with the credentials (its provider offers no revocation, so the token is
-    /// forgotten, not revoked), and ``RegStateService/clearState()`` always removes it. An app that reads the user's
-    /// data on their behalf after they sign out sets this to `true`, explicitly; clear-state still removes it.
+    /// Whether ongoing access (`OngoingAccessTokenStore`, in `RegStateOngoingAccess`) outlives the registration
+    /// session (default `false`). By default a session's end leaves nothing of the user: logout, a forced logout and a
+    /// final **E** remove the ongoing-access record with the credentials (its provider offers no revocation, so the
+    /// token is forgotten, not revoked), and ``RegStateService/clearState()`` always removes it. An app that reads the
+    /// user's data on their behalf after they sign out sets this to `true`, explicitly; clear-state still removes it.
     public var keepsOngoingAccessAfterSessionEnd = false
     /// Seconds a social login may stay unfinished (default 600): its redirect is refused after that, with
     /// ``RegistrationFailure/pendingLoginExpired``. The login in progress is kept in the secure store for this long so

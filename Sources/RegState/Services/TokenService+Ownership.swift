@@ -16,7 +16,7 @@ extension TokenService {
         if let pending = pendingLogin(), owned.pendingLogins.contains(pending.request.state) {
             try store.removeValue(forKey: PendingLogin.storeKey)
         }
-        if ours, !keepingOngoingAccess { try store.removeValue(forKey: OngoingAccessTokenStore.recordKey) }
+        if ours, !keepingOngoingAccess { try store.removeValue(forKey: Self.ongoingAccessKey) }
         return ours
     }
 

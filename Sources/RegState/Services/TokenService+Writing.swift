@@ -91,7 +91,7 @@ extension TokenService {
     /// the installation id, the pending login, the DPoP keys, the ongoing-access record, the first host-mode format.
     package static let everyRecordKey = [credentialsKey, quarantineKey, installationKey, PendingLogin.storeKey,
                                          DPoPKeyStore.recordKey, DPoPKeyStore.registrationRecordKey,
-                                         OngoingAccessTokenStore.recordKey, legacyHostSessionKey]
+                                         ongoingAccessKey, legacyHostSessionKey]
 
     /// Removes every record RegState writes (``everyRecordKey``), ongoing access included, with the installation id
     /// (clear-state); returns the removed keys.

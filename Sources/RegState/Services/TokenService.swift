@@ -13,6 +13,8 @@ package actor TokenService {
     package static let installationKey = "installation_id"
     /// Where an unreadable credentials record is set aside, so that nothing is silently destroyed.
     package static let quarantineKey = "credentials.unreadable"
+    /// The store key of the ongoing-access record (`RegStateOngoingAccess`), which a session's end removes.
+    package static let ongoingAccessKey = "ongoing-access"
 
     let store: any SecureStore
     /// The last record decoded and the bytes it came from: the same bytes are not decoded again.

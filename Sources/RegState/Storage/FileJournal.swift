@@ -41,16 +41,11 @@ public final class FileJournal: EventJournal {
     ///
     /// - Throws: ``JournalError/unreadable(_:)`` when the file cannot be opened or created, or is not a regular file.
     public convenience init(url: URL) throws(JournalError) {
-        try self.init(url: url, fileSystem: PosixFileSystem())
+        try self.init(standardizedPath: url.standardizedFileURL.path, fileSystem: PosixFileSystem())
     }
 
-    /// Opens the journal at `url` on `fileSystem` (the real one, or a simulated one under test), as
-    /// ``init(url:)`` describes.
-    package convenience init(url: URL, fileSystem fs: any StorageFileSystem) throws(JournalError) {
-        try self.init(standardizedPath: url.standardizedFileURL.path, fileSystem: fs)
-    }
-
-    /// Opens the journal at the file `path` (standardized here as ``init(url:)`` does) on `fileSystem`.
+    /// Opens the journal at the file `path` (standardized here as ``init(url:)`` does) on `fileSystem` (the real one,
+    /// or a simulated one under test).
     package convenience init(path: String, fileSystem fs: any StorageFileSystem) throws(JournalError) {
         try self.init(standardizedPath: PlainPath.standardized(path), fileSystem: fs)
     }

@@ -36,16 +36,11 @@ public final class FileSecureStore: SecureStore {
     /// - Throws: ``StoreError/unusableLocation(path:reason:)`` when the path is not a directory, cannot be created,
     ///   belongs to another user, or is not writable.
     public convenience init(directory: URL) throws(StoreError) {
-        try self.init(directory: directory, fileSystem: PosixFileSystem())
+        try self.init(standardizedPath: directory.standardizedFileURL.path, fileSystem: PosixFileSystem())
     }
 
-    /// Opens the store at `directory` on `fileSystem` (the real one, or a simulated one under test), as
-    /// ``init(directory:)`` describes.
-    package convenience init(directory: URL, fileSystem fs: any StorageFileSystem) throws(StoreError) {
-        try self.init(standardizedPath: directory.standardizedFileURL.path, fileSystem: fs)
-    }
-
-    /// Opens the store at the directory `path` (standardized here as ``init(directory:)`` does) on `fileSystem`.
+    /// Opens the store at the directory `path` (standardized here as ``init(directory:)`` does) on `fileSystem` (the
+    /// real one, or a simulated one under test).
     package convenience init(directoryPath path: String, fileSystem fs: any StorageFileSystem) throws(StoreError) {
         try self.init(standardizedPath: PlainPath.standardized(path), fileSystem: fs)
     }
@@ -57,9 +52,8 @@ public final class FileSecureStore: SecureStore {
         try Self.prepare(path, fs)
         do {
             // Another process may be writing right now: only the holder of the lock may call a temporary file stale.
-            let lockPath = lock.path
-            if let lock = try FileLock.tryLock(lockPath, fileSystem: fs) {
-                defer { lock.unlock() }
+            if let held = try FileLock.tryLock(lock.path, fileSystem: fs) {
+                defer { held.unlock() }
                 try AtomicFile.removeStaleTemporaryFiles(in: path, fileSystem: fs)
             }
         } catch {
@@ -94,14 +88,12 @@ public final class FileSecureStore: SecureStore {
     }
 
     /// Removes the value under `key` durably; removing a missing key is not an error.
-    ///
-    /// - Throws: ``StoreError/invalidKey(_:)``, ``StoreError/writeFailed(key:reason:)``.
     public func removeValue(forKey key: String) throws(StoreError) {
         try StoreKey.validate(key)
         do {
             // The directory is synced even when the file was already gone: its absence may be another process's
             // unlink that the process died before syncing, and a removal that returns must be on disk.
-            _ = try fileSystem.removeFile(filePath(for: key))
+            _ = try fileSystem.unlink(filePath(for: key))
             try fileSystem.syncDirectory(directoryPath)
         } catch {
             throw .writeFailed(key: key, reason: error.reason)

@@ -127,13 +127,21 @@ public final class KeychainSecureStore: SecureItemStore {
     private func protection(_ key: String) throws(StoreError) -> [String: Any] {
         switch policy {
         case .none:
-            return [kSecAttrAccessible as String: accessibility.attributeValue]
+            return [kSecAttrAccessible as String: accessibleAttribute]
         case .userPresence:
-            var error: Unmanaged<CFError>?
-            let control = SecAccessControlCreateWithFlags(nil, accessibility.attributeValue, .userPresence, &error)
-            _ = error?.takeRetainedValue()
-            guard let control else { throw StoreError.writeFailed(key: key, reason: "no access control") }
+            guard let control = SecAccessControlCreateWithFlags(nil, accessibleAttribute, .userPresence, nil) else {
+                throw StoreError.writeFailed(key: key, reason: "no access control")
+            }
             return [kSecAttrAccessControl as String: control]
+        }
+    }
+
+    /// The `kSecAttrAccessible` value of ``accessibility``.
+    private var accessibleAttribute: CFString {
+        switch accessibility {
+        case .afterFirstUnlockThisDeviceOnly: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+        case .whenUnlockedThisDeviceOnly: kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+        case .whenPasscodeSetThisDeviceOnly: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly
         }
     }
 

@@ -4,7 +4,8 @@ import Foundation
 /// process opens (RegStateTesting's `InMemorySecureStore`, or ``LockedSecureStore/processLocal(_:)``), and the first
 /// half of ``FileStoreLock``, so two tasks of one process never contend on the lock file.
 public final class ProcessLocalLock: StoreLock {
-    private let held = LockedFlag()
+    /// Whether a lease is out.
+    private let held = LockedValue(false)
     /// Where the waits' clock and pauses come from (a simulated world drives them under test).
     private let fileSystem: any StorageFileSystem
 
@@ -19,10 +20,17 @@ public final class ProcessLocalLock: StoreLock {
     /// - Throws: ``StoreError/busy(waited:)`` when it is still held after `timeout` (or the task is cancelled).
     public func acquire(timeout: TimeInterval) async throws(StoreError) -> any StoreLease {
         let deadline = fileSystem.now() + timeout
-        while !held.take() {
+        while !held.withLock(Self.take) {
             if fileSystem.now() >= deadline || Task.isCancelled { throw StoreError.busy(waited: timeout) }
             await fileSystem.pause(nanoseconds: 2_000_000)
         }
-        return OnceLease { [held] in held.clear() }
+        return OnceLease { [held] in held.withLock { $0 = false } }
+    }
+
+    /// Sets `held`; `true` when it was clear (the caller now holds the lock).
+    private static func take(_ held: inout Bool) -> Bool {
+        if held { return false }
+        held = true
+        return true
     }
 }

@@ -28,8 +28,6 @@ public protocol SecureItemStore: Sendable {
 
 extension SecureItemStore {
     /// Removes every key, returning the keys it removed (sorted).
-    ///
-    /// - Throws: ``StoreError`` from listing or removing.
     @discardableResult
     public func removeAll() throws(StoreError) -> [String] {
         let all = try keys()

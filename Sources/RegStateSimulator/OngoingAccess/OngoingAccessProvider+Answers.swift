@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 
 /// Signing answers, well or with the fault set on the endpoint.
 extension OngoingAccessProvider {

@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 
 /// The consent screen, played by a test or the CLI.
 extension OngoingAccessProvider {

@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 
 /// The HTTP endpoints: key set, pre-authorization, token (code and refresh), data session and data.
 extension OngoingAccessProvider {

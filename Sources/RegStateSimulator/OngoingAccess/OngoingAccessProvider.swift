@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 
 /// An in-process ongoing-access provider in the digi.me style, speaking HTTP semantics through
 /// ``transport`` so that `OngoingAccessService`'s real code runs against it.

@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 
 /// The knobs of an ``OngoingAccessProvider``: where it lives, which app it knows, token lifetimes and the data it
 /// serves.

@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 import RegStateTesting
 
 /// Through to what is printed: the other targets stop at the parsers, and a time out of range traps where a parsed

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RegState
+@testable import RegStateOngoingAccess
 import RegStateSimulator
 import RegStateTesting
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RegState
+@testable import RegStateOngoingAccess
 
 /// The ongoing-access table as rules over every state and every fact of the flow.
 @Suite("Ongoing access: the pure transition table")

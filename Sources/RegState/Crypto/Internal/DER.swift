@@ -55,12 +55,7 @@ enum DER {
 
     private static func length(_ count: Int) -> [UInt8] {
         if count < 0x80 { return [UInt8(count)] }
-        var bytes: [UInt8] = []
-        var remaining = count
-        while remaining > 0 {
-            bytes.insert(UInt8(remaining & 0xFF), at: 0)
-            remaining >>= 8
-        }
+        let bytes = withUnsafeBytes(of: count.bigEndian) { Array($0.drop { $0 == 0 }) }
         return [0x80 | UInt8(bytes.count)] + bytes
     }
 

@@ -30,13 +30,11 @@ final class LibCryptoVerificationKey: VerificationKey, @unchecked Sendable {
 
     func verify(signature: Data, message: Data, algorithm: SignatureAlgorithm) throws(CryptoError) -> Bool {
         guard material.fits(algorithm) else { throw CryptoError.invalidKey("the key does not fit \(algorithm.rawValue)") }
-        if algorithm == .es256 {
-            // The JOSE form is exactly 64 bytes; anything else never reaches libcrypto.
-            guard let der = DER.ecdsaSignature(jose: signature) else { return false }
-            return try verifyDigest(signature: der, message: message, algorithm: algorithm)
+        // ES256's JOSE form is exactly 64 bytes; anything else, and an empty signature, never reaches libcrypto.
+        guard let der = algorithm == .es256 ? DER.ecdsaSignature(jose: signature) : signature, !der.isEmpty else {
+            return false
         }
-        guard !signature.isEmpty else { return false }
-        return try verifyDigest(signature: signature, message: message, algorithm: algorithm)
+        return try verifyDigest(signature: der, message: message, algorithm: algorithm)
     }
 
     private func verifyDigest(signature: Data, message: Data, algorithm: SignatureAlgorithm) throws(CryptoError) -> Bool {

@@ -3,7 +3,7 @@ import Foundation
 extension RecordedTime {
     /// The encoder of every record and journal line RegState writes through `Codable`: keys sorted, slashes as they
     /// are, dates as seconds since 1970 (what ``decoder()`` reads back).
-    static func encoder() -> JSONEncoder {
+    package static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .secondsSince1970

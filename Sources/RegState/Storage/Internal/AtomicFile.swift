@@ -31,14 +31,14 @@ package enum AtomicFile {
             try fs.sync(fd)
         } catch {
             try? fs.close(fd)
-            _ = try? fs.removeFile(temporary)
+            _ = try? fs.unlink(temporary)
             throw error
         }
         do {
             try fs.close(fd)
             try fs.rename(temporary, to: target)
         } catch {
-            _ = try? fs.removeFile(temporary)
+            _ = try? fs.unlink(temporary)
             throw error
         }
         try fs.syncDirectory(directory)
@@ -70,11 +70,7 @@ package enum AtomicFile {
     package static func removeStaleTemporaryFiles(
         in directory: String, fileSystem fs: any StorageFileSystem = PosixFileSystem()
     ) throws(SystemCallError) -> Int {
-        var removed = 0
-        for name in try fs.directoryEntries(directory) where name.hasPrefix(temporaryPrefix) {
-            if try fs.removeFile(PlainPath.appending(name, to: directory)) { removed += 1 }
-        }
-        return removed
+        try removeEntries(of: directory, startingWith: temporaryPrefix, fs)
     }
 
     /// Removes the temporary files a crashed ``write(_:to:mode:)`` to `path` left next to it; returns how many.
@@ -84,11 +80,17 @@ package enum AtomicFile {
     package static func removeStaleTemporaryFiles(
         for path: String, fileSystem fs: any StorageFileSystem = PosixFileSystem()
     ) throws(SystemCallError) -> Int {
-        let directory = PlainPath.parent(of: path)
         let prefix = temporaryName(for: PlainPath.lastComponent(of: path))
+        return try removeEntries(of: PlainPath.parent(of: path), startingWith: prefix, fs)
+    }
+
+    /// Removes the entries of `directory` whose names start with `prefix`; returns how many it removed.
+    private static func removeEntries(
+        of directory: String, startingWith prefix: String, _ fs: any StorageFileSystem
+    ) throws(SystemCallError) -> Int {
         var removed = 0
         for name in try fs.directoryEntries(directory) where name.hasPrefix(prefix) {
-            if try fs.removeFile(PlainPath.appending(name, to: directory)) { removed += 1 }
+            if try fs.unlink(PlainPath.appending(name, to: directory)) { removed += 1 }
         }
         return removed
     }

@@ -1,14 +1,14 @@
 /// A held lock whose release runs once, however often ``release()`` is called: the lease of every store lock.
 final class OnceLease: StoreLease {
-    private let released = LockedFlag()
-    private let onRelease: @Sendable () -> Void
+    /// What the release does, until it has run.
+    private let onRelease: LockedValue<(@Sendable () -> Void)?>
 
     /// A lease that runs `onRelease` at its first release.
     init(onRelease: @escaping @Sendable () -> Void) {
-        self.onRelease = onRelease
+        self.onRelease = LockedValue(onRelease)
     }
 
     func release() {
-        if released.take() { onRelease() }
+        onRelease.withLock { $0.take() }?()
     }
 }

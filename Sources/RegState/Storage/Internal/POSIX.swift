@@ -73,10 +73,6 @@ extension StorageFileSystem {
         }
     }
 
-    /// `unlink(2)`, as the stores name it; returns `false` when there was nothing to remove.
-    @discardableResult
-    package func removeFile(_ path: String) throws(SystemCallError) -> Bool { try unlink(path) }
-
     /// The last byte of the file, or `nil` when it is empty.
     package func lastByte(_ fd: Int32) throws(SystemCallError) -> UInt8? {
         let size = Int(try status(fd).st_size)

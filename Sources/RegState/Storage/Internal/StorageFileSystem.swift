@@ -71,20 +71,11 @@ package struct PosixFileSystem: StorageFileSystem {
     package init() {}
 
     package func open(_ path: String, _ flags: Int32, mode: mode_t) throws(SystemCallError) -> Int32 {
-        #if canImport(Glibc)
-        try Self.retryingInterrupted("open") { Glibc.open(path, flags, mode) }
-        #else
-        try Self.retryingInterrupted("open") { Darwin.open(path, flags, mode) }
-        #endif
+        try Self.retryingInterrupted("open") { systemOpen(path, flags, mode) }
     }
 
     package func close(_ fd: Int32) throws(SystemCallError) {
-        #if canImport(Glibc)
-        let result = Glibc.close(fd)
-        #else
-        let result = Darwin.close(fd)
-        #endif
-        if result != 0 {
+        if systemClose(fd) != 0 {
             let code = errno
             // Never retried: the descriptor is gone either way on Linux and macOS.
             if code == EINTR { return }
@@ -94,20 +85,12 @@ package struct PosixFileSystem: StorageFileSystem {
 
     package func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
         guard let base = bytes.baseAddress else { return 0 }
-        #if canImport(Glibc)
-        return try Self.retryingInterrupted("write") { Glibc.write(fd, base, bytes.count) }
-        #else
-        return try Self.retryingInterrupted("write") { Darwin.write(fd, base, bytes.count) }
-        #endif
+        return try Self.retryingInterrupted("write") { systemWrite(fd, base, bytes.count) }
     }
 
     package func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
-        #if canImport(Glibc)
-        return try Self.retryingInterrupted("read") { Glibc.read(fd, base, buffer.count) }
-        #else
-        return try Self.retryingInterrupted("read") { Darwin.read(fd, base, buffer.count) }
-        #endif
+        return try Self.retryingInterrupted("read") { systemRead(fd, base, buffer.count) }
     }
 
     package func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(SystemCallError) -> Int {
@@ -157,21 +140,11 @@ package struct PosixFileSystem: StorageFileSystem {
     }
 
     package func rename(_ from: String, to: String) throws(SystemCallError) {
-        #if canImport(Glibc)
-        let result = Glibc.rename(from, to)
-        #else
-        let result = Darwin.rename(from, to)
-        #endif
-        if result != 0 { throw SystemCallError("rename", code: errno) }
+        if systemRename(from, to) != 0 { throw SystemCallError("rename", code: errno) }
     }
 
     package func unlink(_ path: String) throws(SystemCallError) -> Bool {
-        #if canImport(Glibc)
-        let result = Glibc.unlink(path)
-        #else
-        let result = Darwin.unlink(path)
-        #endif
-        if result == 0 { return true }
+        if systemUnlink(path) == 0 { return true }
         let code = errno
         if code == ENOENT { return false }
         throw SystemCallError("unlink", code: code)
@@ -193,12 +166,7 @@ package struct PosixFileSystem: StorageFileSystem {
     }
 
     package func access(_ path: String, _ mode: Int32) throws(SystemCallError) {
-        #if canImport(Glibc)
-        let result = Glibc.access(path, mode)
-        #else
-        let result = Darwin.access(path, mode)
-        #endif
-        if result != 0 { throw SystemCallError("access", code: errno) }
+        if systemAccess(path, mode) != 0 { throw SystemCallError("access", code: errno) }
     }
 
     package func lockExclusive(_ fd: Int32, wait: Bool) throws(SystemCallError) -> Bool {
@@ -235,3 +203,13 @@ package struct PosixFileSystem: StorageFileSystem {
         }
     }
 }
+
+// The C calls that `PosixFileSystem`'s methods share a name with: inside the type a method hides the C function of
+// its name, so they are reached from file scope, where nothing hides them (from Glibc or Darwin, as imported).
+private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
+private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
+private func systemRead(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, bytes, count) }
+private func systemRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
+private func systemUnlink(_ path: String) -> Int32 { unlink(path) }
+private func systemAccess(_ path: String, _ mode: Int32) -> Int32 { access(path, mode) }

@@ -5,7 +5,7 @@ import Foundation
 /// for its printer to catch up. The one broadcaster of the session's lettered events and of ongoing access's.
 ///
 /// Synchronous (behind a lock) so that `onTermination` removes a subscriber at once, without an unsupervised task.
-final class EventBroadcast<Event: Sendable>: Sendable {
+package final class EventBroadcast<Event: Sendable>: Sendable {
     private struct Subscribers {
         var next = 0
         var continuations: [Int: AsyncStream<Event>.Continuation] = [:]
@@ -19,13 +19,13 @@ final class EventBroadcast<Event: Sendable>: Sendable {
 
     /// A broadcast whose subscribers each buffer at most `bufferSize` events (the newest are kept); with
     /// `replaysLatest`, a new subscriber first gets the last event sent.
-    init(bufferSize: Int, replaysLatest: Bool = false) {
+    package init(bufferSize: Int, replaysLatest: Bool = false) {
         self.bufferSize = bufferSize
         self.replaysLatest = replaysLatest
     }
 
     /// A new, independent stream: the latest event first (when replayed), then every event sent from now on.
-    func subscribe() -> AsyncStream<Event> {
+    package func subscribe() -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(bufferSize))
         let id = subscribers.withLock { state in
             defer { state.next += 1 }
@@ -40,13 +40,13 @@ final class EventBroadcast<Event: Sendable>: Sendable {
     }
 
     /// How many streams are live.
-    var count: Int { subscribers.withLock { $0.continuations.count } }
+    package var count: Int { subscribers.withLock { $0.continuations.count } }
 
     /// How many events were sent since the broadcast was created.
-    var sentCount: Int { subscribers.withLock { $0.sent } }
+    package var sentCount: Int { subscribers.withLock { $0.sent } }
 
     /// Sends `event` to every live stream (and remembers it as the latest, when replayed).
-    func send(_ event: Event) {
+    package func send(_ event: Event) {
         let live = subscribers.withLock { state in
             state.sent += 1
             if replaysLatest { state.latest = event }
@@ -56,7 +56,7 @@ final class EventBroadcast<Event: Sendable>: Sendable {
     }
 
     /// Forgets the latest event (clear-state), so a new subscriber is not told about a session that is gone.
-    func forgetLatest() {
+    package func forgetLatest() {
         subscribers.withLock { $0.latest = nil }
     }
 }

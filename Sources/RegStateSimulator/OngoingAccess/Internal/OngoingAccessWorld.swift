@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 
 /// Everything an ``OngoingAccessProvider`` remembers, saved whole. Tokens, codes and session keys are keyed by their
 /// SHA-256, so the file never holds a usable credential.

@@ -1,9 +1,10 @@
 import Foundation
+import RegState
 
 /// A JWS in compact serialization (RFC 7515 §7.1) with a JSON-object payload: the signed requests an app sends to an
 /// ongoing-access provider and the signed answers it gets back.
 ///
-/// Parsing checks structure only (through ``JSONValue/parse(_:limits:)``, the package's one JSON reading); nothing is trusted
+/// Parsing checks structure only (through `JSONValue/parse(_:limits:)`, the package's one JSON reading); nothing is trusted
 /// until ``JWSVerifier`` says so. The description shows the algorithm and key ID only: the payload can hold tokens.
 public struct CompactJWS: Sendable, Equatable {
     /// The protected header members.
@@ -39,7 +40,7 @@ public struct CompactJWS: Sendable, Equatable {
     ///
     /// The header is `extra` with `alg`, `typ: JWT` (unless `extra` names a type) and `kid`. Members are serialized
     /// with sorted keys. `algorithm` is PS512 for ongoing-access requests; RS256 and PS256 also work.
-    /// - Throws: ``CryptoError`` when the key is unusable or signing fails.
+    /// - Throws: `CryptoError` when the key is unusable or signing fails.
     public static func sign(
         payload: [String: JSONValue], header extra: [String: JSONValue] = [:], keyID: String?,
         privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm, crypto: any CryptoProvider

@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 /// A data session the provider opened for an authorized app (the ongoing-access design's `DMESession`): its scope and lifetime.
 ///

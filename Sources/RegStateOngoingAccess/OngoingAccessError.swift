@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 /// Why ongoing access could not be authorized, restored or used. No case carries token material.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 /// The wire protocol of an ongoing-access provider: signed requests out, verified answers in.
 ///
@@ -84,7 +85,7 @@ struct OngoingAccessClient: Sendable {
     }
 
     /// Reads a key set from an allow-listed URL (the verifier has already checked the list), strictly
-    /// (``JSONWebKeySet/parse(_:)``).
+    /// (`JSONWebKeySet/parse(_:)`).
     static func fetchKeySet(_ url: URL, transport: any HTTPTransport) async throws(JWSRejection) -> JSONWebKeySet {
         let response: HTTPResponse
         do {
@@ -114,7 +115,7 @@ struct OngoingAccessClient: Sendable {
     }
 
     /// A `GET` of data under the session, with the access token: `session/<key>/<path…>`, the key and each of
-    /// `path` one encoded segment (``URLPathSegment``).
+    /// `path` one encoded segment (`URLPathSegment`).
     func data(_ path: [String], session: OngoingAccessSession, token: OAuthToken) async throws(OngoingAccessError) -> JSONValue {
         let url: URL
         do {

@@ -1,7 +1,8 @@
 import Foundation
+import RegState
 
 /// Where ongoing access goes on each fact of its flow, and what its subscribers are told: the pure table
-/// ``OngoingAccessService`` applies (the service does the I/O), as ``RegStateMachine`` is the session's.
+/// ``OngoingAccessService`` applies (the service does the I/O), as `RegStateMachine` is the session's.
 enum OngoingAccessMachine {
     /// One fact of the flow.
     enum Input: Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 /// Which data an ongoing-access session may read: a time range (the ongoing-access design's "Scoping"). `nil` bounds are open.
 public struct OngoingAccessScope: Sendable, Equatable, Codable {

@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 /// What an app tells ``OngoingAccessService`` about the provider and itself.
 public struct OngoingAccessConfiguration: Sendable {

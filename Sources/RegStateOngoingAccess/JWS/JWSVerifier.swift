@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 /// Verifies a provider's signed answers with a fixed policy: an algorithm allow-list, a `kid` that must name a known
 /// key, a `jku` that must be on an allow-list (and is fetched only then), keys of at least 2048 bits and signatures

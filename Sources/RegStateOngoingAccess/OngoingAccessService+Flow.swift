@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 /// The authorization flow: pre-authorization, consent, token exchange, refresh and the data session.
 extension OngoingAccessService {

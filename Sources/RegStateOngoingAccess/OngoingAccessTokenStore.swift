@@ -1,13 +1,14 @@
 import Foundation
+import RegState
 
-/// Keeps the ongoing-access token in a ``SecureStore``, as its own record beside the registration credentials.
+/// Keeps the ongoing-access token in a `SecureStore`, as its own record beside the registration credentials.
 ///
 /// The record lives under ``recordKey`` alone: the registration engine never reads, writes or clears it, and this
 /// store never touches the engine's keys. One write replaces the whole record, so a crash leaves the old token or the
 /// new one.
 public struct OngoingAccessTokenStore: Sendable {
     /// The key of the record.
-    public static let recordKey = "ongoing-access"
+    public static let recordKey = TokenService.ongoingAccessKey
     /// The record's format version.
     static let currentVersion = 1
 
@@ -38,7 +39,7 @@ public struct OngoingAccessTokenStore: Sendable {
 
     /// The stored record, or `nil` when there is none.
     ///
-    /// - Throws: ``StoreError/unreadable(key:reason:)`` when the record exists but cannot be read.
+    /// - Throws: `StoreError/unreadable(key:reason:)` when the record exists but cannot be read.
     public func load() throws(StoreError) -> Record? {
         guard let data = try store.data(forKey: Self.recordKey) else { return nil }
         guard let record = try? RecordedTime.decoder().decode(Record.self, from: data) else {

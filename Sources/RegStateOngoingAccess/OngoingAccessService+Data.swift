@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 /// Reading the data an open session allows: accounts, files, one file.
 extension OngoingAccessService {

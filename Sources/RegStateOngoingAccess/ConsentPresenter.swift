@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 /// Shows the provider's consent screen to the user and returns where the provider redirected afterwards.
 ///

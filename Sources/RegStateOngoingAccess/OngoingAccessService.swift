@@ -1,9 +1,10 @@
 import Foundation
+import RegState
 
 /// Ongoing access in the digi.me style: the user consents once, the app keeps the returned
 /// ``OAuthToken``, and later restores access with it without the user.
 ///
-/// It sits beside ``RegStateService`` with its own configuration, dependencies, state, events and store record; it
+/// It sits beside `RegStateService` with its own configuration, dependencies, state, events and store record; it
 /// never reads or changes the registration session.
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 /// The ongoing-access credential an app keeps between launches (the ongoing-access design's `DMEOAuthToken`): an access token and the
 /// refresh token that renews it, each with its expiry.

@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 /// Why a JWS from a provider was not believed. Messages name the check that failed, never the token's content.
 public enum JWSRejection: Error, Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 /// What an app can observe about ongoing access, through ``OngoingAccessService/events()``. No case carries tokens.
 public enum OngoingAccessEvent: Sendable, Equatable {
