@@ -19,21 +19,17 @@ extension JSONWebToken {
     }
 
     /// The `exp` claim (seconds since 1970) as a date.
-    public var expiresAt: Date? { date(claim: "exp") }
+    public var expiresAt: Date? { claims["exp"]?.dateValue }
 
     /// The `iat` claim (seconds since 1970) as a date.
-    public var issuedAt: Date? { date(claim: "iat") }
+    public var issuedAt: Date? { claims["iat"]?.dateValue }
 
     /// The `nbf` claim (seconds since 1970) as a date.
-    public var notBefore: Date? { date(claim: "nbf") }
+    public var notBefore: Date? { claims["nbf"]?.dateValue }
 
     /// The `nonce` claim, which ties an ID token to the authorization request that asked for it.
     public var nonce: String? { claims["nonce"]?.stringValue }
 
     /// The `azp` claim: the client the token was issued to, when there are several audiences.
     public var authorizedParty: String? { claims["azp"]?.stringValue }
-
-    private func date(claim name: String) -> Date? {
-        claims[name]?.dateValue
-    }
 }
