@@ -15,6 +15,8 @@ let package = Package(
         // Ongoing access in the digi.me style (consent once, restore without the user): a second engine beside the
         // registration engine, on RegState's primitives. An app that does not use it does not link it.
         .library(name: "RegStateOngoingAccess", targets: ["RegStateOngoingAccess"]),
+        // Catches a sign-in redirect on http://127.0.0.1:PORT (RFC 8252 §7.3), for desktop apps and command-line tools.
+        .library(name: "RegStateLoopback", targets: ["RegStateLoopback"]),
         .library(name: "RegStateSimulator", targets: ["RegStateSimulator"]),
         // Test doubles for apps: in-memory store, manual clock, recording logger, a device on the simulator.
         .library(name: "RegStateTesting", targets: ["RegStateTesting"]),
@@ -35,10 +37,11 @@ let package = Package(
             swiftSettings: settings
         ),
         .target(name: "RegStateOngoingAccess", dependencies: ["RegState"], swiftSettings: settings),
+        .target(name: "RegStateLoopback", dependencies: ["RegState"], swiftSettings: settings),
         .target(name: "RegStateSimulator", dependencies: ["RegState", "RegStateOngoingAccess"], swiftSettings: settings),
         .target(name: "RegStateTesting", dependencies: ["RegState", "RegStateSimulator"], swiftSettings: settings),
-        .executableTarget(name: "regstate", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateSimulator",
-                                                          "RegStateTesting"],
+        .executableTarget(name: "regstate", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateLoopback",
+                                                          "RegStateSimulator", "RegStateTesting"],
                           swiftSettings: settings),
         // Deterministic simulation testing: a seeded world (scheduling, time, network, disk, crashes, users) around
         // the real RegStateService, and the invariants checked in every run.
@@ -58,12 +61,12 @@ let package = Package(
                           swiftSettings: settings),
         // What the test targets that run child processes share: finding the package root and the built executables.
         .target(name: "RegStateTestSupport", dependencies: ["RegState"], path: "Tests/RegStateTestSupport", swiftSettings: settings),
-        .testTarget(name: "RegStateTests", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateSimulator", "RegStateTesting", "RegStateCrashProbe",
+        .testTarget(name: "RegStateTests", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateLoopback", "RegStateSimulator", "RegStateTesting", "RegStateCrashProbe",
                                                           "RegStateFuzz", "RegStateTestSupport"], swiftSettings: settings),
         .testTarget(name: "RegStateSimulatorTests", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateSimulator", "RegStateTesting", "RegStateTestSupport"], swiftSettings: settings),
         .testTarget(name: "RegStateSimulationTests", dependencies: ["RegStateSimulation", "regstate-sim", "RegStateTestSupport"],
                     swiftSettings: settings),
-        .testTarget(name: "RegStateCLITests", dependencies: ["regstate", "RegStateTesting", "RegStateTestSupport"],
+        .testTarget(name: "RegStateCLITests", dependencies: ["regstate", "RegStateLoopback", "RegStateTesting", "RegStateTestSupport"],
                     swiftSettings: settings),
         .testTarget(name: "RegStateInteropTests", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateTesting", "regstate", "RegStateTestSupport"],
                     swiftSettings: settings),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the DocC archives for RegState, RegStateOngoingAccess and RegStateSimulator with the toolchain's own docc
-# (no plugin): symbol graphs from `swift build` in its own scratch path (so the flags never invalidate the main .build), then `docc convert`
+# Builds the DocC archives for RegState, RegStateOngoingAccess, RegStateLoopback and RegStateSimulator with the
+# toolchain's own docc (no plugin): symbol graphs from `swift build` in its own scratch path (so the flags never invalidate the main .build), then `docc convert`
 # with warnings as errors. Also fails when a public top-level symbol is missing from its catalog's Topics, or when a
 # "Testing with the simulator" article's code is not the test suite's (DocumentedUsageTests, which compiles it).
 # The archives are made for static hosting: .build/docs/site/ is a website (one folder a module and an
@@ -15,12 +15,15 @@ scratch=.build/docs
 graphs="$scratch/symbol-graphs"
 # Symbol graphs are written only when a module compiles, so an incremental build would leave some out: start clean.
 rm -rf "$scratch"; mkdir -p "$graphs"
-swift build --scratch-path "$scratch" --target RegStateSimulator \
-  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" \
-  -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public >/dev/null
+# RegStateSimulator brings RegState and RegStateOngoingAccess; RegStateLoopback is built on its own.
+for target in RegStateSimulator RegStateLoopback; do
+  swift build --scratch-path "$scratch" --target "$target" \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" \
+    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public >/dev/null
+done
 docc_bin=$(command -v docc || xcrun --find docc)
 status=0
-for module in RegState RegStateOngoingAccess RegStateSimulator; do
+for module in RegState RegStateOngoingAccess RegStateLoopback RegStateSimulator; do
   dir="$scratch/graphs-$module"; rm -rf "$dir"; mkdir -p "$dir"
   cp "$graphs/$module.symbols.json" "$dir/"
   for extension in "$graphs/$module@"*.symbols.json; do [ -e "$extension" ] && cp "$extension" "$dir/"; done
@@ -41,7 +44,7 @@ python3 Scripts/check-doc-snippets.py || status=1
 # The website: each archive at /<Module>/, an index page at /.
 site="$scratch/site"
 rm -rf "$site"; mkdir -p "$site"
-for module in RegState RegStateOngoingAccess RegStateSimulator; do cp -R "$scratch/$module.doccarchive" "$site/$module"; done
+for module in RegState RegStateOngoingAccess RegStateLoopback RegStateSimulator; do cp -R "$scratch/$module.doccarchive" "$site/$module"; done
 cat > "$site/index.html" <<'HTML'
 <!doctype html>
 <meta charset="utf-8">
@@ -53,6 +56,8 @@ cat > "$site/index.html" <<'HTML'
   <li><a href="RegState/documentation/regstate/index.html">RegState</a>: the engine, its events, storage and requests</li>
   <li><a href="RegStateOngoingAccess/documentation/regstateongoingaccess/index.html">RegStateOngoingAccess</a>:
     consent once, restore access without the user</li>
+  <li><a href="RegStateLoopback/documentation/regstateloopback/index.html">RegStateLoopback</a>: catch a sign-in
+    redirect on a loopback port, for desktop apps and command-line tools</li>
   <li><a href="RegStateSimulator/documentation/regstatesimulator/index.html">RegStateSimulator</a>: the in-process
     provider and backend for tests</li>
 </ul>

@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateLoopback
 import RegStateSimulator
 import RegStateTesting
 

@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateLoopback
 import RegStateSimulator
 
 /// `walkthrough`: settle, then the registration menu (D) and the confirmation menu (G) until a session is active.

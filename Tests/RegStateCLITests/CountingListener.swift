@@ -1,5 +1,6 @@
 import Foundation
 @testable import RegState
+@testable import RegStateLoopback
 
 /// A server on 127.0.0.1 (an ephemeral port) that answers every request 404 and remembers its request line and
 /// whether a body came with it: the "other provider" a CLI run must send nothing to.

@@ -16,7 +16,7 @@ extension InteropTests {
             let publicKey = try Self.crypto.publicKey(of: key)
             var tokens: [JSONValue] = []
             for algorithm in [SignatureAlgorithm.ps512, .rs256] {
-                let compact = try CompactJWS.sign(payload: ["nonce": .string("n-\(algorithm.rawValue)"), "timestamp": 1_782_864_000_000],
+                let compact = try JSONWebToken.sign(claims: ["nonce": .string("n-\(algorithm.rawValue)"), "timestamp": 1_782_864_000_000],
                                                   keyID: "lib-1", privateKey: key, algorithm: algorithm, crypto: Self.crypto)
                 var tampered = Array(compact)
                 let index = try #require(compact.firstIndex(of: ".")).utf16Offset(in: compact) + 3
@@ -51,7 +51,7 @@ extension InteropTests {
                 let keys = JSONWebKeySet(keys: [JSONWebKey(publicKey: fromPEM, keyID: "py-1", algorithm: algorithm)])
                 // Each algorithm is allowed explicitly: the default accepts PS512 only.
                 let verified = try JWSVerifier(keys: keys, allowedAlgorithms: [algorithm]).verify(compact)
-                #expect(verified.payload["nonce"] == "py-nonce")
+                #expect(verified.claims["nonce"] == "py-nonce")
                 // Under another key of the same size the same signature is refused.
                 let stranger = try Self.crypto.publicKey(of: try Self.crypto.generateRSAPrivateKey(bits: 2048))
                 let wrong = JSONWebKeySet(keys: [JSONWebKey(publicKey: stranger, keyID: "py-1", algorithm: algorithm)])
@@ -65,7 +65,7 @@ extension InteropTests {
             let fromPrivateJWK = try RSAPrivateKey(jwk: try #require(answer["private_jwk"]?.objectValue))
             #expect(try Self.crypto.publicKey(of: fromPrivatePEM) == fromJWK)
             #expect(try Self.crypto.publicKey(of: fromPrivateJWK) == fromJWK)
-            let back = try CompactJWS.sign(payload: ["nonce": "round-trip"], keyID: "py-1", privateKey: fromPrivateJWK,
+            let back = try JSONWebToken.sign(claims: ["nonce": "round-trip"], keyID: "py-1", privateKey: fromPrivateJWK,
                                            algorithm: .ps512, crypto: Self.crypto)
             let check = try await JOSEPeer.run(["op": "verify", "tokens": [
                 ["name": "back", "alg": "PS512", "compact": .string(back), "jwk": .object(publicJWK)],

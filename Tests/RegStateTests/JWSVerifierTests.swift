@@ -14,7 +14,7 @@ struct JWSVerifierTests {
 
     func signed(_ algorithm: SignatureAlgorithm, kid: String?, key: RSAPrivateKey = CryptoTestKeys.primary,
                 header: [String: JSONValue] = [:]) throws -> String {
-        try CompactJWS.sign(payload: ["nonce": "n-1"], header: header, keyID: kid, privateKey: key, algorithm: algorithm,
+        try JSONWebToken.sign(header: header, claims: ["nonce": "n-1"], keyID: kid, privateKey: key, algorithm: algorithm,
                             crypto: crypto)
     }
 
@@ -23,7 +23,7 @@ struct JWSVerifierTests {
     func verifies(algorithm: SignatureAlgorithm, kid: String) throws {
         let key = kid == "p1" ? CryptoTestKeys.primary : CryptoTestKeys.other
         let jws = try JWSVerifier(keys: keys, allowedAlgorithms: [.ps512, .rs256]).verify(try signed(algorithm, kid: kid, key: key))
-        #expect(jws.payload["nonce"] == "n-1")
+        #expect(jws.claims["nonce"] == "n-1")
         #expect(jws.algorithm == algorithm.rawValue)
     }
 
@@ -90,7 +90,7 @@ struct JWSVerifierTests {
 
     @Test("The JWS's description shows no payload")
     func redacted() throws {
-        let jws = try CompactJWS(parsing: try signed(.ps512, kid: "p1"))
+        let jws = try JSONWebToken(compact: try signed(.ps512, kid: "p1"))
         #expect(!"\(jws)".contains("n-1"))
         #expect(!String(reflecting: jws).contains("n-1"))
     }

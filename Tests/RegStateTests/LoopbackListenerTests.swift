@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RegState
+@testable import RegStateLoopback
 
 @Suite("Loopback redirect listener")
 struct LoopbackListenerTests {

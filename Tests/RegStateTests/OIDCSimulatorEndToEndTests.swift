@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import RegState
+import RegStateLoopback
 import RegStateTesting
 import RegStateSimulator
 

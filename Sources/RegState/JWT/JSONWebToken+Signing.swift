@@ -19,7 +19,7 @@ extension JSONWebToken {
     ///
     /// The header is `extra` with `alg` set to `algorithm`, `kid` to `keyID` when given, and `typ` to `"JWT"` unless
     /// `extra` names another type. Members are serialized with sorted keys, so equal inputs give equal tokens for the
-    /// deterministic RS256.
+    /// deterministic RS256. The signed requests of ongoing access are made here too (PS512).
     public static func sign(
         header extra: [String: JSONValue] = [:],
         claims: [String: JSONValue],
@@ -27,7 +27,7 @@ extension JSONWebToken {
         privateKey: RSAPrivateKey,
         algorithm: SignatureAlgorithm,
         crypto: any CryptoProvider
-    ) throws -> String {
+    ) throws(CryptoError) -> String {
         var header = extra
         header["alg"] = .string(algorithm.rawValue)
         if header["typ"] == nil { header["typ"] = "JWT" }

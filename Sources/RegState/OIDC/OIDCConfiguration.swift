@@ -10,7 +10,7 @@ public struct OIDCConfiguration: Sendable, Equatable {
     /// The public client's identifier at the provider.
     public var clientID: String
     /// Where the provider redirects after authorization: a custom scheme (`com.example.app:/callback`) or a loopback
-    /// URL (`http://127.0.0.1:PORT/callback`, see ``LoopbackRedirectListener``).
+    /// URL (`http://127.0.0.1:PORT/callback`, see `LoopbackRedirectListener` in `RegStateLoopback`).
     public var redirectURI: URL
     /// The scopes to request; `offline_access` asks for a refresh token. `openid` is always sent, and an optional
     /// scope the provider's discovery does not list is left out (``requestedScopes(supported:)``).

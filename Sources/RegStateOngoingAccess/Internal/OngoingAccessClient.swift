@@ -34,8 +34,8 @@ struct OngoingAccessClient: Sendable {
         all["iat"] = .number(now.timeIntervalSince1970.rounded(.down))
         let jwt: String
         do {
-            jwt = try CompactJWS.sign(payload: all, keyID: configuration.appKeyID, privateKey: dependencies.appPrivateKey,
-                                      algorithm: .ps512, crypto: crypto)
+            jwt = try JSONWebToken.sign(claims: all, keyID: configuration.appKeyID,
+                                        privateKey: dependencies.appPrivateKey, algorithm: .ps512, crypto: crypto)
         } catch {
             throw .crypto(error)
         }
@@ -78,7 +78,7 @@ struct OngoingAccessClient: Sendable {
         do {
             return try await verifier.verify(compact) { url throws(JWSRejection) in
                 try await Self.fetchKeySet(url, transport: transport)
-            }.payload
+            }.claims
         } catch {
             throw .answerRejected(error)
         }

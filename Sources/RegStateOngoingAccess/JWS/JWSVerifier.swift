@@ -32,8 +32,8 @@ public struct JWSVerifier: Sendable {
     /// Verifies `compact` against the pinned keys only (an allow-listed `jku` is accepted but not fetched).
     ///
     /// - Throws: ``JWSRejection`` for the first check that fails.
-    public func verify(_ compact: String) throws(JWSRejection) -> CompactJWS {
-        let jws = try CompactJWS(parsing: compact)
+    public func verify(_ compact: String) throws(JWSRejection) -> JSONWebToken {
+        let jws = try Self.parse(compact)
         let (algorithm, keyID) = try checkHeader(jws)
         guard let jwk = keys.key(withID: keyID) else { throw .unknownKeyID(keyID) }
         try checkSignature(jws, algorithm: algorithm, jwk: jwk)
@@ -46,11 +46,11 @@ public struct JWSVerifier: Sendable {
     /// - Throws: ``JWSRejection`` for the first check that fails.
     public func verify(
         _ compact: String, fetchKeySet: @Sendable (URL) async throws(JWSRejection) -> JSONWebKeySet
-    ) async throws(JWSRejection) -> CompactJWS {
-        let jws = try CompactJWS(parsing: compact)
+    ) async throws(JWSRejection) -> JSONWebToken {
+        let jws = try Self.parse(compact)
         let (algorithm, keyID) = try checkHeader(jws)
         var jwk = keys.key(withID: keyID)
-        if jwk == nil, let text = jws.keySetURL, let url = URL(string: text) {
+        if jwk == nil, let text = jws.header["jku"]?.stringValue, let url = URL(string: text) {
             jwk = try await fetchKeySet(url).key(withID: keyID)
         }
         guard let jwk else { throw .unknownKeyID(keyID) }
@@ -63,14 +63,27 @@ public struct JWSVerifier: Sendable {
         allowedKeySetURLs.contains { Self.sameLocation($0, url) }
     }
 
-    private func checkHeader(_ jws: CompactJWS) throws(JWSRejection) -> (SignatureAlgorithm, String) {
-        guard jws.header["crit"] == nil else { throw .criticalHeader }
-        guard let name = jws.algorithm else { throw .unsupportedAlgorithm("(none given)") }
-        guard let algorithm = SignatureAlgorithm(rawValue: name), allowedAlgorithms.contains(algorithm) else {
-            throw .unsupportedAlgorithm(name)
+    /// Reads `compact` with the package's one JWS reader (``JSONWebToken``): structure only, nothing trusted yet.
+    private static func parse(_ compact: String) throws(JWSRejection) -> JSONWebToken {
+        do {
+            return try JSONWebToken(compact: compact)
+        } catch .missingAlgorithm {
+            throw .unsupportedAlgorithm("(none given)")
+        } catch .unsupportedCriticalHeader {
+            throw .criticalHeader
+        } catch .invalidHeaderMember("kid") {
+            throw .missingKeyID
+        } catch {
+            throw .malformed(error.errorDescription ?? "not a compact JWS")
+        }
+    }
+
+    private func checkHeader(_ jws: JSONWebToken) throws(JWSRejection) -> (SignatureAlgorithm, String) {
+        guard let algorithm = jws.signatureAlgorithm, allowedAlgorithms.contains(algorithm) else {
+            throw .unsupportedAlgorithm(jws.algorithm)
         }
         guard let keyID = jws.keyID, !keyID.isEmpty else { throw .missingKeyID }
-        if let text = jws.keySetURL {
+        if let text = jws.header["jku"]?.stringValue {
             guard let url = URL(string: text), allows(keySetURL: url) else {
                 throw .foreignKeySetURL(URL(string: text)?.host ?? "an unreadable URL")
             }
@@ -78,7 +91,7 @@ public struct JWSVerifier: Sendable {
         return (algorithm, keyID)
     }
 
-    private func checkSignature(_ jws: CompactJWS, algorithm: SignatureAlgorithm, jwk: JSONWebKey) throws(JWSRejection) {
+    private func checkSignature(_ jws: JSONWebToken, algorithm: SignatureAlgorithm, jwk: JSONWebKey) throws(JWSRejection) {
         if let keyAlgorithm = jwk.algorithm, keyAlgorithm != algorithm.rawValue { throw .keyAlgorithmMismatch }
         let key: RSAPublicKey
         do {

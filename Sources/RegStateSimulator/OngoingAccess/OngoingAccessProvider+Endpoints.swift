@@ -50,7 +50,7 @@ extension OngoingAccessProvider {
             throw Refusal(response: ServerResponse.oauthError(400, "invalid_request", "no signed request"))
         }
         let appKeys = JSONWebKeySet(keys: configuration.appKeys.map { JSONWebKey(publicKey: $0.value, keyID: $0.key, algorithm: .ps512) })
-        guard let claims = try? JWSVerifier(keys: appKeys, allowedAlgorithms: [.ps512], crypto: crypto).verify(jwt).payload else {
+        guard let claims = try? JWSVerifier(keys: appKeys, allowedAlgorithms: [.ps512], crypto: crypto).verify(jwt).claims else {
             throw Refusal(response: ServerResponse.oauthError(401, "invalid_client", "the request signature is not valid"))
         }
         guard claims["client_id"]?.stringValue == configuration.appID else {

@@ -98,7 +98,8 @@ struct OngoingAccessBadAnswerTests {
     func duplicateMembers() async throws {
         let harness = try await OngoingAccessHarness()
         await harness.provider.setFault(.duplicateMembers, on: .preAuthorization)
-        await #expect(throws: OngoingAccessError.answerRejected(.malformed("payload is not one JSON object"))) {
+        await #expect(throws: OngoingAccessError.answerRejected(
+            .malformed("The JWS payload is not valid JSON: The JSON object names \"nonce\" twice."))) {
             try await harness.service().authorizeOngoingAccess()
         }
         #expect(try harness.storedRecord() == nil)

@@ -19,7 +19,7 @@ struct OngoingAccessProviderTests {
 
     func send(_ harness: OngoingAccessHarness, _ claims: [String: JSONValue], algorithm: SignatureAlgorithm = .ps512,
               keyID: String = OngoingAccessHarness.appKeyID) async throws -> HTTPResponse {
-        let jwt = try CompactJWS.sign(payload: claims, keyID: keyID, privateKey: harness.appKey, algorithm: algorithm,
+        let jwt = try JSONWebToken.sign(claims: claims, keyID: keyID, privateKey: harness.appKey, algorithm: algorithm,
                                       crypto: SystemCrypto())
         return try await harness.provider.transport.send(.json(.post, url: Self.url, body: ["request": .string(jwt)]))
     }

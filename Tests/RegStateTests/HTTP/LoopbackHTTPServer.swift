@@ -1,5 +1,6 @@
 import Foundation
 @testable import RegState
+@testable import RegStateLoopback
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

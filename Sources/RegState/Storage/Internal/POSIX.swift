@@ -7,9 +7,9 @@ import Foundation
 
 /// What the stores read out of `stat` results and `errno` values. The calls themselves go through a
 /// ``StorageFileSystem``.
-enum POSIX {
+package enum POSIX {
     /// The system's text for `code` (`strerror`).
-    static func errorText(_ code: Int32) -> String {
+    package static func errorText(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text)
     }

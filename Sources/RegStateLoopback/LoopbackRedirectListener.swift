@@ -1,10 +1,11 @@
 import Foundation
+import RegState
 
 /// Catches an authorization redirect on `http://127.0.0.1:PORT/path`, for command-line tools and desktop apps that
 /// use a loopback redirect URI (RFC 8252 §7.3).
 ///
 /// The socket is bound when the listener is created, so ``redirectURI`` (with the real port, also when an ephemeral
-/// port was asked for) can go into the ``OIDCConfiguration`` before the authorization URL is built.
+/// port was asked for) can go into the `OIDCConfiguration` before the authorization URL is built.
 /// ``waitForRedirect(timeout:)`` serves on a dedicated thread that sleeps in `poll()` — never on the cooperative
 /// pool, never spinning — answers the browser with a small page and returns the redirect URL.
 ///
@@ -129,36 +130,6 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
             guard case .redirect(let target) = request else { continue }
             guard let url = URL(string: "http://127.0.0.1:\(port)\(target)") else { return .failure(.malformedRequest) }
             return .success(url)
-        }
-    }
-}
-
-/// Why the loopback listener could not deliver a redirect.
-public enum LoopbackListenerError: Error, Sendable, Equatable {
-    /// A socket call failed; the detail is the call and the system's message.
-    case socketFailed(String)
-    /// No redirect arrived in time.
-    case timedOut
-    /// The wait was cancelled (task cancellation or ``LoopbackRedirectListener/close()``).
-    case cancelled
-    /// The listener was closed before the wait began.
-    case closed
-    /// Another wait is already running on this listener.
-    case alreadyWaiting
-    /// The redirect's request target could not form a URL.
-    case malformedRequest
-}
-
-extension LoopbackListenerError: LocalizedError {
-    /// A sentence for people.
-    public var errorDescription: String? {
-        switch self {
-        case .socketFailed(let detail): "The local sign-in listener could not start (\(detail))."
-        case .timedOut: "No sign-in response arrived in time."
-        case .cancelled: "Waiting for the sign-in response was cancelled."
-        case .closed: "The local sign-in listener is closed."
-        case .alreadyWaiting: "The local sign-in listener is already waiting."
-        case .malformedRequest: "The browser sent a sign-in response that could not be read."
         }
     }
 }

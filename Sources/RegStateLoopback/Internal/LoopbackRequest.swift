@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 /// What the loopback listener makes of one HTTP request head, and the responses it sends.
 enum LoopbackRequest: Equatable {
