@@ -89,7 +89,7 @@ extension RegStateService {
     @discardableResult
     public func confirmRegistration() async throws(RegStateServiceError) -> Session {
         let applied = try await apply(.confirmationRequested)
-        try Self.throwIfFailed(applied)
+        if let failure = applied.registrationFailure { throw .registration(failure) }
         for case .registrationConfirmed(let stored) in applied.events { return stored.session(.registered) }
         throw .registration(.noPendingLogin)
     }
@@ -107,13 +107,9 @@ extension RegStateService {
         if let failure = applied.refusedStart { throw .registration(failure) }
     }
 
-    /// A failure an effect reported, thrown.
-    private static func throwIfFailed(_ applied: Applied) throws(RegStateServiceError) {
-        if let failure = applied.registrationFailure { throw .registration(failure) }
-    }
-
+    /// The profile a submission stored, or the failure an effect reported, thrown.
     private static func profile(in applied: Applied) throws(RegStateServiceError) -> Profile {
-        try throwIfFailed(applied)
+        if let failure = applied.registrationFailure { throw .registration(failure) }
         for case .authenticated(let stored) in applied.events { return stored.profile }
         // The submission applied to no pending login: the machine emitted F without changing state.
         throw .registration(.noPendingLogin)

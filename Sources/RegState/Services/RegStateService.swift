@@ -276,6 +276,8 @@ public actor RegStateService {
 
     private func resumeSettleWaiters() {
         guard state.isSettled, !isAuthenticating, !lifecycle.settleWaiters.isEmpty else { return }
-        for waiter in lifecycle.takeSettleWaiters() { waiter.resume(returning: state) }
+        let waiters = lifecycle.settleWaiters
+        lifecycle.settleWaiters.removeAll()
+        for waiter in waiters { waiter.resume(returning: state) }
     }
 }

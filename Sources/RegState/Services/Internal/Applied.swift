@@ -17,8 +17,8 @@ struct Applied: Sendable {
 
     /// Adds what performing one effect did.
     mutating func append(_ performed: Performed) {
-        events += performed.applied.events
-        results += performed.applied.results
+        events += performed.applied?.events ?? []
+        results += performed.applied?.results ?? []
         if let result = performed.result { results.append(result) }
     }
 
@@ -43,11 +43,4 @@ struct Performed: Sendable {
     var applied: Applied?
 
     static let nothing = Performed()
-}
-
-extension Applied? {
-    /// The events, or none.
-    fileprivate var events: [MachineEvent] { self?.events ?? [] }
-    /// The results, or none.
-    fileprivate var results: [EffectResult] { self?.results ?? [] }
 }

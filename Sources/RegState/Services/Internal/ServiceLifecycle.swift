@@ -11,10 +11,4 @@ struct ServiceLifecycle {
     var lateLaunchRenewal: Task<Void, Never>?
     /// The launch's Check Registration.
     var launchCheck: Task<Result<RegistrationCheck, RegStateServiceError>, Never>?
-
-    /// The waiters to resume with a settled state (none are left).
-    mutating func takeSettleWaiters() -> [CheckedContinuation<RegState, Never>] {
-        defer { settleWaiters.removeAll() }
-        return settleWaiters
-    }
 }
