@@ -40,9 +40,17 @@ extension BackendError {
     /// A stable, machine-readable code for the reason (for `--json` output and logs); never a token.
     public var reasonCode: String {
         switch self {
+        case .transport: "transport"
+        case .unauthorized: "unauthorized"
+        case .forcedLogout: "forced_logout"
+        case .tooManyRegisteredDevices: "too_many_registered_devices"
+        case .maxSecurityTokens: "max_security_tokens"
+        case .invalidIDToken: "invalid_id_token"
         case .unexpectedStatus(_, let code?) where code == "devices_unsupported" || code == "unknown_device": code
+        case .unexpectedStatus: "unexpected_status"
+        case .malformedResponse: "malformed_response"
+        case .insecureURL: "insecure_url"
         case .invalidPathSegment: "invalid_id"
-        default: CaseName.snakeCased(self)
         }
     }
 }

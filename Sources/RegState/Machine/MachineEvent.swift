@@ -63,7 +63,36 @@ public enum MachineEvent: Sendable, Equatable, Codable {
     case clockOffsetObserved(seconds: Int, source: ClockOffsetSource)
 
     /// The event's case name, for journals, diagrams and rejections.
-    public var name: String { CaseName.of(self) }
+    public var name: String {
+        switch self {
+        case .launched: "launched"
+        case .nonNativeTokenInstalled: "nonNativeTokenInstalled"
+        case .storedTokensInspected: "storedTokensInspected"
+        case .renewalRequested: "renewalRequested"
+        case .renewalSucceeded: "renewalSucceeded"
+        case .renewalFailed: "renewalFailed"
+        case .registrationRequested: "registrationRequested"
+        case .authorizationIssued: "authorizationIssued"
+        case .credentialsSubmitted: "credentialsSubmitted"
+        case .authenticated: "authenticated"
+        case .registrationFailed: "registrationFailed"
+        case .confirmationRequested: "confirmationRequested"
+        case .registrationConfirmed: "registrationConfirmed"
+        case .retryRequested: "retryRequested"
+        case .logoutRequested: "logoutRequested"
+        case .logoutRefused: "logoutRefused"
+        case .loggedOut: "loggedOut"
+        case .forcedLogout: "forcedLogout"
+        case .clearStateRequested: "clearStateRequested"
+        case .credentialsCleared: "credentialsCleared"
+        case .hostTokenSubmitted: "hostTokenSubmitted"
+        case .hostTokenAccepted: "hostTokenAccepted"
+        case .hostTokenRefused: "hostTokenRefused"
+        case .securityTokenRenewed: "securityTokenRenewed"
+        case .pendingLoginResumed: "pendingLoginResumed"
+        case .clockOffsetObserved: "clockOffsetObserved"
+        }
+    }
 }
 
 /// What the token service found in the secure store at launch.

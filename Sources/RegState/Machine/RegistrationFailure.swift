@@ -136,7 +136,39 @@ extension RegistrationFailure {
         }
     }
 
-    /// A stable, machine-readable code for the reason (for `--json` output, logs and analytics): the case's name in
-    /// snake case (`wrong_code`, `invalid_id_token`); never personal data.
-    public var reasonCode: String { CaseName.snakeCased(self) }
+    /// A stable, machine-readable code for the reason (for `--json` output, logs and analytics); never personal data.
+    public var reasonCode: String {
+        switch self {
+        case .discoveryFailed: "discovery_failed"
+        case .providerUnreachable: "provider_unreachable"
+        case .pushedAuthorizationRefused: "pushed_authorization_refused"
+        case .pushedAuthorizationUnavailable: "pushed_authorization_unavailable"
+        case .stateMismatch: "state_mismatch"
+        case .noPendingLogin: "no_pending_login"
+        case .loginAlreadyInProgress: "login_already_in_progress"
+        case .pendingLoginExpired: "pending_login_expired"
+        case .pendingLoginSuperseded: "pending_login_superseded"
+        case .malformedCallback: "malformed_callback"
+        case .issuerMismatchInCallback: "issuer_mismatch_in_callback"
+        case .authorizationDenied: "authorization_denied"
+        case .tokenRequestFailed: "token_request_failed"
+        case .malformedResponse: "malformed_response"
+        case .invalidIDToken: "invalid_id_token"
+        case .wrongCode: "wrong_code"
+        case .codeExpired: "code_expired"
+        case .codeReused: "code_reused"
+        case .codeSuperseded: "code_superseded"
+        case .tooManyAttempts: "too_many_attempts"
+        case .tooManyRefusedRedirects: "too_many_refused_redirects"
+        case .rateLimited: "rate_limited"
+        case .passwordlessNotOffered: "passwordless_not_offered"
+        case .invalidEmail: "invalid_email"
+        case .tooManyRegisteredDevices: "too_many_registered_devices"
+        case .maxSecurityTokens: "max_security_tokens"
+        case .backendFailed: "backend_failed"
+        case .storage: "storage"
+        case .unsupported: "unsupported"
+        case .dpop: "dpop"
+        }
+    }
 }

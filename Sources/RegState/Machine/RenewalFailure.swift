@@ -48,7 +48,15 @@ public enum RenewalFailure: Error, Sendable, Equatable, Codable {
         switch self {
         case .transient(.noInternet): "transient_no_internet"
         case .transient(.ssoUnspecifiedIssue): "transient_provider_issue"
-        default: CaseName.snakeCased(self)
+        case .denied: "denied"
+        case .credentialsExhausted: "credentials_exhausted"
+        case .noRefreshToken: "no_refresh_token"
+        case .storage: "storage"
+        case .forcedLogout: "forced_logout"
+        case .invalidRefreshedIDToken: "invalid_refreshed_id_token"
+        case .interruptedRenewalRefused: "interrupted_renewal_refused"
+        case .awaitingHost: "awaiting_host"
+        case .dpopKeyUnavailable: "dpop_key_unavailable"
         }
     }
 }

@@ -38,5 +38,14 @@ extension TransitionRejection: LocalizedError {
 
 extension RegState {
     /// The case name, for rejections, diagrams and logs.
-    public var caseName: String { CaseName.of(self) }
+    public var caseName: String {
+        switch self {
+        case .unsettled: "unsettled"
+        case .registrationRequired: "registrationRequired"
+        case .authenticating: "authenticating"
+        case .awaitingConfirmation: "awaitingConfirmation"
+        case .active: "active"
+        case .failed: "failed"
+        }
+    }
 }

@@ -178,7 +178,7 @@ package actor RenewalService {
                 // (its keys cannot be fetched now): the successor is kept either way.
                 try? await tokens.clearRenewalMark(on: marked, keepingRotationOf: response)
                 if case .invalidIDToken(let reason) = error {
-                    return .failure(.invalidRefreshedIDToken(reason: CaseName.of(reason)), stored: stored)
+                    return .failure(.invalidRefreshedIDToken(reason: Self.checkName(reason)), stored: stored)
                 }
                 return .failure(classify(error, stored: stored), stored: stored)
             }
@@ -214,6 +214,31 @@ package actor RenewalService {
         case .keyRecordUnreadable(let reason): reason
         case .keyRecordWrongCurve(let curve): "the key is on curve \(curve), not P-256"
         default: error.errorDescription ?? "unusable"
+        }
+    }
+
+    /// The name of the check an ID token failed, for the journal: the ``IDTokenError`` case, never its values.
+    static func checkName(_ error: IDTokenError) -> String {
+        switch error {
+        case .malformed: "malformed"
+        case .invalidJWT: "invalidJWT"
+        case .unsupportedAlgorithm: "unsupportedAlgorithm"
+        case .unknownKeyID: "unknownKeyID"
+        case .keyDoesNotFitAlgorithm: "keyDoesNotFitAlgorithm"
+        case .invalidSignature: "invalidSignature"
+        case .issuerMismatch: "issuerMismatch"
+        case .audienceMismatch: "audienceMismatch"
+        case .untrustedAudience: "untrustedAudience"
+        case .authorizedPartyMismatch: "authorizedPartyMismatch"
+        case .expired: "expired"
+        case .issuedInFuture: "issuedInFuture"
+        case .notYetValid: "notYetValid"
+        case .invalidTimeClaim: "invalidTimeClaim"
+        case .invalidSubject: "invalidSubject"
+        case .tooOld: "tooOld"
+        case .nonceMismatch: "nonceMismatch"
+        case .refreshedIdentityMismatch: "refreshedIdentityMismatch"
+        case .unsignedTokensAdvertised: "unsignedTokensAdvertised"
         }
     }
 
