@@ -18,13 +18,12 @@ public actor RegStateService {
     /// The state now (``state`` reads it; only ``apply(_:carrying:)`` changes it).
     private var current: RegState = .unsettled
     /// The effects that talk to the outside world: store, provider, backend, renewal.
-    nonisolated let runner: EffectRunner
+    private let effects: EffectRunner
     private let broadcast = EventBroadcast<RegStateEvent>(bufferSize: subscriberBufferSize, replaysLatest: true)
     private var recorder: JournalRecorder
     private var lifecycle = ServiceLifecycle()
     private var attempt = RegistrationAttempt()
-    /// The flights of the tokens the service hands out.
-    nonisolated let flights: TokenFlights
+    private let tokenFlights: TokenFlights
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
     public static let subscriberBufferSize = 64
@@ -33,9 +32,9 @@ public actor RegStateService {
 
     /// Creates the service. Nothing happens until ``start()``.
     public init(configuration: RegStateConfiguration, dependencies: RegStateDependencies) {
-        runner = EffectRunner(configuration: configuration, dependencies: dependencies)
+        effects = EffectRunner(configuration: configuration, dependencies: dependencies)
         recorder = JournalRecorder(journal: dependencies.journal, clock: dependencies.clock, logger: dependencies.logger)
-        flights = TokenFlights(clock: dependencies.clock)
+        tokenFlights = TokenFlights(clock: dependencies.clock)
     }
 
     /// The current state.
@@ -44,7 +43,10 @@ public actor RegStateService {
     /// Who renews the session: the configuration's ``RegStateConfiguration/sessionSource``.
     public nonisolated var sessionSource: SessionSource { runner.configuration.sessionSource }
 
-    nonisolated var clock: any RegStateClock { runner.dependencies.clock }
+    // For the public calls in the other files: the stored properties stay private, these constants are read through.
+    nonisolated var runner: EffectRunner { effects }
+    nonisolated var flights: TokenFlights { tokenFlights }
+    nonisolated var clock: any RegStateClock { effects.dependencies.clock }
 
     var logger: any RegStateLogger { runner.logger }
 
