@@ -86,6 +86,48 @@ struct JWSVerifierTests {
     @Test("Structure problems are malformed", arguments: ["a.b", "a.b.c.d", "..", "e30.e30.!!!", "W10.e30.AA"])
     func malformed(text: String) {
         #expect(throws: JWSRejection.self) { try JWSVerifier(keys: keys).verify(text) }
+        do {
+            _ = try JWSVerifier(keys: keys).verify(text)
+        } catch {
+            guard case .malformed = error else { Issue.record("\(error) is not malformed"); return }
+        }
+    }
+
+    /// A compact JWS with `header` and a one-member payload, its signature one byte: for refusals that come before
+    /// any key is looked at.
+    static func unsigned(_ header: [String: JSONValue]) -> String {
+        Base64URL.encode(JSONValue.object(header).serialized()) + "."
+            + Base64URL.encode(JSONValue.object(["nonce": "n-1"]).serialized()) + ".AA"
+    }
+
+    @Test("What the one JWS reader refuses keeps its JWSRejection: no alg, a crit header, a kid that is not one string")
+    func readerRefusals() {
+        let verifier = JWSVerifier(keys: keys)
+        #expect(throws: JWSRejection.unsupportedAlgorithm("(none given)")) {
+            try verifier.verify(Self.unsigned(["kid": "p1"]))
+        }
+        #expect(throws: JWSRejection.unsupportedAlgorithm("(none given)")) {
+            try verifier.verify(Self.unsigned(["alg": 512, "kid": "p1"]))
+        }
+        #expect(throws: JWSRejection.criticalHeader) {
+            try verifier.verify(Self.unsigned(["alg": "PS512", "kid": "p1", "crit": ["b64"]]))
+        }
+        #expect(throws: JWSRejection.missingKeyID) { try verifier.verify(Self.unsigned(["alg": "PS512", "kid": 1])) }
+        #expect(throws: JWSRejection.missingKeyID) { try verifier.verify(Self.unsigned(["alg": "PS512"])) }
+        #expect(throws: JWSRejection.missingKeyID) { try verifier.verify(Self.unsigned(["alg": "PS512", "kid": ""])) }
+    }
+
+    @Test("An answer longer than the JWS reader's limit is malformed, before anything in it is read")
+    func tooLong() throws {
+        let padding = String(repeating: "x", count: JSONWebToken.maximumCompactLength)
+        let long = try JSONWebToken.sign(claims: ["nonce": "n-1", "padding": .string(padding)], keyID: "p1",
+                                         privateKey: CryptoTestKeys.primary, algorithm: .ps512, crypto: crypto)
+        do {
+            _ = try JWSVerifier(keys: keys).verify(long)
+            Issue.record("an over-long answer verified")
+        } catch {
+            guard case .malformed = error else { Issue.record("\(error) is not malformed"); return }
+        }
     }
 
     @Test("The JWS's description shows no payload")
