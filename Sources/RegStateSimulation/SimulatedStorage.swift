@@ -35,7 +35,7 @@ extension SimulatedStorage {
 }
 
 /// Which storage a run's processes use.
-public enum SimulatedStorageKind: String, Sendable, Equatable {
+public enum SimulatedStorageKind: String, Sendable, Equatable, CaseIterable {
     /// The real file store and journal over the simulated file system.
     case files
     /// The model of the store contract (``SimulatedDisk``), journals in memory.

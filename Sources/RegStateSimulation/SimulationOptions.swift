@@ -146,7 +146,8 @@ public struct SimulationResult: Sendable {
     public var violations: [String]
     /// The full trace: actions, requests, faults, events, store writes (tokens only as fingerprints).
     public var trace: [String]
-    /// Virtual seconds the world's clock moved.
+    /// Virtual seconds the run lived through: how far the world's clock moved forward, its jumps back not subtracted
+    /// (a jump back is a wrong clock, not time given back), so never negative.
     public var virtualSeconds: Double
     /// Refresh grants the provider received.
     public var refreshGrants: Int

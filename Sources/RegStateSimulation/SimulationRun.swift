@@ -153,7 +153,7 @@ public actor SimulationRun {
         }
         return SimulationResult(
             seed: options.seed, violations: ledger.violations, trace: ledger.trace,
-            virtualSeconds: clock.now().timeIntervalSince(startedAt), refreshGrants: await simulator.refreshGrantCount)
+            virtualSeconds: clock.now().timeIntervalSince(startedAt) + rewoundSeconds, refreshGrants: await simulator.refreshGrantCount)
     }
 
     // MARK: Processes

@@ -19,62 +19,83 @@ enum SimulatorCommand {
         var inject: InjectedFailure?
     }
 
-    static func parse(_ arguments: [String]) -> Options? {
+    /// What was wrong with the command line, naming the argument.
+    struct UsageError: Error {
+        var message: String
+    }
+
+    /// What the command line asks for: a run, or `--help`.
+    enum Request {
+        case run(Options)
+        case help
+    }
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> Request {
         var options = Options()
         var rest = arguments[...]
+        /// The value after `option`, read by `read`; the error names the option and what it takes.
+        func value<T>(_ option: String, _ takes: String, _ read: (String) -> T?) throws(UsageError) -> T {
+            guard let text = rest.popFirst() else { throw UsageError(message: "\(option) needs a value: \(takes)") }
+            guard let value = read(text) else { throw UsageError(message: "\(option) \(text): expected \(takes)") }
+            return value
+        }
         while let argument = rest.popFirst() {
             switch argument {
+            case "--help", "-h": return .help
             case "--seed":
-                guard let value = rest.popFirst().flatMap(UInt64.init) else { return nil }
-                options.seeds = value...value
+                let seed = try value(argument, "a seed (0 or more)") { UInt64($0) }
+                options.seeds = seed...seed
             case "--seeds":
-                guard let text = rest.popFirst() else { return nil }
-                let parts = text.components(separatedBy: "..")
-                guard parts.count == 2, let low = UInt64(parts[0]), let high = UInt64(parts[1]), low <= high else { return nil }
-                options.seeds = low...high
-            case "--time-box":
-                guard let value = rest.popFirst().flatMap(Double.init) else { return nil }
-                options.timeBox = value
-            case "--start":
-                guard let value = rest.popFirst().flatMap(UInt64.init) else { return nil }
-                options.start = value
-            case "--steps":
-                guard let value = rest.popFirst().flatMap(Int.init), value > 0 else { return nil }
-                options.steps = value
+                options.seeds = try value(argument, "a range A..B with A <= B") { text -> ClosedRange<UInt64>? in
+                    let parts = text.components(separatedBy: "..")
+                    guard parts.count == 2, let low = UInt64(parts[0]), let high = UInt64(parts[1]), low <= high else { return nil }
+                    return low...high
+                }
+            case "--time-box": options.timeBox = try value(argument, "seconds") { Double($0) }
+            case "--start": options.start = try value(argument, "a seed (0 or more)") { UInt64($0) }
+            case "--steps": options.steps = try value(argument, "a number above 0") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
             case "--processes":
-                guard let value = rest.popFirst().flatMap(Int.init), (1...4).contains(value) else { return nil }
-                options.processes = value
+                options.processes = try value(argument, "1 to 4") { Int($0).flatMap { (1...4).contains($0) ? $0 : nil } }
             case "--world":
-                guard let value = rest.popFirst().flatMap(SimulationWorld.init(rawValue:)) else { return nil }
-                options.world = value
-            case "--skip":
-                guard let value = rest.popFirst().flatMap(StepList.parse) else { return nil }
-                options.skipped = value
+                let worlds = SimulationWorld.allCases.map(\.rawValue).joined(separator: "|")
+                options.world = try value(argument, worlds) { SimulationWorld(rawValue: $0) }
+            case "--skip": options.skipped = try value(argument, "a step list such as 3,7-9") { StepList.parse($0) }
             case "--faults-off":
-                guard let text = rest.popFirst() else { return nil }
-                let faults = text.split(separator: ",").map { SimulationFault(rawValue: String($0)) }
-                guard !faults.contains(nil) else { return nil }
-                options.faultsOff = Set(faults.compactMap { $0 })
+                let kinds = SimulationFault.allCases.map(\.rawValue).joined(separator: ",")
+                options.faultsOff = try value(argument, "a comma-separated list of \(kinds)") { text -> Set<SimulationFault>? in
+                    let faults = text.split(separator: ",").map { SimulationFault(rawValue: String($0)) }
+                    return faults.contains(nil) ? nil : Set(faults.compactMap { $0 })
+                }
             case "--inject-failure":
-                guard let value = rest.popFirst().flatMap(InjectedFailure.init(rawValue:)) else { return nil }
-                options.inject = value
+                let names = InjectedFailure.allCases.map(\.rawValue).joined(separator: "|")
+                options.inject = try value(argument, names) { InjectedFailure(rawValue: $0) }
             case "--shrink": options.shrink = true
             case "--disk":
-                guard let value = rest.popFirst().flatMap(SimulatedStorageKind.init(rawValue:)) else { return nil }
-                options.storage = value
+                let kinds = SimulatedStorageKind.allCases.map(\.rawValue).joined(separator: "|")
+                options.storage = try value(argument, kinds) { SimulatedStorageKind(rawValue: $0) }
             case "--trace": options.trace = true
             case "--quiet": options.quiet = true
-            default: return nil
+            default: throw UsageError(message: "unknown option \(argument)")
             }
         }
-        if options.seeds == nil, options.timeBox == nil { return nil }
-        if options.shrink, options.seeds?.count != 1 { return nil }
-        return options
+        if options.seeds == nil, options.timeBox == nil {
+            throw UsageError(message: "say which lives to run: --seed N, --seeds A..B or --time-box SECONDS")
+        }
+        if options.shrink, options.seeds?.count != 1 { throw UsageError(message: "--shrink needs one seed (--seed N)") }
+        return .run(options)
     }
 
     static func main(_ arguments: [String]) -> Int32 {
-        guard let options = parse(arguments) else {
-            FileHandle.standardError.write(Data("usage: regstate-sim (--seed N | --seeds A..B | --time-box SECONDS [--start N]) [--steps K] [--processes P] [--world plain|dpop|host|par|budget|rejecting|forged|memory|shared-journal|another-client|refreshed-id|together] [--skip STEPS] [--faults-off KINDS] [--disk files|model|keychain] [--trace] [--quiet]\n       regstate-sim --seed N --shrink [...]   shortens a failing run and prints the shortest failing replay\n".utf8))
+        let options: Options
+        do {
+            switch try parse(arguments) {
+            case .help:
+                print(help, terminator: "")
+                return 0
+            case .run(let parsed): options = parsed
+            }
+        } catch {
+            FileHandle.standardError.write(Data("regstate-sim: \(error.message)\n\(usage)regstate-sim --help lists the options.\n".utf8))
             return 64
         }
         if options.shrink, let seed = options.seeds?.lowerBound {

@@ -43,7 +43,10 @@ extension CLIOptions {
                     continue
                 }
                 guard !options.commandNamed else { throw UsageError("unexpected argument '\(argument)'") }
-                guard let command = Command(rawValue: argument) else { throw UsageError("unknown command '\(argument)'") }
+                guard let command = Command(rawValue: argument) else {
+                    let hint = NearestName.among(Command.allCases.map(\.rawValue), to: argument).map { " (did you mean \($0)?)" }
+                    throw UsageError("unknown command '\(argument)'" + (hint ?? ""))
+                }
                 options.commandNamed = true
                 options.command = command
                 continue

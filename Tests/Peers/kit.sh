@@ -17,13 +17,21 @@ kit_venv() {
   local requirements=$1 venv="$peers_cache/$kit_name/venv"
   local stamp; stamp=$(sha256sum "$requirements" | cut -d' ' -f1)
   if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.requirements" 2>/dev/null)" != "$stamp" ]; then
+    local began=$SECONDS
     kit_say "first use: installing $(grep -c '==' "$requirements") pinned Python packages from PyPI into $venv (about a minute)"
     python3 -m venv --clear "$venv" >&2 || { kit_say "python3 -m venv failed: install python3-venv (Scripts/setup.sh)"; return 1; }
     "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements" >&2 || { kit_say "pip install failed"; return 1; }
     echo "$stamp" > "$venv/.requirements"
-    kit_say "installed; later starts reuse it"
+    kit_say "installed in $((SECONDS - began)) s; later starts reuse it"
   fi
   echo "$venv/bin/python"
+}
+
+# kit_prepare_only ARGUMENTS...: with `--prepare` as the first argument (`start.sh --prepare`), exits once the kit's
+# first-use steps above it are done, starting nothing: the test harness prepares each kit so before its tests run,
+# with these messages on the test output.
+kit_prepare_only() {
+  if [ "${1:-}" = --prepare ]; then exit 0; fi
 }
 
 # kit_need COMMAND...: when a command is missing, runs the repository's Scripts/setup.sh (apt, only what is missing;
@@ -34,8 +42,10 @@ kit_need() {
   [ ${#missing[@]} -eq 0 ] && return 0
   local setup="$peers_root/../../Scripts/setup.sh"
   if [ "$(id -u)" = 0 ]; then
+    local began=$SECONDS
     kit_say "first use: ${missing[*]} missing, running Scripts/setup.sh (apt-get, only what is missing)"
     "$setup" >&2 || { kit_say "Scripts/setup.sh failed"; return 1; }
+    kit_say "Scripts/setup.sh done in $((SECONDS - began)) s"
   else
     kit_say "${missing[*]} missing: run 'sudo Scripts/setup.sh' from the repository root, then try again"
     return 1

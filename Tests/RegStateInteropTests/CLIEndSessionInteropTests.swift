@@ -7,7 +7,7 @@ extension InteropTests {
     /// The `regstate` binary against django-oauth-toolkit (issue 20): the menu follows discovery (no email: django
     /// lists no one-time-code grant), and logout prints the end-session URL without the ID token, which the user opens
     /// in the browser they signed in with.
-    @Suite("CLI against django: capabilities and end-session")
+    @Suite("CLI against django: capabilities and end-session", .provider(.django))
     struct CLIEndSession {
         @Test("django: the walkthrough offers no email and says why; logout prints the end-session URL (no id_token_hint); opening it and confirming ends the browser session")
         func menuAndPrintedEndSession() async throws {

@@ -11,7 +11,7 @@ extension InteropTests {
         /// Not idpyoidc: it refuses `offline_access` without `prompt=consent` (OIDC Core §11) and the CLI adds no
         /// `prompt`; its own CLI case is in ``IdpyoidcHabits``.
         @Test("walkthrough --issuer: social login to Active H; status gives Active B; logout (revoking where the provider can), then D",
-              arguments: [PeerKind.django, .glewlwyd])
+              .provider(.django, .glewlwyd), arguments: PeerKind.selecting([PeerKind.django, .glewlwyd]))
         func walkthroughStatusLogout(kind: PeerKind) async throws {
             try await withPeer(kind) { peer in
                 let store = FileManager.default.temporaryDirectory
@@ -62,7 +62,7 @@ extension InteropTests {
         /// django only: Glewlwyd 2.7.5 compares a loopback redirect URI exactly, port included (403 for any port
         /// but the registered `http://127.0.0.1/callback`), although RFC 8252 §7.3 asks providers to accept any port;
         /// the CLI's listener cannot take port 80. The library's loopback test runs against both.
-        @Test("django: walkthrough --issuer --loopback: the redirect is caught on 127.0.0.1, no pasting, Active H")
+        @Test("django: walkthrough --issuer --loopback: the redirect is caught on 127.0.0.1, no pasting, Active H", .provider(.django))
         func loopbackWalkthrough() async throws {
             try await withPeer(.django) { peer in
                 let store = FileManager.default.temporaryDirectory

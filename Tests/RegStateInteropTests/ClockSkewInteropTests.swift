@@ -9,7 +9,7 @@ extension InteropTests {
     /// in F ("issue time is in the future" / "expired"). The engine now checks the ID token on the provider's clock,
     /// estimated from the `Date` header of the provider's answers, or, without one, from the fresh ID token's `iat`;
     /// the journal says once how far off the device clock is.
-    @Suite("Device clock off from the provider's")
+    @Suite("Device clock off from the provider's", .provider(.django))
     struct ClockSkewInterop {
         /// Seconds the device clock is off django's: ±2 min, ±10 min, ±1 h, ±1 day (positive: ahead).
         static let skews: [TimeInterval] = [-120, 120, -600, 600, -3600, 3600, -86_400, 86_400]

@@ -6,7 +6,7 @@ import Testing
 /// proofs the library signs verify there with the key their own `jwk` header carries, and jwcrypto's RFC 7638
 /// thumbprint of that key equals the library's.
 extension InteropTests {
-    @Suite("DPoP proofs against jwcrypto")
+    @Suite("DPoP proofs against jwcrypto", .kit(.django))
     struct DPoPJWCryptoTests {
         static let crypto = SystemCrypto()
 

@@ -8,7 +8,7 @@ extension InteropTests {
     /// engine's ``EndSessionRequest`` ends the provider's browser session, and `prompt=login` lets another user sign
     /// in while the browser is still signed in. The user is a ``Browser`` whose cookie jar lives across visits, as a
     /// real browser's does; the second user is seeded by the harness into this test's provider.
-    @Suite("django: end-session logout and switching accounts")
+    @Suite("django: end-session logout and switching accounts", .provider(.django))
     struct EndSessionInterop {
         /// Social sign-in in `browser`: the authorization URL, the login form when the provider shows it (as
         /// `account`), the callback; then completion. Returns the profile and whether a login form was shown.

@@ -6,7 +6,7 @@ extension InteropTests {
     /// DPoP (RFC 9449) against Glewlwyd, which enforces it: `swift-test-dpop` requires proofs, `--nonce` makes nonces
     /// mandatory, and `swift-test-public` binds the tokens when a proof comes. Registration, renewal with a rotating
     /// key-bound refresh token and authorized userinfo calls, bound end to end.
-    @Suite("DPoP against Glewlwyd")
+    @Suite("DPoP against Glewlwyd", .provider(.glewlwyd))
     struct GlewlwydDPoP {
         struct Case: Sendable, CustomTestStringConvertible {
             var clientID: String

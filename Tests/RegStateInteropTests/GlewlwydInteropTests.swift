@@ -6,7 +6,7 @@ import Testing
 extension InteropTests {
     /// What only Glewlwyd shows: a retired refresh token refused with HTTP 400 and an empty body, ID tokens signed
     /// ES256 (`GLW_SIGNING=ES256`), and a provider without a revocation endpoint.
-    @Suite("Glewlwyd's own habits")
+    @Suite("Glewlwyd's own habits", .provider(.glewlwyd))
     struct Glewlwyd {
         @Test("glewlwyd: a refresh token retired behind the client's back is refused with a bare 400: asked twice, Error E final, storage cleared, D")
         func retiredTokenBareRefusal() async throws {

@@ -7,7 +7,7 @@ extension InteropTests {
     /// Pushed authorization requests (RFC 9126) against Glewlwyd 2.7.5 (`GLW_PAR`, `GLW_PAR_TTL` of the kit): the
     /// parameters go to `/par`, the browser gets `client_id` and `request_uri`, with and without DPoP, required by the
     /// provider or by the client.
-    @Suite("PAR against Glewlwyd")
+    @Suite("PAR against Glewlwyd", .provider(.glewlwyd))
     struct GlewlwydPAR {
         /// The query names of a pushed authorization URL.
         static let pushedNames: Set<String> = ["client_id", "request_uri"]

@@ -7,7 +7,7 @@ extension InteropTests {
     /// (`IDPY_DPOP=on`, one provider for the suite). The token endpoint binds (`token_type: DPoP`); userinfo checks
     /// `ath` against the **hex** SHA-256 of the access token where RFC 9449 §4.2 says base64url, so every resource
     /// request RegState makes with a bound token is refused there. RegState keeps the RFC's encoding: pinned.
-    @Suite("DPoP against idpyoidc", .peers([.idpyoidc], .idpyoidcDPoP))
+    @Suite("DPoP against idpyoidc", .provider(.idpyoidc), .peers([.idpyoidc], .idpyoidcDPoP))
     struct IdpyoidcDPoP {
         static let knobs = PeerKnobs.idpyoidcDPoP
 

@@ -6,7 +6,7 @@ import Testing
 extension InteropTests {
     /// idpyoidc's own habits (`Tests/Peers/idpyoidc`, one provider for the suite): what it offers and where it departs
     /// from the RFCs. Each departure is pinned as the typed answer RegState gives, never worked around in the library.
-    @Suite("idpyoidc's own habits", .peers([.idpyoidc], PeerKnobs()))
+    @Suite("idpyoidc's own habits", .provider(.idpyoidc), .peers([.idpyoidc], PeerKnobs()))
     struct IdpyoidcHabits {
         static let knobs = PeerKnobs()
 

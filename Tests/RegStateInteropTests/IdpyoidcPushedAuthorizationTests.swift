@@ -8,7 +8,7 @@ extension InteropTests {
     /// whole OpenID request (`response_type`, `scope` with `openid`, `redirect_uri`) before it looks the `request_uri`
     /// up, so the RFC 9126 §4 request (`client_id` and `request_uri` only) is refused. RegState sends the RFC's form
     /// and no copies of the pushed parameters beside it: the refusal is pinned.
-    @Suite("PAR against idpyoidc", .peers([.idpyoidc], .idpyoidcPAR))
+    @Suite("PAR against idpyoidc", .provider(.idpyoidc), .peers([.idpyoidc], .idpyoidcPAR))
     struct IdpyoidcPAR {
         static let knobs = PeerKnobs.idpyoidcPAR
 

@@ -8,7 +8,7 @@ extension InteropTests {
     /// provider never answers): the launch must not wait for it. The elapsed time is printed as a figure, never
     /// asserted (no timing assertions in tests); what is asserted is that the launch settled while the provider was
     /// still stopped, which it could only do without its answer.
-    @Suite("Launch budget against a stalled provider")
+    @Suite("Launch budget against a stalled provider", .provider(.django))
     struct LaunchBudget {
         @Test("django stopped (SIGSTOP), expired token: launch settles Error E then Active B offline while it is stopped; after SIGCONT the same renewal lands, Active C, one grant")
         func stalledProviderLaunch() async throws {

@@ -9,7 +9,7 @@ extension InteropTests {
     @Suite("Provider down and back")
     struct Outage {
         @Test("provider killed: Error E recoverable, session kept offline with its tokens; restarted: Active C",
-              arguments: PeerKind.allCases)
+              .provider(.django, .glewlwyd, .idpyoidc), arguments: PeerKind.selecting(PeerKind.allCases))
         func providerKilled(kind: PeerKind) async throws {
             try await withPeer(kind) { peer in
                 let device = InteropDevice(peer: peer)
@@ -53,7 +53,7 @@ extension InteropTests {
         /// django-oauth-toolkit's `REFRESH_TOKEN_GRACE_PERIOD_SECONDS` (Auth0's "reuse interval", Okta's "grace
         /// period") answers such a retry with the pair it already issued; this provider runs with 30 seconds. The
         /// test waits until the provider has processed the lost request, so the retry always comes second.
-        @Test("django: provider paused: the refresh times out, Error E recoverable, offline; resumed: Active C within the reuse grace")
+        @Test("django: provider paused: the refresh times out, Error E recoverable, offline; resumed: Active C within the reuse grace", .provider(.django))
         func providerPaused() async throws {
             try await withPeer(.django, PeerKnobs(refreshGrace: 30)) { peer in
                 let (device, service, refreshToken, tape) = try await Self.refreshLostToTimeout(peer)
@@ -80,7 +80,7 @@ extension InteropTests {
         /// ("Refresh token inactive", where RFC 6749 §5.2 says `invalid_grant`), an RFC 6749 refusal code all the
         /// same, and has no reuse detection: the token the lost answer carried stays live there, unknown to anyone.
         @Test("provider paused, no reuse grace: the retry after a lost rotation is refused, Error E final, D",
-              arguments: PeerKind.allCases)
+              .provider(.django, .glewlwyd, .idpyoidc), arguments: PeerKind.selecting(PeerKind.allCases))
         func providerPausedWithoutGrace(kind: PeerKind) async throws {
             try await withPeer(kind, PeerKnobs(refreshGrace: 0)) { peer in
                 let (device, service, refreshToken, tape) = try await Self.refreshLostToTimeout(peer)

@@ -8,12 +8,12 @@ extension InteropTests {
     /// against each real provider: the printed authorization URL, the provider's own login and consent pages, its
     /// redirects and cookies, and RegState's loopback listener working together as a person's browser drives them.
     /// Screenshots go to `.build/artifacts/browser/<test>/`.
-    @Suite("Real browser (headless Chromium)")
+    @Suite("Real browser (headless Chromium)", .kit(.browser))
     struct RealBrowserTests {
         static let providers: [PeerKind] = [.django, .glewlwyd]
 
         @Test("one browser: the CLI's URL, the provider's login (and consent) form, the redirect to the loopback listener, H; a second sign-in reuses the provider session (no password); prompt=login asks again; logout's printed end-session URL ends the session (django) or is ignored without id_token_hint (Glewlwyd, pinned)",
-              arguments: providers)
+              .provider(.django, .glewlwyd), arguments: PeerKind.selecting(providers))
         func signInAndSession(kind: PeerKind) async throws {
             let redirect = try Self.loopbackRedirect()
             let stores = FileManager.default.temporaryDirectory
@@ -94,7 +94,7 @@ extension InteropTests {
         }
 
         @Test("tampered redirects typed into the browser: state and iss refused with their reasons, the login kept for the genuine redirect; a tampered code refused by the provider ends the login (F), a new one then completes",
-              arguments: providers)
+              .provider(.django, .glewlwyd), arguments: PeerKind.selecting(providers))
         func tamperedRedirects(kind: PeerKind) async throws {
             let redirect = try Self.loopbackRedirect()
             let stores = FileManager.default.temporaryDirectory

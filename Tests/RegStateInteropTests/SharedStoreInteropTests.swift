@@ -7,7 +7,7 @@ extension InteropTests {
     /// Several `regstate` processes on one store renewing at once against django-oauth-toolkit, which rotates refresh
     /// tokens with reuse detection and no grace (`OIDC_RT_GRACE` unset: 0): a second grant with the retired token
     /// would revoke the session. The grants are counted in the provider's own database.
-    @Suite("Processes sharing a store against django-oauth-toolkit")
+    @Suite("Processes sharing a store against django-oauth-toolkit", .provider(.django))
     struct SharedStore {
         static let processes = 4
         static let rounds = 3

@@ -7,6 +7,8 @@ import Testing
 struct SimulationProcess {
     var status: Int32
     var lines: [String]
+    /// What it wrote to standard error (usage errors).
+    var errors: String = ""
 
     /// The per-seed lines (the summary line carries wall-clock figures, which differ between runs).
     var seedLines: [String] { lines.filter { !$0.hasPrefix("runs ") } }
@@ -21,18 +23,21 @@ struct SimulationProcess {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        let output = Pipe()
+        let output = Pipe(), errors = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
         try process.run()
-        let text = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+        // regstate-sim writes a few lines at most to standard error, so it never blocks on it while stdout is read.
+        let (text, errorText) = await withCheckedContinuation { (continuation: CheckedContinuation<(String, String), Never>) in
             let reader = Thread {
                 let data = output.fileHandleForReading.readDataToEndOfFile()
+                let errorData = errors.fileHandleForReading.readDataToEndOfFile()
                 process.waitUntilExit()
-                continuation.resume(returning: String(decoding: data, as: UTF8.self))
+                continuation.resume(returning: (String(decoding: data, as: UTF8.self), String(decoding: errorData, as: UTF8.self)))
             }
             reader.start()
         }
-        return SimulationProcess(status: process.terminationStatus, lines: text.split(separator: "\n").map(String.init))
+        return SimulationProcess(status: process.terminationStatus, lines: text.split(separator: "\n").map(String.init),
+                                 errors: errorText)
     }
 }

@@ -2,7 +2,9 @@
 public enum Activation: String, Sendable, Equatable, Codable, CaseIterable {
     /// **A**: the platform is not native, so the agreed non-native token was installed.
     case nonNative = "A"
-    /// **B**: the stored access token is still valid.
+    /// **B**: the session was restored from the store without a renewal: its access token is still valid or, after a
+    /// recoverable **E** at launch, the session is kept offline with its data until a renewal succeeds
+    /// (``Session/renewalPending`` is then `true`, and the token is not presented as valid).
     case stored = "B"
     /// **C**: the stored access token had expired and was renewed with the refresh token.
     case renewed = "C"

@@ -13,4 +13,5 @@ source "$here/../kit.sh"
 refuse() { printf '{"id": 0, "ok": false, "error": "%s"}\n' "$1"; exit 1; }
 kit_need chromium chromedriver python3 || refuse "chromium, chromium-driver or python3 missing (sudo Scripts/setup.sh)"
 python=$(kit_venv "$here/requirements.txt") || refuse "the Python environment could not be made (python3-venv, PyPI)"
+kit_prepare_only "$@"
 SE_OFFLINE=true exec "$python" "$here/driver.py"

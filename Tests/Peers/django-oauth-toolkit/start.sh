@@ -10,11 +10,12 @@ set -euo pipefail
 kit_name=django-oauth-toolkit
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../kit.sh"
-port=${1:?usage: start.sh PORT [STATE_DIR]}
-state=${2:-$(mktemp -d)}
-mkdir -p "$state"
 kit_need python3 curl
 python=$(kit_venv "$here/requirements.txt")
+kit_prepare_only "$@"
+port=${1:?usage: start.sh PORT [STATE_DIR] | start.sh --prepare}
+state=${2:-$(mktemp -d)}
+mkdir -p "$state"
 OIDC_STATE_DIR=$state nohup "$python" "$here/provider/peer.py" serve "$port" >"$state/server.log" 2>&1 </dev/null &
 pid=$!
 kit_wait "http://127.0.0.1:$port/o/.well-known/openid-configuration" "$pid" "$state/server.log" 30

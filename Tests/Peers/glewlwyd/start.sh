@@ -13,7 +13,10 @@ set -euo pipefail
 kit_name=glewlwyd
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../kit.sh"
-port=${1:?usage: start.sh PORT [STATE_DIR] [--nonce]}; shift
+kit_need glewlwyd sqlite3 python3 curl
+python=$(kit_venv "$here/requirements.txt")
+kit_prepare_only "$@"
+port=${1:?usage: start.sh PORT [STATE_DIR] [--nonce] | start.sh --prepare}; shift
 state=""; provision_flags=()
 for argument in "$@"; do
   case "$argument" in
@@ -25,9 +28,6 @@ done
 case "${GLW_PAR:-allowed}" in off|allowed|required) ;; *) kit_say "GLW_PAR is off, allowed or required"; exit 2 ;; esac
 state=${state:-$(mktemp -d)}
 mkdir -p "$state"
-
-kit_need glewlwyd sqlite3 python3 curl
-python=$(kit_venv "$here/requirements.txt")
 
 # A fresh database from the package's own schema, and the configuration for this port and directory.
 schema=/usr/share/dbconfig-common/data/glewlwyd/install/sqlite3

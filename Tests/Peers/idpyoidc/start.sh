@@ -13,11 +13,12 @@ set -euo pipefail
 kit_name=idpyoidc
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../kit.sh"
-port=${1:?usage: start.sh PORT [STATE_DIR]}
-state=${2:-$(mktemp -d)}
-mkdir -p "$state"
 kit_need python3 curl
 python=$(kit_venv "$here/requirements.txt")
+kit_prepare_only "$@"
+port=${1:?usage: start.sh PORT [STATE_DIR] | start.sh --prepare}
+state=${2:-$(mktemp -d)}
+mkdir -p "$state"
 cd "$here/provider"
 setsid "$python" op.py "$port" "$state" >>"$state/server.log" 2>&1 </dev/null &
 pid=$!

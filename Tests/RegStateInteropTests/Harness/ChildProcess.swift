@@ -29,10 +29,13 @@ enum ChildProcess {
 
     /// Runs `executable` with `arguments` and waits at most `timeout`.
     ///
-    /// - Parameter environment: variables added to (or overriding) this process's environment.
+    /// - Parameters:
+    ///   - environment: variables added to (or overriding) this process's environment.
+    ///   - stderrToOutput: the child's standard error goes to this process's standard output as it is written (the
+    ///     test output a person watches), instead of into ``Output/stderr``.
     /// - Throws: ``InteropError/timedOut(_:)`` when the deadline passes (the child is killed), or the launch error.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                    timeout: Duration) async throws -> Output {
+                    timeout: Duration, stderrToOutput: Bool = false) async throws -> Output {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("interop-child-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -57,7 +60,7 @@ enum ChildProcess {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = out
-        process.standardError = err
+        process.standardError = stderrToOutput ? FileHandle.standardOutput : err
         let finished = AsyncSignal()
         process.terminationHandler = { _ in finished.fire() }
         try process.run()

@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 
-/// Whether the real provider can run here, decided once per test process.
+/// Starts the real providers, and remembers a provider that did not start so later tests fail at once.
 ///
-/// The first test that needs a provider tries to start one (which creates the venv on a fresh machine); when that
-/// fails, the reason is remembered so that later tests do not spend minutes retrying. Under `CI=true` an unavailable
-/// provider FAILS every interop test with the reason — CI must really run them; elsewhere the tests are cancelled
-/// (reported as skipped) with the reason.
+/// Whether a test runs at all is its condition trait's business (``Testing/Trait/provider(_:)``): a provider left out
+/// of `REGSTATE_INTEROP_PEERS`, or whose kit cannot run here, skips the test before it starts. A test that runs has
+/// its kit ready, so a provider that then does not start FAILS the test with the reason, under `CI=true` or not: it
+/// is never reported as passed. Under `CI=true` the traits never skip for a missing kit, so CI really runs them.
 actor InteropAvailability {
     static let shared = InteropAvailability()
 
@@ -17,7 +17,7 @@ actor InteropAvailability {
 
     /// Starts a django-oauth-toolkit provider, or explains why not.
     ///
-    /// - Throws: the start failure under CI; otherwise cancels the calling test (`Test.cancel`) with the reason.
+    /// - Throws: ``InteropError/providerUnavailable(_:)`` with the reason.
     func startPeer(knobs: InteropPeer.Knobs) async throws -> InteropPeer {
         try await start(.django) { try await InteropPeer.start(knobs: knobs) }
     }
@@ -44,8 +44,7 @@ actor InteropAvailability {
     }
 
     private static func unavailable(_ kind: PeerKind, _ reason: String) throws -> Never {
-        if isCI { throw InteropError.providerUnavailable("\(kind.rawValue): \(reason)") }
-        try Test.cancel("skipped: the \(kind.rawValue) provider (its kit in Tests/Peers) cannot run here: \(reason)")
+        throw InteropError.providerUnavailable("\(kind.rawValue): \(reason)")
     }
 }
 
@@ -54,9 +53,7 @@ func withInteropPeer<Result: Sendable>(
     _ knobs: InteropPeer.Knobs = InteropPeer.Knobs(),
     _ body: (InteropPeer) async throws -> Result
 ) async throws -> Result {
-    guard PeerKind.selected.contains(.django) else {
-        try Test.cancel("skipped: django is not in REGSTATE_INTEROP_PEERS")
-    }
+    try PeerKind.django.requireSelected()
     let peer = try await InteropAvailability.shared.startPeer(knobs: knobs)
     do {
         let result = try await body(peer)

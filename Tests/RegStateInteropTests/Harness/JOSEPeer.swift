@@ -5,22 +5,15 @@ import Testing
 /// Python's jwcrypto, from the interop peer's virtual environment: an independent JOSE implementation to check the
 /// library's signatures against, both ways.
 ///
-/// The environment is the one the django-oauth-toolkit kit's start.sh creates (``PeerKit/python``); when it is missing,
-/// a provider is started once so that start.sh creates it. Without it the tests are skipped with the reason, except
-/// under `CI=true`, where they fail.
+/// The environment is the one the django-oauth-toolkit kit makes (``PeerKit/python``): the tests that use it carry the
+/// `.kit(.django)` trait, which prepares it or skips them (under `CI=true` they run, and fail without it).
 enum JOSEPeer {
     /// The venv's python, when it can import jwcrypto.
     static func python() async throws -> String {
         let python = PeerKit.django.python
         if await hasJWCrypto(python) { return python }
-        // start.sh creates the venv (with jwcrypto) on its first run.
-        do {
-            try await withInteropPeer { _ in }
-        } catch {
-            try unavailable("the interop peer's environment could not be created: \(error)")
-        }
-        if await hasJWCrypto(python) { return python }
-        try unavailable("\(python) cannot import jwcrypto")
+        throw InteropError.providerUnavailable(
+            "\(python) cannot import jwcrypto (Tests/Peers/django-oauth-toolkit/start.sh --prepare makes it)")
     }
 
     /// Runs the JOSE helper with `request` and returns its JSON answer.
@@ -45,11 +38,6 @@ enum JOSEPeer {
               let output = try? await ChildProcess.run(python, ["-c", "import jwcrypto"], timeout: .seconds(30))
         else { return false }
         return output.status == 0
-    }
-
-    private static func unavailable(_ reason: String) throws -> Never {
-        if InteropAvailability.isCI { throw InteropError.providerUnavailable(reason) }
-        try Test.cancel("skipped: jwcrypto (the django-oauth-toolkit kit's environment) cannot run here: \(reason)")
     }
 
     /// `verify`: checks each token with the given public key (JWK or PEM) and algorithm.

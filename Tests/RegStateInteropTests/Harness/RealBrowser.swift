@@ -9,8 +9,8 @@ import Testing
 /// visits as in a person's browser; ``quit()`` closes it (ending its standard input does too).
 ///
 /// The child is read on dedicated threads (``CLIProcess``); nothing here blocks the concurrency pool. Without
-/// Chromium, its driver or the kit's Python environment the test is skipped with the reason, and under `CI=true` it
-/// fails with it.
+/// Chromium, its driver or the kit's Python environment the tests are skipped by their `.kit(.browser)` trait (under
+/// `CI=true` they run, and a browser that does not start fails them with the reason).
 final class RealBrowser {
     /// What the browser shows after a command.
     struct Page: CustomStringConvertible {
@@ -47,7 +47,7 @@ final class RealBrowser {
         self.version = version
     }
 
-    /// Starts the browser, or explains why not: fails under `CI=true`, otherwise cancels the test (skipped).
+    /// Starts the browser, or throws why not (the test's `.kit(.browser)` trait has skipped it where the kit cannot run).
     static func start() async throws -> RealBrowser {
         if let reason = failure.withLock({ $0 }) { try unavailable(reason) }
         let kit = try PeerKit.browser.script("start.sh")
@@ -67,8 +67,7 @@ final class RealBrowser {
     }
 
     private static func unavailable(_ reason: String) throws -> Never {
-        if InteropAvailability.isCI { throw InteropError.providerUnavailable("browser: \(reason)") }
-        try Test.cancel("skipped: the real browser (Tests/Peers/browser) cannot run here: \(reason)")
+        throw InteropError.providerUnavailable("browser: \(reason)")
     }
 
     /// Opens `url` (an authorization URL; `nil`: goes on from the page shown) and plays the user until the address starts with `until` (the app's redirect

@@ -1,8 +1,8 @@
 import Testing
 
 extension PeerKind {
-    /// Starts a provider of this kind with `knobs` (the rules of ``InteropAvailability``: under `CI=true` a provider
-    /// that does not start throws, elsewhere the calling test is cancelled with the reason).
+    /// Starts a provider of this kind with `knobs` (the rules of ``InteropAvailability``: a provider that does not
+    /// start throws, and a later start of the same kind throws at once).
     func start(_ knobs: PeerKnobs) async throws -> any Peer {
         switch self {
         case .django:
@@ -15,8 +15,8 @@ extension PeerKind {
         }
     }
 
-    /// Starts a provider of this kind with `knobs`, throwing start.sh's explanation when it cannot (never cancelling
-    /// the calling test: ``SuitePeers`` leaves the reporting to each test).
+    /// Starts a provider of this kind with `knobs`, throwing start.sh's explanation when it cannot (remembering
+    /// nothing: ``SuitePeers`` leaves the reporting to each test).
     func startWithoutReporting(_ knobs: PeerKnobs) async throws -> any Peer {
         switch self {
         case .django:
@@ -33,16 +33,15 @@ extension PeerKind {
 /// Runs `body` with a provider of `kind` and `knobs`: the suite's (``SuitePeers``) when it started one with the same
 /// knobs, else a freshly started one of its own, always stopped afterwards, also when `body` throws.
 ///
-/// Under `CI=true` a provider that does not start fails the test; elsewhere the test is skipped with the reason. A
-/// provider left out of `REGSTATE_INTEROP_PEERS` (``PeerKind/selected``) skips the test.
+/// A provider that does not start fails the test. Whether the test runs at all (its provider selected in
+/// `REGSTATE_INTEROP_PEERS`, its kit able to run here) is decided by its ``Testing/Trait/provider(_:)`` trait; a test
+/// that reaches this for a provider left out has no such trait, and fails saying so.
 func withPeer<Result: Sendable>(
     _ kind: PeerKind,
     _ knobs: PeerKnobs = PeerKnobs(),
     _ body: (any Peer) async throws -> Result
 ) async throws -> Result {
-    guard PeerKind.selected.contains(kind) else {
-        try Test.cancel("skipped: \(kind.rawValue) is not in REGSTATE_INTEROP_PEERS")
-    }
+    try kind.requireSelected()
     if let suite = SuitePeers.current, suite.knobs == knobs, let shared = suite.peers[kind] {
         return try await body(shared)
     }
@@ -82,7 +81,7 @@ struct SuitePeers: SuiteTrait, TestScoping {
     func provideScope(for test: Test, testCase: Test.Case?,
                       performing function: @Sendable () async throws -> Void) async throws {
         var peers: [PeerKind: any Peer] = [:]
-        for kind in kinds where PeerKind.selected.contains(kind) {
+        for kind in PeerKind.selecting(kinds) where await KitReadiness.shared.ready(kind.kit) {
             peers[kind] = try? await kind.startWithoutReporting(knobs)
         }
         let running = Running(knobs: knobs, peers: peers)
