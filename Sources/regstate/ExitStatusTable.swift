@@ -1,6 +1,6 @@
 /// What each command's exit statuses mean: the one table that each command's `--help`, the tool's `--help` and the
-/// README print (`ExitStatusDocumentationTests` keeps the README's copy equal to it, and checks each status against
-/// runs of the built tool).
+/// CLI guide (docs/CLI.md) print (`ExitStatusDocumentationTests` keeps the guide's copy equal to it, and checks each
+/// status against runs of the built tool).
 ///
 /// The rule behind it: **0 means the command did what it was asked**, 3 means there was no session to act on
 /// (registration required, **D**), 1 an error or a refusal that changed nothing, 2 bad usage. For the commands that
@@ -72,7 +72,7 @@ enum ExitStatusTable {
         "Exit status: " + rows(for: command).map { "\($0.status) \($0.meaning)" }.joined(separator: "; ") + "."
     }
 
-    /// The table in the README and the tool's `--help`: one line per command.
+    /// The table in the CLI guide (docs/CLI.md) and the tool's `--help`: one line per command.
     static var lines: [String] {
         Command.allCases.map { command in
             "  \(command.rawValue.padding(toLength: 17, withPad: " ", startingAt: 0))"

@@ -4,7 +4,7 @@ import Testing
 @testable import regstate
 
 /// The exit statuses are documented once (``ExitStatusTable``) and shown the same way everywhere: each command's
-/// `--help`, the tool's `--help` and the README.
+/// `--help`, the tool's `--help` and the CLI guide (docs/CLI.md).
 @Suite("CLI: exit statuses as documented")
 struct ExitStatusDocumentationTests {
     @Test("each command's --help states its table", arguments: Command.allCases)
@@ -15,14 +15,14 @@ struct ExitStatusDocumentationTests {
         #expect(result.stdout.components(separatedBy: "Exit status").count == 2, "one exit-status statement only")
     }
 
-    @Test("the tool's --help and the README show the same table, one line per command")
+    @Test("the tool's --help and the CLI guide show the same table, one line per command")
     func toolHelpAndReadme() async throws {
         let help = try await CLIProcess.run(["--help"])
-        let readme = try String(contentsOf: try #require(BuiltProducts.packageRoot).appendingPathComponent("README.md"),
-                                encoding: .utf8)
+        let guide = try String(contentsOf: try #require(BuiltProducts.packageRoot).appendingPathComponent("docs/CLI.md"),
+                               encoding: .utf8)
         for line in ExitStatusTable.lines {
             #expect(help.stdout.contains(line), "--help lacks: \(line)")
-            #expect(readme.contains(line), "README lacks: \(line)")
+            #expect(guide.contains(line), "docs/CLI.md lacks: \(line)")
         }
     }
 
