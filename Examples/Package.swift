@@ -11,7 +11,8 @@ let package = Package(
         .target(
             name: "RegStateExamples",
             dependencies: [.product(name: "RegState", package: "RegState"),
-                           .product(name: "RegStateOngoingAccess", package: "RegState")],
+                           .product(name: "RegStateOngoingAccess", package: "RegState"),
+                           .product(name: "RegStateWebAuthentication", package: "RegState")],
             swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
         ),
     ]

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Exists only to type-check RegState's Apple-only code on Linux (issue 28); never a product, never shipped, not
+// Exists only to type-check RegState's Apple-only code on Linux; never shipped, not
 // part of the RegState package (this is a package of its own, so `swift build` of RegState never builds it).
 //
 // The one target compiles RegState's own sources, unchanged (Sources/RegStateAppleTypeCheck/RegState is a symlink
@@ -18,11 +18,29 @@ import PackageDescription
 // Run: swift build --package-path Tests/AppleTypeCheck -Xswiftc -warnings-as-errors
 let package = Package(
     name: "RegStateAppleTypeCheck",
+    // A library product only so that Scripts/check-snippets.sh can compile the documents' Apple-only code against it.
+    products: [
+        .library(name: "RegStateAppleTypeCheck", targets: ["RegStateAppleTypeCheck"]),
+        .library(name: "RegStateWebAuthentication", targets: ["RegStateWebAuthentication"]),
+    ],
     targets: [
         .target(
             name: "RegStateAppleTypeCheck",
             path: "Sources/RegStateAppleTypeCheck",
             exclude: ["RegState/RegState.docc"],
+            swiftSettings: [
+                .swiftLanguageMode(.v6),
+                .enableUpcomingFeature("ExistentialAny"),
+                .define("REGSTATE_APPLE_TYPECHECK", .when(platforms: [.linux])),
+            ]
+        ),
+        // RegStateWebAuthentication's sources, unchanged (a symlink to ../../../../Sources/RegStateWebAuthentication),
+        // next to stubs of the AuthenticationServices symbols they use (Stubs/AuthenticationServices.swift). Named as
+        // the product is, so the documents' Apple-only snippets import it by its real name.
+        .target(
+            name: "RegStateWebAuthentication",
+            path: "Sources/RegStateWebAuthentication",
+            exclude: ["RegStateWebAuthentication/RegStateWebAuthentication.docc"],
             swiftSettings: [
                 .swiftLanguageMode(.v6),
                 .enableUpcomingFeature("ExistentialAny"),
