@@ -31,11 +31,11 @@ enum ChildProcess {
     ///
     /// - Parameters:
     ///   - environment: variables added to (or overriding) this process's environment.
-    ///   - stderrToOutput: the child's standard error goes to this process's standard output as it is written (the
-    ///     test output a person watches), instead of into ``Output/stderr``.
+    ///   - passingStderr: the child's standard error goes to this process's standard error as it is written (where
+    ///     the test output a person watches goes), instead of into ``Output/stderr``.
     /// - Throws: ``InteropError/timedOut(_:)`` when the deadline passes (the child is killed), or the launch error.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                    timeout: Duration, stderrToOutput: Bool = false) async throws -> Output {
+                    timeout: Duration, passingStderr: Bool = false) async throws -> Output {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("interop-child-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -60,7 +60,7 @@ enum ChildProcess {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = out
-        process.standardError = stderrToOutput ? FileHandle.standardOutput : err
+        process.standardError = passingStderr ? FileHandle.standardError : err
         let finished = AsyncSignal()
         process.terminationHandler = { _ in finished.fire() }
         try process.run()

@@ -26,14 +26,14 @@ actor KitReadiness {
         do {
             let script = try kit.script("start.sh")
             let output = try await ChildProcess.run("/bin/bash", [script, "--prepare"], timeout: PeerKit.firstStartTimeout,
-                                                    stderrToOutput: true)
+                                                    passingStderr: true)
             if output.status == 0 { return true }
             reason = "start.sh --prepare exited \(output.status) (its messages are above)"
         } catch {
             reason = "\(error)"
         }
         let consequence = InteropAvailability.isCI ? "with CI=true its tests run and fail" : "its tests are skipped"
-        print("interop: the \(kit.name) kit cannot run here: \(reason); \(consequence)")
+        FileHandle.standardError.write(Data("interop: the \(kit.name) kit cannot run here: \(reason); \(consequence)\n".utf8))
         return InteropAvailability.isCI
     }
 }
