@@ -21,6 +21,20 @@ struct SimulationKeychainTests {
         #expect(!refused.isEmpty, "no renewal met the locked device in this seed")
     }
 
+    /// Keychain seeds that found defects (issue 41), all in the engine: 8290000867, 8290001232, 8290003819 (a user
+    /// logout on a device that locked as it read the record took it for "no refresh token", and cleared the session
+    /// once the device unlocked without reaching a server), 8290002376 (a call that could not read the DPoP key on a
+    /// locked device renewed a fresh token to end the session "for" the key), 8290003920 (host mode: the host's
+    /// accepted token could not be read back on a locked device, and the requests waiting for it waited forever).
+    static let regressionSeeds: [UInt64] = [8_290_000_867, 8_290_001_232, 8_290_003_819, 8_290_002_376, 8_290_003_920]
+
+    @Test("Given a Keychain seed that once found a defect, when it runs again, then every invariant holds",
+          arguments: regressionSeeds)
+    func regression(seed: UInt64) async throws {
+        let outcome = try await SimulationProcess.run(["--seed", "\(seed)", "--disk", "keychain"])
+        #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
+    }
+
     /// A seed whose device locks while renewals read the credentials (found with --trace over seeds 1...200 after
     /// the merge of the renewal that reads the record once: 22, 29, 31, 43, 67, 99, 101, 117 do).
     static let lockingSeed = 22
