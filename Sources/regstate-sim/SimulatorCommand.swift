@@ -9,7 +9,11 @@ enum SimulatorCommand {
         var start: UInt64?
         var steps = 40
         var processes = 2
+        var processesGiven = false
         var storage = SimulatedStorageKind.files
+        var storageGiven = false
+        /// `--world mixed`: each life's world, disk and processes drawn from its seed (``SimulationMix``).
+        var mixed = false
         var trace = false
         var quiet = false
         var shrink = false
@@ -44,9 +48,17 @@ enum SimulatorCommand {
             case "--processes":
                 guard let value = rest.popFirst().flatMap(Int.init), (1...4).contains(value) else { return nil }
                 options.processes = value
+                options.processesGiven = true
             case "--world":
-                guard let value = rest.popFirst().flatMap(SimulationWorld.init(rawValue:)) else { return nil }
-                options.world = value
+                guard let name = rest.popFirst() else { return nil }
+                if name == "mixed" {
+                    options.mixed = true
+                    options.world = nil
+                } else {
+                    guard let value = SimulationWorld(rawValue: name) else { return nil }
+                    options.world = value
+                    options.mixed = false
+                }
             case "--skip":
                 guard let value = rest.popFirst().flatMap(StepList.parse) else { return nil }
                 options.skipped = value
@@ -62,6 +74,7 @@ enum SimulatorCommand {
             case "--disk":
                 guard let value = rest.popFirst().flatMap(SimulatedStorageKind.init(rawValue:)) else { return nil }
                 options.storage = value
+                options.storageGiven = true
             case "--trace": options.trace = true
             case "--quiet": options.quiet = true
             default: return nil
@@ -74,7 +87,7 @@ enum SimulatorCommand {
 
     static func main(_ arguments: [String]) -> Int32 {
         guard let options = parse(arguments) else {
-            FileHandle.standardError.write(Data("usage: regstate-sim (--seed N | --seeds A..B | --time-box SECONDS [--start N]) [--steps K] [--processes P] [--world plain|dpop|host|par|budget|rejecting|forged|memory|shared-journal|another-client|refreshed-id|together] [--skip STEPS] [--faults-off KINDS] [--disk files|model|keychain] [--trace] [--quiet]\n       regstate-sim --seed N --shrink [...]   shortens a failing run and prints the shortest failing replay\n".utf8))
+            FileHandle.standardError.write(Data("usage: regstate-sim (--seed N | --seeds A..B | --time-box SECONDS [--start N]) [--steps K] [--processes P] [--world plain|dpop|host|par|budget|rejecting|forged|memory|shared-journal|another-client|refreshed-id|together|mixed] [--skip STEPS] [--faults-off KINDS] [--disk files|model|keychain|shared-session] [--trace] [--quiet]\n       regstate-sim --seed N --shrink [...]   shortens a failing run and prints the shortest failing replay\n".utf8))
             return 64
         }
         if options.shrink, let seed = options.seeds?.lowerBound {
@@ -82,11 +95,17 @@ enum SimulatorCommand {
         }
         let began = Date()
         var runs = 0, failures = 0, virtualSeconds = 0.0, foreign = 0
+        // Runs and failures per world (and disk), for the campaign's table.
+        var perWorld: [String: (runs: Int, failures: Int)] = [:]
         var seed = options.seeds?.lowerBound ?? options.start ?? UInt64(began.timeIntervalSince1970 * 1000) % 1_000_000_000
         while true {
             if let seeds = options.seeds, seed > seeds.upperBound { break }
             if options.seeds == nil, let box = options.timeBox, Date().timeIntervalSince(began) >= box { break }
-            let outcome = SimulationDriver.run(simulationOptions(options, seed: seed))
+            let life = simulationOptions(options, seed: seed)
+            let outcome = SimulationDriver.run(life)
+            let world = SimulationMix.name(world: life.resolvedWorld, storage: life.storage)
+            perWorld[world, default: (0, 0)].runs += 1
+            if !outcome.result.passed { perWorld[world, default: (0, 0)].failures += 1 }
             runs += 1
             virtualSeconds += outcome.result.virtualSeconds
             foreign += outcome.scheduler.foreignEnqueues
@@ -95,14 +114,17 @@ enum SimulatorCommand {
                 if !options.quiet { print("seed \(seed) ok digest \(outcome.result.digest) grants \(outcome.result.refreshGrants) jobs \(outcome.scheduler.jobs) foreign \(outcome.scheduler.foreignEnqueues)") }
             } else {
                 failures += 1
-                print("seed \(seed) FAILED digest \(outcome.result.digest)")
+                print("seed \(seed) FAILED digest \(outcome.result.digest) world \(world)")
                 outcome.result.violations.forEach { print("  \($0)") }
-                print("  replay: \(Shrinker.replayCommand(simulationOptions(options, seed: seed)))")
-                print("  shrink: \(Shrinker.replayCommand(simulationOptions(options, seed: seed), last: "--shrink"))")
+                print("  replay: \(Shrinker.replayCommand(life))")
+                print("  shrink: \(Shrinker.replayCommand(life, last: "--shrink"))")
             }
             seed += 1
         }
         let wall = Date().timeIntervalSince(began)
+        for (world, tally) in perWorld.sorted(by: { $0.key < $1.key }) {
+            print("world \(world) runs \(tally.runs) failures \(tally.failures)")
+        }
         print(String(format: "runs %d failures %d virtual-hours %.1f wall %.1fs runs/s %.1f foreign-enqueues %d",
                      runs, failures, virtualSeconds / 3600, wall, Double(runs) / max(wall, 0.001), foreign))
         return failures == 0 ? 0 : 1
@@ -113,6 +135,13 @@ extension SimulatorCommand {
     static func simulationOptions(_ options: Options, seed: UInt64) -> SimulationOptions {
         var simulation = SimulationOptions(seed: seed, steps: options.steps, processes: options.processes, world: options.world,
                                            storage: options.storage)
+        if options.mixed {
+            // The life's cell, named in full, so its replay needs no --world mixed.
+            let mix = SimulationMix.drawn(for: seed, disk: options.storageGiven ? options.storage : nil)
+            simulation.world = mix.world
+            simulation.storage = mix.storage
+            if !options.processesGiven { simulation.processes = mix.processes }
+        }
         simulation.skippedSteps = options.skipped
         simulation.disabledFaults = options.faultsOff
         simulation.injectedFailure = options.inject

@@ -9,8 +9,12 @@ import RegStateSimulation
 //   --world plain|dpop|host|par|budget|rejecting|forged|memory|shared-journal|another-client|refreshed-id|together (default: drawn from the seed), --skip STEPS and --faults-off KINDS (what a shrunk replay
 //   leaves out), --shrink (with --seed: shorten a failing run, print the shortest failing replay),
 //   --inject-failure NAME (test-only: an invariant that fails on purpose, to test the shrinker)
-//   --disk files|model|keychain  the real file store and journal over a simulated file system (default), the store
-//   model, or the model as Apple's Keychain (items apart from the lock between processes, a device that locks)
+//   --world mixed   each life's world, disk and processes drawn from its seed across every world (SimulationMix); with
+//   --disk, among that disk's cells (keychain: both Keychain disks); prints runs and failures per world at the end
+//   --disk files|model|keychain|shared-session  the real file store and journal over a simulated file system
+//   (default), the store model, the model as Apple's Keychain (items apart from the lock between processes, a device
+//   that locks), or Apple's shared session (Keychain items on a device that locks, also mid-write and mid-renewal, with
+//   the real lock file and journals in an App Group container on the simulated file system: crashes, power losses)
 // Swift seeds its hashing per process; a replay needs the same order of every Set and Dictionary, so the simulator
 // runs with deterministic hashing (it re-executes itself once with the variable set).
 if ProcessInfo.processInfo.environment["SWIFT_DETERMINISTIC_HASHING"] == nil {

@@ -41,6 +41,19 @@ struct SimulationKeychainTests {
         #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
     }
 
+    @Test("Given Apple's shared session (Keychain items, the App Group's lock file and journals), when seeds of several worlds run, then every invariant holds, through crashes at system calls, power losses and a device that locks mid-write")
+    func sharedSessionSeeds() async throws {
+        for world in ["plain", "host", "shared-journal"] {
+            let outcome = try await SimulationProcess.run(["--seeds", "1..30", "--disk", "shared-session", "--world", world,
+                                                           "--processes", "3", "--trace"])
+            #expect(outcome.status == 0, "\(outcome.lines.filter { $0.contains("VIOLATION") }.joined(separator: "\n"))")
+            #expect(outcome.summary.hasPrefix("runs 30 failures 0"), "\(outcome.summary)")
+            // The lock file and the journals are on the simulated file system, whose crashes and power losses kill
+            // processes; the device locks mid-way too.
+            #expect(outcome.lines.contains { $0.contains("fs    POWER LOSS") || $0.contains("CRASH at system call") }, "\(world)")
+        }
+    }
+
     /// A seed whose device locks while renewals read the credentials (found with --trace over seeds 1...200 after
     /// the merge of the renewal that reads the record once: 22, 29, 31, 43, 67, 99, 101, 117 do).
     static let lockingSeed = 22

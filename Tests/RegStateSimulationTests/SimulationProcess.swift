@@ -8,8 +8,9 @@ struct SimulationProcess {
     var status: Int32
     var lines: [String]
 
-    /// The per-seed lines (the summary line carries wall-clock figures, which differ between runs).
-    var seedLines: [String] { lines.filter { !$0.hasPrefix("runs ") } }
+    /// The per-seed lines (the summary line carries wall-clock figures, which differ between runs; the per-world
+    /// lines before it are counts).
+    var seedLines: [String] { lines.filter { !$0.hasPrefix("runs ") && !$0.hasPrefix("world ") } }
     /// The summary line.
     var summary: String { lines.last { $0.hasPrefix("runs ") } ?? "" }
 
