@@ -54,6 +54,18 @@ struct SimulationKeychainTests {
         }
     }
 
+    /// Shared-session seeds that found defects: 8330000612 in the forged world (engine, found by the every-world
+    /// campaign: a relaunched process on a locked device read the login kept from before the relaunch as none, and
+    /// refused its genuine redirect as a stray one, noPendingLogin; it now throws a storage error and keeps the login).
+    static let sharedSessionRegressionSeeds: [(UInt64, String)] = [(8_330_000_612, "forged")]
+
+    @Test("Given a shared-session seed that once found a defect, when it runs again, then every invariant holds",
+          arguments: sharedSessionRegressionSeeds)
+    func sharedSessionRegression(seed: UInt64, world: String) async throws {
+        let outcome = try await SimulationProcess.run(["--seed", "\(seed)", "--disk", "shared-session", "--world", world])
+        #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
+    }
+
     /// A seed whose device locks while renewals read the credentials (found with --trace over seeds 1...200 after
     /// the merge of the renewal that reads the record once: 22, 29, 31, 43, 67, 99, 101, 117 do).
     static let lockingSeed = 22

@@ -14,7 +14,12 @@ extension TokenService {
     /// The stored pending login of this service's issuer and client, `nil` when there is none. A record that cannot
     /// be read, or that belongs to another configuration, reads as none (a login is cheap to start again).
     func pendingLogin() -> PendingLogin? {
-        guard let data = try? store.data(forKey: PendingLogin.storeKey) else { return nil }
+        (try? readPendingLogin()) ?? nil
+    }
+
+    /// ``pendingLogin()``, throwing when the store cannot be read now (a locked device) instead of answering "none".
+    func readPendingLogin() throws(StoreError) -> PendingLogin? {
+        guard let data = try store.data(forKey: PendingLogin.storeKey) else { return nil }
         guard let login = try? RecordedTime.decoder().decode(PendingLogin.self, from: data), login.belongs(to: binding),
               PendingLogin.refusalCounts.contains(login.refusedRedirects ?? 0)
         else { return nil }
