@@ -31,7 +31,9 @@ struct SimulationKeychainTests {
     /// Keychain seeds of other worlds that found defects: 8310000083 in the rejecting world (engine, found by the
     /// every-world campaign: a request rejected on a device that locked as its hold was read took the unread record
     /// for one with no hold, and renewed a token another process had renewed for a rejection a moment before).
-    static let worldRegressionSeeds: [(UInt64, String)] = [(8_310_000_083, "rejecting")]
+    /// 8350000929 in the forged world (engine: a login discarded past the refused-redirect bound on a device that
+    /// refused its removal was taken up again from the store by the genuine redirect, and completed).
+    static let worldRegressionSeeds: [(UInt64, String)] = [(8_310_000_083, "rejecting"), (8_350_000_929, "forged")]
 
     @Test("Given a Keychain seed that once found a defect, when it runs again, then every invariant holds",
           arguments: regressionSeeds.map { ($0, "") } + worldRegressionSeeds)

@@ -21,9 +21,16 @@ extension TokenService {
     func readPendingLogin() throws(StoreError) -> PendingLogin? {
         guard let data = try store.data(forKey: PendingLogin.storeKey) else { return nil }
         guard let login = try? RecordedTime.decoder().decode(PendingLogin.self, from: data), login.belongs(to: binding),
-              PendingLogin.refusalCounts.contains(login.refusedRedirects ?? 0)
+              PendingLogin.refusalCounts.contains(login.refusedRedirects ?? 0),
+              !owned.discardedLogins.contains(login.request.state)
         else { return nil }
         return login
+    }
+
+    /// Remembers that the login with `state` was discarded past the refused-redirect bound: it reads as none here from
+    /// now on, whether or not the store let its record be removed.
+    func discardedPendingLogin(state: String) {
+        owned.discardedPendingLogin(state: state)
     }
 
     /// Reads and removes the stored pending login: the one with `state` when given (the login this process holds in
@@ -45,6 +52,7 @@ extension TokenService {
         var stored = pendingLogin()
         if stored?.request.state != state { stored = nil }
         let count = max(stored?.refusedRedirects ?? 0, atLeast) + 1
+        if count > bound { owned.discardedPendingLogin(state: state) }
         guard var login = stored else { return count }
         if count > bound {
             try store.removeValue(forKey: PendingLogin.storeKey)
