@@ -126,6 +126,17 @@ final class SimulatedDeviceLock: @unchecked Sendable {
         }
     }
 
+    /// ``check(_:)`` for a write or a removal: one the device refuses is a disk mishap, as a full disk's is (a
+    /// renewal's rotated refresh token it refused to store is lost, like one a full disk refused).
+    func checkWrite(_ key: String) throws(StoreError) {
+        do {
+            try check(key)
+        } catch {
+            ledger.diskMishap()
+            throw error
+        }
+    }
+
     /// Draws whether the device is locked for this call, and throws when it is.
     func check(_ key: String) throws(StoreError) {
         let (isLocked, flipped) = lock.withLock { () -> (Bool, Bool) in
@@ -150,7 +161,7 @@ struct DeviceLockedItems: SecureItemStore {
     }
 
     func set(_ data: Data, forKey key: String) throws(StoreError) {
-        try device.check(key)
+        try device.checkWrite(key)
         try items.set(data, forKey: key)
         device.noteSessionRecord(key, refused: false, data: data)
         device.lockMidway("after a write of \(key)")
@@ -158,7 +169,7 @@ struct DeviceLockedItems: SecureItemStore {
 
     func removeValue(forKey key: String) throws(StoreError) {
         do {
-            try device.check(key)
+            try device.checkWrite(key)
         } catch {
             device.noteSessionRecord(key, refused: true, data: try? items.data(forKey: key))
             throw error

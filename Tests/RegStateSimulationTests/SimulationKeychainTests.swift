@@ -59,7 +59,10 @@ struct SimulationKeychainTests {
     /// Shared-session seeds that found defects: 8330000612 in the forged world (engine, found by the every-world
     /// campaign: a relaunched process on a locked device read the login kept from before the relaunch as none, and
     /// refused its genuine redirect as a stray one, noPendingLogin; it now throws a storage error and keeps the login).
-    static let sharedSessionRegressionSeeds: [(UInt64, String)] = [(8_330_000_612, "forged")]
+    /// 8350000033 in the refreshed-id world (check: a device that locked as a refresh answer arrived refused the write of
+    /// its rotated refresh token, and rotation-kept, which excuses a full disk's refusal, did not excuse the device's;
+    /// a write the device refuses is now a disk mishap as a full disk's is).
+    static let sharedSessionRegressionSeeds: [(UInt64, String)] = [(8_330_000_612, "forged"), (8_350_000_033, "refreshed-id")]
 
     @Test("Given a shared-session seed that once found a defect, when it runs again, then every invariant holds",
           arguments: sharedSessionRegressionSeeds)
