@@ -33,7 +33,12 @@ struct SimulationKeychainTests {
     /// for one with no hold, and renewed a token another process had renewed for a rejection a moment before).
     /// 8350000929 in the forged world (engine: a login discarded past the refused-redirect bound on a device that
     /// refused its removal was taken up again from the store by the genuine redirect, and completed).
-    static let worldRegressionSeeds: [(UInt64, String)] = [(8_310_000_083, "rejecting"), (8_350_000_929, "forged")]
+    /// 8370000540 in the rejecting world (engine: a caller's report of an older token's rejection overwrote the one
+    /// rejected token a process remembered, so the renewal for the current token's rejection stored no hold; and a
+    /// grant whose token was held after its caller read the record went ahead: the grant now checks the hold under
+    /// the lock).
+    static let worldRegressionSeeds: [(UInt64, String)] = [(8_310_000_083, "rejecting"), (8_350_000_929, "forged"),
+                                                           (8_370_000_540, "rejecting")]
 
     @Test("Given a Keychain seed that once found a defect, when it runs again, then every invariant holds",
           arguments: regressionSeeds.map { ($0, "") } + worldRegressionSeeds)
