@@ -61,6 +61,13 @@ extension SimulationRun {
             if attempt == relaunchBefore {
                 await launch(index, reason: "relaunch while a login is pending")
                 forgeryTally.relaunched += 1
+                // A discard the store could not record (a full disk, a locked device refused the count or the
+                // removal) ends with the process that knew it: the new one reads the login as the store keeps it
+                // (seed 8380000126).
+                if discarded, ledger.diskMishapCount != mishaps {
+                    discarded = false
+                    ledger.note("check the discarded login's record outlived its process (a disk fault kept it)")
+                }
                 guard let relaunched = slots[index].service else { return }
                 service = relaunched
                 // Another process registered meanwhile: the relaunch found its session, and the login is moot.

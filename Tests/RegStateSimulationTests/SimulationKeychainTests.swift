@@ -67,7 +67,11 @@ struct SimulationKeychainTests {
     /// 8350000033 in the refreshed-id world (check: a device that locked as a refresh answer arrived refused the write of
     /// its rotated refresh token, and rotation-kept, which excuses a full disk's refusal, did not excuse the device's;
     /// a write the device refuses is now a disk mishap as a full disk's is).
-    static let sharedSessionRegressionSeeds: [(UInt64, String)] = [(8_330_000_612, "forged"), (8_350_000_033, "refreshed-id")]
+    /// 8380000126 in the forged world (check: a login discarded past the bound whose count and removal the store
+    /// refused, a full disk and a locked device, outlived its process; the relaunched process read it as the store kept
+    /// it and completed it, which forged-bound took for the discarding process's fault).
+    static let sharedSessionRegressionSeeds: [(UInt64, String)] = [(8_330_000_612, "forged"), (8_350_000_033, "refreshed-id"),
+                                                                   (8_380_000_126, "forged")]
 
     @Test("Given a shared-session seed that once found a defect, when it runs again, then every invariant holds",
           arguments: sharedSessionRegressionSeeds)
