@@ -37,8 +37,10 @@ struct SimulationKeychainTests {
     /// rejected token a process remembered, so the renewal for the current token's rejection stored no hold; and a
     /// grant whose token was held after its caller read the record went ahead: the grant now checks the hold under
     /// the lock).
+    /// 8390001895 in the forged world (engine: taking the pending login read it with a read the locked device refused
+    /// as "none", then removed the record once the device unlocked, destroying the login the genuine redirect needed).
     static let worldRegressionSeeds: [(UInt64, String)] = [(8_310_000_083, "rejecting"), (8_350_000_929, "forged"),
-                                                           (8_370_000_540, "rejecting")]
+                                                           (8_370_000_540, "rejecting"), (8_390_001_895, "forged")]
 
     @Test("Given a Keychain seed that once found a defect, when it runs again, then every invariant holds",
           arguments: regressionSeeds.map { ($0, "") } + worldRegressionSeeds)

@@ -37,9 +37,10 @@ extension TokenService {
     /// memory; another one is left for its owner), otherwise whichever is stored. An unreadable record is removed.
     ///
     /// - Returns: the login taken, `nil` when there was none (or only another one).
-    /// - Throws: ``StoreError`` when it cannot be removed.
+    /// - Throws: ``StoreError`` when it cannot be read now (a locked device: nothing is removed) or removed.
     func takePendingLogin(state: String?) throws -> PendingLogin? {
-        let stored = pendingLogin()
+        // A read the store refuses is not "none": removing the record after it destroyed the login it could not read.
+        let stored = try readPendingLogin()
         if let state, let stored, stored.request.state != state { return nil }
         try store.removeValue(forKey: PendingLogin.storeKey)
         return stored
