@@ -82,6 +82,7 @@ extension SimulationRun {
             let what = forgery.map { "a forged redirect (\($0.rawValue))" } ?? "the genuine redirect"
             let mustSendNothing = forgery != nil || discarded
             if mustSendNothing { audit.watch(incarnation, handed: what) }
+            let storedBefore = Self.storedRefusals(disk.peek("pending_login"))
             let outcome: Result<Void, any Error>
             do {
                 _ = try await service.completeSocialRegistration(callback: callback)
@@ -97,6 +98,15 @@ extension SimulationRun {
             // A redirect refused for a transient reason (the provider's metadata unreachable) counts no refusal.
             if let failure = Self.failure(of: outcome), forgery != nil, !failure.keepsSocialLogin,
                failure != .tooManyRefusedRedirects {
+                uncounted += 1
+            }
+            // A forged redirect refused without a count the store kept: the store could not be read (a locked
+            // device: a storage error), or its count was not written (a full disk, a locked device; seed
+            // 8430000546). A relaunched process knows only the stored count (the same login's, no newer one).
+            if forgery != nil, case .failure(let error) = outcome, case .storage? = error as? RegStateServiceError {
+                uncounted += 1
+            } else if forgery != nil, competing == nil, let failure = Self.failure(of: outcome), failure.keepsSocialLogin,
+                      let before = storedBefore, let after = Self.storedRefusals(disk.peek("pending_login")), after <= before {
                 uncounted += 1
             }
             let excused = ledger.diskMishapCount != mishaps || endedMeanwhile(since: traced)
@@ -197,6 +207,12 @@ extension SimulationRun {
     static func failure(of outcome: Result<Void, any Error>) -> RegistrationFailure? {
         guard case .failure(let error) = outcome, case .registration(let failure)? = error as? RegStateServiceError else { return nil }
         return failure
+    }
+
+    /// The refused redirects a stored pending login counts (`nil` when there is none, or it cannot be read).
+    static func storedRefusals(_ record: Data?) -> Int? {
+        guard let record, let login = try? JSONValue.parse(record), login["request"] != nil else { return nil }
+        return login["refusedRedirects"]?.intValue ?? 0
     }
 
     /// Whether a logout, forced logout or clear-state may have ended the login in progress: one returned since the

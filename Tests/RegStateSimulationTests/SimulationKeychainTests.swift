@@ -72,8 +72,12 @@ struct SimulationKeychainTests {
     /// 8380000126 in the forged world (check: a login discarded past the bound whose count and removal the store
     /// refused, a full disk and a locked device, outlived its process; the relaunched process read it as the store kept
     /// it and completed it, which forged-bound took for the discarding process's fault).
+    /// 8430000546, 8430001292 in the forged world (check: a forged redirect refused while the locked device refused the
+    /// read of the login, or the write of its count, left no count in the store; after a relaunch the bound is the
+    /// store's count, and forged-bound held the refusal past the in-memory bound to tell the user).
     static let sharedSessionRegressionSeeds: [(UInt64, String)] = [(8_330_000_612, "forged"), (8_350_000_033, "refreshed-id"),
-                                                                   (8_380_000_126, "forged")]
+                                                                   (8_380_000_126, "forged"), (8_430_000_546, "forged"),
+                                                                   (8_430_001_292, "forged")]
 
     @Test("Given a shared-session seed that once found a defect, when it runs again, then every invariant holds",
           arguments: sharedSessionRegressionSeeds)
