@@ -1,9 +1,14 @@
 #!/bin/sh
 # Runs random seeds of the deterministic simulation for SECONDS, one regstate-sim per core, and reports runs,
 # failures, virtual hours and runs per second, and the figures a published campaign needs: the commit, each process's
-# seed range, the processes and the command. Every failure prints its seed and the command that replays it.
-#   Scripts/simulate.sh 600                       # ten minutes on every core
+# seed range, the processes and the command, and the lives and failures of every world (a Markdown table). Every
+# failure prints its seed, its world and the command that replays it (naming the world, disk and processes).
+# Without a --world argument every life draws its world, disk and processes from its seed across every world
+# (regstate-sim --world mixed, SimulationMix); with --disk alone, across that disk's worlds (keychain: both Keychain
+# disks, the item model and the shared session).
+#   Scripts/simulate.sh 600                       # ten minutes on every core, every world
 #   Scripts/simulate.sh 60 4                      # one minute on 4 processes
+#   Scripts/simulate.sh 60 2 --disk keychain      # every world on the Keychain disks
 #   Scripts/simulate.sh 60 2 --world budget       # extra arguments go to every regstate-sim
 #   SIMULATE_BASE=4400000000 Scripts/simulate.sh 3600   # seeds from a chosen base (default: from the time of day)
 #   Scripts/simulate.sh --runs 1000000 2          # a number of runs instead of a time: each process runs its share
@@ -18,6 +23,7 @@ if [ "${1:-}" = --runs ]; then runs=${2:?usage: Scripts/simulate.sh --runs RUNS 
 seconds=${1:?usage: Scripts/simulate.sh SECONDS|--runs RUNS [PROCESSES [REGSTATE-SIM ARGUMENTS...]]}
 cores=${2:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 shift; [ $# -gt 0 ] && shift
+case " $* " in *" --world "*) ;; *) set -- --world mixed "$@" ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 swift build -c release --product regstate-sim >/dev/null
@@ -54,7 +60,7 @@ while [ "$i" -lt "$cores" ]; do
 done
 wait || true
 ended=$(date +%s)
-cat "$out"/*.log | grep -v '^runs ' || true
+cat "$out"/*.log | grep -v -e '^runs ' -e '^world ' || true
 echo "commit: $commit"
 if [ -n "$runs" ]; then
     echo "command: Scripts/simulate.sh --runs $runs $cores${*:+ $*} (SIMULATE_BASE=$base; each process: regstate-sim --seeds S..S+$(( share - 1 )) --quiet${*:+ $*}, in slices of $slice runs)"
@@ -71,6 +77,14 @@ done
 awk -v elapsed=$(( ended - began )) '/^runs / { runs += $2; failures += $4; hours += $6; spent[FILENAME] += $8 + 0 }
      END { for (f in spent) if (spent[f] > wall) wall = spent[f]; printf "total: runs %d failures %d virtual-hours %.1f wall %.1fs (elapsed %d s) runs/s %.1f (%d processes, %.1f runs/s per process)\n",
                   runs, failures, hours, wall, elapsed, runs / (wall > 0 ? wall : 1), '"$cores"', runs / (wall > 0 ? wall : 1) / '"$cores"' }' "$out"/*.log
+# Lives and failures per world (the world after its disk when that is not the file store), summed over every slice.
+awk '/^world / { runs[$2] += $4; failures[$2] += $6; total += $4; failed += $6 }
+     function commas(n,   s) { s = sprintf("%d", n); while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s); return s }
+     END { print "per world:"; print "| world | lives | failures |"; print "|---|---:|---:|"
+           n = 0; for (w in runs) names[++n] = w
+           for (i = 2; i <= n; i++) { v = names[i]; j = i - 1; while (j > 0 && names[j] > v) { names[j + 1] = names[j]; j-- } names[j + 1] = v }
+           for (i = 1; i <= n; i++) printf "| %s | %s | %d |\n", names[i], commas(runs[names[i]]), failures[names[i]]
+           printf "| **all** | **%s** | **%d** |\n", commas(total), failed }' "$out"/*.log
 failed=$(awk '/^runs / { f += $4 } END { print f + 0 }' "$out"/*.log)
 ran=$(awk '/^runs / { n += $2 } END { print n + 0 }' "$out"/*.log)
 rm -rf "$out"

@@ -165,6 +165,11 @@ public final class Ledger: @unchecked Sendable {
         lock.withLock { credentialRemovers.dropFirst(mark).contains { $0 != process } }
     }
 
+    /// Whether process `process` removed the credentials record after `mark`.
+    func credentialsRemoved(since mark: Int, by process: Int) -> Bool {
+        lock.withLock { credentialRemovers.dropFirst(mark).contains { $0 == process } }
+    }
+
     /// A power loss reverted the disk: of the refresh tokens written, only the one in `data` (if any) is still there.
     func storageReverted(to data: Data?) {
         lock.withLock {

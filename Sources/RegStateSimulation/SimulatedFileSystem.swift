@@ -100,6 +100,9 @@ public final class SimulatedFileSystem: @unchecked Sendable {
     let journalDirectory: String
     /// The credentials record's path, which every system call's report looks at.
     let credentialsPath: String
+    /// Whether the store's records are files here (a ``FileSecureStore``); `false` for an App Group container, where
+    /// only the lock file and the journals are, the records being Keychain items (``SimulatedSharedSession``).
+    let holdsStore: Bool
     let ledger: Ledger
     /// Called (outside the lock) with each incarnation a crash point or a power loss killed.
     let onCrash: @Sendable (Int) -> Void
@@ -107,12 +110,13 @@ public final class SimulatedFileSystem: @unchecked Sendable {
     static let user: uid_t = 501
 
     /// A file system whose faults draw from `random`, reporting to `ledger`, with the store in `storeDirectory`
-    /// (created, with its parents, durably).
-    public init(random: SeededRandom, ledger: Ledger, storeDirectory: String = "/sim/store",
+    /// (created, with its parents, durably); `holdsStore` says whether the store's records are files there.
+    public init(random: SeededRandom, ledger: Ledger, storeDirectory: String = "/sim/store", holdsStore: Bool = true,
                 onCrash: @escaping @Sendable (Int) -> Void) {
         self.random = random
         self.ledger = ledger
         self.storeDirectory = storeDirectory
+        self.holdsStore = holdsStore
         credentialsPath = storeDirectory + "/credentials"
         journalDirectory = (storeDirectory as NSString).deletingLastPathComponent
         self.onCrash = onCrash
@@ -278,6 +282,8 @@ public final class SimulatedFileSystem: @unchecked Sendable {
         for violation in violations { ledger.violation("durable-writes", violation) }
         ledger.diskMishap()
         for incarnation in killed { onCrash(incarnation) }
+        // Keychain items are not files here: a power loss leaves every one a call wrote.
+        guard holdsStore else { return }
         reportCredentials(by: nil)
         // What a write put on the disk before the power went may be gone: the disk knows only what it holds now.
         if powerLoss { ledger.storageReverted(to: contents(credentialsPath)) }

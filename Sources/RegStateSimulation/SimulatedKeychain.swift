@@ -67,10 +67,31 @@ final class SimulatedDeviceLock: @unchecked Sendable {
     /// Percent of item calls on an unlocked device that find it locked, and on a locked one that find it unlocked.
     static let lockPercent = 5
     static let unlockPercent = 20
+    /// The draws of the locks mid-way (``lockMidway(_:)``), from a stream of their own; `nil`: the device locks only
+    /// on item calls (the ``SimulatedKeychain``, whose recorded seeds keep their lives).
+    private var midwayRandom: SeededRandom?
+    /// Percent of the moments mid-way (an item written, a refresh answer arriving) at which the device locks.
+    static let midwayPercent = 30
 
-    init(random: SeededRandom, ledger: Ledger) {
+    /// A device drawing from `random` (and, when `midway` is given, locking mid-way with draws from it).
+    init(random: SeededRandom, ledger: Ledger, midway: SeededRandom? = nil) {
         self.random = random
         self.ledger = ledger
+        midwayRandom = midway
+    }
+
+    /// A moment in the middle of an operation (`moment` says which): while locking is on, the device locks now at
+    /// random, so the operation's next item call (the second write of a registration, the write of a renewal's
+    /// rotated tokens) meets a locked device.
+    func lockMidway(_ moment: String) {
+        let locks = lock.withLock { () -> Bool in
+            guard locking, !locked, var draws = midwayRandom else { return false }
+            let locks = draws.chance(Self.midwayPercent)
+            midwayRandom = draws
+            if locks { locked = true }
+            return locks
+        }
+        if locks { ledger.note("disk  device locked (\(moment))") }
     }
 
     /// Turns random locking on or off; off also unlocks the device.
@@ -105,6 +126,17 @@ final class SimulatedDeviceLock: @unchecked Sendable {
         }
     }
 
+    /// ``check(_:)`` for a write or a removal: one the device refuses is a disk mishap, as a full disk's is (a
+    /// renewal's rotated refresh token it refused to store is lost, like one a full disk refused).
+    func checkWrite(_ key: String) throws(StoreError) {
+        do {
+            try check(key)
+        } catch {
+            ledger.diskMishap()
+            throw error
+        }
+    }
+
     /// Draws whether the device is locked for this call, and throws when it is.
     func check(_ key: String) throws(StoreError) {
         let (isLocked, flipped) = lock.withLock { () -> (Bool, Bool) in
@@ -129,14 +161,15 @@ struct DeviceLockedItems: SecureItemStore {
     }
 
     func set(_ data: Data, forKey key: String) throws(StoreError) {
-        try device.check(key)
+        try device.checkWrite(key)
         try items.set(data, forKey: key)
         device.noteSessionRecord(key, refused: false, data: data)
+        device.lockMidway("after a write of \(key)")
     }
 
     func removeValue(forKey key: String) throws(StoreError) {
         do {
-            try device.check(key)
+            try device.checkWrite(key)
         } catch {
             device.noteSessionRecord(key, refused: true, data: try? items.data(forKey: key))
             throw error

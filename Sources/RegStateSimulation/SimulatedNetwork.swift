@@ -37,6 +37,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
     private var rejections: RejectionAudit?
     private var forgeries: ForgeryAudit?
     private var defectiveRefreshAnswers = false
+    private var onRefreshAnswer: (@Sendable () -> Void)?
     /// The DPoP invariants, checked on every request and answer.
     let dpop: DPoPAudit
     /// Origins (scheme://host:port) a token may be sent to, and the issuer's origin (the only one for refresh tokens).
@@ -72,6 +73,13 @@ public final class SimulatedNetwork: @unchecked Sendable {
     var refreshedIDTokensDefective: Bool {
         get { lock.withLock { defectiveRefreshAnswers } }
         set { lock.withLock { defectiveRefreshAnswers = newValue } }
+    }
+
+    /// Called as a refresh grant's answer reaches a live process, before the process reads it (the shared-session
+    /// disk's device may lock then, so the renewal's write of the rotated tokens meets a locked device).
+    var refreshAnswered: (@Sendable () -> Void)? {
+        get { lock.withLock { onRefreshAnswer } }
+        set { lock.withLock { onRefreshAnswer = newValue } }
     }
 
     /// The rejecting world's referee (``RejectionAudit``); `nil` in every other world.
@@ -167,6 +175,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
                 throw TransportError.connectionFailed("the process has ended")
             }
             ledger.note("net   \(label)\(presented) -> \(response.status)\(rotation)")
+            if isGrant, response.status == 200 { refreshAnswered?() }
             return response
         }
     }

@@ -27,11 +27,16 @@ protocol SimulatedStorage: AnyObject, Sendable {
     /// locked device, ``SimulatedKeychain``): then no engine can have cleared it, and logout-clears waits for a
     /// process to remove it once the device is unlocked.
     var removalRefusedByDevice: Bool { get }
+    /// The simulated file system the journals are on, when they are files (the file store, the App Group container
+    /// of ``SimulatedSharedSession``); `nil` when they are in memory.
+    var fileSystem: SimulatedFileSystem? { get }
 }
 
 extension SimulatedStorage {
     /// Storage whose device never refuses: a file system or the store model.
     var removalRefusedByDevice: Bool { false }
+    /// Journals in memory.
+    var fileSystem: SimulatedFileSystem? { nil }
 }
 
 /// Which storage a run's processes use.
@@ -43,6 +48,14 @@ public enum SimulatedStorageKind: String, Sendable, Equatable, CaseIterable {
     /// Apple's Keychain shared by an app and its extensions (``SimulatedKeychain``): the model's items, each atomic
     /// on its own, paired with a separate lock between processes, on a device that locks.
     case keychain
+    /// An app and its extensions on Apple as `RegStateDependencies.sharedSession` builds them
+    /// (``SimulatedSharedSession``): the Keychain's items on a device that locks, also mid-write and as a refresh
+    /// answer arrives, and the real lock file and journals in the App Group container on the simulated file system,
+    /// with its crashes and power losses.
+    case sharedSession = "shared-session"
+
+    /// Whether the store is the Keychain's items (on a device that locks).
+    public var isKeychain: Bool { self == .keychain || self == .sharedSession }
 }
 
 extension SimulatedDisk: SimulatedStorage {
@@ -58,6 +71,8 @@ extension SimulatedDisk: SimulatedStorage {
 }
 
 extension SimulatedFileSystem: SimulatedStorage {
+    var fileSystem: SimulatedFileSystem? { self }
+
     func store(for incarnation: Int) -> any SecureStore {
         do {
             let store = try FileSecureStore(directoryPath: storeDirectory, fileSystem: calls(for: incarnation))

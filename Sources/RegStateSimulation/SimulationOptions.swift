@@ -23,6 +23,9 @@ public struct SimulationOptions: Sendable, Equatable {
     /// the model of the store contract.
     public var storage: SimulatedStorageKind
 
+    /// The world the run lives in: ``world``, or the one its seed draws.
+    public var resolvedWorld: SimulationWorld { world ?? .drawn(for: seed) }
+
     /// A run of `steps` actions over `processes` instances, driven by `seed`, on `storage`.
     public init(seed: UInt64, steps: Int = 40, processes: Int = 2, world: SimulationWorld? = nil,
                 storage: SimulatedStorageKind = .files) {

@@ -134,9 +134,19 @@ extension SimulationRun {
             spawn("renewSession", slot: index) { service in SimulationRun.describe(await service.renewSession()) }
         case .logout(let index):
             ledger.note("act   user logs out on slot \(index)")
+            let incarnation = slots[index].incarnation
+            let otherClient = isAnotherClient(index)
+            let ledger = ledger
             spawn("logout", slot: index) { service in
+                let removals = ledger.credentialRemovalCount
                 do {
                     let result = try await service.logout().result
+                    // issuer-client-binding: the other client's logout ends its own session only, never the world
+                    // client's record.
+                    if otherClient, ledger.credentialsRemoved(since: removals, by: incarnation) {
+                        ledger.violation("issuer-client-binding", "p\(incarnation), built for \(Self.anotherClientID), "
+                                         + "removed the world client's credentials in its logout")
+                    }
                     await self.loggedOutCompleted(by: service)
                     return "\(result)"
                 } catch {
@@ -225,7 +235,12 @@ extension SimulationRun {
     /// registers again.
     func loggedOutCompleted(by service: RegStateService, removingEverything: Bool = false) {
         // A process that ended meanwhile completed nothing on disk.
-        guard let slot = slots.first(where: { $0.service === service }), liveness.isAlive(slot.incarnation) else { return }
+        guard let index = slots.firstIndex(where: { $0.service === service }),
+              liveness.isAlive(slots[index].incarnation) else { return }
+        // The other client's process (the another-client world) never holds a session (the provider does not know
+        // its client): its logout ends only what it holds, and the world client's record is not its to remove
+        // (issuer-client-binding; seed 8280003082). Its clear-state wipes the store, as clear-state does.
+        if isAnotherClient(index), !removingEverything { return }
         // A registration running meanwhile (in another process) may store tokens again: that is not a comeback.
         guard registrationsInFlight == 0 else { return }
         loggedOut = true

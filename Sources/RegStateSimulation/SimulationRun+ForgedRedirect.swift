@@ -61,6 +61,13 @@ extension SimulationRun {
             if attempt == relaunchBefore {
                 await launch(index, reason: "relaunch while a login is pending")
                 forgeryTally.relaunched += 1
+                // A discard the store could not record (a full disk, a locked device refused the count or the
+                // removal) ends with the process that knew it: the new one reads the login as the store keeps it
+                // (seed 8380000126).
+                if discarded, ledger.diskMishapCount != mishaps {
+                    discarded = false
+                    ledger.note("check the discarded login's record outlived its process (a disk fault kept it)")
+                }
                 guard let relaunched = slots[index].service else { return }
                 service = relaunched
                 // Another process registered meanwhile: the relaunch found its session, and the login is moot.
@@ -75,6 +82,7 @@ extension SimulationRun {
             let what = forgery.map { "a forged redirect (\($0.rawValue))" } ?? "the genuine redirect"
             let mustSendNothing = forgery != nil || discarded
             if mustSendNothing { audit.watch(incarnation, handed: what) }
+            let storedBefore = Self.storedRefusals(disk.peek("pending_login"))
             let outcome: Result<Void, any Error>
             do {
                 _ = try await service.completeSocialRegistration(callback: callback)
@@ -92,7 +100,16 @@ extension SimulationRun {
                failure != .tooManyRefusedRedirects {
                 uncounted += 1
             }
-            let excused = ledger.diskMishapCount != mishaps || Self.endedMeanwhile(ledger.trace.dropFirst(traced))
+            // A forged redirect refused without a count the store kept: the store could not be read (a locked
+            // device: a storage error), or its count was not written (a full disk, a locked device; seed
+            // 8430000546). A relaunched process knows only the stored count (the same login's, no newer one).
+            if forgery != nil, case .failure(let error) = outcome, case .storage? = error as? RegStateServiceError {
+                uncounted += 1
+            } else if forgery != nil, competing == nil, let failure = Self.failure(of: outcome), failure.keepsSocialLogin,
+                      let before = storedBefore, let after = Self.storedRefusals(disk.peek("pending_login")), after <= before {
+                uncounted += 1
+            }
+            let excused = ledger.diskMishapCount != mishaps || endedMeanwhile(since: traced)
                 || uncounted > 0
             if let forgery {
                 forgeryTally.forged += 1
@@ -166,7 +183,7 @@ extension SimulationRun {
         case .success:
             _ = try? await service.confirmRegistration()
         case .failure(let error):
-            let excused = ledger.diskMishapCount != mishaps || Self.endedMeanwhile(ledger.trace.dropFirst(traced))
+            let excused = ledger.diskMishapCount != mishaps || endedMeanwhile(since: traced)
             if Self.lostLogin(error), !excused, liveness.isAlive(competing.incarnation) {
                 ledger.violation("genuine-completes", "p\(competing.incarnation)'s newer login found no login after "
                                  + "the older one's redirect: \(error)")
@@ -192,9 +209,22 @@ extension SimulationRun {
         return failure
     }
 
-    /// Whether a logout, forced logout or clear-state returned in `lines` (it may end the login in progress).
-    static func endedMeanwhile(_ lines: ArraySlice<String>) -> Bool {
-        lines.contains { $0.contains("call  p") && ($0.contains(" logout") || $0.contains(" clearState") || $0.contains(" forcedLogout")) }
+    /// The refused redirects a stored pending login counts (`nil` when there is none, or it cannot be read).
+    static func storedRefusals(_ record: Data?) -> Int? {
+        guard let record, let login = try? JSONValue.parse(record), login["request"] != nil else { return nil }
+        return login["refusedRedirects"]?.intValue ?? 0
+    }
+
+    /// Whether a logout, forced logout or clear-state may have ended the login in progress: one returned since the
+    /// trace held `traced` lines, or one is still running. A call the world made before the login began may reach
+    /// the engine only while the redirect's code is exchanged (seed 8220005634: a clear-state spawned a step before
+    /// the registration wiped it, as a clear-state arriving then must); it is not done when the redirect is judged.
+    func endedMeanwhile(since traced: Int) -> Bool {
+        func ending(_ call: String) -> Bool {
+            call.contains(" logout") || call.contains(" clearState") || call.contains(" forcedLogout")
+        }
+        return ledger.trace.dropFirst(traced).contains { $0.contains("call  p") && ending($0) }
+            || pendingCalls.open.contains(where: ending)
     }
 
     static func describe(_ outcome: Result<Void, any Error>) -> String {

@@ -8,7 +8,7 @@ extension SimulationRun {
     /// only, and the sequence numbers increase strictly from the snapshot's down the file: no process appended under
     /// a number another had used, and no compaction dropped or reordered another process's lines.
     func checkSharedJournalFile() {
-        guard let files = disk as? SimulatedFileSystem, let slot = slots.first,
+        guard let files = disk.fileSystem, let slot = slots.first,
             let data = files.contents(files.journalPath(slot))
         else { return }
         let lines = JournalFraming.parse(data).lines

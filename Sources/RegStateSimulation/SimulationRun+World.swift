@@ -144,7 +144,7 @@ extension SimulationRun {
             network.refreshedIDTokensDefective = false
             await simulator.setRefreshedIDTokenDefect(nil)
         case .sharedJournal:
-            (disk as? SimulatedFileSystem)?.sharedAppendCrashes = false
+            disk.fileSystem?.sharedAppendCrashes = false
         case .pushedAuthorization:
             await healPushedAuthorization()
         case .dpop:

@@ -119,10 +119,17 @@ public actor SimulationRun {
         case .keychain:
             let model = SimulatedDisk(random: diskRandom, ledger: ledger) { incarnation in liveness.kill(incarnation) }
             disk = SimulatedKeychain(disk: model, random: SeededRandom(seed: options.seed ^ 0x2545_F491_4F6C_DD1D), ledger: ledger)
+        case .sharedSession:
+            let session = SimulatedSharedSession(
+                itemRandom: diskRandom, containerRandom: SeededRandom(seed: options.seed ^ 0x7F4A_7C15_2545_F491),
+                deviceRandom: SeededRandom(seed: options.seed ^ 0x2545_F491_4F6C_DD1D), ledger: ledger
+            ) { incarnation in liveness.kill(incarnation) }
+            network.refreshAnswered = { session.refreshAnswered() }
+            disk = session
         }
-        (disk as? SimulatedFileSystem)?.virtualClock = budgetWatch?.clock
-        (disk as? SimulatedFileSystem)?.sharesJournal = world == .sharedJournal
-        (disk as? SimulatedFileSystem)?.sharedAppendCrashes = world == .sharedJournal
+        disk.fileSystem?.virtualClock = budgetWatch?.clock
+        disk.fileSystem?.sharesJournal = world == .sharedJournal
+        disk.fileSystem?.sharedAppendCrashes = world == .sharedJournal
         ledger.note("world \(world.rawValue) access=\(Int(accessLifetime))s refresh=\(refreshLifetime.map { "\(Int($0))s" } ?? "none") "
                     + "grace=\(Int(configuration.refreshReuseGrace))s rotates=\(configuration.rotatesRefreshTokens)")
     }

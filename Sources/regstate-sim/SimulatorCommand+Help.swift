@@ -26,11 +26,14 @@ extension SimulatorCommand {
             Each life:
               --steps K              actions per life (default 40)
               --processes P          engine instances sharing one store, 1 to 4 (default 2)
-              --world W              \(worlds)
-                                     (default: drawn from the seed)
+              --world W              \(worlds)|mixed
+                                     (default: drawn from the seed; mixed: each life's world, disk and processes
+                                     drawn from its seed across every world, with runs and failures per world)
               --disk D               \(disks) (default files: the real file store and journal on a
                                      simulated file system; model: the store's model; keychain: the model as Apple's
-                                     Keychain with the App Group lock and a device that locks)
+                                     Keychain with the App Group lock and a device that locks;
+                                     shared-session: Keychain items on a device that locks, also mid-write and
+                                     mid-renewal, with the real lock file and journal on the simulated file system)
               --skip STEPS           steps to leave out, such as 3,7-9 (what a shrunk replay prints)
               --faults-off KINDS     faults to turn off, from \(faults)
             Output:

@@ -9,7 +9,11 @@ enum SimulatorCommand {
         var start: UInt64?
         var steps = 40
         var processes = 2
+        var processesGiven = false
         var storage = SimulatedStorageKind.files
+        var storageGiven = false
+        /// `--world mixed`: each life's world, disk and processes drawn from its seed (``SimulationMix``).
+        var mixed = false
         var trace = false
         var quiet = false
         var shrink = false
@@ -56,9 +60,12 @@ enum SimulatorCommand {
             case "--steps": options.steps = try value(argument, "a number above 0") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
             case "--processes":
                 options.processes = try value(argument, "1 to 4") { Int($0).flatMap { (1...4).contains($0) ? $0 : nil } }
+                options.processesGiven = true
             case "--world":
-                let worlds = SimulationWorld.allCases.map(\.rawValue).joined(separator: "|")
-                options.world = try value(argument, worlds) { SimulationWorld(rawValue: $0) }
+                let worlds = (SimulationWorld.allCases.map(\.rawValue) + ["mixed"]).joined(separator: "|")
+                let name = try value(argument, worlds) { $0 == "mixed" || SimulationWorld(rawValue: $0) != nil ? $0 : nil }
+                options.world = SimulationWorld(rawValue: name)
+                options.mixed = options.world == nil
             case "--skip": options.skipped = try value(argument, "a step list such as 3,7-9") { StepList.parse($0) }
             case "--faults-off":
                 let kinds = SimulationFault.allCases.map(\.rawValue).joined(separator: ",")
@@ -73,6 +80,7 @@ enum SimulatorCommand {
             case "--disk":
                 let kinds = SimulatedStorageKind.allCases.map(\.rawValue).joined(separator: "|")
                 options.storage = try value(argument, kinds) { SimulatedStorageKind(rawValue: $0) }
+                options.storageGiven = true
             case "--trace": options.trace = true
             case "--quiet": options.quiet = true
             default: throw UsageError(message: "unknown option \(argument)")
@@ -103,11 +111,17 @@ enum SimulatorCommand {
         }
         let began = Date()
         var runs = 0, failures = 0, virtualSeconds = 0.0, foreign = 0
+        // Runs and failures per world (and disk), for the campaign's table.
+        var perWorld: [String: (runs: Int, failures: Int)] = [:]
         var seed = options.seeds?.lowerBound ?? options.start ?? UInt64(began.timeIntervalSince1970 * 1000) % 1_000_000_000
         while true {
             if let seeds = options.seeds, seed > seeds.upperBound { break }
             if options.seeds == nil, let box = options.timeBox, Date().timeIntervalSince(began) >= box { break }
-            let outcome = SimulationDriver.run(simulationOptions(options, seed: seed))
+            let life = simulationOptions(options, seed: seed)
+            let outcome = SimulationDriver.run(life)
+            let world = SimulationMix.name(world: life.resolvedWorld, storage: life.storage)
+            perWorld[world, default: (0, 0)].runs += 1
+            if !outcome.result.passed { perWorld[world, default: (0, 0)].failures += 1 }
             runs += 1
             virtualSeconds += outcome.result.virtualSeconds
             foreign += outcome.scheduler.foreignEnqueues
@@ -116,14 +130,17 @@ enum SimulatorCommand {
                 if !options.quiet { print("seed \(seed) ok digest \(outcome.result.digest) grants \(outcome.result.refreshGrants) jobs \(outcome.scheduler.jobs) foreign \(outcome.scheduler.foreignEnqueues)") }
             } else {
                 failures += 1
-                print("seed \(seed) FAILED digest \(outcome.result.digest)")
+                print("seed \(seed) FAILED digest \(outcome.result.digest) world \(world)")
                 outcome.result.violations.forEach { print("  \($0)") }
-                print("  replay: \(Shrinker.replayCommand(simulationOptions(options, seed: seed)))")
-                print("  shrink: \(Shrinker.replayCommand(simulationOptions(options, seed: seed), last: "--shrink"))")
+                print("  replay: \(Shrinker.replayCommand(life))")
+                print("  shrink: \(Shrinker.replayCommand(life, last: "--shrink"))")
             }
             seed += 1
         }
         let wall = Date().timeIntervalSince(began)
+        for (world, tally) in perWorld.sorted(by: { $0.key < $1.key }) {
+            print("world \(world) runs \(tally.runs) failures \(tally.failures)")
+        }
         print(String(format: "runs %d failures %d virtual-hours %.1f wall %.1fs runs/s %.1f foreign-enqueues %d",
                      runs, failures, virtualSeconds / 3600, wall, Double(runs) / max(wall, 0.001), foreign))
         return failures == 0 ? 0 : 1
@@ -134,6 +151,13 @@ extension SimulatorCommand {
     static func simulationOptions(_ options: Options, seed: UInt64) -> SimulationOptions {
         var simulation = SimulationOptions(seed: seed, steps: options.steps, processes: options.processes, world: options.world,
                                            storage: options.storage)
+        if options.mixed {
+            // The life's cell, named in full, so its replay needs no --world mixed.
+            let mix = SimulationMix.drawn(for: seed, disk: options.storageGiven ? options.storage : nil)
+            simulation.world = mix.world
+            simulation.storage = mix.storage
+            if !options.processesGiven { simulation.processes = mix.processes }
+        }
         simulation.skippedSteps = options.skipped
         simulation.disabledFaults = options.faultsOff
         simulation.injectedFailure = options.inject

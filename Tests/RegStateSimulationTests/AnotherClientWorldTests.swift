@@ -17,9 +17,11 @@ struct AnotherClientWorldTests {
         #expect(outcome.lines.contains { $0.contains("call  p") && $0.contains("validAccessToken -> noSession") })
     }
 
-    /// 2141 (harness: a dead process's grant, on the wire when it crashed, was judged a needless renewal).
+    /// 2141 (harness: a dead process's grant, on the wire when it crashed, was judged a needless renewal);
+    /// 8280003082 (harness, issue 41: the other client's logout, from a failed registration, rightly left the world
+    /// client's session on the store, and logout-clears took it for a session the logout should have ended).
     @Test("Given an another-client seed that once found a defect, when it runs again, then every invariant holds",
-          arguments: [2141])
+          arguments: [2141, 8_280_003_082])
     func anotherClientRegression(seed: Int) async throws {
         let outcome = try await SimulationProcess.run(["--seed", "\(seed)", "--world", "another-client"])
         #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")

@@ -13,8 +13,10 @@ struct ForgedRedirectWorldTests {
     /// pending login first, and one forged redirect lost the sign-in); 411, 1370 (harness: a refusal past the bound
     /// that the store could not count, or that could not be checked, discards nothing); 276 (engine: a login that
     /// another process's newer login superseded at the same instant completed, because its time read back from the
-    /// store had lost a last bit and looked older).
-    static let regressionSeeds: [UInt64] = [5, 29, 50, 276, 411, 446, 631, 1370]
+    /// store had lost a last bit and looked older); 8220005634 (harness, issue 41: a clear-state the world asked for a
+    /// step before the registration reached the engine during the code exchange and ended the login, as it must; the
+    /// check excused only a clear-state that had returned).
+    static let regressionSeeds: [UInt64] = [5, 29, 50, 276, 411, 446, 631, 1370, 8_220_005_634]
 
     @Test("Given seeds in the forged-redirect world, when each life runs, then every invariant holds, with forgeries refused, relaunches mid-login, logins discarded past the bound and genuine ones completed")
     func forgedSeeds() async throws {

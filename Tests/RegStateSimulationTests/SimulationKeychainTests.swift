@@ -21,6 +21,71 @@ struct SimulationKeychainTests {
         #expect(!refused.isEmpty, "no renewal met the locked device in this seed")
     }
 
+    /// Keychain seeds that found defects (issue 41), all in the engine: 8290000867, 8290001232, 8290003819 (a user
+    /// logout on a device that locked as it read the record took it for "no refresh token", and cleared the session
+    /// once the device unlocked without reaching a server), 8290002376 (a call that could not read the DPoP key on a
+    /// locked device renewed a fresh token to end the session "for" the key), 8290003920 (host mode: the host's
+    /// accepted token could not be read back on a locked device, and the requests waiting for it waited forever).
+    static let regressionSeeds: [UInt64] = [8_290_000_867, 8_290_001_232, 8_290_003_819, 8_290_002_376, 8_290_003_920]
+
+    /// Keychain seeds of other worlds that found defects: 8310000083 in the rejecting world (engine, found by the
+    /// every-world campaign: a request rejected on a device that locked as its hold was read took the unread record
+    /// for one with no hold, and renewed a token another process had renewed for a rejection a moment before).
+    /// 8350000929 in the forged world (engine: a login discarded past the refused-redirect bound on a device that
+    /// refused its removal was taken up again from the store by the genuine redirect, and completed).
+    /// 8370000540 in the rejecting world (engine: a caller's report of an older token's rejection overwrote the one
+    /// rejected token a process remembered, so the renewal for the current token's rejection stored no hold; and a
+    /// grant whose token was held after its caller read the record went ahead: the grant now checks the hold under
+    /// the lock).
+    /// 8390001895 in the forged world (engine: taking the pending login read it with a read the locked device refused
+    /// as "none", then removed the record once the device unlocked, destroying the login the genuine redirect needed).
+    static let worldRegressionSeeds: [(UInt64, String)] = [(8_310_000_083, "rejecting"), (8_350_000_929, "forged"),
+                                                           (8_370_000_540, "rejecting"), (8_390_001_895, "forged")]
+
+    @Test("Given a Keychain seed that once found a defect, when it runs again, then every invariant holds",
+          arguments: regressionSeeds.map { ($0, "") } + worldRegressionSeeds)
+    func regression(seed: UInt64, world: String) async throws {
+        let arguments = ["--seed", "\(seed)", "--disk", "keychain"] + (world.isEmpty ? [] : ["--world", world])
+        let outcome = try await SimulationProcess.run(arguments)
+        #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
+    }
+
+    @Test("Given Apple's shared session (Keychain items, the App Group's lock file and journals), when seeds of several worlds run, then every invariant holds, through crashes at system calls, power losses and a device that locks mid-write")
+    func sharedSessionSeeds() async throws {
+        for world in ["plain", "host", "shared-journal"] {
+            let outcome = try await SimulationProcess.run(["--seeds", "1..30", "--disk", "shared-session", "--world", world,
+                                                           "--processes", "3", "--trace"])
+            #expect(outcome.status == 0, "\(outcome.lines.filter { $0.contains("VIOLATION") }.joined(separator: "\n"))")
+            #expect(outcome.summary.hasPrefix("runs 30 failures 0"), "\(outcome.summary)")
+            // The lock file and the journals are on the simulated file system, whose crashes and power losses kill
+            // processes; the device locks mid-way too.
+            #expect(outcome.lines.contains { $0.contains("fs    POWER LOSS") || $0.contains("CRASH at system call") }, "\(world)")
+        }
+    }
+
+    /// Shared-session seeds that found defects: 8330000612 in the forged world (engine, found by the every-world
+    /// campaign: a relaunched process on a locked device read the login kept from before the relaunch as none, and
+    /// refused its genuine redirect as a stray one, noPendingLogin; it now throws a storage error and keeps the login).
+    /// 8350000033 in the refreshed-id world (check: a device that locked as a refresh answer arrived refused the write of
+    /// its rotated refresh token, and rotation-kept, which excuses a full disk's refusal, did not excuse the device's;
+    /// a write the device refuses is now a disk mishap as a full disk's is).
+    /// 8380000126 in the forged world (check: a login discarded past the bound whose count and removal the store
+    /// refused, a full disk and a locked device, outlived its process; the relaunched process read it as the store kept
+    /// it and completed it, which forged-bound took for the discarding process's fault).
+    /// 8430000546, 8430001292 in the forged world (check: a forged redirect refused while the locked device refused the
+    /// read of the login, or the write of its count, left no count in the store; after a relaunch the bound is the
+    /// store's count, and forged-bound held the refusal past the in-memory bound to tell the user).
+    static let sharedSessionRegressionSeeds: [(UInt64, String)] = [(8_330_000_612, "forged"), (8_350_000_033, "refreshed-id"),
+                                                                   (8_380_000_126, "forged"), (8_430_000_546, "forged"),
+                                                                   (8_430_001_292, "forged")]
+
+    @Test("Given a shared-session seed that once found a defect, when it runs again, then every invariant holds",
+          arguments: sharedSessionRegressionSeeds)
+    func sharedSessionRegression(seed: UInt64, world: String) async throws {
+        let outcome = try await SimulationProcess.run(["--seed", "\(seed)", "--disk", "shared-session", "--world", world])
+        #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
+    }
+
     /// A seed whose device locks while renewals read the credentials (found with --trace over seeds 1...200 after
     /// the merge of the renewal that reads the record once: 22, 29, 31, 43, 67, 99, 101, 117 do).
     static let lockingSeed = 22

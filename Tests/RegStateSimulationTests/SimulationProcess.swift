@@ -10,8 +10,9 @@ struct SimulationProcess {
     /// What it wrote to standard error (usage errors).
     var errors: String = ""
 
-    /// The per-seed lines (the summary line carries wall-clock figures, which differ between runs).
-    var seedLines: [String] { lines.filter { !$0.hasPrefix("runs ") } }
+    /// The per-seed lines (the summary line carries wall-clock figures, which differ between runs; the per-world
+    /// lines before it are counts).
+    var seedLines: [String] { lines.filter { !$0.hasPrefix("runs ") && !$0.hasPrefix("world ") } }
     /// The summary line.
     var summary: String { lines.last { $0.hasPrefix("runs ") } ?? "" }
 

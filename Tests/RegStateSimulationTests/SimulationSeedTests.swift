@@ -137,6 +137,27 @@ struct SimulationSeedTests {
         #expect(Set(digests).count == 6)
     }
 
+    @Test("Given --world mixed, when seeds run, then each life draws its world and disk from its seed, the summary counts runs and failures per world, and a life replays exactly from the world, disk and processes it names")
+    func mixedWorlds() async throws {
+        let outcome = try await SimulationProcess.run(["--seeds", "1..60", "--world", "mixed", "--quiet"])
+        #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
+        #expect(outcome.summary.hasPrefix("runs 60 failures 0"), "\(outcome.summary)")
+        let worlds = outcome.lines.filter { $0.hasPrefix("world ") }
+        #expect(worlds.count >= 12, "\(worlds)")
+        #expect(worlds.contains { $0.hasPrefix("world keychain/") } && worlds.contains { $0.hasPrefix("world shared-session/") })
+        let counted = worlds.compactMap { Int($0.split(separator: " ")[3]) }.reduce(0, +)
+        #expect(counted == 60)
+        // A drawn life is an ordinary run: the same trace as the replay that names its cell.
+        let drawn = try await SimulationProcess.run(["--seed", "7", "--world", "mixed", "--trace"])
+        let world = try #require(drawn.lines.first { $0.hasPrefix("world ") }?.split(separator: " ")[1])
+        let parts = world.split(separator: "/").map(String.init)
+        let header = try #require(drawn.seedLines.first)
+        let processes = drawn.seedLines.filter { $0.contains(" launched (first launch) slot ") }.count
+        let replay = try await SimulationProcess.run(["--seed", "7", "--processes", "\(processes)", "--trace", "--world", parts.last ?? ""]
+                                                     + (parts.count > 1 ? ["--disk", parts[0]] : []))
+        #expect(replay.seedLines == drawn.seedLines, "\(header)")
+    }
+
     @Test("Given a time box, when random seeds run until it closes, then every invariant holds")
     func timeBoxedBatch() async throws {
         let outcome = try await SimulationProcess.run(["--time-box", "15", "--quiet"])

@@ -43,7 +43,15 @@ extension RegStateService {
     func renewed(after credential: AccessCredential) async throws(RegStateServiceError) -> AccessCredential? {
         switch credential.carrier {
         case .accessToken:
-            let seen = await runner.tokens.snapshot()
+            // The hold is checked on the record as stored: a store that cannot be read now (a locked device) renews
+            // nothing (a recoverable storage failure), or a token renewed for a rejection a moment ago, in another
+            // process, would be renewed again.
+            let seen: TokenSnapshot?
+            do {
+                seen = try await runner.tokens.readSnapshot()
+            } catch {
+                throw .renewal(.storage(error.errorDescription ?? "unreadable"))
+            }
             if seen?.holdsRejection(of: credential.token, carrier: .accessToken, at: clock.now()) == true {
                 throw .rejectedAfterRenewal
             }

@@ -37,6 +37,11 @@ extension RegStateService {
         let key: DPoPKey?
         do {
             key = snapshot.isDPoPBound ? try runner.dpop.boundKey(matching: snapshot.dpopThumbprint) : nil
+        } catch .storeFailed(let reason) {
+            // The store refused the read now (a locked device): the key may be fine, and the stored token is fresh.
+            // A recoverable storage failure, as the renewal's own read of the key is; renewing would present the
+            // refresh token of a record whose access token is still good (and end the session if the key is gone).
+            throw .renewal(.storage(reason))
         } catch {
             throw await keyUnavailable(snapshot.accessToken, reason: error.errorDescription ?? "unreadable")
         }

@@ -26,7 +26,20 @@ extension RegStateService {
         for event in try await apply(.hostTokenSubmitted, carrying: .idToken(idToken)).events {
             switch event {
             case .hostTokenAccepted:
-                guard let token = await runner.tokens.snapshot()?.securityToken else { throw .noSession }
+                // The session is stored; the requests waiting for the host get its security token, read back. A device
+                // that refuses the read now (locked) fails them with a recoverable storage error, never leaves them
+                // waiting: the host's token was accepted all the same.
+                let stored: String?
+                do {
+                    stored = try await runner.tokens.readSnapshot()?.securityToken
+                } catch {
+                    await flights.security.fail(.renewal(.storage(error.errorDescription ?? "unreadable")))
+                    return state
+                }
+                guard let token = stored else {
+                    await flights.security.fail(.noSession)
+                    throw .noSession
+                }
                 await flights.security.finish(.success(token))
                 return state
             case .hostTokenRefused(let failure):
@@ -67,8 +80,10 @@ extension RegStateService {
     /// Requests waiting for a new token fail with ``RegStateServiceError/noSession``.
     ///
     /// - Returns: what happened at the provider.
-    /// - Throws: ``RegStateServiceError/offline(_:)`` (nothing changed); ``RegStateServiceError/noSession``;
-    ///   ``RegStateServiceError/credentialsRemain(_:)`` when the session ended but its credentials stay stored.
+    /// - Throws: ``RegStateServiceError/offline(_:)`` (nothing changed); ``RegStateServiceError/storage(_:)`` when a
+    ///   user logout could not read the stored session (a locked device: nothing changed);
+    ///   ``RegStateServiceError/noSession``; ``RegStateServiceError/credentialsRemain(_:)`` when the session ended
+    ///   but its credentials stay stored.
     @discardableResult
     public func logout(_ reason: HostLogoutReason) async throws(RegStateServiceError) -> LogoutResult {
         switch reason {

@@ -35,13 +35,21 @@ extension RegStateService {
 
     /// Before a redirect is handed in: takes up a login the store keeps from before a relaunch (journaled as
     /// ``MachineEvent/pendingLoginResumed``) when this process has none in progress; its age is checked with the
-    /// redirect.
+    /// redirect. A store that cannot be read now (a locked device) throws ``RegStateServiceError/storage(_:)``:
+    /// the login stays, and the redirect can be handed in again once the device is unlocked (read as "none", it
+    /// was refused as a stray redirect, `noPendingLogin`, and the sign-in lost).
     func resumePendingLoginIfNeeded() async throws(RegStateServiceError) {
         switch state {
         case .registrationRequired, .failed: break
         case .unsettled, .authenticating, .awaitingConfirmation, .active: return
         }
-        guard await runner.tokens.pendingLogin() != nil else { return }
+        let stored: PendingLogin?
+        do {
+            stored = try await runner.tokens.readPendingLogin()
+        } catch {
+            throw .storage(error.errorDescription ?? "unreadable")
+        }
+        guard stored != nil else { return }
         try await apply(.pendingLoginResumed)
     }
 

@@ -32,7 +32,8 @@ extension RegStateService {
     ///
     /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**) with the reason: a wrong or missing state, an `error=` redirect, an invalid
     ///   ID token, no login pending (a replayed redirect), a login begun too long ago
-    ///   (``RegistrationFailure/pendingLoginExpired``), …
+    ///   (``RegistrationFailure/pendingLoginExpired``), …; ``RegStateServiceError/storage(_:)`` when a login kept from
+    ///   before a relaunch cannot be read now (a locked device: nothing changed, hand the redirect in again later).
     @discardableResult
     public func completeSocialRegistration(callback: URL) async throws(RegStateServiceError) -> Profile {
         try await resumePendingLoginIfNeeded()

@@ -13,9 +13,15 @@ extension RegStateService {
     }
 
     private func currentSecurityToken() async throws(RegStateServiceError) -> String {
-        guard case .active(let session) = state, session.activation != .nonNative,
-              let snapshot = await runner.tokens.snapshot()
-        else { throw .noSession }
+        guard case .active(let session) = state, session.activation != .nonNative else { throw .noSession }
+        // A store that cannot be read now (a locked device) is a recoverable E, not "no session": the session stays.
+        let read: TokenSnapshot?
+        do {
+            read = try await runner.tokens.readSnapshot()
+        } catch {
+            throw .renewal(.storage(error.errorDescription ?? "unreadable"))
+        }
+        guard let snapshot = read else { throw .noSession }
         if let usable = snapshot.securityToken, !(await flights.security.isPending) { return usable }
         // Expired, missing or being renewed: the same path as a rejection of the stored one.
         return try await securityTokenRejected(snapshot.storedSecurityToken ?? "", because: .securityTokenExpired)

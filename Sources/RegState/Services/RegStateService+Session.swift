@@ -84,7 +84,15 @@ extension RegStateService {
     /// checked).
     func renewAfterRejection(of token: String, seen: TokenSnapshot? = nil) async -> AccessTokenAnswer? {
         guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven else { return nil }
-        let seen = if let seen { seen } else { await runner.tokens.snapshot() }
+        var seen = seen
+        if seen == nil {
+            // A store that cannot be read now (a locked device): the hold cannot be checked, so nothing is renewed.
+            do {
+                seen = try await runner.tokens.readSnapshot()
+            } catch {
+                return nil
+            }
+        }
         // Renewed for a rejection, by this process or another, this launch or an earlier one: no new grant before
         // the hold stored with it has passed.
         if seen?.holdsRejection(of: token, carrier: .accessToken, at: clock.now()) == true { return nil }

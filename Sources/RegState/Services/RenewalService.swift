@@ -20,8 +20,12 @@ package actor RenewalService {
     private var requestedFor: String?
     /// The outcome of the last grant, for the stale token it replaced (for the caller whose journaled request ran it).
     private var settled: (stale: String?, outcome: RenewalOutcome)?
-    /// The last access token a server rejected (not merely expired): its renewal stores a ``RejectionHold``.
-    private var rejected: String?
+    /// The last access tokens a server rejected (not merely expired), most recent last: a renewal of one stores a
+    /// ``RejectionHold``. Several, since callers holding an older token and the current one may report their
+    /// rejections in either order (one slot let the older token's report unmark the current one's renewal).
+    private var rejected: [String] = []
+    /// The most rejected tokens remembered.
+    private static let rejectedMemory = 4
 
     /// Creates the service.
     package init(tokens: TokenService, provider: any TokenRefreshing, clock: any RegStateClock,
@@ -59,7 +63,9 @@ package actor RenewalService {
 
     /// A server rejected `token`: a renewal replacing it stores the new token with a ``RejectionHold``.
     package func noteRejection(of token: String) {
-        rejected = token
+        guard !rejected.contains(token) else { return }
+        rejected.append(token)
+        if rejected.count > Self.rejectedMemory { rejected.removeFirst() }
     }
 
     /// The outcome of the last grant that replaced `staleAccessToken`, for the caller whose journaled request ran it.
@@ -104,7 +110,16 @@ package actor RenewalService {
            record.expiresAt.map({ $0 > clock.now() }) ?? true, let session = record.summary {
             return .alreadyRenewed(session, await tokens.isUsable(record) ? credential(from: record) : nil)
         }
-        return .ran(await grantLocked(record, forRejection: staleAccessToken != nil && staleAccessToken == rejected))
+        let forRejection = staleAccessToken.map(rejected.contains) ?? false
+        // A token still usable whose rejection is held (a caller, here or in another process, found it, renewed for a
+        // rejection, rejected again, and stored the hold after this caller read the record): no grant before the
+        // hold has passed, as this caller would have decided had it read the hold.
+        if let staleAccessToken, let record, record.accessToken == staleAccessToken,
+           record.accessTokenHold?.holds(at: clock.now()) == true, await tokens.isUsable(record),
+           let session = record.summary {
+            return .alreadyRenewed(session, credential(from: record))
+        }
+        return .ran(await grantLocked(record, forRejection: forRejection))
     }
 
     private func grantLocked(_ record: StoredCredentials?, forRejection: Bool) async -> RenewalOutcome.Result {

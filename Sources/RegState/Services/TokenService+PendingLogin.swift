@@ -14,20 +14,33 @@ extension TokenService {
     /// The stored pending login of this service's issuer and client, `nil` when there is none. A record that cannot
     /// be read, or that belongs to another configuration, reads as none (a login is cheap to start again).
     func pendingLogin() -> PendingLogin? {
-        guard let data = try? store.data(forKey: PendingLogin.storeKey) else { return nil }
+        (try? readPendingLogin()) ?? nil
+    }
+
+    /// ``pendingLogin()``, throwing when the store cannot be read now (a locked device) instead of answering "none".
+    func readPendingLogin() throws(StoreError) -> PendingLogin? {
+        guard let data = try store.data(forKey: PendingLogin.storeKey) else { return nil }
         guard let login = try? RecordedTime.decoder().decode(PendingLogin.self, from: data), login.belongs(to: binding),
-              PendingLogin.refusalCounts.contains(login.refusedRedirects ?? 0)
+              PendingLogin.refusalCounts.contains(login.refusedRedirects ?? 0),
+              !owned.discardedLogins.contains(login.request.state)
         else { return nil }
         return login
+    }
+
+    /// Remembers that the login with `state` was discarded past the refused-redirect bound: it reads as none here from
+    /// now on, whether or not the store let its record be removed.
+    func discardedPendingLogin(state: String) {
+        owned.discardedPendingLogin(state: state)
     }
 
     /// Reads and removes the stored pending login: the one with `state` when given (the login this process holds in
     /// memory; another one is left for its owner), otherwise whichever is stored. An unreadable record is removed.
     ///
     /// - Returns: the login taken, `nil` when there was none (or only another one).
-    /// - Throws: ``StoreError`` when it cannot be removed.
+    /// - Throws: ``StoreError`` when it cannot be read now (a locked device: nothing is removed) or removed.
     func takePendingLogin(state: String?) throws -> PendingLogin? {
-        let stored = pendingLogin()
+        // A read the store refuses is not "none": removing the record after it destroyed the login it could not read.
+        let stored = try readPendingLogin()
         if let state, let stored, stored.request.state != state { return nil }
         try store.removeValue(forKey: PendingLogin.storeKey)
         return stored
@@ -40,6 +53,7 @@ extension TokenService {
         var stored = pendingLogin()
         if stored?.request.state != state { stored = nil }
         let count = max(stored?.refusedRedirects ?? 0, atLeast) + 1
+        if count > bound { owned.discardedPendingLogin(state: state) }
         guard var login = stored else { return count }
         if count > bound {
             try store.removeValue(forKey: PendingLogin.storeKey)

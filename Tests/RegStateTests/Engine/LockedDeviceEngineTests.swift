@@ -54,3 +54,41 @@ struct LockedDeviceEngineTests {
         }
     }
 }
+
+/// Logout on a locked device (issue 41, keychain seeds 8290000867, 8290001232, 8290003819): the record that cannot be
+/// read is not "no refresh token".
+@Suite("Engine on a locked device: logout")
+struct LockedDeviceLogoutTests {
+    @Test("Given an active session, when the user logs out on a locked device, then the call fails with a storage error, nothing reaches a server, the session stays Active with its record, and after the unlock the logout revokes it")
+    func lockedDeviceRefusesLogout() async throws {
+        let harness = try EngineHarness()
+        try await withStorageScratch { scratch in
+            let items = try KeychainDouble(directory: scratch.appendingPathComponent("keychain"))
+            let store = LockedSecureStore(items: items, lock: FileStoreLock(url: scratch.appendingPathComponent(".lock")))
+            let service = RegStateService(configuration: harness.configuration, dependencies: RegStateDependencies(
+                store: store, journal: InMemoryJournal(), transport: harness.simulator.transport, clock: harness.clock))
+            await service.start()
+            try await harness.signIn(service)
+            try await service.confirmRegistration()
+            let stored = try #require(try items.data(forKey: "credentials"))
+            let revocations = await harness.simulator.revokedTokenCount
+
+            try items.setDeviceLocked(true)
+            do {
+                let result = try await service.logout()
+                Issue.record("a logout on a locked device claimed \(result.result)")
+            } catch {
+                guard case .storage? = error as? RegStateServiceError else { Issue.record("not a storage error: \(error)"); return }
+            }
+            guard case .active = await service.state else {
+                Issue.record("a locked device ended the session: \(await service.state)"); return
+            }
+            #expect(await harness.simulator.revokedTokenCount == revocations, "nothing reached the provider")
+            try items.setDeviceLocked(false)
+            #expect(try items.data(forKey: "credentials") == stored, "nothing changed while the device was locked")
+
+            #expect(try await service.logout().result == .revoked)
+            #expect(try items.data(forKey: "credentials") == nil)
+        }
+    }
+}

@@ -9,6 +9,8 @@ enum EffectResult: Sendable {
     /// The logout did not happen (the provider or the store could not be reached), even when the refusal came back
     /// too late to apply.
     case logoutRefused(TransientIssue)
+    /// The logout did not happen: the credentials record could not be read (a locked device; the store's reason).
+    case logoutStoreUnreadable(String)
     /// The session ended, but its credentials could not be removed from the store (the store's reason).
     case credentialsRemain(String)
     /// Clear-state ran: what the backend did about this installation, and why the local records remain when the
@@ -25,6 +27,7 @@ extension EffectResult: CustomStringConvertible {
         switch self {
         case .loggedOut(let loggedOut): "loggedOut(\(loggedOut.result.name))"
         case .logoutRefused(let issue): "logoutRefused(\(issue))"
+        case .logoutStoreUnreadable(let reason): "logoutStoreUnreadable(\(reason))"
         case .credentialsRemain(let reason): "credentialsRemain(\(reason))"
         case .cleared(let deregistration, let remain): "cleared(\(deregistration)\(remain.map { ", credentialsRemain: \($0)" } ?? ""))"
         case .deviceLimit: "deviceLimit(redacted)"

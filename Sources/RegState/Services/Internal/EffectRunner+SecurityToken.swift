@@ -58,9 +58,14 @@ extension EffectRunner {
             // its token is used instead of exchanging again.
             let lease = try await storeLease()
             defer { lease.release() }
-            guard let backend, let snapshot = await tokens.snapshot(), let idToken = snapshot.idToken else {
-                throw .noSession
+            // A store that cannot be read now (a locked device) is a recoverable storage failure, not "no session".
+            let read: TokenSnapshot?
+            do {
+                read = try await tokens.readSnapshot()
+            } catch {
+                throw .storage(error.errorDescription ?? "unreadable")
             }
+            guard let backend, let snapshot = read, let idToken = snapshot.idToken else { throw .noSession }
             if let replaced, let current = snapshot.storedSecurityToken, current != replaced,
                snapshot.securityToken == current {
                 return current

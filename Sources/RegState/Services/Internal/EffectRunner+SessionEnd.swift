@@ -89,8 +89,19 @@ extension EffectRunner {
             return refused(.ssoUnspecifiedIssue)
         }
         defer { lease.release() }
+        // A record that cannot be read now (a locked device) is not "no refresh token": the logout does not happen,
+        // the session stays, and the caller hears the store's reason. Read as nothing, it would clear the session
+        // (once the device unlocked for the removal) without reaching a server, or end it with its tokens stored.
+        let stored: TokenSnapshot?
+        do {
+            stored = try await tokens.readSnapshot()
+        } catch {
+            logger.log(.warning, "logout: \(error.localizedDescription)")
+            return (.logoutRefused(.ssoUnspecifiedIssue), .logoutStoreUnreadable(error.localizedDescription))
+        }
         // Another process's session (it registered since this one's ended there) is not this logout's to revoke.
-        let snapshot = await tokens.holdsStoredSession() ? await tokens.snapshot() : nil
+        var snapshot = stored
+        if let record = stored?.record, !(await tokens.holds(record)) { snapshot = nil }
         var result = LogoutResult.nothingToRevoke
         if let refreshToken = snapshot?.refreshToken {
             do {

@@ -108,6 +108,9 @@ extension EffectRunner {
             }
         } catch {
             logger.log(.warning, "pending login: the refused redirect was not counted in the store: \(error.localizedDescription)")
+            // Discarded all the same: its record, which the store kept, is never taken up again by this process (a
+            // genuine redirect after it resumed a login the user was told had ended).
+            if count > bound { await tokens.discardedPendingLogin(state: login.request.state) }
         }
         logger.log(.warning, "a redirect that is not this login's was refused (\(failure.reasonCode)), \(count) of \(bound) tolerated")
         return .registrationFailed(count > bound ? .tooManyRefusedRedirects : failure)
