@@ -44,6 +44,7 @@ extension SimulationRun {
             await checkLetters(service, incarnation: slot.incarnation)
             await checkJournal(slot, service: service)
         }
+        if deviceAudit != nil { await checkDeviceCodeSecret() }
         // renewal-storm: each call may cost at most one grant, plus one retry of an unexplained answer.
         let presentations = ledger.refreshPresentations
         if presentations > 2 * grantCapableCalls {

@@ -74,7 +74,7 @@ enum SimulatorCommand {
 
     static func main(_ arguments: [String]) -> Int32 {
         guard let options = parse(arguments) else {
-            FileHandle.standardError.write(Data("usage: regstate-sim (--seed N | --seeds A..B | --time-box SECONDS [--start N]) [--steps K] [--processes P] [--world plain|dpop|host|par|budget|rejecting|forged|memory|shared-journal|another-client|refreshed-id|together] [--skip STEPS] [--faults-off KINDS] [--disk files|model|keychain] [--trace] [--quiet]\n       regstate-sim --seed N --shrink [...]   shortens a failing run and prints the shortest failing replay\n".utf8))
+            FileHandle.standardError.write(Data("usage: regstate-sim (--seed N | --seeds A..B | --time-box SECONDS [--start N]) [--steps K] [--processes P] [--world plain|dpop|host|par|budget|rejecting|forged|memory|shared-journal|another-client|refreshed-id|together|device] [--skip STEPS] [--faults-off KINDS] [--disk files|model|keychain] [--trace] [--quiet]\n       regstate-sim --seed N --shrink [...]   shortens a failing run and prints the shortest failing replay\n".utf8))
             return 64
         }
         if options.shrink, let seed = options.seeds?.lowerBound {

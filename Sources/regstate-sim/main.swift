@@ -6,7 +6,7 @@ import RegStateSimulation
 //   regstate-sim --seeds A..B                a range of seeds
 //   regstate-sim --time-box SECONDS [--start N]   as many seeds as fit, from N (default: from the clock)
 //   --steps K (actions per run, default 40), --processes P (default 2), --quiet (only failures and the summary)
-//   --world plain|dpop|host|par|budget|rejecting|forged|memory|shared-journal|another-client|refreshed-id|together (default: drawn from the seed), --skip STEPS and --faults-off KINDS (what a shrunk replay
+//   --world plain|dpop|host|par|budget|rejecting|forged|memory|shared-journal|another-client|refreshed-id|together|device (default: drawn from the seed), --skip STEPS and --faults-off KINDS (what a shrunk replay
 //   leaves out), --shrink (with --seed: shorten a failing run, print the shortest failing replay),
 //   --inject-failure NAME (test-only: an invariant that fails on purpose, to test the shrinker)
 //   --disk files|model|keychain  the real file store and journal over a simulated file system (default), the store
