@@ -55,6 +55,7 @@ struct CLIEnvironment: Sendable {
             configuration.sessionSource = options.sessionSource
             configuration.dpop = options.dpop
             configuration.oidc.pushedAuthorization = options.pushedAuthorization
+            configuration.oidc.deviceAuthorizationEndpoint = options.deviceAuthorizationEndpoint
             configuration.checksRegistrationAtLaunch = options.registrationCheckSetting
             return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
                                   simulator: nil, loopback: listener, backendSkipped: options.backend == nil,

@@ -50,6 +50,9 @@ enum Usage {
           --scope SCOPES           Scopes to ask for (default openid profile email offline_access; openid
                                    always; optional ones the provider's discovery does not list are left out)
           --backend URL            A real registration backend (with --issuer; skipped when absent)
+          --device-authorization-endpoint URL
+                                   Where the provider serves sign-in on another device (RFC 8628), when its
+                                   discovery does not say (with --issuer)
           --host-mode              The host app renews the session (its own login): it pushes ID tokens with
                                    update-token; implied by update-token and notify-transient
           --dpop off|auto|required Bind the tokens to this installation's DPoP key (RFC 9449): auto when the
