@@ -19,7 +19,7 @@ extension InteropTests {
 
         /// The CLI's `device-login --json` against the django kit's device client, the browser answering `decision`;
         /// returns the run and the printed `signInOnAnotherDevice` object.
-        static func deviceLogin(_ peer: any Peer, decision: String, shots: URL) async throws
+        static func deviceLogin(_ peer: any Peer, browser: RealBrowser, decision: String, shots: URL) async throws
             -> (run: CLIResult, shown: [String: JSONValue])
         {
             let store = FileManager.default.temporaryDirectory
@@ -37,10 +37,8 @@ extension InteropTests {
                                         ?? shown["verificationURI"]?.stringValue.flatMap(URL.init(string:)))
             let run: CLIResult
             do {
-                try await withRealBrowser { browser in
-                    _ = try await browser.approveDevice(page, userCode: userCode, as: alice, decision: decision,
-                                                        screenshots: shots.appendingPathComponent("browser"))
-                }
+                _ = try await browser.approveDevice(page, userCode: userCode, as: alice, decision: decision,
+                                                    screenshots: shots.appendingPathComponent("browser"))
                 run = try await child.finish()
             } catch {
                 _ = try? await child.finish()
@@ -58,29 +56,26 @@ extension InteropTests {
                 .last { $0["letter"]?.stringValue == "F" }?["reason"]?.stringValue
         }
 
-        @Test("django: the browser approves the printed code; the token answer has no ID token, pinned: F malformed_response, nothing stored")
-        func djangoApproved() async throws {
+        @Test("django: the browser approves the printed code; the token answer has no ID token, pinned: F malformed_response, nothing stored; then it denies the next code: F authorization_denied")
+        func django() async throws {
             try await withPeer(.django) { peer in
-                let shots = try RealBrowser.artifacts("django-device-approved")
-                let (run, shown) = try await Self.deviceLogin(peer, decision: "accept", shots: shots)
-                #expect(shown["verificationURI"]?.stringValue == peer.issuer.absoluteString + "/device/")
-                #expect(shown["interval"]?.numberValue == 5)
-                #expect(run.status == 1, "stderr: \(run.stderr.suffix(1_500))")
-                #expect(Self.reason(run.stdout) == "malformed_response", "stdout: \(run.stdout)")
-                #expect(run.stdout.contains("no id_token"), "stdout: \(run.stdout)")
-                for name in ["code.png", "question.png", "final.png"] {
-                    #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent("browser-\(name)").path))
+                try await withRealBrowser { browser in
+                    let shots = try RealBrowser.artifacts("django-device-approved")
+                    let (run, shown) = try await Self.deviceLogin(peer, browser: browser, decision: "accept", shots: shots)
+                    #expect(shown["verificationURI"]?.stringValue == peer.issuer.absoluteString + "/device/")
+                    #expect(shown["interval"]?.numberValue == 5)
+                    #expect(run.status == 1, "stderr: \(run.stderr.suffix(1_500))")
+                    #expect(Self.reason(run.stdout) == "malformed_response", "stdout: \(run.stdout)")
+                    #expect(run.stdout.contains("no id_token"), "stdout: \(run.stdout)")
+                    for name in ["code.png", "question.png", "final.png"] {
+                        #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent("browser-\(name)").path))
+                    }
+                    // The same browser (still signed in at the provider) denies the next code.
+                    let denied = try await Self.deviceLogin(peer, browser: browser, decision: "deny",
+                                                            shots: try RealBrowser.artifacts("django-device-denied"))
+                    #expect(denied.run.status == 1, "stderr: \(denied.run.stderr.suffix(1_500))")
+                    #expect(Self.reason(denied.run.stdout) == "authorization_denied", "stdout: \(denied.run.stdout)")
                 }
-            }
-        }
-
-        @Test("django: the browser denies the printed code; F authorization_denied, nothing stored")
-        func djangoDenied() async throws {
-            try await withPeer(.django) { peer in
-                let shots = try RealBrowser.artifacts("django-device-denied")
-                let (run, _) = try await Self.deviceLogin(peer, decision: "deny", shots: shots)
-                #expect(run.status == 1, "stderr: \(run.stderr.suffix(1_500))")
-                #expect(Self.reason(run.stdout) == "authorization_denied", "stdout: \(run.stdout)")
             }
         }
     }
