@@ -232,6 +232,9 @@ struct DeviceAuthorizationGrantTests {
         #expect(!device.logger.messages().joined().contains(record.deviceCode))
         #expect(!"\(record)".contains(record.deviceCode))
         #expect(!String(reflecting: record).contains(record.deviceCode))
+        var dumped = ""
+        dump(record, to: &dumped)
+        #expect(!dumped.contains(record.deviceCode))
         #expect("\(SecretInput.deviceVerification(shown))" == "deviceVerification(redacted)")
     }
 }
