@@ -91,5 +91,25 @@ extension InteropTests {
                 #expect(try store.data(forKey: "pending_device_authorization") == nil)
             }
         }
+
+        @Test("Glewlwyd: a code nobody approves ends the CLI's device-login in F device_code_expired at its expiry, nothing stored")
+        func expiryInCLI() async throws {
+            var knobs = PeerKnobs()
+            knobs.deviceCodeLifetime = 8
+            try await withPeer(.glewlwyd, knobs) { peer in
+                let store = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("interop-device-expiry-\(UUID().uuidString)", isDirectory: true)
+                defer { try? FileManager.default.removeItem(at: store) }
+                let run = try await CLIProcess.run(["device-login", "--json", "--store", store.path,
+                                                    "--issuer", peer.issuer.absoluteString, "--client-id", peer.clientID])
+                #expect(run.status == 1, "stderr: \(run.stderr.suffix(1_500))")
+                let objects = run.stdout.split(separator: "\n").compactMap { (try? JSONValue.parse(Data($0.utf8)))?.objectValue }
+                #expect(objects.contains { $0["event"]?.stringValue == "signInOnAnotherDevice" })
+                #expect(objects.last?["reason"]?.stringValue == "device_code_expired", "stdout: \(run.stdout)")
+                for record in ["credentials", "pending_device_authorization"] {
+                    #expect(!FileManager.default.fileExists(atPath: store.appendingPathComponent("secure/\(record)").path))
+                }
+            }
+        }
     }
 }
