@@ -36,6 +36,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
     private var watch: LaunchBudgetWatch?
     private var rejections: RejectionAudit?
     private var forgeries: ForgeryAudit?
+    private var devices: DeviceAudit?
     private var defectiveRefreshAnswers = false
     private var onRefreshAnswer: (@Sendable () -> Void)?
     /// The DPoP invariants, checked on every request and answer.
@@ -86,6 +87,8 @@ public final class SimulatedNetwork: @unchecked Sendable {
     var rejectionAudit: RejectionAudit? { get { lock.withLock { rejections } } set { lock.withLock { rejections = newValue } } }
     /// The forged-redirect world's referee (``ForgeryAudit``); `nil` in every other world.
     var forgeryAudit: ForgeryAudit? { get { lock.withLock { forgeries } } set { lock.withLock { forgeries = newValue } } }
+    /// The device world's referee on the wire (``DeviceAudit``), `nil` in every other world.
+    var deviceAudit: DeviceAudit? { get { lock.withLock { devices } } set { lock.withLock { devices = newValue } } }
 
     /// The transport of one process: requests from a dead process never leave, answers to one are lost.
     func transport(for process: Int, isAlive: @escaping @Sendable () -> Bool) -> any HTTPTransport {
@@ -101,6 +104,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
         dpop.leaving(request, label: label)
         rejectionAudit?.leaving(request, from: process)
         forgeryAudit?.leaving(request, from: process, label: label)
+        deviceAudit?.leaving(request, from: process, label: label)
         let leftAt = clock.now()
         let (fault, latency, yields) = lock.withLock { () -> (NetworkFault?, Double, Int) in
             let drawn: NetworkFault? = offline ? .offline
@@ -149,6 +153,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
         let delivered = isAlive() && fault != .answerLost && fault != .malformedAnswer
         rejectionAudit?.answered(request, response, delivered: delivered, process: process, departed: leftAt, at: clock.now(),
                                  mishaps: ledger.diskMishapCount)
+        deviceAudit?.answered(request, response, delivered: delivered, label: label)
         if isGrant, (400..<500).contains(response.status) { ledger.providerRefused(presenting: refreshToken) }
         // The resource refused the token or its proof: the renewal that follows ignores the token's age.
         if !isGrant, response.status == 401, request.url.path.hasPrefix("/v1/resource") { ledger.forcedRenewal(by: process) }

@@ -19,7 +19,7 @@ public enum SimulationDriver {
         let report = scheduler.run {
             do {
                 let run = try SimulationRun(options: options)
-                if let clock = run.budgetWatch?.clock { scheduler.whenIdle { clock.wakeNext() } }
+                if let clock = run.waitClock { scheduler.whenIdle { clock.wakeNext() } }
                 box.set(run: run)
                 box.set(result: await run.run())
             } catch {

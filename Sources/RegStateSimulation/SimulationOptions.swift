@@ -83,6 +83,11 @@ public enum SimulationWorld: String, Sendable, Equatable, CaseIterable {
     /// one of them registers, whose new key must never sign for the tokens it replaces (`dpop-proof`). Not drawn for
     /// a seed: `--world together`.
     case together
+    /// RegState renews itself; every registration is a sign-in on another device (RFC 8628): the user approves,
+    /// denies or lets the code expire, after a while, with `slow_down`s on demand, while processes crash and relaunch
+    /// in the middle (``DeviceAudit``). The polls wait on the engine's clock seam. Not drawn for a seed:
+    /// `--world device`.
+    case device
 
     /// The world of `seed` when none is given: half plain, a quarter DPoP, a quarter host (from a stream of its own,
     /// so the actions every seed draws stay the same).

@@ -259,6 +259,7 @@ extension SimulationRun {
         guard let service = slots[index].service else { return }
         if case .active = await service.state { return }
         if world == .forgedRedirect { return await registerPastForgeries(index) }
+        if world == .device { return await registerOnAnotherDevice(index, spawned: spawned) }
         if world == .host {
             hostPush(index, .fresh, reason: "the user logs in to the host app")
             if !spawned { await awaitPending() }

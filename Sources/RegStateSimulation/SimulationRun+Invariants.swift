@@ -44,6 +44,7 @@ extension SimulationRun {
             await checkLetters(service, incarnation: slot.incarnation)
             await checkJournal(slot, service: service)
         }
+        if deviceAudit != nil { await checkDeviceCodeSecret() }
         // renewal-storm: each call may cost at most one grant, plus one retry of an unexplained answer.
         let presentations = ledger.refreshPresentations
         if presentations > 2 * grantCapableCalls {
@@ -171,7 +172,7 @@ extension SimulationRun {
         if case .active = state, case .error(.renewal(let failure)) = latest, failure.isRecoverable { return }
         // Host mode: a token the host pushed into an active session was refused; the session stays, the host hears why.
         if case .active(let session) = state, session.isHostDriven, case .error(.registration) = latest { return }
-        ledger.violation("letters-agree", "p\(incarnation) is \(Self.describe(state)) but its latest event is \(latest.map { "\($0.letter)" } ?? "none")")
+        ledger.violation("letters-agree", "p\(incarnation) is \(Self.describe(state)) but its latest event is \(latest?.title ?? "none")")
     }
 
     /// replay-equals-live, logout-rules and journal-bounded, over the slot's journal.

@@ -9,6 +9,8 @@ extension SimulationRun {
         switch world {
         case .plain, .launchBudget, .sharedJournal, .memory, .forgedRedirect, .anotherClient, .refreshedIDToken:
             break
+        case .device:
+            await prepareDeviceWorld()
         case .together:
             // Bound tokens, so that a registration in one process replaces the key the others' tokens name.
             let mode: SimulatorDPoPMode = worldRandom.chance(50) ? .allowed : .required
@@ -38,7 +40,7 @@ extension SimulationRun {
     /// sometimes turns hostile with its nonces (a new one on every answer, none accepted), and back.
     func actWorld() async {
         switch world {
-        case .plain, .launchBudget, .sharedJournal, .rejectingBackend, .forgedRedirect, .anotherClient, .together:
+        case .plain, .launchBudget, .sharedJournal, .rejectingBackend, .forgedRedirect, .anotherClient, .together, .device:
             break
         case .refreshedIDToken:
             guard worldRandom.chance(8) else { return }
@@ -105,6 +107,11 @@ extension SimulationRun {
             hostDenial(index, reason: "its SSO refused to renew")
         case (.host, .register(let index)):
             await register(index, spawned: true)
+        case (.device, .clockBack):
+            // The device world's checks read gaps on one forward clock.
+            ledger.note("act   clock back (not in the device world)")
+        case (.device, .renewNow(let index)), (.device, .backendRejects(let index)):
+            return await performInDeviceWorld(action, slot: index)
         default:
             return false
         }
@@ -138,7 +145,7 @@ extension SimulationRun {
     /// hostile nonce policy ends.
     func healWorld() async {
         switch world {
-        case .plain, .launchBudget, .memory, .rejectingBackend, .forgedRedirect, .anotherClient, .together:
+        case .plain, .launchBudget, .memory, .rejectingBackend, .forgedRedirect, .anotherClient, .together, .device:
             break
         case .refreshedIDToken:
             network.refreshedIDTokensDefective = false

@@ -22,6 +22,10 @@ public actor SimulationRun {
     nonisolated let rejectionAudit: RejectionAudit?
     /// The forged-redirect world's referee on the wire, and what its registrations did; `nil` in every other world.
     nonisolated let forgeryAudit: ForgeryAudit?
+    /// The device world's referee on the wire and its clock; `nil` in every other world.
+    nonisolated let deviceAudit: DeviceAudit?
+    /// The clock that owns the engine's waits, in the worlds that have one (launch budget, device).
+    nonisolated var waitClock: SimulationClock? { budgetWatch?.clock ?? deviceAudit?.clock }
     var forgeryTally = ForgeryTally()
     let liveness = Liveness()
     var random: SeededRandom
@@ -106,6 +110,7 @@ public actor SimulationRun {
             : nil
         network.rejectionAudit = rejectionAudit
         forgeryAudit = world == .forgedRedirect ? ForgeryAudit(ledger: ledger) : nil
+        let deviceClock = world == .device ? SimulationClock(time: clock) : nil
         ledger.strictRotations = world == .refreshedIDToken
         ledger.needlessRenewalLife = accessLifetime / 2
         network.forgeryAudit = forgeryAudit
@@ -127,7 +132,11 @@ public actor SimulationRun {
             network.refreshAnswered = { session.refreshAnswered() }
             disk = session
         }
-        disk.fileSystem?.virtualClock = budgetWatch?.clock
+        let storage = disk
+        let audit = deviceClock.map { DeviceAudit(clock: $0, ledger: ledger) { storage?.peek(DeviceAudit.recordKey) } }
+        deviceAudit = audit
+        network.deviceAudit = audit
+        disk.fileSystem?.virtualClock = budgetWatch?.clock ?? deviceClock
         disk.fileSystem?.sharesJournal = world == .sharedJournal
         disk.fileSystem?.sharedAppendCrashes = world == .sharedJournal
         ledger.note("world \(world.rawValue) access=\(Int(accessLifetime))s refresh=\(refreshLifetime.map { "\(Int($0))s" } ?? "none") "
@@ -149,13 +158,13 @@ public actor SimulationRun {
             await act()
             for _ in 0..<random.below(6) { await DeterministicScheduler.yield() }
             await checkContinuously()
-            budgetWatch?.clock.wakeDue()
+            waitClock?.wakeDue()
         }
         ledger.begin(step: options.steps + 1)
         await heal()
         await checkAtEnd()
         // Stalls of processes that ended are answered (to nobody), so no wait outlives the run.
-        if let clock = budgetWatch?.clock {
+        if let clock = waitClock {
             while clock.wakeNext() { for _ in 0..<8 { await DeterministicScheduler.yield() } }
         }
         return SimulationResult(
@@ -177,7 +186,7 @@ public actor SimulationRun {
             store: disk.store(for: incarnation),
             journal: disk.journal(for: slot, incarnation: incarnation, liveness: liveness),
             transport: network.transport(for: incarnation) { liveness.isAlive(incarnation) },
-            clock: budgetWatch?.clock ?? clock, crypto: crypto, platform: SystemPlatformService(formFactor: "390x844"),
+            clock: waitClock ?? clock, crypto: crypto, platform: SystemPlatformService(formFactor: "390x844"),
             logger: SilentLogger()))
         slot.service = service
         grantCapableCalls += 1
@@ -191,6 +200,8 @@ public actor SimulationRun {
             await listenForNotices(service, incarnation: incarnation)
             hostOnLaunch(index, state: state)
         }
+        // At the heal every process relaunches to be checked as it settles: nothing is taken up there.
+        if world == .device, reason != "heal" { resumeDeviceLogin(index, state: state) }
     }
 
     /// Ends slot's current incarnation: its memory is gone, its lock released, its requests never answered.
@@ -204,7 +215,10 @@ public actor SimulationRun {
         slot.service = nil
         memoryWatch?.forget(slot.incarnation)
         // Host worlds: the process's callers die with it (they may be waiting for a host that is gone too).
-        if world == .host { for call in pending where call.incarnation == slot.incarnation { call.task.cancel() } }
+        // Device worlds: a poll waiting on the clock ends with its process.
+        if world == .host || world == .device {
+            for call in pending where call.incarnation == slot.incarnation { call.task.cancel() }
+        }
     }
 
     /// The client ID of the another-client world's last slot: one the provider does not know.
@@ -229,7 +243,7 @@ public actor SimulationRun {
         // the seed chose (the check is tested on the simulator in RegistrationCheckTests).
         configuration.checksRegistrationAtLaunch = false
         switch self.world {
-        case .plain, .memory, .sharedJournal, .forgedRedirect, .anotherClient, .refreshedIDToken: break
+        case .plain, .memory, .sharedJournal, .forgedRedirect, .anotherClient, .refreshedIDToken, .device: break
         case .together: configuration.dpop = .whenOffered
         case .rejectingBackend: configuration.backendRetiresSecurityTokens = true
         case .launchBudget: configuration.oidc.unexplainedAnswerRetryDelay = 1

@@ -131,6 +131,16 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     public var pushedAuthorization = SimulatorPushedAuthorization.off
     /// Seconds a pushed `request_uri` lives (`expires_in`; default 60). Each is also single use.
     public var pushedRequestLifetime: TimeInterval = 60
+    /// Whether the provider offers the device authorization grant (RFC 8628): `POST /oauth/device/code`, announced
+    /// in discovery as `device_authorization_endpoint`.
+    public var offersDeviceAuthorization = true
+    /// Seconds a device code and its user code are valid (`expires_in`).
+    public var deviceCodeLifetime: TimeInterval = 600
+    /// The polling interval the device authorization answer announces (`interval`); `nil` leaves it out (the client
+    /// then waits RFC 8628's default 5 s).
+    public var deviceInterval: TimeInterval? = 5
+    /// Whether the answer carries `verification_uri_complete` (the page with the code filled in).
+    public var sendsVerificationURIComplete = true
     /// An OAuth error code every push is refused with (`400`, or `401` for `invalid_client`), as a provider whose
     /// policy turns the client away; `nil` (the default) checks each push on its merits.
     public var pushedAuthorizationRefusal: String?

@@ -22,6 +22,8 @@ public enum SimulatorError: Error, Sendable, Equatable {
     /// The authorization URL's `request_uri` is unknown, already used, expired or pushed by another client (RFC 9126
     /// §4): an error page, nothing is redirected.
     case invalidRequestURI
+    /// No device authorization (RFC 8628) has this user code.
+    case unknownUserCode
     /// The persisted world could not be read or decoded; the detail says why.
     case worldUnreadable(String)
     /// The world could not be written; the detail says why.
@@ -41,6 +43,7 @@ extension SimulatorError: LocalizedError {
         case .providerUnavailable: "The simulated identity provider is down."
         case .pushedAuthorizationRequired: "The simulated provider accepts only pushed authorization requests."
         case .invalidRequestURI: "The request_uri is unknown, used, expired or another client's."
+        case .unknownUserCode: "No sign-in on another device has this code."
         case .worldUnreadable(let detail): "The simulator's world could not be read (\(detail))."
         case .worldUnwritable(let detail): "The simulator's world could not be saved (\(detail))."
         case .signingKeyUnusable(let detail): "The simulator's signing key cannot be used (\(detail))."

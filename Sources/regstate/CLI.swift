@@ -49,6 +49,7 @@ enum CLI {
         case .call: await run.call()
         case .updateToken: await run.updateToken()
         case .notifyTransient: await run.notifyTransient()
+        case .deviceLogin: await run.deviceLoginCommand()
         case .ongoingAccess: ExitCode.usage  // dispatched above
         }
         // A launch renewal that outlived the launch budget is still running: exiting now could lose a refresh token

@@ -8,8 +8,8 @@ import RegStateTesting
 struct CLIEnvironment: Sendable {
     /// The engine.
     let service: RegStateService
-    /// The simulator, when no `--issuer` was given and the command is the walkthrough (it plays the user and holds
-    /// the inbox). Other commands on the simulator open its world only when they send a request.
+    /// The simulator, when no `--issuer` was given and the command is the walkthrough or device-login (it plays the
+    /// user and holds the inbox). Other commands on the simulator open its world only when they send a request.
     let simulator: Simulator?
     /// The loopback listener, with `--loopback`.
     let loopback: LoopbackRedirectListener?
@@ -55,6 +55,7 @@ struct CLIEnvironment: Sendable {
             configuration.sessionSource = options.sessionSource
             configuration.dpop = options.dpop
             configuration.oidc.pushedAuthorization = options.pushedAuthorization
+            configuration.oidc.deviceAuthorizationEndpoint = options.deviceAuthorizationEndpoint
             configuration.checksRegistrationAtLaunch = options.registrationCheckSetting
             return CLIEnvironment(service: RegStateService(configuration: configuration, dependencies: dependencies),
                                   simulator: nil, loopback: listener, backendSkipped: options.backend == nil,
@@ -80,7 +81,7 @@ struct CLIEnvironment: Sendable {
         dependencies.transport = lazy.transport
         // Commands that drive the simulator itself (its user, its API knobs) open it now; the others only when a request
         // needs it, so `status` on a usable token never reads the world.
-        let simulator = [.walkthrough, .call].contains(options.command) ? try lazy.open() : nil
+        let simulator = [.walkthrough, .call, .deviceLogin].contains(options.command) ? try lazy.open() : nil
         // The engine is configured exactly as the simulator is: its issuer, client, first redirect and backend.
         let redirect = SimulatorConfiguration.literalURL(simulated.redirectURIs.first ?? CLIOptions.defaultRedirectURI)
         var configuration = RegStateConfiguration(

@@ -84,6 +84,8 @@ extension CLIOptions {
                 }
                 options.redirectURI = url
             case "--loopback": options.loopback = try flag()
+            case "--device-authorization-endpoint":
+                options.deviceAuthorizationEndpoint = try httpURL(try value(), for: name)
             case "--host-mode": options.hostMode = try flag()
             case "--sim-api-rejects": options.simulator.apiRejects = try flag()
             case "--sim-keychain": options.simulator.keychain = try flag()
@@ -144,7 +146,8 @@ extension CLIOptions {
             guard simulator.isEmpty else { throw UsageError("the --sim-* options apply to the simulator, not to --issuer") }
         } else {
             for (given, name) in [(clientID != nil, "--client-id"), (redirectURI != nil, "--redirect-uri"),
-                                  (loopback, "--loopback"), (backend != nil, "--backend")] where given {
+                                  (loopback, "--loopback"), (backend != nil, "--backend"),
+                                  (deviceAuthorizationEndpoint != nil, "--device-authorization-endpoint")] where given {
                 throw UsageError("option \(name) needs --issuer (the simulator has its own provider and backend)")
             }
         }

@@ -31,6 +31,9 @@ struct CLIOptions: Sendable, Equatable {
     var redirectURI: URL?
     /// `--loopback`: catch the redirect on 127.0.0.1.
     var loopback = false
+    /// `--device-authorization-endpoint URL`: where a provider whose discovery does not announce one serves the
+    /// device authorization grant (RFC 8628).
+    var deviceAuthorizationEndpoint: URL?
     /// `--scope SCOPES` (repeatable, space- or comma-separated): the scopes to ask for instead of
     /// `openid profile email offline_access`; `openid` is always asked for.
     var scopes: [String]?

@@ -20,6 +20,8 @@ enum Command: String, Sendable, CaseIterable {
     case updateToken = "update-token"
     /// Host mode: the host could not renew for a transient reason (`no-internet` | `sso-unspecified`).
     case notifyTransient = "notify-transient"
+    /// Sign in on another device (RFC 8628): show a code, wait for the approval, confirm.
+    case deviceLogin = "device-login"
 
     /// Whether the command exists only in host mode (and so implies `--host-mode`).
     var isHostOnly: Bool { self == .updateToken || self == .notifyTransient }

@@ -25,6 +25,12 @@ extension CommandRun {
             if case .exit(let status) = step { return status }
             state = await service.state
         }
+        // A sign-in on another device left pending by an earlier run goes on, with the same code.
+        if state == .registrationRequired || state.letter == "F", await service.pendingDeviceRegistration() != nil {
+            console.message("A sign-in on another device is pending from an earlier run: going on with it.")
+            if case .exit(let status) = await deviceLoginStep() { return status }
+            state = await service.state
+        }
         while true {
             await drain()
             let step: Step
@@ -36,6 +42,9 @@ extension CommandRun {
                 step = await registrationMenu()
             case .awaitingConfirmation:
                 step = await confirmationMenu()
+            case .authenticating(.device):
+                // Asked for again (the pending one is taken up): the provider's answer decides.
+                step = await deviceLoginStep()
             case .authenticating:
                 // A login left pending (an abandoned redirect): cancel it and offer the menu again.
                 do {
@@ -63,12 +72,13 @@ extension CommandRun {
             menu += "  2  Email (one-time code)\n"
             choices.append("2")
         }
-        console.message(menu + "  3  Social login, use another account\n  q  Quit")
+        console.message(menu + "  3  Social login, use another account\n  4  Sign in on another device\n  q  Quit")
         if let reason = passwordless.reason { console.message("Email (one-time code) is not offered: \(reason)") }
-        switch await choose(from: choices + ["3", "q"]) {
+        switch await choose(from: choices + ["3", "4", "q"]) {
         case "1": return await socialLogin()
         case "2": return await passwordlessLogin()
         case "3": return await socialLogin(prompt: .login)
+        case "4": return await deviceLoginStep()
         case "q": return await quit()
         default: return .exit(endOfInput())
         }

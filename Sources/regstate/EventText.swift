@@ -17,12 +17,14 @@ enum EventText {
         case .error(let error): "\(event.title): \(masked(error.errorDescription ?? "unknown error"))"
         case .awaitingConfirmation(let profile): "\(event.title) (\(describe(profile)))"
         case .registrationRequired: event.title
+        case .signInOnAnotherDevice(let shown): "\(event.title)\n" + DeviceCodeText.lines(shown)
         }
     }
 
     /// The JSON object for `event`: at least `letter` and `event`, plus its non-secret details.
     static func json(_ event: RegStateEvent) -> JSONValue {
-        var object: [String: JSONValue] = ["letter": .string(String(event.letter)), "title": .string(event.title)]
+        var object: [String: JSONValue] = ["title": .string(event.title)]
+        if let letter = event.letter { object["letter"] = .string(String(letter)) }
         switch event {
         case .sessionActive(let session):
             object["event"] = "sessionActive"
@@ -37,6 +39,9 @@ enum EventText {
             object["profile"] = fields(of: profile)
         case .registrationRequired:
             object["event"] = "registrationRequired"
+        case .signInOnAnotherDevice(let shown):
+            object["event"] = "signInOnAnotherDevice"
+            object.merge(DeviceCodeText.fields(shown)) { _, new in new }
         }
         return .object(object)
     }

@@ -53,6 +53,11 @@ enum ExitStatusTable {
         ]
         case .call: [(0, "a 2xx answer"), (3, "no session is active"), (1, "any other answer, or the call failed")]
         case .updateToken: [(0, "a session is active"), (1, "token refused (invalid, device or token limit, offline)")]
+        case .deviceLogin: [
+            (0, "a session is active (H, or one was already)"),
+            (3, "the input ended while the sign-in waits (kept for the next run)"),
+            (1, "it ended without a session (denied, expired, not offered, refused)"),
+        ]
         case .notifyTransient: [
             (0, "the session is kept, offline"),
             (3, "no session is active"),

@@ -22,6 +22,7 @@ enum Usage {
           update-token  Host mode: hand in an ID token read from standard input (as a host app would)
           notify-transient no-internet|sso-unspecified
                         Host mode: the host could not renew now; the session stays, offline
+          device-login  Sign in on another device: show a code and a page, wait for the approval there
 
         \(options)
         Exit status: 0 the command did what it was asked, 3 no session to act on (registration required, D),
@@ -49,6 +50,9 @@ enum Usage {
           --scope SCOPES           Scopes to ask for (default openid profile email offline_access; openid
                                    always; optional ones the provider's discovery does not list are left out)
           --backend URL            A real registration backend (with --issuer; skipped when absent)
+          --device-authorization-endpoint URL
+                                   Where the provider serves sign-in on another device (RFC 8628), when its
+                                   discovery does not say (with --issuer)
           --host-mode              The host app renews the session (its own login): it pushes ID tokens with
                                    update-token; implied by update-token and notify-transient
           --dpop off|auto|required Bind the tokens to this installation's DPoP key (RFC 9449): auto when the
@@ -88,8 +92,9 @@ enum Usage {
             """
             Usage: regstate [walkthrough] [OPTIONS]
 
-            Settles, then walks through registration: at D choose 1 Social, 2 Email or 3 Social with another account
-            (the provider asks for the user again), at G choose 1 Confirm or 2 Retry (q quits). Email is offered only
+            Settles, then walks through registration: at D choose 1 Social, 2 Email, 3 Social with another account
+            (the provider asks for the user again) or 4 Sign in on another device (a code to approve on a phone or a
+            computer; see device-login), at G choose 1 Confirm or 2 Retry (q quits). Email is offered only
             when the provider's discovery does not rule it out; otherwise a line says why it is missing. Answers are
             read one per line from standard input (a terminal, a pipe or a script).
             On the simulator, social login asks which email to sign in as; email login prints the simulated inbox
@@ -166,6 +171,19 @@ enum Usage {
             told the security token expired; validates it by the registration rules, exchanges it at the backend for
             a security token and prints the state (Active H from D, Active C when renewing). The same ID token again
             is ignored while the session is active. The token is never printed or journaled.
+            """
+        case .deviceLogin:
+            """
+            Usage: regstate device-login [OPTIONS]
+
+            Sign in on another device (the device authorization grant, RFC 8628), for a terminal without a browser:
+            prints a code and the page where to type it (and the page with the code filled in, when the provider
+            gives one), then waits, polling no faster than the provider allows, until the user approves there; then
+            confirms the profile (Active H). Denied or expired: Error F with its reason. A run that stops while the
+            user approves goes on with the same code when run again, until the code expires. With --json the code
+            and the pages are the members of the {"event":"signInOnAnotherDevice"} line. On the embedded simulator the
+            next input line plays the other device: an email approves as that user, deny refuses, expire lets the
+            code run out. The device code itself is never printed.
             """
         case .notifyTransient:
             """

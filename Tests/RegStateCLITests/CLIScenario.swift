@@ -72,13 +72,20 @@ final class CLIScenario {
         return walkthrough
     }
 
-    /// The token strings in `<store>/<secureFolder>/credentials`, if any.
+    /// The token strings in `<store>/<secureFolder>/credentials`, and the device code of a pending sign-in on
+    /// another device, if any.
     func storedSecrets() throws -> Set<String> {
+        var secrets: Set<String> = []
+        let device = store.appendingPathComponent("\(secureFolder)/pending_device_authorization")
+        if let data = FileManager.default.contents(atPath: device.path),
+           let code = (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["deviceCode"] as? String {
+            secrets.insert(code)
+        }
         let url = store.appendingPathComponent("\(secureFolder)/credentials")
-        guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
+        guard let data = FileManager.default.contents(atPath: url.path) else { return secrets }
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let keys = ["access_token", "refresh_token", "id_token", "security_token"]
-        return Set(keys.compactMap { object[$0] as? String }.filter { $0.count >= 8 })
+        return secrets.union(keys.compactMap { object[$0] as? String }.filter { $0.count >= 8 })
     }
 
     /// Fails when any output of any run contains a token the store ever held.

@@ -22,10 +22,10 @@ struct CapabilityWalkthroughTests {
             environment: [:], terminal: terminal, providerTransport: simulator.transport)
         #expect(status == 3, "\(terminal.stderr)")
         #expect(!terminal.stderr.contains("2  Email"))
-        #expect(terminal.stderr.contains("  1  Social login\n  3  Social login, use another account\n  q  Quit"))
+        #expect(terminal.stderr.contains("  1  Social login\n  3  Social login, use another account\n  4  Sign in on another device\n  q  Quit"))
         #expect(terminal.stderr.contains("Email (one-time code) is not offered: this provider's discovery does not"
                                          + " list the one-time-code grant"))
-        #expect(terminal.stderr.contains("Please answer 1, 3, q."))
+        #expect(terminal.stderr.contains("Please answer 1, 3, 4, q."))
         #expect(await simulator.latestCode(for: "alice@example.com") == nil)
     }
 

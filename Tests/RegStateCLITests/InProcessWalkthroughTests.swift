@@ -44,7 +44,7 @@ struct InProcessWalkthroughTests {
         let terminal = ScriptedTerminal { question, _ in question < answers.count ? answers[question] : nil }
         let status = await CLI.run(arguments: ["--store", store.path], environment: [:], terminal: terminal)
         #expect(status == 3)
-        #expect(terminal.stderr.contains("Please answer 1, 2, 3, q."))
+        #expect(terminal.stderr.contains("Please answer 1, 2, 3, 4, q."))
         #expect(terminal.stdout == "Registration Required D\n")
     }
 

@@ -76,7 +76,7 @@ struct TruthfulLogoutCLITests {
         let result = try await device.run([], input: "q\n")
         #expect(result.status == 3)
         #expect(result.stderr.contains("  2  Email (one-time code)"))
-        #expect(result.stderr.contains("Choose 1, 2, 3, q: "))
+        #expect(result.stderr.contains("Choose 1, 2, 3, 4, q: "))
         #expect(!result.stderr.contains("is not offered"))
     }
 }

@@ -37,7 +37,7 @@ extension InteropTests {
                 #expect(!run.stderr.contains("2  Email"))
                 #expect(run.stderr.contains("Email (one-time code) is not offered: this provider's discovery does not"
                                             + " list the one-time-code grant"))
-                #expect(run.stderr.contains("Please answer 1, 3, q."))
+                #expect(run.stderr.contains("Please answer 1, 3, 4, q."))
                 let tokens = TokenService(store: try FileSecureStore(directory: store.appendingPathComponent("secure")))
                 let idToken = try #require(await tokens.snapshot()?.idToken)
 

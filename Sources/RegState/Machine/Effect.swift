@@ -20,6 +20,12 @@ public enum Effect: Sendable, Equatable {
     case startSocialAuthorization(prompt: LoginPrompt?)
     /// Ask the provider to email a one-time code to `email`.
     case sendPasswordlessCode(email: String)
+    /// Ask the provider for a device code and a user code (RFC 8628), or take up the one pending in the store, then
+    /// report ``MachineEvent/authorizationIssued`` with what to show.
+    case startDeviceAuthorization
+    /// Poll the token endpoint for the pending device authorization until the user approves, denies or the code
+    /// expires; report ``MachineEvent/authenticated(_:)`` or why not.
+    case pollDeviceAuthorization
     /// Check the redirect `callback` against the login in progress and exchange its code for tokens.
     case exchangeAuthorizationCode(callback: URL)
     /// Verify the one-time `code` the user typed for `email`.
@@ -55,6 +61,8 @@ extension Effect: CustomStringConvertible, CustomReflectable {
         case .renew(let stale): "renew(replacing: \(stale == nil ? "nil" : "redacted"))"
         case .startSocialAuthorization: "startSocialAuthorization"
         case .sendPasswordlessCode: "sendPasswordlessCode"
+        case .startDeviceAuthorization: "startDeviceAuthorization"
+        case .pollDeviceAuthorization: "pollDeviceAuthorization"
         case .exchangeAuthorizationCode: "exchangeAuthorizationCode(callback: redacted)"
         case .verifyPasswordlessCode: "verifyPasswordlessCode(code: redacted)"
         case .confirmRegistration: "confirmRegistration"

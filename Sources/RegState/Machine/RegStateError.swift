@@ -7,8 +7,13 @@ public enum RegStateError: Error, Sendable, Equatable, Codable {
     /// **F**: registration or authentication failed.
     case registration(RegistrationFailure)
 
-    /// `E` or `F`, as ``RegStateEvent/letter`` says.
-    public var letter: Character { RegStateEvent.error(self).letter }
+    /// `E` (renewal) or `F` (registration): the letter ``RegStateEvent/letter`` gives an error.
+    public var letter: Character {
+        switch self {
+        case .renewal: "E"
+        case .registration: "F"
+        }
+    }
 
     /// Whether the session survives: only a transient renewal failure keeps it. A registration failure leaves the
     /// app able to start again.

@@ -1,7 +1,9 @@
-/// A lettered public event, delivered through ``RegStateService/events()``.
+/// A public event, delivered through ``RegStateService/events()``.
 ///
-/// These are the seed's events: `SessionActive` (A, B, C, H), `Error` (E, F), `AwaitingConfirmation` (G) and
-/// `RegistrationRequired` (D). The letter is a property so a UI, a log or the CLI can say "Active B".
+/// These are the seed's lettered events: `SessionActive` (A, B, C, H), `Error` (E, F), `AwaitingConfirmation` (G) and
+/// `RegistrationRequired` (D); the letter is a property so a UI, a log or the CLI can say "Active B". One event has no
+/// letter, as the authenticating state it belongs to has none: ``signInOnAnotherDevice(_:)``, what to show while the
+/// device authorization grant waits for the user.
 public enum RegStateEvent: Sendable, Equatable {
     /// A session is active; its ``Session/activation`` is the letter.
     case sessionActive(Session)
@@ -11,26 +13,32 @@ public enum RegStateEvent: Sendable, Equatable {
     case awaitingConfirmation(Profile)
     /// **D**: the app should present the registration options.
     case registrationRequired
+    /// A sign-in on another device waits for the user (RFC 8628): show the code and where to type it, until it
+    /// expires. Polling ends with **G** (approved), **F** (denied, expired) or **D** (cancelled). No letter.
+    case signInOnAnotherDevice(DeviceVerification)
 
-    /// A, B, C, H, D, E, F or G: the one place that knows the letters (an ``Activation``'s raw value is its letter).
-    public var letter: Character {
+    /// A, B, C, H, D, E, F or G: the one place that maps events to letters (an ``Activation``'s raw value is its
+    /// letter, a ``RegStateError`` knows E and F); `nil` for ``signInOnAnotherDevice(_:)``.
+    public var letter: Character? {
         switch self {
         case .sessionActive(let session): session.activation.letter
-        case .error(.renewal): "E"
-        case .error(.registration): "F"
+        case .error(let error): error.letter
         case .awaitingConfirmation: "G"
         case .registrationRequired: "D"
+        case .signInOnAnotherDevice: nil
         }
     }
 
     /// The event's name and letter as the seed says it: "Active B", "Error E", "Awaiting Confirmation G",
-    /// "Registration Required D".
+    /// "Registration Required D"; "Sign In On Another Device" has no letter.
     public var title: String {
-        switch self {
+        let letter = letter.map(String.init) ?? ""
+        return switch self {
         case .sessionActive: "Active \(letter)"
         case .error: "Error \(letter)"
         case .awaitingConfirmation: "Awaiting Confirmation \(letter)"
         case .registrationRequired: "Registration Required \(letter)"
+        case .signInOnAnotherDevice: "Sign In On Another Device"
         }
     }
 }

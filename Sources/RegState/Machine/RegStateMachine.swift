@@ -83,11 +83,15 @@ public enum RegStateMachine {
                     let prompt: LoginPrompt? = if case .prompt(let prompt) = input { prompt } else { nil }
                     return Transition(.authenticating(method), [.startSocialAuthorization(prompt: prompt)])
                 case .passwordless(let email): return Transition(.authenticating(method), [.sendPasswordlessCode(email: email)])
+                case .device: return Transition(.authenticating(method), [.startDeviceAuthorization])
                 }
             case .authenticating(.passwordless(let pending)):
                 // The same address again is a resend: a new code supersedes the old one, the attempt goes on.
                 guard case .passwordless(let email) = method, email == pending else { return fail(.loginAlreadyInProgress) }
                 return Transition(state, [.sendPasswordlessCode(email: email)])
+            case .authenticating(.device) where method == .device:
+                // Asked again: the pending authorization is taken up again and announced again, never a second one.
+                return Transition(state, [.startDeviceAuthorization])
             case .authenticating: return fail(.loginAlreadyInProgress)
             case .unsettled, .awaitingConfirmation, .active: throw rejection
             }
@@ -98,6 +102,10 @@ public enum RegStateMachine {
             }
         case .authorizationIssued:
             switch state {
+            case .authenticating(.device):
+                // What to show rides with the event (never journaled); a replay has none and announces nothing.
+                guard case .deviceVerification(let verification)? = input else { return Transition(state) }
+                return Transition(state, [.emit(.signInOnAnotherDevice(verification))])
             case .authenticating: return Transition(state)
             case .unsettled, .registrationRequired, .awaitingConfirmation, .active, .failed: throw rejection
             }
@@ -239,6 +247,9 @@ public enum RegStateMachine {
         case .passwordless(let email):
             guard case .code(let code)? = input else { return nothing }
             return Transition(state, [.verifyPasswordlessCode(email: email, code: code)])
+        case .device:
+            // The device code is in the secure store, not in the input: the effect polls with it.
+            return Transition(state, [.pollDeviceAuthorization])
         }
     }
 

@@ -56,6 +56,12 @@ public enum RegistrationFailure: Error, Sendable, Equatable, Codable {
     case passwordlessNotOffered
     /// The email address is not usable.
     case invalidEmail
+    /// The device code of the device authorization grant (RFC 8628) expired before the user approved
+    /// (`expired_token`, or its `expires_in` passed): nothing was stored; start again.
+    case deviceCodeExpired
+    /// The provider offers no device authorization grant: its discovery announces no
+    /// `device_authorization_endpoint` and none is configured (``OIDCConfiguration/deviceAuthorizationEndpoint``).
+    case deviceAuthorizationNotOffered
     /// The backend refused a new device: the user has too many registered devices (`403 TOO_MANY_REGISTERED_DEVICES`).
     case tooManyRegisteredDevices
     /// The backend refused a new security token for this device (`403 MAX_NUMBER_SECURITY_TOKEN`).
@@ -104,6 +110,8 @@ extension RegistrationFailure: LocalizedError {
             "Too many requests for now. Wait \(seconds.map { "\($0) seconds" } ?? "a moment") and try again."
         case .passwordlessNotOffered: "This sign-in service does not offer sign-in with an emailed code. Use social sign-in."
         case .invalidEmail: "That email address cannot be used: check it and type it again (name@example.com)."
+        case .deviceCodeExpired: "The code expired before the sign-in on the other device was approved. Start again."
+        case .deviceAuthorizationNotOffered: "This sign-in service does not offer sign-in on another device."
         case .tooManyRegisteredDevices: "Too many devices are registered to this account. Remove one and try again."
         case .maxSecurityTokens: "This device has too many open sessions. Sign out elsewhere and try again."
         case .backendFailed(let detail): "Registration could not be completed (\(detail)). Try again."
@@ -163,6 +171,8 @@ extension RegistrationFailure {
         case .rateLimited: "rate_limited"
         case .passwordlessNotOffered: "passwordless_not_offered"
         case .invalidEmail: "invalid_email"
+        case .deviceCodeExpired: "device_code_expired"
+        case .deviceAuthorizationNotOffered: "device_authorization_not_offered"
         case .tooManyRegisteredDevices: "too_many_registered_devices"
         case .maxSecurityTokens: "max_security_tokens"
         case .backendFailed: "backend_failed"

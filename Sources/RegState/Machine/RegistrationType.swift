@@ -14,11 +14,15 @@ public enum RegistrationMethod: Sendable, Equatable, Codable {
     case social
     /// A one-time code sent to `email`.
     case passwordless(email: String)
+    /// Sign in on another device (the device authorization grant, RFC 8628): the user approves a short code on a
+    /// phone or a laptop with their account at the provider.
+    case device
 
-    /// The stored registration type this method produces.
+    /// The stored registration type this method produces: the device grant signs in with the user's account at the
+    /// provider, so it registers as ``RegistrationType/social``.
     public var registrationType: RegistrationType {
         switch self {
-        case .social: .social
+        case .social, .device: .social
         case .passwordless: .passwordless
         }
     }

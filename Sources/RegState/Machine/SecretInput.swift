@@ -17,6 +17,10 @@ public enum SecretInput: Sendable, Equatable {
     /// (not a secret; it rides with the event's input so the effect carries it, and the journal keeps the event as
     /// before).
     case prompt(LoginPrompt)
+    /// What the device authorization grant asks the user to do, for ``MachineEvent/authorizationIssued`` of a
+    /// sign-in on another device: it rides with the event so that the machine's effect announces it
+    /// (``RegStateEvent/signInOnAnotherDevice(_:)``), and the journal keeps the event without it.
+    case deviceVerification(DeviceVerification)
 }
 
 extension SecretInput: CustomStringConvertible, CustomReflectable {
@@ -28,6 +32,7 @@ extension SecretInput: CustomStringConvertible, CustomReflectable {
         case .staleAccessToken: "staleAccessToken(redacted)"
         case .idToken: "idToken(redacted)"
         case .prompt(let prompt): "prompt(\(prompt.rawValue))"
+        case .deviceVerification: "deviceVerification(redacted)"
         }
     }
 

@@ -31,6 +31,10 @@ public struct OIDCConfiguration: Sendable, Equatable {
     /// a provider whose discovery lists `pushed_authorization_request_endpoint` gets the parameters in a direct `POST`
     /// and the browser only `client_id` and `request_uri`.
     public var pushedAuthorization = PushedAuthorizationMode.whenOffered
+    /// Where the device authorization grant (RFC 8628) asks for a user code when the provider's discovery does not
+    /// announce a `device_authorization_endpoint`; `nil` uses the announced one (and without it the grant is not
+    /// offered). An announced endpoint takes precedence over this one.
+    public var deviceAuthorizationEndpoint: URL?
 
     /// The scopes requested when none are given: an ID token with profile and email, and a refresh token.
     public static let defaultScopes = ["openid", "profile", "email", "offline_access"]

@@ -51,6 +51,7 @@ extension ProviderMetadata {
         metadata.dpopSigningAlgValuesSupported = try strings("dpop_signing_alg_values_supported")
         metadata.pushedAuthorizationRequestEndpoint = try optional("pushed_authorization_request_endpoint", url)
         metadata.requirePushedAuthorizationRequests = try optional("require_pushed_authorization_requests", flag)
+        metadata.deviceAuthorizationEndpoint = try optional("device_authorization_endpoint", url)
         return metadata
     }
 

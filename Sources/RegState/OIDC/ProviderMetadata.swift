@@ -38,6 +38,9 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
     /// `require_pushed_authorization_requests` (RFC 9126 §5): whether the provider accepts only pushed authorization
     /// requests.
     public var requirePushedAuthorizationRequests: Bool? = nil
+    /// `device_authorization_endpoint` (RFC 8628 §4): where a device without a browser asks for a user code; `nil`
+    /// when the provider does not announce the device authorization grant.
+    public var deviceAuthorizationEndpoint: URL? = nil
 
     /// Creates metadata, as a test or a configuration without discovery would.
     public init(
@@ -84,6 +87,7 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
         case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
+        case deviceAuthorizationEndpoint = "device_authorization_endpoint"
     }
 
     /// Every endpoint the document names, with its member name: what must be `https` (or loopback) before it is used.
@@ -96,6 +100,9 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         if let endSessionEndpoint { endpoints.append(("end_session_endpoint", endSessionEndpoint)) }
         if let pushedAuthorizationRequestEndpoint {
             endpoints.append(("pushed_authorization_request_endpoint", pushedAuthorizationRequestEndpoint))
+        }
+        if let deviceAuthorizationEndpoint {
+            endpoints.append(("device_authorization_endpoint", deviceAuthorizationEndpoint))
         }
         return endpoints
     }

@@ -104,12 +104,12 @@ extension RegStateService {
 
     /// A refused registration start, thrown: a failure event, or a start the machine refused itself (a login already
     /// pending), which lands in F without one.
-    private static func throwIfRefused(_ applied: Applied) throws(RegStateServiceError) {
+    static func throwIfRefused(_ applied: Applied) throws(RegStateServiceError) {
         if let failure = applied.refusedStart { throw .registration(failure) }
     }
 
     /// The profile a submission stored, or the failure an effect reported, thrown.
-    private static func profile(in applied: Applied) throws(RegStateServiceError) -> Profile {
+    static func profile(in applied: Applied) throws(RegStateServiceError) -> Profile {
         if let failure = applied.registrationFailure { throw .registration(failure) }
         for case .authenticated(let stored) in applied.events { return stored.profile }
         // The submission applied to no pending login: the machine emitted F without changing state.

@@ -224,6 +224,22 @@ public actor RegStateService {
         case .sendPasswordlessCode(let email):
             attempt.codeSent()
             return await answer(nil, feeding: await runner.sendPasswordlessCode(to: email))
+        case .startDeviceAuthorization:
+            switch await runner.startDeviceAuthorization() {
+            case .success(let shown): attempt.deviceUserCode = shown.userCode
+                return Performed(result: .deviceVerification(shown),
+                                 applied: await feed(.authorizationIssued, carrying: .deviceVerification(shown)))
+            case .failure(let failure): return await answer(nil, feeding: .registrationFailed(failure))
+            }
+        case .pollDeviceAuthorization:
+            // One poll per process: a second caller waits for the one running, whose result is applied once.
+            if let running = attempt.devicePoll { _ = await running.value; return .nothing }
+            let poll = Task { await self.runner.pollDeviceAuthorization { await self.isAuthenticating } }
+            attempt.devicePoll = poll
+            // A caller that is cancelled (its process ends, say) takes the poll with it.
+            let result = await withTaskCancellationHandler { await poll.value } onCancel: { poll.cancel() }
+            if attempt.devicePoll == poll { attempt.devicePoll = nil }
+            return await answer(nil, feeding: result)
         case .exchangeAuthorizationCode(let callback):
             // One callback per login: a replay of this redirect finds nothing pending, here or in the store.
             let remembered = attempt.login.take()
@@ -255,6 +271,7 @@ public actor RegStateService {
             return await answer(result, feeding: confirmed)
         case .discardPendingAuthorization:
             if let discarded = attempt.login.take() { await runner.discardPendingLogin(state: discarded.request.state) }
+            if let userCode = attempt.endDeviceAuthorization() { await runner.discardDeviceAuthorization(userCode: userCode) }
             return .nothing
         case .clearProvisionalTokens:
             await runner.clearProvisionalTokens()

@@ -44,6 +44,32 @@ struct World: Codable, Equatable {
     /// Pushed authorization requests (RFC 9126) by the hash of their `request_uri`, until used or expired. Optional,
     /// so that older world files still read.
     var pushedRequests: [String: PushedRequestRecord]?
+    /// Device authorizations (RFC 8628) by the hash of their `device_code`. Optional, so that older world files
+    /// still read.
+    var deviceAuthorizations: [String: DeviceAuthorizationRecord]?
+}
+
+/// A device authorization (RFC 8628): its user code, what the user decided, and how it was polled.
+struct DeviceAuthorizationRecord: Codable, Equatable {
+    var userCode: String
+    var clientID: String
+    var scope: String
+    var expiresAt: Date
+    /// The interval in force: the announced one, plus 5 s for every `slow_down` answered.
+    var interval: TimeInterval
+    /// The user's decision: `nil` while pending, the subject who approved, or denied.
+    var approvedSubject: String?
+    var denied = false
+    /// Polls still to answer `authorization_pending` before the decision shows (a user who takes a while).
+    var pendingPollsBeforeDecision = 0
+    /// Polls still to answer `slow_down` on demand.
+    var slowDownsOwed = 0
+    /// When each poll arrived, oldest first.
+    var polls: [Date] = []
+    /// Token answers issued for it (at most one: a used device code is refused).
+    var tokenAnswers = 0
+    /// Set once its tokens were issued: a later poll is refused (`invalid_grant`).
+    var redeemed = false
 }
 
 /// A pushed authorization request: its parameters, who pushed it, until when its `request_uri` works, and the key

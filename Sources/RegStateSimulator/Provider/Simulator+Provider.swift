@@ -14,6 +14,8 @@ import RegState
 /// - `POST /oauth/revoke` — RFC 7009 revocation.
 /// - `GET /v2/logout` — end session; redirects to a registered `post_logout_redirect_uri` when given.
 /// - `POST /par` — pushed authorization requests (RFC 9126), when ``SimulatorConfiguration/pushedAuthorization`` is on.
+/// - `POST /oauth/device/code` — the device authorization grant (RFC 8628), when
+///   ``SimulatorConfiguration/offersDeviceAuthorization`` is on.
 extension Simulator {
     func handleProvider(_ request: HTTPRequest, path: String) throws -> HTTPResponse {
         if path == "/oauth/token", request.method == .post {
@@ -42,6 +44,8 @@ extension Simulator {
         case ("/passwordless/start", _) where !configuration.offersPasswordless: return ServerResponse.notFound
         case ("/par", _) where configuration.pushedAuthorization == .off: return ServerResponse.notFound
         case ("/par", .post): return try pushedAuthorizationEndpoint(request)
+        case ("/oauth/device/code", _) where !configuration.offersDeviceAuthorization: return ServerResponse.notFound
+        case ("/oauth/device/code", .post): return try deviceAuthorizationEndpoint(request)
         case ("/.well-known/jwks.json", .get):
             let body = (try? JSONEncoder().encode(mint.keySet)).flatMap { try? JSONValue.parse($0) }
             return .json(200, body ?? ["keys": []])
@@ -56,7 +60,7 @@ extension Simulator {
         case ("/.well-known/openid-configuration", _), ("/.well-known/oauth-authorization-server", _),
              ("/.well-known/jwks.json", _), ("/authorize", _),
              ("/oauth/token", _), ("/passwordless/start", _), ("/userinfo", _), ("/oauth/revoke", _),
-             ("/v2/logout", _), ("/par", _):
+             ("/v2/logout", _), ("/par", _), ("/oauth/device/code", _):
             return ServerResponse.methodNotAllowed
         default: return ServerResponse.notFound
         }
@@ -72,6 +76,9 @@ extension Simulator {
         guard case .object(var members) = standardDiscoveryDocument else { return standardDiscoveryDocument }
         if configuration.dpop != .off { members["dpop_signing_alg_values_supported"] = ["ES256"] }
         members.merge(pushedAuthorizationDiscovery) { _, pushed in pushed }
+        if configuration.offersDeviceAuthorization {
+            members["device_authorization_endpoint"] = .string(configuration.issuerIdentifier + "/oauth/device/code")
+        }
         for (name, value) in configuration.discoveryOverrides { members[name] = .string(value) }
         return .object(members)
     }

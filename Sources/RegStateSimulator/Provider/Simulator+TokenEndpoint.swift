@@ -26,6 +26,7 @@ extension Simulator {
         case "authorization_code": return try authorizationCodeGrant(form, jkt: jkt)
         case "refresh_token": return try refreshTokenGrant(form, jkt: jkt)
         case Self.passwordlessGrantType: return try passwordlessGrant(form, jkt: jkt)
+        case Self.deviceCodeGrantType where configuration.offersDeviceAuthorization: return try deviceCodeGrant(form, jkt: jkt)
         case nil, "": return ServerResponse.oauthError(400, "invalid_request", "The grant_type parameter is required.")
         default: return ServerResponse.oauthError(400, "unsupported_grant_type", "The grant type is not supported.")
         }

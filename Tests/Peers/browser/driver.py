@@ -19,6 +19,12 @@ first line is {"id": 0, "ok": true, "ready": "Chromium VERSION"}. Commands ("op"
   endSession {"url", "until", "shots"}: opens an end-session URL and confirms the provider's question (django's
             "allow", Glewlwyd's "Logout") until the page has none left or the address starts with "until".
             Screenshots: SHOTS-question.png of the first page, SHOTS-final.png of the last.
+  approveDevice {"url", "userCode", "username", "password", "decision", "shots"}: a sign-in on another device
+            (RFC 8628) as its user does it: opens the verification URI, signs in when asked, types the user code where
+            the page asks for it (unless the complete URI filled it in), then presses "decision" ("accept" or "deny")
+            on the provider's question (Glewlwyd asks consent instead: "accept" grants every scope, and its
+            "Authorization complete" page ends the command). Screenshots: SHOTS-code.png of the code form,
+            SHOTS-question.png of the question, SHOTS-final.png of the last page.
   quit      closes the browser; the driver exits.
 
 Every answer also has "url" (where the browser is), "title" and "text" (the page's visible text, 2,000 characters at
@@ -176,6 +182,48 @@ class Player:
                 return
             time.sleep(0.05)
 
+    def approve_device(self, url, userCode, username, password, decision="accept", shots=None):
+        self.browser.get(url)
+        deadline = time.monotonic() + STEP_LIMIT
+        typed_code = False
+        while time.monotonic() < deadline:
+            self.settle()
+            if self.visible("input[type=password]"):
+                self.fill(username, password)
+                continue
+            code = self.visible("input[name=user_code], input#id_user_code, input[type=text]")
+            if code and not typed_code:
+                self.shoot(shots and shots + "-code.png")
+                if (code[0].get_attribute("value") or "") != userCode:
+                    code[0].clear()
+                    code[0].send_keys(userCode)
+                typed_code = True
+                if not (self.press("verify") or self.press("ok") or self.press("submit") or self.press("continue")):
+                    raise RuntimeError("no button to send the user code")
+                continue
+            if "authorization complete" in self.page()["text"].lower():   # Glewlwyd: consent granted, done
+                self.shoot(shots and shots + "-final.png")
+                return self.page()
+            answer = self.button(decision)
+            if answer is not None:
+                self.shoot(shots and shots + "-question.png")
+                self.press(decision)
+                self.settle()
+                self.shoot(shots and shots + "-final.png")
+                return self.page()
+            grants = [box for box in self.visible("input[type=checkbox][id^=grant-]") if not box.is_selected()]
+            if grants and decision == "accept":
+                self.shoot(shots and shots + "-question.png")
+                for box in grants:
+                    box.click()
+                self.press("grant access")
+                continue
+            if self.press("continue"):
+                continue
+            time.sleep(0.1)
+        raise RuntimeError(f"no {decision} question after {STEP_LIMIT} s; at {self.browser.current_url}: "
+                           f"{self.page()['text'][:300]}")
+
     def open(self, url, shot=None):
         self.browser.get(url)
         self.settle()
@@ -218,7 +266,8 @@ def main():
                 say({"id": ident, "ok": True})
                 break
             try:
-                action = {"signIn": player.sign_in, "open": player.open, "endSession": player.end_session}[op]
+                action = {"signIn": player.sign_in, "open": player.open, "endSession": player.end_session,
+                          "approveDevice": player.approve_device}[op]
                 say(dict(action(**command), id=ident, ok=True))
             except Exception as error:   # the test reads the reason; the browser stays for the next command
                 say({"id": ident, "ok": False, "error": f"{type(error).__name__}: {error}", **player.page()})

@@ -88,8 +88,10 @@ def plugin_parameters(port, nonce):
     par_ttl = int(env("GLW_PAR_TTL", "90"))
     if par_ttl <= 0:
         sys.exit("GLW_PAR_TTL is a positive number of seconds")
+    # The device authorization grant (RFC 8628): its codes live GLW_DEVICE_TTL seconds (600), polls are spaced
+    # GLW_DEVICE_INTERVAL seconds (5).
     grants = {"code": True, "refresh": True, "token": False, "id-token": False, "none": False, "password": False,
-              "client": False, "device": False}
+              "client": False, "device": True}
     parameters = {
         # Identity and keys
         "iss": f"http://127.0.0.1:{port}/api/oidc", "oauth-as-iss-id": False,
@@ -129,6 +131,8 @@ def plugin_parameters(port, nonce):
         "oauth-par-request_uri-prefix": "urn:ietf:params:oauth:request_uri:", "oauth-par-duration": par_ttl,
         "resource-allowed": False, "oauth-rar-allowed": False, "oauth-ciba-allowed": False,
         "oauth-fapi-check-all": False,
+        "device-authorization-expiration": int(env("GLW_DEVICE_TTL", "600")),
+        "device-authorization-interval": int(env("GLW_DEVICE_INTERVAL", "5")),
     }
     parameters.update({f"auth-type-{grant}-enabled": on for grant, on in grants.items()})
     return parameters, {"signing": algorithm, "par": par, "par_request_uri_ttl": par_ttl}
@@ -165,7 +169,8 @@ def main(arguments):
     for client_id, dpop_required in CLIENTS.items():
         client = {"client_id": client_id, "name": f"RegState interop ({'DPoP required' if dpop_required else 'DPoP optional'})",
                   "description": "", "enabled": True, "confidential": False, "redirect_uri": REDIRECT_URIS,
-                  "authorization_type": ["code", "refresh_token"], "token_endpoint_auth_method": ["none"],
+                  "authorization_type": ["code", "refresh_token", "device_authorization"],
+                  "token_endpoint_auth_method": ["none"],
                   "scope": SCOPES}
         if dpop_required:
             client["dpop_bound_access_tokens"] = "1"

@@ -65,6 +65,7 @@ final class GlewlwydPeer: Peer {
         if let signing = knobs.signing { environment["GLW_SIGNING"] = signing }
         if let par = knobs.pushedAuthorization { environment["GLW_PAR"] = par }
         if let lifetime = knobs.pushedRequestLifetime { environment["GLW_PAR_TTL"] = String(lifetime) }
+        if let lifetime = knobs.deviceCodeLifetime { environment["GLW_DEVICE_TTL"] = String(lifetime) }
         if !knobs.redirectURIs.isEmpty { environment["GLW_REDIRECT_URIS"] = knobs.redirectURIs.map(\.absoluteString).joined(separator: " ") }
         if knobs.endSession { environment["GLW_END_SESSION"] = "on" }
         return environment

@@ -93,6 +93,16 @@ final class RealBrowser {
                         "shots": screenshots.map { .string($0.path) } ?? .null])
     }
 
+    /// A sign-in on another device (RFC 8628) as its user does it: opens `url` (the verification URI), signs in as
+    /// `account` when asked, types `userCode` where the provider asks for it, and answers its question with
+    /// `decision` (`accept` or `deny`). Screenshots: `screenshots`-code.png, -question.png, -final.png.
+    func approveDevice(_ url: URL, userCode: String, as account: (username: String, password: String),
+                       decision: String = "accept", screenshots: URL? = nil) async throws -> Page {
+        try await send(["op": "approveDevice", "url": .string(url.absoluteString), "userCode": .string(userCode),
+                        "username": .string(account.username), "password": .string(account.password),
+                        "decision": .string(decision), "shots": screenshots.map { .string($0.path) } ?? .null])
+    }
+
     /// Closes the browser and waits for the driver to exit.
     func quit() async {
         child.send(line: #"{"id": -1, "op": "quit"}"#)

@@ -18,6 +18,7 @@ package enum TransitionTable {
         .registrationRequired,
         .authenticating(.social),
         .authenticating(.passwordless(email: "alice@example.com")),
+        .authenticating(.device),
         .awaitingConfirmation(profile),
         .active(stored.session(.stored)),
         .active(stored.session(.stored, connectivity: .offline(.noInternet))),
@@ -51,6 +52,7 @@ package enum TransitionTable {
         .renewalFailed(.denied(reason: "invalid_grant"), stored: stored),
         .registrationRequested(.social),
         .registrationRequested(.passwordless(email: "alice@example.com")),
+        .registrationRequested(.device),
         .authorizationIssued,
         .credentialsSubmitted,
         .authenticated(stored),
@@ -88,6 +90,14 @@ package enum TransitionTable {
         ("Passwordless, Retry", [.launched(isNative: true), .storedTokensInspected(.nothing),
                                  .registrationRequested(.passwordless(email: "alice@example.com")), .authorizationIssued,
                                  .credentialsSubmitted, .authenticated(stored), .retryRequested]),
+        ("Sign in on another device", [.launched(isNative: true), .storedTokensInspected(.nothing),
+                                       .registrationRequested(.device), .authorizationIssued, .credentialsSubmitted,
+                                       .authenticated(stored), .confirmationRequested, .registrationConfirmed(stored)]),
+        ("Sign in on another device, denied", [.launched(isNative: true), .storedTokensInspected(.nothing),
+                                               .registrationRequested(.device), .authorizationIssued,
+                                               .credentialsSubmitted,
+                                               .registrationFailed(.authorizationDenied(error: "access_denied",
+                                                                                        description: nil))]),
         ("Social login after a relaunch", [.launched(isNative: true), .storedTokensInspected(.nothing),
                                            .pendingLoginResumed, .credentialsSubmitted, .authenticated(stored)]),
         ("Registration fails", [.launched(isNative: true), .storedTokensInspected(.nothing), .registrationRequested(.social),
@@ -107,12 +117,18 @@ package enum TransitionTable {
                                   .renewalFailed(.transient(.noInternet), stored: hostStored)]),
     ]
 
+    /// What a sign-in on another device shows, for the table.
+    package static let deviceVerification = DeviceVerification(
+        userCode: "BCDF-GHJK", verificationURI: URL(fileURLWithPath: "/activate"), verificationURIComplete: nil,
+        expiresAt: epoch.addingTimeInterval(600), interval: 5)
+
     /// The secret a public call would hand in with `event` in `state`, so the table shows the effect it asks for.
     package static func input(for event: MachineEvent, in state: RegState) -> SecretInput? {
         switch event {
         case .credentialsSubmitted:
             if case .authenticating(.passwordless) = state { .code("123456") } else { .callback(URL(fileURLWithPath: "/callback")) }
         case .renewalRequested: .staleAccessToken("stale")
+        case .authorizationIssued where state == .authenticating(.device): .deviceVerification(deviceVerification)
         case .hostTokenSubmitted: .idToken("id-token")
         case .launched, .nonNativeTokenInstalled, .storedTokensInspected, .renewalSucceeded, .renewalFailed,
              .registrationRequested, .authorizationIssued, .authenticated, .registrationFailed, .confirmationRequested,
@@ -132,6 +148,7 @@ package enum TransitionTable {
         switch state {
         case .authenticating(.social): "authenticating_social"
         case .authenticating(.passwordless): "authenticating_passwordless"
+        case .authenticating(.device): "authenticating_device"
         case .active(let session) where session.isHostDriven:
             "active_host_\(session.activation.rawValue)" + (session.connectivity.isOffline ? "_offline" : "")
         case .active(let session) where session.connectivity.isOffline: "active_\(session.activation.rawValue)_offline"
@@ -210,7 +227,8 @@ package enum TransitionTable {
         // A relaunch or clear-state leads every state back to unsettled: drawn once, from unsettled.
         if event.appliesEverywhere, state != .unsettled { return nil }
         var text = event.name
-        let letters = emitted(transition).map { String($0.letter) }
+        // The device grant's "what to show" has no letter: drawn as `code`.
+        let letters = emitted(transition).map { $0.letter.map { String($0) } ?? "code" }
         if !letters.isEmpty { text += " / " + letters.joined(separator: ",") }
         return Edge(from: label(state), to: label(target), label: text)
     }

@@ -28,6 +28,12 @@ struct Applied: Sendable {
         return nil
     }
 
+    /// What a sign-in on another device asks the user to do, when its start answered with it.
+    var deviceVerification: DeviceVerification? {
+        for case .deviceVerification(let verification) in results { return verification }
+        return nil
+    }
+
     /// Why a registration start was refused: a failure its effect reported, or its own transition landing in **F**
     /// (the machine refusing the start itself: a login already pending; a start from **F** goes to authenticating).
     var refusedStart: RegistrationFailure? {

@@ -19,6 +19,8 @@ enum EffectResult: Sendable {
     /// Confirmation was refused at the backend's device limit; the ID token that still lists and removes devices
     /// (in memory only).
     case deviceLimit(idToken: String)
+    /// A sign-in on another device was started or taken up: what to show.
+    case deviceVerification(DeviceVerification)
 }
 
 extension EffectResult: CustomStringConvertible {
@@ -31,6 +33,7 @@ extension EffectResult: CustomStringConvertible {
         case .credentialsRemain(let reason): "credentialsRemain(\(reason))"
         case .cleared(let deregistration, let remain): "cleared(\(deregistration)\(remain.map { ", credentialsRemain: \($0)" } ?? ""))"
         case .deviceLimit: "deviceLimit(redacted)"
+        case .deviceVerification: "deviceVerification(redacted)"
         }
     }
 }

@@ -13,6 +13,9 @@ struct EffectRunner: Sendable {
     let dpop: DPoPContext
     /// The refresh-token grant's one flight.
     let renewal: RenewalService
+    /// This service's identifier as the poller of a device authorization (drawn from the crypto seam, so a
+    /// simulation replays it).
+    let devicePollerID: String
     var logger: any RegStateLogger { dependencies.logger }
 
     init(configuration: RegStateConfiguration, dependencies: RegStateDependencies) {
@@ -31,6 +34,7 @@ struct EffectRunner: Sendable {
                                   dpop: dpop)
         self.provider = provider
         renewal = RenewalService(tokens: tokens, provider: provider, clock: dependencies.clock, dpop: dpop)
+        devicePollerID = (try? dependencies.crypto.randomBytes(count: 12)).map(Base64URL.encode) ?? "poller"
         if let backend = dependencies.backend {
             self.backend = backend
         } else if let url = configuration.backendURL {

@@ -10,6 +10,18 @@ struct RegistrationAttempt {
     private(set) var wrongCodes = 0
     /// The ID token a confirmation refused at the device limit answered with, in memory only.
     var deviceListIDToken: String?
+    /// The user code of the device authorization this process started or took up (the store keeps its secret).
+    var deviceUserCode: String?
+    /// The poll of that authorization while it runs: cancelled when the attempt ends.
+    var devicePoll: Task<MachineEvent?, Never>?
+
+    /// The attempt ends: the poll stops at once; the user code of the authorization to forget, if this process held one.
+    mutating func endDeviceAuthorization() -> String? {
+        devicePoll?.cancel()
+        devicePoll = nil
+        defer { deviceUserCode = nil }
+        return deviceUserCode
+    }
 
     /// A new one-time code was sent: the count starts again.
     mutating func codeSent() { wrongCodes = 0 }

@@ -20,3 +20,17 @@ class ProfileClaims(OAuth2Validator):
 
     def validate_silent_authorization(self, request):
         return True
+
+    # django-oauth-toolkit 3.4.1 predates oauthlib 4.0.1's RequestValidator.validate_device_code (without it every
+    # approved device code's token request is a 500). Its token view has already answered every status but approved
+    # (pending, denied, expired) before oauthlib calls this; here the approved grant's user and scopes are handed on,
+    # as the library's own pre-token hook does.
+    def validate_device_code(self, client_id, code, request, *args, **kwargs):
+        from oauth2_provider.models import get_device_grant_model
+
+        device = get_device_grant_model().objects.filter(device_code=code, client_id=client_id).first()
+        if device is None or device.status != device.AUTHORIZED:
+            return None
+        request.user = device.user
+        request.scopes = device.scope.split() if device.scope else []
+        return "authorized"

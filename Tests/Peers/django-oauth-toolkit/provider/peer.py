@@ -44,6 +44,17 @@ def seed():
         "skip_authorization": True,
         "user": None,
     })
+    # The device authorization grant's client: django-oauth-toolkit gives an application one grant type.
+    Application.objects.update_or_create(client_id="swift-device-client", defaults={
+        "name": "RegState interop tests (device)",
+        "client_type": Application.CLIENT_PUBLIC,
+        "client_secret": "",
+        "authorization_grant_type": Application.GRANT_DEVICE_CODE,
+        "redirect_uris": "",
+        "algorithm": Application.RS256_ALGORITHM,
+        "skip_authorization": True,
+        "user": None,
+    })
 
 
 def main(arguments):

@@ -28,6 +28,10 @@ def seconds(name, default):
     return int(value) if value else default
 
 
+# The port the server listens on (start.sh passes it): the device grant's verification page is an absolute URL.
+PORT = os.environ.get("OIDC_PORT", "8000")
+
+
 # Django itself: loopback only, a throwaway secret, fast (insecure) password hashing — this serves tests, nothing else.
 SECRET_KEY = "regstate-test-provider"
 DEBUG = False
@@ -79,4 +83,9 @@ OAUTH2_PROVIDER = {
     "OIDC_RP_INITIATED_LOGOUT_ENABLED": True,
     "OIDC_RP_INITIATED_LOGOUT_ALWAYS_PROMPT": False,
     "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https", "com.example.app"],
+    # The device authorization grant (RFC 8628, since django-oauth-toolkit 3.2) at /o/device-authorization/: the
+    # user types the code at /o/device/ (signed in first), then accepts or denies; the complete URI fills the code in.
+    "OAUTH_DEVICE_VERIFICATION_URI": f"http://127.0.0.1:{PORT}/o/device/",
+    "OAUTH_DEVICE_VERIFICATION_URI_COMPLETE": f"http://127.0.0.1:{PORT}/o/device/?user_code={{user_code}}",
+    "DEVICE_FLOW_INTERVAL": seconds("OIDC_DEVICE_INTERVAL", 5),
 }

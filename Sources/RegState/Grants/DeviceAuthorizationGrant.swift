@@ -1,0 +1,148 @@
+import Foundation
+
+// # Grants
+//
+// This folder is the room for the ways of getting tokens: each grant is one type that owns its requests, its answer
+// checks and its pending state. A grant may touch the secure store through the token service (`TokenService`, under
+// the store's lock), the clock (`RegStateClock`: every wait it makes) and the transport (through `OIDCClient`); it
+// never touches the service shell (`RegStateService`), its state or its journal. The machine sees only that a grant
+// started, waits for the user (with what to show), produced tokens or failed with a reason; the tokens a grant
+// produces pass the same checks as every other grant's (ID token, issuer and client binding, DPoP) in
+// `EffectRunner.authenticate` before they are stored.
+
+/// The device authorization grant (RFC 8628): a device without a browser (a CLI over SSH, a TV) shows a short code,
+/// and the user approves on a phone or a laptop while the device polls the token endpoint.
+///
+/// One unit: the device authorization request (`client_id`, `scope`) at discovery's `device_authorization_endpoint`
+/// or the configured ``OIDCConfiguration/deviceAuthorizationEndpoint``; its answer checked; the pending
+/// authorization kept in the secure store (``PendingDeviceAuthorization``), so that a relaunch resumes it and a second
+/// process joins it instead of starting another; and the polling with
+/// `urn:ietf:params:oauth:grant-type:device_code` on the clock seam (RFC 8628 §3.4–3.5): `authorization_pending`
+/// polls on, `slow_down` adds 5 s for that poll and every later one, `access_denied` and `expired_token` end it, a
+/// transient failure backs off and polls on, and nothing polls once the code has expired. Every poll is reserved in
+/// the stored record under the store's lock first, and one process polls at a time (the others wait for its lease to
+/// run out), so processes sharing the store never poll sooner than the interval between them.
+struct DeviceAuthorizationGrant: Sendable {
+    /// The grant type of the token requests (RFC 8628 §3.4).
+    static let grantType = "urn:ietf:params:oauth:grant-type:device_code"
+
+    let provider: OIDCClient
+    let tokens: TokenService
+    let clock: any RegStateClock
+    let logger: any RegStateLogger
+    let configuration: OIDCConfiguration
+    /// This process's identifier as a poller (``PendingDeviceAuthorization/poller``).
+    let pollerID: String
+
+    /// How a poll run ended.
+    enum Outcome: Sendable {
+        /// The provider issued tokens: the one answer the authorization gives (its record is already removed).
+        case tokens(TokenResponse)
+        /// The authorization ended without tokens, with the reason.
+        case failed(RegistrationFailure)
+        /// The poll was cancelled (the app cancelled, or the process moved on): nothing more is sent.
+        case stopped
+    }
+
+    /// The device authorization pending in the store for this issuer and client while it has not expired, or a new
+    /// one: asked for, checked and stored, all under the store's lock, so that two processes never start two.
+    /// `makeKey` makes the new registration's DPoP key (none when DPoP is off) only when a new one is asked for.
+    func begin(makeKey: () async throws(OIDCError) -> DPoPKey?) async -> Result<PendingDeviceAuthorization, RegistrationFailure> {
+        let lease: any StoreLease
+        do {
+            lease = try await tokens.exclusiveAccess()
+        } catch {
+            return .failure(RegistrationFailure(error))
+        }
+        defer { lease.release() }
+        let now = clock.now()
+        if let pending = await tokens.pendingDeviceAuthorization() {
+            if now < pending.verification.expiresAt { return .success(pending) }
+            try? await tokens.removePendingDeviceAuthorization(deviceCode: pending.deviceCode)
+        }
+        let record: PendingDeviceAuthorization
+        do {
+            let key = try await makeKey()
+            record = try await requestAuthorization(dpopKeyThumbprint: key?.thumbprint)
+        } catch {
+            return .failure(Self.failure(error))
+        }
+        do {
+            try await tokens.savePendingDeviceAuthorization(record)
+        } catch {
+            return .failure(.storage(error.localizedDescription))
+        }
+        return .success(record)
+    }
+
+    /// Polls the token endpoint for `record`'s authorization until it yields tokens, ends, expires or the task is
+    /// cancelled. `proofKey` proves every poll when DPoP is on.
+    func poll(from record: PendingDeviceAuthorization, proofKey: DPoPKey?) async -> Outcome {
+        var known = record
+        while !Task.isCancelled {
+            let step: Reservation
+            do {
+                step = try await reserve(known)
+            } catch {
+                // No poll leaves without its reservation in the store: wait one interval, try again.
+                logger.log(.warning, "device authorization: the next poll is not reserved (\(error.localizedDescription))")
+                if known.nextStep(at: clock.now(), for: pollerID) == .expired { return .failed(.deviceCodeExpired) }
+                await clock.sleep(for: known.verification.interval)
+                continue
+            }
+            switch step {
+            case .gone:
+                return .failed(.noPendingLogin)
+            case .expired:
+                return .failed(.deviceCodeExpired)
+            case .wait(let seconds, let record):
+                known = record
+                await clock.sleep(for: seconds)
+            case .poll(let record):
+                known = record
+                switch await pollOnce(record.deviceCode, proofKey: proofKey) {
+                case .tokens(let response):
+                    await finish(record)
+                    return .tokens(response)
+                case .pending:
+                    known = await update(known) { record, now in record.answered(at: now) }
+                case .slowDown:
+                    known = await update(known) { record, now in record.slowDown(at: now) }
+                case .transient:
+                    known = await update(known) { record, now in record.transientFailure(at: now) }
+                case .ended(let failure):
+                    await finish(record)
+                    return .failed(failure)
+                }
+            }
+        }
+        return .stopped
+    }
+
+    /// Removes the stored authorization with `record`'s device code (it yielded tokens or ended).
+    func finish(_ record: PendingDeviceAuthorization) async {
+        await remove { $0.deviceCode == record.deviceCode }
+    }
+
+    /// Removes the stored authorization whose user code is `userCode` (the app cancelled it, or the attempt ended).
+    func discard(userCode: String) async {
+        await remove { $0.verification.userCode == userCode }
+    }
+
+    private func remove(where matches: @Sendable (PendingDeviceAuthorization) -> Bool) async {
+        do {
+            try await tokens.withExclusiveAccess { () async throws in
+                guard let stored = await tokens.pendingDeviceAuthorization(), matches(stored) else { return }
+                try await tokens.removePendingDeviceAuthorization(deviceCode: stored.deviceCode)
+            }
+        } catch {
+            logger.log(.warning, "device authorization: not removed (\(error.localizedDescription))")
+        }
+    }
+
+    /// The reason for an error of the device authorization request.
+    static func failure(_ error: OIDCError) -> RegistrationFailure {
+        if case .unsupported = error { return .deviceAuthorizationNotOffered }
+        return RegistrationFailure(error)
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+
+/// The device world (`regstate-sim --world device`): every registration is a sign-in on another device (RFC 8628),
+/// approved, denied or left to expire after a few polls, with `slow_down`s, while processes crash and relaunch.
+/// `device-poll-interval`, `device-poll-expired`, `device-answer-once`, `device-resumes` and `device-code-secret`
+/// hold in every life.
+@Suite("Simulation: sign in on another device")
+struct DeviceWorldTests {
+    @Test("Given seeds in the device world, when each life runs, then every invariant holds and the grant's paths are taken")
+    func deviceSeeds() async throws {
+        let outcome = try await SimulationProcess.run(["--seeds", "1..40", "--world", "device", "--trace"])
+        #expect(outcome.status == 0, "\(outcome.lines.filter { $0.contains("VIOLATION") }.joined(separator: "\n"))")
+        #expect(outcome.summary.hasPrefix("runs 40 failures 0"), "\(outcome.summary)")
+        #expect(outcome.lines.contains { $0.contains("deviceLogin -> registered on another device") })
+        #expect(outcome.lines.contains { $0.contains("authorizationDenied") })
+        #expect(outcome.lines.contains { $0.contains("deviceCodeExpired") })
+        #expect(outcome.lines.contains { $0.contains("takes up the pending sign-in on another device") })
+        #expect(outcome.lines.contains { $0.contains("check device:") && !$0.contains(" 0 slow_down(s)") })
+    }
+}
