@@ -48,8 +48,9 @@ public struct SimulatedDevice: Sendable {
 
     /// The engine configuration that points at the simulator.
     ///
-    /// Its ``RegStateConfiguration/launchBudget`` is 60 s, not 2 s: on a loaded test machine a launch renewal may take
-    /// longer than 2 s of wall time, and a test must not settle offline by accident. Tests of the budget set their own.
+    /// Its ``RegStateConfiguration/launchBudget`` is 60 s, not 2 s, of the ``ManualClock``'s time (its waits end only
+    /// when the clock is moved past them, never on wall time): a test that moves the clock while a launch renewal is
+    /// out does not settle offline by accident. Tests of the budget set their own.
     /// Its ``RegStateConfiguration/checksRegistrationAtLaunch`` is `false`: the check runs in the background after a
     /// launch, and a test that counts requests must see only what it asked for. Tests of the check turn it on.
     public var configuration: RegStateConfiguration {
