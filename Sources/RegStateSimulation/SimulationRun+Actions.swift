@@ -54,7 +54,11 @@ extension SimulationRun {
         case 0..<24: return .callers(slot: index, count: 1 + random.below(3))
         case 24..<34: return .clockForward(Double(1 + random.below(Int(accessLifetime))))
         case 34..<38: return .clockJump(Double(3600 * (1 + random.below(72))))
-        case 38..<41: return .clockBack(Double(1 + random.below(600)))
+        case 38..<41:
+            // Seconds to minutes (a clock corrected by a time server); one in ten a whole day (a device whose date was
+            // set a day ahead, set right again). One draw either way, so the later steps stay what they were.
+            let seconds = 1 + random.below(600)
+            return .clockBack(seconds % 10 == 0 ? 86_400 : Double(seconds))
         case 41..<48: return .networkFaults([0, 10, 30, 60][random.below(4)])
         case 48..<52: return .toggleOffline
         case 52..<58: return .crash(slot: index, relaunch: random.chance(60))
