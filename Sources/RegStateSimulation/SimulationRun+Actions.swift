@@ -32,6 +32,8 @@ enum ExtraAction {
     case rotate(keepingOld: Bool, key: Int)
     case deviceLimit(Int?)
     case tokenLimit(Int?)
+    /// The device's clock, set a day ahead, is set right again: it jumps back a whole day.
+    case clockBackADay
     case none
 }
 
@@ -54,11 +56,7 @@ extension SimulationRun {
         case 0..<24: return .callers(slot: index, count: 1 + random.below(3))
         case 24..<34: return .clockForward(Double(1 + random.below(Int(accessLifetime))))
         case 34..<38: return .clockJump(Double(3600 * (1 + random.below(72))))
-        case 38..<41:
-            // Seconds to minutes (a clock corrected by a time server); one in ten a whole day (a device whose date was
-            // set a day ahead, set right again). One draw either way, so the later steps stay what they were.
-            let seconds = 1 + random.below(600)
-            return .clockBack(seconds % 10 == 0 ? 86_400 : Double(seconds))
+        case 38..<41: return .clockBack(Double(1 + random.below(600)))
         case 41..<48: return .networkFaults([0, 10, 30, 60][random.below(4)])
         case 48..<52: return .toggleOffline
         case 52..<58: return .crash(slot: index, relaunch: random.chance(60))
@@ -86,6 +84,7 @@ extension SimulationRun {
             return .rotate(keepingOld: keepingOld, key: extraRandom.below(Self.spareKeys.count))
         case 40..<55: return .deviceLimit([nil, 1, 2][extraRandom.below(3)])
         case 55..<70: return .tokenLimit([nil, 1, 2][extraRandom.below(3)])
+        case 95..<100: return .clockBackADay
         default: return .none
         }
     }
@@ -191,8 +190,9 @@ extension SimulationRun {
         }
     }
 
-    /// The provider-side faults added later (drawn from ``extraRandom`` during idle turns): signing-key rotation (the
-    /// old key kept in the JWKS or dropped at once) and device / security-token limits at the backend.
+    /// The faults added later (drawn from ``extraRandom`` during idle turns): signing-key rotation (the old key kept in
+    /// the JWKS or dropped at once), device / security-token limits at the backend, and the clock set back a whole day
+    /// (stored times from "the future": rejection holds, renewal marks, expiries).
     func actExtra(_ extra: ExtraAction) async {
         switch extra {
         case .rotate(let keepingOld, let index):
@@ -205,6 +205,8 @@ extension SimulationRun {
         case .tokenLimit(let limit):
             await simulator.setMaxSecurityTokensPerDevice(limit)
             ledger.note("act   backend security-token limit \(limit.map(String.init) ?? "none")")
+        case .clockBackADay:
+            await perform(.clockBack(86_400))
         case .none:
             break
         }
