@@ -137,9 +137,22 @@ extension SimulationRun {
             spawn("renewSession", slot: index) { service in SimulationRun.describe(await service.renewSession()) }
         case .logout(let index):
             ledger.note("act   user logs out on slot \(index)")
+            let (ledger, liveness, incarnation) = (ledger, liveness, slots[index].incarnation)
             spawn("logout", slot: index) { service in
+                let reached = ledger.deliveredCount(by: incarnation)
+                let (traced, removals) = (ledger.trace.count, ledger.credentialRemovalCount)
                 do {
                     let result = try await service.logout().result
+                    // logout-rules (seed 000: logout only online): a logout that revoked, or tried to revoke, the
+                    // session's refresh token reached the provider, unless something else ended the session meanwhile
+                    // (as for the host world's logout) or the process died during it.
+                    let endedElsewhere = ledger.credentialsRemoved(since: removals, byOtherThan: incarnation)
+                        || SimulationRun.sessionEndedMeanwhile(ledger.trace.dropFirst(traced))
+                    if result != .nothingToRevoke, result != .revocationUnsupported, !endedElsewhere,
+                       liveness.isAlive(incarnation), ledger.deliveredCount(by: incarnation) == reached {
+                        ledger.violation("logout-rules", "p\(incarnation)'s logout succeeded (\(result)) though nothing "
+                                         + "reached a server")
+                    }
                     await self.loggedOutCompleted(by: service)
                     return "\(result)"
                 } catch {

@@ -163,13 +163,14 @@ extension SimulationRun {
         }
     }
 
-    /// Whether `lines` (the trace since a user logout began) hold a logout or forced logout, in any process, that
-    /// returned having ended the session: one refused (offline, the store's lock not taken) ended nothing, and does
-    /// not excuse a user logout that succeeded without reaching a server.
+    /// Whether `lines` (the trace since a user logout began) hold a logout, forced logout or clear-state, in any
+    /// process, that returned having ended the session: one refused (offline, the store's lock not taken) ended
+    /// nothing, and does not excuse a user logout that succeeded without reaching a server.
     static func sessionEndedMeanwhile(_ lines: ArraySlice<String>) -> Bool {
         lines.contains { line in
-            line.contains("call  p") && (line.contains(" logout(") || line.contains(" forcedLogout "))
-                && !line.contains(" -> refused (")
+            line.contains("call  p") && !line.contains(" -> refused (")
+                && (line.contains(" logout(") || line.contains(" logout -> ") || line.contains(" forcedLogout ")
+                    || line.contains(" clearState -> removed"))
         }
     }
 
