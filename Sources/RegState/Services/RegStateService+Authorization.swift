@@ -43,10 +43,10 @@ extension RegStateService {
     func renewed(after credential: AccessCredential) async throws(RegStateServiceError) -> AccessCredential? {
         switch credential.carrier {
         case .accessToken:
-            if let until = await runner.tokens.heldUntil(credential.token, carrier: .accessToken) {
+            let seen = await runner.tokens.snapshot()
+            if let until = await runner.tokens.heldUntil(credential.token, carrier: .accessToken, in: seen?.record) {
                 throw .rejectionHeld(until: until)
             }
-            let seen = await runner.tokens.snapshot()
             // A renewed access token comes with its own binding (a DPoP key, or none), from the renewal itself.
             guard let answer = await renewAfterRejection(of: credential.token, seen: seen) else { return nil }
             return try await self.credential(for: answer)

@@ -87,7 +87,7 @@ extension RegStateService {
         let seen = if let seen { seen } else { await runner.tokens.snapshot() }
         // Renewed for a rejection, by this process or another, this launch or an earlier one: no new grant before
         // the hold stored with it has passed.
-        if await runner.tokens.heldUntil(token, carrier: .accessToken) != nil { return nil }
+        if await runner.tokens.heldUntil(token, carrier: .accessToken, in: seen?.record) != nil { return nil }
         await runner.renewal.noteRejection(of: token)
         if case .success(let credential?) = await renew(replacing: token, because: .backendUnauthorized, seen: seen),
            credential.token != token {

@@ -10,8 +10,15 @@ extension TokenService {
     /// future) holds for its backoff from now only, and that cut is written to the store under its lock (taken here
     /// unless `underLock`: the caller holds it), so every process sees it pass after at most its backoff.
     func heldUntil(_ token: String, carrier: TokenCarrier, underLock: Bool = false) async -> Date? {
+        await heldUntil(token, carrier: carrier, in: snapshot()?.record, underLock: underLock)
+    }
+
+    /// ``heldUntil(_:carrier:underLock:)`` for `record`, the record the caller just read (no second read).
+    func heldUntil(_ token: String, carrier: TokenCarrier, in record: StoredCredentials?, underLock: Bool = false) async
+        -> Date?
+    {
         let now = clock.now()
-        guard let stored = snapshot()?.record.hold(of: token, carrier: carrier), stored.holds(at: now) else { return nil }
+        guard let stored = record?.hold(of: token, carrier: carrier), stored.holds(at: now) else { return nil }
         let cut = stored.clamped(at: now)
         guard cut != stored else { return stored.until }
         do {
