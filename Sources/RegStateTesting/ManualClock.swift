@@ -6,7 +6,8 @@ import RegState
 /// Its waits run on its own time too: ``sleep(for:)`` returns once ``advance(by:)`` or ``set(_:)`` has moved the
 /// clock to the wait's deadline (or when the waiting task is cancelled), never because wall time passed. So a timer
 /// the engine sets through the clock seam (the launch budget, the token endpoint's retry delay) expires in a test
-/// exactly when the test moves the clock past it, however fast or slow the machine is.
+/// exactly when the test moves the clock past it, however fast or slow the machine is. A clock that faces a real server
+/// in real time (an interop test against a running provider) waits on wall time instead (`waitsOnWallTime`).
 public final class ManualClock: RegStateClock {
     /// The time, and the waits that have not ended yet.
     private struct State {
@@ -18,10 +19,13 @@ public final class ManualClock: RegStateClock {
     }
 
     private let state: LockedValue<State>
+    private let waitsOnWallTime: Bool
 
-    /// Starts the clock at `start`.
-    public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+    /// Starts the clock at `start`. With `waitsOnWallTime`, ``sleep(for:)`` waits that long on the wall clock (for a
+    /// clock facing a real server in real time); by default it waits for the clock to be moved.
+    public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000), waitsOnWallTime: Bool = false) {
         state = LockedValue(State(now: start))
+        self.waitsOnWallTime = waitsOnWallTime
     }
 
     /// The instant the clock was last set to.
@@ -41,9 +45,14 @@ public final class ManualClock: RegStateClock {
     /// to have set its timer before it moves the clock past it.
     public var pendingSleeps: Int { state.withLock { $0.waits.count } }
 
-    /// Returns once the clock has been moved to now + `seconds` (or past it), or when the task is cancelled.
+    /// Returns once the clock has been moved to now + `seconds` (or past it), or when the task is cancelled (with
+    /// `waitsOnWallTime`: after `seconds` of wall time).
     public func sleep(for seconds: TimeInterval) async {
         guard seconds > 0 else { return }
+        if waitsOnWallTime {
+            try? await Task.sleep(nanoseconds: UInt64(min(seconds, 1e9) * 1_000_000_000))
+            return
+        }
         let (id, deadline) = state.withLock { state -> (Int, Date) in
             state.nextID += 1
             return (state.nextID, state.now.addingTimeInterval(seconds))

@@ -11,7 +11,7 @@ import RegStateTestSupport
 /// token really expired when it is asked to refresh.
 struct InteropDevice {
     let peer: any Peer
-    let clock = ManualClock(start: Date())
+    let clock = ManualClock(start: Date(), waitsOnWallTime: true)
     let store = InMemorySecureStore()
     let journal = InMemoryJournal()
     /// The library's real URLSession transport, recorded: what "reaches the provider" from the client's side
