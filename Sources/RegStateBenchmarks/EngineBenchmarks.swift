@@ -13,7 +13,7 @@ enum EngineBenchmarks {
     /// A registered device on disk, over the simulator.
     struct World {
         let directory: URL
-        let clock = ManualClock(start: Date())
+        let clock = ManualClock(start: Date(), waitsOnWallTime: true)
         let simulator: Simulator
         let configuration: RegStateConfiguration
 

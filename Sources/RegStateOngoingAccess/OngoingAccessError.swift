@@ -46,6 +46,8 @@ public enum OngoingAccessError: Error, Sendable, Equatable {
         case .transport(let error): error.isTransient
         case .providerRefused(let status, _): status >= 500
         case .authorizationInProgress: true
+        // The provider's key set could not be fetched (an outage): the answer, or the grant, waits for it.
+        case .answerRejected(.keySetUnavailable): true
         default: false
         }
     }

@@ -41,12 +41,17 @@ extension OngoingAccessService {
 
     /// Refreshes `token`; `nil` when the provider refuses the refresh token (`invalid_grant`: expired or revoked).
     /// The refresh token's expiry comes from the answer; the provider does not extend it.
+    ///
+    /// The keys the answer may need come first: an answer signed with a key the pinned set lacks (the provider
+    /// rotated) is checked against an allow-listed key set, and while that cannot be fetched no grant is spent on an
+    /// answer that could not be checked (``OngoingAccessError/answerRejected(_:)``, transient).
     func refreshOrExpired(_ token: OAuthToken) async throws(OngoingAccessError) -> OAuthToken? {
+        let keySets = try await client.keySetsForAnswers()
         let payload: [String: JSONValue]
         do {
             payload = try await client.exchange("oauth/token", claims: [
                 "grant_type": "refresh_token", "refresh_token": .string(token.refreshToken),
-            ], now: dependencies.clock.now())
+            ], now: dependencies.clock.now(), keySets: keySets)
         } catch .providerRefused(status: 400, error: "invalid_grant") {
             return nil
         }

@@ -46,6 +46,7 @@ public final class Ledger: @unchecked Sendable {
     /// The latest time the clock showed before it was last set back: a call in flight may have judged the token's
     /// age by it (`needless-renewal` measures freshness from the later of it and now).
     private var clockHighWater = Date.distantPast
+    private var clockSetBacks = 0
     /// Refresh tokens already judged by `needless-renewal` (a retry after a nonce challenge presents one again).
     private var judgedPresentations: Set<String> = []
 
@@ -131,7 +132,16 @@ public final class Ledger: @unchecked Sendable {
     }
 
     /// The clock is about to be set back from `now`.
-    func clockSetBack(from now: Date) { lock.withLock { clockHighWater = max(clockHighWater, now) } }
+    func clockSetBack(from now: Date) {
+        lock.withLock {
+            clockHighWater = max(clockHighWater, now)
+            clockSetBacks += 1
+        }
+    }
+
+    /// How many times the clock was set back so far: a call that saw the same count when it began and when it ended
+    /// saw the clock only move forward.
+    var clockSetBackCount: Int { lock.withLock { clockSetBacks } }
 
     /// A call that renews regardless of the token's age (an explicit renewal, a server's rejection) was made on
     /// `process`: it explains one presentation of a fresh record's refresh token (`needless-renewal`).

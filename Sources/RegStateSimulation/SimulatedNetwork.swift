@@ -39,6 +39,10 @@ public final class SimulatedNetwork: @unchecked Sendable {
     private var devices: DeviceAudit?
     private var defectiveRefreshAnswers = false
     private var onRefreshAnswer: (@Sendable () -> Void)?
+    /// keys-before-grant: per process, whether the issuer's key set reached it since it last presented a refresh
+    /// token, and the refresh token it presented last (a retry of the same grant presents it again).
+    private var keysFetched: [Int: Bool] = [:]
+    private var lastPresented: [Int: String] = [:]
     /// The DPoP invariants, checked on every request and answer.
     let dpop: DPoPAudit
     /// Origins (scheme://host:port) a token may be sent to, and the issuer's origin (the only one for refresh tokens).
@@ -116,7 +120,10 @@ public final class SimulatedNetwork: @unchecked Sendable {
         for _ in 0..<yields { await DeterministicScheduler.yield() }
         let refreshToken = Self.formValue("refresh_token", in: request)
         let isGrant = Self.formValue("grant_type", in: request) == "refresh_token"
-        if isGrant, let refreshToken { ledger.presented(refreshToken: refreshToken, by: process, processAlive: isAlive(), at: clock.now()) }
+        if isGrant, let refreshToken {
+            ledger.presented(refreshToken: refreshToken, by: process, processAlive: isAlive(), at: clock.now())
+            checkKeysBeforeGrant(refreshToken, by: process, label: label)
+        }
         switch fault {
         case .offline:
             ledger.note("net   \(label) -> offline")
@@ -151,6 +158,9 @@ public final class SimulatedNetwork: @unchecked Sendable {
         ledger.delivered(by: process)
         dpop.answered(request, response, label: label, clockMoved: abs(clock.now().timeIntervalSince(leftAt)) > 30)
         let delivered = isAlive() && fault != .answerLost && fault != .malformedAnswer
+        if delivered, response.status == 200, request.url.path.hasSuffix("/jwks.json") {
+            lock.withLock { keysFetched[process] = true }
+        }
         rejectionAudit?.answered(request, response, delivered: delivered, process: process, departed: leftAt, at: clock.now(),
                                  mishaps: ledger.diskMishapCount)
         deviceAudit?.answered(request, response, delivered: delivered, label: label)
@@ -182,6 +192,21 @@ public final class SimulatedNetwork: @unchecked Sendable {
             ledger.note("net   \(label)\(presented) -> \(response.status)\(rotation)")
             if isGrant, response.status == 200 { refreshAnswered?() }
             return response
+        }
+    }
+
+    /// keys-before-grant: a process presents a refresh token (for a session with an ID token: every session here) only
+    /// after the issuer's key set reached it since its previous grant, so the answer's ID token can be checked with
+    /// the provider's current keys and no grant is spent on an answer that cannot be (a rotation while the key set is
+    /// out of reach). A retry of the same grant (a DPoP nonce, an unexplained answer) presents the same token again.
+    private func checkKeysBeforeGrant(_ refreshToken: String, by process: Int, label: String) {
+        let fetched = lock.withLock { () -> Bool in
+            defer { keysFetched[process] = false; lastPresented[process] = refreshToken }
+            return keysFetched[process] == true || lastPresented[process] == refreshToken
+        }
+        if !fetched {
+            ledger.violation("keys-before-grant", "\(label) presents a refresh token without the issuer's keys fetched "
+                             + "since its previous grant")
         }
     }
 

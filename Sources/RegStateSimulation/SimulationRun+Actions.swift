@@ -32,6 +32,8 @@ enum ExtraAction {
     case rotate(keepingOld: Bool, key: Int)
     case deviceLimit(Int?)
     case tokenLimit(Int?)
+    /// The device's clock, set a day ahead, is set right again: it jumps back a whole day.
+    case clockBackADay
     case none
 }
 
@@ -82,6 +84,7 @@ extension SimulationRun {
             return .rotate(keepingOld: keepingOld, key: extraRandom.below(Self.spareKeys.count))
         case 40..<55: return .deviceLimit([nil, 1, 2][extraRandom.below(3)])
         case 55..<70: return .tokenLimit([nil, 1, 2][extraRandom.below(3)])
+        case 95..<100: return .clockBackADay
         default: return .none
         }
     }
@@ -134,11 +137,11 @@ extension SimulationRun {
             spawn("renewSession", slot: index) { service in SimulationRun.describe(await service.renewSession()) }
         case .logout(let index):
             ledger.note("act   user logs out on slot \(index)")
-            let incarnation = slots[index].incarnation
+            let (ledger, liveness, incarnation) = (ledger, liveness, slots[index].incarnation)
             let otherClient = isAnotherClient(index)
-            let ledger = ledger
             spawn("logout", slot: index) { service in
-                let removals = ledger.credentialRemovalCount
+                let reached = ledger.deliveredCount(by: incarnation)
+                let (traced, removals) = (ledger.trace.count, ledger.credentialRemovalCount)
                 do {
                     let result = try await service.logout().result
                     // issuer-client-binding: the other client's logout ends its own session only, never the world
@@ -146,6 +149,16 @@ extension SimulationRun {
                     if otherClient, ledger.credentialsRemoved(since: removals, by: incarnation) {
                         ledger.violation("issuer-client-binding", "p\(incarnation), built for \(Self.anotherClientID), "
                                          + "removed the world client's credentials in its logout")
+                    }
+                    // logout-rules (seed 000: logout only online): a logout that revoked, or tried to revoke, the
+                    // session's refresh token reached the provider, unless something else ended the session meanwhile
+                    // (as for the host world's logout) or the process died during it.
+                    let endedElsewhere = ledger.credentialsRemoved(since: removals, byOtherThan: incarnation)
+                        || SimulationRun.sessionEndedMeanwhile(ledger.trace.dropFirst(traced))
+                    if result != .nothingToRevoke, result != .revocationUnsupported, !endedElsewhere,
+                       liveness.isAlive(incarnation), ledger.deliveredCount(by: incarnation) == reached {
+                        ledger.violation("logout-rules", "p\(incarnation)'s logout succeeded (\(result)) though nothing "
+                                         + "reached a server")
                     }
                     await self.loggedOutCompleted(by: service)
                     return "\(result)"
@@ -197,8 +210,9 @@ extension SimulationRun {
         }
     }
 
-    /// The provider-side faults added later (drawn from ``extraRandom`` during idle turns): signing-key rotation (the
-    /// old key kept in the JWKS or dropped at once) and device / security-token limits at the backend.
+    /// The faults added later (drawn from ``extraRandom`` during idle turns): signing-key rotation (the old key kept in
+    /// the JWKS or dropped at once), device / security-token limits at the backend, and the clock set back a whole day
+    /// (stored times from "the future": rejection holds, renewal marks, expiries).
     func actExtra(_ extra: ExtraAction) async {
         switch extra {
         case .rotate(let keepingOld, let index):
@@ -211,6 +225,8 @@ extension SimulationRun {
         case .tokenLimit(let limit):
             await simulator.setMaxSecurityTokensPerDevice(limit)
             ledger.note("act   backend security-token limit \(limit.map(String.init) ?? "none")")
+        case .clockBackADay:
+            await perform(.clockBack(86_400))
         case .none:
             break
         }

@@ -144,14 +144,13 @@ extension SimulationRun {
                 let result = try await service.logout(.userRequested)
                 // Something else may have ended the session meanwhile, leaving this call nothing to end: another
                 // process's removal of the record (its store is shared; seed 774719547: a forced logout learnt from
-                // the backend), or any logout or forced logout that returned while this call waited — another
-                // process's (seed 7490735389), a concurrent logout in this process, whose outcome this call then
-                // answers with (seed 704792205), or a forced logout the backend ordered in this process (seed
-                // 6000201792). This call's own line is traced after it returns, so it is not among them.
+                // the backend), or a logout or forced logout that returned while this call waited having ended it
+                // (``sessionEndedMeanwhile(_:)``) — another process's (seed 7490735389), a concurrent logout in this
+                // process, whose outcome this call then answers with (seed 704792205), or a forced logout the backend
+                // ordered in this process (seed 6000201792). This call's own line is traced after it returns, so it
+                // is not among them.
                 let endedElsewhere = ledger.credentialsRemoved(since: removals, byOtherThan: incarnation)
-                    || ledger.trace.dropFirst(traced).contains {
-                        $0.contains("call  p") && ($0.contains(" logout(") || $0.contains(" forcedLogout "))
-                    }
+                    || SimulationRun.sessionEndedMeanwhile(ledger.trace.dropFirst(traced))
                 // A process that died during the call (a crash at a system call) answers no one: nothing to judge.
                 if hadSession, !endedElsewhere, liveness.isAlive(incarnation), ledger.deliveredCount(by: incarnation) == reached {
                     ledger.violation("logout-rules", "p\(incarnation)'s user logout succeeded (\(result)) though nothing reached a server")
@@ -161,6 +160,17 @@ extension SimulationRun {
             } catch {
                 return "refused (\(error))"
             }
+        }
+    }
+
+    /// Whether `lines` (the trace since a user logout began) hold a logout, forced logout or clear-state, in any
+    /// process, that returned having ended the session: one refused (offline, the store's lock not taken) ended
+    /// nothing, and does not excuse a user logout that succeeded without reaching a server.
+    static func sessionEndedMeanwhile(_ lines: ArraySlice<String>) -> Bool {
+        lines.contains { line in
+            line.contains("call  p") && !line.contains(" -> refused (")
+                && (line.contains(" logout(") || line.contains(" logout -> ") || line.contains(" forcedLogout ")
+                    || line.contains(" clearState -> removed"))
         }
     }
 

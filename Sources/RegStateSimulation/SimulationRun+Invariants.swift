@@ -7,6 +7,7 @@ extension SimulationRun {
     /// Checked after every action.
     func checkContinuously() async {
         checkNoTornRecord()
+        checkRefreshTokenKept()
         if loggedOut { checkNoTokenOnDisk("logout") }
         disk.checkFiles(slots)
         if budgetWatch != nil { await checkLateRenewals() }
@@ -127,6 +128,17 @@ extension SimulationRun {
         guard parts.count == 3, let payload = Base64URL.decode(String(parts[1])),
               (try? JSONValue.parse(payload))?["sub"]?.stringValue == IDTokenDefect.otherSubjectValue else { return }
         ledger.violation("refreshed-id-token", "the stored ID token names another subject than the session's")
+    }
+
+    /// refresh-token-kept: a self-renewing session's record on disk always holds a refresh token. Every registration
+    /// here gets one (`offline_access`), and a renewal answer without one (a provider that does not rotate its
+    /// refresh tokens, a life in seven) keeps the one it was made with: a record without it is a session lost that
+    /// the provider still honours, which `session-honoured` cannot see (it asks the provider about the token on disk).
+    func checkRefreshTokenKept() {
+        guard world != .host, let data = disk.peek("credentials"), let record = try? JSONValue.parse(data),
+              record["stage"]?.stringValue == "confirmed", record["access_token"] != nil,
+              record["refresh_token"]?.stringValue == nil else { return }
+        ledger.violation("refresh-token-kept", "a confirmed session's record on disk holds no refresh token")
     }
 
     /// logout-clears: after a logout, forced logout or clear-state, no token of the session is on disk, and no

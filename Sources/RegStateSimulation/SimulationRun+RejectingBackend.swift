@@ -8,7 +8,8 @@ import RegStateSimulator
 /// token; the backend retires a replaced security token. ``RejectionAudit`` judges every renewal the rejections cause
 /// (`rejection-hold`); the run checks the security tokens left live at the backend (`live-security-tokens`); the
 /// common invariants check that no session is lost to it (`logout-rules`: a rejection never ends a session;
-/// `session-honoured`).
+/// `session-honoured`). A rejection the engine holds is never held longer than its backoff from now
+/// (`rejection-hold-bound`), however the clock moved since the hold was written (a day back, now and then).
 extension SimulationRun {
     /// The backend's security-token lifetime in this world (30 days).
     static let rejectingWorldSecurityTokenLifetime: TimeInterval = 30 * 86_400
@@ -57,6 +58,24 @@ extension SimulationRun {
             return false
         }
         return true
+    }
+
+    /// rejection-hold-bound: a call the engine held (``RegStateServiceError/rejectionHeld(until:)``, nothing renewed)
+    /// was held until at most the hold's backoff after `now`, the clock when the call returned (it only moved forward
+    /// during the call): the stored hold's backoff when the record still holds that hold, else the longest (15 min).
+    static func checkHoldBound(_ until: Date, now: Date, record: Data?, carrier: TokenCarrier, ledger: Ledger) {
+        var backoff = RejectionHold.longest
+        let key = carrier == .accessToken ? "access_token_hold" : "security_token_hold"
+        if let record, let hold = (try? JSONValue.parse(record))?[key],
+           let stored = hold["until"]?.numberValue, let seconds = hold["backoff"]?.numberValue,
+           abs(stored - until.timeIntervalSince1970) < 0.001 {
+            backoff = seconds
+        }
+        let ahead = until.timeIntervalSince(now)
+        if ahead > backoff + RejectionAudit.slack {
+            ledger.violation("rejection-hold-bound", "a rejection of the \(carrier.rawValue) was held \(Int(ahead)) s "
+                             + "ahead, longer than its \(Int(backoff)) s backoff from now")
+        }
     }
 
     /// live-security-tokens: after the heal, the backend holds one live security token for the session, plus one for

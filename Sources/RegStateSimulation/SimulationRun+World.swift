@@ -131,10 +131,18 @@ extension SimulationRun {
         let policy = world == .host ? TokenPolicy.backend(backend)
             : rejectingWorldPolicy(backend: backend) ?? TokenPolicy(validatingURLs: [backend.appendingPathComponent("v1/resource")])
         if world != .host { grantCapableCalls += 1 }
+        let (ledger, clock, disk, carrier) = (ledger, clock, disk as any SimulatedStorage, rejectionAudit?.carrier)
         spawn("api", slot: index) { service in
             let api = AuthorizedTransport(base: transport, service: service, policy: policy)
-            do {
+            let setBacks = ledger.clockSetBackCount
+            do throws(RegStateServiceError) {
                 return "\(try await api.send(HTTPRequest(method: .get, url: resource)).status)"
+            } catch .rejectionHeld(let until) {
+                if let carrier, ledger.clockSetBackCount == setBacks {
+                    Self.checkHoldBound(until, now: clock.now(), record: disk.peek("credentials"), carrier: carrier,
+                                        ledger: ledger)
+                }
+                return "\(RegStateServiceError.rejectionHeld(until: until))"
             } catch {
                 return "\(error)"
             }

@@ -48,8 +48,10 @@ public struct SimulatedDevice: Sendable {
 
     /// The engine configuration that points at the simulator.
     ///
-    /// Its ``RegStateConfiguration/launchBudget`` is 60 s, not 2 s: on a loaded test machine a launch renewal may take
-    /// longer than 2 s of wall time, and a test must not settle offline by accident. Tests of the budget set their own.
+    /// Its ``RegStateConfiguration/launchBudget`` is 60 s, not 2 s, of the ``ManualClock``'s time (its waits end only
+    /// when the clock is moved past them, never on wall time): a test that moves the clock while a launch renewal is
+    /// out does not settle offline by accident. Tests of the budget set their own. Its token endpoint's retry of an
+    /// unexplained answer (``OIDCConfiguration/unexplainedAnswerRetryDelay``) comes at once.
     /// Its ``RegStateConfiguration/checksRegistrationAtLaunch`` is `false`: the check runs in the background after a
     /// launch, and a test that counts requests must see only what it asked for. Tests of the check turn it on.
     public var configuration: RegStateConfiguration {
@@ -58,6 +60,9 @@ public struct SimulatedDevice: Sendable {
             backendURL: world.backendURL,
             nonNativeAccessToken: "agreed-non-native-token")
         configuration.launchBudget = 60
+        // The token endpoint's retry of an unexplained answer waits on the clock too: at once here, so a test whose
+        // provider answers a bare 400 does not wait for a clock nobody moves.
+        configuration.oidc.unexplainedAnswerRetryDelay = 0
         configuration.checksRegistrationAtLaunch = false
         configuration.backendRetiresSecurityTokens = world.offersSecurityTokenRetirement
         return configuration

@@ -115,6 +115,7 @@ extension CommandRun {
         case .backend(.forcedLogout): "forcedLogout"
         case .offline(let issue): "offline.\(issue.rawValue)"
         case .rejectedAfterRenewal: "rejectedAfterRenewal"
+        case .rejectionHeld: "rejectionHeld"
         case .transport: "transport"
         default: "failed"
         }

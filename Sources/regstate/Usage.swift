@@ -160,7 +160,8 @@ enum Usage {
             backend security token, and prints the status. A 401 renews the security token once and retries once
             (self mode: exchanging the stored ID token, renewing the provider tokens first if it expired; host mode:
             the host is told, and since this run cannot answer for it the call fails as offline). A second 401 fails
-            with rejectedAfterRenewal; 403 FORCED_LOGOUT ends the session. With --json, a line
+            with rejectedAfterRenewal, and a 401 of that token before its hold has passed with rejectionHeld (nothing
+            renewed); 403 FORCED_LOGOUT ends the session. With --json, a line
             {"result":"call","path":…,"status":…} or {"result":"call","path":…,"error":…}.
             """
         case .updateToken:

@@ -25,7 +25,7 @@ extension InteropTests {
         /// Registers on `device` with a clock `skew` seconds off, over `transport`; returns the service, Active H.
         static func register(_ device: InteropDevice, _ peer: any Peer, skew: TimeInterval,
                              transport: any HTTPTransport) async throws -> RegStateService {
-            let clock = ManualClock(start: Date().addingTimeInterval(skew))
+            let clock = ManualClock(start: Date().addingTimeInterval(skew), waitsOnWallTime: true)
             let service = RegStateService(configuration: device.configuration, dependencies: RegStateDependencies(
                 store: device.store, journal: device.journal, transport: transport, clock: clock))
             #expect(await service.start() == .registrationRequired)

@@ -112,9 +112,13 @@ extension InteropTests {
             let service = try await device.register()
             let refreshToken = try await device.storedRefreshToken()
             let tape = await EventTape(service)
-            peer.pause()
-            // Only the requests to the paused provider run on a short fuse; registration had the ordinary timeout.
-            device.useTimeout(2)
+            // The provider is paused as the refresh grant leaves (the renewal fetches the issuer's keys afresh first,
+            // and no grant would leave without them). Only the requests to the paused provider run on a short fuse;
+            // registration and the key fetch had the ordinary timeout.
+            device.atNextRefreshGrant { [device] in
+                peer.pause()
+                device.useTimeout(2)
+            }
             device.clock.advance(by: 3_601)
             do throws(RegStateServiceError) {
                 _ = try await service.validAccessToken().token

@@ -36,7 +36,9 @@ struct LaunchBudgetWorldTests {
 
     @Test("Given a clear-state that cannot take the store's lock (a stalled renewal holds it), when it returns, then it says the credentials remain")
     func clearStateBesideAStalledRenewal() async throws {
-        let outcome = try await SimulationProcess.run(["--seed", "1357", "--world", "budget", "--trace"])
+        // Seed 1357 showed it until a renewal fetched the issuer's keys before its grant (one more request changed that
+        // life's draws); seed 47 shows it now.
+        let outcome = try await SimulationProcess.run(["--seed", "47", "--world", "budget", "--trace"])
         #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
         #expect(outcome.lines.contains { $0.contains("clearState -> credentials remain (The store is in use by another process") })
     }

@@ -5,6 +5,20 @@ import Testing
 
 @Suite("Simulation parts")
 struct SimulatedWorldPartsTests {
+    @Test("Given the trace while a host user logout waited, only a logout or forced logout that ended the session excuses it; a refused one does not")
+    func logoutExcuseIsNarrow() {
+        let ended: [String] = ["012 call  p2 logout(userRequested) -> revoked", "012 call  p3 forcedLogout -> logged out",
+                               "012 call  p1 logout -> revoked", "012 call  p1 clearState -> removed 3 key(s), backend: removed"]
+        let refused: [String] = ["012 call  p2 logout(userRequested) -> refused (offline(RegState.TransientIssue.noInternet))",
+                                 "012 call  p3 forcedLogout -> refused (credentialsRemain(\"busy\"))",
+                                 "012 call  p1 logout -> refused (offline(RegState.TransientIssue.noInternet))",
+                                 "012 call  p1 clearState -> credentials remain (The store is in use by another process)",
+                                 "012 call  p2 validAccessToken -> token", "012 act   user logs out in the host app on slot 1"]
+        for line in ended { #expect(SimulationRun.sessionEndedMeanwhile([line][...]), "\(line)") }
+        for line in refused { #expect(!SimulationRun.sessionEndedMeanwhile([line][...]), "\(line)") }
+        #expect(SimulationRun.sessionEndedMeanwhile((refused + ended.prefix(1))[...]))
+    }
+
     @Test("Given one seed, when two generators draw, then they draw the same numbers; another seed differs")
     func seededRandomReplays() {
         var first = SeededRandom(seed: 42)

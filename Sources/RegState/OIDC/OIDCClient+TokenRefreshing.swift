@@ -8,8 +8,10 @@ extension OIDCClient: TokenRefreshing {
         try await refresh(refreshToken: refreshToken, proofKey: proofKey)
     }
 
-    /// Discovery and the issuer's signing keys, fetched unless cached.
+    /// Discovery (unless cached) and the issuer's signing keys, fetched afresh: the cached keys may be the ones a
+    /// rotation has retired since, and an answer signed with the new key could not be checked while the key set is
+    /// out of reach. A failed fetch keeps the cache and throws, so no grant is spent.
     package func prepareIDTokenCheck() async throws(OIDCError) {
-        _ = try await keySet(forceRefresh: false)
+        _ = try await keySet(forceRefresh: true)
     }
 }

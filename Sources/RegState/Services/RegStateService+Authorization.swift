@@ -38,8 +38,8 @@ extension RegStateService {
 
     /// The server rejected `credential`: the renewed credential to retry with, or `nil` when renewal failed.
     ///
-    /// - Throws: ``RegStateServiceError/rejectedAfterRenewal`` when `credential` was renewed for a rejection and
-    ///   rejected again (before the backoff has passed); the security token's renewal failure.
+    /// - Throws: ``RegStateServiceError/rejectionHeld(until:)`` when `credential` was renewed for a rejection and
+    ///   its hold has not passed (nothing is renewed); the security token's renewal failure.
     func renewed(after credential: AccessCredential) async throws(RegStateServiceError) -> AccessCredential? {
         switch credential.carrier {
         case .accessToken:
@@ -52,8 +52,8 @@ extension RegStateService {
             } catch {
                 throw .renewal(.storage(error.errorDescription ?? "unreadable"))
             }
-            if seen?.holdsRejection(of: credential.token, carrier: .accessToken, at: clock.now()) == true {
-                throw .rejectedAfterRenewal
+            if let until = await runner.tokens.heldUntil(credential.token, carrier: .accessToken, in: seen?.record) {
+                throw .rejectionHeld(until: until)
             }
             // A renewed access token comes with its own binding (a DPoP key, or none), from the renewal itself.
             guard let answer = await renewAfterRejection(of: credential.token, seen: seen) else { return nil }

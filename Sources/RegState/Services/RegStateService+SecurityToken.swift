@@ -34,8 +34,9 @@ extension RegStateService {
 
     /// The backend rejected `token`: one renewal for every caller that saw it rejected, and the new token.
     ///
-    /// - Throws: ``RegStateServiceError/rejectedAfterRenewal`` when `token` was itself renewed for a rejection and
-    ///   rejected again (until the backoff has passed); the renewal's failure; ``RegStateServiceError/cancelled``.
+    /// - Throws: ``RegStateServiceError/rejectionHeld(until:)`` when `token` was itself renewed for a rejection and
+    ///   its hold has not passed; ``RegStateServiceError/rejectedAfterRenewal`` when a renewal for it failed here
+    ///   moments ago; the renewal's failure; ``RegStateServiceError/cancelled``.
     func securityTokenRejected(_ token: String, because trigger: RenewalTrigger = .backendUnauthorized)
         async throws(RegStateServiceError) -> String
     {
@@ -50,8 +51,8 @@ extension RegStateService {
         }
         // Renewed for a rejection (here or in another process, this launch or an earlier one) and rejected again
         // before its hold has passed: no new exchange.
-        if trigger == .backendUnauthorized, await runner.tokens.isHeld(token, carrier: .securityToken) {
-            throw .rejectedAfterRenewal
+        if trigger == .backendUnauthorized, let until = await runner.tokens.heldUntil(token, carrier: .securityToken) {
+            throw .rejectionHeld(until: until)
         }
         // While a renewal is pending (in host mode: the host is asked), every caller waits for it, whichever token it
         // saw: the host is told once, not once per token seen (``SecurityTokenFlight/admit(rejected:)``).

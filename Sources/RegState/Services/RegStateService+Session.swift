@@ -95,7 +95,7 @@ extension RegStateService {
         }
         // Renewed for a rejection, by this process or another, this launch or an earlier one: no new grant before
         // the hold stored with it has passed.
-        if seen?.holdsRejection(of: token, carrier: .accessToken, at: clock.now()) == true { return nil }
+        if await runner.tokens.heldUntil(token, carrier: .accessToken, in: seen?.record) != nil { return nil }
         await runner.renewal.noteRejection(of: token)
         if case .success(let credential?) = await renew(replacing: token, because: .backendUnauthorized, seen: seen),
            credential.token != token {

@@ -29,6 +29,10 @@ public enum RegStateServiceError: Error, Sendable, Equatable {
     /// A request was rejected again with the token renewed for it. That token is not renewed again for this failure
     /// until a hold on the injected clock has passed (30 s, doubling to 15 min).
     case rejectedAfterRenewal
+    /// A request was rejected with a token that was renewed for an earlier rejection (in this process or another,
+    /// this launch or an earlier one) and is held until `until`: nothing was renewed for it. A hold is never longer
+    /// than its own backoff from now (30 s, doubling to 15 min), whatever the store says.
+    case rejectionHeld(until: Date)
     /// The registration backend refused or could not be reached (``BackendError/forcedLogout`` when it ended the
     /// session: local data was cleared).
     case backend(BackendError)
@@ -68,7 +72,7 @@ public enum RegStateServiceError: Error, Sendable, Equatable {
     /// Whether trying again later may succeed while the session is kept.
     public var isTransient: Bool {
         switch self {
-        case .offline, .rejectedAfterRenewal: true
+        case .offline, .rejectedAfterRenewal, .rejectionHeld: true
         case .backend(let error): error.isTransient
         case .transport(let error): error.isTransient
         default: false
@@ -90,6 +94,9 @@ extension RegStateServiceError: LocalizedError {
             source == .host ? "The host renews this session: it has a security token, no access token."
                 : "This call is for host-driven sessions; RegState renews this one by itself."
         case .rejectedAfterRenewal: "The server rejected the request again after the token was renewed."
+        case .rejectionHeld(let until):
+            "The server rejected the request; its token is held until \(until.formatted(.iso8601)), not renewed "
+                + "(it was renewed for an earlier rejection)."
         case .backend(let error): error.errorDescription
         case .registrationCheck(let error): error.errorDescription
         case .dpop(let error): error.errorDescription

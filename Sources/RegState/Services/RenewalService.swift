@@ -146,7 +146,8 @@ package actor RenewalService {
         }
         // A session with an ID token gets refreshed ones checked against it: without the issuer's keys the answer
         // could not be checked, its tokens not used, and every caller would spend another rotation while the keys
-        // stay out of reach. So the keys come first, and a session that cannot fetch them stays offline.
+        // stay out of reach. So the keys come first, fetched afresh (cached keys may be those a rotation retired),
+        // and a session that cannot fetch them stays offline.
         if record.idToken != nil {
             do throws(OIDCError) {
                 try await provider.prepareIDTokenCheck()

@@ -6,9 +6,9 @@ package protocol TokenRefreshing: Sendable {
     ///
     /// - Throws: ``OIDCError``; ``OIDCError/isRefusal`` marks an explicit denial.
     func refreshTokens(using refreshToken: String, proofKey: DPoPKey?) async throws(OIDCError) -> TokenResponse
-    /// Makes sure what checking a refreshed ID token needs (the issuer's signing keys) is at hand, fetching it when
-    /// it is not: a grant rotates the refresh token whatever its answer's check finds, so none is spent on an answer
-    /// that could not be checked now.
+    /// Makes sure what checking a refreshed ID token needs (the issuer's current signing keys) is at hand, fetching
+    /// the keys afresh (cached ones may be those a rotation retired): a grant rotates the refresh token whatever its
+    /// answer's check finds, so none is spent on an answer that could not be checked now.
     ///
     /// - Throws: ``OIDCError`` when the keys cannot be fetched (offline, the provider down, a malformed key set).
     func prepareIDTokenCheck() async throws(OIDCError)

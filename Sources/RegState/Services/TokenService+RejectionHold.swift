@@ -3,9 +3,37 @@ import Foundation
 /// The rejection hold (``RejectionHold``) in the credentials record: written under the store's lock with the token it
 /// holds, read by every process sharing the store and by every later launch.
 extension TokenService {
-    /// Whether a server's rejection of `token` is held now, in the stored record.
-    func isHeld(_ token: String, carrier: TokenCarrier) -> Bool {
-        snapshot()?.holdsRejection(of: token, carrier: carrier, at: clock.now()) ?? false
+    /// Until when a server's rejection of `token` is held now (not to be answered with a renewal); `nil` when it is
+    /// not held (another token is stored, no hold, or it has passed).
+    ///
+    /// A stored hold longer than its backoff from now (written while the clock was ahead, or damaged into the
+    /// future) holds for its backoff from now only, and that cut is written to the store under its lock (taken here
+    /// unless `underLock`: the caller holds it), so every process sees it pass after at most its backoff.
+    func heldUntil(_ token: String, carrier: TokenCarrier, underLock: Bool = false) async -> Date? {
+        await heldUntil(token, carrier: carrier, in: snapshot()?.record, underLock: underLock)
+    }
+
+    /// ``heldUntil(_:carrier:underLock:)`` for `record`, the record the caller just read (no second read).
+    func heldUntil(_ token: String, carrier: TokenCarrier, in record: StoredCredentials?, underLock: Bool = false) async
+        -> Date?
+    {
+        let now = clock.now()
+        guard let stored = record?.hold(of: token, carrier: carrier), stored.holds(at: now) else { return nil }
+        let cut = stored.clamped(at: now)
+        guard cut != stored else { return stored.until }
+        do {
+            let lease = underLock ? nil : try await exclusiveAccess()
+            defer { lease?.release() }
+            // Re-read under the lock: the hold is cut only on the record it was read from.
+            if var credentials = try loadOwn(), credentials.hold(of: token, carrier: carrier) == stored {
+                credentials.setHold(cut, for: carrier)
+                try save(credentials)
+            }
+        } catch {
+            // Not stored now (the lock not taken in time, a write refused): held for the cut all the same, and the
+            // next rejection cuts it again.
+        }
+        return cut.until
     }
 
     /// `token` was rejected right after a renewal: holds it, under the store's lock, so that no process renews it for
@@ -13,17 +41,16 @@ extension TokenService {
     func holdRejected(_ token: String, carrier: TokenCarrier) async throws {
         let lease = try await exclusiveAccess()
         defer { lease.release() }
-        guard var credentials = try loadOwn() else { return }
+        guard var credentials = try loadOwn(), credentials.token(of: carrier) == token else { return }
         let now = clock.now()
-        switch carrier {
-        case .accessToken:
-            guard credentials.accessToken == token, credentials.accessTokenHold?.holds(at: now) != true else { return }
-            credentials.accessTokenHold = .after(credentials.accessTokenHold, at: now)
-        case .securityToken:
-            guard credentials.securityToken == token, credentials.securityTokenHold?.holds(at: now) != true else {
-                return
-            }
-            credentials.securityTokenHold = .after(credentials.securityTokenHold, at: now)
+        let stored = credentials.hold(of: token, carrier: carrier)
+        if let stored, stored.holds(at: now) {
+            // Held already; a hold reaching further than its backoff from now is cut to it.
+            let cut = stored.clamped(at: now)
+            guard cut != stored else { return }
+            credentials.setHold(cut, for: carrier)
+        } else {
+            credentials.setHold(.after(stored, at: now), for: carrier)
         }
         try save(credentials)
     }

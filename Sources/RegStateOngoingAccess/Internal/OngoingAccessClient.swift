@@ -24,8 +24,11 @@ struct OngoingAccessClient: Sendable {
         }
     }
 
-    /// Sends `claims` as a signed request to `path` and returns the verified answer's payload.
-    func exchange(_ path: String, claims: [String: JSONValue], now: Date) async throws(OngoingAccessError) -> [String: JSONValue] {
+    /// Sends `claims` as a signed request to `path` and returns the verified answer's payload; an allow-listed `jku`
+    /// the answer names is read from `keySets` (fetched before the request) when it is there.
+    func exchange(_ path: String, claims: [String: JSONValue], now: Date, keySets: [String: JSONWebKeySet] = [:])
+        async throws(OngoingAccessError) -> [String: JSONValue]
+    {
         let nonce = try randomToken()
         var all = claims
         all["client_id"] = .string(configuration.appID)
@@ -44,7 +47,7 @@ struct OngoingAccessClient: Sendable {
         guard let answer = response.jsonBody?["token"]?.stringValue else {
             throw .malformedAnswer("no \"token\" in the answer")
         }
-        let payload = try await verify(answer)
+        let payload = try await verify(answer, keySets: keySets)
         guard payload["nonce"]?.stringValue == nonce else { throw .replayedAnswer }
         guard let issuedAt = payload["iat"]?.dateValue else {
             throw .malformedAnswer("no numeric \"iat\"")
@@ -70,18 +73,39 @@ struct OngoingAccessClient: Sendable {
         return response
     }
 
-    /// Verifies a signed answer, following an allow-listed `jku` only.
-    func verify(_ compact: String) async throws(OngoingAccessError) -> [String: JSONValue] {
+    /// Verifies a signed answer, following an allow-listed `jku` only (read from `keySets` when it is there).
+    func verify(_ compact: String, keySets: [String: JSONWebKeySet] = [:]) async throws(OngoingAccessError)
+        -> [String: JSONValue]
+    {
         let verifier = JWSVerifier(keys: configuration.providerKeys, allowedAlgorithms: configuration.allowedAlgorithms,
                                    allowedKeySetURLs: configuration.allowedKeySetURLs, crypto: crypto)
         let transport = dependencies.transport
         do {
             return try await verifier.verify(compact) { url throws(JWSRejection) in
-                try await Self.fetchKeySet(url, transport: transport)
+                if let fetched = keySets[url.absoluteString] { return fetched }
+                return try await Self.fetchKeySet(url, transport: transport)
             }.claims
         } catch {
             throw .answerRejected(error)
         }
+    }
+
+    /// The key sets of the allow-listed `jku` URLs, fetched now, keyed by URL: what checking an answer signed with a
+    /// key the pinned set lacks (the provider rotated its key) needs. Fetched before a refresh grant, so that no grant
+    /// is spent on an answer that could not be checked now; none when nothing is allow-listed.
+    ///
+    /// - Throws: ``OngoingAccessError/answerRejected(_:)`` with ``JWSRejection/keySetUnavailable(_:)`` when one cannot
+    ///   be fetched (transient: nothing was sent).
+    func keySetsForAnswers() async throws(OngoingAccessError) -> [String: JSONWebKeySet] {
+        var sets: [String: JSONWebKeySet] = [:]
+        for url in configuration.allowedKeySetURLs {
+            do {
+                sets[url.absoluteString] = try await Self.fetchKeySet(url, transport: dependencies.transport)
+            } catch {
+                throw .answerRejected(error)
+            }
+        }
+        return sets
     }
 
     /// Reads a key set from an allow-listed URL (the verifier has already checked the list), strictly

@@ -26,6 +26,9 @@ public enum OngoingAccessFault: String, Sendable, Equatable, Codable, CaseIterab
     case expiredPreAuthorizationCode
     /// The previous answer of the endpoint is sent again (its nonce answers another request).
     case replayedAnswer
+    /// Signed with a new key the provider rotated to: the pinned keys lack it, the provider's own key set (an
+    /// allow-listed `jku`, named in the header) publishes it. A good answer, checkable only with that key set.
+    case rotatedKey
 }
 
 /// The endpoints a fault can be set on.

@@ -6,6 +6,8 @@ import RegStateOngoingAccess
 extension OngoingAccessProvider {
     /// The `kid` of the 1024-bit key the key set publishes for the ``OngoingAccessFault/weakKey`` fault.
     static let weakKeyID = "weak-1024"
+    /// The `kid` of the key the provider rotates to for the ``OngoingAccessFault/rotatedKey`` fault.
+    static let rotatedKeyID = "ongoing-rotated"
 
     /// A 1024-bit RSA public key (a fixed odd modulus with its top bit set); nothing it "signs" is ever valid.
     static let weakPublicKey: RSAPublicKey = {
@@ -44,6 +46,11 @@ extension OngoingAccessProvider {
         case .foreignKeySetURL:
             header["kid"] = "attacker-key"
             header["jku"] = "https://attacker.example/jwks.json"
+        case .rotatedKey:
+            if rotatedKey == nil { rotatedKey = try crypto.generateRSAPrivateKey(bits: 2048) }
+            key = rotatedKey ?? key
+            header["kid"] = .string(Self.rotatedKeyID)
+            header["jku"] = .string(configuration.keySetURL.absoluteString)
         case .duplicateMembers:
             // A second "nonce" member ahead of the real one: a lenient reader would believe whichever it keeps.
             var text = String(decoding: payloadText, as: UTF8.self)

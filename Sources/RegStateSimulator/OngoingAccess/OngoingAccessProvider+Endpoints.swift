@@ -26,9 +26,14 @@ extension OngoingAccessProvider {
     private func handle(_ request: HTTPRequest, segments: [String]) throws -> HTTPResponse {
         switch (request.method, segments) {
         case (.get, ["v1", "jwks"]):
+            guard !keySetDown else { return ServerResponse.oauthError(503, "temporarily_unavailable", "The key set is unavailable.") }
             world.counters.keySetFetches += 1
             var keys = keySet.keys
             keys.append(JSONWebKey(publicKey: Self.weakPublicKey, keyID: Self.weakKeyID, algorithm: configuration.signingAlgorithm))
+            if let rotatedKey {
+                keys.append(JSONWebKey(publicKey: try crypto.publicKey(of: rotatedKey), keyID: Self.rotatedKeyID,
+                                       algorithm: configuration.signingAlgorithm))
+            }
             return .json(200, ["keys": .array(keys.map { key in
                 .object(["kty": .string(key.keyType), "kid": .string(key.keyID ?? ""), "use": "sig",
                          "alg": .string(key.algorithm ?? ""), "n": .string(key.modulus ?? ""), "e": .string(key.exponent ?? "")])

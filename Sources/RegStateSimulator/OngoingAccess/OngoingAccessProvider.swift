@@ -27,6 +27,11 @@ public actor OngoingAccessProvider {
     var world: OngoingAccessWorld
     var faults: [OngoingAccessEndpoint: OngoingAccessFault] = [:]
     var lastAnswers: [OngoingAccessEndpoint: String] = [:]
+    /// The key of the ``OngoingAccessFault/rotatedKey`` fault, made the first time it signs (the key set publishes it
+    /// from then on).
+    var rotatedKey: RSAPrivateKey?
+    /// Whether the key set (`GET v1/jwks`) answers `503` (``setKeySetDown(_:)``).
+    var keySetDown = false
 
     /// Creates a provider, or reopens the world saved in `persistence`.
     ///
@@ -87,7 +92,15 @@ public actor OngoingAccessProvider {
     public func registerAppKey(_ key: RSAPublicKey, keyID: String) { configuration.appKeys[keyID] = key }
 
     /// Makes `endpoint` give the bad answer `fault` from now on; `nil` makes it answer well again.
-    public func setFault(_ fault: OngoingAccessFault?, on endpoint: OngoingAccessEndpoint) { faults[endpoint] = fault }
+    /// ``OngoingAccessFault/rotatedKey`` makes the new key at once, and the key set publishes it from then on.
+    public func setFault(_ fault: OngoingAccessFault?, on endpoint: OngoingAccessEndpoint) {
+        faults[endpoint] = fault
+        if fault == .rotatedKey, rotatedKey == nil { rotatedKey = try? crypto.generateRSAPrivateKey(bits: 2048) }
+    }
+
+    /// Makes the key set (`GET v1/jwks`) answer `503 Service Unavailable` (an outage of that endpoint alone), or
+    /// brings it back.
+    public func setKeySetDown(_ down: Bool) { keySetDown = down }
 
     /// Sets the lifetimes of what is issued from now on; `nil` leaves one as it is.
     public func setLifetimes(accessToken: TimeInterval? = nil, refreshToken: TimeInterval? = nil,

@@ -27,7 +27,7 @@ enum FuzzPrinted {
             configuration: RegStateConfiguration(oidc: FuzzFixture.oidc),
             dependencies: RegStateDependencies(store: store, journal: journal,
                                                transport: CannedTransport { _ in HTTPResponse(status: 503) },
-                                               clock: ManualClock(start: FuzzFixture.now), platform: native))
+                                               clock: ManualClock(start: FuzzFixture.now, waitsOnWallTime: true), platform: native))
         blocking {
             let state = await service.start()
             var printed = [String(describing: state)]

@@ -73,7 +73,7 @@ enum FuzzResponses {
         case 1:
             let client = OIDCClient(configuration: FuzzFixture.oidc,
                                     transport: CannedTransport { _ in HTTPResponse(status: 200, body: body) },
-                                    clock: ManualClock(start: FuzzFixture.now))
+                                    clock: ManualClock(start: FuzzFixture.now, waitsOnWallTime: true))
             blocking {
                 _ = try? await client.metadata()
                 _ = try? await client.userInfo(accessToken: "fuzz", subject: "alice")
@@ -85,7 +85,7 @@ enum FuzzResponses {
                     : HTTPResponse(status: 200, body: body)
             }
             let client = OIDCClient(configuration: FuzzFixture.oidc, transport: transport,
-                                    clock: ManualClock(start: FuzzFixture.now))
+                                    clock: ManualClock(start: FuzzFixture.now, waitsOnWallTime: true))
             blocking {
                 _ = try? await client.userInfo(accessToken: "fuzz", subject: "alice")
                 _ = try? await client.refresh(refreshToken: "fuzz")
@@ -136,7 +136,7 @@ enum FuzzJournal {
             configuration: RegStateConfiguration(oidc: FuzzFixture.oidc),
             dependencies: RegStateDependencies(store: InMemorySecureStore(), journal: journal,
                                                transport: CannedTransport { _ in HTTPResponse(status: 503) },
-                                               clock: ManualClock(start: FuzzFixture.now),
+                                               clock: ManualClock(start: FuzzFixture.now, waitsOnWallTime: true),
                                                platform: FixedPlatformService.web))
         blocking {
             _ = await service.start()
@@ -149,7 +149,7 @@ enum FuzzJournal {
 enum FuzzStore {
     static func run(_ data: Data) {
         let store = InMemorySecureStore([TokenService.credentialsKey: data])
-        let tokens = TokenService(store: store, clock: ManualClock(start: FuzzFixture.now))
+        let tokens = TokenService(store: store, clock: ManualClock(start: FuzzFixture.now, waitsOnWallTime: true))
         blocking {
             _ = await tokens.inspect()
             _ = await tokens.storedSession()
@@ -158,7 +158,7 @@ enum FuzzStore {
             _ = await tokens.snapshot()?.idToken
             _ = await tokens.snapshot()?.securityToken
             // Bound to an issuer and client: the binding check (and the previous format's ID-token claims) too.
-            let bound = TokenService(store: store, clock: ManualClock(start: FuzzFixture.now),
+            let bound = TokenService(store: store, clock: ManualClock(start: FuzzFixture.now, waitsOnWallTime: true),
                                      binding: CredentialBinding(FuzzFixture.oidc))
             _ = await bound.inspect()
             _ = await bound.snapshot()

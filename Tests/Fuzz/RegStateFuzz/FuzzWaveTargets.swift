@@ -87,7 +87,7 @@ enum FuzzPendingLogin {
             configuration: RegStateConfiguration(oidc: FuzzFixture.oidc),
             dependencies: RegStateDependencies(store: store, journal: InMemoryJournal(),
                                                transport: CannedTransport { _ in HTTPResponse(status: 503) },
-                                               clock: ManualClock(start: FuzzFixture.now),
+                                               clock: ManualClock(start: FuzzFixture.now, waitsOnWallTime: true),
                                                platform: FixedPlatformService.web))
         blocking {
             _ = await service.start()
@@ -120,7 +120,7 @@ enum FuzzHostToken {
         let service = RegStateService(
             configuration: configuration,
             dependencies: RegStateDependencies(store: InMemorySecureStore(), journal: InMemoryJournal(),
-                                               transport: transport, clock: ManualClock(start: FuzzFixture.now),
+                                               transport: transport, clock: ManualClock(start: FuzzFixture.now, waitsOnWallTime: true),
                                                platform: FixedPlatformService.web))
         blocking {
             _ = await service.start()
@@ -141,7 +141,7 @@ enum FuzzDiscovery {
         }
         let client = OIDCClient(configuration: FuzzFixture.oidc,
                                 transport: CannedTransport { _ in HTTPResponse(status: 200, body: data) },
-                                clock: ManualClock(start: FuzzFixture.now))
+                                clock: ManualClock(start: FuzzFixture.now, waitsOnWallTime: true))
         blocking {
             if let metadata = try? await client.metadata() { _ = try? metadata.acceptedIDTokenAlgorithms() }
         }

@@ -11,7 +11,7 @@ import RegStateTestSupport
 /// token really expired when it is asked to refresh.
 struct InteropDevice {
     let peer: any Peer
-    let clock = ManualClock(start: Date())
+    let clock = ManualClock(start: Date(), waitsOnWallTime: true)
     let store = InMemorySecureStore()
     let journal = InMemoryJournal()
     /// The library's real URLSession transport, recorded: what "reaches the provider" from the client's side
@@ -19,6 +19,8 @@ struct InteropDevice {
     let transport: RecordingTransport
     /// A timeout that replaces the default for every later request, once a test expects the provider to hang.
     private let timeoutOverride = LockedValue<TimeInterval?>(nil)
+    /// Run once, as the next refresh grant leaves (``atNextRefreshGrant(_:)``).
+    private let beforeRefreshGrant = LockedValue<(@Sendable () -> Void)?>(nil)
     let redirectURI: URL
     let gracePeriod: TimeInterval
     /// DPoP for this device. `.off` unless a test asks: most interop tests reach expiry by advancing the manual
@@ -51,7 +53,12 @@ struct InteropDevice {
         self.redirectURI = redirectURI ?? peer.customSchemeRedirect
         self.gracePeriod = gracePeriod
         let timeoutOverride = timeoutOverride
+        let beforeRefreshGrant = beforeRefreshGrant
         transport = RecordingTransport(base: URLSessionTransport(defaultTimeout: timeout)) { request, _, base throws(TransportError) in
+            if RecordingTransport.Kind(request) == .grant("refresh_token"),
+               let hook = beforeRefreshGrant.withLock({ hook in defer { hook = nil }; return hook }) {
+                hook()
+            }
             var request = request
             if let timeout = timeoutOverride.withLock({ $0 }) { request.timeout = timeout }
             return try await base.send(request)
@@ -63,6 +70,12 @@ struct InteropDevice {
     /// restarted Python provider, one catching up on the request it was paused in) can take longer than the fuse.
     func useTimeout(_ timeout: TimeInterval?) {
         timeoutOverride.withLock { $0 = timeout }
+    }
+
+    /// Runs `body` once, as the next refresh grant leaves (after the issuer's keys, which a renewal fetches afresh
+    /// before its grant): a test pauses the provider there, so that the grant, not the key fetch, meets the outage.
+    func atNextRefreshGrant(_ body: @escaping @Sendable () -> Void) {
+        beforeRefreshGrant.withLock { $0 = body }
     }
 
     /// No backend: tokens are confirmed locally (`backendURL: nil`).

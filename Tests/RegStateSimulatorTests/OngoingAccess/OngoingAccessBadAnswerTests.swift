@@ -118,3 +118,39 @@ struct OngoingAccessBadAnswerTests {
         }
     }
 }
+
+@Suite("Ongoing access: no refresh grant is spent on an answer that could not be checked")
+struct OngoingAccessKeyPreCheckTests {
+    @Test("A provider that rotated its key while its key set is out of reach: the refresh presents nothing (a transient error, the stored token unchanged); with the key set back, one refresh checked against the new key")
+    func rotationDuringKeySetOutage() async throws {
+        let harness = try await OngoingAccessHarness()
+        let consented = try await harness.consentOnce()
+        let before = try harness.storedRecord()
+        harness.clock.advance(by: 3600)
+        await harness.provider.setFault(.rotatedKey, on: .refresh)
+        await harness.provider.setKeySetDown(true)
+        let refreshes = await harness.provider.refreshCount
+        let requestsBefore = await harness.provider.requestLog.count
+        for _ in 0..<3 {
+            do throws(OngoingAccessError) {
+                _ = try await harness.service().authorizeOngoingAccess(oAuthToken: consented)
+                Issue.record("the refresh answer could not have been checked")
+            } catch {
+                #expect(error.isTransient, "\(error)")
+                guard case .answerRejected(.keySetUnavailable) = error else {
+                    Issue.record("expected keySetUnavailable, got \(error)")
+                    continue
+                }
+            }
+        }
+        let log = await harness.provider.requestLog.dropFirst(requestsBefore)
+        #expect(!log.contains("POST /v1/oauth/token"), "no refresh grant was sent: \(Array(log))")
+        #expect(await harness.provider.refreshCount == refreshes)
+        #expect(try harness.storedRecord() == before)
+
+        await harness.provider.setKeySetDown(false)
+        let restored = try await harness.service().authorizeOngoingAccess(oAuthToken: consented)
+        #expect(restored.origin == .restored && restored.refreshed)
+        #expect(await harness.provider.refreshCount == refreshes + 1)
+    }
+}

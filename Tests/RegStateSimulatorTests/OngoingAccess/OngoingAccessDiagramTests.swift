@@ -33,7 +33,7 @@ struct OngoingAccessDiagramTests {
         let restored = try await harness.service().authorizeOngoingAccess(oAuthToken: first.oAuthToken)
         #expect(restored.refreshed)
         let drawn = try Self.drawnRequests()
-        #expect(drawn.count == 8)
+        #expect(drawn.count == 9)
         #expect(await harness.provider.requestLog == drawn)
     }
 }

@@ -278,8 +278,9 @@ struct HostModeTests {
         await eventually { await service.heldRequestCount == 1 }
         try await service.updateToken(idToken: try await app.login())
         await #expect(throws: RegStateServiceError.rejectedAfterRenewal) { _ = try await first.value }
+        let held = RegStateServiceError.rejectionHeld(until: app.device.clock.now().addingTimeInterval(30))
         for _ in 0..<5 {
-            await #expect(throws: RegStateServiceError.rejectedAfterRenewal) { _ = try await api.send(app.resource) }
+            await #expect(throws: held) { _ = try await api.send(app.resource) }
         }
         #expect(tape.notices == 1)
         #expect(await app.exchanges() == 2)

@@ -15,6 +15,17 @@ struct LaunchBudgetTests {
             clock: harness.clock, logger: harness.logger))
     }
 
+    /// Starts `service` and moves the test's clock past `budget` once the launch has set its timer (the provider holds
+    /// its answers, so the renewal is still out): the budget runs out on the test's clock, never on wall time.
+    private func startPastBudget(_ service: RegStateService, _ harness: EngineHarness, budget: TimeInterval) async
+        -> RegState
+    {
+        let launching = Task { await service.start() }
+        while harness.clock.pendingSleeps == 0 { await Task.yield() }
+        harness.clock.advance(by: budget)
+        return await launching.value
+    }
+
     @Test("the default launch budget is 2 s")
     func defaultBudget() throws {
         let harness = try EngineHarness()
@@ -30,7 +41,7 @@ struct LaunchBudgetTests {
         await harness.simulator.setHoldsRequests(true)
         let service = launch(harness, budget: 0.05)
         var tape = await EventTape(service)
-        let state = await service.start()
+        let state = await startPastBudget(service, harness, budget: 0.05)
         #expect(state.letter == "B")
         #expect(state.session?.connectivity == .offline(.noInternet))
         #expect(await tape.next(2) == ["Error E", "Active B"])
@@ -40,6 +51,29 @@ struct LaunchBudgetTests {
         #expect(await service.state.letter == "C")
         #expect(await harness.simulator.refreshGrantCount == 1)
         #expect(await harness.storedRefreshToken() != oldRefresh)
+    }
+
+    @Test("given a stalled provider, the 30 s budget runs on the test's clock: the launch waits while it stands still, settles offline once it passes 30 s")
+    func budgetRunsOnTheTestClock() async throws {
+        let harness = try EngineHarness()
+        _ = try await harness.registeredService()
+        harness.clock.advance(by: 3600)
+        await harness.simulator.setHoldsRequests(true)
+        let service = launch(harness, budget: 30)
+        let launching = Task { await service.start() }
+        while harness.clock.pendingSleeps == 0 { await Task.yield() }
+        harness.clock.advance(by: 29.9)
+        for _ in 0..<200 { await Task.yield() }
+        #expect(await service.state == .unsettled, "29.9 s of the test's clock: still within the budget")
+        #expect(harness.clock.pendingSleeps == 1)
+        harness.clock.advance(by: 0.1)
+        let state = await launching.value
+        #expect(state.letter == "B")
+        #expect(state.session?.connectivity == .offline(.noInternet))
+        await harness.simulator.setHoldsRequests(false)
+        await service.finishPendingRenewal()
+        #expect(await service.state.letter == "C")
+        #expect(await harness.simulator.refreshGrantCount == 1)
     }
 
     @Test("given a provider that answers within the budget, launch is C with no offline detour")
@@ -83,7 +117,7 @@ struct LaunchBudgetTests {
         harness.clock.advance(by: 3600)
         await harness.simulator.setHoldsRequests(true)
         let service = launch(harness, budget: 0.05)
-        #expect(await service.start().letter == "B")
+        #expect(await startPastBudget(service, harness, budget: 0.05).letter == "B")
         let caller = Task { try? await service.validAccessToken().token }
         await harness.simulator.setHoldsRequests(false)
         _ = await caller.value

@@ -84,6 +84,30 @@ struct RefreshedIDTokenTests {
         #expect(await service.state.letter == "C")
     }
 
+    @Test("a rotated signing key while the key set is out of reach: with the old keys cached, a renewal presents no refresh token (nothing spent unchecked); with the key set back, one grant checked against the new key")
+    func rotationDuringKeySetOutage() async throws {
+        let harness = try EngineHarness()
+        // The service that registered has the provider's key set cached.
+        let service = try await harness.registeredService()
+        let before = try Self.record(harness)
+        _ = try await harness.simulator.rotateSigningKey(keepingOld: false)
+        let jwks = try #require(URL(string: "https://idp.regstate.sim/.well-known/jwks.json"))
+        await harness.simulator.setRedirects([SimulatorRedirect(from: jwks, to: try #require(URL(string: "https://elsewhere.example/keys")))])
+        harness.clock.advance(by: 7200)
+        await harness.simulator.resetCounters()
+        for _ in 0..<3 {
+            await #expect(throws: RegStateServiceError.self) { try await service.validAccessToken().token }
+        }
+        let log = await harness.simulator.requestLog
+        #expect(!log.contains { $0.hasPrefix("POST /oauth/token") }, "no grant whose answer could not be checked: \(log)")
+        #expect(try Self.record(harness)["refresh_token"] == before["refresh_token"], "the refresh token was not spent")
+        #expect(await service.state.session != nil, "the session is kept")
+        await harness.simulator.setRedirects([])
+        _ = try await service.validAccessToken().token
+        #expect(await harness.simulator.requestLog.filter { $0.hasPrefix("POST /oauth/token") }.count == 1)
+        #expect(await service.state.letter == "C")
+    }
+
     /// The stored credentials record's fields.
     static func record(_ harness: EngineHarness) throws -> [String: JSONValue] {
         let data = try #require(try harness.store.data(forKey: TokenService.credentialsKey))

@@ -113,16 +113,17 @@ struct RejectionCostTests {
         let written = try #require(try app.device.store.data(forKey: "credentials"))
         #expect(!String(decoding: written, as: UTF8.self).contains("_hold"), "the record is in the previous format")
         await app.device.simulator.setResourceRejectsEveryToken(true)
-        for _ in 0..<3 {
+        let held = RegStateServiceError.rejectionHeld(until: app.device.clock.now().addingTimeInterval(30))
+        for launch in 0..<3 {
             let service = app.device.launch()
             await service.start()
             let api = AuthorizedTransport(base: app.device.simulator.transport, service: service, policy: app.policy)
-            await #expect(throws: RegStateServiceError.rejectedAfterRenewal) { _ = try await api.send(app.resource) }
+            await #expect(throws: launch == 0 ? .rejectedAfterRenewal : held) { _ = try await api.send(app.resource) }
         }
         #expect(await app.exchanges() == 2)
         let data = try #require(try app.device.store.data(forKey: "credentials"))
-        let held = try #require(StoredCredentials.read(data))
-        #expect(held.securityTokenHold?.backoff == RejectionHold.first)
+        let stored = try #require(StoredCredentials.read(data))
+        #expect(stored.securityTokenHold?.backoff == RejectionHold.first)
     }
 
     @Test("a backend without retirement: nothing is sent to retire, and a replaced token lives until it expires")

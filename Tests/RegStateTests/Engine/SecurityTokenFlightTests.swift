@@ -27,4 +27,16 @@ struct SecurityTokenFlightTests {
         await flight.finish(.failure(.noSession))
         await #expect(throws: RegStateServiceError.noSession) { try await waiter.value }
     }
+
+    @Test("a failed renewal's hold, in memory, is never longer than its backoff from now: the clock set back a day does not hold the token for a day")
+    func failureHoldAfterTheClockWentBack() async throws {
+        let clock = ManualClock()
+        let flight = SecurityTokenFlight(clock: clock)
+        #expect(await flight.admit(rejected: "token-a") == .start)
+        await flight.finish(.failure(.offline(.noInternet)))
+        clock.advance(by: -86_400)
+        #expect(await flight.admit(rejected: "token-a") == .exhausted, "held, for its 30 s backoff from now")
+        clock.advance(by: 31)
+        #expect(await flight.admit(rejected: "token-a") == .start, "not for a day")
+    }
 }

@@ -103,8 +103,10 @@ struct SecurityTokenTests {
     func rejectingBackendSecurityToken() async throws {
         let app = try await SelfRenewingApp()
         await app.device.simulator.setResourceRejectsEveryToken(true)
-        for _ in 0..<6 {
-            await #expect(throws: RegStateServiceError.rejectedAfterRenewal) { _ = try await app.api.send(app.resource) }
+        // Renewed once and rejected again; from then on held (30 s from the renewal), nothing renewed.
+        let held = RegStateServiceError.rejectionHeld(until: app.device.clock.now().addingTimeInterval(30))
+        for call in 0..<6 {
+            await #expect(throws: call == 0 ? .rejectedAfterRenewal : held) { _ = try await app.api.send(app.resource) }
         }
         #expect(await app.exchanges() == 2)
         #expect(await app.device.simulator.refreshGrantCount == 0)
@@ -122,8 +124,9 @@ struct SecurityTokenTests {
         let api = AuthorizedTransport(base: device.simulator.transport, service: service,
                                       policy: TokenPolicy(validatingURLs: [device.world.backendURL]))
         let resource = HTTPRequest(method: .get, url: device.world.backendURL.appendingPathComponent("v1/resource/x"))
-        for _ in 0..<5 {
-            await #expect(throws: RegStateServiceError.rejectedAfterRenewal) { _ = try await api.send(resource) }
+        let held = RegStateServiceError.rejectionHeld(until: device.clock.now().addingTimeInterval(30))
+        for call in 0..<5 {
+            await #expect(throws: call == 0 ? .rejectedAfterRenewal : held) { _ = try await api.send(resource) }
         }
         #expect(await device.simulator.refreshGrantCount == 1)
         #expect(await service.state.letter == "C")

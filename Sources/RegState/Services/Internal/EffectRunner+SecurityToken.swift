@@ -47,7 +47,7 @@ extension EffectRunner {
     /// (with a ``RejectionHold`` when `forRejection`: the backend rejected `replaced`), then retires `replaced` at
     /// the backend where it offers that, so a backend that rejects every token is left with one live token.
     /// - Throws: the backend's error (``BackendError/invalidIDToken`` when the stored ID token has expired: renew the
-    ///   provider tokens first), `rejectedAfterRenewal` when `replaced` is held under the lock (another process
+    ///   provider tokens first), `rejectionHeld` when `replaced` is held under the lock (another process
     ///   renewed it for a rejection and it was rejected again), a storage failure, or `noSession`.
     func renewSecurityToken(replacing replaced: String?, forRejection: Bool) async throws(SecurityTokenRenewalError)
         -> String
@@ -70,8 +70,9 @@ extension EffectRunner {
                snapshot.securityToken == current {
                 return current
             }
-            if let replaced, forRejection, await tokens.isHeld(replaced, carrier: .securityToken) {
-                throw .authorization(.rejectedAfterRenewal)
+            if let replaced, forRejection,
+               let until = await tokens.heldUntil(replaced, carrier: .securityToken, underLock: true) {
+                throw .authorization(.rejectionHeld(until: until))
             }
             grant = try await securityToken(for: idToken, from: backend)
             let stored: Bool

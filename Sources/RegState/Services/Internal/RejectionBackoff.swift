@@ -7,10 +7,13 @@ struct RejectionBackoff: Sendable {
     /// The token held off last (its digest) and its hold, the latest of the chain.
     private var last: (digest: Int, hold: RejectionHold)?
 
-    /// Whether the token with this digest is held off at `now`.
-    func isExhausted(digest: Int, at now: Date) -> Bool {
-        guard let last, last.digest == digest else { return false }
-        return last.hold.holds(at: now)
+    /// Whether the token with this digest is held off at `now`; a hold reaching further than its backoff from now (the
+    /// clock was set back since) is cut to it here too.
+    mutating func isExhausted(digest: Int, at now: Date) -> Bool {
+        guard let current = last, current.digest == digest else { return false }
+        let hold = current.hold.clamped(at: now)
+        last = (digest, hold)
+        return hold.holds(at: now)
     }
 
     /// Holds off the token with this digest; returns until when.

@@ -5,6 +5,11 @@ import Foundation
 /// beside the token, in the same write, so every process and every later launch sees it. The hold doubles along a
 /// chain of such renewals (30 s up to 15 min); any other renewal starts the chain again, so a server that rejects
 /// every token costs one renewal per hold.
+///
+/// No hold is longer than its own backoff from now: a stored one that reaches further (written while the device's
+/// clock was ahead, read after the clock was set back, or a record damaged into an in-range future) is read as
+/// ``clamped(at:)``, and the store keeps the cut (``TokenService/heldUntil(_:carrier:underLock:)``), so it passes after
+/// at most its backoff however far ahead it was written.
 package struct RejectionHold: Sendable, Equatable {
     /// The first hold.
     package static let first: TimeInterval = 30
@@ -22,8 +27,14 @@ package struct RejectionHold: Sendable, Equatable {
         return RejectionHold(until: now.addingTimeInterval(backoff), backoff: backoff)
     }
 
-    /// Whether a rejection at `now` is still held (not answered with a renewal).
-    package func holds(at now: Date) -> Bool { now < until }
+    /// This hold as it may stand at `now`: ending at most ``backoff`` after `now`.
+    package func clamped(at now: Date) -> RejectionHold {
+        let latest = now.addingTimeInterval(backoff)
+        return until > latest ? RejectionHold(until: latest, backoff: backoff) : self
+    }
+
+    /// Whether a rejection at `now` is still held (not answered with a renewal), the hold ``clamped(at:)``.
+    package func holds(at now: Date) -> Bool { now < clamped(at: now).until }
 
     /// Reads the hold stored under `key` (`{"until": seconds, "backoff": seconds}`); a damaged one marks the record
     /// damaged, as every other member does.

@@ -54,7 +54,10 @@ actor SecurityTokenFlight {
         // One renewal at a time: a caller whose token differs from the pending one's waits for that renewal's newer
         // token (a second flight here would orphan the first one's waiters).
         if pending != nil { return .wait }
-        if let settled, settled.digest == digest, now < settled.until { return .wait }
+        // A settled failure answers its token's callers until its hold ends, never longer than the longest hold from
+        // now (the clock may have been set back since).
+        if let settled, settled.digest == digest, now < settled.until,
+           settled.until.timeIntervalSince(now) <= RejectionHold.longest { return .wait }
         if backoff.isExhausted(digest: digest, at: now) { return .exhausted }
         let answer = OnceValue<Answer>()
         pending = (digest, answer, flight.start { await answer.value })

@@ -30,15 +30,6 @@ package struct TokenSnapshot: Sendable, CustomStringConvertible {
     /// The stored security token whatever its expiry: the one a renewal replaces.
     package var storedSecurityToken: String? { record.securityToken }
 
-    /// Whether a server's rejection of `token` is held at `now` (not to be answered with a renewal): the stored token
-    /// of that kind is `token` and its ``RejectionHold`` has not passed.
-    func holdsRejection(of token: String, carrier: TokenCarrier, at now: Date) -> Bool {
-        switch carrier {
-        case .accessToken: record.accessToken == token && record.accessTokenHold?.holds(at: now) == true
-        case .securityToken: storedSecurityToken == token && record.securityTokenHold?.holds(at: now) == true
-        }
-    }
-
     /// Redacted: a snapshot holds tokens.
     package var description: String { "TokenSnapshot(usable: \(isUsable), session: \(session != nil))" }
 }
