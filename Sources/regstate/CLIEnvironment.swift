@@ -25,8 +25,8 @@ struct CLIEnvironment: Sendable {
     /// - Parameter providerTransport: How a real provider (`--issuer`) is reached; URLSession unless a test routes it
     ///   elsewhere (to a simulator, say).
     ///
-    /// - Throws: ``UsageError`` when the store cannot be used or the redirect cannot be listened on;
-    ///   ``SimulatorError`` when the simulator's world cannot be opened.
+    /// - Throws: ``StoreUnusable`` when the store cannot be used; ``UsageError`` when the redirect cannot be listened
+    ///   on; ``SimulatorError`` when the simulator's world cannot be opened.
     static func make(_ options: CLIOptions, providerTransport: (any HTTPTransport)? = nil) throws -> CLIEnvironment {
         // The store first: opening it creates and checks the directory the simulator's world also lives in.
         // URLSession only for a real provider: on the simulator path no networking object is built.
@@ -98,7 +98,7 @@ struct CLIEnvironment: Sendable {
     }
 
     private static func dependencies(at path: String, keychain: Bool,
-                                     transport: any HTTPTransport) throws(UsageError) -> RegStateDependencies {
+                                     transport: any HTTPTransport) throws(StoreUnusable) -> RegStateDependencies {
         do {
             guard keychain else { return try .onDisk(atPath: path, transport: transport) }
             let store = URL(fileURLWithPath: path, isDirectory: true)
@@ -106,7 +106,7 @@ struct CLIEnvironment: Sendable {
                                         journal: try FileJournal(url: store.appendingPathComponent("journal.log")),
                                         transport: transport)
         } catch {
-            throw UsageError("cannot use store directory \(path) (\(error.localizedDescription))")
+            throw StoreUnusable(path: path, reason: error.localizedDescription)
         }
     }
 }
