@@ -201,7 +201,7 @@ extension CommandRun {
     static func emailHint(_ email: String) -> String {
         let reason = EmailAddress.problem(email.trimmingCharacters(in: .whitespacesAndNewlines))
         return "That email address cannot be used\(reason.map { ": \($0)" } ?? " (the provider refused it)")."
-            + " Choose the same option again and type an address like alice@example.com."
+            + " Choose the same option again and type a whole address: a name, then @, then a domain such as example.com."
     }
 
     func reportFailure(_ error: RegStateServiceError) async {

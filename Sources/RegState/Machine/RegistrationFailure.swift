@@ -103,7 +103,7 @@ extension RegistrationFailure: LocalizedError {
         case .rateLimited(let seconds):
             "Too many requests for now. Wait \(seconds.map { "\($0) seconds" } ?? "a moment") and try again."
         case .passwordlessNotOffered: "This sign-in service does not offer sign-in with an emailed code. Use social sign-in."
-        case .invalidEmail: "That email address cannot be used: check it and type it again (name@example.com)."
+        case .invalidEmail: "That email address cannot be used: check it and type it again: a name, then @, then a domain such as example.com."
         case .tooManyRegisteredDevices: "Too many devices are registered to this account. Remove one and try again."
         case .maxSecurityTokens: "This device has too many open sessions. Sign out elsewhere and try again."
         case .backendFailed(let detail): "Registration could not be completed (\(detail)). Try again."
