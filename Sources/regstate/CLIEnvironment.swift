@@ -11,8 +11,8 @@ struct CLIEnvironment: Sendable {
     /// The simulator, when no `--issuer` was given and the command is the walkthrough (it plays the user and holds
     /// the inbox). Other commands on the simulator open its world only when they send a request.
     let simulator: Simulator?
-    /// The loopback listener, with `--loopback`.
-    let loopback: LoopbackRedirectListener?
+    /// The loopback listener, with `--loopback`: one per social login, on one port.
+    let loopback: LoopbackSlot?
     /// Whether the backend steps are skipped (`--issuer` without `--backend`).
     let backendSkipped: Bool
     /// The registration backend's URL, when there is one.
@@ -36,12 +36,12 @@ struct CLIEnvironment: Sendable {
         dependencies.platform = options.platform == .web ? FixedPlatformService.web : SystemPlatformService()
         if let issuer = options.issuer, let clientID = options.clientID {
             var redirect = options.redirectURI ?? SimulatorConfiguration.literalURL(CLIOptions.defaultRedirectURI)
-            var listener: LoopbackRedirectListener?
+            var listener: LoopbackSlot?
             if options.loopback {
                 let port = options.redirectURI?.port.flatMap { UInt16(exactly: $0) } ?? 0
                 let path = options.redirectURI.map(\.path).flatMap { $0.isEmpty ? nil : $0 } ?? "/callback"
                 do {
-                    let made = try LoopbackRedirectListener(port: port, path: path)
+                    let made = try LoopbackSlot(port: port, path: path)
                     listener = made
                     redirect = made.redirectURI
                 } catch {

@@ -135,11 +135,17 @@ extension CommandRun {
                 } catch {
                     // No redirect reached the loopback listener: cancel the pending login and offer the menu again.
                     console.message("No redirect: \(error.errorDescription ?? "the listener failed").")
+                    environment.loopback?.close()
                     try? await service.retryRegistration()
                     return .next
                 }
             }
-            guard await completeRedirect(callback) else { return .next }
+            // A refused redirect (a forged one) leaves the login waiting, and the listener listening; once the login is
+            // over, nothing listens on its port.
+            guard await completeRedirect(callback) else {
+                environment.loopback?.close()
+                return .next
+            }
         }
     }
 
@@ -170,8 +176,9 @@ extension CommandRun {
             console.message("Open this URL in a browser and sign in:")
             console.message(url.absoluteString)
         }
-        if let listener = environment.loopback {
-            console.message("Waiting for the redirect on \(listener.redirectURI.absoluteString) ...")
+        if let slot = environment.loopback {
+            let listener = try slot.listener()
+            if showing { console.message("Waiting for the redirect on \(listener.redirectURI.absoluteString) ...") }
             return try await listener.waitForRedirect(timeout: 600)
         }
         while true {

@@ -47,8 +47,9 @@ public enum RegistrationFailure: Error, Sendable, Equatable, Codable {
     case codeSuperseded
     /// Too many wrong codes for this attempt; the attempt is over and a new code must be requested from **D**.
     case tooManyAttempts
-    /// Too many redirects that did not belong to the social login in progress were refused
-    /// (``RegStateConfiguration/maxRefusedRedirects``): the login was discarded; start again.
+    /// Too many redirects that did not belong to the social login in progress were refused: the login was discarded;
+    /// start again. No longer made (a refused redirect never ends the login it waits for); kept so that journals
+    /// written by earlier versions still read.
     case tooManyRefusedRedirects
     /// The provider asked to slow down (HTTP 429); `retryAfter` is its `Retry-After` in seconds, when it sent one.
     case rateLimited(retryAfter: Int?)
@@ -126,9 +127,8 @@ extension RegistrationFailure {
 
     /// Whether the social login in progress survives this failure: the redirect did not belong to it (wrong or
     /// missing `state`, another issuer's `iss`, not this client's redirect URI, or no code), so it was refused
-    /// without a token request and the login waits for its genuine redirect. A forged link cannot end a sign-in;
-    /// after ``RegStateConfiguration/maxRefusedRedirects`` of them the login ends in **F**
-    /// ``tooManyRefusedRedirects``.
+    /// without a token request and the login waits for its genuine redirect. A forged link cannot end a sign-in,
+    /// however many come.
     public var keepsSocialLogin: Bool {
         switch self {
         case .stateMismatch, .issuerMismatchInCallback, .malformedCallback: true

@@ -228,9 +228,8 @@ public actor RegStateService {
             // One callback per login: a replay of this redirect finds nothing pending, here or in the store.
             let remembered = attempt.login.take()
             let result = await runner.exchangeAuthorizationCode(callback, remembered: remembered) { await self.isAuthenticating }
-            // A redirect that is not this login's was refused: the login stays for its own (one more refusal counted).
-            if case .registrationFailed(let failure)? = result, failure.keepsSocialLogin, var kept = remembered {
-                kept.refusedRedirects = (kept.refusedRedirects ?? 0) + 1
+            // A redirect that is not this login's was refused: the login stays for its own, however many come.
+            if case .registrationFailed(let failure)? = result, failure.keepsSocialLogin, let kept = remembered {
                 attempt.login = kept
             }
             return await answer(nil, feeding: result)

@@ -80,9 +80,9 @@ extension EffectRunner {
     }
 
     /// A redirect that does not match the login it would complete (``RegistrationFailure/keepsSocialLogin``) is
-    /// refused before anything is taken or sent; the login stays for its genuine redirect, with one more refusal
-    /// counted under the store's lock, until ``RegStateConfiguration/maxRefusedRedirects`` discards it. `nil` when the
-    /// redirect belongs to the login or carries the provider's error answer for it.
+    /// refused before anything is taken, sent or written; the login stays for its genuine redirect, however many such
+    /// redirects come (a web page can aim any number of them at a loopback port or a custom scheme: none may end the
+    /// sign-in). `nil` when the redirect belongs to the login or carries the provider's error answer for it.
     private func refuseForeignRedirect(_ callback: URL, remembered: PendingLogin?) async -> MachineEvent? {
         var login = remembered
         if login == nil { login = await tokens.pendingLogin() }
@@ -99,17 +99,7 @@ extension EffectRunner {
             if case .authorizationError = error {} else if !failure.keepsSocialLogin { return .registrationFailed(failure) }
         }
         guard failure.keepsSocialLogin else { return nil }
-        let bound = configuration.maxRefusedRedirects
-        var count = (login.refusedRedirects ?? 0) + 1
-        do {
-            count = try await tokens.withExclusiveAccess {
-                try await tokens.countRefusedRedirect(state: login.request.state, atLeast: login.refusedRedirects ?? 0,
-                                                      bound: bound)
-            }
-        } catch {
-            logger.log(.warning, "pending login: the refused redirect was not counted in the store: \(error.localizedDescription)")
-        }
-        logger.log(.warning, "a redirect that is not this login's was refused (\(failure.reasonCode)), \(count) of \(bound) tolerated")
-        return .registrationFailed(count > bound ? .tooManyRefusedRedirects : failure)
+        logger.log(.warning, "a redirect that is not this login's was refused (\(failure.reasonCode)); the login waits for its own")
+        return .registrationFailed(failure)
     }
 }
