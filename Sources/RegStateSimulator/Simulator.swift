@@ -39,6 +39,8 @@ public actor Simulator {
     public internal(set) var checkRegistrationCount = 0
     /// Whether the resource endpoint answers `403 FORCED_LOGOUT`.
     var forcesLogoutAtResource = false
+    /// Characters added to every pushed `request_uri` (``setPushedRequestURIPadding(_:)``).
+    var pushedRequestURIPadding = 0
     /// Whether the resource endpoint takes the backend security token instead of the provider access token.
     var resourceTakesSecurityToken = false
     /// Whether the resource endpoint answers `401` to every token (a backend that keeps rejecting).

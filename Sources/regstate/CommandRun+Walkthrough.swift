@@ -179,12 +179,40 @@ extension CommandRun {
         if let slot = environment.loopback {
             let listener = try slot.listener()
             if showing { console.message("Waiting for the redirect on \(listener.redirectURI.absoluteString) ...") }
-            return try await listener.waitForRedirect(timeout: 600)
+            return try await loopbackRedirect(listener)
         }
         while true {
             guard let line = await ask("Paste the full redirect URL: ") else { return nil }
             if let redirect = URL(string: line), redirect.scheme != nil { return redirect }
             console.message("That is not a URL: paste the whole address the browser was sent to, starting with its scheme.")
+        }
+    }
+
+    /// The redirect caught by `listener` within ten minutes. A pushed sign-in page (RFC 9126) dies after its
+    /// `expires_in`: when it does before the redirect came, the login is pushed again and the new URL shown, and the
+    /// wait goes on (a redirect for the earlier page still finishes the login). Pushes at most once a second.
+    ///
+    /// - Throws: ``LoopbackListenerError`` when no redirect arrives in time, or the login cannot be pushed again.
+    private func loopbackRedirect(_ listener: LoopbackRedirectListener) async throws(LoopbackListenerError) -> URL {
+        let clock = SystemClock()
+        let deadline = clock.now().addingTimeInterval(600)
+        while true {
+            let pageDies = await service.pendingSocialLogin()?.authorizationURLExpiresAt
+            let until = min(deadline, pageDies.map { max($0, clock.now().addingTimeInterval(1)) } ?? deadline)
+            do {
+                return try await listener.waitForRedirect(timeout: until.timeIntervalSince(clock.now()))
+            } catch .timedOut where until < deadline {
+                do {
+                    let page = try await service.reopenSocialLogin()
+                    console.message("The sign-in page (a pushed request) expired at "
+                        + "\(pageDies.map(EventText.timestamp) ?? "its deadline"); it was pushed again. Open this URL in a "
+                        + "browser and sign in (a page already open still works):")
+                    console.message(page.absoluteString)
+                } catch {
+                    await reportFailure(error)
+                    throw .timedOut
+                }
+            }
         }
     }
 

@@ -26,6 +26,36 @@ extension EffectRunner {
         return .success(login)
     }
 
+    /// The login in progress (`remembered`, or after a relaunch the stored one) with its authorization request pushed
+    /// again (RFC 9126) because its `request_uri` expired: same `state`, `nonce`, PKCE and DPoP key, so a redirect for
+    /// the earlier URL still finishes it; the new URL is kept in the store when the login is still the stored one.
+    func pushLoginAgain(_ remembered: PendingLogin?) async -> Result<PendingLogin, RegistrationFailure> {
+        var stored: PendingLogin? = nil
+        if remembered == nil { stored = await tokens.pendingLogin() }
+        guard var login = remembered ?? stored else { return .failure(.noPendingLogin) }
+        do {
+            let key = try registrationKey()
+            // The key the login's tokens are to be bound to must still be the installation's (as at the exchange).
+            if let bound = login.dpopKeyThumbprint, key?.thumbprint != bound { return .failure(.pendingLoginSuperseded) }
+            login.request = try await provider.pushAgain(login.request, dpopKey: login.dpopKeyThumbprint == nil ? nil : key,
+                                                         prompt: login.prompt.flatMap(LoginPrompt.init))
+        } catch {
+            return .failure(RegistrationFailure(error))
+        }
+        let again = login
+        do {
+            try await tokens.withExclusiveAccess {
+                // Only a login still stored (not taken by its redirect, not superseded meanwhile) is rewritten.
+                if await tokens.pendingLogin()?.request.state == again.request.state {
+                    try await tokens.savePendingLogin(again)
+                }
+            }
+        } catch {
+            logger.log(.warning, "the login's new sign-in page is not kept across a relaunch: \(error.localizedDescription)")
+        }
+        return .success(again)
+    }
+
     /// Removes the stored pending login: the one with `state` when given, otherwise whichever is stored (a cancel,
     /// a failure, a passwordless begin that supersedes it). The shell passes the state of its own login only: a
     /// stored login it does not hold is another process's (or was already taken).
