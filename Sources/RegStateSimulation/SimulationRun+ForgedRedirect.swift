@@ -185,7 +185,7 @@ extension SimulationRun {
     /// reach, a store that could not be read): the login is left as it was, and nothing is claimed about it.
     static func uncheckable(_ failure: RegistrationFailure) -> Bool {
         switch failure {
-        case .providerUnreachable, .discoveryFailed, .malformedResponse, .storage, .rateLimited: true
+        case .transient, .providerUnreachable, .discoveryFailed, .malformedResponse, .storage, .rateLimited: true
         default: false
         }
     }

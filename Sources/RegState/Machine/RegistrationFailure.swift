@@ -5,7 +5,12 @@ import Foundation
 public enum RegistrationFailure: Error, Sendable, Equatable, Codable {
     /// The provider's discovery document could not be fetched or did not describe the configured issuer.
     case discoveryFailed(String)
-    /// The provider could not be reached.
+    /// A network condition met on the way (``TransientIssue``: no connection, a dropped one, a timeout, a captive
+    /// portal's page, or the service's transient failure), with what happened; its reason code is the issue's, the
+    /// same as a renewal's **E** for the same condition (``TransientIssue/reasonCode``). Nothing was changed: try again.
+    case transient(TransientIssue, detail: String)
+    /// The provider could not be reached. No longer made (``transient(_:detail:)`` is, with the code the same network
+    /// condition has everywhere); kept so that journals written by earlier versions still read.
     case providerUnreachable(String)
     /// The provider refused the pushed authorization request (RFC 9126 §2.3): `error` is its OAuth error code (or
     /// the status of an answer without one), `description` its explanation. The browser was not opened.
@@ -77,6 +82,9 @@ extension RegistrationFailure: LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .discoveryFailed(let detail): "The sign-in service is misconfigured (\(detail))."
+        case .transient(.noInternet, let detail):
+            "The sign-in service cannot be reached: no connection (\(detail)). Check the connection and try again."
+        case .transient(.ssoUnspecifiedIssue, let detail): "The sign-in service had a problem (\(detail)). Try again."
         case .providerUnreachable(let detail): "The sign-in service cannot be reached (\(detail)). Try again."
         case .pushedAuthorizationRefused(let error, let description):
             "The sign-in service refused the sign-in request (\(error)\(description.map { ": \($0)" } ?? ""))."
@@ -140,6 +148,7 @@ extension RegistrationFailure {
     public var reasonCode: String {
         switch self {
         case .discoveryFailed: "discovery_failed"
+        case .transient(let issue, _): issue.reasonCode
         case .providerUnreachable: "provider_unreachable"
         case .pushedAuthorizationRefused: "pushed_authorization_refused"
         case .pushedAuthorizationUnavailable: "pushed_authorization_unavailable"

@@ -59,8 +59,7 @@ package actor OIDCClient {
         var request = HTTPRequest(method: .get, url: configuration.discoveryURL)
         request.headers["Accept"] = "application/json"
         let response = try await ResponseReading.send(request, over: transport)
-        guard response.isSuccess else { throw ResponseReading.failure(response) }
-        let metadata = try ProviderMetadata.read(discovery: response.body)
+        let metadata = try ProviderMetadata.read(discovery: try ResponseReading.documentBody(response))
         guard metadata.issuer == configuration.issuerIdentifier else {
             throw .issuerMismatch(expected: configuration.issuerIdentifier, found: metadata.issuer)
         }
