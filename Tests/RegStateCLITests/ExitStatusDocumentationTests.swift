@@ -77,4 +77,14 @@ struct UnusableStoreTests {
         #expect(!result.stderr.contains("For the commands and options, run: "), "not a usage error: \(result.stderr)")
         #expect(ExitStatusTable.rows(for: Command(rawValue: arguments[0]) ?? .walkthrough).contains { $0.status == 1 })
     }
+
+    @Test("Given --store under a file (/dev/null/regstate), then exit 1 with one line saying why, nothing on stdout")
+    func storeUnderAFile() async throws {
+        let result = try await CLIProcess.run(["--store", "/dev/null/regstate"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines.first?.hasPrefix("regstate: cannot use store directory /dev/null/regstate") == true,
+                "\(result.stderr)")
+    }
 }
