@@ -14,7 +14,7 @@ import RegState
 /// listener when the login ends: the port is released.
 ///
 /// `@unchecked Sendable` is safe: the properties are immutable, and what the serving thread shares with waiting tasks
-/// is behind `LockedValue` in ``LoopbackServer``.
+/// is behind `LockedValue` in the internal `LoopbackServer`.
 public final class LoopbackRedirectListener: @unchecked Sendable {
     /// The port the listener is bound to.
     public let port: UInt16
