@@ -13,7 +13,8 @@ public enum LoopbackListenerError: Error, Sendable, Equatable {
     case closed
     /// Another wait is already running on this listener.
     case alreadyWaiting
-    /// The redirect's request target could not form a URL.
+    /// The redirect's request target could not form a URL. No longer thrown: such a request is answered 400 and the
+    /// wait goes on (a forged request must not end it); kept for source compatibility.
     case malformedRequest
 }
 

@@ -3,7 +3,7 @@ import RegState
 
 /// A data session the provider opened for an authorized app (the ongoing-access design's `DMESession`): its scope and lifetime.
 ///
-/// The session key addresses the prepared data; it is not shown in descriptions.
+/// The session key addresses the prepared data; it is not shown in its description, debug description or mirror.
 public struct OngoingAccessSession: Sendable, Equatable {
     /// The key the data calls name.
     public let key: String
@@ -20,9 +20,17 @@ public struct OngoingAccessSession: Sendable, Equatable {
     }
 }
 
-extension OngoingAccessSession: CustomStringConvertible {
+extension OngoingAccessSession: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Scope and expiry, not the key.
     public var description: String { "OngoingAccessSession(expires \(RecordedTime.text(expiresAt)), redacted)" }
+
+    /// The same redacted description.
+    public var debugDescription: String { description }
+
+    /// Scope and expiry, not the key: what `dump` shows.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["scope": scope, "expiresAt": expiresAt, "key": "redacted"], displayStyle: .struct)
+    }
 }
 
 /// What ``OngoingAccessService/authorizeOngoingAccess(scope:oAuthToken:)`` hands back.

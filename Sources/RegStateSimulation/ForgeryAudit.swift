@@ -2,7 +2,7 @@ import Foundation
 import RegState
 
 /// The forged-redirect world's referee on the wire (``SimulationWorld/forgedRedirect``): while a process is handed a
-/// redirect that must make no token request (a forged one, or the genuine one after the login was discarded), any
+/// redirect that must make no token request (a forged one), any
 /// authorization-code grant that process sends is a `forged-refused` violation, reported as it leaves.
 final class ForgeryAudit: @unchecked Sendable {
     // @unchecked: every mutable field is guarded by `lock`; `ledger` is Sendable.

@@ -3,14 +3,14 @@ import RegState
 import RegStateTesting
 
 /// The forged-redirect world (``SimulationWorld/forgedRedirect``): a self-renewing world in which every social
-/// registration meets up to `maxRefusedRedirects + 1` forged redirects (each a ``RedirectForgery``) before the
+/// registration meets up to ``maxForgeries`` forged redirects (each a ``RedirectForgery``) before the
 /// genuine one, and now and then the app is relaunched in the middle, so that the genuine redirect reaches a new
 /// process that knows the login only from the store. Invariants, checked as each redirect is handed in:
 /// - `forged-refused`: a forged redirect is refused and makes no token request (``ForgeryAudit`` watches the wire);
-/// - `forged-bound`: the redirect past the bound is refused with `tooManyRefusedRedirects` (the user is told), and the
-///   genuine redirect after it completes nothing and makes no token request (the login was discarded);
-/// - `genuine-completes`: within the bound, the genuine redirect completes the login — unless the network or the disk
-///   failed it, or a logout or clear-state ended the login meanwhile;
+/// - `forged-never-ends`: no refusal ends the login, however many came (never `tooManyRefusedRedirects`, never a
+///   refusal that does not keep the login, unless the redirect could not be checked for a transient reason);
+/// - `genuine-completes`: after any number of forged redirects, the genuine redirect completes the login — unless the
+///   network or the disk failed it, or a logout or clear-state ended the login meanwhile;
 /// - `superseded-refused`: now and then another process begins its own login while this one's is pending (an app and
 ///   its extension, two launches): the newer login supersedes the older, whose redirect is refused, and taking the
 ///   older never removes the newer one's record, whose redirect then completes (`genuine-completes`).
@@ -32,6 +32,9 @@ extension SimulationRun {
         let genuine: URL
     }
 
+    /// The most forged redirects before a genuine one: past the three that once ended a login.
+    static let maxForgeries = 6
+
     /// The registration of the forged-redirect world on slot `index`, run to its end before the next action.
     func registerPastForgeries(_ index: Int) async {
         guard var service = slots[index].service, let audit = forgeryAudit else { return }
@@ -49,25 +52,16 @@ extension SimulationRun {
             return ledger.note("call  p\(slots[index].incarnation) register -> did not begin (\(error))")
         }
         forgeryTally.logins += 1
-        let bound = configuration().maxRefusedRedirects
-        let forgeries = worldRandom.below(bound + 2)
+        let forgeries = worldRandom.below(Self.maxForgeries + 1)
         let relaunchBefore: Int? = worldRandom.chance(40) ? worldRandom.below(forgeries + 1) : nil
         // A relaunch forgets the login held in memory, and the new process would take whichever login is stored.
         let competing = relaunchBefore == nil ? await beginCompetingLogin(besides: index) : nil
         let traced = ledger.trace.count
-        var discarded = false
         var uncounted = 0
         for attempt in 0...forgeries {
             if attempt == relaunchBefore {
                 await launch(index, reason: "relaunch while a login is pending")
                 forgeryTally.relaunched += 1
-                // A discard the store could not record (a full disk, a locked device refused the count or the
-                // removal) ends with the process that knew it: the new one reads the login as the store keeps it
-                // (seed 8380000126).
-                if discarded, ledger.diskMishapCount != mishaps {
-                    discarded = false
-                    ledger.note("check the discarded login's record outlived its process (a disk fault kept it)")
-                }
                 guard let relaunched = slots[index].service else { return }
                 service = relaunched
                 // Another process registered meanwhile: the relaunch found its session, and the login is moot.
@@ -80,9 +74,7 @@ extension SimulationRun {
             let forgery = attempt < forgeries ? RedirectForgery.allCases[worldRandom.below(RedirectForgery.allCases.count)] : nil
             let callback = forgery.flatMap { $0.apply(to: genuine) } ?? genuine
             let what = forgery.map { "a forged redirect (\($0.rawValue))" } ?? "the genuine redirect"
-            let mustSendNothing = forgery != nil || discarded
-            if mustSendNothing { audit.watch(incarnation, handed: what) }
-            let storedBefore = Self.storedRefusals(disk.peek("pending_login"))
+            if forgery != nil { audit.watch(incarnation, handed: what) }
             let outcome: Result<Void, any Error>
             do {
                 _ = try await service.completeSocialRegistration(callback: callback)
@@ -95,18 +87,10 @@ extension SimulationRun {
             ledger.note("call  p\(incarnation) completes with \(what) -> \(Self.describe(outcome)); "
                         + "\(Self.describe(await service.state)), \(kept)")
             guard liveness.isAlive(incarnation) else { return }
-            // A redirect refused for a transient reason (the provider's metadata unreachable) counts no refusal.
-            if let failure = Self.failure(of: outcome), forgery != nil, !failure.keepsSocialLogin,
-               failure != .tooManyRefusedRedirects {
-                uncounted += 1
-            }
-            // A forged redirect refused without a count the store kept: the store could not be read (a locked
-            // device: a storage error), or its count was not written (a full disk, a locked device; seed
-            // 8430000546). A relaunched process knows only the stored count (the same login's, no newer one).
-            if forgery != nil, case .failure(let error) = outcome, case .storage? = error as? RegStateServiceError {
-                uncounted += 1
-            } else if forgery != nil, competing == nil, let failure = Self.failure(of: outcome), failure.keepsSocialLogin,
-                      let before = storedBefore, let after = Self.storedRefusals(disk.peek("pending_login")), after <= before {
+            // A redirect refused for a transient reason (the provider's metadata unreachable) could not be checked.
+            let failure = Self.failure(of: outcome)
+            if let failure, forgery != nil, !failure.keepsSocialLogin, failure != .tooManyRefusedRedirects,
+               Self.uncheckable(failure) {
                 uncounted += 1
             }
             let excused = ledger.diskMishapCount != mishaps || endedMeanwhile(since: traced)
@@ -117,15 +101,11 @@ extension SimulationRun {
                     ledger.violation("forged-refused", "p\(incarnation) took a forged redirect (\(forgery.rawValue))")
                     return
                 }
-                if attempt == bound {
-                    // Discarded only when it said so (a refusal the store could not count, or an unchecked redirect,
-                    // leaves the login, excused below).
-                    discarded = Self.failure(of: outcome) == .tooManyRefusedRedirects
-                    if discarded { forgeryTally.discarded += 1 }
-                    if !discarded, !excused {
-                        ledger.violation("forged-bound", "p\(incarnation)'s refusal \(attempt + 1) (past the bound of "
-                                         + "\(bound)) did not tell the user: \(Self.describe(outcome))")
-                    }
+                if let failure, !failure.keepsSocialLogin, !Self.uncheckable(failure), !excused {
+                    forgeryTally.discarded += 1
+                    ledger.violation("forged-never-ends", "p\(incarnation)'s refusal \(attempt + 1) of a forged "
+                                     + "redirect ended the login: \(Self.describe(outcome))")
+                    return
                 }
                 continue
             }
@@ -133,12 +113,10 @@ extension SimulationRun {
             case .success where competing != nil && !excused:
                 ledger.violation("superseded-refused", "p\(incarnation) completed a login that slot "
                                  + "\(competing?.slot ?? 0)'s newer login superseded")
-            case .success where discarded:
-                ledger.violation("forged-bound", "p\(incarnation) completed a login discarded after \(forgeries) forged redirects")
             case .success:
                 forgeryTally.completed += 1
                 _ = try? await service.confirmRegistration()
-            case .failure(let error) where !discarded && !excused && Self.lostLogin(error):
+            case .failure(let error) where !excused && Self.lostLogin(error):
                 ledger.violation("genuine-completes", "p\(incarnation)'s genuine redirect after \(forgeries) forged "
                                  + "one(s) found no login: \(error)")
             case .failure:
@@ -203,16 +181,19 @@ extension SimulationRun {
         }
     }
 
+    /// Whether a refusal says the redirect could not be checked for a transient reason (the provider's metadata out of
+    /// reach, a store that could not be read): the login is left as it was, and nothing is claimed about it.
+    static func uncheckable(_ failure: RegistrationFailure) -> Bool {
+        switch failure {
+        case .transient, .providerUnreachable, .discoveryFailed, .malformedResponse, .storage, .rateLimited: true
+        default: false
+        }
+    }
+
     /// The registration failure `outcome` reports, if it is one.
     static func failure(of outcome: Result<Void, any Error>) -> RegistrationFailure? {
         guard case .failure(let error) = outcome, case .registration(let failure)? = error as? RegStateServiceError else { return nil }
         return failure
-    }
-
-    /// The refused redirects a stored pending login counts (`nil` when there is none, or it cannot be read).
-    static func storedRefusals(_ record: Data?) -> Int? {
-        guard let record, let login = try? JSONValue.parse(record), login["request"] != nil else { return nil }
-        return login["refusedRedirects"]?.intValue ?? 0
     }
 
     /// Whether a logout, forced logout or clear-state may have ended the login in progress: one returned since the
@@ -239,7 +220,7 @@ extension SimulationRun {
         guard forgeryAudit != nil else { return }
         let tally = forgeryTally
         ledger.note("check forged redirects: \(tally.logins) login(s), \(tally.forged) forged redirect(s) refused, "
-                    + "\(tally.relaunched) relaunch(es) mid-login, \(tally.discarded) discarded past the bound, "
+                    + "\(tally.relaunched) relaunch(es) mid-login, \(tally.discarded) ended by a refusal, "
                     + "\(tally.completed) completed, \(tally.superseded) newer login(s) begun meanwhile")
     }
 }

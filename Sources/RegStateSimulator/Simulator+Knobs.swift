@@ -6,6 +6,10 @@ extension Simulator {
     /// Takes the network away (`true`: every request throws `TransportError.offline`) or gives it back.
     public func setOffline(_ offline: Bool) { configuration.isOffline = offline }
 
+    /// Puts the device behind a captive portal (every request answered `200` with a Wi-Fi sign-in page) or takes it
+    /// out; see ``SimulatorConfiguration/behindCaptivePortal``.
+    public func setBehindCaptivePortal(_ behind: Bool) { configuration.behindCaptivePortal = behind }
+
     /// Changes a user's display name at the provider (userinfo and later ID tokens say the new one), as a user who
     /// edits their account would; creates the user when unknown.
     public func renameUser(email: String, to name: String) {

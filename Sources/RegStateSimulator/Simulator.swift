@@ -39,6 +39,8 @@ public actor Simulator {
     public internal(set) var checkRegistrationCount = 0
     /// Whether the resource endpoint answers `403 FORCED_LOGOUT`.
     var forcesLogoutAtResource = false
+    /// Characters added to every pushed `request_uri` (``setPushedRequestURIPadding(_:)``).
+    var pushedRequestURIPadding = 0
     /// Whether the resource endpoint takes the backend security token instead of the provider access token.
     var resourceTakesSecurityToken = false
     /// Whether the resource endpoint answers `401` to every token (a backend that keeps rejecting).
@@ -165,6 +167,10 @@ public actor Simulator {
     /// Answers one request, as the in-process transport delivers it.
     func serve(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         if configuration.isOffline { throw TransportError.offline }
+        if configuration.behindCaptivePortal {
+            return HTTPResponse(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"],
+                                body: Data("<html><body>Accept the terms to use the Wi-Fi.</body></html>".utf8))
+        }
         if let redirect = configuration.redirects.first(where: { $0.matches(request.url) }) {
             requestLog.append("\(request.method.rawValue) \(request.url.path) redirected")
             return HTTPResponse(status: redirect.status, headers: ["Location": redirect.to.absoluteString])

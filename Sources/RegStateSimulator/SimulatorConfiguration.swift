@@ -47,6 +47,9 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     public var latency: TimeInterval
     /// When `true`, every request throws `TransportError.offline` without reaching the world. Default `false`.
     public var isOffline: Bool
+    /// Whether every request is answered by a captive portal instead (`200` with a Wi-Fi sign-in page in HTML, as a
+    /// hotel or airport network does before its terms are accepted): the device has a network, but not the internet.
+    public var behindCaptivePortal = false
     /// When `true`, every refresh-token grant answers `400 invalid_grant`: the provider's explicit refusal to renew.
     /// Default `false`.
     public var refusesRefresh: Bool

@@ -5,7 +5,9 @@ import RegState
 ///
 /// Its failure switches (``failNextWrite(_:)``, ``failNextRead(_:)``) let callers test what they do when storage
 /// fails, which the file store cannot be made to do on demand.
-public final class InMemorySecureStore: SecureStore {
+///
+/// It holds tokens, so its mirror (`dump`, a debugger's variable view) shows how many items it holds, never their values.
+public final class InMemorySecureStore: SecureStore, CustomReflectable {
     /// The values plus the pending injected failures.
     private struct State {
         var values: [String: Data]
@@ -17,6 +19,11 @@ public final class InMemorySecureStore: SecureStore {
     private let state: LockedValue<State>
     /// This store's exclusive lock (within the process: the store is not shared with other processes).
     private let exclusive = ProcessLocalLock()
+
+    /// The number of items, never their values.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["items": state.withLock { $0.values.count }], displayStyle: .class)
+    }
 
     /// Creates a store holding `initial` (its keys are taken as given).
     public init(_ initial: [String: Data] = [:]) {

@@ -32,6 +32,10 @@ enum CLI {
             environment = try CLIEnvironment.make(options, providerTransport: providerTransport)
         } catch let error as UsageError {
             return usageFailure(error, invocation, terminal)
+        } catch let error as StoreUnusable {
+            // The run's failure, not the command line's: exit 1 with the reason, and no pointer to --help.
+            terminal.note("regstate: \(error.message).")
+            return ExitCode.failure
         } catch {
             terminal.note("regstate: \(error.localizedDescription)")
             return ExitCode.failure

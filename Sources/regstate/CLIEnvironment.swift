@@ -11,8 +11,8 @@ struct CLIEnvironment: Sendable {
     /// The simulator, when no `--issuer` was given and the command is the walkthrough or device-login (it plays the
     /// user and holds the inbox). Other commands on the simulator open its world only when they send a request.
     let simulator: Simulator?
-    /// The loopback listener, with `--loopback`.
-    let loopback: LoopbackRedirectListener?
+    /// The loopback listener, with `--loopback`: one per social login, on one port.
+    let loopback: LoopbackSlot?
     /// Whether the backend steps are skipped (`--issuer` without `--backend`).
     let backendSkipped: Bool
     /// The registration backend's URL, when there is one.
@@ -25,8 +25,8 @@ struct CLIEnvironment: Sendable {
     /// - Parameter providerTransport: How a real provider (`--issuer`) is reached; URLSession unless a test routes it
     ///   elsewhere (to a simulator, say).
     ///
-    /// - Throws: ``UsageError`` when the store cannot be used or the redirect cannot be listened on;
-    ///   ``SimulatorError`` when the simulator's world cannot be opened.
+    /// - Throws: ``StoreUnusable`` when the store cannot be used; ``UsageError`` when the redirect cannot be listened
+    ///   on; ``SimulatorError`` when the simulator's world cannot be opened.
     static func make(_ options: CLIOptions, providerTransport: (any HTTPTransport)? = nil) throws -> CLIEnvironment {
         // The store first: opening it creates and checks the directory the simulator's world also lives in.
         // URLSession only for a real provider: on the simulator path no networking object is built.
@@ -36,12 +36,12 @@ struct CLIEnvironment: Sendable {
         dependencies.platform = options.platform == .web ? FixedPlatformService.web : SystemPlatformService()
         if let issuer = options.issuer, let clientID = options.clientID {
             var redirect = options.redirectURI ?? SimulatorConfiguration.literalURL(CLIOptions.defaultRedirectURI)
-            var listener: LoopbackRedirectListener?
+            var listener: LoopbackSlot?
             if options.loopback {
                 let port = options.redirectURI?.port.flatMap { UInt16(exactly: $0) } ?? 0
                 let path = options.redirectURI.map(\.path).flatMap { $0.isEmpty ? nil : $0 } ?? "/callback"
                 do {
-                    let made = try LoopbackRedirectListener(port: port, path: path)
+                    let made = try LoopbackSlot(port: port, path: path)
                     listener = made
                     redirect = made.redirectURI
                 } catch {
@@ -99,7 +99,7 @@ struct CLIEnvironment: Sendable {
     }
 
     private static func dependencies(at path: String, keychain: Bool,
-                                     transport: any HTTPTransport) throws(UsageError) -> RegStateDependencies {
+                                     transport: any HTTPTransport) throws(StoreUnusable) -> RegStateDependencies {
         do {
             guard keychain else { return try .onDisk(atPath: path, transport: transport) }
             let store = URL(fileURLWithPath: path, isDirectory: true)
@@ -107,7 +107,7 @@ struct CLIEnvironment: Sendable {
                                         journal: try FileJournal(url: store.appendingPathComponent("journal.log")),
                                         transport: transport)
         } catch {
-            throw UsageError("cannot use store directory \(path) (\(error.localizedDescription))")
+            throw StoreUnusable(path: path, reason: error.localizedDescription)
         }
     }
 }

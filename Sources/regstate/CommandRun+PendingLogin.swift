@@ -21,11 +21,11 @@ extension CommandRun {
             + "\(EventText.timestamp(pending.expiresAt))).")
         var signInPage = pending.authorizationURL
         if pending.isAuthorizationURLExpired {
-            // A pushed request_uri (RFC 9126) lives briefly: a dead one is never opened; the login begins again.
+            // A pushed request_uri (RFC 9126) lives briefly: a dead one is never opened; the login is pushed again.
             do {
                 signInPage = try await service.reopenSocialLogin()
                 console.message("Its sign-in page (a pushed request) expired at "
-                    + "\(pending.authorizationURLExpiresAt.map(EventText.timestamp) ?? started); the login began again.")
+                    + "\(pending.authorizationURLExpiresAt.map(EventText.timestamp) ?? started); it was pushed again.")
             } catch {
                 await reportFailure(error)
                 return .next

@@ -145,11 +145,17 @@ extension CommandRun {
                 } catch {
                     // No redirect reached the loopback listener: cancel the pending login and offer the menu again.
                     console.message("No redirect: \(error.errorDescription ?? "the listener failed").")
+                    environment.loopback?.close()
                     try? await service.retryRegistration()
                     return .next
                 }
             }
-            guard await completeRedirect(callback) else { return .next }
+            // A refused redirect (a forged one) leaves the login waiting, and the listener listening; once the login is
+            // over, nothing listens on its port.
+            guard await completeRedirect(callback) else {
+                environment.loopback?.close()
+                return .next
+            }
         }
     }
 
@@ -180,14 +186,43 @@ extension CommandRun {
             console.message("Open this URL in a browser and sign in:")
             console.message(url.absoluteString)
         }
-        if let listener = environment.loopback {
-            console.message("Waiting for the redirect on \(listener.redirectURI.absoluteString) ...")
-            return try await listener.waitForRedirect(timeout: 600)
+        if let slot = environment.loopback {
+            let listener = try slot.listener()
+            if showing { console.message("Waiting for the redirect on \(listener.redirectURI.absoluteString) ...") }
+            return try await loopbackRedirect(listener)
         }
         while true {
             guard let line = await ask("Paste the full redirect URL: ") else { return nil }
             if let redirect = URL(string: line), redirect.scheme != nil { return redirect }
             console.message("That is not a URL: paste the whole address the browser was sent to, starting with its scheme.")
+        }
+    }
+
+    /// The redirect caught by `listener` within ten minutes. A pushed sign-in page (RFC 9126) dies after its
+    /// `expires_in`: when it does before the redirect came, the login is pushed again and the new URL shown, and the
+    /// wait goes on (a redirect for the earlier page still finishes the login). Pushes at most once a second.
+    ///
+    /// - Throws: ``LoopbackListenerError`` when no redirect arrives in time, or the login cannot be pushed again.
+    private func loopbackRedirect(_ listener: LoopbackRedirectListener) async throws(LoopbackListenerError) -> URL {
+        let clock = SystemClock()
+        let deadline = clock.now().addingTimeInterval(600)
+        while true {
+            let pageDies = await service.pendingSocialLogin()?.authorizationURLExpiresAt
+            let until = min(deadline, pageDies.map { max($0, clock.now().addingTimeInterval(1)) } ?? deadline)
+            do {
+                return try await listener.waitForRedirect(timeout: until.timeIntervalSince(clock.now()))
+            } catch .timedOut where until < deadline {
+                do {
+                    let page = try await service.reopenSocialLogin()
+                    console.message("The sign-in page (a pushed request) expired at "
+                        + "\(pageDies.map(EventText.timestamp) ?? "its deadline"); it was pushed again. Open this URL in a "
+                        + "browser and sign in (a page already open still works):")
+                    console.message(page.absoluteString)
+                } catch {
+                    await reportFailure(error)
+                    throw .timedOut
+                }
+            }
         }
     }
 
@@ -211,7 +246,7 @@ extension CommandRun {
     static func emailHint(_ email: String) -> String {
         let reason = EmailAddress.problem(email.trimmingCharacters(in: .whitespacesAndNewlines))
         return "That email address cannot be used\(reason.map { ": \($0)" } ?? " (the provider refused it)")."
-            + " Choose the same option again and type an address like alice@example.com."
+            + " Choose the same option again and type a whole address: a name, then @, then a domain such as example.com."
     }
 
     func reportFailure(_ error: RegStateServiceError) async {

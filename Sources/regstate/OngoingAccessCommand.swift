@@ -35,6 +35,9 @@ enum OngoingAccessCommand {
             (service, tokenStore) = try await makeService(options, console: console)
         } catch let error as UsageError {
             return CLI.usageFailure(error, options.invocation, terminal)
+        } catch let error as StoreUnusable {
+            terminal.note("regstate: \(error.message).")
+            return ExitCode.failure
         } catch {
             console.message("regstate: \(error.localizedDescription)")
             return ExitCode.failure
@@ -56,7 +59,7 @@ enum OngoingAccessCommand {
         do {
             store = try FileSecureStore(directory: options.store.appendingPathComponent("secure", isDirectory: true))
         } catch {
-            throw UsageError("cannot use store directory \(options.storePath) (\(error.localizedDescription))")
+            throw StoreUnusable(path: options.storePath, reason: error.localizedDescription)
         }
         let crypto = SystemCrypto()
         let appKey: RSAPrivateKey

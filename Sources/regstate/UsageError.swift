@@ -1,4 +1,4 @@
-/// Bad usage: an unknown command or option, a missing or malformed value, a store that cannot be used. Exit 2.
+/// Bad usage: an unknown command or option, a missing or malformed value, options that do not go together. Exit 2.
 struct UsageError: Error, Sendable, Equatable {
     /// One line for people, without the `regstate:` prefix.
     var message: String

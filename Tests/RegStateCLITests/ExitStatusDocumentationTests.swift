@@ -56,3 +56,35 @@ struct ExitStatusDocumentationTests {
         #expect(try await scenario.run(["status"]).status == 3)
     }
 }
+
+/// A store that cannot be used is an error of the run, not bad usage: exit 1 with the reason (issue 43).
+@Suite("CLI: a store that cannot be used")
+struct UnusableStoreTests {
+    static let commands: [[String]] = [
+        ["clear-state"], ["events"], ["events", "--json"], ["status"], ["logout"], ["notify-transient", "no-internet"],
+        ["walkthrough"], ["ongoing-access", "fetch"],
+    ]
+
+    @Test("Given --store naming a regular file, when a command runs, then it exits 1 (not 2) with the reason, and no usage hint",
+          arguments: commands)
+    func unusableStoreExitsOne(_ arguments: [String]) async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("regstate-not-a-dir-\(UUID().uuidString)")
+        try Data("not a directory".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try await CLIProcess.run(arguments + ["--store", file.path])
+        #expect(result.status == 1, "\(arguments): stderr: \(result.stderr)")
+        #expect(result.stderr.contains("cannot use store directory \(file.path)"), "\(arguments): \(result.stderr)")
+        #expect(!result.stderr.contains("For the commands and options, run: "), "not a usage error: \(result.stderr)")
+        #expect(ExitStatusTable.rows(for: Command(rawValue: arguments[0]) ?? .walkthrough).contains { $0.status == 1 })
+    }
+
+    @Test("Given --store under a file (/dev/null/regstate), then exit 1 with one line saying why, nothing on stdout")
+    func storeUnderAFile() async throws {
+        let result = try await CLIProcess.run(["--store", "/dev/null/regstate"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines.first?.hasPrefix("regstate: cannot use store directory /dev/null/regstate") == true,
+                "\(result.stderr)")
+    }
+}

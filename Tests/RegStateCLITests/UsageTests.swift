@@ -20,7 +20,7 @@ struct UsageTests {
         ["--json=yes"],
         ["--scope", ""],
         ["--scope", "openid \"email\""],
-        ["--store", "/dev/null/regstate"],
+        // A store that cannot be used (`--store /dev/null/regstate`) is not bad usage: exit 1 (UnusableStoreTests).
     ]
 
     @Test("Given bad usage, then one line on stderr, nothing on stdout, exit 2", arguments: badUsage)

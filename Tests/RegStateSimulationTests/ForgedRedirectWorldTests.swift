@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// The forged-redirect world (`--world forged`): every registration meets up to four forged redirects before the
+/// The forged-redirect world (`--world forged`): every registration meets up to six forged redirects before the
 /// genuine one, sometimes across a relaunch. Invariants: `forged-refused` (refused, no token request),
-/// `genuine-completes` (within the bound the genuine redirect completes the login), `forged-bound` (past it the login
-/// is discarded, the user told, and the genuine redirect completes nothing). The mutation rows
-/// `forged-redirect-keeps-login` and `refused-redirect-bound` (Scripts/mutations.txt) show them catching each defect.
+/// `genuine-completes` (after any number of them the genuine redirect completes the login), `forged-never-ends` (no
+/// refusal ends the login: issue 43, where four forged redirects once discarded it). The mutation rows
+/// `forged-redirect-keeps-login` and `refused-redirect-ends-login` (Scripts/mutations.txt) show them catching each defect.
 @Suite("Simulation: the forged-redirect world", .serialized)
 struct ForgedRedirectWorldTests {
     /// Seeds of this world that found an engine defect: 5, 29, 50, 446, 631 (after a relaunch the redirect's check needs
@@ -18,7 +18,7 @@ struct ForgedRedirectWorldTests {
     /// check excused only a clear-state that had returned).
     static let regressionSeeds: [UInt64] = [5, 29, 50, 276, 411, 446, 631, 1370, 8_220_005_634]
 
-    @Test("Given seeds in the forged-redirect world, when each life runs, then every invariant holds, with forgeries refused, relaunches mid-login, logins discarded past the bound and genuine ones completed")
+    @Test("Given seeds in the forged-redirect world, when each life runs, then every invariant holds, with forgeries refused, relaunches mid-login, and genuine ones completed after more than three forgeries")
     func forgedSeeds() async throws {
         let outcome = try await SimulationProcess.run(["--seeds", "1..40", "--world", "forged", "--trace"])
         #expect(outcome.status == 0, "\(outcome.lines.filter { $0.contains("VIOLATION") }.joined(separator: "\n"))")
@@ -26,7 +26,19 @@ struct ForgedRedirectWorldTests {
         let calls = outcome.lines.filter { $0.contains(" completes with ") }
         #expect(calls.contains { $0.contains("a forged redirect") && $0.contains("-> refused") })
         #expect(calls.contains { $0.contains("the genuine redirect -> accepted") })
-        #expect(calls.contains { $0.contains("tooManyRefusedRedirects") })
+        #expect(!calls.contains { $0.contains("tooManyRefusedRedirects") })
+        // Some login met four or more forged redirects in a row and still completed with its genuine one.
+        var run = 0
+        var longest = 0
+        for call in calls {
+            if call.contains("a forged redirect") && call.contains("-> refused") {
+                run += 1
+            } else {
+                if call.contains("the genuine redirect -> accepted") { longest = max(longest, run) }
+                run = 0
+            }
+        }
+        #expect(longest >= 4, "the longest run of forged redirects before an accepted genuine one: \(longest)")
         #expect(outcome.lines.contains { $0.contains("relaunch while a login is pending") })
         #expect(!outcome.lines.contains { $0.contains("check forged redirects: 0 login(s)") })
         // Another process's newer login superseded the pending one, whose redirect was refused; the newer completed.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import RegState
 @testable import RegStateLoopback
+import RegStateTestSupport
 
 @Suite("Loopback redirect listener")
 struct LoopbackListenerTests {
@@ -66,6 +67,99 @@ struct LoopbackListenerTests {
         #expect(throws: LoopbackListenerError.self) { try LoopbackRedirectListener(port: first.port) }
     }
 
+    // MARK: - Issue 43: connections side by side, each with its own deadline
+
+    /// A redirect target the tests send (any GET for /callback is a redirect to the listener).
+    static let genuineTarget = "/callback?code=genuine&state=s1"
+
+    @Test("Given three idle connections (a browser's preconnects) and a one-byte-a-second drip, when the genuine redirect comes, then the wait returns it at once, not after their 10 s each")
+    func idleAndDripDoNotDelay() async throws {
+        let listener = try LoopbackRedirectListener()
+        let idle = (0..<3).compactMap { _ in RawLoopbackClient(port: listener.port) }
+        #expect(idle.count == 3)
+        let drip = try #require(RawLoopbackClient(port: listener.port))
+        let dripping = Task.detached {
+            for byte in "GET /callback?code=drip HTTP/1.1\r\n\r\n" {
+                guard !Task.isCancelled, drip.send(String(byte)) else { return }
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+        defer { dripping.cancel() }
+        let port = listener.port
+        let browser = Task { await RawLoopbackClient.fetch(port: port, target: Self.genuineTarget) }
+        // Served one at a time, the genuine redirect waited behind 3 × 10 s of idle connections and 10 s of drip.
+        // 25 s is a liveness bound only: side by side it arrives in milliseconds.
+        let url = try await listener.waitForRedirect(timeout: 25)
+        #expect(url.absoluteString == "http://127.0.0.1:\(port)\(Self.genuineTarget)")
+        guard case .answered(200, let page) = await browser.value else {
+            Issue.record("the browser got no page: \(await browser.value)")
+            return
+        }
+        #expect(page.contains("You can close this window"))
+        idle.forEach { $0.close() }
+    }
+
+    @Test("Given more idle connections than the listener serves at once, when the genuine redirect comes, then the oldest is closed to make room and the redirect is taken")
+    func connectionBound() async throws {
+        let listener = try LoopbackRedirectListener(connectionTimeout: 600, maxConnections: 4)
+        let idle = (0..<10).compactMap { _ in RawLoopbackClient(port: listener.port) }
+        let port = listener.port
+        let browser = Task { await RawLoopbackClient.fetch(port: port, target: Self.genuineTarget) }
+        let url = try await listener.waitForRedirect(timeout: 25)
+        #expect(url.path == "/callback")
+        #expect(await browser.value.isAnswered(200))
+        // The first idle connections were closed unanswered to make room, within the bound.
+        #expect(idle.first?.readToEnd(deadline: 20) == "")
+        idle.forEach { $0.close() }
+    }
+
+    @Test("Given a connection that sends nothing, when its own deadline passes, then it is closed (no connection holds the port)")
+    func ownDeadline() async throws {
+        let listener = try LoopbackRedirectListener(connectionTimeout: 0.2)
+        let idle = try #require(RawLoopbackClient(port: listener.port))
+        #expect(idle.readToEnd(deadline: 20) == "", "closed by the listener, unanswered")
+        withExtendedLifetime(listener) {}
+    }
+
+    @Test("Given a redirect was caught, when the browser reloads the page, then it is answered again and not handed out twice")
+    func reloadAnswered() async throws {
+        let listener = try LoopbackRedirectListener()
+        let port = listener.port
+        let first = Task { await RawLoopbackClient.fetch(port: port, target: Self.genuineTarget) }
+        _ = try await listener.waitForRedirect(timeout: 25)
+        #expect(await first.value.isAnswered(200))
+        // No wait is running: before issue 43 nobody accepted, and the tab spun.
+        let reload = await Task { await RawLoopbackClient.fetch(port: port, target: Self.genuineTarget, deadline: 20) }.value
+        #expect(reload.isAnswered(200), "\(reload)")
+        await #expect(throws: LoopbackListenerError.timedOut) { try await listener.waitForRedirect(timeout: 0.3) }
+    }
+
+    @Test("Given redirects that came while nobody waited (a forged one, then the genuine), when the app waits twice, then it gets them in order")
+    func keptForTheNextWait() async throws {
+        let listener = try LoopbackRedirectListener()
+        let port = listener.port
+        #expect(await Task { await RawLoopbackClient.fetch(port: port, target: "/callback?code=x&state=forged") }.value.isAnswered(200))
+        #expect(await Task { await RawLoopbackClient.fetch(port: port, target: Self.genuineTarget) }.value.isAnswered(200))
+        #expect(try await listener.waitForRedirect(timeout: 25).query == "code=x&state=forged")
+        #expect(try await listener.waitForRedirect(timeout: 25).query == "code=genuine&state=s1")
+    }
+
+    @Test("Given close(), then the port is released: it can be bound again while the closed listener still exists")
+    func closeReleasesThePort() async throws {
+        let listener = try LoopbackRedirectListener()
+        let port = listener.port
+        listener.close()
+        // The serving thread releases the port as it ends; binding it again (which, unlike connecting, fills no
+        // backlog) is retried for a generous 20 s on a busy machine.
+        var again: LoopbackRedirectListener?
+        for _ in 0..<400 where again == nil {
+            again = try? LoopbackRedirectListener(port: port)
+            if again == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(again != nil, "the port is still bound after close()")
+        withExtendedLifetime(listener) {}
+    }
+
     static let heads: [(String, LoopbackRequest)] = [
         ("GET /callback?code=1 HTTP/1.1\r\nHost: x\r\n\r\n", .redirect(target: "/callback?code=1")),
         ("GET /callback HTTP/1.1\r\n\r\n", .redirect(target: "/callback")),
@@ -78,5 +172,13 @@ struct LoopbackListenerTests {
     @Test("Request heads are classified", arguments: heads)
     func classify(_ head: String, _ expected: LoopbackRequest) {
         #expect(LoopbackRequest(head: head, expectedPath: "/callback") == expected)
+    }
+}
+
+extension RawLoopbackClient.Outcome {
+    /// Whether this is an answer with `status`.
+    func isAnswered(_ status: Int) -> Bool {
+        if case .answered(status, _) = self { return true }
+        return false
     }
 }

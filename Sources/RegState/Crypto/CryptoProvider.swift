@@ -88,8 +88,10 @@ public struct RSAPublicKey: Sendable, Hashable, Codable {
 
 /// An RSA private key, held as PKCS #1 `RSAPrivateKey` DER bytes (the form both libcrypto and Security import).
 ///
-/// Its description never shows the key material.
-public struct RSAPrivateKey: Sendable, Equatable, CustomStringConvertible {
+/// Its description, debug description and mirror never show the key material.
+public struct RSAPrivateKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// The PKCS #1 DER encoding.
     public let pkcs1DER: Data
 
@@ -100,6 +102,12 @@ public struct RSAPrivateKey: Sendable, Equatable, CustomStringConvertible {
 
     /// A redacted description.
     public var description: String { "RSAPrivateKey(redacted)" }
+
+    /// The same redacted description.
+    public var debugDescription: String { description }
+
+    /// A mirror without the key material.
+    public var customMirror: Mirror { Mirror(self, children: ["key": "redacted"], displayStyle: .struct) }
 }
 
 /// Why a cryptographic operation failed.

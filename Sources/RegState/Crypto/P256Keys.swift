@@ -23,8 +23,10 @@ public struct P256PublicKey: Sendable, Hashable {
 /// A P-256 private key: PKCS #8 DER (what both libcrypto and CryptoKit import and export), or a reference to a key
 /// inside the Secure Enclave, whose private half never leaves it.
 ///
-/// Its description never shows the key material.
-public struct P256PrivateKey: Sendable, Equatable, CustomStringConvertible {
+/// Its description, debug description and mirror never show the key material.
+public struct P256PrivateKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// The PKCS #8 `PrivateKeyInfo` DER encoding; empty for a Secure Enclave key.
     public let pkcs8DER: Data
     /// CryptoKit's `SecureEnclave.P256.Signing.PrivateKey.dataRepresentation` of a key made in the Secure Enclave
@@ -46,6 +48,15 @@ public struct P256PrivateKey: Sendable, Equatable, CustomStringConvertible {
 
     /// A redacted description.
     public var description: String { "P256PrivateKey(redacted)" }
+
+    /// The same redacted description.
+    public var debugDescription: String { description }
+
+    /// A mirror without the key material: where the key lives, nothing else.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["inSecureEnclave": secureEnclaveReference != nil, "key": "redacted"],
+               displayStyle: .struct)
+    }
 }
 
 /// Where ``SystemCrypto`` makes new P-256 keys (the DPoP key).

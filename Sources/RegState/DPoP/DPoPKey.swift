@@ -2,8 +2,8 @@ import Foundation
 
 /// The installation's DPoP key (RFC 9449): one P-256 key pair that binds access and refresh tokens to this device.
 ///
-/// Its description shows the thumbprint only, never the private key.
-public struct DPoPKey: Sendable, Equatable, CustomStringConvertible {
+/// Its description, debug description and mirror show the thumbprint only, never the private key.
+public struct DPoPKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The private key (PKCS #8); it never leaves the secure store except to sign proofs.
     let privateKey: P256PrivateKey
     /// The public key a proof's `jwk` header carries.
@@ -46,4 +46,12 @@ public struct DPoPKey: Sendable, Equatable, CustomStringConvertible {
 
     /// Shows the thumbprint only.
     public var description: String { "DPoPKey(jkt: \(thumbprint))" }
+
+    /// The same description.
+    public var debugDescription: String { description }
+
+    /// The thumbprint only: `dump` never reaches the private key.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["thumbprint": thumbprint, "private key": "redacted"], displayStyle: .struct)
+    }
 }

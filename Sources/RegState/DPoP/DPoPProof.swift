@@ -4,7 +4,7 @@ import Foundation
 /// public `jwk` only; claims `jti` (16 random bytes), `htm`, `htu` (without query and fragment), `iat`, `ath` (the
 /// SHA-256 of the access token, on resource requests) and `nonce` (when the server gave one). Signatures are JOSE's
 /// fixed 64-byte `r || s`.
-public struct DPoPProofSigner: Sendable {
+public struct DPoPProofSigner: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The key that signs.
     public let key: DPoPKey
     let crypto: any CryptoProvider
@@ -16,6 +16,15 @@ public struct DPoPProofSigner: Sendable {
     /// Test seam: makes every proof defective in one way, so tests can show a verifier refusing it. Never set in
     /// production code; the library's own proofs are always well formed.
     package var defect: DPoPProofDefect?
+
+    /// The key's thumbprint only, never the private key.
+    public var description: String { "DPoPProofSigner(jkt: \(key.thumbprint))" }
+
+    /// The same description.
+    public var debugDescription: String { description }
+
+    /// The key's redacted mirror only: `dump` never reaches the private key or its loaded form.
+    public var customMirror: Mirror { Mirror(self, children: ["key": key], displayStyle: .struct) }
 
     /// A signer for `key`.
     public init(key: DPoPKey, crypto: any CryptoProvider) {

@@ -16,21 +16,43 @@ extension MachineEvent {
     }
 
     /// `alice@example.com` → `a***@example.com`, wherever an address occurs in `text`.
+    ///
+    /// Anything shaped like `local@host` is an address: a run of non-blank characters with a letter or digit before
+    /// an `@` and one after it, dotted or not (`john.smith@corp`, `root@localhost` are masked too). Punctuation
+    /// around it stays (`(a***@corp)`); a lone `@` or one with nothing on a side is left as it is, so a hint can be
+    /// written as "a name, then @, then a domain".
     public static func maskEmails(in text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "@")) else { return text }
-        let words = text.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
-            guard let at = word.firstIndex(of: "@"), at > word.startIndex,
-                  word[word.index(after: at)...].utf8.contains(UInt8(ascii: "."))
-            else { return String(word) }
-            let local = word[..<at]
-            let leading = local.prefix { character in  // ASCII without Unicode's tables
-                character.asciiValue.map { !(($0 | 0x20) &- 0x61 < 26 || $0 &- 0x30 < 10) }
-                    ?? (!character.isLetter && !character.isNumber)
-            }
-            let first = local.dropFirst(leading.count).prefix(1)
-            return leading + first + "***" + word[at...]
+        var result = ""
+        var rest = Substring(text)
+        while let blank = rest.firstIndex(where: Self.isBlank) {
+            result += maskedWord(rest[..<blank]) + String(rest[blank])
+            rest = rest[rest.index(after: blank)...]
         }
-        return words.joined(separator: " ")
+        return result + maskedWord(rest)
+    }
+
+    /// One blank-separated word, masked when it is shaped like `local@host`.
+    private static func maskedWord(_ word: Substring) -> String {
+        guard let at = word.firstIndex(of: "@"),
+              word[word.index(after: at)...].contains(where: isAlphanumeric)
+        else { return String(word) }
+        let local = word[..<at]
+        let leading = local.prefix { !isAlphanumeric($0) }
+        let first = local.dropFirst(leading.count).prefix(1)
+        guard !first.isEmpty else { return String(word) }
+        return leading + first + "***" + word[at...]
+    }
+
+    /// A letter or digit: ASCII without Unicode's tables, and any other letter or number.
+    private static func isAlphanumeric(_ character: Character) -> Bool {
+        character.asciiValue.map { ($0 | 0x20) &- 0x61 < 26 || $0 &- 0x30 < 10 }
+            ?? (character.isLetter || character.isNumber)
+    }
+
+    /// The characters that separate words: space, tab, line breaks, and any other whitespace.
+    private static func isBlank(_ character: Character) -> Bool {
+        character == " " || character.isWhitespace
     }
 
     private static func redact(_ value: JSONValue) -> JSONValue {

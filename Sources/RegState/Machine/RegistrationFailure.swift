@@ -5,7 +5,12 @@ import Foundation
 public enum RegistrationFailure: Error, Sendable, Equatable, Codable {
     /// The provider's discovery document could not be fetched or did not describe the configured issuer.
     case discoveryFailed(String)
-    /// The provider could not be reached.
+    /// A network condition met on the way (``TransientIssue``: no connection, a dropped one, a timeout, a captive
+    /// portal's page, or the service's transient failure), with what happened; its reason code is the issue's, the
+    /// same as a renewal's **E** for the same condition (``TransientIssue/reasonCode``). Nothing was changed: try again.
+    case transient(TransientIssue, detail: String)
+    /// The provider could not be reached. No longer made (``transient(_:detail:)`` is, with the code the same network
+    /// condition has everywhere); kept so that journals written by earlier versions still read.
     case providerUnreachable(String)
     /// The provider refused the pushed authorization request (RFC 9126 §2.3): `error` is its OAuth error code (or
     /// the status of an answer without one), `description` its explanation. The browser was not opened.
@@ -47,8 +52,9 @@ public enum RegistrationFailure: Error, Sendable, Equatable, Codable {
     case codeSuperseded
     /// Too many wrong codes for this attempt; the attempt is over and a new code must be requested from **D**.
     case tooManyAttempts
-    /// Too many redirects that did not belong to the social login in progress were refused
-    /// (``RegStateConfiguration/maxRefusedRedirects``): the login was discarded; start again.
+    /// Too many redirects that did not belong to the social login in progress were refused: the login was discarded;
+    /// start again. No longer made (a refused redirect never ends the login it waits for); kept so that journals
+    /// written by earlier versions still read.
     case tooManyRefusedRedirects
     /// The provider asked to slow down (HTTP 429); `retryAfter` is its `Retry-After` in seconds, when it sent one.
     case rateLimited(retryAfter: Int?)
@@ -82,6 +88,9 @@ extension RegistrationFailure: LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .discoveryFailed(let detail): "The sign-in service is misconfigured (\(detail))."
+        case .transient(.noInternet, let detail):
+            "The sign-in service cannot be reached: no connection (\(detail)). Check the connection and try again."
+        case .transient(.ssoUnspecifiedIssue, let detail): "The sign-in service had a problem (\(detail)). Try again."
         case .providerUnreachable(let detail): "The sign-in service cannot be reached (\(detail)). Try again."
         case .pushedAuthorizationRefused(let error, let description):
             "The sign-in service refused the sign-in request (\(error)\(description.map { ": \($0)" } ?? ""))."
@@ -109,7 +118,7 @@ extension RegistrationFailure: LocalizedError {
         case .rateLimited(let seconds):
             "Too many requests for now. Wait \(seconds.map { "\($0) seconds" } ?? "a moment") and try again."
         case .passwordlessNotOffered: "This sign-in service does not offer sign-in with an emailed code. Use social sign-in."
-        case .invalidEmail: "That email address cannot be used: check it and type it again (name@example.com)."
+        case .invalidEmail: "That email address cannot be used: check it and type it again: a name, then @, then a domain such as example.com."
         case .deviceCodeExpired: "The code expired before the sign-in on the other device was approved. Start again."
         case .deviceAuthorizationNotOffered: "This sign-in service does not offer sign-in on another device."
         case .tooManyRegisteredDevices: "Too many devices are registered to this account. Remove one and try again."
@@ -134,9 +143,8 @@ extension RegistrationFailure {
 
     /// Whether the social login in progress survives this failure: the redirect did not belong to it (wrong or
     /// missing `state`, another issuer's `iss`, not this client's redirect URI, or no code), so it was refused
-    /// without a token request and the login waits for its genuine redirect. A forged link cannot end a sign-in;
-    /// after ``RegStateConfiguration/maxRefusedRedirects`` of them the login ends in **F**
-    /// ``tooManyRefusedRedirects``.
+    /// without a token request and the login waits for its genuine redirect. A forged link cannot end a sign-in,
+    /// however many come.
     public var keepsSocialLogin: Bool {
         switch self {
         case .stateMismatch, .issuerMismatchInCallback, .malformedCallback: true
@@ -148,6 +156,7 @@ extension RegistrationFailure {
     public var reasonCode: String {
         switch self {
         case .discoveryFailed: "discovery_failed"
+        case .transient(let issue, _): issue.reasonCode
         case .providerUnreachable: "provider_unreachable"
         case .pushedAuthorizationRefused: "pushed_authorization_refused"
         case .pushedAuthorizationUnavailable: "pushed_authorization_unavailable"

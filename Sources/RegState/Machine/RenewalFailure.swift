@@ -46,8 +46,7 @@ public enum RenewalFailure: Error, Sendable, Equatable, Codable {
     /// A stable, machine-readable code for the reason; never personal data or token material.
     public var reasonCode: String {
         switch self {
-        case .transient(.noInternet): "transient_no_internet"
-        case .transient(.ssoUnspecifiedIssue): "transient_provider_issue"
+        case .transient(let issue): issue.reasonCode
         case .denied: "denied"
         case .credentialsExhausted: "credentials_exhausted"
         case .noRefreshToken: "no_refresh_token"

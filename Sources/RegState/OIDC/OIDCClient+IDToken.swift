@@ -108,10 +108,10 @@ extension OIDCClient {
         let metadata = try await metadata()
         let request = HTTPRequest(method: .get, url: metadata.jwksURI, headers: ["Accept": "application/json"])
         let response = try await ResponseReading.send(request, over: transport)
-        guard response.isSuccess else { throw ResponseReading.failure(response) }
+        let body = try ResponseReading.documentBody(response)
         let keys: JSONWebKeySet
         do throws(JSONWebKeySet.ParseError) {
-            keys = try JSONWebKeySet.parse(response.body)
+            keys = try JSONWebKeySet.parse(body)
         } catch {
             switch error {
             case .json(let detail):

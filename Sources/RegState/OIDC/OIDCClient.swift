@@ -59,8 +59,7 @@ package actor OIDCClient {
         var request = HTTPRequest(method: .get, url: configuration.discoveryURL)
         request.headers["Accept"] = "application/json"
         let response = try await ResponseReading.send(request, over: transport)
-        guard response.isSuccess else { throw ResponseReading.failure(response) }
-        let metadata = try ProviderMetadata.read(discovery: response.body)
+        let metadata = try ProviderMetadata.read(discovery: try ResponseReading.documentBody(response))
         guard metadata.issuer == configuration.issuerIdentifier else {
             throw .issuerMismatch(expected: configuration.issuerIdentifier, found: metadata.issuer)
         }
@@ -99,23 +98,8 @@ package actor OIDCClient {
         } catch {
             throw .crypto(error)
         }
-        var parameters: [(String, String)] = [
-            ("response_type", "code"),
-            ("client_id", configuration.clientID),
-            ("redirect_uri", configuration.redirectURI.absoluteString),
-            ("scope", configuration.requestedScopes(supported: metadata.scopesSupported).joined(separator: " ")),
-            ("state", state),
-            ("nonce", nonce),
-            ("code_challenge", PKCE.challenge(for: verifier, crypto: crypto)),
-            ("code_challenge_method", PKCE.method),
-        ]
-        if let dpopKey { parameters.append(("dpop_jkt", dpopKey.thumbprint)) }
-        if let prompt { parameters.append(("prompt", prompt.rawValue)) }
-        let reserved = Set(parameters.map(\.0))
-        for (name, value) in configuration.additionalAuthorizationParameters.sorted(by: { $0.key < $1.key })
-        where !reserved.contains(name) {
-            parameters.append((name, value))
-        }
+        let parameters = authorizationParameters(state: state, nonce: nonce, verifier: verifier, dpopKey: dpopKey,
+                                                 prompt: prompt, metadata: metadata)
         let issuedAt = clock.now()
         if let pushEndpoint {
             let pushed = try await push(parameters, to: pushEndpoint, authorizationEndpoint: metadata.authorizationEndpoint,

@@ -177,7 +177,7 @@ extension OIDCError: LocalizedError {
         case .insecureURL(let what): "The sign-in service must be reached over HTTPS (\(what))."
         case .userInfoSubjectMismatch: "The sign-in service sent the profile of another user."
         case .unauthorized: "The access token was refused; it has expired or was revoked."
-        case .invalidEmail: "That email address cannot be used: check it and type it again (name@example.com)."
+        case .invalidEmail: "That email address cannot be used: check it and type it again: a name, then @, then a domain such as example.com."
         case .wrongCode: "That code is not right."
         case .codeExpired: "That code has expired."
         case .codeReused: "That code was already used."

@@ -12,8 +12,10 @@ import Foundation
 /// request itself authorizes it with ``RegStateService/authorize(_:policy:)``; ``token`` is the one accessor that gives
 /// the raw token, for a library that takes it itself.
 ///
-/// Its description is redacted: it holds a token.
-public struct AccessCredential: Sendable, Equatable, CustomStringConvertible {
+/// Its description, debug description and mirror (`dump`) are redacted: it holds a token.
+public struct AccessCredential: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// How the token is presented.
     package enum Scheme: Sendable, Equatable {
         /// `Authorization: Bearer <token>` (RFC 6750).
@@ -96,5 +98,14 @@ public struct AccessCredential: Sendable, Equatable, CustomStringConvertible {
     /// Redacted: a credential holds a token.
     public var description: String {
         "AccessCredential(\(carrier.rawValue), \(isDPoPBound ? "DPoP" : "Bearer"), token: redacted)"
+    }
+
+    /// The same redacted description.
+    public var debugDescription: String { description }
+
+    /// A mirror without the token or the DPoP key: what `dump` and a debugger's variable view show.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["carrier": carrier, "isDPoPBound": isDPoPBound, "expiresAt": expiresAt as Any,
+                                "token": "redacted"], displayStyle: .struct)
     }
 }

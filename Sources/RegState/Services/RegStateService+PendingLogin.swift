@@ -14,14 +14,16 @@ extension RegStateService {
     }
 
     /// The sign-in page to open for the social login in progress: the pending login's authorization URL while it
-    /// still works, otherwise a new login begun in its place (same `prompt`), so that a dead pushed `request_uri`
-    /// (RFC 9126, ``PendingSocialLogin/isAuthorizationURLExpired``) or a login too old to finish is never opened.
-    /// With no login pending, begins one.
+    /// still works; when only its pushed `request_uri` expired (RFC 9126, ``PendingSocialLogin/isAuthorizationURLExpired``),
+    /// the same login pushed again (a new URL; a redirect for the earlier one still finishes it, since the user may
+    /// be signing in on it); when the login itself is too old to finish, or cannot be pushed again, a new login begun
+    /// in its place (same `prompt`). A dead URL is never opened. With no login pending, begins one.
     ///
     /// - Throws: the errors of ``beginSocialRegistration(prompt:)`` when a new login is begun.
     public func reopenSocialLogin() async throws(RegStateServiceError) -> URL {
         let pending = await pendingSocialLogin()
         if let pending, !pending.isExpired, !pending.isAuthorizationURLExpired { return pending.authorizationURL }
+        if let pending, !pending.isExpired, let url = await pushLoginAgain() { return url }
         if pending != nil { await discardPendingSocialLogin() }
         return try await beginSocialRegistration(prompt: pending?.prompt)
     }

@@ -53,6 +53,19 @@ public actor RegStateService {
     /// The authorization URL of the social login in progress.
     var loginURL: URL? { attempt.login?.request.url }
 
+    /// The login in progress pushed again because its `request_uri` expired (``reopenSocialLogin()``): its new URL,
+    /// also in the login this process holds; `nil` when it could not be pushed again (logged).
+    func pushLoginAgain() async -> URL? {
+        switch await runner.pushLoginAgain(attempt.login) {
+        case .success(let login):
+            if attempt.login?.request.state == login.request.state { attempt.login = login }
+            return login.request.url
+        case .failure(let failure):
+            runner.logger.log(.warning, "the login could not be pushed again (\(failure.reasonCode)); it begins again")
+            return nil
+        }
+    }
+
     /// The ID token a confirmation refused at the device limit answered with (in memory only), for the device list.
     var deviceListIDToken: String? { attempt.deviceListIDToken }
 
@@ -244,9 +257,8 @@ public actor RegStateService {
             // One callback per login: a replay of this redirect finds nothing pending, here or in the store.
             let remembered = attempt.login.take()
             let result = await runner.exchangeAuthorizationCode(callback, remembered: remembered) { await self.isAuthenticating }
-            // A redirect that is not this login's was refused: the login stays for its own (one more refusal counted).
-            if case .registrationFailed(let failure)? = result, failure.keepsSocialLogin, var kept = remembered {
-                kept.refusedRedirects = (kept.refusedRedirects ?? 0) + 1
+            // A redirect that is not this login's was refused: the login stays for its own, however many come.
+            if case .registrationFailed(let failure)? = result, failure.keepsSocialLogin, let kept = remembered {
                 attempt.login = kept
             }
             return await answer(nil, feeding: result)

@@ -45,22 +45,4 @@ extension TokenService {
         try store.removeValue(forKey: PendingLogin.storeKey)
         return stored
     }
-
-    /// Counts one refused redirect against the stored login with `state` (if it is still there) and returns the
-    /// count, from `atLeast` when this process counted more (a login kept in memory only); beyond `bound` the login
-    /// is removed. Call under the store's lock.
-    func countRefusedRedirect(state: String, atLeast: Int, bound: Int) throws -> Int {
-        var stored = pendingLogin()
-        if stored?.request.state != state { stored = nil }
-        let count = max(stored?.refusedRedirects ?? 0, atLeast) + 1
-        if count > bound { owned.discardedPendingLogin(state: state) }
-        guard var login = stored else { return count }
-        if count > bound {
-            try store.removeValue(forKey: PendingLogin.storeKey)
-        } else {
-            login.refusedRedirects = count
-            try savePendingLogin(login)
-        }
-        return count
-    }
 }

@@ -71,6 +71,59 @@ enum LoopbackSocket {
         }
     }
 
+    /// What one `recv` on a non-blocking socket gave.
+    enum Received {
+        /// Bytes.
+        case data(Data)
+        /// Nothing yet.
+        case wouldBlock
+        /// The peer closed its side, or the socket failed.
+        case ended
+    }
+
+    /// One non-blocking `recv` of at most `limit` bytes (at least one).
+    static func receive(_ descriptor: Int32, limit: Int) -> Received {
+        var buffer = [UInt8](repeating: 0, count: max(1, min(limit, 4096)))
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        if count > 0 { return .data(Data(buffer[0..<count])) }
+        if count < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { return .wouldBlock }
+        return .ended
+    }
+
+    /// Writes what the socket takes now of `connection`'s response; a failed write drops the connection.
+    static func writeSome(_ connection: inout LoopbackConnection) {
+        guard let response = connection.response, connection.written < response.count else { return }
+        #if canImport(Glibc)
+        let flags = Int32(MSG_NOSIGNAL)
+        #else
+        let flags: Int32 = 0
+        #endif
+        let offset = connection.written
+        let sent = response.withUnsafeBytes { bytes in
+            send(connection.descriptor, bytes.baseAddress.map { $0 + offset }, response.count - offset, flags)
+        }
+        if sent > 0 {
+            connection.written += sent
+        } else if !(sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+            connection.dropped = true
+        }
+    }
+
+    /// One `poll` over `fds` until `deadline` (read on `clock`; `nil`: no deadline, until something is ready);
+    /// `true` when something is ready, `false` when the deadline passed or the call was interrupted.
+    static func waitReady(_ fds: inout [pollfd], until deadline: Date?, clock: any RegStateClock) -> Bool {
+        var milliseconds: Int32 = -1
+        if let deadline {
+            let remaining = deadline.timeIntervalSince(clock.now())
+            if remaining <= 0 { return false }
+            milliseconds = Int32(min(remaining * 1000, Double(Int32.max)).rounded(.up))
+        }
+        let count = fds.withUnsafeMutableBufferPointer { buffer in
+            poll(buffer.baseAddress, nfds_t(buffer.count), milliseconds)
+        }
+        return count > 0
+    }
+
     /// Accepts one pending connection, or `nil` when none is pending.
     static func acceptConnection(_ descriptor: Int32) -> Int32? {
         let client = accept(descriptor, nil, nil)

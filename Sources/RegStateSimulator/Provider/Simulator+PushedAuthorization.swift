@@ -15,6 +15,10 @@ extension Simulator {
         if let lifetime { configuration.pushedRequestLifetime = max(1, lifetime) }
     }
 
+    /// Makes every pushed `request_uri` `characters` longer (0: the usual short reference), like a provider whose
+    /// reference carries the whole request: for tests of the client's bound on it.
+    public func setPushedRequestURIPadding(_ characters: Int) { pushedRequestURIPadding = max(0, characters) }
+
     /// Makes every push answer the OAuth error `code` (`nil`: each push is checked on its merits).
     public func setPushedAuthorizationRefusal(_ code: String?) { configuration.pushedAuthorizationRefusal = code }
 
@@ -50,7 +54,7 @@ extension Simulator {
         }
         let requestURI: String
         do {
-            requestURI = Self.requestURIPrefix + (try mint.opaqueToken())
+            requestURI = Self.requestURIPrefix + (try mint.opaqueToken()) + String(repeating: "p", count: pushedRequestURIPadding)
         } catch {
             return ServerResponse.serverError("The random generator failed.")
         }

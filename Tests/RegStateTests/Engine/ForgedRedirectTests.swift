@@ -8,8 +8,7 @@ import RegStateTestSupport
 /// Issue 27: one forged redirect does not end a login in progress. Written as a rule over every way a redirect can
 /// fail to match the pending login (its `state` wrong or missing, another issuer's `iss`, another redirect URI, no
 /// code): it is refused with its reason, makes no token request, and leaves the login — in memory and in the
-/// store — for the genuine redirect, in the same process and across a relaunch; past
-/// ``RegStateConfiguration/maxRefusedRedirects`` the login is discarded and the user told.
+/// store — for the genuine redirect, in the same process and across a relaunch, however many come (issue 43).
 @Suite("A forged redirect does not end a login in progress")
 struct ForgedRedirectTests {
     typealias Forgery = RedirectForgery
@@ -41,7 +40,7 @@ struct ForgedRedirectTests {
         #expect(await Self.refusal(service, try #require(forgery.apply(to: genuine))) == forgery.failure)
         #expect(await device.simulator.tokenRequestCount == requests, "a refused redirect made a token request")
         #expect(await service.state == .authenticating(.social))
-        #expect(try device.record()?.refusedRedirects == 1)
+        #expect(try device.record()?.refusedRedirects == nil, "a refused redirect writes nothing")
         #expect(await Self.refusal(service, genuine) == nil)
         guard case .awaitingConfirmation = await service.state else {
             Issue.record("the genuine redirect did not register: \(await service.state)")
@@ -72,30 +71,32 @@ struct ForgedRedirectTests {
         #expect(try device.record() == nil)
     }
 
-    @Test("beyond the bound the login is discarded and the user told; the genuine redirect then finds nothing")
-    func bound() async throws {
+    @Test("Given a pending login, when forty forged redirects come (any web page can send them), in this process and another, then each is refused, none ends the login or writes the store, and the genuine one completes")
+    func noBound() async throws {
+        // Issue 43: four forged redirects to the loopback port (an <img> on any page open in the browser) ended the
+        // login with tooManyRefusedRedirects and discarded it; the genuine redirect then found nothing.
         let device = try FileStoreDevice()
         defer { device.remove() }
         let service = try device.launch()
         await service.start()
         let url = try await service.beginSocialRegistration()
         let genuine = try await device.simulator.authorize(url, as: "alice@example.com")
-        let bound = RegStateConfiguration(oidc: device.world.configuration.oidc).maxRefusedRedirects
-        for attempt in 1...bound {
-            // Alternate processes: the count is the store's, not one process's.
+        let stored = try device.record()
+        for attempt in 1...40 {
+            // Alternate processes: neither the one holding the login nor a relaunched one lets a refusal end it.
             var handler = service
-            if attempt.isMultiple(of: 2) {
+            if attempt.isMultiple(of: 5) {
                 handler = try device.launch()
                 await handler.start()
             }
-            #expect(await Self.refusal(handler, try #require(Forgery.allCases[attempt % Forgery.allCases.count].apply(to: genuine)))?
-                .keepsSocialLogin == true)
-            #expect(try device.record()?.refusedRedirects == attempt)
+            let forgery = Forgery.allCases[attempt % Forgery.allCases.count]
+            let refusal = await Self.refusal(handler, try #require(forgery.apply(to: genuine)))
+            #expect(refusal?.keepsSocialLogin == true, "attempt \(attempt) (\(forgery)): \(String(describing: refusal))")
+            #expect(try device.record() == stored, "a refused redirect changes nothing in the store")
         }
-        #expect(await Self.refusal(service, try #require(Forgery.wrongState.apply(to: genuine))) == .tooManyRefusedRedirects)
-        #expect(try device.record() == nil)
-        #expect(await service.state == .failed(.registration(.tooManyRefusedRedirects)))
-        #expect(await Self.refusal(service, genuine) == .noPendingLogin)
+        #expect(await service.state == .authenticating(.social))
+        #expect(await Self.refusal(service, genuine) == nil)
+        #expect(await service.state.letter == "G")
     }
 
     /// How the provider's metadata cannot be read when a relaunched process checks its first redirect.

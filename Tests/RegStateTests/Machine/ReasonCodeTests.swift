@@ -26,6 +26,8 @@ struct ReasonCodeTests {
     func registrationReasonCodes() {
         let codes: [(RegistrationFailure, String)] = [
             (.discoveryFailed("x"), "discovery_failed"), (.providerUnreachable("x"), "provider_unreachable"),
+            (.transient(.noInternet, detail: "x"), "transient_no_internet"),
+            (.transient(.ssoUnspecifiedIssue, detail: "x"), "transient_provider_issue"),
             (.pushedAuthorizationRefused(error: "e", description: nil), "pushed_authorization_refused"),
             (.pushedAuthorizationUnavailable("x"), "pushed_authorization_unavailable"),
             (.stateMismatch, "state_mismatch"), (.noPendingLogin, "no_pending_login"),

@@ -299,5 +299,9 @@ struct JournalRedactionTests {
         #expect(MachineEvent.credentialsSubmitted.redactedDetails == nil)
         #expect(MachineEvent.maskEmails(in: "to <bob@example.com> now") == "to <b***@example.com> now")
         #expect(MachineEvent.maskEmails(in: "no address @ here") == "no address @ here")
+        // Anything shaped like local@host, dotted or not, and across any blank (issue 43).
+        #expect(MachineEvent.maskEmails(in: "from john.smith@corp\tand\nroot@localhost") == "from j***@corp\tand\nr***@localhost")
+        #expect(MachineEvent.maskEmails(in: "a name, then @, then a domain") == "a name, then @, then a domain")
+        #expect(MachineEvent.maskEmails(in: "@mention x@ (@) --@-- é@ü") == "@mention x@ (@) --@-- é***@ü")
     }
 }

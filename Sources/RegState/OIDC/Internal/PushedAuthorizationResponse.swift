@@ -12,8 +12,16 @@ struct PushedAuthorizationResponse: Sendable, Equatable {
     /// cannot keep a dead URL around.
     static let longestLifetime: TimeInterval = 86_400
 
+    /// The longest `request_uri` taken, in bytes (512). RFC 9126 §2.2 makes it a short reference to the pushed
+    /// request (its example: `urn:ietf:params:oauth:request_uri:` and 26 characters), so that the browser's URL stays
+    /// short, which is what PAR is for; the providers tested (Glewlwyd, idpyoidc, the simulator) answer under 100.
+    /// The draft of JAR that introduced `request_uri` capped it at 512 ASCII characters; a longer one is a malformed
+    /// answer, not opened.
+    static let longestRequestURI = 512
+
     /// Reads the answer of a pushed authorization request endpoint: a 2xx (RFC 9126 says 201) JSON object with a
-    /// non-empty string `request_uri` and a positive number `expires_in`. A non-2xx answer that is the server's
+    /// non-empty string `request_uri` of at most ``longestRequestURI`` bytes and a positive number `expires_in`. A
+    /// non-2xx answer that is the server's
     /// trouble keeps its transient error; any other is the provider's refusal.
     /// - Throws: ``OIDCError/pushedAuthorizationRefused(error:description:status:)`` for a 4xx,
     ///   ``OIDCError/malformedResponse(_:)`` for an unreadable 2xx, transient errors as ``ResponseReading`` maps them.
@@ -31,6 +39,10 @@ struct PushedAuthorizationResponse: Sendable, Equatable {
         let object = try ResponseReading.jsonObject(response, what: "pushed authorization response")
         guard let requestURI = object["request_uri"]?.stringValue, !requestURI.isEmpty else {
             throw .malformedResponse("the pushed authorization response has no request_uri")
+        }
+        guard requestURI.utf8.count <= longestRequestURI else {
+            throw .malformedResponse("the pushed authorization response's request_uri is longer than "
+                                     + "\(longestRequestURI) characters (\(requestURI.utf8.count))")
         }
         guard case .number(let expiresIn)? = object["expires_in"], expiresIn.isFinite, expiresIn > 0 else {
             throw .malformedResponse("the pushed authorization response has no positive expires_in")

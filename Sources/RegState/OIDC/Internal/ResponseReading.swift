@@ -36,6 +36,15 @@ enum ResponseReading {
         }
     }
 
+    /// The body of a 2xx response that is not a web page (a captive portal's page in place of a discovery document
+    /// or a key set is not the provider speaking: ``OIDCError/notTheProvider(status:)``, the same network condition
+    /// as for every other answer).
+    static func documentBody(_ response: HTTPResponse) throws(OIDCError) -> Data {
+        guard response.isSuccess else { throw failure(response) }
+        if isWebPage(response) { throw .notTheProvider(status: response.status) }
+        return response.body
+    }
+
     /// The body of a 2xx response as a JSON object; a web page in its place is not the provider speaking.
     static func jsonObject(_ response: HTTPResponse, what: String) throws(OIDCError) -> [String: JSONValue] {
         guard response.isSuccess else { throw failure(response) }

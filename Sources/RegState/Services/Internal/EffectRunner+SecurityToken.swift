@@ -34,7 +34,7 @@ extension EffectRunner {
     private func hostExchangeFailure(_ error: BackendError, renewing: Bool) async -> MachineEvent {
         if error == .forcedLogout, renewing { return .forcedLogout }
         if error.isTransient {
-            guard renewing else { return .hostTokenRefused(.providerUnreachable(error.errorDescription ?? "backend")) }
+            guard renewing else { return .hostTokenRefused(RegistrationFailure(error)) }
             return .renewalFailed(.transient(TransientIssue(error)), stored: await tokens.storedSession())
         }
         if error == .invalidIDToken || error == .unauthorized {

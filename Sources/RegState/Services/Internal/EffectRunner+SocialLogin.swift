@@ -26,6 +26,36 @@ extension EffectRunner {
         return .success(login)
     }
 
+    /// The login in progress (`remembered`, or after a relaunch the stored one) with its authorization request pushed
+    /// again (RFC 9126) because its `request_uri` expired: same `state`, `nonce`, PKCE and DPoP key, so a redirect for
+    /// the earlier URL still finishes it; the new URL is kept in the store when the login is still the stored one.
+    func pushLoginAgain(_ remembered: PendingLogin?) async -> Result<PendingLogin, RegistrationFailure> {
+        var stored: PendingLogin? = nil
+        if remembered == nil { stored = await tokens.pendingLogin() }
+        guard var login = remembered ?? stored else { return .failure(.noPendingLogin) }
+        do {
+            let key = try registrationKey()
+            // The key the login's tokens are to be bound to must still be the installation's (as at the exchange).
+            if let bound = login.dpopKeyThumbprint, key?.thumbprint != bound { return .failure(.pendingLoginSuperseded) }
+            login.request = try await provider.pushAgain(login.request, dpopKey: login.dpopKeyThumbprint == nil ? nil : key,
+                                                         prompt: login.prompt.flatMap(LoginPrompt.init))
+        } catch {
+            return .failure(RegistrationFailure(error))
+        }
+        let again = login
+        do {
+            try await tokens.withExclusiveAccess {
+                // Only a login still stored (not taken by its redirect, not superseded meanwhile) is rewritten.
+                if await tokens.pendingLogin()?.request.state == again.request.state {
+                    try await tokens.savePendingLogin(again)
+                }
+            }
+        } catch {
+            logger.log(.warning, "the login's new sign-in page is not kept across a relaunch: \(error.localizedDescription)")
+        }
+        return .success(again)
+    }
+
     /// Removes the stored pending login: the one with `state` when given, otherwise whichever is stored (a cancel,
     /// a failure, a passwordless begin that supersedes it). The shell passes the state of its own login only: a
     /// stored login it does not hold is another process's (or was already taken).
@@ -80,9 +110,9 @@ extension EffectRunner {
     }
 
     /// A redirect that does not match the login it would complete (``RegistrationFailure/keepsSocialLogin``) is
-    /// refused before anything is taken or sent; the login stays for its genuine redirect, with one more refusal
-    /// counted under the store's lock, until ``RegStateConfiguration/maxRefusedRedirects`` discards it. `nil` when the
-    /// redirect belongs to the login or carries the provider's error answer for it.
+    /// refused before anything is taken, sent or written; the login stays for its genuine redirect, however many such
+    /// redirects come (a web page can aim any number of them at a loopback port or a custom scheme: none may end the
+    /// sign-in). `nil` when the redirect belongs to the login or carries the provider's error answer for it.
     private func refuseForeignRedirect(_ callback: URL, remembered: PendingLogin?) async -> MachineEvent? {
         var login = remembered
         if login == nil { login = await tokens.pendingLogin() }
@@ -99,20 +129,7 @@ extension EffectRunner {
             if case .authorizationError = error {} else if !failure.keepsSocialLogin { return .registrationFailed(failure) }
         }
         guard failure.keepsSocialLogin else { return nil }
-        let bound = configuration.maxRefusedRedirects
-        var count = (login.refusedRedirects ?? 0) + 1
-        do {
-            count = try await tokens.withExclusiveAccess {
-                try await tokens.countRefusedRedirect(state: login.request.state, atLeast: login.refusedRedirects ?? 0,
-                                                      bound: bound)
-            }
-        } catch {
-            logger.log(.warning, "pending login: the refused redirect was not counted in the store: \(error.localizedDescription)")
-            // Discarded all the same: its record, which the store kept, is never taken up again by this process (a
-            // genuine redirect after it resumed a login the user was told had ended).
-            if count > bound { await tokens.discardedPendingLogin(state: login.request.state) }
-        }
-        logger.log(.warning, "a redirect that is not this login's was refused (\(failure.reasonCode)), \(count) of \(bound) tolerated")
-        return .registrationFailed(count > bound ? .tooManyRefusedRedirects : failure)
+        logger.log(.warning, "a redirect that is not this login's was refused (\(failure.reasonCode)); the login waits for its own")
+        return .registrationFailed(failure)
     }
 }

@@ -20,10 +20,10 @@ struct PendingLogin: Sendable, Equatable, Codable, CustomStringConvertible {
     var issuer: String
     /// The client id the login was made for.
     var clientID: String
-    /// Redirects refused as not this login's so far (absent in records written before this check: none).
+    /// Redirects refused as not this login's, as earlier versions counted them (absent in records written before
+    /// that count, and no longer written: a refused redirect changes nothing). Read and range-checked only.
     var refusedRedirects: Int?
-    /// The refusal counts a record may hold: a count outside is a damaged record (a negative one would widen the bound,
-    /// `Int.max` would trap when the next refusal is counted).
+    /// The refusal counts a record may hold: a count outside is a damaged record.
     static let refusalCounts = 0...1_000
 
     /// When the login was made, by the device clock.

@@ -5,9 +5,11 @@ extension RegistrationFailure {
     /// The reason for a provider error.
     init(_ error: OIDCError) {
         self = switch error {
-        case .transport(let transport): .providerUnreachable(transport.errorDescription ?? "unreachable")
-        case .server(let status): .providerUnreachable("HTTP \(status)")
-        case .notTheProvider(let status): .providerUnreachable("HTTP \(status) from a web page, not the sign-in service")
+        // One rule for a network condition, the renewal's (TransientIssue(_:)): one reason code wherever it is met.
+        case .transport(let transport): .transient(TransientIssue(error), detail: transport.errorDescription ?? "unreachable")
+        case .server(let status): .transient(TransientIssue(error), detail: "HTTP \(status)")
+        case .notTheProvider(let status):
+            .transient(TransientIssue(error), detail: "HTTP \(status) from a web page, not the sign-in service")
         case .unexplainedRefusal: .tokenRequestFailed(error: error.refusalReason, description: nil)
         case .unexpectedStatus(let status): .malformedResponse("unexpected HTTP \(status)")
         case .oauth(let code, let description, _): .tokenRequestFailed(error: code, description: description)
@@ -38,11 +40,13 @@ extension RegistrationFailure {
         }
     }
 
-    /// The reason for a backend error: the device and token limits are their own reasons.
+    /// The reason for a backend error: the device and token limits are their own reasons; a transient one (no answer,
+    /// 5xx, 429) is the network condition the renewal would report for it (``TransientIssue``).
     init(_ error: BackendError) {
         self = switch error {
         case .tooManyRegisteredDevices: .tooManyRegisteredDevices
         case .maxSecurityTokens: .maxSecurityTokens
+        case _ where error.isTransient: .transient(TransientIssue(error), detail: error.errorDescription ?? "backend")
         default: .backendFailed(error.errorDescription ?? "backend")
         }
     }
