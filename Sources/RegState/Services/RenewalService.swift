@@ -22,6 +22,8 @@ package actor RenewalService {
     private var settled: (stale: String?, outcome: RenewalOutcome)?
     /// The last access token a server rejected (not merely expired): its renewal stores a ``RejectionHold``.
     private var rejected: String?
+    /// When this process last cut a transient hold short (``RenewalHoldPolicy``: once per backoff length).
+    private var lastCut: Date?
 
     /// Creates the service.
     package init(tokens: TokenService, provider: any TokenRefreshing, clock: any RegStateClock,
@@ -104,7 +106,33 @@ package actor RenewalService {
            record.expiresAt.map({ $0 > clock.now() }) ?? true, let session = record.summary {
             return .alreadyRenewed(session, await tokens.isUsable(record) ? credential(from: record) : nil)
         }
+        // A transient failure (here or in another process, this launch or an earlier one) holds every grant until its
+        // backoff has passed: nothing is sent. A forced renewal (`nil`: the user's action or the host's connectivity
+        // signal) cuts a hold short, once.
+        switch tokens.holdPolicy.decide(record?.accessTokenBackoff, at: clock.now(),
+                                        cutShort: staleAccessToken == nil, lastCut: lastCut) {
+        case .held:
+            return .ran(.failure(.transient(.ssoUnspecifiedIssue), stored: record?.summary))
+        case .cutShort:
+            lastCut = clock.now()
+        case .attempt:
+            break
+        }
         return .ran(await grantLocked(record, forRejection: staleAccessToken != nil && staleAccessToken == rejected))
+    }
+
+    /// The failure `error` is for the renewal (``classify(_:stored:presented:)``); a transient one stores the next
+    /// backoff hold (with the provider's `Retry-After`) under the store's lock, which the grant holds.
+    private func failure(_ error: OIDCError, stored: StoredSession?, presented: Bool = true) async -> RenewalFailure {
+        let failure = classify(error, stored: stored, presented: presented)
+        if case .transient = failure {
+            do {
+                try await tokens.recordTransientFailure(.accessToken, retryAfter: error.retryAfter)
+            } catch {
+                // The hold is a courtesy to the provider: a store that cannot take it now leaves the next call free.
+            }
+        }
+        return failure
     }
 
     private func grantLocked(_ record: StoredCredentials?, forRejection: Bool) async -> RenewalOutcome.Result {
@@ -136,7 +164,7 @@ package actor RenewalService {
             do throws(OIDCError) {
                 try await provider.prepareIDTokenCheck()
             } catch {
-                return .failure(classify(error, stored: stored, presented: false), stored: stored)
+                return .failure(await failure(error, stored: stored, presented: false), stored: stored)
             }
         }
         // Journaled in the record before the grant leaves: a mark already there is an interrupted renewal's.
@@ -160,7 +188,7 @@ package actor RenewalService {
             if interrupted, error.isRefusal {
                 return .failure(.interruptedRenewalRefused(reason: error.refusalReason), stored: stored)
             }
-            return .failure(classify(error, stored: stored), stored: stored)
+            return .failure(await failure(error, stored: stored), stored: stored)
         }
         var profile: Profile?
         if let idToken = response.idToken {
@@ -180,7 +208,7 @@ package actor RenewalService {
                 if case .invalidIDToken(let reason) = error {
                     return .failure(.invalidRefreshedIDToken(reason: Self.checkName(reason)), stored: stored)
                 }
-                return .failure(classify(error, stored: stored), stored: stored)
+                return .failure(await failure(error, stored: stored), stored: stored)
             }
         }
         do {

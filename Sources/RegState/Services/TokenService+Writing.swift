@@ -61,6 +61,7 @@ extension TokenService {
         let now = tokens.receivedAt ?? clock.now()
         credentials.accessToken = tokens.accessToken
         credentials.accessTokenHold = forRejection ? .after(record.accessTokenHold, at: clock.now()) : nil
+        credentials.accessTokenBackoff = nil
         credentials.tokenType = tokens.tokenType
         credentials.expiresAt = tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime)
         credentials.issuedAt = now

@@ -24,7 +24,7 @@ package actor TokenService {
     /// removes only these, decided under the store's lock.
     var owned = OwnedRecords()
     let clock: any RegStateClock
-    private let crypto: any CryptoProvider
+    let crypto: any CryptoProvider
     /// How long before `expires_at` a token already counts as expired, so it is not used as it dies.
     package let gracePeriod: TimeInterval
     /// The lifetime assumed when a provider omits `expires_in`.
@@ -34,12 +34,16 @@ package actor TokenService {
     /// The issuer and client the credentials written here are bound to, and the only ones whose credentials are
     /// read; `nil` reads any record (tests of the service alone).
     package let binding: CredentialBinding?
+    /// When a renewal that failed transiently may be tried again (``RenewalHoldPolicy``).
+    package let holdPolicy: RenewalHoldPolicy
 
     /// Creates the service over `store` (the defaults: a 60 s ``gracePeriod``, a 3600 s ``assumedLifetime``).
     package init(store: any SecureStore, clock: any RegStateClock = SystemClock(),
                 crypto: any CryptoProvider = SystemCrypto(), gracePeriod: TimeInterval = 60,
-                assumedLifetime: TimeInterval = 3600, binding: CredentialBinding? = nil) {
+                assumedLifetime: TimeInterval = 3600, binding: CredentialBinding? = nil,
+                holdPolicy: RenewalHoldPolicy = .standard) {
         self.binding = binding
+        self.holdPolicy = holdPolicy
         self.store = store
         self.clock = clock
         self.crypto = crypto

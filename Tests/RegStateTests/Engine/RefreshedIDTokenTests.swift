@@ -79,6 +79,8 @@ struct RefreshedIDTokenTests {
         let state = await service.state
         #expect(state.session != nil, "the session is kept, got \(state)")
         await harness.simulator.setRedirects([])
+        // Past the backoff the failure stored (1 s ± 20 %): before it, a call answers offline without asking.
+        harness.clock.advance(by: 2)
         _ = try await service.validAccessToken().token
         #expect(await harness.simulator.requestLog.filter { $0.hasPrefix("POST /oauth/token") }.count == 1)
         #expect(await service.state.letter == "C")

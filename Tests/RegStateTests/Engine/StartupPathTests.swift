@@ -81,6 +81,8 @@ struct StartupPathTests {
         await #expect(throws: RegStateServiceError.offline(.noInternet)) { try await service.validAccessToken().token }
 
         await harness.simulator.setOffline(false)
+        // Past the backoff the failure stored (1 s ± 20 %): before it, a call answers offline without asking.
+        harness.clock.advance(by: 2)
         _ = try await service.validAccessToken().token
         #expect(await service.state.letter == "C")
         #expect(await service.state.session?.connectivity == .online)

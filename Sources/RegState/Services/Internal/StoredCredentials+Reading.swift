@@ -27,6 +27,8 @@ extension StoredCredentials {
         record.clientID = fields.string("client_id")
         record.accessTokenHold = RejectionHold.read(&fields, "access_token_hold")
         record.securityTokenHold = RejectionHold.read(&fields, "security_token_hold")
+        record.accessTokenBackoff = RejectionHold.read(&fields, "access_token_backoff")
+        record.securityTokenBackoff = RejectionHold.read(&fields, "security_token_backoff")
         record.sessionID = fields.string("session_id")
         return fields.mismatch ? nil : record
     }
