@@ -160,10 +160,14 @@ package actor TokenService {
         return min(gracePeriod, max(0, expiresAt.timeIntervalSince(issuedAt)) / 2)
     }
 
-    /// Whether the stored access token is still usable beyond its grace (``grace(for:)``).
+    /// Whether the stored access token is still usable beyond its renewal point: a point drawn per token inside the
+    /// grace window (``RenewalHoldPolicy/renewalLead(grace:sessionID:expiresAt:)``), so installs that renewed together
+    /// renew apart next time.
     package func isUsable(_ credentials: StoredCredentials) -> Bool {
         guard let expiresAt = credentials.expiresAt else { return true }
-        return expiresAt.addingTimeInterval(-grace(for: credentials)) > clock.now()
+        let lead = holdPolicy.renewalLead(grace: grace(for: credentials), sessionID: credentials.sessionID,
+                                          expiresAt: expiresAt)
+        return expiresAt.addingTimeInterval(-lead) > clock.now()
     }
 
     /// Whether an access token expiring at `expiresAt` is still usable beyond the grace period.

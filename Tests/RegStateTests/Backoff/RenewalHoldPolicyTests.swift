@@ -63,14 +63,14 @@ struct RenewalHoldPolicyTests {
         FailureRow(name: "first failure, lowest draw: 0.8 s", previous: nil, random: 0, then: (0.8, 1)),
         FailureRow(name: "first failure, highest draw: 1.2 s", previous: nil, random: 1, then: (1.2, 1)),
         FailureRow(name: "second failure: × 1.6", previous: hold(until: -1, backoff: 1), random: 0.5, then: (1.6, 1.6)),
-        FailureRow(name: "grows to 120 s and stays", previous: hold(until: -1, backoff: 100), random: 0.5, then: (120, 120)),
-        FailureRow(name: "at the cap, jittered ±20 %", previous: hold(until: -1, backoff: 120), random: 0, then: (96, 120)),
+        FailureRow(name: "grows to 300 s and stays", previous: hold(until: -1, backoff: 250), random: 0.5, then: (300, 300)),
+        FailureRow(name: "at the cap, jittered ±20 %", previous: hold(until: -1, backoff: 300), random: 0, then: (240, 300)),
         FailureRow(name: "Retry-After longer than the step: the server's wait", previous: nil, retryAfter: 30,
                    random: 0.5, then: (30, 30)),
         FailureRow(name: "Retry-After shorter than the step: the step", previous: hold(until: -1, backoff: 100),
-                   retryAfter: 5, random: 0.5, then: (120, 120)),
+                   retryAfter: 5, random: 0.5, then: (160, 160)),
         FailureRow(name: "after an hour's Retry-After, the chain goes on at the cap", previous: hold(until: -1, backoff: 3_600),
-                   random: 0.5, then: (120, 120)),
+                   random: 0.5, then: (300, 300)),
         FailureRow(name: "no jitter (mutation's policy): exactly the step",
                    policy: RenewalHoldPolicy(holdsTransientFailures: true, jitters: false, honoursRetryAfter: true),
                    previous: nil, random: 0, then: (1, 1)),
@@ -92,7 +92,7 @@ struct RenewalHoldPolicyTests {
         }
     }
 
-    @Test("a chain of failures: every gap within ±20 % of 1 s × 1.6^n capped at 120 s, and a fresh hold always holds")
+    @Test("a chain of failures: every gap within ±20 % of 1 s × 1.6^n capped at 300 s, and a fresh hold always holds")
     func chain() {
         var hold: RejectionHold?
         var now = Self.t0
@@ -101,12 +101,43 @@ struct RenewalHoldPolicyTests {
             let next = RenewalHoldPolicy.standard.afterTransientFailure(hold, retryAfter: nil, at: now,
                                                                         random: draws.removeFirst())
             guard let next else { Issue.record("no hold"); return }
-            let nominal = min(pow(1.6, Double(step)), 120)
+            let nominal = min(pow(1.6, Double(step)), 300)
             let gap = next.until.timeIntervalSince(now)
             #expect(gap >= nominal * 0.8 - 1e-6 && gap <= nominal * 1.2 + 1e-6, "step \(step): \(gap)")
             #expect(RenewalHoldPolicy.standard.decide(next, at: now) == .held(until: next.until))
             now = next.until
             hold = next
         }
+    }
+}
+
+/// The renewal spread: where inside the grace window a valid token is renewed, drawn per token and install.
+@Suite("Renewal spread: a point drawn per token inside the grace window")
+struct RenewalSpreadTests {
+    @Test("the lead is within the grace window (a tenth of it always left), stable for a token, the whole grace when off")
+    func leadBounds() {
+        let expiry = Date(timeIntervalSince1970: 1_800_000_000)
+        for index in 0..<200 {
+            let lead = RenewalHoldPolicy.standard.renewalLead(grace: 600, sessionID: "session-\(index)", expiresAt: expiry)
+            #expect(lead > 60 && lead <= 600)
+            #expect(lead == RenewalHoldPolicy.standard.renewalLead(grace: 600, sessionID: "session-\(index)", expiresAt: expiry))
+        }
+        #expect(RenewalHoldPolicy.off.renewalLead(grace: 600, sessionID: "s", expiresAt: expiry) == 600)
+        #expect(RenewalHoldPolicy.standard.renewalLead(grace: 0, sessionID: "s", expiresAt: expiry) == 0)
+    }
+
+    @Test("a fleet whose tokens expire in the same second renews spread over the window: every tenth of it gets 5–15 %")
+    func fleetSpread() {
+        let expiry = Date(timeIntervalSince1970: 1_800_000_000)
+        var buckets = [Int](repeating: 0, count: 10)
+        for index in 0..<10_000 {
+            let draw = RenewalHoldPolicy.spreadDraw(sessionID: "install-\(index)", expiresAt: expiry)
+            buckets[min(9, Int(draw * 10))] += 1
+        }
+        #expect(buckets.allSatisfy { $0 > 500 && $0 < 1_500 }, "\(buckets)")
+        // The next generation of one install draws anew (its expiry changed).
+        let first = RenewalHoldPolicy.spreadDraw(sessionID: "install-1", expiresAt: expiry)
+        let next = RenewalHoldPolicy.spreadDraw(sessionID: "install-1", expiresAt: expiry.addingTimeInterval(3_600))
+        #expect(first != next)
     }
 }

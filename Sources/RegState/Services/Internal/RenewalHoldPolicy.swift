@@ -6,13 +6,19 @@ import Foundation
 /// the shape every hold has: until when, and how long it was), so every process of the install shares it and a
 /// relaunch does not reset it; this type only decides.
 ///
-/// **The scheme is gRPC's connection backoff** (1 s, × 1.6 per failure, at most 120 s, each delay jittered by
-/// ±20 %), not AWS's "full jitter" (a delay drawn anywhere in `0...cap`). The reason is the promise RegState makes to
-/// a provider: an install costs it **at most one request per backoff step**, and a step never shorter than 80 % of
-/// its nominal length. Full jitter spreads a herd as well but draws delays close to zero at every step, so an
-/// install's worst case is unbounded in the number of attempts per minute; the ±20 % band keeps a lower bound that
-/// the fleet simulation checks per install, and still decorrelates a herd (two installs that failed at the same
-/// instant drift ±20 % apart per step).
+/// **The scheme is gRPC's connection backoff** (1 s, × 1.6 per failure, each delay jittered by ±20 %), not AWS's
+/// "full jitter" (a delay drawn anywhere in `0...cap`). The reason is the promise RegState makes to a provider: an
+/// install costs it **at most one request per backoff step**, and a step never shorter than 80 % of its nominal
+/// length. Full jitter spreads a herd as well but draws delays close to zero at every step, so an install's worst case
+/// is unbounded in the number of attempts per minute; the ±20 % band keeps a lower bound that the fleet simulation
+/// checks per install, and still decorrelates a herd (two installs that failed at the same instant drift ±20 % apart
+/// per step).
+///
+/// **The cap is 300 s, not gRPC's 120 s**, from the fleet arithmetic (docs/Scale.md): after an outage of length `D`
+/// the fleet owes `D` × its steady renewal rate; the installs come back at the end of holds whose phases are spread
+/// over one cap, so the herd at recovery is about `1 + D / cap` times the steady rate. A ten-minute outage within 3×
+/// needs a cap of at least 300 s; 120 s gives 6× (measured in the fleet world). A session that is held keeps working
+/// offline, and the host's connectivity signal cuts a hold short, so the longer cap costs the user little.
 ///
 /// A server's `Retry-After` (read once, by ``RetryAfter``, capped at an hour) lengthens the hold to at least what it
 /// asked. A success removes the hold (the next failure starts at 1 s again). The user's explicit action and the host's
@@ -27,8 +33,8 @@ package struct RenewalHoldPolicy: Sendable, Equatable {
     package static let initialBackoff: TimeInterval = 1
     /// The growth per failure (gRPC's `MULTIPLIER`).
     package static let multiplier = 1.6
-    /// The longest backoff (gRPC's `MAX_BACKOFF`).
-    package static let maximumBackoff: TimeInterval = 120
+    /// The longest backoff (gRPC's `MAX_BACKOFF` is 120 s; see the type's notes for 300).
+    package static let maximumBackoff: TimeInterval = 300
     /// The jitter band: each delay is the backoff × (1 ± this) (gRPC's `JITTER`).
     package static let jitter = 0.2
 
@@ -56,6 +62,33 @@ package struct RenewalHoldPolicy: Sendable, Equatable {
         self.jitters = jitters
         self.honoursRetryAfter = honoursRetryAfter
         self.spreadsRenewals = spreadsRenewals
+    }
+
+    /// How long before `expiresAt` a valid token is renewed: a point drawn inside the grace window,
+    /// `grace × (1 − 0.9 d)` for a draw `d` in `0..<1` (the whole grace when the spread is off). The draw is a pure
+    /// function of the token (its expiry) and the install (its session's random identifier), so every process of the
+    /// install renews at the same point, a relaunch does not move it, and a fleet whose tokens were issued in the same
+    /// second renews spread over 90 % of the grace window, and further apart at each generation. A tenth of the grace
+    /// is always left, so a token is not used in its last moments.
+    package func renewalLead(grace: TimeInterval, sessionID: String?, expiresAt: Date) -> TimeInterval {
+        guard spreadsRenewals, grace > 0 else { return grace }
+        return grace * (1 - 0.9 * Self.spreadDraw(sessionID: sessionID, expiresAt: expiresAt))
+    }
+
+    /// The draw of ``renewalLead(grace:sessionID:expiresAt:)``: FNV-1a over the session identifier and the expiry in
+    /// milliseconds, finished by a SplitMix64 step, as a number in `0..<1`. Stable across processes and launches
+    /// (Swift's `hashValue` is seeded per process, so it is not used).
+    package static func spreadDraw(sessionID: String?, expiresAt: Date) -> Double {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        for byte in (sessionID ?? "").utf8 { mix(byte) }
+        let millis = UInt64(bitPattern: Int64((expiresAt.timeIntervalSince1970 * 1000).rounded()))
+        for shift in stride(from: 0, to: 64, by: 8) { mix(UInt8(truncatingIfNeeded: millis >> UInt64(shift))) }
+        var z = hash &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return Double(z >> 11) / Double(UInt64(1) << 53)
     }
 
     /// What a call that needs a renewal does.
