@@ -73,6 +73,10 @@ enum SimulatorCommand {
     }
 
     static func main(_ arguments: [String]) -> Int32 {
+        if let world = arguments.firstIndex(of: "--world"), arguments.indices.contains(world + 1),
+           arguments[world + 1] == "fleet" {
+            return FleetCommand.main(arguments)
+        }
         guard let options = parse(arguments) else {
             FileHandle.standardError.write(Data("usage: regstate-sim (--seed N | --seeds A..B | --time-box SECONDS [--start N]) [--steps K] [--processes P] [--world plain|dpop|host|par|budget|rejecting|forged|memory|shared-journal|another-client|refreshed-id|together] [--skip STEPS] [--faults-off KINDS] [--disk files|model|keychain] [--trace] [--quiet]\n       regstate-sim --seed N --shrink [...]   shortens a failing run and prints the shortest failing replay\n".utf8))
             return 64
