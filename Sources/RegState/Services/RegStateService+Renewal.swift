@@ -27,12 +27,11 @@ extension RegStateService {
         }
     }
 
-    /// The transient issue to answer with when the access token's renewal is held now (the session's offline reason,
-    /// else ``TransientIssue/ssoUnspecifiedIssue``); `nil` when it is not held. `seen` is the record the caller read.
+    /// The transient issue to answer with when the access token's renewal is held now (the issue of the failure that
+    /// started the hold); `nil` when it is not held. `seen` is the record the caller read.
     private func transientHold(seen: TokenSnapshot?) async -> TransientIssue? {
         let record = if let seen { seen } else { await runner.tokens.snapshot() }
         guard case .held = runner.tokens.holdPolicy.decide(record?.accessTokenBackoff, at: clock.now()) else { return nil }
-        if case .active(let session) = state, case .offline(let issue) = session.connectivity { return issue }
-        return .ssoUnspecifiedIssue
+        return record?.accessTokenBackoffIssue ?? .ssoUnspecifiedIssue
     }
 }

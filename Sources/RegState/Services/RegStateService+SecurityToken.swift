@@ -51,8 +51,7 @@ extension RegStateService {
         // one): the recoverable E at once, nothing sent, until the backoff has passed (``RenewalHoldPolicy``).
         if !session.isHostDriven, !(await flights.security.isPending), let snapshot = await runner.tokens.snapshot(),
            case .held = runner.tokens.holdPolicy.decide(snapshot.securityTokenBackoff, at: clock.now()) {
-            if case .offline(let issue) = session.connectivity { throw .offline(issue) }
-            throw .offline(.ssoUnspecifiedIssue)
+            throw .offline(snapshot.securityTokenBackoffIssue ?? .ssoUnspecifiedIssue)
         }
         // While a renewal is pending (in host mode: the host is asked), every caller waits for it, whichever token it
         // saw: the host is told once, not once per token seen (``SecurityTokenFlight/admit(rejected:)``).
@@ -142,7 +141,7 @@ extension RegStateService {
         guard error.isTransient else { return .backend(error == .unauthorized ? .invalidIDToken : error) }
         let issue = TransientIssue(error)
         do {
-            try await runner.tokens.recordTransientFailureLocked(.securityToken, retryAfter: error.retryAfter)
+            try await runner.tokens.recordTransientFailureLocked(.securityToken, issue: issue, retryAfter: error.retryAfter)
         } catch {
             logger.log(.warning, "the backoff hold could not be stored: \(error.localizedDescription)")
         }

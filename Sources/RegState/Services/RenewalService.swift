@@ -112,7 +112,8 @@ package actor RenewalService {
         switch tokens.holdPolicy.decide(record?.accessTokenBackoff, at: clock.now(),
                                         cutShort: staleAccessToken == nil, lastCut: lastCut) {
         case .held:
-            return .ran(.failure(.transient(.ssoUnspecifiedIssue), stored: record?.summary))
+            return .ran(.failure(.transient(record?.accessTokenBackoffIssue ?? .ssoUnspecifiedIssue),
+                                 stored: record?.summary))
         case .cutShort:
             lastCut = clock.now()
         case .attempt:
@@ -125,9 +126,9 @@ package actor RenewalService {
     /// backoff hold (with the provider's `Retry-After`) under the store's lock, which the grant holds.
     private func failure(_ error: OIDCError, stored: StoredSession?, presented: Bool = true) async -> RenewalFailure {
         let failure = classify(error, stored: stored, presented: presented)
-        if case .transient = failure {
+        if case .transient(let issue) = failure {
             do {
-                try await tokens.recordTransientFailure(.accessToken, retryAfter: error.retryAfter)
+                try await tokens.recordTransientFailure(.accessToken, issue: issue, retryAfter: error.retryAfter)
             } catch {
                 // The hold is a courtesy to the provider: a store that cannot take it now leaves the next call free.
             }

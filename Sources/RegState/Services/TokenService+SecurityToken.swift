@@ -30,6 +30,7 @@ extension TokenService {
         credentials.securityTokenExpiresAt = RecordedTime.expiry(after: grant.expiresIn, from: clock.now())
         credentials.securityTokenHold = forRejection ? .after(credentials.securityTokenHold, at: clock.now()) : nil
         credentials.securityTokenBackoff = nil
+        credentials.securityTokenBackoffIssue = nil
         if credentials.registrationType == .hostSSO { credentials.expiresAt = credentials.securityTokenExpiresAt }
         try save(credentials)
         return true

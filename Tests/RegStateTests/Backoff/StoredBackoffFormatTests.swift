@@ -26,9 +26,13 @@ struct StoredBackoffFormatTests {
         var record = try #require(StoredCredentials.read(Data(Self.previousFormat.utf8)))
         record.accessTokenBackoff = RejectionHold(until: Date(timeIntervalSince1970: 1_800_000_001.5), backoff: 1.6)
         record.securityTokenBackoff = RejectionHold(until: Date(timeIntervalSince1970: 1_800_003_600), backoff: 3_600)
+        record.accessTokenBackoffIssue = .noInternet
+        record.securityTokenBackoffIssue = .ssoUnspecifiedIssue
         let text = String(decoding: record.encoded, as: UTF8.self)
-        #expect(text.contains(#""access_token":"at","access_token_backoff":{"backoff":1.6,"until":1800000001.5},"access_token_hold""#))
-        #expect(text.contains(#""security_token":"st","security_token_backoff":{"backoff":3600,"until":1800003600},"security_token_hold""#))
+        #expect(text.contains(#""access_token":"at","access_token_backoff":{"backoff":1.6,"until":1800000001.5},"#
+                              + #""access_token_backoff_issue":"noInternet","access_token_hold""#))
+        #expect(text.contains(#""security_token":"st","security_token_backoff":{"backoff":3600,"until":1800003600},"#
+                              + #""security_token_backoff_issue":"ssoUnspecifiedIssue","security_token_hold""#))
         #expect(StoredCredentials.read(record.encoded) == record)
         let damaged = text.replacingOccurrences(of: #"{"backoff":1.6,"#, with: #"{"backoff":"soon","#)
         #expect(StoredCredentials.read(Data(damaged.utf8)) == nil)
