@@ -84,6 +84,7 @@ extension SimulationRun {
         for slot in slots where !liveness.isAlive(slot.incarnation) { end(slot) }
         await healWorld()
         await awaitPending()
+        waitOutBackoff()
         for index in slots.indices { await launch(index, reason: "heal") }
         for slot in slots {
             guard let service = slot.service else { continue }
@@ -97,6 +98,23 @@ extension SimulationRun {
             ledger.note("call  p\(slot.incarnation) validAccessToken -> \(outcome)")
         }
         await awaitPending()
+    }
+
+    /// The heal's time: a transient failure before it left a backoff hold in the store (``RenewalHoldPolicy``), during
+    /// which every install answers offline at once; the world waits it out (every install is back within its hold
+    /// once the provider is), so the end checks see the session the provider honours.
+    func waitOutBackoff() {
+        guard let data = disk.peek("credentials"), let record = try? JSONValue.parse(data) else { return }
+        let now = clock.now()
+        let ends = ["access_token_backoff", "security_token_backoff"].compactMap { key -> Date? in
+            guard let until = record[key]?["until"]?.dateValue, let backoff = record[key]?["backoff"]?.numberValue,
+                  RenewalHoldPolicy.standard.isHolding(until: until, backoff: backoff, at: now)
+            else { return nil }
+            return until
+        }
+        guard let end = ends.max() else { return }
+        ledger.note("heal  waits out the backoff hold (\(Int(end.timeIntervalSince(now).rounded(FloatingPointRoundingRule.up))) s)")
+        clock.advance(by: end.timeIntervalSince(now))
     }
 
     /// Waits for every call, including those started meanwhile (the host's answers during the heal).

@@ -120,6 +120,9 @@ public actor Simulator {
 
     /// Token-endpoint requests with `grant_type=refresh_token` received, whatever their outcome.
     public var refreshGrantCount: Int { world.counters.refreshGrants }
+    /// How many times the key set was asked for (a renewal fetches it before its grant, so an outage's attempts are
+    /// key-set requests that never reach the token endpoint).
+    public var keySetRequestCount: Int { world.counters.keySetRequests ?? 0 }
     /// Token-endpoint requests received, whatever their grant and outcome.
     public var tokenRequestCount: Int { world.counters.tokenRequests }
     /// Revocation requests that named a token the provider had issued (RFC 7009 answers 200 either way).

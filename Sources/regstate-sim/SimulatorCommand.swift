@@ -94,6 +94,10 @@ enum SimulatorCommand {
     }
 
     static func main(_ arguments: [String]) -> Int32 {
+        if let world = arguments.firstIndex(of: "--world"), arguments.indices.contains(world + 1),
+           arguments[world + 1] == "fleet" {
+            return FleetCommand.main(arguments)
+        }
         let options: Options
         do {
             switch try parse(arguments) {

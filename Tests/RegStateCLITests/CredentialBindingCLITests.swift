@@ -58,7 +58,7 @@ struct CredentialBindingCLITests {
         device.expectNoSecretsPrinted()
     }
 
-    @Test("Given 30 s access tokens, when status runs four times, then at most one refresh grant (counted at the simulator's persisted counter); four runs past half the lifetime make exactly one, and the next grant comes only when that token is past half its life")
+    @Test("Given 30 s access tokens, when status runs four times, then at most one refresh grant (counted at the simulator's persisted counter); four runs past the renewal point make exactly one, and the next grant comes only when that token is past its own")
     func fourRunsAtMostOneGrant() async throws {
         let device = try CLIScenario()
         // Each run's clock stands at a fixed distance from the registration (--sim-time): a slow machine cannot age
@@ -76,10 +76,15 @@ struct CredentialBindingCLITests {
         for second in [1.0, 5, 10, 14] { try await status(at: second) }
         // Issue 14 measured four grants here, one per run; usable for 15 s of its 30, the token makes none.
         #expect(try await grants() - start == 0)
+        // Each token is renewed at a point drawn inside its 15 s grace window (at least 1.5 s before it expires, so
+        // between +15 s and +28.5 s of its life; the draw depends on the session's random id).
         for second in [20.0, 21, 30, 34] { try await status(at: second) }
-        #expect(try await grants() - start == 1, "renewed once at +20 s; that token is usable until +35 s")
-        for second in [36.0, 40, 50] { try await status(at: second) }
-        #expect(try await grants() - start == 2)
+        #expect(try await grants() - start == 1, "renewed once by +30 s; that token is usable until +35 s at least")
+        for second in [36.0, 40, 50, 59] { try await status(at: second) }
+        // The second token (from +20…+30 s) is renewed by +58.5 s; a third (from +36 s at the earliest) is usable until
+        // +51 s at least, so only the run at +59 s could renew it.
+        let later = try await grants() - start
+        #expect(later == 2 || later == 3, "\(later) grants")
     }
 
     @Test("Given an http issuer that is not loopback (an IPv4-mapped IPv6 address of this very listener), when the walkthrough signs in, then Error F names the issuer and the listener is sent nothing; the same listener as 127.0.0.1 is reached")

@@ -44,8 +44,9 @@ struct SessionCommandTests {
             #expect(status.status == 0)
             #expect(status.lines.first?.hasPrefix("Active B") == true)
         }
-        // Past half its lifetime (still 10 s before it expires), the same token is renewed once.
-        let later = try await device.run(["status"] + at(20))
+        // Past its renewal point, drawn per token inside the grace window (at most 15 s, at least 1.5 s before it
+        // expires): 1 s before expiry every drawn point has passed, and the same token is renewed once.
+        let later = try await device.run(["status"] + at(29))
         #expect(later.lines.first?.hasPrefix("Active C") == true, "got: \(later.stdout)")
     }
 
@@ -73,7 +74,8 @@ struct SessionCommandTests {
         #expect(status.status == 0)
         #expect(status.lines.first?.hasPrefix("Error E (recoverable)") == true)
         #expect(status.stdout.contains("State: Active B (social, offline"))
-        let online = try await device.run(["status", "--sim-advance", "400"])
+        // Back online past the backoff the offline failure stored (1 s ± 20 %): before it, status answers E at once.
+        let online = try await device.run(["status", "--sim-advance", "402"])
         #expect(online.lines.first?.hasPrefix("Active C") == true)
     }
 

@@ -18,6 +18,9 @@ public enum BackendError: Error, Sendable, Equatable {
     case invalidIDToken
     /// Any other status, with the body's `error` code when it had one.
     case unexpectedStatus(Int, code: String?)
+    /// `429`, or `503` with a `Retry-After`: the backend asked the client to wait `retryAfter` seconds (both forms of
+    /// RFC 9110 §10.2.3, capped at an hour). Transient: the security token is not exchanged again before then.
+    case rateLimited(retryAfter: Int)
     /// A success response that could not be read; the reason names what was wrong.
     case malformedResponse(String)
     /// The backend URL is not `https` (nor `http` to a loopback host); nothing was sent.
@@ -30,9 +33,15 @@ public enum BackendError: Error, Sendable, Equatable {
         switch self {
         case .transport(let error): error.isTransient
         case .unexpectedStatus(let status, _): status >= 500 || status == 429
-        case .malformedResponse: true
+        case .malformedResponse, .rateLimited: true
         default: false
         }
+    }
+
+    /// The wait the backend asked for with `Retry-After`, in seconds, when it did.
+    var retryAfter: TimeInterval? {
+        if case .rateLimited(let seconds) = self { return TimeInterval(seconds) }
+        return nil
     }
 }
 
@@ -48,6 +57,7 @@ extension BackendError {
         case .invalidIDToken: "invalid_id_token"
         case .unexpectedStatus(_, let code?) where code == "devices_unsupported" || code == "unknown_device": code
         case .unexpectedStatus: "unexpected_status"
+        case .rateLimited: "rate_limited"
         case .malformedResponse: "malformed_response"
         case .insecureURL: "insecure_url"
         case .invalidPathSegment: "invalid_id"
@@ -67,6 +77,7 @@ extension BackendError: LocalizedError {
         case .invalidIDToken: "The server did not accept the identity token."
         case .unexpectedStatus(let status, let code):
             "The server answered HTTP \(status)\(code.map { " (\($0.prefix(64)))" } ?? "")."
+        case .rateLimited(let seconds): "The server asked to wait \(seconds) s."
         case .malformedResponse(let reason): "The server sent an unreadable answer (\(reason))."
         case .insecureURL: "The server must be reached over HTTPS."
         case .invalidPathSegment(let error): error.errorDescription

@@ -108,6 +108,7 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
 
     /// The error a non-2xx backend response stands for.
     static func failure(_ response: HTTPResponse) -> BackendError {
+        if let seconds = RetryAfter.seconds(in: response) { return .rateLimited(retryAfter: seconds) }
         let code = response.jsonBody?["error"]?.stringValue
         switch (response.status, code) {
         case (401, "invalid_id_token"): return .invalidIDToken

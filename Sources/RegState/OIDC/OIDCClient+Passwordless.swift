@@ -27,7 +27,7 @@ extension OIDCClient {
         ]
         let response = try await ResponseReading.send(.json(.post, url: url, body: body), over: transport)
         guard response.isSuccess else {
-            if response.status == 429 { throw .rateLimited(retryAfter: response.header("Retry-After").flatMap { Int($0) }) }
+            if response.status == 429 { throw .rateLimited(retryAfter: RetryAfter.seconds(in: response)) }
             if response.status == 404 || response.status == 405 { throw .passwordlessNotOffered }
             let error = ResponseReading.failure(response)
             if case .oauth(let code, _, _) = error, code == "bad.email" || code == "invalid_email" {
@@ -79,6 +79,7 @@ extension OIDCClient {
     /// `invalid_grant` is read from its description (Auth0's "maximum number of attempts", "superseded", "expired",
     /// "used"), any other is ``OIDCError/wrongCode``.
     static func passwordlessError(_ error: OIDCError) -> OIDCError {
+        if case .rateLimited = error { return error }
         if error.status == 429 { return .rateLimited(retryAfter: nil) }
         if case .oauth(let code, _, _) = error, code == "too_many_attempts" { return .tooManyAttempts }
         guard case .oauth(let code, let description, _) = error, code == "invalid_grant" else { return error }

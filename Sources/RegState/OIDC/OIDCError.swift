@@ -58,7 +58,9 @@ public enum OIDCError: Error, Sendable, Equatable {
     /// Too many wrong codes: the provider burned the code; a new one must be requested (Auth0: "maximum number of
     /// attempts").
     case tooManyAttempts
-    /// The provider asked the client to slow down (HTTP 429); `retryAfter` is its `Retry-After` in seconds, when sent.
+    /// The provider asked the client to wait: HTTP 429, or 503 with a `Retry-After`; `retryAfter` is that
+    /// `Retry-After` in seconds (both forms of RFC 9110 §10.2.3, capped at an hour), when sent. Transient: a renewal
+    /// is not tried again before it has passed.
     case rateLimited(retryAfter: Int?)
     /// The provider does not offer passwordless email login (its discovery does not list the one-time-code grant, or
     /// the start endpoint does not exist).
@@ -95,10 +97,16 @@ public enum OIDCError: Error, Sendable, Equatable {
     public var isTransient: Bool {
         switch self {
         case .transport(let error): error.isTransient
-        case .server, .notTheProvider, .malformedResponse: true
+        case .server, .notTheProvider, .malformedResponse, .rateLimited: true
         case .oauth(let error, _, _): Self.transientCodes.contains(error)
         default: false
         }
+    }
+
+    /// The wait the provider asked for with `Retry-After`, in seconds, when it did.
+    var retryAfter: TimeInterval? {
+        if case .rateLimited(let seconds?) = self { return TimeInterval(seconds) }
+        return nil
     }
 
     /// Whether the provider refused the grant, so the refresh token (or code) is dead and the stored tokens are cleared.

@@ -54,6 +54,9 @@ public struct RegStateConfiguration: Sendable {
     /// that a renewal replaces is then retired there, so that it stops counting against the installation's limit.
     /// Without it a replaced token lives at the backend until it expires.
     public var backendRetiresSecurityTokens = false
+    /// When a renewal that failed transiently is tried again (``RenewalHoldPolicy``: jittered exponential backoff
+    /// shared through the store, `Retry-After` honoured). Not public: the simulation's fleet baseline turns it off.
+    package var renewalHoldPolicy: RenewalHoldPolicy = .standard
 
     /// Creates a configuration.
     public init(oidc: OIDCConfiguration, backendURL: URL? = nil, nonNativeAccessToken: String = "non-native",

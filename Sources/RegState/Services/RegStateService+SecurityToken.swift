@@ -54,6 +54,12 @@ extension RegStateService {
         if trigger == .backendUnauthorized, let until = await runner.tokens.heldUntil(token, carrier: .securityToken) {
             throw .rejectionHeld(until: until)
         }
+        // Self mode, after a transient failure of the exchange (here or in another process, this launch or an earlier
+        // one): the recoverable E at once, nothing sent, until the backoff has passed (``RenewalHoldPolicy``).
+        if !session.isHostDriven, !(await flights.security.isPending), let snapshot = await runner.tokens.snapshot(),
+           case .held = runner.tokens.holdPolicy.decide(snapshot.securityTokenBackoff, at: clock.now()) {
+            throw .offline(snapshot.securityTokenBackoffIssue ?? .ssoUnspecifiedIssue)
+        }
         // While a renewal is pending (in host mode: the host is asked), every caller waits for it, whichever token it
         // saw: the host is told once, not once per token seen (``SecurityTokenFlight/admit(rejected:)``).
         switch await flights.security.admit(rejected: token) {
@@ -141,6 +147,11 @@ extension RegStateService {
         if error == .forcedLogout { try? await handleForcedLogout() }
         guard error.isTransient else { return .backend(error == .unauthorized ? .invalidIDToken : error) }
         let issue = TransientIssue(error)
+        do {
+            try await runner.tokens.recordTransientFailureLocked(.securityToken, issue: issue, retryAfter: error.retryAfter)
+        } catch {
+            logger.log(.warning, "the backoff hold could not be stored: \(error.localizedDescription)")
+        }
         _ = await feed(.renewalFailed(.transient(issue), stored: await runner.tokens.storedSession()))
         return .offline(issue)
     }

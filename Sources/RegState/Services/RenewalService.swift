@@ -26,6 +26,8 @@ package actor RenewalService {
     private var rejected: [String] = []
     /// The most rejected tokens remembered.
     private static let rejectedMemory = 4
+    /// When this process last cut a transient hold short (``RenewalHoldPolicy``: once per backoff length).
+    private var lastCut: Date?
 
     /// Creates the service.
     package init(tokens: TokenService, provider: any TokenRefreshing, clock: any RegStateClock,
@@ -110,16 +112,44 @@ package actor RenewalService {
            record.expiresAt.map({ $0 > clock.now() }) ?? true, let session = record.summary {
             return .alreadyRenewed(session, await tokens.isUsable(record) ? credential(from: record) : nil)
         }
+        // A transient failure (here or in another process, this launch or an earlier one) holds every grant until its
+        // backoff has passed: nothing is sent. A forced renewal (`nil`: the user's action or the host's connectivity
+        // signal) cuts a hold short, once.
+        switch tokens.holdPolicy.decide(record?.accessTokenBackoff, at: clock.now(),
+                                        cutShort: staleAccessToken == nil, lastCut: lastCut) {
+        case .held:
+            return .ran(.failure(.transient(record?.accessTokenBackoffIssue ?? .ssoUnspecifiedIssue),
+                                 stored: record?.summary))
+        case .cutShort:
+            lastCut = clock.now()
+        case .attempt:
+            break
+        }
         let forRejection = staleAccessToken.map(rejected.contains) ?? false
         // A token still usable whose rejection is held (a caller, here or in another process, found it, renewed for a
         // rejection, rejected again, and stored the hold after this caller read the record): no grant before the
         // hold has passed, as this caller would have decided had it read the hold.
         if let staleAccessToken, let record, record.accessToken == staleAccessToken,
-           record.accessTokenHold?.holds(at: clock.now()) == true, await tokens.isUsable(record),
+           record.accessTokenHold.map({ $0.clamped(at: clock.now()).holds(at: clock.now()) }) == true,
+           await tokens.isUsable(record),
            let session = record.summary {
             return .alreadyRenewed(session, credential(from: record))
         }
         return .ran(await grantLocked(record, forRejection: forRejection))
+    }
+
+    /// The failure `error` is for the renewal (``classify(_:stored:presented:)``); a transient one stores the next
+    /// backoff hold (with the provider's `Retry-After`) under the store's lock, which the grant holds.
+    private func failure(_ error: OIDCError, stored: StoredSession?, presented: Bool = true) async -> RenewalFailure {
+        let failure = classify(error, stored: stored, presented: presented)
+        if case .transient(let issue) = failure {
+            do {
+                try await tokens.recordTransientFailure(.accessToken, issue: issue, retryAfter: error.retryAfter)
+            } catch {
+                // The hold is a courtesy to the provider: a store that cannot take it now leaves the next call free.
+            }
+        }
+        return failure
     }
 
     private func grantLocked(_ record: StoredCredentials?, forRejection: Bool) async -> RenewalOutcome.Result {
@@ -152,7 +182,7 @@ package actor RenewalService {
             do throws(OIDCError) {
                 try await provider.prepareIDTokenCheck()
             } catch {
-                return .failure(classify(error, stored: stored, presented: false), stored: stored)
+                return .failure(await failure(error, stored: stored, presented: false), stored: stored)
             }
         }
         // Journaled in the record before the grant leaves: a mark already there is an interrupted renewal's.
@@ -176,7 +206,7 @@ package actor RenewalService {
             if interrupted, error.isRefusal {
                 return .failure(.interruptedRenewalRefused(reason: error.refusalReason), stored: stored)
             }
-            return .failure(classify(error, stored: stored), stored: stored)
+            return .failure(await failure(error, stored: stored), stored: stored)
         }
         var profile: Profile?
         if let idToken = response.idToken {
@@ -196,7 +226,7 @@ package actor RenewalService {
                 if case .invalidIDToken(let reason) = error {
                     return .failure(.invalidRefreshedIDToken(reason: Self.checkName(reason)), stored: stored)
                 }
-                return .failure(classify(error, stored: stored), stored: stored)
+                return .failure(await failure(error, stored: stored), stored: stored)
             }
         }
         do {

@@ -29,6 +29,8 @@ extension TokenService {
         credentials.securityToken = grant.securityToken
         credentials.securityTokenExpiresAt = RecordedTime.expiry(after: grant.expiresIn, from: clock.now())
         credentials.securityTokenHold = forRejection ? .after(credentials.securityTokenHold, at: clock.now()) : nil
+        credentials.securityTokenBackoff = nil
+        credentials.securityTokenBackoffIssue = nil
         if credentials.registrationType == .hostSSO { credentials.expiresAt = credentials.securityTokenExpiresAt }
         try save(credentials)
         return true

@@ -61,6 +61,8 @@ extension TokenService {
         let now = tokens.receivedAt ?? clock.now()
         credentials.accessToken = tokens.accessToken
         credentials.accessTokenHold = forRejection ? .after(record.accessTokenHold, at: clock.now()) : nil
+        credentials.accessTokenBackoff = nil
+        credentials.accessTokenBackoffIssue = nil
         credentials.tokenType = tokens.tokenType
         credentials.expiresAt = tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime)
         credentials.issuedAt = now

@@ -24,7 +24,7 @@ package actor TokenService {
     /// removes only these, decided under the store's lock.
     var owned = OwnedRecords()
     let clock: any RegStateClock
-    private let crypto: any CryptoProvider
+    let crypto: any CryptoProvider
     /// How long before `expires_at` a token already counts as expired, so it is not used as it dies.
     package let gracePeriod: TimeInterval
     /// The lifetime assumed when a provider omits `expires_in`.
@@ -34,12 +34,16 @@ package actor TokenService {
     /// The issuer and client the credentials written here are bound to, and the only ones whose credentials are
     /// read; `nil` reads any record (tests of the service alone).
     package let binding: CredentialBinding?
+    /// When a renewal that failed transiently may be tried again (``RenewalHoldPolicy``).
+    package let holdPolicy: RenewalHoldPolicy
 
     /// Creates the service over `store` (the defaults: a 60 s ``gracePeriod``, a 3600 s ``assumedLifetime``).
     package init(store: any SecureStore, clock: any RegStateClock = SystemClock(),
                 crypto: any CryptoProvider = SystemCrypto(), gracePeriod: TimeInterval = 60,
-                assumedLifetime: TimeInterval = 3600, binding: CredentialBinding? = nil) {
+                assumedLifetime: TimeInterval = 3600, binding: CredentialBinding? = nil,
+                holdPolicy: RenewalHoldPolicy = .standard) {
         self.binding = binding
+        self.holdPolicy = holdPolicy
         self.store = store
         self.clock = clock
         self.crypto = crypto
@@ -156,10 +160,14 @@ package actor TokenService {
         return min(gracePeriod, max(0, expiresAt.timeIntervalSince(issuedAt)) / 2)
     }
 
-    /// Whether the stored access token is still usable beyond its grace (``grace(for:)``).
+    /// Whether the stored access token is still usable beyond its renewal point: a point drawn per token inside the
+    /// grace window (``RenewalHoldPolicy/renewalLead(grace:sessionID:expiresAt:)``), so installs that renewed together
+    /// renew apart next time.
     package func isUsable(_ credentials: StoredCredentials) -> Bool {
         guard let expiresAt = credentials.expiresAt else { return true }
-        return expiresAt.addingTimeInterval(-grace(for: credentials)) > clock.now()
+        let lead = holdPolicy.renewalLead(grace: grace(for: credentials), sessionID: credentials.sessionID,
+                                          expiresAt: expiresAt)
+        return expiresAt.addingTimeInterval(-lead) > clock.now()
     }
 
     /// Whether an access token expiring at `expiresAt` is still usable beyond the grace period.

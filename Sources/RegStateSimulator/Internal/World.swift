@@ -181,4 +181,6 @@ struct Counters: Codable, Equatable {
     var tokenRequests = 0
     var refreshGrants = 0
     var revokedTokens = 0
+    /// Optional so that a world a CLI run stored before it was counted still reads.
+    var keySetRequests: Int?
 }

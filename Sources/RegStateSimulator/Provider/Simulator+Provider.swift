@@ -22,6 +22,7 @@ extension Simulator {
             world.counters.tokenRequests += 1
             if request.formParameters["grant_type"] == "refresh_token" { world.counters.refreshGrants += 1 }
         }
+        if path == "/.well-known/jwks.json" { world.counters.keySetRequests = (world.counters.keySetRequests ?? 0) + 1 }
         if configuration.providerDown {
             return ServerResponse.serverError("The identity provider is unavailable.")
         }

@@ -35,8 +35,10 @@ struct LifetimeGraceTests {
         let first = try await service.validAccessToken().token
         harness.clock.advance(by: 14)
         #expect(try await service.validAccessToken().token == first, "usable for half its life")
-        harness.clock.advance(by: 2)
-        #expect(try await service.validAccessToken().token != first, "renewed once half its life is left")
+        // Renewed at a point drawn inside the grace window (the renewal spread), at the latest when a tenth of the grace
+        // (1.5 s) is left: 28.5 s into its 30 s life.
+        harness.clock.advance(by: 15)
+        #expect(try await service.validAccessToken().token != first, "renewed inside the grace window")
     }
 
     @Test("expires_in 0 is a typed error; a long one is clamped; one out of range is refused")

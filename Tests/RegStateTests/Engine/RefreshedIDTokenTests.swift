@@ -79,6 +79,8 @@ struct RefreshedIDTokenTests {
         let state = await service.state
         #expect(state.session != nil, "the session is kept, got \(state)")
         await harness.simulator.setRedirects([])
+        // Past the backoff the failure stored (1 s ± 20 %): before it, a call answers offline without asking.
+        harness.clock.advance(by: 2)
         _ = try await service.validAccessToken().token
         #expect(await harness.simulator.requestLog.filter { $0.hasPrefix("POST /oauth/token") }.count == 1)
         #expect(await service.state.letter == "C")
@@ -103,6 +105,8 @@ struct RefreshedIDTokenTests {
         #expect(try Self.record(harness)["refresh_token"] == before["refresh_token"], "the refresh token was not spent")
         #expect(await service.state.session != nil, "the session is kept")
         await harness.simulator.setRedirects([])
+        // The key set out of reach was a transient failure: its backoff (at most 300 s) holds the next attempt.
+        harness.clock.advance(by: 301)
         _ = try await service.validAccessToken().token
         #expect(await harness.simulator.requestLog.filter { $0.hasPrefix("POST /oauth/token") }.count == 1)
         #expect(await service.state.letter == "C")

@@ -56,11 +56,13 @@ struct StartupPathTests {
         #expect(newRefresh != oldRefresh)
     }
 
-    @Test("given a token inside the grace period, when relaunched, then it is renewed (C), not used (B)")
+    @Test("given a token past its renewal point (drawn inside the grace period; 5 s before expiry every point has passed), when relaunched, then it is renewed (C), not used (B)")
     func gracePeriodRenews() async throws {
         let harness = try EngineHarness()
         _ = try await harness.registeredService()
-        harness.clock.advance(by: 3600 - 30)
+        // The renewal point is drawn per token inside the 60 s grace window, at least 6 s before expiry: 5 s before it,
+        // every drawn point has passed.
+        harness.clock.advance(by: 3600 - 5)
         #expect(await harness.launch().start().letter == "C")
     }
 
@@ -81,6 +83,8 @@ struct StartupPathTests {
         await #expect(throws: RegStateServiceError.offline(.noInternet)) { try await service.validAccessToken().token }
 
         await harness.simulator.setOffline(false)
+        // Past the backoff the failure stored (1 s ± 20 %): before it, a call answers offline without asking.
+        harness.clock.advance(by: 2)
         _ = try await service.validAccessToken().token
         #expect(await service.state.letter == "C")
         #expect(await service.state.session?.connectivity == .online)

@@ -22,6 +22,8 @@ struct TruthfulStateTests {
         #expect(session.connectivity.isOffline)
         #expect(session.renewalPending)
         await harness.simulator.setOffline(false)
+        // Past the backoff the failure stored (1 s ± 20 %): before it, a call answers offline without asking.
+        harness.clock.advance(by: 2)
         _ = try await service.validAccessToken().token
         guard case .active(let renewed) = await service.state else { Issue.record("not active"); return }
         #expect(renewed.activation == .renewed)

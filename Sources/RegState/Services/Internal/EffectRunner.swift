@@ -22,7 +22,8 @@ struct EffectRunner: Sendable {
         self.configuration = configuration
         self.dependencies = dependencies
         tokens = TokenService(store: dependencies.store, clock: dependencies.clock, crypto: dependencies.crypto,
-                              gracePeriod: configuration.gracePeriod, binding: CredentialBinding(configuration.oidc))
+                              gracePeriod: configuration.gracePeriod, binding: CredentialBinding(configuration.oidc),
+                              holdPolicy: configuration.renewalHoldPolicy)
         let logger = dependencies.logger
         let clockEstimate = ProviderClockEstimate()
         let dpop = DPoPContext(mode: configuration.dpop, store: dependencies.store, crypto: dependencies.crypto,

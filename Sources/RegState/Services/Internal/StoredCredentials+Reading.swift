@@ -27,6 +27,10 @@ extension StoredCredentials {
         record.clientID = fields.string("client_id")
         record.accessTokenHold = RejectionHold.read(&fields, "access_token_hold")
         record.securityTokenHold = RejectionHold.read(&fields, "security_token_hold")
+        record.accessTokenBackoff = RejectionHold.read(&fields, "access_token_backoff")
+        record.securityTokenBackoff = RejectionHold.read(&fields, "security_token_backoff")
+        record.accessTokenBackoffIssue = fields.raw("access_token_backoff_issue", as: TransientIssue.self)
+        record.securityTokenBackoffIssue = fields.raw("security_token_backoff_issue", as: TransientIssue.self)
         record.sessionID = fields.string("session_id")
         return fields.mismatch ? nil : record
     }

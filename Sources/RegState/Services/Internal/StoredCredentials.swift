@@ -51,6 +51,16 @@ package struct StoredCredentials: Sendable, Equatable, CustomStringConvertible {
     package var accessTokenHold: RejectionHold?
     /// The same for the backend security token.
     package var securityTokenHold: RejectionHold?
+    /// A renewal of the access token failed transiently (no answer, 5xx, 429, a timeout): no grant is sent before
+    /// the hold has passed (``RenewalHoldPolicy``, jittered exponential backoff, at least the server's
+    /// `Retry-After`). Removed by a renewal that succeeds. `nil` otherwise and in older records.
+    package var accessTokenBackoff: RejectionHold?
+    /// The transient issue of the failure that started ``accessTokenBackoff``: what a held call answers with.
+    package var accessTokenBackoffIssue: TransientIssue?
+    /// The same for the backend security token's exchange.
+    package var securityTokenBackoff: RejectionHold?
+    /// The transient issue of the failure that started ``securityTokenBackoff``.
+    package var securityTokenBackoffIssue: TransientIssue?
     /// Which registration session the record belongs to: a random identifier written with the provisional tokens
     /// (or a host session's first token) and kept by every later write of that session (confirm, renewals). What a
     /// session's end removes is compared with it under the store's lock, so a process never removes another's
@@ -73,14 +83,18 @@ package struct StoredCredentials: Sendable, Equatable, CustomStringConvertible {
         func string(_ name: String, _ value: String?) { if let value { member(name) { $0.string(value) } } }
         func date(_ name: String, _ value: Date?) { if let value { member(name) { $0.number(value.timeIntervalSince1970) } } }
         out.raw("{")
-        string("access_token", accessToken); hold("access_token_hold", accessTokenHold)
+        string("access_token", accessToken); hold("access_token_backoff", accessTokenBackoff)
+        string("access_token_backoff_issue", accessTokenBackoffIssue?.rawValue)
+        hold("access_token_hold", accessTokenHold)
         string("client_id", clientID); string("dpop_jkt", dpopThumbprint); date("expires_at", expiresAt)
         string("id_token", idToken); date("issued_at", issuedAt); string("issuer", issuer)
         if let profile { member("profile") { $0.profile(profile) } }
         date("refresh_expires_at", refreshExpiresAt); string("refresh_token", refreshToken)
         string("registration_type", registrationType?.rawValue); date("renewal_started_at", renewalStartedAt)
-        string("security_token", securityToken); date("security_token_expires_at", securityTokenExpiresAt)
-        hold("security_token_hold", securityTokenHold); string("session_id", sessionID); string("stage", stage.rawValue)
+        string("security_token", securityToken); hold("security_token_backoff", securityTokenBackoff)
+        string("security_token_backoff_issue", securityTokenBackoffIssue?.rawValue)
+        date("security_token_expires_at", securityTokenExpiresAt); hold("security_token_hold", securityTokenHold)
+        string("session_id", sessionID); string("stage", stage.rawValue)
         string("token_type", tokenType)
         out.raw("}")
         return out.data

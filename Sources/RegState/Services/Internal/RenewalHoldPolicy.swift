@@ -1,0 +1,145 @@
+import Foundation
+
+/// The one decision about when a token kind (the access token, the backend security token) may be renewed again
+/// after a transient failure: a pure value, state in (the hold stored in the credentials record, the time, a random
+/// draw, the server's `Retry-After`), decision out, tested by table. The store keeps the hold (a ``RejectionHold``,
+/// the shape every hold has: until when, and how long it was), so every process of the install shares it and a
+/// relaunch does not reset it; this type only decides.
+///
+/// **The scheme is gRPC's connection backoff** (1 s, × 1.6 per failure, each delay jittered by ±20 %), not AWS's
+/// "full jitter" (a delay drawn anywhere in `0...cap`). The reason is the promise RegState makes to a provider: an
+/// install costs it **at most one request per backoff step**, and a step never shorter than 80 % of its nominal
+/// length. Full jitter spreads a herd as well but draws delays close to zero at every step, so an install's worst case
+/// is unbounded in the number of attempts per minute; the ±20 % band keeps a lower bound that the fleet simulation
+/// checks per install, and still decorrelates a herd (two installs that failed at the same instant drift ±20 % apart
+/// per step).
+///
+/// **The cap is 300 s, not gRPC's 120 s**, from the fleet arithmetic (docs/Scale.md): after an outage of length `D`
+/// the fleet owes `D` × its steady renewal rate; the installs come back at the end of holds whose phases are spread
+/// over one cap, so the herd at recovery is about `1 + D / cap` times the steady rate. A ten-minute outage within 3×
+/// needs a cap of at least 300 s; 120 s gives 6× (measured in the fleet world). A session that is held keeps working
+/// offline, and the host's connectivity signal cuts a hold short, so the longer cap costs the user little.
+///
+/// A server's `Retry-After` (read once, by ``RetryAfter``, capped at an hour) lengthens the hold to at least what it
+/// asked. A success removes the hold (the next failure starts at 1 s again). The user's explicit action and the host's
+/// "connectivity is back" signal (both ``RegStateService/renewSession()``) may cut a hold short, at most once per
+/// backoff length, so a user tapping "retry" costs one attempt per backoff step, not a burst.
+///
+/// A hold from the future (written by a process whose clock was ahead, or read after the clock was set back) is not
+/// trusted: a hold whose end lies further from now than its own length is void (one attempt goes, and its failure
+/// writes a hold that starts from now). The same rule as the rejection hold's: no hold outlasts its backoff from now.
+package struct RenewalHoldPolicy: Sendable, Equatable {
+    /// The first backoff (gRPC's `INITIAL_BACKOFF`).
+    package static let initialBackoff: TimeInterval = 1
+    /// The growth per failure (gRPC's `MULTIPLIER`).
+    package static let multiplier = 1.6
+    /// The longest backoff (gRPC's `MAX_BACKOFF` is 120 s; see the type's notes for 300).
+    package static let maximumBackoff: TimeInterval = 300
+    /// The jitter band: each delay is the backoff × (1 ± this) (gRPC's `JITTER`).
+    package static let jitter = 0.2
+
+    /// Whether transient failures hold renewals at all (off: every call that needs a renewal sends one, the behaviour
+    /// before holds; the fleet simulation's baseline).
+    package var holdsTransientFailures: Bool
+    /// Whether each delay is jittered (off: every install that failed together retries together; a mutation).
+    package var jitters: Bool
+    /// Whether a server's `Retry-After` lengthens the hold.
+    package var honoursRetryAfter: Bool
+    /// Whether the point a valid token is renewed ahead of its expiry is drawn per token (off: at the start of the
+    /// grace window, for every install alike).
+    package var spreadsRenewals: Bool
+
+    /// The policy RegState runs with.
+    package static let standard = RenewalHoldPolicy(holdsTransientFailures: true, jitters: true, honoursRetryAfter: true,
+                                                    spreadsRenewals: true)
+    /// No holds, no `Retry-After`, no spread: the fleet simulation's baseline (RegState before them).
+    package static let off = RenewalHoldPolicy(holdsTransientFailures: false, jitters: false, honoursRetryAfter: false,
+                                               spreadsRenewals: false)
+
+    /// Creates a policy.
+    package init(holdsTransientFailures: Bool, jitters: Bool, honoursRetryAfter: Bool, spreadsRenewals: Bool = true) {
+        self.holdsTransientFailures = holdsTransientFailures
+        self.jitters = jitters
+        self.honoursRetryAfter = honoursRetryAfter
+        self.spreadsRenewals = spreadsRenewals
+    }
+
+    /// How long before `expiresAt` a valid token is renewed: a point drawn inside the grace window,
+    /// `grace × (1 − 0.9 d)` for a draw `d` in `0..<1` (the whole grace when the spread is off). The draw is a pure
+    /// function of the token (its expiry) and the install (its session's random identifier), so every process of the
+    /// install renews at the same point, a relaunch does not move it, and a fleet whose tokens were issued in the same
+    /// second renews spread over 90 % of the grace window, and further apart at each generation. A tenth of the grace
+    /// is always left, so a token is not used in its last moments.
+    package func renewalLead(grace: TimeInterval, sessionID: String?, expiresAt: Date) -> TimeInterval {
+        guard spreadsRenewals, grace > 0 else { return grace }
+        return grace * (1 - 0.9 * Self.spreadDraw(sessionID: sessionID, expiresAt: expiresAt))
+    }
+
+    /// The draw of ``renewalLead(grace:sessionID:expiresAt:)``: FNV-1a over the session identifier and the expiry in
+    /// milliseconds, finished by a SplitMix64 step, as a number in `0..<1`. Stable across processes and launches
+    /// (Swift's `hashValue` is seeded per process, so it is not used).
+    package static func spreadDraw(sessionID: String?, expiresAt: Date) -> Double {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        for byte in (sessionID ?? "").utf8 { mix(byte) }
+        let millis = UInt64(bitPattern: Int64((expiresAt.timeIntervalSince1970 * 1000).rounded()))
+        for shift in stride(from: 0, to: 64, by: 8) { mix(UInt8(truncatingIfNeeded: millis >> UInt64(shift))) }
+        var z = hash &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return Double(z >> 11) / Double(UInt64(1) << 53)
+    }
+
+    /// What a call that needs a renewal does.
+    package enum Decision: Sendable, Equatable {
+        /// Send the grant.
+        case attempt
+        /// Send the grant, cutting the hold short (the caller remembers when, the `lastCut` of the next decision).
+        case cutShort
+        /// Send nothing: answer with the recoverable **E** (offline, the session kept) until then.
+        case held(until: Date)
+    }
+
+    /// The decision at `now` for a token kind whose stored transient hold is `hold`; `cutShort`: the user's action or
+    /// the host's connectivity signal asks for an attempt now; `lastCut`: when this process last cut a hold short. A
+    /// hold is cut short only when the last cut is at least its length ago, so however often the user taps "retry"
+    /// during an outage it costs one attempt per backoff step.
+    package func decide(_ hold: RejectionHold?, at now: Date, cutShort: Bool = false, lastCut: Date? = nil)
+        -> Decision
+    {
+        guard holdsTransientFailures, let hold, isHolding(hold, at: now) else { return .attempt }
+        if cutShort, lastCut.map({ now.timeIntervalSince($0) >= hold.backoff }) ?? true { return .cutShort }
+        return .held(until: hold.until)
+    }
+
+    /// Whether `hold` holds at `now`: it has not ended, and it is not from the future (its end no further from now
+    /// than its own length).
+    package func isHolding(_ hold: RejectionHold, at now: Date) -> Bool {
+        isHolding(until: hold.until, backoff: hold.backoff, at: now)
+    }
+
+    /// Whether a hold until `until`, `backoff` long, holds at `now` (``isHolding(_:at:)``, for a hold read elsewhere).
+    package func isHolding(until: Date, backoff: TimeInterval, at now: Date) -> Bool {
+        let left = until.timeIntervalSince(now)
+        return left > 0 && left <= backoff * (1 + Self.jitter)
+    }
+
+    /// The hold after a transient failure at `now`, following `previous` (the stored one, `nil` after a success);
+    /// `retryAfter`: the server's wait, when it sent one (already capped); `random`: a draw in `0..<1` for the
+    /// jitter. `nil` when the policy holds nothing.
+    package func afterTransientFailure(_ previous: RejectionHold?, retryAfter: TimeInterval?, at now: Date,
+                                       random: Double) -> RejectionHold? {
+        guard holdsTransientFailures else { return nil }
+        let nominal = previous.map { min($0.backoff * Self.multiplier, Self.maximumBackoff) } ?? Self.initialBackoff
+        let factor = jitters ? 1 + Self.jitter * (2 * min(max(random, 0), 1) - 1) : 1
+        var backoff = nominal
+        var delay = nominal * factor
+        if honoursRetryAfter, let retryAfter, retryAfter > delay {
+            // The server's wait is the hold; the chain goes on from it (capped by the growth above at the next step).
+            backoff = retryAfter
+            delay = retryAfter
+        }
+        return RejectionHold(until: now.addingTimeInterval(delay), backoff: backoff)
+    }
+}

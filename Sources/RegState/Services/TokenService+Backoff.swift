@@ -1,0 +1,42 @@
+import Foundation
+
+/// The transient backoff (``RenewalHoldPolicy``) in the credentials record: written under the store's lock when a
+/// renewal fails transiently, removed by the write of a renewal that succeeds, read by every process sharing the
+/// store and by every later launch.
+extension TokenService {
+    /// A renewal of `carrier`'s token failed transiently at now, for `issue` (the server asked to wait `retryAfter`,
+    /// when it did): stores the next hold of the chain, and the issue held calls answer with, over the record as it is
+    /// now. The caller holds the store's lock. Nothing when the policy holds nothing or no session's record is stored.
+    func recordTransientFailure(_ carrier: TokenCarrier, issue: TransientIssue, retryAfter: TimeInterval?) throws {
+        guard holdPolicy.holdsTransientFailures, var credentials = try loadOwn() else { return }
+        let now = clock.now()
+        switch carrier {
+        case .accessToken:
+            credentials.accessTokenBackoff = holdPolicy.afterTransientFailure(
+                credentials.accessTokenBackoff, retryAfter: retryAfter, at: now, random: randomFraction())
+            credentials.accessTokenBackoffIssue = issue
+        case .securityToken:
+            credentials.securityTokenBackoff = holdPolicy.afterTransientFailure(
+                credentials.securityTokenBackoff, retryAfter: retryAfter, at: now, random: randomFraction())
+            credentials.securityTokenBackoffIssue = issue
+        }
+        try save(credentials)
+    }
+
+    /// ``recordTransientFailure(_:issue:retryAfter:)`` under the store's lock, for a caller that does not hold it.
+    func recordTransientFailureLocked(_ carrier: TokenCarrier, issue: TransientIssue, retryAfter: TimeInterval?)
+        async throws
+    {
+        let lease = try await exclusiveAccess()
+        defer { lease.release() }
+        try recordTransientFailure(carrier, issue: issue, retryAfter: retryAfter)
+    }
+
+    /// A draw in `0..<1` from the crypto provider's random bytes (the simulation's are seeded); the middle of the band
+    /// when none can be had.
+    private func randomFraction() -> Double {
+        guard let bytes = try? crypto.randomBytes(count: 8), bytes.count == 8 else { return 0.5 }
+        let value = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return Double(value >> 11) / Double(UInt64(1) << 53)
+    }
+}
