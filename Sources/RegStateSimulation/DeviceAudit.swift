@@ -31,9 +31,20 @@ final class DeviceAudit: @unchecked Sendable {
         var expiresAt: Date
         var lastPoll: Date?
         var tokenAnswers = 0
-        /// The disk mishaps counted when the last `slow_down` was delivered: a failed write of the widened interval
-        /// excuses a later poll at the old one (the process that knew it died with it).
-        var mishapsAtSlowDown: Int?
+        /// The disk mishaps counted when each `slow_down` was delivered: a failed write of a widened interval excuses
+        /// a later poll at the interval without it (the process that knew it died with it, or stopped polling), and
+        /// a later `slow_down` does not bring the lost widening back.
+        var mishapsAtSlowDowns: [Int] = []
+
+        /// The interval a poll must keep when `mishaps` disk mishaps are counted: `nil` when the last `slow_down`'s
+        /// widening may be lost (no check, as before); otherwise the interval less 5 s for every earlier `slow_down`
+        /// whose widening a mishap since may have lost.
+        func requiredInterval(mishaps: Int) -> TimeInterval? {
+            guard let last = mishapsAtSlowDowns.last else { return interval }
+            guard last == mishaps else { return nil }
+            let lost = mishapsAtSlowDowns.dropLast().filter { $0 != mishaps }.count
+            return interval - 5 * TimeInterval(lost)
+        }
     }
 
     private var authorizations: [String: Authorization] = [:]
@@ -75,10 +86,10 @@ final class DeviceAudit: @unchecked Sendable {
                 ledger.violation("device-poll-expired", "\(label): a poll at or after the code's expiry "
                                  + "(\(RecordedTime.text(authorization.expiresAt)))")
             }
-            if let last = authorization.lastPoll, now.timeIntervalSince(last) < authorization.interval,
-               authorization.mishapsAtSlowDown.map({ mishaps == $0 }) ?? true {
+            if let last = authorization.lastPoll, let required = authorization.requiredInterval(mishaps: mishaps),
+               now.timeIntervalSince(last) < required {
                 ledger.violation("device-poll-interval", "\(label): a poll \(now.timeIntervalSince(last)) s after the "
-                                 + "previous one, the interval is \(authorization.interval) s")
+                                 + "previous one, the interval is \(required) s")
             }
             authorization.lastPoll = now
         }
@@ -113,7 +124,7 @@ final class DeviceAudit: @unchecked Sendable {
             } else if body["error"]?.stringValue == "slow_down" {
                 slowDowns += 1
                 authorization.interval += 5
-                authorization.mishapsAtSlowDown = mishaps
+                authorization.mishapsAtSlowDowns.append(mishaps)
             }
         }
     }

@@ -75,9 +75,19 @@ struct SimulationKeychainTests {
     /// 8430000546, 8430001292 in the forged world (check: a forged redirect refused while the locked device refused the
     /// read of the login, or the write of its count, left no count in the store; after a relaunch the bound is the
     /// store's count, and forged-bound held the refusal past the in-memory bound to tell the user).
+    /// 1320, 1461, 1909 in the device world (engine: a read of the pending device authorization the locked device
+    /// refused was taken for "none", and a second authorization began beside it, device-resumes; it is a storage
+    /// error now, and a refused poll reservation waits instead of ending the poll). 1242 (engine: a relaunched
+    /// process reserved its first poll, then discovered the token endpoint while the clock passed the code's expiry,
+    /// device-poll-expired; discovery now comes before the reservation). 939 (engine, found by the 1..3000 campaign on
+    /// every disk: the stored expiry read back a rounding later than the provider's, and a poll left at the expiry,
+    /// device-poll-expired). 1734 (check: a slow_down's widening lost to a full disk stays lost after a later
+    /// slow_down, and device-poll-interval demanded it back).
     static let sharedSessionRegressionSeeds: [(UInt64, String)] = [(8_330_000_612, "forged"), (8_350_000_033, "refreshed-id"),
                                                                    (8_380_000_126, "forged"), (8_430_000_546, "forged"),
-                                                                   (8_430_001_292, "forged")]
+                                                                   (8_430_001_292, "forged"), (939, "device"),
+                                                                   (1242, "device"), (1320, "device"), (1461, "device"),
+                                                                   (1734, "device"), (1909, "device")]
 
     @Test("Given a shared-session seed that once found a defect, when it runs again, then every invariant holds",
           arguments: sharedSessionRegressionSeeds)

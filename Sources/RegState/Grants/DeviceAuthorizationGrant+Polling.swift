@@ -28,7 +28,8 @@ extension DeviceAuthorizationGrant {
     /// says whether a poll may leave now; when it may, its reservation is stored before it leaves.
     func reserve(_ known: PendingDeviceAuthorization) async throws -> Reservation {
         try await tokens.withExclusiveAccess { () async throws -> Reservation in
-            guard let stored = await tokens.pendingDeviceAuthorization(), stored.deviceCode == known.deviceCode else {
+            // A read the store refuses (a locked device) throws: the poll waits for it, it is not "gone".
+            guard let stored = try await tokens.pendingDeviceAuthorization(), stored.deviceCode == known.deviceCode else {
                 return .gone
             }
             var record = stored.merged(with: known)
@@ -64,7 +65,7 @@ extension DeviceAuthorizationGrant {
         change(&changed, clock.now())
         do {
             return try await tokens.withExclusiveAccess { () async throws -> PendingDeviceAuthorization in
-                guard let stored = await tokens.pendingDeviceAuthorization(), stored.deviceCode == known.deviceCode,
+                guard let stored = try await tokens.pendingDeviceAuthorization(), stored.deviceCode == known.deviceCode,
                       stored.poller == pollerID else { return changed }
                 var record = stored.merged(with: known)
                 change(&record, clock.now())

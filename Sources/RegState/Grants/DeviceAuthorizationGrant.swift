@@ -56,8 +56,16 @@ struct DeviceAuthorizationGrant: Sendable {
         }
         defer { lease.release() }
         let now = clock.now()
-        if let pending = await tokens.pendingDeviceAuthorization() {
-            if now < pending.verification.expiresAt { return .success(pending) }
+        let stored: PendingDeviceAuthorization?
+        do {
+            stored = try await tokens.pendingDeviceAuthorization()
+        } catch {
+            // A locked device refused the read: a pending authorization may be there. Nothing is asked for or
+            // changed (read as none, a second authorization began beside the pending one).
+            return .failure(.storage(error.localizedDescription))
+        }
+        if let pending = stored {
+            if !pending.hasExpired(at: now) { return .success(pending) }
             try? await tokens.removePendingDeviceAuthorization(deviceCode: pending.deviceCode)
         }
         let record: PendingDeviceAuthorization
@@ -80,6 +88,19 @@ struct DeviceAuthorizationGrant: Sendable {
     func poll(from record: PendingDeviceAuthorization, proofKey: DPoPKey?) async -> Outcome {
         var known = record
         while !Task.isCancelled {
+            // The token endpoint is known before a poll is reserved: discovered between the reservation and the poll
+            // (a relaunched process's first poll), the clock could pass the code's expiry before the poll left.
+            do {
+                _ = try await provider.metadata()
+            } catch {
+                guard error.isTransient else {
+                    await finish(known)
+                    return .failed(RegistrationFailure(error))
+                }
+                if known.nextStep(at: clock.now(), for: pollerID) == .expired { return .failed(.deviceCodeExpired) }
+                await clock.sleep(for: known.verification.interval)
+                continue
+            }
             let step: Reservation
             do {
                 step = try await reserve(known)
@@ -132,7 +153,7 @@ struct DeviceAuthorizationGrant: Sendable {
     private func remove(where matches: @Sendable (PendingDeviceAuthorization) -> Bool) async {
         do {
             try await tokens.withExclusiveAccess { () async throws in
-                guard let stored = await tokens.pendingDeviceAuthorization(), matches(stored) else { return }
+                guard let stored = try await tokens.pendingDeviceAuthorization(), matches(stored) else { return }
                 try await tokens.removePendingDeviceAuthorization(deviceCode: stored.deviceCode)
             }
         } catch {

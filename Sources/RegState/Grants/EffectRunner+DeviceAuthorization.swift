@@ -18,7 +18,14 @@ extension EffectRunner {
     /// Polls the stored device authorization until it yields tokens (validated and stored provisionally: **G**) or
     /// ends (**F**); `nil` when the poll was cancelled or the user moved on (`stillWanted`).
     func pollDeviceAuthorization(stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
-        guard let record = await tokens.pendingDeviceAuthorization() else { return .registrationFailed(.noPendingLogin) }
+        let stored: PendingDeviceAuthorization?
+        do {
+            stored = try await tokens.pendingDeviceAuthorization()
+        } catch {
+            // A locked device refused the read: a recoverable storage failure, not "none pending".
+            return .registrationFailed(.storage(error.localizedDescription))
+        }
+        guard let record = stored else { return .registrationFailed(.noPendingLogin) }
         let key: DPoPKey?
         do {
             key = try registrationKey()

@@ -10,9 +10,12 @@ extension TokenService {
     }
 
     /// The stored device authorization of this service's issuer and client, `nil` when there is none. A record that
-    /// cannot be read, or that belongs to another configuration, reads as none.
-    func pendingDeviceAuthorization() -> PendingDeviceAuthorization? {
-        guard let data = try? store.data(forKey: PendingDeviceAuthorization.storeKey),
+    /// cannot be decoded, or that belongs to another configuration, reads as none.
+    ///
+    /// - Throws: ``StoreError`` when the store cannot be read now (a locked device): that is no "none", which began a
+    ///   second authorization beside the pending one, or let a poll leave without its stored reservation.
+    func pendingDeviceAuthorization() throws(StoreError) -> PendingDeviceAuthorization? {
+        guard let data = try store.data(forKey: PendingDeviceAuthorization.storeKey),
               let record = try? RecordedTime.decoder().decode(PendingDeviceAuthorization.self, from: data),
               record.belongs(to: binding)
         else { return nil }
@@ -20,9 +23,10 @@ extension TokenService {
     }
 
     /// Removes the stored device authorization: the one with `deviceCode` when given (another one, or another
-    /// configuration's, is left for its owner), otherwise whichever is stored, an unreadable record included.
+    /// configuration's, is left for its owner), otherwise whichever is stored, an undecodable record included. A read
+    /// the store refuses (a locked device) throws, and nothing is removed.
     func removePendingDeviceAuthorization(deviceCode: String?) throws {
-        if let deviceCode, pendingDeviceAuthorization()?.deviceCode != deviceCode { return }
+        if let deviceCode, try pendingDeviceAuthorization()?.deviceCode != deviceCode { return }
         try store.removeValue(forKey: PendingDeviceAuthorization.storeKey)
     }
 }

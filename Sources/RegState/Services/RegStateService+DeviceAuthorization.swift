@@ -29,11 +29,12 @@ extension RegStateService {
     /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**): ``RegistrationFailure/authorizationDenied(error:description:)``
     ///   (`access_denied`), ``RegistrationFailure/deviceCodeExpired``, ``RegistrationFailure/noPendingLogin`` when
     ///   none is pending, the checks of the tokens; ``RegStateServiceError/cancelled`` when the app cancelled it
-    ///   (``cancelDeviceRegistration()``).
+    ///   (``cancelDeviceRegistration()``); ``RegStateServiceError/storage(_:)`` when the store cannot be read now (a
+    ///   locked device: nothing changed, call again once it is unlocked).
     @discardableResult
     public func completeDeviceRegistration() async throws(RegStateServiceError) -> Profile {
         if case .authenticating(.device) = state {} else {
-            guard await pendingDeviceRegistration() != nil else { throw .registration(.noPendingLogin) }
+            guard try await readPendingDeviceRegistration() != nil else { throw .registration(.noPendingLogin) }
             _ = try await beginDeviceRegistration()
         }
         let applied = try await apply(.credentialsSubmitted)
@@ -57,10 +58,22 @@ extension RegStateService {
     }
 
     /// The sign-in on another device pending in the secure store and not expired (begun by this process, before a
-    /// relaunch, or by another process sharing the store): what to show; `nil` when there is none.
+    /// relaunch, or by another process sharing the store): what to show; `nil` when there is none, or when the store
+    /// cannot be read now (a locked device).
     public func pendingDeviceRegistration() async -> DeviceVerification? {
-        guard let pending = await runner.tokens.pendingDeviceAuthorization(),
-              clock.now() < pending.verification.expiresAt else { return nil }
+        (try? await readPendingDeviceRegistration()) ?? nil
+    }
+
+    /// ``pendingDeviceRegistration()``, throwing ``RegStateServiceError/storage(_:)`` when the store cannot be read
+    /// now (a locked device) instead of answering "none".
+    func readPendingDeviceRegistration() async throws(RegStateServiceError) -> DeviceVerification? {
+        let stored: PendingDeviceAuthorization?
+        do {
+            stored = try await runner.tokens.pendingDeviceAuthorization()
+        } catch {
+            throw .storage(error.errorDescription ?? "unreadable")
+        }
+        guard let pending = stored, !pending.hasExpired(at: clock.now()) else { return nil }
         return pending.verification
     }
 }

@@ -28,6 +28,16 @@ extension PendingDeviceAuthorization {
     /// The longest wait a run of transient failures grows to (never shorter than the interval).
     static let maximumBackoff: TimeInterval = 60
 
+    /// How much earlier than its stored expiry a code counts as expired: the expiry is stored as seconds since 1970
+    /// and may read back a hair later than the instant it was computed from (simulation seed 939: a poll left at the
+    /// provider's expiry to the microsecond, the stored one a rounding later).
+    static let expiryMargin: TimeInterval = 0.001
+
+    /// Whether the code has expired at `now` (``expiryMargin`` early): nothing polls, and nothing takes it up.
+    func hasExpired(at now: Date) -> Bool {
+        now >= verification.expiresAt.addingTimeInterval(-Self.expiryMargin)
+    }
+
     /// The end of the current poller's lease: one interval past its next poll.
     var leaseEnd: Date { notBefore.addingTimeInterval(verification.interval) }
 
@@ -35,7 +45,7 @@ extension PendingDeviceAuthorization {
     /// process's lease lasts, then a take-over; a wait until ``notBefore`` (never past the expiry); or a poll.
     func nextStep(at now: Date, for me: String) -> PollStep {
         let expiresAt = verification.expiresAt
-        guard now < expiresAt else { return .expired }
+        guard !hasExpired(at: now) else { return .expired }
         if let poller, poller != me {
             guard now >= leaseEnd else { return .wait(min(leaseEnd, expiresAt).timeIntervalSince(now)) }
             return .takeOver
