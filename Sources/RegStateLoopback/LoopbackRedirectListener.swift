@@ -30,6 +30,8 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
     /// Binds 127.0.0.1:`port` (0: one the system picks) and starts answering requests for `path`.
     ///
     /// - Parameters:
+    ///   - port: The port on 127.0.0.1 to bind; 0 lets the system pick a free one (read it back from ``port``).
+    ///   - path: The path the redirect comes to; requests for other paths get a 404.
     ///   - clock: Where the deadlines are read.
     ///   - connectionTimeout: Seconds one connection has to send its request and take the answer (default 10); a
     ///     connection past it is closed, and no other connection waits for it meanwhile.

@@ -28,7 +28,7 @@ final class RejectionAudit: @unchecked Sendable {
     /// The last token of the carrier a live process received, when, and whether the API rejected it since.
     private var current: (token: String, mintedAt: Date, rejected: Bool)?
     /// The chain: renewals for rejections since the last other mint, and when the last one came.
-    private var chain: (length: Int, lastAt: Date, mishapsAt: Int)?
+    private var chain: (length: Int, lastAt: Date, mishapsAt: Int, setBacksAt: Int)?
     /// Security-token requests that left (`POST` and `DELETE`) and those answered by the backend to a live process.
     private var securityRequestsLeft = 0
     private var securityRequestsAnswered = 0
@@ -128,20 +128,23 @@ final class RejectionAudit: @unchecked Sendable {
             return
         }
         renewals += 1
+        let setBacks = ledger.clockSetBackCount
         guard let last = chain else {
-            chain = (1, now, mishaps)
+            chain = (1, now, mishaps, setBacks)
             longestChain = max(longestChain, 1)
             return
         }
         // The hold is written after the previous answer came, and checked before this request left: the gap between
-        // the two on the clock (a clock set back in between hides it from here, so it is not judged).
+        // the two on the clock. A clock set back in between hides it from here, so it is not judged: the readings no
+        // longer measure the time that passed, and the engine cuts a hold to its backoff from the clock it reads
+        // (seed 9200017655: set back 236 s, then 238 s passed, a gap of 6 s on the clock).
         let hold = min(RejectionHold.first * pow(2, Double(last.length - 1)), RejectionHold.longest)
         let gap = departed.timeIntervalSince(last.lastAt)
-        if gap >= 0, gap + Self.slack < hold, mishaps == last.mishapsAt {
+        if gap >= 0, gap + Self.slack < hold, mishaps == last.mishapsAt, setBacks == last.setBacksAt {
             ledger.violation("rejection-hold", "renewal \(last.length + 1) of a chain of \(carrier.rawValue) renewals for "
                              + "rejections came \(Int(gap)) s after the one before; the hold was \(Int(hold)) s")
         }
-        chain = (last.length + 1, now, mishaps)
+        chain = (last.length + 1, now, mishaps, setBacks)
         longestChain = max(longestChain, last.length + 1)
     }
 

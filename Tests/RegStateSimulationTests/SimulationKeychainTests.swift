@@ -40,7 +40,10 @@ struct SimulationKeychainTests {
     /// 8390001895 in the forged world (engine: taking the pending login read it with a read the locked device refused
     /// as "none", then removed the record once the device unlocked, destroying the login the genuine redirect needed).
     static let worldRegressionSeeds: [(UInt64, String)] = [(8_310_000_083, "rejecting"), (8_350_000_929, "forged"),
-                                                           (8_370_000_540, "rejecting"), (8_390_001_895, "forged")]
+                                                           (8_370_000_540, "rejecting"), (8_390_001_895, "forged"),
+                                                           // Check: a clock set back between two renewals for
+                                                           // rejections is not judged by rejection-hold.
+                                                           (9_200_017_655, "rejecting"), (9_100_021_222, "rejecting")]
 
     @Test("Given a Keychain seed that once found a defect, when it runs again, then every invariant holds",
           arguments: regressionSeeds.map { ($0, "") } + worldRegressionSeeds)
@@ -87,7 +90,8 @@ struct SimulationKeychainTests {
                                                                    (8_380_000_126, "forged"), (8_430_000_546, "forged"),
                                                                    (8_430_001_292, "forged"), (939, "device"),
                                                                    (1242, "device"), (1320, "device"), (1461, "device"),
-                                                                   (1734, "device"), (1909, "device")]
+                                                                   (1734, "device"), (1909, "device"),
+                                                                   (9_200_016_195, "rejecting")]
 
     @Test("Given a shared-session seed that once found a defect, when it runs again, then every invariant holds",
           arguments: sharedSessionRegressionSeeds)
