@@ -9,26 +9,46 @@ extension InteropTests {
     /// URI the CLI printed, the login form, the user-code form, Accept or Deny. Screenshots go to
     /// `.build/artifacts/browser/django-device-*`.
     ///
-    /// Pinned: django-oauth-toolkit's device grant answers an openid-scoped poll without an ID token (its
-    /// `DeviceCodeGrant` is oauthlib's OAuth 2 grant, with no OpenID modifier), so RegState, which registers only a
-    /// validated identity, ends in F (`malformed_response`) — never H, and nothing is stored. Its discovery announces
-    /// no `device_authorization_endpoint`, so the CLI is given it (`--device-authorization-endpoint`).
-    @Suite("Sign in on another device (real browser)")
+    /// Two device clients (the kit's `device.py`, docs/Providers.md): `swift-device-oidc-client` has a signing
+    /// algorithm, so the kit's server adds oauthlib's OpenID ID token to its device token answers, and the CLI ends in
+    /// H. `swift-device-client` is stock: django-oauth-toolkit's device grant answers it without an ID token (oauthlib's
+    /// `DeviceCodeGrant` has no OpenID modifier), so RegState, which registers only a validated identity, ends in F
+    /// (`malformed_response`), nothing stored (pinned). Also pinned: discovery announces no
+    /// `device_authorization_endpoint` (the CLI is given it, `--device-authorization-endpoint`), and the token endpoint
+    /// never says `expired_token` (an expired code's poll is still `authorization_pending`): RegState stops at the
+    /// code's `expires_in` by its own clock.
+    @Suite("Sign in on another device (real browser)", .peers([.django]))
     struct DeviceAuthorization {
         static let alice = (username: "alice", password: PeerAccount.alice.password)
+        /// The stock device client (no ID token) and the one whose answers carry oauthlib's ID token.
+        static let stockClient = "swift-device-client", openIDClient = "swift-device-oidc-client"
 
-        /// The CLI's `device-login --json` against the django kit's device client, the browser answering `decision`;
-        /// returns the run and the printed `signInOnAnotherDevice` object.
-        static func deviceLogin(_ peer: any Peer, browser: RealBrowser, decision: String, shots: URL) async throws
-            -> (run: CLIResult, shown: [String: JSONValue])
+        /// The arguments of the CLI's `device-login --json` against the django kit with `clientID`.
+        static func arguments(_ peer: any Peer, clientID: String, store: URL) -> [String] {
+            ["device-login", "--json", "--store", store.path, "--issuer", peer.issuer.absoluteString,
+             "--client-id", clientID, "--device-authorization-endpoint", peer.issuer.absoluteString + "/device-authorization/"]
+        }
+
+        /// The CLI's `device-login --json` against the django kit's `clientID`, the browser answering `decision`;
+        /// returns the run, the printed `signInOnAnotherDevice` object and whether the store holds credentials and a
+        /// pending authorization afterwards.
+        static func deviceLogin(_ peer: any Peer, clientID: String, browser: RealBrowser, decision: String, shots: URL)
+            async throws -> (run: CLIResult, shown: [String: JSONValue], credentials: Bool, pending: Bool)
+        {
+            try await deviceLogin({ arguments(peer, clientID: clientID, store: $0) }, browser: browser,
+                                  decision: decision, shots: shots)
+        }
+
+        /// The CLI run with `arguments` (given the store directory), the browser answering `decision` on the page
+        /// the CLI printed; returns the run, the printed `signInOnAnotherDevice` object and whether the store holds
+        /// credentials and a pending authorization afterwards.
+        static func deviceLogin(_ arguments: (URL) -> [String], browser: RealBrowser, decision: String, shots: URL)
+            async throws -> (run: CLIResult, shown: [String: JSONValue], credentials: Bool, pending: Bool)
         {
             let store = FileManager.default.temporaryDirectory
                 .appendingPathComponent("interop-device-\(UUID().uuidString)", isDirectory: true)
             defer { try? FileManager.default.removeItem(at: store) }
-            let endpoint = peer.issuer.absoluteString + "/device-authorization/"
-            let child = try CLIProcess(["device-login", "--json", "--store", store.path,
-                                        "--issuer", peer.issuer.absoluteString, "--client-id", "swift-device-client",
-                                        "--device-authorization-endpoint", endpoint])
+            let child = try CLIProcess(arguments(store))
             let line = try await child.stdoutLine(where: { $0.contains("\"signInOnAnotherDevice\"") },
                                                   what: "the code and the page")
             let shown = try #require((try? JSONValue.parse(Data(line.utf8)))?.objectValue)
@@ -44,10 +64,10 @@ extension InteropTests {
                 _ = try? await child.finish()
                 throw error
             }
-            #expect(!FileManager.default.fileExists(atPath: store.appendingPathComponent("secure/credentials").path))
-            #expect(!FileManager.default.fileExists(
-                atPath: store.appendingPathComponent("secure/pending_device_authorization").path))
-            return (run, shown)
+            let stored = { (name: String) in
+                FileManager.default.fileExists(atPath: store.appendingPathComponent("secure/\(name)").path)
+            }
+            return (run, shown, stored("credentials"), stored("pending_device_authorization"))
         }
 
         /// The reason of the last lettered F the run printed.
@@ -56,26 +76,79 @@ extension InteropTests {
                 .last { $0["letter"]?.stringValue == "F" }?["reason"]?.stringValue
         }
 
-        @Test("django: the browser approves the printed code; the token answer has no ID token, pinned: F malformed_response, nothing stored; then it denies the next code: F authorization_denied")
-        func django() async throws {
+        /// The letters of the lettered events the run printed, in order.
+        static func letters(_ stdout: String) -> [String] {
+            stdout.split(separator: "\n").compactMap { (try? JSONValue.parse(Data($0.utf8)))?.objectValue?["letter"]?.stringValue }
+        }
+
+        @Test("django, the OpenID device client: the browser approves the printed code, the CLI ends in H (G first), the credentials stored and the pending authorization gone; then it denies the next code: F authorization_denied, nothing stored")
+        func djangoOpenID() async throws {
             try await withPeer(.django) { peer in
                 try await withRealBrowser { browser in
                     let shots = try RealBrowser.artifacts("django-device-approved")
-                    let (run, shown) = try await Self.deviceLogin(peer, browser: browser, decision: "accept", shots: shots)
-                    #expect(shown["verificationURI"]?.stringValue == peer.issuer.absoluteString + "/device/")
-                    #expect(shown["interval"]?.numberValue == 5)
-                    #expect(run.status == 1, "stderr: \(run.stderr.suffix(1_500))")
-                    #expect(Self.reason(run.stdout) == "malformed_response", "stdout: \(run.stdout)")
-                    #expect(run.stdout.contains("no id_token"), "stdout: \(run.stdout)")
+                    let approved = try await Self.deviceLogin(peer, clientID: Self.openIDClient, browser: browser,
+                                                              decision: "accept", shots: shots)
+                    #expect(approved.shown["verificationURI"]?.stringValue == peer.issuer.absoluteString + "/device/")
+                    #expect(approved.shown["interval"]?.numberValue == 5)
+                    #expect(approved.run.status == 0, "stderr: \(approved.run.stderr.suffix(1_500))")
+                    #expect(Self.letters(approved.run.stdout) == ["D", "G", "H"], "stdout: \(approved.run.stdout)")
+                    #expect(approved.run.stdout.contains("\"issuer\":\"\(peer.issuer.absoluteString)\""))
+                    #expect(approved.credentials && !approved.pending)
                     for name in ["code.png", "question.png", "final.png"] {
                         #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent("browser-\(name)").path))
                     }
                     // The same browser (still signed in at the provider) denies the next code.
-                    let denied = try await Self.deviceLogin(peer, browser: browser, decision: "deny",
-                                                            shots: try RealBrowser.artifacts("django-device-denied"))
+                    let denied = try await Self.deviceLogin(peer, clientID: Self.openIDClient, browser: browser,
+                                                            decision: "deny", shots: try RealBrowser.artifacts("django-device-denied"))
                     #expect(denied.run.status == 1, "stderr: \(denied.run.stderr.suffix(1_500))")
                     #expect(Self.reason(denied.run.stdout) == "authorization_denied", "stdout: \(denied.run.stdout)")
+                    #expect(!denied.credentials && !denied.pending)
                 }
+            }
+        }
+
+        @Test("django, the stock device client: the browser approves the printed code; the token answer has no ID token, pinned: F malformed_response, nothing stored")
+        func djangoStock() async throws {
+            try await withPeer(.django) { peer in
+                try await withRealBrowser { browser in
+                    let shots = try RealBrowser.artifacts("django-device-stock")
+                    let stock = try await Self.deviceLogin(peer, clientID: Self.stockClient, browser: browser,
+                                                           decision: "accept", shots: shots)
+                    #expect(stock.run.status == 1, "stderr: \(stock.run.stderr.suffix(1_500))")
+                    #expect(Self.reason(stock.run.stdout) == "malformed_response", "stdout: \(stock.run.stdout)")
+                    #expect(stock.run.stdout.contains("no id_token"), "stdout: \(stock.run.stdout)")
+                    #expect(!stock.credentials && !stock.pending)
+                }
+            }
+        }
+
+        @Test("django: a code nobody approves ends the CLI in F device_code_expired at its expiry, nothing stored; pinned: django still answers authorization_pending for an expired code")
+        func djangoExpiry() async throws {
+            var knobs = PeerKnobs()
+            knobs.deviceCodeLifetime = 6
+            try await withPeer(.django, knobs) { peer in
+                let store = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("interop-device-expiry-\(UUID().uuidString)", isDirectory: true)
+                defer { try? FileManager.default.removeItem(at: store) }
+                // A device code of the test's own, to ask django about once it has expired.
+                let transport = URLSessionTransport(defaultTimeout: 10)
+                let own = try await transport.send(.form(url: peer.issuer.appendingPathComponent("device-authorization/"),
+                                                         parameters: [("client_id", Self.openIDClient), ("scope", "openid")]))
+                let deviceCode = try #require((try? JSONValue.parse(own.body))?["device_code"]?.stringValue)
+                let run = try await CLIProcess.run(Self.arguments(peer, clientID: Self.openIDClient, store: store))
+                #expect(run.status == 1, "stderr: \(run.stderr.suffix(1_500))")
+                let objects = run.stdout.split(separator: "\n").compactMap { (try? JSONValue.parse(Data($0.utf8)))?.objectValue }
+                #expect(objects.first { $0["event"]?.stringValue == "signInOnAnotherDevice" }?["expiresAt"] != nil)
+                #expect(objects.last?["reason"]?.stringValue == "device_code_expired", "stdout: \(run.stdout)")
+                for record in ["credentials", "pending_device_authorization"] {
+                    #expect(!FileManager.default.fileExists(atPath: store.appendingPathComponent("secure/\(record)").path))
+                }
+                let late = try await transport.send(.form(url: peer.issuer.appendingPathComponent("token/"), parameters: [
+                    ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", deviceCode),
+                    ("client_id", Self.openIDClient),
+                ]))
+                #expect((try? JSONValue.parse(late.body))?["error"]?.stringValue == "authorization_pending",
+                        "django's answer to an expired code: \(String(decoding: late.body, as: UTF8.self))")
             }
         }
     }

@@ -9,7 +9,7 @@ extension InteropTests {
     /// library on the wall clock, every poll recorded on the wire, the user played by the real browser on Glewlwyd's
     /// own pages (the code form, the login form, the consent page). Screenshots go to
     /// `.build/artifacts/browser/glewlwyd-device`.
-    @Suite("Glewlwyd: sign in on another device (real browser)")
+    @Suite("Glewlwyd: sign in on another device (real browser)", .peers([.glewlwyd]))
     struct GlewlwydDevice {
         /// Every device-code poll that left, with when and what Glewlwyd answered.
         final class PollLog: Sendable {
@@ -89,6 +89,25 @@ extension InteropTests {
                     #expect(gap >= 10 && gap < 13, "gaps \(gaps)")
                 }
                 #expect(try store.data(forKey: "pending_device_authorization") == nil)
+            }
+        }
+
+        @Test("Glewlwyd: the CLI's device-login, the browser approving on Glewlwyd's own pages (the code, the login), ends in H (G first), the credentials stored and the pending authorization gone")
+        func cliApproved() async throws {
+            try await withPeer(.glewlwyd) { peer in
+                try await withRealBrowser { browser in
+                    let shots = try RealBrowser.artifacts("glewlwyd-device-cli")
+                    let approved = try await DeviceAuthorization.deviceLogin({ store in
+                        ["device-login", "--json", "--store", store.path, "--issuer", peer.issuer.absoluteString,
+                         "--client-id", peer.clientID]
+                    }, browser: browser, decision: "accept", shots: shots)
+                    #expect(approved.shown["verificationURI"]?.stringValue == peer.issuer.absoluteString + "/device")
+                    #expect(approved.run.status == 0, "stderr: \(approved.run.stderr.suffix(1_500))")
+                    #expect(DeviceAuthorization.letters(approved.run.stdout) == ["D", "G", "H"],
+                            "stdout: \(approved.run.stdout)")
+                    #expect(approved.run.stdout.contains("\"issuer\":\"\(peer.issuer.absoluteString)\""))
+                    #expect(approved.credentials && !approved.pending)
+                }
             }
         }
 

@@ -203,6 +203,8 @@ class Player:
                 continue
             if "authorization complete" in self.page()["text"].lower():   # Glewlwyd: consent granted, done
                 self.shoot(shots and shots + "-final.png")
+                if decision != "accept":   # Glewlwyd asked nothing: the code is approved, not denied
+                    raise RuntimeError(f"the provider approved the code without asking; no {decision} was offered")
                 return self.page()
             answer = self.button(decision)
             if answer is not None:

@@ -6,7 +6,7 @@
 # First use: makes a Python environment in the kits' cache and installs requirements.txt from PyPI (see ../kit.sh).
 # Knobs (seconds): OIDC_AT_TTL access token (3600), OIDC_IDT_TTL ID token (3600), OIDC_RT_TTL refresh token after its
 # access token expired (unset: never), OIDC_RT_GRACE reuse grace of a rotated refresh token (0), OIDC_DEVICE_INTERVAL
-# the device grant's polling interval (5).
+# the device grant's polling interval (5), OIDC_DEVICE_TTL the seconds a device code lives (1800).
 set -euo pipefail
 kit_name=django-oauth-toolkit
 here=$(cd "$(dirname "$0")" && pwd)

@@ -20,11 +20,14 @@ final class InteropPeer: Peer {
         var accessTokenLifetime: Int?
         /// `OIDC_RT_GRACE`: how long a just-rotated refresh token may still be presented.
         var refreshGrace: Int?
+        /// `OIDC_DEVICE_TTL`: the seconds a device code lives.
+        var deviceCodeLifetime: Int?
 
         var environment: [String: String] {
             var environment: [String: String] = [:]
             if let accessTokenLifetime { environment["OIDC_AT_TTL"] = String(accessTokenLifetime) }
             if let refreshGrace { environment["OIDC_RT_GRACE"] = String(refreshGrace) }
+            if let deviceCodeLifetime { environment["OIDC_DEVICE_TTL"] = String(deviceCodeLifetime) }
             return environment
         }
     }

@@ -49,7 +49,8 @@ struct PeerKnobs: Sendable, Equatable {
     var pushedAuthorization: String?
     /// Glewlwyd (`GLW_PAR_TTL`) and idpyoidc (`IDPY_PAR_TTL`): the seconds a pushed `request_uri` lives (default 90).
     var pushedRequestLifetime: Int?
-    /// Glewlwyd (`GLW_DEVICE_TTL`): the seconds a device code lives (default 600).
+    /// Glewlwyd (`GLW_DEVICE_TTL`, default 600) and django (`OIDC_DEVICE_TTL`, default 1800): the seconds a device
+    /// code lives.
     var deviceCodeLifetime: Int?
     /// Glewlwyd only (`GLW_REDIRECT_URIS`): more redirect URIs for the clients. Glewlwyd compares a loopback URI's
     /// port exactly, so a test whose listener takes a port of its own registers it here (django accepts any port).

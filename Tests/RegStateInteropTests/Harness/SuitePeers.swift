@@ -7,7 +7,8 @@ extension PeerKind {
         switch self {
         case .django:
             try await InteropAvailability.shared.startPeer(knobs: InteropPeer.Knobs(
-                accessTokenLifetime: knobs.accessTokenLifetime, refreshGrace: knobs.refreshGrace))
+                accessTokenLifetime: knobs.accessTokenLifetime, refreshGrace: knobs.refreshGrace,
+                deviceCodeLifetime: knobs.deviceCodeLifetime))
         case .glewlwyd:
             try await InteropAvailability.shared.startGlewlwyd(knobs: knobs)
         case .idpyoidc:
@@ -21,7 +22,8 @@ extension PeerKind {
         switch self {
         case .django:
             try await InteropPeer.start(knobs: InteropPeer.Knobs(
-                accessTokenLifetime: knobs.accessTokenLifetime, refreshGrace: knobs.refreshGrace))
+                accessTokenLifetime: knobs.accessTokenLifetime, refreshGrace: knobs.refreshGrace,
+                deviceCodeLifetime: knobs.deviceCodeLifetime))
         case .glewlwyd:
             try await GlewlwydPeer.start(knobs: knobs)
         case .idpyoidc:

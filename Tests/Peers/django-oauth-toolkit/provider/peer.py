@@ -5,7 +5,8 @@
 
 The seed: user alice / alice-password (Alice Test, alice@example.com, sub 1) and the public client
 swift-test-client (no secret, PKCE S256, redirect URIs com.example.app:/callback and http://127.0.0.1:8765/callback,
-post-logout redirect http://127.0.0.1:8765/logged-out, RS256 ID tokens, no consent screen).
+post-logout redirect http://127.0.0.1:8765/logged-out, RS256 ID tokens, no consent screen), and the public device
+grant clients swift-device-client (no signing algorithm: no ID token) and swift-device-oidc-client (RS256 ID tokens).
 """
 import os
 import sys
@@ -44,17 +45,23 @@ def seed():
         "skip_authorization": True,
         "user": None,
     })
-    # The device authorization grant's client: django-oauth-toolkit gives an application one grant type.
-    Application.objects.update_or_create(client_id="swift-device-client", defaults={
-        "name": "RegState interop tests (device)",
-        "client_type": Application.CLIENT_PUBLIC,
-        "client_secret": "",
-        "authorization_grant_type": Application.GRANT_DEVICE_CODE,
-        "redirect_uris": "",
-        "algorithm": Application.RS256_ALGORITHM,
-        "skip_authorization": True,
-        "user": None,
-    })
+    # The device authorization grant's clients (django-oauth-toolkit gives an application one grant type). The stock
+    # one has no signing algorithm (django-oauth-toolkit's default): its device token answers are stock, without an ID
+    # token. The OpenID one signs RS256, so the kit's server (device.py) adds an ID token to its device token answers.
+    for client_id, name, algorithm in (
+        ("swift-device-client", "RegState interop tests (device, stock)", Application.NO_ALGORITHM),
+        ("swift-device-oidc-client", "RegState interop tests (device, OpenID)", Application.RS256_ALGORITHM),
+    ):
+        Application.objects.update_or_create(client_id=client_id, defaults={
+            "name": name,
+            "client_type": Application.CLIENT_PUBLIC,
+            "client_secret": "",
+            "authorization_grant_type": Application.GRANT_DEVICE_CODE,
+            "redirect_uris": "",
+            "algorithm": algorithm,
+            "skip_authorization": True,
+            "user": None,
+        })
 
 
 def main(arguments):

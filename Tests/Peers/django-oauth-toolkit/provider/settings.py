@@ -67,6 +67,9 @@ OAUTH2_PROVIDER = {
     "OIDC_ENABLED": True,
     "OIDC_RSA_PRIVATE_KEY": signing_key(),
     "OAUTH2_VALIDATOR_CLASS": "claims.ProfileClaims",
+    # The token endpoint's server: oauthlib's OpenID Connect server, whose device grant also signs an ID token for an
+    # application with a signing algorithm (device.py says what is stock and what this adds).
+    "OIDC_SERVER_CLASS": "device.OpenIDDeviceServer",
     "SCOPES": {"openid": "Sign you in", "profile": "Your name", "email": "Your email address",
                "offline_access": "Stay signed in"},
     "DEFAULT_SCOPES": ["openid"],
@@ -89,3 +92,5 @@ OAUTH2_PROVIDER = {
     "OAUTH_DEVICE_VERIFICATION_URI_COMPLETE": f"http://127.0.0.1:{PORT}/o/device/?user_code={{user_code}}",
     "DEVICE_FLOW_INTERVAL": seconds("OIDC_DEVICE_INTERVAL", 5),
 }
+# How long a device code lives (oauthlib's default: 1800 s); device.DeviceAuthorizationServer hands it to oauthlib.
+DEVICE_CODE_LIFETIME = seconds("OIDC_DEVICE_TTL", 1800)

@@ -5,6 +5,8 @@ from django.contrib.auth.views import LoginView
 from django.urls import include, path
 from oauth2_provider.views import ConnectDiscoveryInfoView, DeviceAuthorizationView
 
+from device import DeviceAuthorizationServer
+
 
 class CompleteDiscovery(ConnectDiscoveryInfoView):
     """The OpenID discovery document, with what django-oauth-toolkit lists only in its RFC 8414 metadata
@@ -26,7 +28,9 @@ class DeviceAuthorization(DeviceAuthorizationView):
     """The device authorization endpoint, as django-oauth-toolkit 3.4.1 serves it, except for one member: oauthlib
     4.0.1 adds `scope` to its answer (not an RFC 8628 member), and django-oauth-toolkit's DeviceCodeResponse refuses
     it, so the stock view answers every request with a 500. The member is dropped before the view reads it; nothing
-    else changes (docs/Providers.md)."""
+    else in the answer changes (docs/Providers.md). Its server hands oauthlib the deployment's code lifetime (device.py)."""
+
+    server_class = DeviceAuthorizationServer
 
     def create_device_authorization_response(self, request):
         headers, response, status = super().create_device_authorization_response(request)
