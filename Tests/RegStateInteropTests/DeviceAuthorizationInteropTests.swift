@@ -41,7 +41,8 @@ extension InteropTests {
 
         /// The CLI run with `arguments` (given the store directory), the browser answering `decision` on the page
         /// the CLI printed; returns the run, the printed `signInOnAnotherDevice` object and whether the store holds
-        /// credentials and a pending authorization afterwards.
+        /// credentials and a pending authorization afterwards. The device code (read from the secure store while the
+        /// CLI waits) is in none of what the run printed, its journal, or the pages the browser saw.
         static func deviceLogin(_ arguments: (URL) -> [String], browser: RealBrowser, decision: String, shots: URL)
             async throws -> (run: CLIResult, shown: [String: JSONValue], credentials: Bool, pending: Bool)
         {
@@ -55,19 +56,39 @@ extension InteropTests {
             let userCode = try #require(shown["userCode"]?.stringValue)
             let page = try #require(shown["verificationURIComplete"]?.stringValue.flatMap(URL.init(string:))
                                         ?? shown["verificationURI"]?.stringValue.flatMap(URL.init(string:)))
+            let deviceCode = try #require(Self.pendingDeviceCode(in: store), "the pending authorization is stored")
             let run: CLIResult
+            let seen: RealBrowser.Page
             do {
-                _ = try await browser.approveDevice(page, userCode: userCode, as: alice, decision: decision,
-                                                    screenshots: shots.appendingPathComponent("browser"))
+                seen = try await browser.approveDevice(page, userCode: userCode, as: alice, decision: decision,
+                                                       screenshots: shots.appendingPathComponent("browser"))
                 run = try await child.finish()
             } catch {
                 _ = try? await child.finish()
                 throw error
             }
+            Self.expectNowhere(deviceCode, in: run, store: store)
+            #expect(!seen.text.contains(deviceCode) && !seen.url.contains(deviceCode))
             let stored = { (name: String) in
                 FileManager.default.fileExists(atPath: store.appendingPathComponent("secure/\(name)").path)
             }
             return (run, shown, stored("credentials"), stored("pending_device_authorization"))
+        }
+
+        /// The device code of the authorization pending in the CLI store `store` (its secure store's record).
+        static func pendingDeviceCode(in store: URL) -> String? {
+            FileManager.default.contents(atPath: store.appendingPathComponent("secure/pending_device_authorization").path)
+                .flatMap { try? JSONValue.parse($0) }?["deviceCode"]?.stringValue
+        }
+
+        /// The device code is in nothing the run printed and in no line of the store's journal.
+        static func expectNowhere(_ deviceCode: String, in run: CLIResult, store: URL,
+                                  sourceLocation: SourceLocation = #_sourceLocation) {
+            let journal = (try? String(contentsOf: store.appendingPathComponent("journal.log"), encoding: .utf8)) ?? ""
+            #expect(!journal.isEmpty, sourceLocation: sourceLocation)
+            for (name, text) in [("stdout", run.stdout), ("stderr", run.stderr), ("journal", journal)] {
+                #expect(!text.contains(deviceCode), "the device code in the \(name)", sourceLocation: sourceLocation)
+            }
         }
 
         /// The reason of the last lettered F the run printed.
@@ -104,6 +125,41 @@ extension InteropTests {
                     #expect(Self.reason(denied.run.stdout) == "authorization_denied", "stdout: \(denied.run.stdout)")
                     #expect(!denied.credentials && !denied.pending)
                 }
+            }
+        }
+
+        @Test("django, the OpenID device client: a second CLI on the same store shows the same code (no second authorization); both killed (SIGKILL) while the user approves in the browser, the next launch goes on with the same code and ends in H")
+        func djangoKilledResumes() async throws {
+            try await withPeer(.django) { peer in
+                let store = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("interop-device-killed-\(UUID().uuidString)", isDirectory: true)
+                defer { try? FileManager.default.removeItem(at: store) }
+                let arguments = Self.arguments(peer, clientID: Self.openIDClient, store: store)
+                let isShown: @Sendable (String) -> Bool = { $0.contains("\"signInOnAnotherDevice\"") }
+                let shownCode = { (line: String) in (try? JSONValue.parse(Data(line.utf8)))?["userCode"]?.stringValue }
+                let first = try CLIProcess(arguments)
+                let firstCode = try #require(shownCode(try await first.stdoutLine(where: isShown, what: "the code")))
+                let second = try CLIProcess(arguments)
+                let secondCode = shownCode(try await second.stdoutLine(where: isShown, what: "the second run's code"))
+                #expect(secondCode == firstCode, "a second process takes the pending authorization up")
+                let deviceCode = try #require(Self.pendingDeviceCode(in: store))
+                let killed = [try await first.sigkill(), try await second.sigkill()]
+                #expect(killed.allSatisfy { $0.status != 0 })
+                #expect(Self.pendingDeviceCode(in: store) == deviceCode, "the pending authorization outlives the kill")
+                try await withRealBrowser { browser in
+                    _ = try await browser.approveDevice(
+                        try #require(URL(string: peer.issuer.absoluteString + "/device/?user_code=\(firstCode)")),
+                        userCode: firstCode, as: Self.alice, screenshots: try RealBrowser.artifacts("django-device-killed")
+                            .appendingPathComponent("browser"))
+                }
+                let relaunch = try await CLIProcess.run(arguments)
+                #expect(relaunch.status == 0, "stderr: \(relaunch.stderr.suffix(1_500))")
+                let resumed = relaunch.stdout.split(separator: "\n").first { isShown(String($0)) }.flatMap { shownCode(String($0)) }
+                #expect(resumed == firstCode, "the relaunch goes on with the same code")
+                #expect(Self.letters(relaunch.stdout).suffix(2) == ["G", "H"], "stdout: \(relaunch.stdout)")
+                #expect(Self.pendingDeviceCode(in: store) == nil)
+                #expect(FileManager.default.fileExists(atPath: store.appendingPathComponent("secure/credentials").path))
+                for run in killed + [relaunch] { Self.expectNowhere(deviceCode, in: run, store: store) }
             }
         }
 

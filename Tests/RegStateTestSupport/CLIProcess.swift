@@ -93,6 +93,13 @@ public final class CLIProcess {
         return CLIResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
     }
 
+    /// Kills the child at once (SIGKILL: no handler runs, as with `kill -9` or a crash) and returns what it had
+    /// produced by then.
+    public func sigkill() async throws -> CLIResult {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        return try await finish()
+    }
+
     /// Runs `regstate arguments…` with `input` on standard input and returns what it produced.
     public static func run(_ arguments: [String], input: String = "") async throws -> CLIResult {
         let child = try CLIProcess(arguments)
