@@ -5,15 +5,17 @@ import RegStateSimulator
 /// Sign in on another device (RFC 8628): the walkthrough's menu entry and the `device-login` command. The code and the
 /// page are printed by the event printer (``DeviceCodeText``); on the embedded simulator the next line of input plays
 /// the user on the other device (an email approves as that user, `deny` refuses, `expire` lets the code run out).
+/// With `--json` every ending of the command is one last line, `{"result":"device-login","signedIn":…,"reason":…}`
+/// (``deviceLoginResult(signedIn:reason:expiresAt:)``).
 extension CommandRun {
     /// How a sign-in on another device ended for the command.
     enum DeviceLoginEnd {
         /// Tokens came: G (the profile awaits confirmation).
         case authenticated
-        /// It ended without tokens (F, or cancelled to D).
-        case ended
-        /// The input ended while it waits: the authorization stays pending for the next run.
-        case pending
+        /// It ended without tokens (F, or cancelled to D), for the reason given (a reason code).
+        case ended(reason: String)
+        /// The input ended while it waits: the authorization stays pending for the next run, until it expires.
+        case pending(DeviceVerification)
     }
 
     /// `device-login`: settles, starts (or resumes) a sign-in on another device, waits for it, confirms the profile.
@@ -24,23 +26,53 @@ extension CommandRun {
         if case .active = state {
             await drain()
             console.message("A session is already active: nothing to sign in. To end it, run: \(options.typed("logout"))")
+            deviceLoginResult(signedIn: true, reason: "session_already_active")
             return ExitCode.success
         }
         if case .awaitingConfirmation = state {} else {
             switch await deviceLogin() {
             case .authenticated: break
-            case .ended: return ExitCode.failure
-            case .pending: return ExitCode.registrationRequired
+            case .ended(let reason):
+                deviceLoginResult(signedIn: false, reason: reason)
+                return ExitCode.failure
+            case .pending(let shown):
+                deviceLoginResult(signedIn: false, reason: "device_authorization_pending", expiresAt: shown.expiresAt)
+                return ExitCode.registrationRequired
             }
         }
         do {
             try await service.confirmRegistration()
         } catch {
             await reportFailure(error)
+            deviceLoginResult(signedIn: false, reason: Self.reasonCode(error))
             return ExitCode.failure
         }
         await drain()
+        deviceLoginResult(signedIn: true, reason: nil)
         return ExitCode.success
+    }
+
+    /// With `--json`, the command's last line: whether a session is active, and why not (or why nothing was done):
+    /// the lettered failure's reason code, `device_authorization_pending` (with `expiresAt`: run again before it),
+    /// `session_already_active`, or the refusal's code (``reasonCode(_:)``).
+    func deviceLoginResult(signedIn: Bool, reason: String?, expiresAt: Date? = nil) {
+        guard options.json else { return }
+        var line: [String: JSONValue] = ["result": "device-login", "signedIn": .bool(signedIn)]
+        if let reason { line["reason"] = .string(reason) }
+        if let expiresAt { line["expiresAt"] = .string(EventText.timestamp(expiresAt)) }
+        console.jsonLine(.object(line))
+    }
+
+    /// The reason code of a sign-in that ended with `error`: a lettered failure's own code, else the kind of refusal.
+    static func reasonCode(_ error: RegStateServiceError) -> String {
+        if let lettered = error.lettered { return lettered.reasonCode }
+        return switch error {
+        case .cancelled: "cancelled"
+        case .rejected: "not_allowed_now"
+        case .storage: "store_unavailable"
+        case .transport(let error) where error.isTransient: "transport_transient"
+        default: "failed"
+        }
     }
 
     /// The walkthrough's "Sign in on another device".
@@ -58,7 +90,7 @@ extension CommandRun {
             shown = try await service.beginDeviceRegistration()
         } catch {
             await reportFailure(error)
-            return .ended
+            return .ended(reason: Self.reasonCode(error))
         }
         await drain()
         if let simulator = environment.simulator {
@@ -85,13 +117,13 @@ extension CommandRun {
             return .authenticated
         } catch {
             await reportFailure(error)
-            return .ended
+            return .ended(reason: Self.reasonCode(error))
         }
     }
 
     private func pendingAtEndOfInput(_ shown: DeviceVerification) -> DeviceLoginEnd {
         console.message("The sign-in on another device is still pending. To go on with the same code before "
                         + "\(EventText.timestamp(shown.expiresAt)), run: \(options.typed("device-login"))")
-        return .pending
+        return .pending(shown)
     }
 }

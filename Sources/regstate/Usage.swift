@@ -182,7 +182,10 @@ enum Usage {
             gives one), then waits, polling no faster than the provider allows, until the user approves there; then
             confirms the profile (Active H). Denied or expired: Error F with its reason. A run that stops while the
             user approves goes on with the same code when run again, until the code expires. With --json the code
-            and the pages are the members of the {"event":"signInOnAnotherDevice"} line. On the embedded simulator the
+            and the pages are the members of the {"event":"signInOnAnotherDevice"} line, and the last line is
+            {"result":"device-login","signedIn":true|false,"reason"?,"expiresAt"?}: reason is the F's reason code,
+            device_authorization_pending (the input ended; run again before expiresAt), session_already_active,
+            cancelled, not_allowed_now, store_unavailable or failed. On the embedded simulator the
             next input line plays the other device: an email approves as that user, deny refuses, expire lets the
             code run out. The device code itself is never printed.
             """

@@ -55,9 +55,42 @@ struct DeviceLoginCLITests {
         #expect((shown["verificationURIComplete"] as? String)?.contains("user_code=") == true)
         #expect(shown["expiresAt"] is String)
         #expect(shown["interval"] as? Double == 5)
-        let failure = try #require(objects.last)
+        let failure = try #require(objects.last { $0["letter"] != nil })
         #expect(failure["letter"] as? String == "F")
         #expect(failure["reason"] as? String == "authorization_denied")
+    }
+
+    /// The `--json` result line a run ended with: `signedIn`, `reason`, and whether it has `expiresAt`.
+    static func result(_ run: CLIResult) -> (signedIn: Bool?, reason: String?, expiresAt: Bool)? {
+        guard let last = objects(run.stdout).last, last["result"] as? String == "device-login" else { return nil }
+        return (last["signedIn"] as? Bool, last["reason"] as? String, last["expiresAt"] is String)
+    }
+
+    @Test("Given --json, then every ending is one last result line with its reason code: pending at the end of input (exit 3, with expiresAt), H, already active, denied, expired")
+    func jsonResultForEveryEnding() async throws {
+        let device = try CLIScenario()
+        let pending = try await device.run(["device-login", "--json"])
+        #expect(pending.status == 3)
+        let waiting = try #require(Self.result(pending), "stdout: \(pending.stdout)")
+        #expect(waiting.signedIn == false && waiting.reason == "device_authorization_pending" && waiting.expiresAt)
+        let approved = try await device.run(["device-login", "--json"], input: "dana@example.com\n")
+        #expect(approved.status == 0, "stderr: \(approved.stderr)")
+        let signedIn = try #require(Self.result(approved), "stdout: \(approved.stdout)")
+        #expect(signedIn.signedIn == true && signedIn.reason == nil)
+        let again = try await device.run(["device-login", "--json"])
+        #expect(again.status == 0)
+        let active = try #require(Self.result(again), "stdout: \(again.stdout)")
+        #expect(active.signedIn == true && active.reason == "session_already_active")
+        for (input, reason) in [("deny", "authorization_denied"), ("expire", "device_code_expired")] {
+            let other = try CLIScenario()
+            let run = try await other.run(["device-login", "--json"], input: input + "\n")
+            #expect(run.status == 1)
+            let ended = try #require(Self.result(run), "stdout: \(run.stdout)")
+            #expect(ended.signedIn == false && ended.reason == reason)
+            #expect(Self.objects(run.stdout).last { $0["letter"] != nil }?["reason"] as? String == reason,
+                    "the result's reason is the lettered F's")
+        }
+        device.expectNoSecretsPrinted()
     }
 
     @Test("Given the code left to expire, then F device_code_expired and nothing is stored")
