@@ -42,6 +42,20 @@ struct DeviceLoginCLITests {
         device.expectNoSecretsPrinted()
     }
 
+    @Test("Given a run stopped while the user approves, when it runs again after the code expired, then a new code (the expired one is not taken up) goes on to Active H")
+    func stoppedRunAfterExpiryStartsAnew() async throws {
+        let device = try CLIScenario()
+        let first = try await device.run(["device-login"])
+        #expect(first.status == 3, "stderr: \(first.stderr)")
+        let code = try #require(Self.userCode(first.stdout))
+        let second = try await device.run(["device-login", "--sim-advance", "601"], input: "dana@example.com\n")
+        #expect(second.status == 0, "stderr: \(second.stderr)")
+        let fresh = try #require(Self.userCode(second.stdout))
+        #expect(fresh != code, "the expired code is not taken up")
+        #expect(second.stdout.contains("Active H (social, online"))
+        device.expectNoSecretsPrinted()
+    }
+
     @Test("Given --json, then the code and the pages are members of one line, and denial ends in F authorization_denied")
     func jsonAndDenial() async throws {
         let device = try CLIScenario()
