@@ -185,7 +185,7 @@ enum Usage {
             and the pages are the members of the {"event":"signInOnAnotherDevice"} line, and the last line is
             {"result":"device-login","signedIn":true|false,"reason"?,"expiresAt"?}: reason is the F's reason code,
             device_authorization_pending (the input ended; run again before expiresAt), session_already_active,
-            cancelled, not_allowed_now, store_unavailable or failed. On the embedded simulator the
+            cancelled, not_allowed_now, store_unavailable, transport_transient or failed. On the embedded simulator the
             next input line plays the other device: an email approves as that user, deny refuses, expire lets the
             code run out. The device code itself is never printed.
             """
