@@ -33,7 +33,7 @@ extension InteropTests {
         /// returns the run, the printed `signInOnAnotherDevice` object and whether the store holds credentials and a
         /// pending authorization afterwards.
         static func deviceLogin(_ peer: any Peer, clientID: String, browser: RealBrowser, decision: String, shots: URL)
-            async throws -> (run: CLIResult, shown: [String: JSONValue], credentials: Bool, pending: Bool)
+            async throws -> (run: CLIResult, shown: [String: JSONValue], credentials: Bool, pending: Bool, deviceCode: String)
         {
             try await deviceLogin({ arguments(peer, clientID: clientID, store: $0) }, browser: browser,
                                   decision: decision, shots: shots)
@@ -44,7 +44,7 @@ extension InteropTests {
         /// credentials and a pending authorization afterwards. The device code (read from the secure store while the
         /// CLI waits) is in none of what the run printed, its journal, or the pages the browser saw.
         static func deviceLogin(_ arguments: (URL) -> [String], browser: RealBrowser, decision: String, shots: URL)
-            async throws -> (run: CLIResult, shown: [String: JSONValue], credentials: Bool, pending: Bool)
+            async throws -> (run: CLIResult, shown: [String: JSONValue], credentials: Bool, pending: Bool, deviceCode: String)
         {
             let store = FileManager.default.temporaryDirectory
                 .appendingPathComponent("interop-device-\(UUID().uuidString)", isDirectory: true)
@@ -72,7 +72,7 @@ extension InteropTests {
             let stored = { (name: String) in
                 FileManager.default.fileExists(atPath: store.appendingPathComponent("secure/\(name)").path)
             }
-            return (run, shown, stored("credentials"), stored("pending_device_authorization"))
+            return (run, shown, stored("credentials"), stored("pending_device_authorization"), deviceCode)
         }
 
         /// The device code of the authorization pending in the CLI store `store` (its secure store's record).
@@ -115,6 +115,11 @@ extension InteropTests {
                     #expect(Self.letters(approved.run.stdout) == ["D", "G", "H"], "stdout: \(approved.run.stdout)")
                     #expect(approved.run.stdout.contains("\"issuer\":\"\(peer.issuer.absoluteString)\""))
                     #expect(approved.credentials && !approved.pending)
+                    // Pinned: django answers the used code with new tokens again (RFC 6749 wants a grant used once);
+                    // RegState took the first answer and polls no more.
+                    let again = try await Self.poll(peer, deviceCode: approved.deviceCode, clientID: Self.openIDClient)
+                    #expect(again.status == 200 && (try? JSONValue.parse(again.body))?["access_token"] != nil,
+                            "django's answer to the used code: HTTP \(again.status)")
                     for name in ["code.png", "question.png", "final.png"] {
                         #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent("browser-\(name)").path))
                     }
@@ -160,6 +165,35 @@ extension InteropTests {
                 #expect(Self.pendingDeviceCode(in: store) == nil)
                 #expect(FileManager.default.fileExists(atPath: store.appendingPathComponent("secure/credentials").path))
                 for run in killed + [relaunch] { Self.expectNowhere(deviceCode, in: run, store: store) }
+            }
+        }
+
+        /// One token request with `deviceCode`, as a client polls (RFC 8628 §3.4).
+        static func poll(_ peer: any Peer, deviceCode: String, clientID: String) async throws -> HTTPResponse {
+            try await URLSessionTransport(defaultTimeout: 10).send(.form(url: peer.issuer.appendingPathComponent("token/"), parameters: [
+                ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", deviceCode), ("client_id", clientID),
+            ]))
+        }
+
+        @Test("django's departures, pinned: discovery announces no device_authorization_endpoint; two polls of a fresh code at once are both authorization_pending (never slow_down); an unknown code is 404 device_not_found")
+        func djangoDepartures() async throws {
+            try await withPeer(.django) { peer in
+                let transport = URLSessionTransport(defaultTimeout: 10)
+                let discovery = try await transport.send(HTTPRequest(
+                    method: .get, url: peer.issuer.appendingPathComponent(".well-known/openid-configuration")))
+                let document = try #require((try? JSONValue.parse(discovery.body))?.objectValue)
+                #expect(document["token_endpoint"] != nil)
+                #expect(document["device_authorization_endpoint"] == nil)
+                let own = try await transport.send(.form(url: peer.issuer.appendingPathComponent("device-authorization/"),
+                                                         parameters: [("client_id", Self.openIDClient), ("scope", "openid")]))
+                let deviceCode = try #require((try? JSONValue.parse(own.body))?["device_code"]?.stringValue)
+                for _ in 0..<2 {
+                    let answer = try await Self.poll(peer, deviceCode: deviceCode, clientID: Self.openIDClient)
+                    #expect((try? JSONValue.parse(answer.body))?["error"]?.stringValue == "authorization_pending")
+                }
+                let unknown = try await Self.poll(peer, deviceCode: "no-such-code", clientID: Self.openIDClient)
+                #expect(unknown.status == 404)
+                #expect((try? JSONValue.parse(unknown.body))?["error"]?.stringValue == "device_not_found")
             }
         }
 
