@@ -16,7 +16,10 @@ extension TokenService {
         if let pending = pendingLogin(), owned.pendingLogins.contains(pending.request.state) {
             try store.removeValue(forKey: PendingLogin.storeKey)
         }
-        if ours, !keepingOngoingAccess { try store.removeValue(forKey: Self.ongoingAccessKey) }
+        if ours, !keepingOngoingAccess {
+            try store.removeValue(forKey: Self.ongoingAccessKey)
+            try store.removeValue(forKey: Self.ongoingAccessBackoffKey)
+        }
         return ours
     }
 
