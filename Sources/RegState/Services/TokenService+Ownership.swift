@@ -18,7 +18,10 @@ extension TokenService {
         }
         if ours, !keepingOngoingAccess {
             try store.removeValue(forKey: Self.ongoingAccessKey)
-            try store.removeValue(forKey: Self.ongoingAccessBackoffKey)
+            // Read first: most stores never held one, and a removal syncs the directory.
+            if try store.data(forKey: Self.ongoingAccessBackoffKey) != nil {
+                try store.removeValue(forKey: Self.ongoingAccessBackoffKey)
+            }
         }
         return ours
     }
