@@ -24,6 +24,14 @@ public enum OngoingAccessError: Error, Sendable, Equatable {
     case malformedAnswer(String)
     /// The provider answered with an error status; carries the status and its OAuth error code.
     case providerRefused(status: Int, error: String)
+    /// The provider asked the app to wait: HTTP 429, or 503 with a `Retry-After`; `retryAfter` is that wait in
+    /// seconds (both forms of RFC 9110 §10.2.3, capped at an hour), when it sent one. Calls to the provider are held
+    /// at least that long (``backingOff(until:)``).
+    case rateLimited(retryAfter: Int?)
+    /// A transient failure (in this process, another one sharing the store, or before a relaunch) holds calls to the
+    /// provider until then: nothing was sent. The backoff is RegState's (1 s × 1.6 per failure up to 300 s, ±20 %,
+    /// or the provider's `Retry-After`); the user's consent may cut it short once per backoff step.
+    case backingOff(until: Date)
     /// The data call was refused (401) even with a fresh access token.
     case accessRejected
     /// No access is authorized in this service yet: call ``OngoingAccessService/authorizeOngoingAccess(scope:oAuthToken:)``.
@@ -45,6 +53,7 @@ public enum OngoingAccessError: Error, Sendable, Equatable {
         switch self {
         case .transport(let error): error.isTransient
         case .providerRefused(let status, _): status >= 500
+        case .rateLimited, .backingOff: true
         case .authorizationInProgress: true
         // The provider's key set could not be fetched (an outage): the answer, or the grant, waits for it.
         case .answerRejected(.keySetUnavailable): true
@@ -66,6 +75,8 @@ extension OngoingAccessError: LocalizedError {
         case .preAuthorizationExpired: "The pre-authorization code had already expired."
         case .malformedAnswer(let detail): "The provider's answer is incomplete (\(detail))."
         case .providerRefused(let status, let error): "The provider refused the request (HTTP \(status), \(error.prefix(64)))."
+        case .rateLimited(let seconds): "The provider asked to wait\(seconds.map { " \($0) s" } ?? "")."
+        case .backingOff: "The provider was unavailable a moment ago; the next attempt waits for its backoff."
         case .accessRejected: "The provider refused the access token."
         case .notAuthorized: "Ongoing access has not been authorized yet."
         case .authorizationInProgress: "Another ongoing-access authorization is in progress."

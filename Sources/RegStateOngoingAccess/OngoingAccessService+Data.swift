@@ -51,10 +51,17 @@ extension OngoingAccessService {
 
     private func read(_ path: [String]) async throws(OngoingAccessError) -> JSONValue {
         guard case .authorized(let session) = state, let token = currentToken else { throw .notAuthorized }
+        let seen = try admitProviderCall(userAction: false)
         do {
-            return try await client.data(path, session: session, token: token)
+            let value = try await client.data(path, session: session, token: token)
+            noteProviderAnswered(after: seen)
+            return value
         } catch .providerRefused(status: 401, _) {
+            noteProviderAnswered(after: seen)
             throw .accessRejected
+        } catch {
+            noteProviderFailure(error)
+            throw error
         }
     }
 }

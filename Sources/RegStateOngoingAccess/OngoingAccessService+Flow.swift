@@ -3,16 +3,30 @@ import RegState
 
 /// The authorization flow: pre-authorization, consent, token exchange, refresh and the data session.
 extension OngoingAccessService {
-    /// Restores from `token` (refreshing it, or re-consenting, as needed) or, without one, asks for consent.
+    /// Restores from `token` (refreshing it, or re-consenting, as needed) or, without one, asks for consent. Each
+    /// path asks the transient backoff first (``admitProviderCall(userAction:)``); consent is the user's action.
     func authorize(scope: OngoingAccessScope, token given: OAuthToken?) async throws(OngoingAccessError)
         -> OngoingAccessAuthorization
     {
-        guard var token = given else { return try await consent(scope: scope) }
+        guard let given else {
+            try admitProviderCall(userAction: true)
+            return try await consent(scope: scope)
+        }
         let now = dependencies.clock.now()
         // A refresh token within the grace period of its expiry would die on the way: treat it as expired already.
-        if token.refreshTokenExpiresAt.addingTimeInterval(-configuration.gracePeriod) <= now {
+        if given.refreshTokenExpiresAt.addingTimeInterval(-configuration.gracePeriod) <= now {
             return try await recover(scope: scope)
         }
+        try admitProviderCall(userAction: false)
+        return try await restore(given, scope: scope)
+    }
+
+    /// Restores from `token`, refreshing it when its access token has expired (or the provider no longer honours it).
+    private func restore(_ given: OAuthToken, scope: OngoingAccessScope) async throws(OngoingAccessError)
+        -> OngoingAccessAuthorization
+    {
+        var token = given
+        let now = dependencies.clock.now()
         var refreshed = false
         if token.accessTokenExpiresAt.addingTimeInterval(-configuration.gracePeriod) <= now {
             guard let renewed = try await refreshOrExpired(token) else { return try await recover(scope: scope) }
@@ -35,6 +49,7 @@ extension OngoingAccessService {
     /// The refresh token has expired or was refused: consent again, or fail with `oAuthTokenExpired`.
     private func recover(scope: OngoingAccessScope) async throws(OngoingAccessError) -> OngoingAccessAuthorization {
         guard configuration.autoRecoverExpiredCredentials else { throw .oAuthTokenExpired }
+        try admitProviderCall(userAction: false)
         try apply(.reconsentNeeded)
         return try await consent(scope: scope)
     }

@@ -31,6 +31,12 @@ public actor OngoingAccessService {
     private let broadcast = EventBroadcast<OngoingAccessEvent>(bufferSize: OngoingAccessService.subscriberBufferSize)
     /// The token of the open session, for data calls; private to the actor, never journaled or shown.
     var currentToken: OAuthToken?
+    /// The transient backoff's policy (``OngoingAccessService+Backoff.swift``): RegState's, for every token kind.
+    let holdPolicy = RenewalHoldPolicy.standard
+    /// The backoff when no token store is configured (with one, the store keeps it).
+    var backoffInMemory: RejectionHold?
+    /// When this service last let the user's action cut a hold short (once per backoff step).
+    var lastBackoffCut: Date?
 
     /// Creates the service; nothing is sent until ``authorizeOngoingAccess(scope:oAuthToken:)``.
     public init(configuration: OngoingAccessConfiguration, dependencies: OngoingAccessDependencies) {
@@ -65,6 +71,9 @@ public actor OngoingAccessService {
     /// has expired (or the provider refuses it), ``OngoingAccessConfiguration/autoRecoverExpiredCredentials`` decides:
     /// `true` sends the user through consent again, `false` throws ``OngoingAccessError/oAuthTokenExpired``. A `nil`
     /// `scope` reads everything the contract allows.
+    /// A call that would reach the provider while a transient failure's backoff holds (here, in another process
+    /// sharing the token store, or before a relaunch) fails at once with ``OngoingAccessError/backingOff(until:)``,
+    /// sending nothing; consent (no token) is the user's own action and may cut the hold short once per backoff step.
     /// - Throws: ``OngoingAccessError``; nothing is stored then and the given token is unchanged.
     public func authorizeOngoingAccess(
         scope: OngoingAccessScope? = nil, oAuthToken: OAuthToken? = nil
@@ -81,9 +90,11 @@ public actor OngoingAccessService {
                 }
             }
             currentToken = result.oAuthToken
+            noteProviderAnswered()
             try apply(.authorized(result))
             return result
         } catch {
+            noteProviderFailure(error)
             try? apply(.failed(error, previous: before))
             throw error
         }

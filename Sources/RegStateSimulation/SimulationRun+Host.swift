@@ -177,10 +177,10 @@ extension SimulationRun {
     /// Listens to a host-mode process's events for the notices (E awaitingHost).
     func listenForNotices(_ service: RegStateService, incarnation: Int) async {
         let stream = await service.events()
-        Task.detached {
+        listeners.append(Task.detached {
             for await event in stream where event == .error(.renewal(.awaitingHost)) {
                 await self.noticed(incarnation)
             }
-        }
+        })
     }
 }

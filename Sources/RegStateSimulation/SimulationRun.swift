@@ -39,6 +39,9 @@ public actor SimulationRun {
     var nextIncarnation = 0
     /// Calls running, with the incarnation that made each.
     var pending: [(incarnation: Int, task: Task<Void, Never>)] = []
+    /// Tasks that listen to a service's events for the whole life (the host world's notices): cancelled as the life
+    /// ends, or each would wait on its stream forever, holding the life's every object (about 30 KB a life).
+    var listeners: [Task<Void, Never>] = []
     let pendingCalls = PendingCalls()
     /// Calls that may each cause a refresh grant (the renewal-storm bound).
     var grantCapableCalls = 0
@@ -167,9 +170,13 @@ public actor SimulationRun {
         if let clock = waitClock {
             while clock.wakeNext() { for _ in 0..<8 { await DeterministicScheduler.yield() } }
         }
-        return SimulationResult(
+        let result = SimulationResult(
             seed: options.seed, violations: ledger.violations, trace: ledger.trace,
             virtualSeconds: clock.now().timeIntervalSince(startedAt) + rewoundSeconds, refreshGrants: await simulator.refreshGrantCount)
+        // After the verdict (so no life's trace changes): the listeners end, and the life's objects with them.
+        for listener in listeners + (memoryWatch?.listeners.values.flatMap { $0 } ?? []) { listener.cancel() }
+        for _ in 0..<8 { await DeterministicScheduler.yield() }
+        return result
     }
 
     // MARK: Processes

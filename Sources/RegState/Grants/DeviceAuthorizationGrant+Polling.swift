@@ -20,7 +20,8 @@ extension DeviceAuthorizationGrant {
         case tokens(TokenResponse)
         case pending
         case slowDown
-        case transient
+        /// No answer, or the provider's trouble; `retryAfter`: its `Retry-After`, when it sent one.
+        case transient(retryAfter: TimeInterval?)
         case ended(RegistrationFailure)
     }
 
@@ -97,7 +98,7 @@ extension DeviceAuthorizationGrant {
                 default: break
                 }
             }
-            return error.isTransient ? .transient : .ended(RegistrationFailure(error))
+            return error.isTransient ? .transient(retryAfter: error.retryAfter) : .ended(RegistrationFailure(error))
         }
     }
 }

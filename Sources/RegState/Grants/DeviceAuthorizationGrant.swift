@@ -129,8 +129,10 @@ struct DeviceAuthorizationGrant: Sendable {
                     known = await update(known) { record, now in record.answered(at: now) }
                 case .slowDown:
                     known = await update(known) { record, now in record.slowDown(at: now) }
-                case .transient:
-                    known = await update(known) { record, now in record.transientFailure(at: now) }
+                case .transient(let retryAfter):
+                    known = await update(known) { record, now in
+                        record.transientFailure(at: now, retryAfter: retryAfter)
+                    }
                 case .ended(let failure):
                     await finish(record)
                     return .failed(failure)

@@ -11,7 +11,9 @@ extension RegStateService {
     /// - Returns: whether the backend holds the registration, and the profile as now stored.
     /// - Throws: ``RegStateServiceError/registrationCheck(_:)`` (``RegistrationCheckError/subjectMismatch`` when the
     ///   profile is another user's: nothing changes); ``RegStateServiceError/noSession``;
-    ///   ``RegStateServiceError/backend(_:)`` when the backend refused or could not be reached.
+    ///   ``RegStateServiceError/backend(_:)`` when the backend refused or could not be reached, and
+    ///   ``BackendError/rateLimited(retryAfter:)`` at once, sending nothing, while the backend's `Retry-After` (or the
+    ///   backoff after a failed security-token exchange) holds.
     public func checkRegistration() async throws(RegStateServiceError) -> RegistrationCheck {
         guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven,
               let profile = session.profile else { throw .noSession }
@@ -21,10 +23,21 @@ extension RegStateService {
         }
         guard !snapshot.isDPoPBound else { throw .registrationCheck(.senderConstrainedToken) }
         guard snapshot.isUsable else { throw .registrationCheck(.accessTokenExpired) }
+        // The backend's hold (its `Retry-After`, or the backoff after a failed exchange, kept in the store beside the
+        // security token's): nothing is sent before it has passed.
+        let now = clock.now()
+        if case .held(let until) = runner.tokens.holdPolicy.decide(snapshot.securityTokenBackoff, at: now) {
+            throw .backend(.rateLimited(retryAfter: Int(until.timeIntervalSince(now).rounded(.up))))
+        }
         let status: RegistrationStatus
         do {
             status = try await backend.checkRegistration(accessToken: snapshot.accessToken)
         } catch {
+            // The backend asked to wait (429, or 503 with `Retry-After`): every backend call this install makes waits.
+            if let retryAfter = error.retryAfter {
+                try? await runner.tokens.recordTransientFailureLocked(.securityToken, issue: TransientIssue(error),
+                                                                       retryAfter: retryAfter)
+            }
             throw .backend(error)
         }
         guard let picked = status.profile else { throw .backend(.malformedResponse("the check has no profile")) }

@@ -37,8 +37,8 @@ extension RegStateService {
     /// - Throws: ``RegStateServiceError/rejectionHeld(until:)`` when `token` was itself renewed for a rejection and
     ///   its hold has not passed; ``RegStateServiceError/rejectedAfterRenewal`` when a renewal for it failed here
     ///   moments ago; the renewal's failure; ``RegStateServiceError/cancelled``.
-    func securityTokenRejected(_ token: String, because trigger: RenewalTrigger = .backendUnauthorized)
-        async throws(RegStateServiceError) -> String
+    func securityTokenRejected(_ token: String, because trigger: RenewalTrigger = .backendUnauthorized,
+                               holdCutShort: Bool = false) async throws(RegStateServiceError) -> String
     {
         guard case .active(let session) = state, session.activation != .nonNative else { throw .noSession }
         // A usable token stored meanwhile (another caller's renewal landed while this one waited to get here) is the
@@ -56,7 +56,8 @@ extension RegStateService {
         }
         // Self mode, after a transient failure of the exchange (here or in another process, this launch or an earlier
         // one): the recoverable E at once, nothing sent, until the backoff has passed (``RenewalHoldPolicy``).
-        if !session.isHostDriven, !(await flights.security.isPending), let snapshot = await runner.tokens.snapshot(),
+        if !holdCutShort, !session.isHostDriven, !(await flights.security.isPending),
+           let snapshot = await runner.tokens.snapshot(),
            case .held = runner.tokens.holdPolicy.decide(snapshot.securityTokenBackoff, at: clock.now()) {
             throw .offline(snapshot.securityTokenBackoffIssue ?? .ssoUnspecifiedIssue)
         }
@@ -75,6 +76,17 @@ extension RegStateService {
             await flights.security.run { await self.runSecurityTokenRenewal(replacing: token, forRejection: forRejection) }
         }
         return try await flights.security.wait(for: token)
+    }
+
+    /// ``renewSession()``'s part for the backend security token (self mode): while a transient failure's backoff holds
+    /// its exchange and no usable one is stored, one exchange now, at most once per backoff step.
+    func cutSecurityTokenHoldShort() async {
+        guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven,
+              let snapshot = await runner.tokens.snapshot(), snapshot.securityToken == nil,
+              await flights.security.cutShort(snapshot.securityTokenBackoff, policy: runner.tokens.holdPolicy)
+        else { return }
+        _ = try? await securityTokenRejected(snapshot.storedSecurityToken ?? "", because: .securityTokenExpired,
+                                             holdCutShort: true)
     }
 
     /// A request retried with a renewed token was rejected again: that token is held in the store (unless it

@@ -57,10 +57,17 @@ extension RegStateService {
     /// Renews the session now, whatever the stored token's expiry, and returns the new state; after a store that
     /// could not be read at launch it runs the launch inspection again instead (a valid token is **B**, an expired one
     /// is renewed: **C**).
+    ///
+    /// Call it for the user's "retry" and for the host's own "connectivity is back" signal: it cuts the backoff that
+    /// holds renewals after a transient failure short, at most once per backoff step, so a user who taps "retry" ten
+    /// times in a second costs the provider one grant (while the hold lasts the others answer the recoverable **E**
+    /// at once, sending nothing). The backend security token's hold is cut short the same way: one exchange when no
+    /// usable security token is stored.
     @discardableResult
     public func renewSession() async -> RegState {
         if await retryUnreadableStore() { return state }
         await renew(replacing: nil, because: .host)
+        await cutSecurityTokenHoldShort()
         return state
     }
 

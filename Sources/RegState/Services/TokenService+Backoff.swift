@@ -13,11 +13,11 @@ extension TokenService {
         switch carrier {
         case .accessToken:
             credentials.accessTokenBackoff = holdPolicy.afterTransientFailure(
-                credentials.accessTokenBackoff, retryAfter: retryAfter, at: now, random: randomFraction())
+                credentials.accessTokenBackoff, retryAfter: retryAfter, at: now, random: RenewalHoldPolicy.randomFraction(from: crypto))
             credentials.accessTokenBackoffIssue = issue
         case .securityToken:
             credentials.securityTokenBackoff = holdPolicy.afterTransientFailure(
-                credentials.securityTokenBackoff, retryAfter: retryAfter, at: now, random: randomFraction())
+                credentials.securityTokenBackoff, retryAfter: retryAfter, at: now, random: RenewalHoldPolicy.randomFraction(from: crypto))
             credentials.securityTokenBackoffIssue = issue
         }
         try save(credentials)
@@ -30,13 +30,5 @@ extension TokenService {
         let lease = try await exclusiveAccess()
         defer { lease.release() }
         try recordTransientFailure(carrier, issue: issue, retryAfter: retryAfter)
-    }
-
-    /// A draw in `0..<1` from the crypto provider's random bytes (the simulation's are seeded); the middle of the band
-    /// when none can be had.
-    private func randomFraction() -> Double {
-        guard let bytes = try? crypto.randomBytes(count: 8), bytes.count == 8 else { return 0.5 }
-        let value = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return Double(value >> 11) / Double(UInt64(1) << 53)
     }
 }

@@ -16,7 +16,13 @@ extension TokenService {
         if let pending = pendingLogin(), owned.pendingLogins.contains(pending.request.state) {
             try store.removeValue(forKey: PendingLogin.storeKey)
         }
-        if ours, !keepingOngoingAccess { try store.removeValue(forKey: Self.ongoingAccessKey) }
+        if ours, !keepingOngoingAccess {
+            try store.removeValue(forKey: Self.ongoingAccessKey)
+            // Read first: most stores never held one, and a removal syncs the directory.
+            if try store.data(forKey: Self.ongoingAccessBackoffKey) != nil {
+                try store.removeValue(forKey: Self.ongoingAccessBackoffKey)
+            }
+        }
         return ours
     }
 

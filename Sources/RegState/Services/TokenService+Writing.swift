@@ -90,11 +90,11 @@ extension TokenService {
     }
 
     /// Every record RegState writes in the secure store, for clear-state: the credentials (and a quarantined copy),
-    /// the installation id, the pending login, the DPoP keys, the ongoing-access record, the first host-mode format.
+    /// the installation id, the pending login, the DPoP keys, the ongoing-access record and its backoff, the first host-mode format.
     package static let everyRecordKey = [credentialsKey, quarantineKey, installationKey, PendingLogin.storeKey,
                                          PendingDeviceAuthorization.storeKey,
                                          DPoPKeyStore.recordKey, DPoPKeyStore.registrationRecordKey,
-                                         ongoingAccessKey, legacyHostSessionKey]
+                                         ongoingAccessKey, ongoingAccessBackoffKey, legacyHostSessionKey]
 
     /// Removes every record RegState writes (``everyRecordKey``), ongoing access included, with the installation id
     /// (clear-state); returns the removed keys.

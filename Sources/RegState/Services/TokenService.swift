@@ -15,6 +15,9 @@ package actor TokenService {
     package static let quarantineKey = "credentials.unreadable"
     /// The store key of the ongoing-access record (`RegStateOngoingAccess`), which a session's end removes.
     package static let ongoingAccessKey = "ongoing-access"
+    /// The store key of ongoing access's transient backoff (`RegStateOngoingAccess`): a record of its own, so a hold
+    /// written by one process never replaces a token another process stored; it goes with the ongoing-access record.
+    package static let ongoingAccessBackoffKey = "ongoing-access.backoff"
 
     let store: any SecureStore
     /// The last record decoded and the bytes it came from: the same bytes are not decoded again.

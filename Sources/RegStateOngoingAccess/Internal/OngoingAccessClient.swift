@@ -58,7 +58,9 @@ struct OngoingAccessClient: Sendable {
         return payload
     }
 
-    /// Sends `request`; a non-2xx status becomes ``OngoingAccessError/providerRefused(status:error:)``.
+    /// Sends `request`; a 429, or a 503 with a `Retry-After` (read by `RetryAfter`, the engine's one reader), becomes
+    /// ``OngoingAccessError/rateLimited(retryAfter:)``, any other non-2xx status
+    /// ``OngoingAccessError/providerRefused(status:error:)``.
     func send(_ request: HTTPRequest) async throws(OngoingAccessError) -> HTTPResponse {
         let response: HTTPResponse
         do {
@@ -67,6 +69,8 @@ struct OngoingAccessClient: Sendable {
             throw .transport(error)
         }
         guard response.isSuccess else {
+            if let seconds = RetryAfter.seconds(in: response) { throw .rateLimited(retryAfter: seconds) }
+            if response.status == 429 { throw .rateLimited(retryAfter: nil) }
             let code = response.jsonBody?["error"]?.stringValue ?? "http_\(response.status)"
             throw .providerRefused(status: response.status, error: code)
         }
@@ -95,12 +99,20 @@ struct OngoingAccessClient: Sendable {
     /// is spent on an answer that could not be checked now; none when nothing is allow-listed.
     ///
     /// - Throws: ``OngoingAccessError/answerRejected(_:)`` with ``JWSRejection/keySetUnavailable(_:)`` when one cannot
-    ///   be fetched (transient: nothing was sent).
+    ///   be fetched (transient: nothing was sent), ``OngoingAccessError/rateLimited(retryAfter:)`` when the key set's
+    ///   host asks to wait (429, or 503 with a `Retry-After`).
     func keySetsForAnswers() async throws(OngoingAccessError) -> [String: JSONWebKeySet] {
         var sets: [String: JSONWebKeySet] = [:]
         for url in configuration.allowedKeySetURLs {
+            let response: HTTPResponse
             do {
-                sets[url.absoluteString] = try await Self.fetchKeySet(url, transport: dependencies.transport)
+                response = try await Self.requestKeySet(url, transport: dependencies.transport)
+            } catch {
+                throw .answerRejected(error)
+            }
+            if let seconds = RetryAfter.seconds(in: response) { throw .rateLimited(retryAfter: seconds) }
+            do {
+                sets[url.absoluteString] = try Self.keySet(in: response)
             } catch {
                 throw .answerRejected(error)
             }
@@ -111,13 +123,22 @@ struct OngoingAccessClient: Sendable {
     /// Reads a key set from an allow-listed URL (the verifier has already checked the list), strictly
     /// (`JSONWebKeySet/parse(_:)`).
     static func fetchKeySet(_ url: URL, transport: any HTTPTransport) async throws(JWSRejection) -> JSONWebKeySet {
-        let response: HTTPResponse
+        try keySet(in: await requestKeySet(url, transport: transport))
+    }
+
+    /// The answer of `GET url` for a key set; no answer is ``JWSRejection/keySetUnavailable(_:)``.
+    private static func requestKeySet(_ url: URL, transport: any HTTPTransport) async throws(JWSRejection)
+        -> HTTPResponse
+    {
         do {
-            response = try await transport.send(
-                HTTPRequest(method: .get, url: url, headers: ["Accept": "application/json"]))
+            return try await transport.send(HTTPRequest(method: .get, url: url, headers: ["Accept": "application/json"]))
         } catch {
             throw .keySetUnavailable(error.localizedDescription)
         }
+    }
+
+    /// The key set `response` carries, strictly read; any other answer is ``JWSRejection/keySetUnavailable(_:)``.
+    private static func keySet(in response: HTTPResponse) throws(JWSRejection) -> JSONWebKeySet {
         guard response.isSuccess, let keys = try? JSONWebKeySet.parse(response.body) else {
             throw .keySetUnavailable("HTTP \(response.status), not a key set")
         }

@@ -12,6 +12,11 @@ extension OngoingAccessProvider {
         let segments = path.split(separator: "/").map(String.init)
         let logged = segments.count > 2 && segments[1] == "session" ? ["v1", "session", ":key"] + segments.dropFirst(3) : segments
         requestLog.append("\(request.method.rawValue) /\(logged.joined(separator: "/"))")
+        if let outage {
+            var response = ServerResponse.oauthError(outage.status, "temporarily_unavailable", "The provider is down.")
+            if let retryAfter = outage.retryAfter { response.headers["Retry-After"] = retryAfter }
+            return response
+        }
         let before = world
         do {
             let response = try handle(request, segments: segments)

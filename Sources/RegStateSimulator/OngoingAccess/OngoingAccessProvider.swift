@@ -32,6 +32,8 @@ public actor OngoingAccessProvider {
     var rotatedKey: RSAPrivateKey?
     /// Whether the key set (`GET v1/jwks`) answers `503` (``setKeySetDown(_:)``).
     var keySetDown = false
+    /// What every endpoint answers in an outage (``setOutage(status:retryAfter:)``): a status and a `Retry-After`.
+    var outage: (status: Int, retryAfter: String?)?
 
     /// Creates a provider, or reopens the world saved in `persistence`.
     ///
@@ -101,6 +103,13 @@ public actor OngoingAccessProvider {
     /// Makes the key set (`GET v1/jwks`) answer `503 Service Unavailable` (an outage of that endpoint alone), or
     /// brings it back.
     public func setKeySetDown(_ down: Bool) { keySetDown = down }
+
+    /// Makes every endpoint (the key set included) answer `status` — a 503 of an outage, a 429 of a provider shedding
+    /// load — with `Retry-After: retryAfter` when given; `nil` brings the provider back. Requests still reach the
+    /// ``requestLog``, so a test counts what an outage cost the provider.
+    public func setOutage(status: Int?, retryAfter: String? = nil) {
+        outage = status.map { ($0, retryAfter) }
+    }
 
     /// Sets the lifetimes of what is issued from now on; `nil` leaves one as it is.
     public func setLifetimes(accessToken: TimeInterval? = nil, refreshToken: TimeInterval? = nil,

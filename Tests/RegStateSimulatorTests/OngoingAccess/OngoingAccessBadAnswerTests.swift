@@ -142,6 +142,8 @@ struct OngoingAccessKeyPreCheckTests {
                     continue
                 }
             }
+            // Past the backoff the transient failure started (the next call would be held, sending nothing).
+            harness.clock.advance(by: RenewalHoldPolicy.maximumBackoff * 1.2)
         }
         let log = await harness.provider.requestLog.dropFirst(requestsBefore)
         #expect(!log.contains("POST /v1/oauth/token"), "no refresh grant was sent: \(Array(log))")

@@ -156,4 +156,33 @@ struct TransientBackoffTests {
         }
         #expect(exchanges() == first, "nothing sent within the server's 45 s")
     }
+
+    @Test("the user's retry (renewSession) cuts the security token's hold short: one exchange per backoff step")
+    func securityTokenCutShort() async throws {
+        let harness = try EngineHarness()
+        _ = try await harness.registeredService()
+        let down = LockedValue(true)
+        let transport = RecordingTransport(base: harness.simulator.transport) { request, _, base throws(TransportError) in
+            if request.method == .post, request.url.path.hasSuffix("/v1/security-token"), down.withLock({ $0 }) {
+                return HTTPResponse(status: 503, headers: ["Retry-After": "120"])
+            }
+            return try await base.send(request)
+        }
+        let service = harness.launch(transport: transport)
+        await service.start()
+        harness.clock.advance(by: 3_600 * 24)
+        let exchanges = { transport.requests(.path("/v1/security-token")).filter { $0.method == .post }.count }
+        await #expect(throws: RegStateServiceError.self) { try await service.securityToken() }
+        let first = exchanges()
+        // Still down: ten taps of "retry" in a row cost the backend one exchange.
+        for _ in 0..<10 { await service.renewSession() }
+        #expect(exchanges() == first + 1)
+        await #expect(throws: RegStateServiceError.self) { try await service.securityToken() }
+        #expect(exchanges() == first + 1, "held: nothing sent")
+        // Back, and the hold over: the app's next call exchanges once and has its token.
+        down.withLock { $0 = false }
+        harness.clock.advance(by: RenewalHoldPolicy.maximumBackoff * 1.2)
+        _ = try await service.securityToken()
+        #expect(exchanges() == first + 2)
+    }
 }

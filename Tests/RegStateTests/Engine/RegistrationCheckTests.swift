@@ -94,6 +94,40 @@ struct RegistrationCheckTests {
         #expect(await service.state.letter == "H")
     }
 
+    @Test("the backend's 503 with Retry-After: 30 holds the check for 30 s, across launches (the hold is the one the security-token exchange keeps)")
+    func retryAfterHoldsTheCheck() async throws {
+        let harness = try EngineHarness()
+        _ = try await harness.registeredService()
+        let transport = RecordingTransport(base: harness.simulator.transport) { request, _, base throws(TransportError) in
+            if request.url.path.hasSuffix("/v1/check-registration") {
+                return HTTPResponse(status: 503, headers: ["Retry-After": "30"])
+            }
+            return try await base.send(request)
+        }
+        let checks = { transport.requests(.path("/v1/check-registration")).count }
+        let service = Self.launch(harness, transport: transport)
+        await service.start()
+        // The launch's own check meets the 503; the app's call right after is held, nothing sent.
+        #expect(await service.launchRegistrationCheck() == .failure(.backend(.rateLimited(retryAfter: 30))))
+        #expect(checks() == 1)
+        await #expect(throws: RegStateServiceError.backend(.rateLimited(retryAfter: 30))) {
+            _ = try await service.checkRegistration()
+        }
+        #expect(checks() == 1)
+        for _ in 0..<3 {
+            harness.clock.advance(by: 9)
+            // A relaunch (whose own launch check is held too) and the app's call: nothing reaches the backend.
+            let relaunched = Self.launch(harness, transport: transport)
+            await relaunched.start()
+            _ = await relaunched.launchRegistrationCheck()
+            await #expect(throws: RegStateServiceError.self) { _ = try await relaunched.checkRegistration() }
+        }
+        #expect(checks() == 1, "nothing sent within the backend's 30 s")
+        harness.clock.advance(by: 3)
+        _ = try? await service.checkRegistration()
+        #expect(checks() == 2)
+    }
+
     @Test("a launch sends nothing before it settles; afterwards the check is its only request, to the backend")
     func launchSendsOnlyTheCheck() async throws {
         let harness = try EngineHarness()

@@ -3,6 +3,7 @@ import Testing
 @testable import RegState
 import RegStateSimulator
 import RegStateTesting
+import RegStateTestSupport
 
 /// The device authorization grant (RFC 8628) end to end against the simulator: the code shown, the polls on the
 /// clock seam at the pace the provider allows, the endings (approved, denied, expired, cancelled), a relaunch that
@@ -180,6 +181,34 @@ struct DeviceAuthorizationGrantTests {
         let profile = try await poll.value
         #expect(profile.email == "dana@example.com")
         #expect(await device.simulator.devicePolls(userCode: shown.userCode).count == 1)
+    }
+
+    @Test("Given a 503 with Retry-After: 30 on a poll, then the next poll waits 30 s, not the shorter backoff")
+    func retryAfterHonoured() async throws {
+        let device = try Self.device()
+        let clock = device.clock
+        let polls = LockedValue<[Date]>([])
+        let transport = RecordingTransport(base: device.simulator.transport) { request, _, base throws(TransportError) in
+            if request.method == .post, let body = request.body,
+               String(decoding: body, as: UTF8.self).contains("device_code=") {
+                let count = polls.withLock { polls in
+                    polls.append(clock.now())
+                    return polls.count
+                }
+                if count <= 2 { return HTTPResponse(status: 503, headers: ["Retry-After": "30"]) }
+            }
+            return try await base.send(request)
+        }
+        let service = device.launch(transport: transport)
+        await service.start()
+        let shown = try await service.beginDeviceRegistration()
+        try await device.simulator.approveDeviceAuthorization(userCode: shown.userCode, as: "dana@example.com")
+        let profile = try await service.completeDeviceRegistration()
+        #expect(profile.email == "dana@example.com")
+        let times = polls.withLock { $0 }
+        #expect(times.count == 3)
+        // Without Retry-After the backoff would be 10 s, then 20 s.
+        #expect(Self.gaps(times).allSatisfy { $0 >= 30 }, "\(Self.gaps(times))")
     }
 
     @Test("Given the app cancels while polling, then the polling stops at once, D, and the authorization is forgotten")

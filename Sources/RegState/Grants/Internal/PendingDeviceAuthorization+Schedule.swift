@@ -81,11 +81,12 @@ extension PendingDeviceAuthorization {
     }
 
     /// A poll failed for a transient reason at `now`: the next waits the interval doubled for every failure in a row,
-    /// up to ``maximumBackoff`` (never less than the interval).
-    mutating func transientFailure(at now: Date) {
+    /// up to ``maximumBackoff`` (never less than the interval), and at least the provider's `Retry-After` when its
+    /// 429 or 503 carried one (`retryAfter`, already capped by `RetryAfter`).
+    mutating func transientFailure(at now: Date, retryAfter: TimeInterval? = nil) {
         transientFailures = min(transientFailures + 1, 16)
         let doubled = verification.interval * pow(2, Double(transientFailures))
-        let backoff = max(verification.interval, min(doubled, Self.maximumBackoff))
+        let backoff = max(verification.interval, min(doubled, Self.maximumBackoff), retryAfter ?? 0)
         notBefore = max(notBefore, now.addingTimeInterval(backoff))
     }
 

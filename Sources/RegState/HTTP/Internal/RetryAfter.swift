@@ -8,14 +8,15 @@ import Foundation
 /// measured against the same answer's `Date` header (the server's own clock, so a device whose clock is wrong waits
 /// the time the server meant); a date without a `Date` header beside it is not used. Every wait is capped at
 /// ``cap``: a hostile or mistaken day-long value delays renewals by an hour at most, never locks a session out.
-enum RetryAfter {
+package enum RetryAfter {
     /// The longest wait a server can impose with `Retry-After`: one hour. A provider that is down for longer is met
-    /// by the backoff (at most two minutes apart), which costs it one request per install every two minutes.
-    static let cap: TimeInterval = 3600
+    /// by the backoff (at most five minutes apart: `RenewalHoldPolicy.maximumBackoff`), which costs it one request per
+    /// install every five minutes.
+    package static let cap: TimeInterval = 3600
 
     /// The wait `response` asks for, in seconds (0 up to ``cap``); `nil` when it is not a 429 or 503, carries no
     /// `Retry-After`, or carries one that is not either form.
-    static func delay(in response: HTTPResponse) -> TimeInterval? {
+    package static func delay(in response: HTTPResponse) -> TimeInterval? {
         guard response.status == 429 || response.status == 503,
               let value = response.header("Retry-After")?.trimmingCharacters(in: .whitespaces), !value.isEmpty
         else { return nil }
@@ -30,7 +31,7 @@ enum RetryAfter {
     }
 
     /// ``delay(in:)`` in whole seconds, rounded up (the form errors carry).
-    static func seconds(in response: HTTPResponse) -> Int? {
+    package static func seconds(in response: HTTPResponse) -> Int? {
         delay(in: response).map { Int($0.rounded(.up)) }
     }
 }

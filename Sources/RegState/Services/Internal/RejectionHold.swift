@@ -21,6 +21,12 @@ package struct RejectionHold: Sendable, Equatable {
     /// This hold's length (the next one in the chain is twice as long).
     package var backoff: TimeInterval
 
+    /// A hold until `until`, `backoff` long (as read from a store).
+    package init(until: Date, backoff: TimeInterval) {
+        self.until = until
+        self.backoff = backoff
+    }
+
     /// The hold of a token renewed (or rejected again) at `now`, after a token whose hold was `previous`.
     package static func after(_ previous: RejectionHold?, at now: Date) -> RejectionHold {
         let backoff = previous.map { min(max($0.backoff, first) * 2, longest) } ?? first

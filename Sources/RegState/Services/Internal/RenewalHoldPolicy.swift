@@ -75,6 +75,14 @@ package struct RenewalHoldPolicy: Sendable, Equatable {
         return grace * (1 - 0.9 * Self.spreadDraw(sessionID: sessionID, expiresAt: expiresAt))
     }
 
+    /// A draw in `0..<1` for ``afterTransientFailure(_:retryAfter:at:random:)``'s jitter, from `crypto`'s random
+    /// bytes (the simulation's are seeded); the middle of the band when none can be had.
+    package static func randomFraction(from crypto: any CryptoProvider) -> Double {
+        guard let bytes = try? crypto.randomBytes(count: 8), bytes.count == 8 else { return 0.5 }
+        let value = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return Double(value >> 11) / Double(UInt64(1) << 53)
+    }
+
     /// The draw of ``renewalLead(grace:sessionID:expiresAt:)``: FNV-1a over the session identifier and the expiry in
     /// milliseconds, finished by a SplitMix64 step, as a number in `0..<1`. Stable across processes and launches
     /// (Swift's `hashValue` is seeded per process, so it is not used).

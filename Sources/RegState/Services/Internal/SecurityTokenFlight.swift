@@ -29,6 +29,8 @@ actor SecurityTokenFlight {
     private var backoff = RejectionBackoff()
     /// How many callers wait for the renewal now.
     private(set) var waiting = 0
+    /// When the user's "retry" or the host's "connectivity is back" last cut the stored transient hold short.
+    private var lastCut: Date?
     /// The self-mode renewal the first caller started (``run(_:)``): the flight owns it, and it goes with the flight.
     private var renewal: Task<Void, Never>?
 
@@ -101,6 +103,20 @@ actor SecurityTokenFlight {
         pending = nil
         if case .success = result { backoff.reset() }
         answer?.resolve(result)
+    }
+
+    /// Whether the stored transient hold `hold` may be cut short now (``RenewalHoldPolicy``: at most once per backoff
+    /// step, however often the user taps "retry"). When it may, the cut is noted and the failure this flight keeps for
+    /// its callers is forgotten, so the next caller starts one exchange.
+    func cutShort(_ hold: RejectionHold?, policy: RenewalHoldPolicy) -> Bool {
+        let now = clock.now()
+        guard pending == nil, case .cutShort = policy.decide(hold, at: now, cutShort: true, lastCut: lastCut) else {
+            return false
+        }
+        lastCut = now
+        if let settled, case .failure = settled.result { self.settled = nil }
+        backoff.reset()
+        return true
     }
 
     /// Ends a pending renewal without a token (the session ended or the host reported an issue); nothing when none
