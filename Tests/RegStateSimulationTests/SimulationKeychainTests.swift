@@ -42,13 +42,20 @@ struct SimulationKeychainTests {
     /// 9100020823, 9100022418, 9110007809, 9210012549 in the rejecting world (engine, found by the ten-minute
     /// campaigns on 18c4c67, live-security-tokens: a security token bought for a rejection whose write the locked
     /// device refused was held by nobody and never retired; it is retired now, as one a logout replaced is).
+    /// 9100018043, 9200000467, 9210017885 in the forged world (engine, genuine-completes: a relaunched process took up
+    /// the stored login, then read it for the redirect's check with a read the locked device refused as "none"; the
+    /// unchecked forged redirect went on to the exchange, which took the login from the store once the device
+    /// unlocked, and the genuine redirect found none. The check's read throws now: the redirect is refused, the
+    /// login kept).
     static let worldRegressionSeeds: [(UInt64, String)] = [(8_310_000_083, "rejecting"), (8_350_000_929, "forged"),
                                                            (8_370_000_540, "rejecting"), (8_390_001_895, "forged"),
                                                            // Check: a clock set back between two renewals for
                                                            // rejections is not judged by rejection-hold.
                                                            (9_200_017_655, "rejecting"), (9_100_021_222, "rejecting"),
                                                            (9_100_020_823, "rejecting"), (9_100_022_418, "rejecting"),
-                                                           (9_110_007_809, "rejecting"), (9_210_012_549, "rejecting")]
+                                                           (9_110_007_809, "rejecting"), (9_210_012_549, "rejecting"),
+                                                           (9_100_018_043, "forged"), (9_200_000_467, "forged"),
+                                                           (9_210_017_885, "forged")]
 
     @Test("Given a Keychain seed that once found a defect, when it runs again, then every invariant holds",
           arguments: regressionSeeds.map { ($0, "") } + worldRegressionSeeds)
