@@ -50,6 +50,9 @@ struct SimulationKeychainTests {
     /// 9100009268 in the another-client world (check, issuer-client-binding: the other client's logout "removed" a
     /// credentials record no longer there, and the Keychain model counted a removal of nothing as the world client's
     /// record removed; only a removal of a record counts now, as on the file system).
+    /// 9210012465 in the dpop world (engine, session-honoured: clear-state removed the DPoP key before the
+    /// credentials, and a process that died between the two left tokens bound to a key that was gone, a session that
+    /// could renew nothing; the credentials go first now, as at a logout).
     static let worldRegressionSeeds: [(UInt64, String)] = [(8_310_000_083, "rejecting"), (8_350_000_929, "forged"),
                                                            (8_370_000_540, "rejecting"), (8_390_001_895, "forged"),
                                                            // Check: a clock set back between two renewals for
@@ -58,7 +61,8 @@ struct SimulationKeychainTests {
                                                            (9_100_020_823, "rejecting"), (9_100_022_418, "rejecting"),
                                                            (9_110_007_809, "rejecting"), (9_210_012_549, "rejecting"),
                                                            (9_100_018_043, "forged"), (9_200_000_467, "forged"),
-                                                           (9_210_017_885, "forged"), (9_100_009_268, "another-client")]
+                                                           (9_210_017_885, "forged"), (9_100_009_268, "another-client"),
+                                                           (9_210_012_465, "dpop")]
 
     @Test("Given a Keychain seed that once found a defect, when it runs again, then every invariant holds",
           arguments: regressionSeeds.map { ($0, "") } + worldRegressionSeeds)
