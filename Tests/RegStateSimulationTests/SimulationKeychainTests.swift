@@ -106,13 +106,17 @@ struct SimulationKeychainTests {
     /// device-poll-expired). 1734 (check: a slow_down's widening lost to a full disk stays lost after a later
     /// slow_down, and device-poll-interval demanded it back). 9110009086, 9210004211, 9210023114 in the rejecting world
     /// (engine, live-security-tokens: the security token whose write the locked device refused is retired).
+    /// 9210010859 in the budget world (engine, late-renewal-kept: a launch whose renewal outlived the budget settled
+    /// with a read the locked device refused as "no session", in E, and the renewal's tokens, landing later, were
+    /// stored but never applied; the launch now goes on offline with the session it inspected, B, then C).
     static let sharedSessionRegressionSeeds: [(UInt64, String)] = [(8_330_000_612, "forged"), (8_350_000_033, "refreshed-id"),
                                                                    (8_380_000_126, "forged"), (8_430_000_546, "forged"),
                                                                    (8_430_001_292, "forged"), (939, "device"),
                                                                    (1242, "device"), (1320, "device"), (1461, "device"),
                                                                    (1734, "device"), (1909, "device"),
                                                                    (9_200_016_195, "rejecting"), (9_110_009_086, "rejecting"),
-                                                                   (9_210_004_211, "rejecting"), (9_210_023_114, "rejecting")]
+                                                                   (9_210_004_211, "rejecting"), (9_210_023_114, "rejecting"),
+                                                                   (9_210_010_859, "budget")]
 
     @Test("Given a shared-session seed that once found a defect, when it runs again, then every invariant holds",
           arguments: sharedSessionRegressionSeeds)
