@@ -230,7 +230,7 @@ package actor TokenService {
         }
     }
 
-    func save(_ credentials: StoredCredentials) throws {
+    func save(_ credentials: StoredCredentials) throws(StoreError) {
         try store.set(credentials.encoded, forKey: Self.credentialsKey)
     }
 

@@ -79,7 +79,9 @@ extension EffectRunner {
             do {
                 stored = try await tokens.storeSecurityToken(grant, replacing: replaced, forRejection: forRejection)
             } catch {
-                await retireUnstored(grant.securityToken, after: error)
+                // Nothing written (a locked device, a busy lock): nobody holds the token just bought, and left live it
+                // would count against the installation's limit until it expires.
+                if error.isRecoverable { await retire(grant.securityToken) }
                 throw .storage(error.localizedDescription)
             }
             guard stored else {
@@ -121,17 +123,8 @@ extension EffectRunner {
                 expiresAt: RecordedTime.expiry(after: grant.expiresIn, from: dependencies.clock.now()))
             return (stored, previous == grant.securityToken ? nil : previous)
         } catch {
-            await retireUnstored(grant.securityToken, after: error)
             throw .storage(error.localizedDescription)
         }
-    }
-
-    /// Retires `securityToken`, just bought, when `error` says the store wrote nothing (``StoreError/isRecoverable``:
-    /// a locked device, a busy lock, a cancelled prompt): nobody holds it, and left live it would count against the
-    /// installation's limit until it expires. A write that may have landed (a failed directory sync) keeps it.
-    private func retireUnstored(_ securityToken: String, after error: any Error) async {
-        guard (error as? StoreError)?.isRecoverable == true else { return }
-        await retire(securityToken)
     }
 
     /// The store's lock, for an exchange and the write of its result.
