@@ -157,11 +157,16 @@ public final class Ledger: @unchecked Sendable {
     }
 
     /// A write put `data` under `key` (the credentials record: its refresh token is now known to the disk).
+    /// A removal counts only when a record was there: removing nothing (the Keychain model traces every call, the
+    /// file system only changes) removed no session, anyone's.
     func stored(_ data: Data?, key: String, by process: Int?) {
         guard key == "credentials" else { return }
-        lock.withLock { currentCredentials = data }
+        let removed = lock.withLock { () -> Bool in
+            defer { currentCredentials = data }
+            return data == nil && currentCredentials != nil
+        }
         guard let token = Self.refreshToken(in: data) else {
-            if data == nil { lock.withLock { credentialRemovers.append(process) } }
+            if removed { lock.withLock { credentialRemovers.append(process) } }
             return
         }
         lock.withLock { _ = storedRefreshTokens.insert(Self.fingerprint(token)) }

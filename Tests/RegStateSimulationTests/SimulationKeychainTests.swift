@@ -39,11 +39,30 @@ struct SimulationKeychainTests {
     /// the lock).
     /// 8390001895 in the forged world (engine: taking the pending login read it with a read the locked device refused
     /// as "none", then removed the record once the device unlocked, destroying the login the genuine redirect needed).
+    /// 9100020823, 9100022418, 9110007809, 9210012549 in the rejecting world (engine, found by the ten-minute
+    /// campaigns on 18c4c67, live-security-tokens: a security token bought for a rejection whose write the locked
+    /// device refused was held by nobody and never retired; it is retired now, as one a logout replaced is).
+    /// 9100018043, 9200000467, 9210017885 in the forged world (engine, genuine-completes: a relaunched process took up
+    /// the stored login, then read it for the redirect's check with a read the locked device refused as "none"; the
+    /// unchecked forged redirect went on to the exchange, which took the login from the store once the device
+    /// unlocked, and the genuine redirect found none. The check's read throws now: the redirect is refused, the
+    /// login kept).
+    /// 9100009268 in the another-client world (check, issuer-client-binding: the other client's logout "removed" a
+    /// credentials record no longer there, and the Keychain model counted a removal of nothing as the world client's
+    /// record removed; only a removal of a record counts now, as on the file system).
+    /// 9210012465 in the dpop world (engine, session-honoured: clear-state removed the DPoP key before the
+    /// credentials, and a process that died between the two left tokens bound to a key that was gone, a session that
+    /// could renew nothing; the credentials go first now, as at a logout).
     static let worldRegressionSeeds: [(UInt64, String)] = [(8_310_000_083, "rejecting"), (8_350_000_929, "forged"),
                                                            (8_370_000_540, "rejecting"), (8_390_001_895, "forged"),
                                                            // Check: a clock set back between two renewals for
                                                            // rejections is not judged by rejection-hold.
-                                                           (9_200_017_655, "rejecting"), (9_100_021_222, "rejecting")]
+                                                           (9_200_017_655, "rejecting"), (9_100_021_222, "rejecting"),
+                                                           (9_100_020_823, "rejecting"), (9_100_022_418, "rejecting"),
+                                                           (9_110_007_809, "rejecting"), (9_210_012_549, "rejecting"),
+                                                           (9_100_018_043, "forged"), (9_200_000_467, "forged"),
+                                                           (9_210_017_885, "forged"), (9_100_009_268, "another-client"),
+                                                           (9_210_012_465, "dpop")]
 
     @Test("Given a Keychain seed that once found a defect, when it runs again, then every invariant holds",
           arguments: regressionSeeds.map { ($0, "") } + worldRegressionSeeds)
@@ -85,13 +104,19 @@ struct SimulationKeychainTests {
     /// device-poll-expired; discovery now comes before the reservation). 939 (engine, found by the 1..3000 campaign on
     /// every disk: the stored expiry read back a rounding later than the provider's, and a poll left at the expiry,
     /// device-poll-expired). 1734 (check: a slow_down's widening lost to a full disk stays lost after a later
-    /// slow_down, and device-poll-interval demanded it back).
+    /// slow_down, and device-poll-interval demanded it back). 9110009086, 9210004211, 9210023114 in the rejecting world
+    /// (engine, live-security-tokens: the security token whose write the locked device refused is retired).
+    /// 9210010859 in the budget world (engine, late-renewal-kept: a launch whose renewal outlived the budget settled
+    /// with a read the locked device refused as "no session", in E, and the renewal's tokens, landing later, were
+    /// stored but never applied; the launch now goes on offline with the session it inspected, B, then C).
     static let sharedSessionRegressionSeeds: [(UInt64, String)] = [(8_330_000_612, "forged"), (8_350_000_033, "refreshed-id"),
                                                                    (8_380_000_126, "forged"), (8_430_000_546, "forged"),
                                                                    (8_430_001_292, "forged"), (939, "device"),
                                                                    (1242, "device"), (1320, "device"), (1461, "device"),
                                                                    (1734, "device"), (1909, "device"),
-                                                                   (9_200_016_195, "rejecting")]
+                                                                   (9_200_016_195, "rejecting"), (9_110_009_086, "rejecting"),
+                                                                   (9_210_004_211, "rejecting"), (9_210_023_114, "rejecting"),
+                                                                   (9_210_010_859, "budget")]
 
     @Test("Given a shared-session seed that once found a defect, when it runs again, then every invariant holds",
           arguments: sharedSessionRegressionSeeds)

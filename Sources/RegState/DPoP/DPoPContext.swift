@@ -92,12 +92,6 @@ package final class DPoPContext: Sendable {
         return nil
     }
 
-    /// Removes the key and the nonces (logout, clear-state, storage cleared after a final failure).
-    package func forget() {
-        forgetSession(removingKey: true)
-        try? registrationKeys.remove()
-    }
-
     /// A session ended: the nonces and the loaded signer go, and the session's key when `removingKey` (the stored
     /// session was this process's; another's key, and a registration in progress, are left alone). Call under the
     /// store's lock.

@@ -220,9 +220,10 @@ public actor RegStateService {
             return await answer(nil, feeding: await runner.installNonNativeToken())
         case .inspectStoredTokens:
             let inspected = await runner.inspectStoredTokens()
+            lifecycle.launchInspected = if case .storedTokensInspected(.expired(let stored)) = inspected.event { stored } else { nil }
             return Performed(applied: await feed(inspected.event, carrying: inspected.stale))
         case .renew(let staleAccessToken) where state == .unsettled:
-            let launch = await renewWithinLaunchBudget(replacing: staleAccessToken)
+            let launch = await renewWithinLaunchBudget(replacing: staleAccessToken, inspected: lifecycle.launchInspected)
             if let late = launch.late { lifecycle.lateLaunchRenewal = late }
             return Performed(applied: launch.applied)
         case .renew(let staleAccessToken):

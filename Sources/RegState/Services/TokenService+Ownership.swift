@@ -10,8 +10,11 @@ extension TokenService {
     /// was this one's (or none was stored): its DPoP key may go too.
     @discardableResult
     package func clearAll(keepingOngoingAccess: Bool = false) throws -> Bool {
-        let ours = holdsStoredSession()
-        if ours, !isBoundElsewhere() { try store.removeValue(forKey: Self.credentialsKey) }
+        // Whose record it is comes from reads that throw: a store that cannot read it now (a locked device) removes
+        // nothing. Read as "none stored", another configuration's record was taken for this one's, and removed
+        // once the device unlocked for the removal.
+        let ours = try holdsStoredSession()
+        if ours, !(try isBoundElsewhere()) { try store.removeValue(forKey: Self.credentialsKey) }
         try store.removeValue(forKey: Self.quarantineKey)
         if let pending = pendingLogin(), owned.pendingLogins.contains(pending.request.state) {
             try store.removeValue(forKey: PendingLogin.storeKey)
@@ -40,9 +43,10 @@ extension TokenService {
     /// Whether `record` is the session this service holds.
     func holds(_ record: StoredCredentials) -> Bool { owned.holds(record) }
 
-    /// Whether the stored record is the session this service holds (or none is stored).
-    func holdsStoredSession() -> Bool {
-        guard let record = try? loadOwn() else { return true }
+    /// Whether the stored record is the session this service holds (or none is stored, or it is damaged, or another
+    /// configuration's). Throws ``StoreError`` when the store cannot be read now.
+    func holdsStoredSession() throws(StoreError) -> Bool {
+        guard let record = try readRecord() else { return true }
         return owned.holds(record)
     }
 

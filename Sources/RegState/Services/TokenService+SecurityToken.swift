@@ -21,9 +21,13 @@ extension TokenService {
     }
 
     /// Stores a renewed security token (with its ``RejectionHold`` when `forRejection`) and returns `true`, only if
-    /// the stored one is still `replaced`: a logout or another renewal meanwhile wins.
-    func storeSecurityToken(_ grant: SecurityTokenGrant, replacing replaced: String?, forRejection: Bool) throws -> Bool {
-        guard var credentials = try load(), credentials.stage == .confirmed, credentials.securityToken == replaced else {
+    /// the stored one is still `replaced`: a logout or another renewal meanwhile wins (a damaged record, or another
+    /// configuration's, is no longer the session either). Throws only the store's own errors, so a caller can tell a
+    /// write that did not happen (``StoreError/isRecoverable``).
+    func storeSecurityToken(_ grant: SecurityTokenGrant, replacing replaced: String?, forRejection: Bool)
+        throws(StoreError) -> Bool
+    {
+        guard var credentials = try readRecord(), credentials.stage == .confirmed, credentials.securityToken == replaced else {
             return false
         }
         credentials.securityToken = grant.securityToken

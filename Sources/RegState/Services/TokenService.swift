@@ -220,8 +220,9 @@ package actor TokenService {
         }
     }
 
-    func isBoundElsewhere() -> Bool {
-        guard let data = try? store.data(forKey: Self.credentialsKey) else { return false }
+    /// Whether the stored record belongs to another issuer or client; throws when the store cannot be read now.
+    func isBoundElsewhere() throws(StoreError) -> Bool {
+        guard let data = try store.data(forKey: Self.credentialsKey) else { return false }
         do {
             _ = try credentials(in: data)
             return false
@@ -232,7 +233,7 @@ package actor TokenService {
         }
     }
 
-    func save(_ credentials: StoredCredentials) throws {
+    func save(_ credentials: StoredCredentials) throws(StoreError) {
         try store.set(credentials.encoded, forKey: Self.credentialsKey)
     }
 

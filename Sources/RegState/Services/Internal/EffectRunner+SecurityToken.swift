@@ -79,6 +79,9 @@ extension EffectRunner {
             do {
                 stored = try await tokens.storeSecurityToken(grant, replacing: replaced, forRejection: forRejection)
             } catch {
+                // Nothing written (a locked device, a busy lock): nobody holds the token just bought, and left live it
+                // would count against the installation's limit until it expires.
+                if error.isRecoverable { await retire(grant.securityToken) }
                 throw .storage(error.localizedDescription)
             }
             guard stored else {

@@ -40,13 +40,16 @@ extension EffectRunner {
     /// then removes everything local whatever the backend said; returns what happened at the backend. Revokes
     /// nothing at the provider. The removal happens under the store's lock only: a renewal holding it would write
     /// its rotated tokens after a removal made without it, and the session would come back. When the lock or a
-    /// removal fails, the records (the DPoP key with its tokens) stay, and the store's reason is returned.
+    /// removal fails, the records (the DPoP key with its tokens) stay, and the store's reason is returned. The
+    /// credentials go first and their DPoP key after them, as at a logout: a process that dies between the two leaves
+    /// a key without tokens, never tokens bound to a key that is gone (a session that renews nothing and never ends).
     func clearEverything() async -> (InstallationDeregistration, credentialsRemain: String?) {
         let deregistration = await deregisterInstallation()
         do {
             try await tokens.withExclusiveAccess {
-                dpop.forget()
                 _ = try await tokens.clearEverything()
+                // The DPoP keys went with every record, after the credentials: the nonces and the signer remain.
+                dpop.forgetSession(removingKey: false)
             }
             return (deregistration, nil)
         } catch {

@@ -115,7 +115,15 @@ extension EffectRunner {
     /// sign-in). `nil` when the redirect belongs to the login or carries the provider's error answer for it.
     private func refuseForeignRedirect(_ callback: URL, remembered: PendingLogin?) async -> MachineEvent? {
         var login = remembered
-        if login == nil { login = await tokens.pendingLogin() }
+        if login == nil {
+            // A store that cannot be read now (a locked device) is not "no login": read as none, the redirect went on
+            // to the exchange unchecked, which took the stored login and lost it to a forged redirect.
+            do {
+                login = try await tokens.readPendingLogin()
+            } catch {
+                return .registrationFailed(.storage(error.errorDescription ?? "unreadable"))
+            }
+        }
         guard let login else { return nil }
         let failure: RegistrationFailure
         do {
