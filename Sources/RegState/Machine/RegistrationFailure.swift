@@ -51,6 +51,9 @@ public enum RegistrationFailure: Error, Sendable, Equatable, Codable {
     /// The login required one of its `acr_values` and the ID token's `acr` (here; `nil` when absent) is none of
     /// them (OIDC Core §3.1.3.7 item 13). Nothing was stored.
     case acrNotAccepted(String?)
+    /// A step-up's new sign-in names another user (or issuer) than the session's: its tokens were not stored and the
+    /// session was left as it was. Sign in as the session's user, or log out first to switch accounts.
+    case stepUpAnotherUser
     /// The one-time code was wrong.
     case wrongCode
     /// The one-time code has expired.
@@ -123,6 +126,8 @@ extension RegistrationFailure: LocalizedError {
             "The sign-in service did not ask you to sign in again (last sign-in \(RecordedTime.text(date)))."
         case .acrNotAccepted(let acr):
             "The sign-in was not strong enough (\(acr.map { "\"\($0.prefix(64))\"" } ?? "no authentication class"))."
+        case .stepUpAnotherUser:
+            "That sign-in was another account's. Sign in again as the account in use; nothing was changed."
         case .wrongCode: "That code is not right. Check the email and try again."
         case .codeExpired: "That code has expired. Ask for a new one."
         case .codeReused: "That code was already used. Ask for a new one."
@@ -189,6 +194,7 @@ extension RegistrationFailure {
         case .authTimeMissing: "auth_time_missing"
         case .signInTooOld: "sign_in_too_old"
         case .acrNotAccepted: "acr_not_accepted"
+        case .stepUpAnotherUser: "step_up_another_user"
         case .wrongCode: "wrong_code"
         case .codeExpired: "code_expired"
         case .codeReused: "code_reused"
