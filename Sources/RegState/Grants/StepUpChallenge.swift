@@ -8,7 +8,7 @@ import FoundationNetworking
 /// the API wants. A renewal cannot help (the refresh token carries the old sign-in), so nothing is renewed or
 /// retried: ``AuthorizedTransport`` and ``RegStateURLProtocol`` throw ``RegStateServiceError/stepUpRequired(_:)``,
 /// and an app that sends its own requests (``RegStateService/authorize(_:policy:)``) reads its response with
-/// ``init(response:)``; a login with its ``requirement`` then signs the user in again to meet it.
+/// `init(response:)`; a login with its ``requirement`` then signs the user in again to meet it.
 ///
 /// Hostile values are refused, never trimmed into something else: a field that is not well formed, a `max_age` that
 /// is not a plain number of seconds below 2³¹, an `acr_values` that is empty, has more than ``maximumACRValues``

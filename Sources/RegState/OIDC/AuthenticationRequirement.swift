@@ -6,8 +6,9 @@ import Foundation
 /// When ``maxAge`` is set the ID token must carry `auth_time`, no older than ``maxAge`` seconds (with the
 /// configuration's ``OIDCConfiguration/idTokenLeeway``). When ``acrRequired`` is set its `acr` must be one of
 /// ``acrValues``; otherwise ``acrValues`` is a wish the provider may ignore (OIDC Core makes `acr_values` voluntary).
-/// A provider that does not meet a requirement yields ``RegistrationFailure/authenticationRequirementNotMet(_:)``,
-/// never a session that silently lacks the assurance.
+/// A provider that does not meet a requirement yields ``RegistrationFailure/authTimeMissing``,
+/// ``RegistrationFailure/signInTooOld(authenticatedAt:)`` or ``RegistrationFailure/acrNotAccepted(_:)``, never a session
+/// that silently lacks the assurance.
 public struct AuthenticationRequirement: Sendable, Equatable, Hashable, Codable {
     /// The most seconds since the user last actively signed in (`max_age`); `nil` for no limit. `0` asks for a
     /// sign-in now (the provider must ask again).
