@@ -37,6 +37,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
     private var rejections: RejectionAudit?
     private var forgeries: ForgeryAudit?
     private var devices: DeviceAudit?
+    private var stepUps: StepUpAudit?
     private var defectiveRefreshAnswers = false
     private var onRefreshAnswer: (@Sendable () -> Void)?
     /// keys-before-grant: per process, whether the issuer's key set reached it since it last presented a refresh
@@ -93,6 +94,8 @@ public final class SimulatedNetwork: @unchecked Sendable {
     var forgeryAudit: ForgeryAudit? { get { lock.withLock { forgeries } } set { lock.withLock { forgeries = newValue } } }
     /// The device world's referee on the wire (``DeviceAudit``), `nil` in every other world.
     var deviceAudit: DeviceAudit? { get { lock.withLock { devices } } set { lock.withLock { devices = newValue } } }
+    /// The step-up world's referee on the wire (``StepUpAudit``), `nil` in every other world.
+    var stepUpAudit: StepUpAudit? { get { lock.withLock { stepUps } } set { lock.withLock { stepUps = newValue } } }
 
     /// The transport of one process: requests from a dead process never leave, answers to one are lost.
     func transport(for process: Int, isAlive: @escaping @Sendable () -> Bool) -> any HTTPTransport {
@@ -109,6 +112,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
         rejectionAudit?.leaving(request, from: process)
         forgeryAudit?.leaving(request, from: process, label: label)
         deviceAudit?.leaving(request, from: process, label: label)
+        stepUpAudit?.leaving(request, from: process, label: label)
         let leftAt = clock.now()
         let (fault, latency, yields) = lock.withLock { () -> (NetworkFault?, Double, Int) in
             let drawn: NetworkFault? = offline ? .offline
@@ -164,6 +168,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
         rejectionAudit?.answered(request, response, delivered: delivered, process: process, departed: leftAt, at: clock.now(),
                                  mishaps: ledger.diskMishapCount)
         deviceAudit?.answered(request, response, delivered: delivered, label: label)
+        stepUpAudit?.answered(response, delivered: delivered, process: process)
         if isGrant, (400..<500).contains(response.status) { ledger.providerRefused(presenting: refreshToken) }
         // The resource refused the token or its proof: the renewal that follows ignores the token's age.
         if !isGrant, response.status == 401, request.url.path.hasPrefix("/v1/resource") { ledger.forcedRenewal(by: process) }

@@ -40,6 +40,7 @@ public struct SimulationMix: Sendable, Equatable {
         (SimulationMix(world: .refreshedIDToken, storage: .files, processes: 2), 3),
         (SimulationMix(world: .together, storage: .files, processes: 3), 3),
         (SimulationMix(world: .device, storage: .files, processes: 2), 3),
+        (SimulationMix(world: .stepUp, storage: .files, processes: 2), 3),
         (SimulationMix(world: .plain, storage: .model, processes: 2), 2),
         (SimulationMix(world: .plain, storage: .keychain, processes: 2), 3),
         (SimulationMix(world: .dpop, storage: .keychain, processes: 2), 3),
@@ -50,6 +51,7 @@ public struct SimulationMix: Sendable, Equatable {
         (SimulationMix(world: .rejectingBackend, storage: .keychain, processes: 2), 2),
         (SimulationMix(world: .refreshedIDToken, storage: .keychain, processes: 2), 2),
         (SimulationMix(world: .device, storage: .keychain, processes: 2), 2),
+        (SimulationMix(world: .stepUp, storage: .keychain, processes: 2), 2),
         (SimulationMix(world: .plain, storage: .sharedSession, processes: 2), 4),
         (SimulationMix(world: .plain, storage: .sharedSession, processes: 4), 2),
         (SimulationMix(world: .dpop, storage: .sharedSession, processes: 2), 3),
@@ -63,6 +65,7 @@ public struct SimulationMix: Sendable, Equatable {
         (SimulationMix(world: .rejectingBackend, storage: .sharedSession, processes: 2), 2),
         (SimulationMix(world: .refreshedIDToken, storage: .sharedSession, processes: 2), 2),
         (SimulationMix(world: .device, storage: .sharedSession, processes: 2), 2),
+        (SimulationMix(world: .stepUp, storage: .sharedSession, processes: 2), 2),
     ]
 
     /// The cell of `seed` among the cells whose disk `disk` admits (every cell when `nil`; ``SimulatedStorageKind/keychain``

@@ -88,6 +88,11 @@ public enum SimulationWorld: String, Sendable, Equatable, CaseIterable {
     /// in the middle (``DeviceAudit``). The polls wait on the engine's clock seam. Not drawn for a seed:
     /// `--world device`.
     case device
+    /// RegState renews itself; the app's API demands a sign-in within 300 s (RFC 9470), so calls meet challenges as
+    /// the clock moves, and the user steps up (as the session's user, or now and then as another), sometimes across a
+    /// relaunch, and hands the step-up's redirect in again (``StepUpAudit``): `challenge-no-renewal`,
+    /// `step-up-same-user`, `step-up-once`. Not drawn for a seed: `--world step-up`.
+    case stepUp = "step-up"
 
     /// The world of `seed` when none is given: half plain, a quarter DPoP, a quarter host (from a stream of its own,
     /// so the actions every seed draws stay the same).

@@ -11,6 +11,8 @@ extension SimulationRun {
             break
         case .device:
             await prepareDeviceWorld()
+        case .stepUp:
+            await prepareStepUpWorld()
         case .together:
             // Bound tokens, so that a registration in one process replaces the key the others' tokens name.
             let mode: SimulatorDPoPMode = worldRandom.chance(50) ? .allowed : .required
@@ -40,7 +42,8 @@ extension SimulationRun {
     /// sometimes turns hostile with its nonces (a new one on every answer, none accepted), and back.
     func actWorld() async {
         switch world {
-        case .plain, .launchBudget, .sharedJournal, .rejectingBackend, .forgedRedirect, .anotherClient, .together, .device:
+        case .plain, .launchBudget, .sharedJournal, .rejectingBackend, .forgedRedirect, .anotherClient, .together, .device,
+             .stepUp:
             break
         case .refreshedIDToken:
             guard worldRandom.chance(8) else { return }
@@ -77,6 +80,9 @@ extension SimulationRun {
         switch (world, action) {
         case (.memory, _):
             return await performInMemoryWorld(action)
+        case (.stepUp, .callers(let index, let count)):
+            ledger.note("act   \(count) payment call(s) on slot \(index)")
+            for _ in 0..<count { await stepUpCall(index) }
         case (.dpop, .callers(let index, let count)):
             ledger.note("act   \(count) caller(s) want a token or call the API on slot \(index)")
             for _ in 0..<count {
@@ -153,7 +159,8 @@ extension SimulationRun {
     /// hostile nonce policy ends.
     func healWorld() async {
         switch world {
-        case .plain, .launchBudget, .memory, .rejectingBackend, .forgedRedirect, .anotherClient, .together, .device:
+        case .plain, .launchBudget, .memory, .rejectingBackend, .forgedRedirect, .anotherClient, .together, .device,
+             .stepUp:
             break
         case .refreshedIDToken:
             network.refreshedIDTokensDefective = false

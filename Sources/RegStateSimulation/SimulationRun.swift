@@ -24,6 +24,9 @@ public actor SimulationRun {
     nonisolated let forgeryAudit: ForgeryAudit?
     /// The device world's referee on the wire and its clock; `nil` in every other world.
     nonisolated let deviceAudit: DeviceAudit?
+    /// The step-up world's referee on the wire; `nil` in every other world.
+    nonisolated let stepUpAudit: StepUpAudit?
+    var stepUpTally = StepUpTally()
     /// The clock that owns the engine's waits, in the worlds that have one (launch budget, device).
     nonisolated var waitClock: SimulationClock? { budgetWatch?.clock ?? deviceAudit?.clock }
     var forgeryTally = ForgeryTally()
@@ -117,6 +120,8 @@ public actor SimulationRun {
         ledger.strictRotations = world == .refreshedIDToken
         ledger.needlessRenewalLife = accessLifetime / 2
         network.forgeryAudit = forgeryAudit
+        stepUpAudit = world == .stepUp ? StepUpAudit(ledger: ledger) : nil
+        network.stepUpAudit = stepUpAudit
         network.disabledFaults = Set(options.disabledFaults.compactMap(\.networkFault))
         startedAt = clock.now()
         let ledger = ledger
@@ -250,7 +255,7 @@ public actor SimulationRun {
         // the seed chose (the check is tested on the simulator in RegistrationCheckTests).
         configuration.checksRegistrationAtLaunch = false
         switch self.world {
-        case .plain, .memory, .sharedJournal, .forgedRedirect, .anotherClient, .refreshedIDToken, .device: break
+        case .plain, .memory, .sharedJournal, .forgedRedirect, .anotherClient, .refreshedIDToken, .device, .stepUp: break
         case .together: configuration.dpop = .whenOffered
         case .rejectingBackend: configuration.backendRetiresSecurityTokens = true
         case .launchBudget: configuration.oidc.unexplainedAnswerRetryDelay = 1

@@ -45,6 +45,8 @@ public actor Simulator {
     var resourceTakesSecurityToken = false
     /// Whether the resource endpoint answers `401` to every token (a backend that keeps rejecting).
     var resourceRejectsEveryToken = false
+    /// What sign-in the resources under each path prefix demand (RFC 9470), ``demandSignIn(_:atResourcesUnder:)``.
+    var resourceDemands: [String: AuthenticationRequirement] = [:]
     /// Checks DPoP proofs (RFC 9449 §4.3) and remembers their `jti`s.
     let dpopVerifier: DPoPProofVerifier
     /// How many DPoP nonces have been issued; the current one is `sim-nonce-<count>`.

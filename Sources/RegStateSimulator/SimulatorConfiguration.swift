@@ -147,6 +147,12 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// An OAuth error code every push is refused with (`400`, or `401` for `invalid_client`), as a provider whose
     /// policy turns the client away; `nil` (the default) checks each push on its merits.
     public var pushedAuthorizationRefusal: String?
+    /// Whether a login's `max_age` and `acr_values` are honoured (``SimulatorStepUp/honours``, the default) or
+    /// ignored, with or without `auth_time` in the ID token.
+    public var stepUp = SimulatorStepUp.honours
+    /// The authentication classes the provider offers (`acr_values_supported`), weakest first: a sign-in without
+    /// `acr_values` is of the first.
+    public var acrValuesSupported = ["urn:regstate:sim:password", "urn:regstate:sim:mfa"]
 
     /// Creates a configuration; every parameter defaults to the value documented on its property.
     public init(

@@ -54,6 +54,7 @@ enum CLI {
         case .updateToken: await run.updateToken()
         case .notifyTransient: await run.notifyTransient()
         case .deviceLogin: await run.deviceLoginCommand()
+        case .stepUp: await run.stepUp()
         case .ongoingAccess: ExitCode.usage  // dispatched above
         }
         // A launch renewal that outlived the launch budget is still running: exiting now could lose a refresh token

@@ -67,6 +67,7 @@ struct CLIEnvironment: Sendable {
         if let ttl = knobs.refreshTokenLifetime { simulated.refreshTokenLifetime = ttl }
         if let grace = knobs.reuseGrace { simulated.refreshReuseGrace = grace }
         if let dpop = knobs.dpop { simulated.dpop = dpop }
+        if let stepUp = knobs.stepUp { simulated.stepUp = stepUp }
         if knobs.dpopNonce { simulated.dpopNonce = .required }
         if let par = knobs.pushedAuthorization { simulated.pushedAuthorization = par }
         if let lifetime = knobs.pushedRequestLifetime { simulated.pushedRequestLifetime = lifetime }
@@ -81,7 +82,7 @@ struct CLIEnvironment: Sendable {
         dependencies.transport = lazy.transport
         // Commands that drive the simulator itself (its user, its API knobs) open it now; the others only when a request
         // needs it, so `status` on a usable token never reads the world.
-        let simulator = [.walkthrough, .call, .deviceLogin].contains(options.command) ? try lazy.open() : nil
+        let simulator = [.walkthrough, .call, .deviceLogin, .stepUp].contains(options.command) ? try lazy.open() : nil
         // The engine is configured exactly as the simulator is: its issuer, client, first redirect and backend.
         let redirect = SimulatorConfiguration.literalURL(simulated.redirectURIs.first ?? CLIOptions.defaultRedirectURI)
         var configuration = RegStateConfiguration(

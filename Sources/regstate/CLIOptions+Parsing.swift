@@ -90,6 +90,30 @@ extension CLIOptions {
             case "--sim-api-rejects": options.simulator.apiRejects = try flag()
             case "--sim-keychain": options.simulator.keychain = try flag()
             case "--sim-api-forces-logout": options.simulator.apiForcesLogout = try flag()
+            case "--max-age", "--sim-api-max-age":
+                let text = try value()
+                guard let seconds = Int(text), seconds >= 0, seconds < Int(Int32.max) else {
+                    throw UsageError("option \(name) needs a whole number of seconds, not '\(text)'")
+                }
+                if name == "--max-age" { options.stepUpRequirement.maxAge = seconds } else { options.simulator.apiDemand.maxAge = seconds }
+            case "--acr-values", "--sim-api-acr":
+                let values = try value().split(separator: " ").map(String.init)
+                guard !values.isEmpty, values.allSatisfy({ $0.utf8.allSatisfy { (0x21...0x7E).contains($0) && $0 != 0x22 && $0 != 0x5C } })
+                else { throw UsageError("option \(name) needs space-separated authentication classes") }
+                if name == "--acr-values" {
+                    options.stepUpRequirement.acrValues = values
+                    options.stepUpRequirement.acrRequired = true
+                } else {
+                    options.simulator.apiDemand.acrValues = values
+                }
+            case "--sim-step-up":
+                let text = try value()
+                switch text {
+                case "honours": options.simulator.stepUp = .honours
+                case "ignores": options.simulator.stepUp = .ignores
+                case "omits-auth-time": options.simulator.stepUp = .omitsAuthTime
+                default: throw UsageError("option --sim-step-up must be honours, ignores or omits-auth-time, not '\(text)'")
+                }
             case "--scope":
                 let scopes = try value().split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
                 guard !scopes.isEmpty, scopes.allSatisfy(Self.isScopeToken) else {

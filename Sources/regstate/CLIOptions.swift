@@ -51,6 +51,8 @@ struct CLIOptions: Sendable, Equatable {
     var hostMode = false
     /// `call [PATH]`: the backend path to call (default `/v1/resource/tickets`).
     var callPath: String?
+    /// `step-up --max-age SECONDS --acr-values "A B"`: what the step-up asks for (what `call` printed).
+    var stepUpRequirement = AuthenticationRequirement()
     /// `notify-transient no-internet|sso-unspecified`.
     var transientIssue: TransientIssue?
     /// `devices remove ID`: `remove` was given (the ID follows).

@@ -22,6 +22,8 @@ enum Command: String, Sendable, CaseIterable {
     case notifyTransient = "notify-transient"
     /// Sign in on another device (RFC 8628): show a code, wait for the approval, confirm.
     case deviceLogin = "device-login"
+    /// Sign the same user in again, more recently or more strongly, when an API asked for it (RFC 9470).
+    case stepUp = "step-up"
 
     /// Whether the command exists only in host mode (and so implies `--host-mode`).
     var isHostOnly: Bool { self == .updateToken || self == .notifyTransient }

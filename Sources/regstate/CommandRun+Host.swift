@@ -17,14 +17,18 @@ extension CommandRun {
             console.message("No backend is configured: nothing to call. With --issuer, name the backend with --backend URL.")
             return ExitCode.usage
         }
+        // An API that demands a sign-in (RFC 9470) checks the provider's access token, which carries it.
+        let demands = !options.simulator.apiDemand.isEmpty
         if let simulator = environment.simulator {
-            await simulator.setResourceTakesSecurityToken(true)
+            if demands { await simulator.demandSignIn(options.simulator.apiDemand, atResourcesUnder: "/v1/resource") }
+            await simulator.setResourceTakesSecurityToken(!demands)
             await simulator.setResourceRejectsEveryToken(options.simulator.apiRejects)
             await simulator.setForcesLogoutAtResource(options.simulator.apiForcesLogout)
         }
         let path = options.callPath ?? CLIOptions.defaultCallPath
         let url = URL(string: String(backend.absoluteString.trimmingSuffix("/")) + path) ?? backend
-        let transport = AuthorizedTransport(base: environment.transport, service: service, policy: .backend(backend))
+        let policy = demands ? TokenPolicy(validatingURLs: [backend]) : .backend(backend)
+        let transport = AuthorizedTransport(base: environment.transport, service: service, policy: policy)
         if service.sessionSource == .host { Self.answerHostNotice(service) }
         do {
             let response = try await transport.send(HTTPRequest(method: .get, url: url))
@@ -32,6 +36,10 @@ extension CommandRun {
             console.result("HTTP \(response.status) \(path)")
             if options.json { console.jsonLine(Self.callJSON(path: path, status: response.status, error: nil)) }
             return response.isSuccess ? ExitCode.success : ExitCode.failure
+        } catch .stepUpRequired(let challenge) {
+            await drain()
+            printStepUpAsked(challenge, path: path)
+            return ExitCode.failure
         } catch {
             await drain()
             let text = error.errorDescription ?? "the call failed"
@@ -116,6 +124,7 @@ extension CommandRun {
         case .offline(let issue): "offline.\(issue.rawValue)"
         case .rejectedAfterRenewal: "rejectedAfterRenewal"
         case .rejectionHeld: "rejectionHeld"
+        case .stepUpRequired: "stepUpRequired"
         case .transport: "transport"
         default: "failed"
         }

@@ -20,8 +20,31 @@ extension CommandRun {
             }
         }
         await printTokenBinding()
+        await printSignIn()
         await printRegistrationCheck()
         return ExitCode.forState(state)
+    }
+
+    /// When and how strongly the user signed in (the ID token's `auth_time` and `acr`), when it says; with `--json`,
+    /// `{"signed_in_at"?, "signed_in_seconds_ago"?, "acr"?}`.
+    private func printSignIn() async {
+        guard let assurance = await service.signInAssurance(),
+              assurance.authenticatedAt != nil || assurance.acr != nil else { return }
+        let now = options.simulator.clock.now()
+        var line: [String: JSONValue] = [:]
+        var parts: [String] = []
+        if let at = assurance.authenticatedAt {
+            let seconds = max(0, Int(now.timeIntervalSince(at)))
+            parts.append("\(EventText.timestamp(at)) (\(SignInText.ago(seconds)))")
+            line["signed_in_at"] = .string(EventText.timestamp(at))
+            line["signed_in_seconds_ago"] = .number(Double(seconds))
+        }
+        if let acr = assurance.acr {
+            parts.append("acr \(acr)")
+            line["acr"] = .string(acr)
+        }
+        console.result("Signed in: \(parts.joined(separator: ", "))")
+        if options.json { console.jsonLine(.object(line)) }
     }
 
     /// Whether the session's tokens are DPoP-bound, with the key's thumbprint (never the key); with `--json`, the

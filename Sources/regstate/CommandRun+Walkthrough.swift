@@ -181,7 +181,7 @@ extension CommandRun {
     /// `nil` when the input ends.
     ///
     /// - Throws: ``LoopbackListenerError`` when no redirect reaches the loopback listener in time.
-    private func browserRedirect(for url: URL, showing: Bool = true) async throws(LoopbackListenerError) -> URL? {
+    func browserRedirect(for url: URL, showing: Bool = true) async throws(LoopbackListenerError) -> URL? {
         if showing {
             console.message("Open this URL in a browser and sign in:")
             console.message(url.absoluteString)

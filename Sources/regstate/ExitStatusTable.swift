@@ -58,6 +58,11 @@ enum ExitStatusTable {
             (3, "the input ended while the sign-in waits (kept for the next run)"),
             (1, "it ended without a session (denied, expired, not offered, refused)"),
         ]
+        case .stepUp: [
+            (0, "stepped up: the new tokens replaced the session's"),
+            (3, "no session is active, or the input ended first (the session is unchanged)"),
+            (1, "refused (another user, the provider did not meet it) or failed; the session is unchanged"),
+        ]
         case .notifyTransient: [
             (0, "the session is kept, offline"),
             (3, "no session is active"),

@@ -34,6 +34,11 @@ struct SimulatorKnobs: Sendable, Equatable {
 
     /// `--sim-api-rejects`: the backend API answers 401 to every token.
     var apiRejects = false
+    /// `--sim-api-max-age SECONDS`, `--sim-api-acr "A B"`: the backend API demands a sign-in within that many seconds
+    /// or of one of those classes (RFC 9470); `call` then sends the provider's access token, whose sign-in it checks.
+    var apiDemand = AuthenticationRequirement()
+    /// `--sim-step-up honours|ignores|omits-auth-time`: how the simulated provider treats `max_age` and `acr_values`.
+    var stepUp: SimulatorStepUp?
     /// `--sim-api-forces-logout`: the backend API answers `403 FORCED_LOGOUT`.
     var apiForcesLogout = false
     /// `--sim-dpop off|allowed|required`.

@@ -23,6 +23,7 @@ enum Usage {
           notify-transient no-internet|sso-unspecified
                         Host mode: the host could not renew now; the session stays, offline
           device-login  Sign in on another device: show a code and a page, wait for the approval there
+          step-up       Sign in again, more recently or more strongly, when an API asked for it
 
         \(options)
         Exit status: 0 the command did what it was asked, 3 no session to act on (registration required, D),
@@ -78,6 +79,13 @@ enum Usage {
           --sim-deny-refresh       Simulator: refresh grants are refused (invalid_grant)
           --sim-max-devices N      Simulator: devices one user may register
           --sim-api-rejects        Simulator: the backend API answers 401 to every token
+          --sim-api-max-age SECONDS, --sim-api-acr "A B"
+                                   Simulator: the backend API demands a sign-in that recent or of one of those
+                                   classes (RFC 9470); call then sends the provider's access token
+          --sim-step-up honours|ignores|omits-auth-time
+                                   Simulator: how the provider treats max_age and acr_values (default honours)
+          --max-age SECONDS, --acr-values "A B"
+                                   step-up: what the new sign-in must meet
           --sim-api-forces-logout  Simulator: the backend API answers 403 FORCED_LOGOUT
           --sim-keychain           Simulator: secrets kept as Apple's Keychain keeps them (one item each in
                                    DIR/keychain) behind the App Group lock DIR/.lock, as on Apple platforms
@@ -161,8 +169,10 @@ enum Usage {
             (self mode: exchanging the stored ID token, renewing the provider tokens first if it expired; host mode:
             the host is told, and since this run cannot answer for it the call fails as offline). A second 401 fails
             with rejectedAfterRenewal, and a 401 of that token before its hold has passed with rejectionHeld (nothing
-            renewed); 403 FORCED_LOGOUT ends the session. With --json, a line
-            {"result":"call","path":…,"status":…} or {"result":"call","path":…,"error":…}.
+            renewed); 403 FORCED_LOGOUT ends the session. A 401 that asks for a new sign-in (RFC 9470
+            insufficient_user_authentication) renews nothing: it prints what the API asked for and the step-up
+            command that meets it. With --json, a line {"result":"call","path":…,"status":…} or
+            {"result":"call","path":…,"error":…} (stepUpRequired with max_age and acr_values).
             """
         case .updateToken:
             """
@@ -188,6 +198,18 @@ enum Usage {
             cancelled, not_allowed_now, store_unavailable, transport_transient or failed. On the embedded simulator the
             next input line plays the other device: an email approves as that user, deny refuses, expire lets the
             code run out. The device code itself is never printed.
+            """
+        case .stepUp:
+            """
+            Usage: regstate step-up [--max-age SECONDS] [--acr-values "A B"] [OPTIONS]
+
+            Step-up (OpenID Connect max_age and acr_values; RFC 9470): the signed-in user signs in again, within
+            --max-age seconds and with one of --acr-values (what `call` printed when the API asked for it). On the
+            embedded simulator the next input line signs in as that email (a password typed now); with a real provider, open the printed URL and paste the redirect (or catch it
+            with --loopback). The new sign-in must be the same user: another account is refused and the session is
+            left as it was. A redirect that is not this step-up's is refused and it keeps waiting. Then the new tokens
+            replace the session's (Active C) and it prints when the user signed in and the acr. With --json, a line
+            {"result":"step-up","signed_in_at"?,"acr"?} or {"result":"step-up","error":REASON}.
             """
         case .notifyTransient:
             """

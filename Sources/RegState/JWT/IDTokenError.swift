@@ -43,6 +43,15 @@ public enum IDTokenError: Error, Sendable, Equatable {
     case nonceMismatch
     /// A refreshed ID token names another subject or issuer than the original (OIDC Core §12.2).
     case refreshedIdentityMismatch
+    /// `max_age` was requested and the ID token carries no numeric `auth_time` (OIDC Core §3.1.3.7 item 12, §2): the
+    /// provider ignored the request.
+    case authTimeMissing
+    /// `max_age` was requested and the user last signed in (`auth_time`, here) longer ago than it allows, plus the
+    /// leeway (OIDC Core §3.1.3.7 item 12): the provider did not ask the user again.
+    case authenticationTooOld(authenticatedAt: Date)
+    /// The app requires one of the requested `acr_values` and the ID token's `acr` (here; `nil` when absent) is none
+    /// of them (OIDC Core §3.1.3.7 item 13).
+    case acrNotAccepted(String?)
     /// The discovery document lists `none` among `id_token_signing_alg_values_supported`: a provider that may send
     /// unsigned ID tokens is refused outright.
     case unsignedTokensAdvertised
@@ -57,7 +66,7 @@ public enum IDTokenError: Error, Sendable, Equatable {
     /// a better estimate of the provider's clock could accept it.
     var isTimeClaimFailure: Bool {
         switch self {
-        case .expired, .issuedInFuture, .notYetValid, .tooOld: true
+        case .expired, .issuedInFuture, .notYetValid, .tooOld, .authenticationTooOld: true
         default: false
         }
     }
@@ -93,6 +102,11 @@ extension IDTokenError: LocalizedError {
         case .tooOld: "The ID token was issued too long ago."
         case .nonceMismatch: "The ID token does not answer this sign-in request (nonce mismatch)."
         case .refreshedIdentityMismatch: "The renewed ID token is for another user or issuer than the original."
+        case .authTimeMissing: "The ID token does not say when the user signed in (no auth_time), though max_age was asked for."
+        case .authenticationTooOld(let date):
+            "The user last signed in at \(RecordedTime.text(date)), longer ago than the sign-in asked for (max_age)."
+        case .acrNotAccepted(let acr):
+            "The sign-in's authentication class \(acr.map { "\"\($0.prefix(64))\"" } ?? "(none)") is not one that was asked for."
         case .unsignedTokensAdvertised: "The provider says it may send unsigned ID tokens (alg none), which is refused."
         }
     }

@@ -81,6 +81,28 @@ public struct IDTokenValidator: Sendable {
         return token
     }
 
+    /// Checks a validated ID token against what the login asked for (OIDC Core §3.1.3.7 items 12–13): with a
+    /// ``AuthenticationRequirement/maxAge``, `auth_time` present, not later than `now` (plus leeway) and not older than
+    /// `max_age` (plus leeway); with ``AuthenticationRequirement/acrRequired``, `acr` one of the values asked for.
+    /// - Throws: ``IDTokenError/authTimeMissing``, ``IDTokenError/authenticationTooOld(authenticatedAt:)``,
+    ///   ``IDTokenError/invalidTimeClaim(_:)`` for an `auth_time` that is not a sane time or in the future,
+    ///   ``IDTokenError/acrNotAccepted(_:)``.
+    public func checkAuthentication(of token: JSONWebToken, meets requirement: AuthenticationRequirement,
+                                    now: Date) throws(IDTokenError) {
+        if let maxAge = requirement.maxAge {
+            guard let authTime = try time("auth_time", in: token.claims) else { throw .authTimeMissing }
+            let nowSeconds = now.timeIntervalSince1970
+            guard authTime <= nowSeconds + leeway else { throw .invalidTimeClaim("auth_time") }
+            if nowSeconds - authTime > TimeInterval(max(0, maxAge)) + leeway {
+                throw .authenticationTooOld(authenticatedAt: Date(timeIntervalSince1970: authTime))
+            }
+        }
+        if requirement.acrRequired, !requirement.acrValues.isEmpty {
+            let acr = token.claims["acr"]?.stringValue
+            guard let acr, requirement.acrValues.contains(acr) else { throw .acrNotAccepted(acr) }
+        }
+    }
+
     private func parse(_ idToken: String) throws(IDTokenError) -> JSONWebToken {
         do throws(JWTError) {
             return try JSONWebToken(compact: idToken)
@@ -143,7 +165,8 @@ public struct IDTokenValidator: Sendable {
         case nil: return nil
         case .number(let seconds)? where seconds.isFinite && seconds >= 0 && seconds <= Self.latestTime: return seconds
         case .number?: throw .invalidTimeClaim(name)
-        // A non-number `exp` or `iat` is reported as missing (a required claim); a non-number `nbf` is refused.
+        // A non-number `exp`, `iat` or `auth_time` is reported as missing (a required claim); a non-number `nbf` is
+        // refused.
         default: if name == "nbf" { throw .invalidTimeClaim(name) } else { return nil }
         }
     }

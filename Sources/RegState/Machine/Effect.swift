@@ -16,8 +16,8 @@ public enum Effect: Sendable, Equatable {
     /// `nil` renews whatever is stored, even when another caller just renewed it (launch, or the host forcing it).
     case renew(replacing: String?)
     /// Discover the provider and issue an authorization URL with PKCE, state and nonce, asking for `prompt` when
-    /// the app did (``LoginPrompt``).
-    case startSocialAuthorization(prompt: LoginPrompt?)
+    /// the app did (``LoginPrompt``), and for `requirement` (`max_age`, `acr_values`; `nil`: the configuration's).
+    case startSocialAuthorization(prompt: LoginPrompt?, requirement: AuthenticationRequirement?)
     /// Ask the provider to email a one-time code to `email`.
     case sendPasswordlessCode(email: String)
     /// Ask the provider for a device code and a user code (RFC 8628), or take up the one pending in the store, then

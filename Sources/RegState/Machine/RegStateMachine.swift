@@ -80,8 +80,13 @@ public enum RegStateMachine {
             case .registrationRequired, .failed:
                 switch method {
                 case .social:
-                    let prompt: LoginPrompt? = if case .prompt(let prompt) = input { prompt } else { nil }
-                    return Transition(.authenticating(method), [.startSocialAuthorization(prompt: prompt)])
+                    let (prompt, requirement): (LoginPrompt?, AuthenticationRequirement?) = switch input {
+                    case .prompt(let prompt): (prompt, nil)
+                    case .socialLogin(let prompt, let requirement): (prompt, requirement)
+                    default: (nil, nil)
+                    }
+                    return Transition(.authenticating(method),
+                                      [.startSocialAuthorization(prompt: prompt, requirement: requirement)])
                 case .passwordless(let email): return Transition(.authenticating(method), [.sendPasswordlessCode(email: email)])
                 case .device: return Transition(.authenticating(method), [.startDeviceAuthorization])
                 }

@@ -42,6 +42,18 @@ public enum RegistrationFailure: Error, Sendable, Equatable, Codable {
     case malformedResponse(String)
     /// The ID token failed validation (OIDC Core 3.1.3.7); the detail names the check.
     case invalidIDToken(String)
+    /// The login asked for `max_age` and the provider's ID token does not say when the user signed in (no
+    /// `auth_time`, OIDC Core §3.1.3.7 item 12): the provider ignored the request. Nothing was stored.
+    case authTimeMissing
+    /// The login asked for `max_age` and the user last signed in at `authenticatedAt` (`auth_time`), longer ago than
+    /// it allows: the provider did not ask the user again. Nothing was stored.
+    case signInTooOld(authenticatedAt: Date)
+    /// The login required one of its `acr_values` and the ID token's `acr` (here; `nil` when absent) is none of
+    /// them (OIDC Core §3.1.3.7 item 13). Nothing was stored.
+    case acrNotAccepted(String?)
+    /// A step-up's new sign-in names another user (or issuer) than the session's: its tokens were not stored and the
+    /// session was left as it was. Sign in as the session's user, or log out first to switch accounts.
+    case stepUpAnotherUser
     /// The one-time code was wrong.
     case wrongCode
     /// The one-time code has expired.
@@ -108,6 +120,14 @@ extension RegistrationFailure: LocalizedError {
             "The sign-in service refused the request (\(error)\(description.map { ": \($0)" } ?? ""))."
         case .malformedResponse(let detail): "The sign-in service sent an unreadable answer (\(detail))."
         case .invalidIDToken(let detail): "The identity token was rejected (\(detail))."
+        case .authTimeMissing:
+            "The sign-in service did not say when you signed in, though a recent sign-in was asked for."
+        case .signInTooOld(let date):
+            "The sign-in service did not ask you to sign in again (last sign-in \(RecordedTime.text(date)))."
+        case .acrNotAccepted(let acr):
+            "The sign-in was not strong enough (\(acr.map { "\"\($0.prefix(64))\"" } ?? "no authentication class"))."
+        case .stepUpAnotherUser:
+            "That sign-in was another account's. Sign in again as the account in use; nothing was changed."
         case .wrongCode: "That code is not right. Check the email and try again."
         case .codeExpired: "That code has expired. Ask for a new one."
         case .codeReused: "That code was already used. Ask for a new one."
@@ -171,6 +191,10 @@ extension RegistrationFailure {
         case .tokenRequestFailed: "token_request_failed"
         case .malformedResponse: "malformed_response"
         case .invalidIDToken: "invalid_id_token"
+        case .authTimeMissing: "auth_time_missing"
+        case .signInTooOld: "sign_in_too_old"
+        case .acrNotAccepted: "acr_not_accepted"
+        case .stepUpAnotherUser: "step_up_another_user"
         case .wrongCode: "wrong_code"
         case .codeExpired: "code_expired"
         case .codeReused: "code_reused"

@@ -17,6 +17,10 @@ public enum SecretInput: Sendable, Equatable {
     /// (not a secret; it rides with the event's input so the effect carries it, and the journal keeps the event as
     /// before).
     case prompt(LoginPrompt)
+    /// The `prompt` and the ``AuthenticationRequirement`` (`max_age`, `acr_values`) a social registration asks the
+    /// provider for, for ``MachineEvent/registrationRequested(_:)`` (not secrets; they ride with the event's input so
+    /// the effect carries them, and the journal keeps the event as before).
+    case socialLogin(prompt: LoginPrompt?, requirement: AuthenticationRequirement?)
     /// What the device authorization grant asks the user to do, for ``MachineEvent/authorizationIssued`` of a
     /// sign-in on another device: it rides with the event so that the machine's effect announces it
     /// (``RegStateEvent/signInOnAnotherDevice(_:)``), and the journal keeps the event without it.
@@ -32,6 +36,9 @@ extension SecretInput: CustomStringConvertible, CustomReflectable {
         case .staleAccessToken: "staleAccessToken(redacted)"
         case .idToken: "idToken(redacted)"
         case .prompt(let prompt): "prompt(\(prompt.rawValue))"
+        case .socialLogin(let prompt, let requirement):
+            "socialLogin(prompt: \(prompt?.rawValue ?? "none"), maxAge: \(requirement?.maxAge.map(String.init) ?? "none"), "
+                + "acrValues: \(requirement?.acrValues ?? []))"
         case .deviceVerification: "deviceVerification(redacted)"
         }
     }

@@ -3,10 +3,11 @@ import Foundation
 /// The parameters of one authorization request, in one place for the first URL (or push) and a push made again.
 extension OIDCClient {
     /// `response_type`, `client_id`, `redirect_uri`, the scopes the provider supports, `state`, `nonce`, the PKCE
-    /// S256 challenge of `verifier`, `dpop_jkt` with `dpopKey` (RFC 9449 §10), `prompt` (OIDC Core §3.1.2.1), then
-    /// the configuration's additional parameters (never one of those).
+    /// S256 challenge of `verifier`, `dpop_jkt` with `dpopKey` (RFC 9449 §10), `prompt`, `max_age` and `acr_values`
+    /// of `requirement` (OIDC Core §3.1.2.1), then the configuration's additional parameters (never one of those).
     func authorizationParameters(state: String, nonce: String, verifier: String, dpopKey: DPoPKey?,
-                                 prompt: LoginPrompt?, metadata: ProviderMetadata) -> [(String, String)] {
+                                 prompt: LoginPrompt?, requirement: AuthenticationRequirement,
+                                 metadata: ProviderMetadata) -> [(String, String)] {
         var parameters: [(String, String)] = [
             ("response_type", "code"),
             ("client_id", configuration.clientID),
@@ -19,6 +20,7 @@ extension OIDCClient {
         ]
         if let dpopKey { parameters.append(("dpop_jkt", dpopKey.thumbprint)) }
         if let prompt { parameters.append(("prompt", prompt.rawValue)) }
+        parameters += requirement.parameters
         let reserved = Set(parameters.map(\.0))
         for (name, value) in configuration.additionalAuthorizationParameters.sorted(by: { $0.key < $1.key })
         where !reserved.contains(name) {
@@ -32,8 +34,8 @@ extension OIDCClient {
     /// expiry, the same issue time (the login's age does not restart).
     /// - Throws: ``OIDCError/pushedAuthorizationUnavailable(_:)`` when the provider no longer offers PAR, and the
     ///   errors of ``push(_:to:authorizationEndpoint:dpopKey:)``.
-    package func pushAgain(_ request: AuthorizationRequest, dpopKey: DPoPKey?, prompt: LoginPrompt?)
-        async throws(OIDCError) -> AuthorizationRequest
+    package func pushAgain(_ request: AuthorizationRequest, dpopKey: DPoPKey?, prompt: LoginPrompt?,
+                           requirement: AuthenticationRequirement) async throws(OIDCError) -> AuthorizationRequest
     {
         let metadata = try await metadata()
         guard let endpoint = try configuration.pushedAuthorization.endpoint(in: metadata) else {
@@ -41,7 +43,7 @@ extension OIDCClient {
         }
         let parameters = authorizationParameters(state: request.state, nonce: request.nonce,
                                                  verifier: request.codeVerifier, dpopKey: dpopKey, prompt: prompt,
-                                                 metadata: metadata)
+                                                 requirement: requirement, metadata: metadata)
         let pushed = try await push(parameters, to: endpoint, authorizationEndpoint: metadata.authorizationEndpoint,
                                     dpopKey: dpopKey)
         var again = request

@@ -11,12 +11,16 @@ extension OIDCClient {
     ///   - freshFromTokenEndpoint: Whether the token just came from the token endpoint, so that its `iat` may stand
     ///     in for the provider's clock while no `Date` header gave an estimate. Never for a token handed in from
     ///     elsewhere (host mode): an old token would then always look fresh.
+    ///   - requirement: What the login asked for (`max_age`, `acr_values`): `auth_time` and `acr` are checked on the
+    ///     same clock as the other time claims (``IDTokenValidator/checkAuthentication(of:meets:now:)``).
     /// - Throws: ``OIDCError/invalidIDToken(_:)`` for a failed check (``IDTokenError/unsignedTokensAdvertised`` when
     ///   discovery lists `none`); discovery and JWKS fetch errors otherwise.
-    package func validateIDToken(_ idToken: String, expectedNonce: String?,
+    package func validateIDToken(_ idToken: String, expectedNonce: String?, requirement: AuthenticationRequirement = .none,
                                  freshFromTokenEndpoint: Bool = false) async throws(OIDCError) -> VerifiedIDToken {
         try await validated(fresh: freshFromTokenEndpoint ? idToken : nil) { validator, keys, now throws(IDTokenError) in
-            try validator.validate(idToken, keySet: keys, expectedNonce: expectedNonce, now: now)
+            let token = try validator.validate(idToken, keySet: keys, expectedNonce: expectedNonce, now: now)
+            try validator.checkAuthentication(of: token, meets: requirement, now: now)
+            return token
         }
     }
 

@@ -76,7 +76,8 @@ package actor OIDCClient {
     ///
     /// The URL is the authorization endpoint (keeping its query) plus `response_type=code`, `client_id`,
     /// `redirect_uri`, `scope` (``OIDCConfiguration/requestedScopes(supported:)``), `state`, `nonce`, the S256
-    /// challenge, `dpop_jkt` with `dpopKey` (RFC 9449 §10), `prompt` (OIDC Core §3.1.2.1) and the configuration's
+    /// challenge, `dpop_jkt` with `dpopKey` (RFC 9449 §10), `prompt`, `max_age` and `acr_values` (`requirement`, OIDC
+    /// Core §3.1.2.1) and the configuration's
     /// additional parameters. When ``OIDCConfiguration/pushedAuthorization`` and discovery call for PAR (RFC 9126),
     /// they are pushed instead (``push(_:to:authorizationEndpoint:dpopKey:)``) and the URL carries only `client_id`
     /// and `request_uri`, whose expiry the request records.
@@ -84,7 +85,7 @@ package actor OIDCClient {
     ///   ``OIDCError/pushedAuthorizationUnavailable(_:)`` and
     ///   ``OIDCError/pushedAuthorizationRefused(error:description:status:)``.
     package func makeAuthorizationRequest(
-        dpopKey: DPoPKey? = nil, prompt: LoginPrompt? = nil
+        dpopKey: DPoPKey? = nil, prompt: LoginPrompt? = nil, requirement: AuthenticationRequirement = .none
     ) async throws(OIDCError) -> AuthorizationRequest {
         let metadata = try await metadata()
         let pushEndpoint = try configuration.pushedAuthorization.endpoint(in: metadata)
@@ -99,7 +100,7 @@ package actor OIDCClient {
             throw .crypto(error)
         }
         let parameters = authorizationParameters(state: state, nonce: nonce, verifier: verifier, dpopKey: dpopKey,
-                                                 prompt: prompt, metadata: metadata)
+                                                 prompt: prompt, requirement: requirement, metadata: metadata)
         let issuedAt = clock.now()
         if let pushEndpoint {
             let pushed = try await push(parameters, to: pushEndpoint, authorizationEndpoint: metadata.authorizationEndpoint,

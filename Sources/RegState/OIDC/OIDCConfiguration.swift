@@ -35,6 +35,10 @@ public struct OIDCConfiguration: Sendable, Equatable {
     /// announce a `device_authorization_endpoint`; `nil` uses the announced one (and without it the grant is not
     /// offered). An announced endpoint takes precedence over this one.
     public var deviceAuthorizationEndpoint: URL?
+    /// How recent and strong every social login's sign-in must be (`max_age`, `acr_values`), unless the call names
+    /// its own (``RegStateService/beginSocialRegistration(prompt:requirement:)``); ``AuthenticationRequirement/none``
+    /// by default: nothing is sent and the ID token's `auth_time` and `acr` are not required.
+    public var authenticationRequirement = AuthenticationRequirement.none
 
     /// The scopes requested when none are given: an ID token with profile and email, and a refresh token.
     public static let defaultScopes = ["openid", "profile", "email", "offline_access"]

@@ -35,9 +35,14 @@ public struct AccessCredential: Sendable, Equatable, CustomStringConvertible, Cu
     /// Which token it is (the provider's access token or the backend security token): where a ``TokenPolicy`` lets
     /// it go.
     public let carrier: TokenCarrier
+    /// When and how strongly the user signed in for the session this token belongs to (`auth_time`, `acr` of its
+    /// ID token); `nil` for a token without an ID token (the non-native token, the backend security token).
+    public let signIn: SignInAssurance?
 
     /// A credential for `token`.
-    package init(token: String, scheme: Scheme = .bearer, expiresAt: Date? = nil, carrier: TokenCarrier) {
+    package init(token: String, scheme: Scheme = .bearer, expiresAt: Date? = nil, carrier: TokenCarrier,
+                 signIn: SignInAssurance? = nil) {
+        self.signIn = signIn
         self.token = token
         self.scheme = scheme
         self.expiresAt = expiresAt
@@ -106,6 +111,6 @@ public struct AccessCredential: Sendable, Equatable, CustomStringConvertible, Cu
     /// A mirror without the token or the DPoP key: what `dump` and a debugger's variable view show.
     public var customMirror: Mirror {
         Mirror(self, children: ["carrier": carrier, "isDPoPBound": isDPoPBound, "expiresAt": expiresAt as Any,
-                                "token": "redacted"], displayStyle: .struct)
+                                "signIn": signIn as Any, "token": "redacted"], displayStyle: .struct)
     }
 }

@@ -15,6 +15,10 @@ import Foundation
 /// origin's latest nonce) on every request it authorizes, never `Bearer`; a `401` asking for a nonce
 /// (`WWW-Authenticate: DPoP error="use_dpop_nonce"` with `DPoP-Nonce`) is retried once with it.
 ///
+/// A `401` with an RFC 9470 challenge (`error="insufficient_user_authentication"`, scheme `Bearer` or `DPoP`) is not
+/// renewed for or retried: it throws ``RegStateServiceError/stepUpRequired(_:)`` with the `acr_values` and `max_age`
+/// the API asked for (``StepUpChallenge``); a challenge whose values are refused comes back as the response it is.
+///
 /// Redirects are followed here, never by `base` (see ``HTTPTransport``): up to five hops, each one a new request
 /// that the policy judges afresh, so a token goes to a redirect's target only when the policy lists that URL too,
 /// and any `Authorization` the caller set is dropped when the origin changes. A 3xx answer beyond the fifth hop, or
@@ -55,6 +59,8 @@ public struct AuthorizedTransport: Sendable {
         guard let carrier = policy.carrier(for: request.url) else { return try await sendBase(request) }
         let credential = try await service.credential(for: carrier)
         let response = try await send(request, with: credential)
+        // An RFC 9470 challenge asks for a new sign-in: a renewal carries the old one, so none is made.
+        if try Self.asksForStepUp(response) { return response }
         if policy.evaluateForcedLogout(response) {
             try? await service.handleForcedLogout()
             return response
@@ -62,6 +68,7 @@ public struct AuthorizedTransport: Sendable {
         guard policy.evaluateTokenRefresh(request, response) else { return response }
         guard let renewed = try await service.renewed(after: credential) else { return response }
         let retried = try await send(request, with: renewed)
+        if try Self.asksForStepUp(retried) { return retried }
         if policy.evaluateForcedLogout(retried) {
             try? await service.handleForcedLogout()
             return retried
@@ -106,8 +113,19 @@ public struct AuthorizedTransport: Sendable {
         }
     }
 
-    /// A `401` whose `WWW-Authenticate` says `use_dpop_nonce` (RFC 9449 §9).
+    /// A `401` whose `WWW-Authenticate` has a `DPoP` challenge with `error="use_dpop_nonce"` (RFC 9449 §9).
     static func asksForNonce(_ response: HTTPResponse) -> Bool {
-        response.status == 401 && (response.header("WWW-Authenticate")?.contains("use_dpop_nonce") ?? false)
+        guard response.status == 401, let challenges = AuthenticationChallenges(of: response) else { return false }
+        return challenges.first(schemes: ["dpop"], error: "use_dpop_nonce") != nil
+    }
+
+    /// Whether `response` is an RFC 9470 challenge whose values are refused (it is returned as it came, not renewed
+    /// for); throws ``RegStateServiceError/stepUpRequired(_:)`` for a well-formed one; `false` otherwise.
+    private static func asksForStepUp(_ response: HTTPResponse) throws(RegStateServiceError) -> Bool {
+        switch StepUpChallenge.reading(response) {
+        case .none: false
+        case .challenge(let challenge): throw .stepUpRequired(challenge)
+        case .refused: true
+        }
     }
 }

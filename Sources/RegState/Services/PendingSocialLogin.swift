@@ -25,12 +25,16 @@ public struct PendingSocialLogin: Sendable, Equatable, CustomStringConvertible {
     public let authorizationURLExpiresAt: Date?
     /// Whether ``authorizationURL`` was already dead when this was read (by the service's clock).
     public let isAuthorizationURLExpired: Bool
+    /// What its sign-in must meet (`max_age`, `acr_values`), `nil` when it asked for nothing.
+    public let requirement: AuthenticationRequirement?
 
     /// Creates a summary from its parts, each the property of the same name: `authorizationURLExpiresAt` is when a
     /// pushed request's URL stops working (`nil` for a plain URL), `isAuthorizationURLExpired` whether it had already
-    /// stopped when read.
+    /// stopped when read, `requirement` what its sign-in must meet.
     public init(authorizationURL: URL, startedAt: Date, expiresAt: Date, prompt: LoginPrompt?, isExpired: Bool,
-                authorizationURLExpiresAt: Date? = nil, isAuthorizationURLExpired: Bool = false) {
+                authorizationURLExpiresAt: Date? = nil, isAuthorizationURLExpired: Bool = false,
+                requirement: AuthenticationRequirement? = nil) {
+        self.requirement = requirement
         self.authorizationURL = authorizationURL
         self.startedAt = startedAt
         self.expiresAt = expiresAt

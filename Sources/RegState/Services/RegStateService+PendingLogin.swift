@@ -17,7 +17,7 @@ extension RegStateService {
     /// still works; when only its pushed `request_uri` expired (RFC 9126, ``PendingSocialLogin/isAuthorizationURLExpired``),
     /// the same login pushed again (a new URL; a redirect for the earlier one still finishes it, since the user may
     /// be signing in on it); when the login itself is too old to finish, or cannot be pushed again, a new login begun
-    /// in its place (same `prompt`). A dead URL is never opened. With no login pending, begins one.
+    /// in its place (same `prompt` and requirement). A dead URL is never opened. With no login pending, begins one.
     ///
     /// - Throws: the errors of ``beginSocialRegistration(prompt:)`` when a new login is begun.
     public func reopenSocialLogin() async throws(RegStateServiceError) -> URL {
@@ -25,7 +25,7 @@ extension RegStateService {
         if let pending, !pending.isExpired, !pending.isAuthorizationURLExpired { return pending.authorizationURL }
         if let pending, !pending.isExpired, let url = await pushLoginAgain() { return url }
         if pending != nil { await discardPendingSocialLogin() }
-        return try await beginSocialRegistration(prompt: pending?.prompt)
+        return try await beginSocialRegistration(prompt: pending?.prompt, requirement: pending?.requirement)
     }
 
     /// Forgets the pending social login: the one in progress (as ``retryRegistration()`` does, back to **D**) or the

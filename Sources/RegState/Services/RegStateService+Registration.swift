@@ -17,7 +17,24 @@ extension RegStateService {
     ///
     /// - Throws: the same errors as ``beginSocialRegistration()``.
     public func beginSocialRegistration(prompt: LoginPrompt?) async throws(RegStateServiceError) -> URL {
-        let applied = try await apply(.registrationRequested(.social), carrying: prompt.map(SecretInput.prompt))
+        try await beginSocialRegistration(prompt: prompt, requirement: nil)
+    }
+
+    /// Starts social registration like ``beginSocialRegistration(prompt:)``, asking the provider for a sign-in that
+    /// meets `requirement`: at most `max_age` seconds old (`auth_time` required in the ID token) and, when
+    /// ``AuthenticationRequirement/acrRequired``, of one of its `acr_values`. `nil` uses the configuration's
+    /// (``OIDCConfiguration/authenticationRequirement``). The requirement is kept with the pending login, so a
+    /// redirect taken after a relaunch is checked against it too.
+    ///
+    /// - Throws: the same errors as ``beginSocialRegistration()``; ``completeSocialRegistration(callback:)`` throws
+    ///   ``RegistrationFailure/authTimeMissing``, ``RegistrationFailure/signInTooOld(authenticatedAt:)`` or
+    ///   ``RegistrationFailure/acrNotAccepted(_:)`` when the provider's ID token does not meet it.
+    public func beginSocialRegistration(prompt: LoginPrompt?, requirement: AuthenticationRequirement?)
+        async throws(RegStateServiceError) -> URL
+    {
+        let input: SecretInput? = requirement == nil
+            ? prompt.map(SecretInput.prompt) : .socialLogin(prompt: prompt, requirement: requirement)
+        let applied = try await apply(.registrationRequested(.social), carrying: input)
         try Self.throwIfRefused(applied)
         guard let url = loginURL else { throw .registration(.noPendingLogin) }
         return url

@@ -228,8 +228,8 @@ public actor RegStateService {
             return Performed(applied: launch.applied)
         case .renew(let staleAccessToken):
             return await answer(nil, feeding: await runner.renewal.renew(replacing: staleAccessToken).effectEvent)
-        case .startSocialAuthorization(let prompt):
-            switch await runner.startSocialAuthorization(prompt: prompt) {
+        case .startSocialAuthorization(let prompt, let requirement):
+            switch await runner.startSocialAuthorization(prompt: prompt, requirement: requirement) {
             case .success(let started): attempt.login = started
                 return await answer(nil, feeding: .authorizationIssued)
             case .failure(let failure):

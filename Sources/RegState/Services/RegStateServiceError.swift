@@ -29,6 +29,10 @@ public enum RegStateServiceError: Error, Sendable, Equatable {
     /// A request was rejected again with the token renewed for it. That token is not renewed again for this failure
     /// until a hold on the injected clock has passed (30 s, doubling to 15 min).
     case rejectedAfterRenewal
+    /// The API asked for a more recent or stronger sign-in (RFC 9470 `insufficient_user_authentication`), with what
+    /// it wants: nothing was renewed or retried (a renewal carries the old sign-in). Sign in again with its
+    /// requirement and send the request again.
+    case stepUpRequired(StepUpChallenge)
     /// A request was rejected with a token that was renewed for an earlier rejection (in this process or another,
     /// this launch or an earlier one) and is held until `until`: nothing was renewed for it. A hold is never longer
     /// than its own backoff from now (30 s, doubling to 15 min), whatever the store says.
@@ -94,6 +98,7 @@ extension RegStateServiceError: LocalizedError {
             source == .host ? "The host renews this session: it has a security token, no access token."
                 : "This call is for host-driven sessions; RegState renews this one by itself."
         case .rejectedAfterRenewal: "The server rejected the request again after the token was renewed."
+        case .stepUpRequired(let challenge): "The server asks you to sign in again first: \(challenge)."
         case .rejectionHeld(let until):
             "The server rejected the request; its token is held until \(until.formatted(.iso8601)), not renewed "
                 + "(it was renewed for an earlier rejection)."

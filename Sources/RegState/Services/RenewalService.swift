@@ -284,6 +284,9 @@ package actor RenewalService {
         case .tooOld: "tooOld"
         case .nonceMismatch: "nonceMismatch"
         case .refreshedIdentityMismatch: "refreshedIdentityMismatch"
+        case .authTimeMissing: "authTimeMissing"
+        case .authenticationTooOld: "authenticationTooOld"
+        case .acrNotAccepted: "acrNotAccepted"
         case .unsignedTokensAdvertised: "unsignedTokensAdvertised"
         }
     }

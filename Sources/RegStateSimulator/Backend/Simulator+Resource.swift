@@ -59,7 +59,9 @@ extension Simulator {
         if forcesLogoutAtResource { return .json(403, ["error": "FORCED_LOGOUT"]) }
         if resourceRejectsEveryToken { return ServerResponse.backendError(401, "token_expired") }
         switch checked {
-        case .success(let subject): return .json(200, ["sub": .string(subject)])
+        case .success(let subject):
+            if let challenge = stepUpChallenge(for: request, path: path) { return challenge }
+            return .json(200, ["sub": .string(subject)])
         case .failure(let refusal): return refusal.response
         }
     }

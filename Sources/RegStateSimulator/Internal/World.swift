@@ -41,6 +41,10 @@ struct World: Codable, Equatable {
     /// The email of the user the simulated browser is signed in as at the provider (its session cookie); `nil` when
     /// signed out. Optional, so that older world files still read.
     var browserSession: String?
+    /// When the browser's session signed in (`auth_time` of the logins it answers without asking) and with which
+    /// class (`acr`). Optional, so that older world files still read (a session without one signed in at once).
+    var browserSessionAuthTime: Date?
+    var browserSessionACR: String?
     /// Pushed authorization requests (RFC 9126) by the hash of their `request_uri`, until used or expired. Optional,
     /// so that older world files still read.
     var pushedRequests: [String: PushedRequestRecord]?
@@ -91,6 +95,8 @@ struct AuthorizationCodeRecord: Codable, Equatable {
     var scope: String
     var subject: String
     var authTime: Date
+    /// The authentication class of the sign-in (`acr`); `nil` in older world files.
+    var acr: String?
     var expiresAt: Date
     /// The `dpop_jkt` of the authorization request (RFC 9449 §10): the code is redeemable only with that key.
     var dpopJKT: String?
@@ -127,6 +133,8 @@ struct TokenFamily: Codable, Equatable {
     var clientID: String
     var scope: String
     var authTime: Date
+    /// The authentication class of the sign-in (`acr`); `nil` in older world files and for grants without one.
+    var acr: String?
     var revoked = false
     /// The DPoP key every token of the family is bound to (public clients, RFC 9449 §5); `nil`: bearer tokens.
     var jkt: String?

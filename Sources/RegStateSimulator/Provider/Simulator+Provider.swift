@@ -105,8 +105,9 @@ extension Simulator {
             "revocation_endpoint_auth_methods_supported": ["none"],
             "subject_types_supported": ["public"],
             "scopes_supported": .array(Self.supportedScopes.map { .string($0) }),
-            "claims_supported": ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "email", "email_verified",
-                                 "name"],
+            "claims_supported": ["sub", "iss", "aud", "exp", "iat", "auth_time", "acr", "nonce", "email",
+                                 "email_verified", "name"],
+            "acr_values_supported": .array(configuration.acrValuesSupported.map { .string($0) }),
         ]
     }
 
@@ -175,6 +176,8 @@ extension Simulator {
             return ServerResponse.oauthError(400, "invalid_request", "Unknown client_id.")
         }
         world.browserSession = nil
+        world.browserSessionAuthTime = nil
+        world.browserSessionACR = nil
         guard let target = query["post_logout_redirect_uri"], configuration.accepts(redirectURI: target) else {
             return HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data("Signed out.\n".utf8))
         }

@@ -72,7 +72,8 @@ extension Simulator {
         }
         let familyID = nextIdentifier("family-")
         world.families[familyID] = TokenFamily(
-            subject: user.subject, clientID: record.clientID, scope: record.scope, authTime: record.authTime, jkt: jkt)
+            subject: user.subject, clientID: record.clientID, scope: record.scope, authTime: record.authTime, acr: record.acr,
+            jkt: jkt)
         world.codes[key]?.redeemed = true
         world.codes[key]?.familyID = familyID
         return try tokenResponse(familyID: familyID, user: user, nonce: record.nonce)
@@ -177,7 +178,7 @@ extension Simulator {
             }
         }
         if scopes.contains("openid") {
-            body["id_token"] = .string(try idToken(for: user, clientID: family.clientID, authTime: family.authTime,
+            body["id_token"] = .string(try idToken(for: user, clientID: family.clientID, authTime: family.authTime, acr: family.acr,
                                                    accessToken: accessToken, nonce: nonce, refreshing: issue != .byScope))
         }
         return .json(200, .object(body))
@@ -185,8 +186,8 @@ extension Simulator {
 
     /// An RS256 ID token (OIDC Core §2) for `user`, as real providers shape it: one audience and so no `azp`; `at_hash` binding it to the access token
     /// issued with it (OIDC Core 3.1.3.6: the left half of the access token's SHA-256, base64url).
-    func idToken(for user: SimulatorUser, clientID: String, authTime: Date, accessToken: String, nonce: String?,
-                 refreshing: Bool = false) throws -> String {
+    func idToken(for user: SimulatorUser, clientID: String, authTime: Date, acr: String? = nil, accessToken: String,
+                 nonce: String?, refreshing: Bool = false) throws -> String {
         let now = clock.now()
         var claims: [String: JSONValue] = [
             "iss": .string(configuration.issuerIdentifier),
@@ -201,6 +202,8 @@ extension Simulator {
             "name": .string(user.name),
         ]
         if let nonce { claims["nonce"] = .string(nonce) }
+        if let acr { claims["acr"] = .string(acr) }
+        if configuration.stepUp == .omitsAuthTime { claims["auth_time"] = nil }
         return try signedIDToken(claims, refreshing: refreshing)
     }
 

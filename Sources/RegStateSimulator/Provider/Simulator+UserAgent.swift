@@ -27,8 +27,27 @@ extension Simulator {
         }
         guard EmailAddress.isValid(email) else { throw SimulatorError.invalidEmail(email) }
         let user = signIn(email: email)
+        let acr = configuration.stepUp == .honours
+            ? request.acrValues.first(where: configuration.acrValuesSupported.contains) : nil
         world.browserSession = user.email
+        world.browserSessionAuthTime = clock.now()
+        world.browserSessionACR = acr ?? configuration.acrValuesSupported.first
         return try issueCode(for: request, to: user)
+    }
+
+    /// Whether the browser's session can answer `url` without asking the user (``SimulatorStepUp``): with
+    /// ``SimulatorStepUp/honours`` only when it signed in within the request's `max_age` and with a class its
+    /// `acr_values` names (when it names any).
+    func sessionAnswers(_ url: URL) throws -> Bool {
+        guard configuration.stepUp == .honours else { return true }
+        let query = try authorizationParameters(of: url, consume: false)
+        if let maxAge = query["max_age"].flatMap(Int.init) {
+            let signedIn = world.browserSessionAuthTime ?? .distantPast
+            if clock.now().timeIntervalSince(signedIn) > TimeInterval(maxAge) { return false }
+        }
+        let acrValues = (query["acr_values"] ?? "").split(separator: " ").map(String.init)
+        if !acrValues.isEmpty, !acrValues.contains(world.browserSessionACR ?? "") { return false }
+        return true
     }
 
     /// Plays a browser that keeps its provider session: the user the browser is still signed in as is signed in again
@@ -40,15 +59,30 @@ extension Simulator {
     public func authorizeInBrowser(_ authorizationURL: URL, otherwise email: String) throws -> URL {
         let prompt = try authorizationParameters(of: authorizationURL, consume: false)["prompt"]
         if let session = world.browserSession, prompt != "login", prompt != "select_account" {
-            return try authorize(authorizationURL, as: session)
+            // Asked again (max_age passed, a stronger class wanted): the session's user signs in once more.
+            guard try sessionAnswers(authorizationURL) else { return try authorize(authorizationURL, as: session) }
+            return try reuseSession(authorizationURL, as: session)
         }
         return try authorize(authorizationURL, as: email)
+    }
+
+    /// The browser's session answers `url` without asking: the code carries the session's `auth_time` and `acr`.
+    private func reuseSession(_ url: URL, as email: String) throws -> URL {
+        let request: ValidAuthorizationRequest
+        switch try checkAuthorizationRequest(url) {
+        case .redirect(let redirect): return redirect
+        case .valid(let valid): request = valid
+        }
+        let user = signIn(email: email)
+        return try issueCode(for: request, to: user, authTime: world.browserSessionAuthTime,
+                             acr: world.browserSessionACR)
     }
 
     /// The email the simulated browser is signed in as at the provider; `nil` after an end-session request.
     public var browserSessionEmail: String? { world.browserSession }
 
-    func issueCode(for request: ValidAuthorizationRequest, to user: SimulatorUser) throws -> URL {
+    func issueCode(for request: ValidAuthorizationRequest, to user: SimulatorUser, authTime: Date? = nil,
+                   acr: String? = nil) throws -> URL {
         let now = clock.now()
         let code: String
         do {
@@ -58,8 +92,8 @@ extension Simulator {
         }
         world.codes[mint.storageKey(code)] = AuthorizationCodeRecord(
             clientID: request.clientID, redirectURI: request.redirectURI, codeChallenge: request.codeChallenge,
-            nonce: request.nonce, scope: request.scope, subject: user.subject, authTime: now,
-            expiresAt: now.addingTimeInterval(configuration.authorizationCodeLifetime), dpopJKT: request.dpopJKT)
+            nonce: request.nonce, scope: request.scope, subject: user.subject, authTime: authTime ?? now,
+            acr: acr ?? world.browserSessionACR, expiresAt: now.addingTimeInterval(configuration.authorizationCodeLifetime), dpopJKT: request.dpopJKT)
         try persistIfChanged()
         return try redirect(request.redirectURI, [("code", code), ("state", request.state)])
     }
@@ -89,6 +123,8 @@ extension Simulator {
         var state: String?
         /// `dpop_jkt` (RFC 9449 §10).
         var dpopJKT: String?
+        /// `acr_values`, in order.
+        var acrValues: [String] = []
     }
 
     /// The outcome of checking an authorization request.
@@ -138,7 +174,8 @@ extension Simulator {
         }
         return .valid(ValidAuthorizationRequest(
             clientID: clientID, redirectURI: redirectURI, codeChallenge: challenge, nonce: query["nonce"],
-            scope: scope, state: state, dpopJKT: query["dpop_jkt"]))
+            scope: scope, state: state, dpopJKT: query["dpop_jkt"],
+            acrValues: (query["acr_values"] ?? "").split(separator: " ").map(String.init)))
     }
 
     /// `redirectURI` with `parameters` (nil values left out) and, unless switched off, `iss` appended (RFC 9207).

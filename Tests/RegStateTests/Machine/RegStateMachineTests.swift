@@ -62,11 +62,11 @@ struct RegStateMachineTests {
             Row(given: .active(S.storedSession), when: .renewalRequested(.host), then: .active(S.storedSession),
                 effects: [.renew(replacing: nil)]),
             // Registration (steps 6-7, G, H, Retry, F).
-            Row(given: .registrationRequired, when: .registrationRequested(.social), then: social, effects: [.startSocialAuthorization(prompt: nil)]),
+            Row(given: .registrationRequired, when: .registrationRequested(.social), then: social, effects: [.startSocialAuthorization(prompt: nil, requirement: nil)]),
             Row(given: .registrationRequired, when: .registrationRequested(.passwordless(email: "alice@example.com")), then: email,
                 effects: [.sendPasswordlessCode(email: "alice@example.com")]),
             Row(given: .failed(.registration(.stateMismatch)), when: .registrationRequested(.social), then: social,
-                effects: [.startSocialAuthorization(prompt: nil)]),
+                effects: [.startSocialAuthorization(prompt: nil, requirement: nil)]),
             Row(given: social, when: .authorizationIssued, then: social, effects: []),
             // Sign in on another device: started, what to show announced (never journaled: it rides as input), then
             // polled; asked again while pending, the pending one is taken up again; another method is a second login.

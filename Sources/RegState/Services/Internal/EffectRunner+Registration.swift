@@ -27,15 +27,18 @@ extension EffectRunner {
         }
     }
 
-    /// Validates the ID token, then stores the tokens as provisional: only a validated identity reaches G.
-    func authenticate(with response: TokenResponse, nonce: String?, type: RegistrationType, proofKey: DPoPKey?,
-                              stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
+    /// Validates the ID token (and that it meets `requirement`, what the login asked for), then stores the tokens as
+    /// provisional: only a validated identity reaches G.
+    func authenticate(with response: TokenResponse, nonce: String?, requirement: AuthenticationRequirement = .none,
+                      type: RegistrationType, proofKey: DPoPKey?,
+                      stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
         guard let idToken = response.idToken else {
             return .registrationFailed(.malformedResponse("the token response has no id_token"))
         }
         let verified: VerifiedIDToken
         do {
-            verified = try await provider.validateIDToken(idToken, expectedNonce: nonce, freshFromTokenEndpoint: true)
+            verified = try await provider.validateIDToken(idToken, expectedNonce: nonce, requirement: requirement,
+                                                          freshFromTokenEndpoint: true)
         } catch {
             return .registrationFailed(RegistrationFailure(error))
         }

@@ -6,15 +6,20 @@ extension EffectRunner {
     /// A new login (PKCE verifier, state, nonce) and its authorization URL, or why none can be made. The login is
     /// kept in the secure store (under the store's lock, in place of any older one) so that its redirect can still be
     /// taken after the app was killed; when the store refuses, the login goes on in memory only (logged).
-    func startSocialAuthorization(prompt: LoginPrompt? = nil) async -> Result<PendingLogin, RegistrationFailure> {
+    /// `requirement` is what its sign-in must meet; `nil`: the configuration's
+    /// (``OIDCConfiguration/authenticationRequirement``).
+    func startSocialAuthorization(prompt: LoginPrompt? = nil, requirement: AuthenticationRequirement? = nil) async
+        -> Result<PendingLogin, RegistrationFailure>
+    {
         guard isNative else { return .failure(.unsupported("social login needs a native platform")) }
         let login: PendingLogin
+        let requirement = requirement ?? configuration.oidc.authenticationRequirement
         do {
             let key = try await keyForNewRegistration()
-            let request = try await provider.makeAuthorizationRequest(dpopKey: key, prompt: prompt)
+            let request = try await provider.makeAuthorizationRequest(dpopKey: key, prompt: prompt, requirement: requirement)
             let binding = CredentialBinding(configuration.oidc)
-            login = PendingLogin(request: request, prompt: prompt?.rawValue, dpopKeyThumbprint: key?.thumbprint,
-                                 issuer: binding.issuer, clientID: binding.clientID)
+            login = PendingLogin(request: request, prompt: prompt?.rawValue, requirement: requirement.isEmpty ? nil : requirement,
+                                 dpopKeyThumbprint: key?.thumbprint, issuer: binding.issuer, clientID: binding.clientID)
         } catch {
             return .failure(RegistrationFailure(error))
         }
@@ -38,7 +43,8 @@ extension EffectRunner {
             // The key the login's tokens are to be bound to must still be the installation's (as at the exchange).
             if let bound = login.dpopKeyThumbprint, key?.thumbprint != bound { return .failure(.pendingLoginSuperseded) }
             login.request = try await provider.pushAgain(login.request, dpopKey: login.dpopKeyThumbprint == nil ? nil : key,
-                                                         prompt: login.prompt.flatMap(LoginPrompt.init))
+                                                         prompt: login.prompt.flatMap(LoginPrompt.init),
+                                                         requirement: login.requirement ?? .none)
         } catch {
             return .failure(RegistrationFailure(error))
         }
@@ -102,8 +108,8 @@ extension EffectRunner {
             }
             let code = try await provider.authorizationCode(from: callback, for: login.request)
             let response = try await provider.exchangeCode(code, for: login.request, proofKey: key)
-            return await authenticate(with: response, nonce: login.request.nonce, type: .social, proofKey: key,
-                                      stillWanted: stillWanted)
+            return await authenticate(with: response, nonce: login.request.nonce, requirement: login.requirement ?? .none,
+                                      type: .social, proofKey: key, stillWanted: stillWanted)
         } catch {
             return .registrationFailed(RegistrationFailure(error))
         }

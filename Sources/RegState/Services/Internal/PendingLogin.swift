@@ -14,6 +14,9 @@ struct PendingLogin: Sendable, Equatable, Codable, CustomStringConvertible {
     var request: AuthorizationRequest
     /// The `prompt` the request carried (``LoginPrompt``'s raw value), if any.
     var prompt: String?
+    /// What the login asked for (`max_age`, `acr_values`), which its ID token must meet; `nil` in records written
+    /// before logins asked for anything (they asked for nothing: ``AuthenticationRequirement/none``).
+    var requirement: AuthenticationRequirement?
     /// The RFC 7638 thumbprint of the DPoP key made for this registration, when DPoP is on.
     var dpopKeyThumbprint: String?
     /// The issuer identifier the login was made for.
@@ -46,7 +49,7 @@ struct PendingLogin: Sendable, Equatable, Codable, CustomStringConvertible {
                            expiresAt: createdAt.addingTimeInterval(lifetime), prompt: prompt.flatMap(LoginPrompt.init),
                            isExpired: isExpired(at: now, lifetime: lifetime),
                            authorizationURLExpiresAt: request.requestURIExpiresAt,
-                           isAuthorizationURLExpired: request.isURLExpired(at: now))
+                           isAuthorizationURLExpired: request.isURLExpired(at: now), requirement: requirement)
     }
 
     /// The creation time only; never the verifier, `state` or `nonce`.

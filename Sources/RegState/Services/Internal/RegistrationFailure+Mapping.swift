@@ -20,6 +20,9 @@ extension RegistrationFailure {
         case .stateMismatch: .stateMismatch
         case .callbackIssuerMismatch: .issuerMismatchInCallback
         case .malformedCallback(let reason): .malformedCallback(reason)
+        case .invalidIDToken(.authTimeMissing): .authTimeMissing
+        case .invalidIDToken(.authenticationTooOld(let date)): .signInTooOld(authenticatedAt: date)
+        case .invalidIDToken(.acrNotAccepted(let acr)): .acrNotAccepted(acr)
         case .invalidIDToken(let reason): .invalidIDToken(reason.errorDescription ?? "\(reason)")
         case .unauthorized: .tokenRequestFailed(error: "unauthorized", description: nil)
         case .insecureURL(let what): .discoveryFailed("not https: \(what)")

@@ -128,7 +128,8 @@ package struct StoredCredentials: Sendable, Equatable, CustomStringConvertible {
         } else {
             scheme = .bearer
         }
-        return AccessCredential(token: accessToken, scheme: scheme, expiresAt: expiresAt, carrier: .accessToken)
+        return AccessCredential(token: accessToken, scheme: scheme, expiresAt: expiresAt, carrier: .accessToken,
+                                signIn: SignInAssurance(idToken: idToken))
     }
 
     package var description: String {

@@ -1,0 +1,45 @@
+import Foundation
+
+/// The step-up login in progress, kept in the secure store (under ``storeKey``) so that it survives the app being
+/// killed while the user is in the browser. It holds secrets (the PKCE verifier, `state`, `nonce`): it lives only in
+/// the secure store, never in the journal, a log or a description. It names the session it steps up (its
+/// ``sessionID``, ``issuer`` and ``subject``): its tokens replace that session's, and only if the new ID token names
+/// the same user.
+struct PendingStepUp: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// The secure-store key of the record.
+    static let storeKey = "pending_step_up"
+
+    /// The record's format.
+    var version = 1
+    /// The authorization request: URL, `state`, `nonce`, PKCE verifier, redirect URI, when it was made.
+    var request: AuthorizationRequest
+    /// What the sign-in must meet.
+    var requirement: AuthenticationRequirement
+    /// The issuer identifier of the session (and of the login).
+    var issuer: String
+    /// The client id of the login.
+    var clientID: String
+    /// The session's user (`sub`): the new ID token must name this subject.
+    var subject: String
+    /// The credentials record's session identifier: the tokens replace this session's only.
+    var sessionID: String?
+    /// The thumbprint of the DPoP key the session's tokens are bound to, when they are: the new ones are bound to it.
+    var dpopKeyThumbprint: String?
+
+    /// When the login was made, by the device clock.
+    var createdAt: Date { request.issuedAt }
+
+    /// Whether it was made for `binding`'s issuer and client.
+    func belongs(to binding: CredentialBinding?) -> Bool {
+        guard let binding else { return true }
+        return issuer == binding.issuer && clientID == binding.clientID
+    }
+
+    /// The creation time only; never the verifier, `state` or `nonce`.
+    var description: String { "PendingStepUp(createdAt: \(createdAt), secrets redacted)" }
+}
+
+extension PendingStepUp: CustomReflectable {
+    /// Reflection shows the redacted description only.
+    var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
