@@ -98,11 +98,3 @@ final class LockedOutcome: @unchecked Sendable {
         set { lock.withLock { storedURL = newValue } }
     }
 }
-
-extension RawLoopbackClient.Outcome {
-    /// Whether this is an answer with `status`.
-    func isAnswered(_ status: Int) -> Bool {
-        if case .answered(status, _) = self { return true }
-        return false
-    }
-}

@@ -20,6 +20,12 @@ public final class RawLoopbackClient: @unchecked Sendable {
         case refused
         /// Connected, but nothing came back before the deadline.
         case timedOut
+
+        /// Whether this is an answer with `status`.
+        public func isAnswered(_ status: Int) -> Bool {
+            if case .answered(status, _) = self { return true }
+            return false
+        }
     }
 
     private let descriptor: Int32
@@ -106,8 +112,43 @@ public final class RawLoopbackClient: @unchecked Sendable {
     /// ``get(port:target:deadline:)`` on a thread of its own: its socket calls block, and a busy test run shares a few
     /// cooperative threads among every suite, so a blocked one could keep the listener's redirect from being sent.
     public static func fetch(port: UInt16, target: String, deadline: TimeInterval = 30) async -> Outcome {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: get(port: port, target: target, deadline: deadline)) }.start()
+        await Fetch(port: port, target: target, deadline: deadline).outcome
+    }
+
+    /// A ``get(port:target:deadline:)`` already under way on a thread of its own, started when it is made: unlike
+    /// `Task { await fetch(…) }`, whose request leaves only once a cooperative thread is free to start it (on a busy
+    /// run every one may be blocked for longer than a test's bound), the request leaves at once.
+    ///
+    /// `@unchecked Sendable` is safe: `state` is read and written under `lock` only.
+    public final class Fetch: @unchecked Sendable {
+        private let lock = NSLock()
+        private var state: (outcome: Outcome?, waiters: [CheckedContinuation<Outcome, Never>]) = (nil, [])
+
+        /// Starts `GET target` on 127.0.0.1:`port` now.
+        public init(port: UInt16, target: String, deadline: TimeInterval = 30) {
+            Thread { [self] in
+                let outcome = RawLoopbackClient.get(port: port, target: target, deadline: deadline)
+                let waiters = lock.withLock { () -> [CheckedContinuation<Outcome, Never>] in
+                    state.outcome = outcome
+                    defer { state.waiters = [] }
+                    return state.waiters
+                }
+                waiters.forEach { $0.resume(returning: outcome) }
+            }.start()
+        }
+
+        /// What the request got, once it has.
+        public var outcome: Outcome {
+            get async {
+                await withCheckedContinuation { continuation in
+                    let done = lock.withLock { () -> Outcome? in
+                        if let outcome = state.outcome { return outcome }
+                        state.waiters.append(continuation)
+                        return nil
+                    }
+                    if let done { continuation.resume(returning: done) }
+                }
+            }
         }
     }
 
