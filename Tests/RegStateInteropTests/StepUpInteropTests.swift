@@ -4,23 +4,26 @@ import RegStateTestSupport
 import Testing
 
 extension InteropTests {
-    /// Step-up (issue 45) against a real provider in the real browser (headless Chromium): a step-up with `max_age`
-    /// after the window should have the provider ask for the password again and `auth_time` move. Glewlwyd does
-    /// neither (pinned below and in docs/Providers.md). The window is one second of the provider's own clock: the test
-    /// waits two (the provider's clock is not ours to move).
+    /// Step-up (issue 45) against a real provider in the real browser (headless Chromium): alice signs in, and after the
+    /// window a step-up with `max_age` has the provider ask for the password again in the same browser (its session
+    /// kept) and `auth_time` move; a step-up as another user (bob) is refused with the record byte-identical.
+    /// idpyoidc does all of it (its kit threaded, `PeerKnobs/threaded`, so Chromium's idle connections do not hold
+    /// it); Glewlwyd does neither (pinned below and in docs/Providers.md). The window is one second of the provider's
+    /// own clock: the test waits two (the provider's clock is not ours to move).
     @Suite("Step-up against real providers (headless Chromium)", .kit(.browser))
     struct StepUpBrowserTests {
-        static let providers: [PeerKind] = [.glewlwyd]
+        static let providers: [PeerKind] = [.idpyoidc, .glewlwyd]
         static let alice = (username: "alice", password: PeerAccount.alice.password)
         static let bob = (username: "bob", password: "bob-password")
 
-        @Test("Glewlwyd 2.7.5, a step-up with max_age after the window in the browser: pinned, Glewlwyd signs the user in from its session without asking and its auth_time is not the sign-in's, so RegState refuses the step-up (sign_in_too_old) and the session's record is byte-identical",
-              .provider(.glewlwyd), arguments: PeerKind.selecting(providers))
+        @Test("a step-up with max_age after the window in the browser: idpyoidc (its session kept: no password within the window) asks for the password again in the same browser and auth_time moves; Glewlwyd 2.7.5 (pinned) signs the user in from its session without asking and its auth_time is not the sign-in's, so RegState refuses the step-up (sign_in_too_old); at both a step-up as bob is refused, the record byte-identical",
+              .provider(.idpyoidc, .glewlwyd), arguments: PeerKind.selecting(providers))
         func stepUpInBrowser(kind: PeerKind) async throws {
             let redirect = kind == .idpyoidc ? try #require(URL(string: "http://127.0.0.1:8765/callback"))
                 : try RealBrowserTests.loopbackRedirect()
             var knobs = PeerKnobs()
             if kind == .glewlwyd { knobs.redirectURIs = [redirect] }
+            knobs.threaded = kind == .idpyoidc
             try await withPeer(kind, knobs) { peer in
                 try await withRealBrowser { browser in
                     let shots = try RealBrowser.artifacts("\(kind.rawValue)-step-up")
@@ -32,6 +35,16 @@ extension InteropTests {
                     try await service.completeSocialRegistration(callback: try #require(URL(string: first.url)))
                     try await service.confirmRegistration()
                     let before = try #require(await service.signInAssurance()?.authenticatedAt, "no auth_time")
+                    if kind == .idpyoidc {
+                        // Within the window the provider signs alice in from its session: the session is kept, and
+                        // only max_age makes it ask below.
+                        let within = try await service.beginStepUp(requirement: AuthenticationRequirement(maxAge: 3_600))
+                        let kept = try await browser.signIn(within, until: redirect, as: Self.alice, typingPassword: false,
+                                                            screenshots: shots.appendingPathComponent("within"))
+                        #expect(!kept.askedPassword && kept.url.hasPrefix(redirect.absoluteString), "\(kept)")
+                        let same = try await service.completeStepUp(callback: try #require(URL(string: kept.url)))
+                        #expect(same.authenticatedAt == before, "\(same)")
+                    }
 
                     try await Task.sleep(for: .seconds(2))  // the provider's one-second window passes
                     let url = try await service.beginStepUp(requirement: AuthenticationRequirement(maxAge: 1))
@@ -58,6 +71,18 @@ extension InteropTests {
                         #expect(at <= before, "Glewlwyd's auth_time: \(at), the first sign-in's: \(before)")
                         #expect(try device.store.data(forKey: "credentials") == record)
                         #expect(await service.state.letter == "H")
+
+                        // bob signs in at Glewlwyd (login.py, a session of its own: the browser's is alice's, and
+                        // Glewlwyd would sign her in from it) for a step-up without max_age (Glewlwyd's auth_time
+                        // would be refused first): another user, refused, the record byte-identical.
+                        guard let glewlwyd = peer as? GlewlwydPeer else { throw InteropError.scriptFailed("not Glewlwyd") }
+                        let other = try await service.beginStepUp(requirement: AuthenticationRequirement())
+                        let bob = try await glewlwyd.login(other, user: Self.bob.username, password: Self.bob.password,
+                                                           redirect: redirect)
+                        await #expect(throws: RegStateServiceError.registration(.stepUpAnotherUser)) {
+                            try await service.completeStepUp(callback: bob)
+                        }
+                        #expect(try device.store.data(forKey: "credentials") == record)
                         return
                     }
                     #expect(again.askedPassword && again.typedPassword, "\(again)")
@@ -81,11 +106,9 @@ extension InteropTests {
         }
     }
 
-    /// Step-up against idpyoidc, whose user the kit's `login.py` plays (idpyoidc's kit serves one connection at a time,
-    /// and headless Chromium's idle connections hold it: the token request after a Chromium sign-in times out, so
-    /// idpyoidc is not driven by Chromium). `login.py` keeps no provider session, so every sign-in types the password;
-    /// what is checked is idpyoidc's side: `auth_time` moves with a new sign-in, `acr` is the class asked for, and
-    /// another user's step-up is refused with the session's record byte-identical.
+    /// Step-up against idpyoidc, whose user the kit's `login.py` plays (no browser, no provider session: every
+    /// sign-in types the password): `auth_time` moves with a new sign-in, `acr` is the class asked for (the browser
+    /// test above asks no `acr`), and another user's step-up is refused with the session's record byte-identical.
     @Suite("Step-up against idpyoidc", .provider(.idpyoidc), .peers([.idpyoidc], PeerKnobs()))
     struct StepUpIdpyoidcTests {
         /// idpyoidc's password class (its `INTERNETPROTOCOLPASSWORD`), the one its kit's login method offers.

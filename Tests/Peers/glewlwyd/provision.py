@@ -10,7 +10,8 @@ What it makes:
     only with GLW_END_SESSION=on;
   - two public clients, redirect URIs http://127.0.0.1/callback and com.example.app:/callback (and GLW_REDIRECT_URIS):
     swift-test-public (DPoP optional) and swift-test-dpop (DPoP required at the token endpoint);
-  - the user alice / alice-password (Alice Test, alice@example.test).
+  - the users alice / alice-password (Alice Test, alice@example.test) and bob / bob-password (Bob Test,
+    bob@example.test).
 Environment: GLW_AT_TTL, GLW_RT_TTL (seconds), GLW_SIGNING (RS256 | ES256), GLW_PAR (off | allowed | required),
 GLW_PAR_TTL (seconds), GLW_END_SESSION (off | on: RP-initiated logout at /end_session), GLW_REDIRECT_URIS (more
 redirect URIs, space-separated: Glewlwyd compares a loopback URI's port exactly). Prints a JSON summary on stdout.
@@ -178,9 +179,11 @@ def main(arguments):
 
     admin.put("/user/", "alice", {"username": "alice", "password": "alice-password", "name": "Alice Test",
                                   "email": "alice@example.test", "enabled": True, "scope": SCOPES})
+    admin.put("/user/", "bob", {"username": "bob", "password": "bob-password", "name": "Bob Test",
+                                "email": "bob@example.test", "enabled": True, "scope": SCOPES})
 
     print(json.dumps(dict(summary, issuer=f"http://127.0.0.1:{port}/api/oidc", clients=CLIENTS,
-                          redirect_uris=REDIRECT_URIS, user="alice", dpop_nonce_mandatory=nonce)))
+                          redirect_uris=REDIRECT_URIS, users=["alice", "bob"], dpop_nonce_mandatory=nonce)))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@
 # Knobs: IDPY_AT_TTL access-token lifetime (s, 3600), IDPY_RT_TTL refresh-token lifetime (s, 86400), IDPY_SIGNING
 # RS256 | ES256 for swift-test-client's ID tokens (RS256; swift-test-es256 always gets ES256), IDPY_DPOP on | off (off;
 # on: proofs required at the token and userinfo endpoints), IDPY_PAR on | off (off; on: the PAR endpoint is offered),
-# IDPY_PAR_TTL the expires_in of a pushed request_uri (s, 90).
+# IDPY_PAR_TTL the expires_in of a pushed request_uri (s, 90), IDPY_THREADED on | off (off: one connection at a time;
+# on: a thread per connection, requests still one at a time, for a real browser whose idle connections would hold it).
 set -euo pipefail
 kit_name=idpyoidc
 here=$(cd "$(dirname "$0")" && pwd)

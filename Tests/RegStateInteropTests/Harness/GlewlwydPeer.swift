@@ -128,8 +128,19 @@ final class GlewlwydPeer: Peer {
 
     /// Plays alice with `login.py` (the venv's python): signs in, grants consent, returns the callback URL.
     func login(_ authorizationURL: URL) async throws -> URL {
-        let output = try await ChildProcess.run(Self.venvPython, [try Self.script("login.py"), authorizationURL.absoluteString],
-                                                timeout: .seconds(30))
+        try await login(authorizationURL, arguments: [])
+    }
+
+    /// Plays `user` with `login.py` in a session of its own (no browser's): signs in, grants consent, returns the
+    /// callback URL, which starts with `redirect` when the URL names no `redirect_uri` (a pushed request).
+    func login(_ authorizationURL: URL, user: String, password: String, redirect: URL) async throws -> URL {
+        try await login(authorizationURL, arguments: ["--user", user, "--password", password,
+                                                      "--redirect-uri", redirect.absoluteString])
+    }
+
+    private func login(_ authorizationURL: URL, arguments: [String]) async throws -> URL {
+        let output = try await ChildProcess.run(Self.venvPython, [try Self.script("login.py")] + arguments
+                                                    + [authorizationURL.absoluteString], timeout: .seconds(30))
         let text = output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         guard output.status == 0, !text.isEmpty, let callback = URL(string: text) else {
             throw InteropError.scriptFailed("login.py exited \(output.status): \(output.stderr.suffix(500))")

@@ -64,6 +64,7 @@ final class IdpyoidcPeer: Peer {
         if let lifetime = knobs.refreshTokenLifetime { environment["IDPY_RT_TTL"] = String(lifetime) }
         if let signing = knobs.signing { environment["IDPY_SIGNING"] = signing }
         if knobs.dpop { environment["IDPY_DPOP"] = "on" }
+        if knobs.threaded { environment["IDPY_THREADED"] = "on" }
         if pushes(knobs) { environment["IDPY_PAR"] = "on" }
         if let lifetime = knobs.pushedRequestLifetime { environment["IDPY_PAR_TTL"] = String(lifetime) }
         return environment

@@ -60,6 +60,9 @@ struct PeerKnobs: Sendable, Equatable {
     /// idpyoidc only (`IDPY_DPOP=on`): DPoP is offered, and proofs are required at its token and userinfo endpoints
     /// (Glewlwyd offers DPoP always).
     var dpop = false
+    /// idpyoidc only (`IDPY_THREADED=on`): a thread per connection (requests still one at a time), so a real browser's
+    /// idle connections do not hold the server.
+    var threaded = false
 }
 
 /// The provider's own record of refresh tokens, read from its database: how many were ever issued and how many are

@@ -18,6 +18,7 @@ import json
 import os
 import sqlite3
 import sys
+import threading
 import traceback
 from urllib.parse import urlparse
 
@@ -240,7 +241,22 @@ def post_logout():
     return render_template("post_logout.html")
 
 
+def one_request_at_a_time(wsgi_app):
+    """With IDPY_THREADED=on: a thread per connection, so a connection that sends nothing (a browser's preconnected or
+    idle keep-alive socket) holds only its own thread; the requests themselves still run one at a time (idpyoidc's
+    session store and the files written after each request are not made for concurrent writers)."""
+    lock = threading.Lock()
+
+    def locked(environ, start_response):
+        with lock:
+            return wsgi_app(environ, start_response)
+    return locked
+
+
 if __name__ == "__main__":
     restore_sessions()
     save_sessions()
-    app.run(host="127.0.0.1", port=port, debug=False, use_reloader=False, threaded=False)
+    threaded = os.environ.get("IDPY_THREADED", "off") == "on"
+    if threaded:
+        app.wsgi_app = one_request_at_a_time(app.wsgi_app)
+    app.run(host="127.0.0.1", port=port, debug=False, use_reloader=False, threaded=threaded)
