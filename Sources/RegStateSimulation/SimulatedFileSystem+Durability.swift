@@ -11,9 +11,16 @@ import RegState
 /// operation); for a journal also a whole-line prefix of what a half-done multi-line append was adding (its
 /// documented contract). A write that returned and is then lost is a violation.
 extension SimulatedFileSystem {
-    /// Starts tracking `path`; `journal` compares complete lines only (a torn tail is not content).
+    /// Starts tracking `path`, before the first operation on it; `journal` compares complete lines only (a torn tail
+    /// is not content). What it holds now may survive a power loss until an operation on it returns: the first write
+    /// of a record may fail (its process crashed after the rename, before the directory's sync), and the record's
+    /// absence before it is then as good an outcome as what the write left visible.
     func watch(_ path: String, journal: Bool) {
-        lock.withLock { if watched[path] == nil { watched[path] = journal } }
+        lock.withLock {
+            guard watched[path] == nil else { return }
+            watched[path] = journal
+            if survivable[path] == nil { survivable[path] = [normalized(path, journal: journal)] }
+        }
     }
 
     /// An operation on `path` returned (`succeeded`) or threw. One that returned without writing (`wrote: false`, a
