@@ -25,8 +25,9 @@ final class RejectionAudit: @unchecked Sendable {
 
     private let ledger: Ledger
     private let lock = NSLock()
-    /// The last token of the carrier a live process received, when, and whether the API rejected it since.
-    private var current: (token: String, mintedAt: Date, rejected: Bool)?
+    /// The last token of the carrier a live process received, when, whether the API rejected it since, and the
+    /// ledger's count of clock set-backs when it came.
+    private var current: (token: String, mintedAt: Date, rejected: Bool, setBacksAt: Int)?
     /// The chain: renewals for rejections since the last other mint, and when the last one came.
     private var chain: (length: Int, lastAt: Date, mishapsAt: Int, setBacksAt: Int)?
     /// Security-token requests that left (`POST` and `DELETE`) and those answered by the backend to a live process.
@@ -120,8 +121,12 @@ final class RejectionAudit: @unchecked Sendable {
 
     /// Judges a mint against the chain (under `lock`).
     private func mint(_ token: String, at now: Date, departed: Date, byRegistration: Bool, mishaps: Int) {
-        defer { current = (token, now, false) }
+        defer { current = (token, now, false, ledger.clockSetBackCount) }
+        // "Young" is read on the clock: set back since the token came, the clock no longer says whether a renewal was
+        // due when the engine decided it (seed 9920020741: due at 889 s of a 900-s token, the clock then set back
+        // 462 s before the request left, and a renewal that was due looked like one for a rejection).
         guard !byRegistration, let previous = current, previous.rejected,
+              previous.setBacksAt == ledger.clockSetBackCount,
               now.timeIntervalSince(previous.mintedAt) < lifetime / 2
         else {
             chain = nil

@@ -34,4 +34,17 @@ struct RejectingBackendWorldTests {
         let outcome = try await SimulationProcess.run(["--seed", "\(seed)", "--world", "rejecting"])
         #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
     }
+
+    /// Seeds the ten-minute campaigns on 5750bd5 found, both the check's (rejection-hold): a renewal that was due when
+    /// the engine decided it, with the clock set back before its request left, looked young to the check, and so like
+    /// a renewal for the rejection another process had seen: 9920020741 on the file store, 9920012282 on the Keychain.
+    static let clockSetBackSeeds: [(UInt64, String)] = [(9_920_020_741, "files"), (9_920_012_282, "keychain")]
+
+    @Test("Given a renewal that was due, and the clock set back before it left, when the rejecting world runs, then no rejection hold is judged broken",
+          arguments: clockSetBackSeeds)
+    func clockSetBack(seed: UInt64, disk: String) async throws {
+        let outcome = try await SimulationProcess.run(["--seed", "\(seed)", "--steps", "40", "--processes", "2",
+                                                       "--disk", disk, "--world", "rejecting"])
+        #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
+    }
 }
