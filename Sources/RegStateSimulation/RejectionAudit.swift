@@ -5,7 +5,9 @@ import RegState
 /// this watches, from the network only, what that costs. Per carrier (the access token at the API, or the backend
 /// security token) it follows the tokens the servers mint and the API rejects:
 /// - a mint that replaces a token the API rejected while that token was still young (less than half its lifetime
-///   old: no renewal was due) is a renewal for a rejection;
+///   old: no renewal was due), by a grant of that token's own session (its lineage: the refresh token, or for the
+///   security token the ID token, that the grant presents descends from the same code exchange), is a renewal for a
+///   rejection;
 /// - consecutive renewals for rejections form a chain (a registration, or a renewal that was due, starts a new one),
 ///   and the k-th of a chain must come at least `min(30 s × 2^(k-1), 15 min)` of the clock after the one before
 ///   (the rejection hold the store keeps across launches and processes).
@@ -25,9 +27,13 @@ final class RejectionAudit: @unchecked Sendable {
 
     private let ledger: Ledger
     private let lock = NSLock()
-    /// The last token of the carrier a live process received, when, whether the API rejected it since, and the
-    /// ledger's count of clock set-backs when it came.
-    private var current: (token: String, mintedAt: Date, rejected: Bool, setBacksAt: Int)?
+    /// The last token of the carrier a live process received, when, whether the API rejected it since, the ledger's
+    /// count of clock set-backs when it came, and its lineage (`nil`: not known).
+    private var current: (token: String, mintedAt: Date, rejected: Bool, setBacksAt: Int, lineage: Int?)?
+    /// Refresh tokens and ID tokens the provider issued → their lineage: the code exchange they descend from (a
+    /// refresh grant's tokens are of the lineage of the refresh token it presents).
+    private var lineages: [String: Int] = [:]
+    private var lineageCount = 0
     /// The chain: renewals for rejections since the last other mint, and when the last one came.
     private var chain: (length: Int, lastAt: Date, mishapsAt: Int, setBacksAt: Int)?
     /// Security-token requests that left (`POST` and `DELETE`) and those answered by the backend to a live process.
@@ -84,8 +90,9 @@ final class RejectionAudit: @unchecked Sendable {
             lock.withLock { if current?.token == token { current?.rejected = true } }
             return
         }
-        guard delivered, response.status == 200 else { return }
         let grant = SimulatedNetwork.formValue("grant_type", in: request)
+        let lineage = lock.withLock { self.lineage(of: request, grant: grant, response: response) }
+        guard delivered, response.status == 200 else { return }
         if grant == "authorization_code" {
             // A registration: whatever it mints next starts a new chain.
             lock.withLock {
@@ -116,17 +123,46 @@ final class RejectionAudit: @unchecked Sendable {
         default: nil
         }
         guard let minted else { return }
-        lock.withLock { mint(minted, at: now, departed: departed, byRegistration: registrationMint, mishaps: mishaps) }
+        lock.withLock {
+            mint(minted, lineage: lineage, at: now, departed: departed, byRegistration: registrationMint, mishaps: mishaps)
+        }
     }
 
-    /// Judges a mint against the chain (under `lock`).
-    private func mint(_ token: String, at now: Date, departed: Date, byRegistration: Bool, mishaps: Int) {
-        defer { current = (token, now, false, ledger.clockSetBackCount) }
+    /// The lineage of what `request` mints (a grant, or a security-token exchange), recording that of the tokens a
+    /// grant's `200` issues, delivered or not (under `lock`).
+    private func lineage(of request: HTTPRequest, grant: String?, response: HTTPResponse) -> Int? {
+        let lineage: Int?
+        switch grant {
+        case "authorization_code":
+            guard response.status == 200 else { return nil }
+            lineageCount += 1
+            lineage = lineageCount
+        case "refresh_token":
+            lineage = SimulatedNetwork.formValue("refresh_token", in: request).flatMap { lineages[$0] }
+        case nil where request.url.path.hasSuffix("/v1/security-token") && request.method == .post:
+            return SimulatedNetwork.jsonString("id_token", in: request.body).flatMap { lineages[$0] }
+        default:
+            return nil
+        }
+        if let lineage, response.status == 200 {
+            for name in ["refresh_token", "id_token"] {
+                if let token = SimulatedNetwork.jsonString(name, in: response.body) { lineages[token] = lineage }
+            }
+        }
+        return lineage
+    }
+
+    /// Judges a mint of `lineage` against the chain (under `lock`).
+    private func mint(_ token: String, lineage: Int?, at now: Date, departed: Date, byRegistration: Bool, mishaps: Int) {
+        defer { current = (token, now, false, ledger.clockSetBackCount, lineage) }
         // "Young" is read on the clock: set back since the token came, the clock no longer says whether a renewal was
         // due when the engine decided it (seed 9920020741: due at 889 s of a 900-s token, the clock then set back
         // 462 s before the request left, and a renewal that was due looked like one for a rejection).
+        // A mint of another session's lineage replaces nothing the API rejected (seed 9940005517: a second
+        // registration's due renewal, in another process, came while the first session's fresh token stood rejected).
         guard !byRegistration, let previous = current, previous.rejected,
               previous.setBacksAt == ledger.clockSetBackCount,
+              previous.lineage == nil || lineage == nil || previous.lineage == lineage,
               now.timeIntervalSince(previous.mintedAt) < lifetime / 2
         else {
             chain = nil

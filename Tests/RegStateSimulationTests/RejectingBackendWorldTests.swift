@@ -47,4 +47,18 @@ struct RejectingBackendWorldTests {
                                                        "--disk", disk, "--world", "rejecting"])
         #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
     }
+
+    /// Seeds two minutes of this world on d3cca00 found, the checks'. 9940005517 (rejection-hold): a second
+    /// registration on the shared store in the other process, whose launch renewal (due) came while the first
+    /// session's fresh token stood rejected, looked like a renewal for that rejection, and the first process's renewal
+    /// for its own rejection right after like the second of a chain; the audit now follows each token's lineage.
+    static let sharedStoreSeeds: [UInt64] = [9_940_005_517]
+
+    @Test("Given a second session on the shared store, or an ID token the backend refused after the clock was set back, when the rejecting world runs, then no renewal is judged needless or against the hold",
+          arguments: sharedStoreSeeds)
+    func sharedStore(seed: UInt64) async throws {
+        let outcome = try await SimulationProcess.run(["--seed", "\(seed)", "--steps", "40", "--processes", "2",
+                                                       "--world", "rejecting"])
+        #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
+    }
 }
