@@ -172,6 +172,12 @@ public final class SimulatedNetwork: @unchecked Sendable {
         if isGrant, (400..<500).contains(response.status) { ledger.providerRefused(presenting: refreshToken) }
         // The resource refused the token or its proof: the renewal that follows ignores the token's age.
         if !isGrant, response.status == 401, request.url.path.hasPrefix("/v1/resource") { ledger.forcedRenewal(by: process) }
+        // The backend refused the ID token offered for a security token: the engine renews the provider tokens once,
+        // whatever the access token's age, for a fresh ID token to exchange (seed 9940004188: the clock set back
+        // 374 s put the stored ID token's `iat` in the backend's future).
+        if delivered, response.status == 401, request.method == .post, request.url.path.hasSuffix("/v1/security-token") {
+            ledger.forcedRenewal(by: process)
+        }
         if isGrant, response.status == 200, delivered, !refreshedIDTokensDefective {
             ledger.grantDelivered(at: clock.now())
             watch?.delivered(to: process, accessToken: Self.jsonString("access_token", in: response.body))

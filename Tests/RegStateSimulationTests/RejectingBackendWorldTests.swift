@@ -48,11 +48,15 @@ struct RejectingBackendWorldTests {
         #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
     }
 
-    /// Seeds two minutes of this world on d3cca00 found, the checks'. 9940005517 (rejection-hold): a second
+    /// Seeds two minutes of this world on d3cca00 found, both the checks'. 9940005517 (rejection-hold): a second
     /// registration on the shared store in the other process, whose launch renewal (due) came while the first
     /// session's fresh token stood rejected, looked like a renewal for that rejection, and the first process's renewal
     /// for its own rejection right after like the second of a chain; the audit now follows each token's lineage.
-    static let sharedStoreSeeds: [UInt64] = [9_940_005_517]
+    /// 9940004188 (needless-renewal): the clock set back 374 s put the stored ID token's `iat` in the backend's
+    /// future, the backend refused it for a security token, and the engine renewed the provider tokens for a fresh ID
+    /// token to exchange (its design: ``RegStateService`` renews once when the backend refuses the ID token), with
+    /// 3003 s left on the access token; a refused exchange now explains one such renewal.
+    static let sharedStoreSeeds: [UInt64] = [9_940_005_517, 9_940_004_188]
 
     @Test("Given a second session on the shared store, or an ID token the backend refused after the clock was set back, when the rejecting world runs, then no renewal is judged needless or against the hold",
           arguments: sharedStoreSeeds)
