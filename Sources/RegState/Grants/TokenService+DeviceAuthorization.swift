@@ -5,8 +5,8 @@ import Foundation
 /// expires or is cancelled. The caller holds the store's lock (``exclusiveAccess()``) around every write.
 extension TokenService {
     /// Stores `record` in place of any earlier one.
-    func savePendingDeviceAuthorization(_ record: PendingDeviceAuthorization) throws {
-        try store.set(try RecordedTime.encoder().encode(record), forKey: PendingDeviceAuthorization.storeKey)
+    func savePendingDeviceAuthorization(_ record: PendingDeviceAuthorization) throws(StoreError) {
+        try save(record, forKey: PendingDeviceAuthorization.storeKey)
     }
 
     /// The stored device authorization of this service's issuer and client, `nil` when there is none. A record that
@@ -25,7 +25,7 @@ extension TokenService {
     /// Removes the stored device authorization: the one with `deviceCode` when given (another one, or another
     /// configuration's, is left for its owner), otherwise whichever is stored, an undecodable record included. A read
     /// the store refuses (a locked device) throws, and nothing is removed.
-    func removePendingDeviceAuthorization(deviceCode: String?) throws {
+    func removePendingDeviceAuthorization(deviceCode: String?) throws(StoreError) {
         if let deviceCode, try pendingDeviceAuthorization()?.deviceCode != deviceCode { return }
         try store.removeValue(forKey: PendingDeviceAuthorization.storeKey)
     }

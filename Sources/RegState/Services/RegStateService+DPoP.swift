@@ -50,7 +50,7 @@ extension RegStateService {
             do {
                 try await runner.tokens.exclusiveAccess().release()
             } catch {
-                throw .storage(error.errorDescription ?? "store")
+                throw .storage(error)
             }
             return try await validCredential(waitedForWriter: true)
         }

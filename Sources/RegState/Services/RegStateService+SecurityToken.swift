@@ -149,7 +149,7 @@ extension RegStateService {
         switch error {
         case .noSession: .noSession
         case .authorization(let error): error
-        case .storage(let reason): .storage(reason)
+        case .storage(let error): .storage(error)
         case .backend(let error): await securityTokenFailure(error)
         }
     }

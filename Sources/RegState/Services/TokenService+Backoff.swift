@@ -7,8 +7,10 @@ extension TokenService {
     /// A renewal of `carrier`'s token failed transiently at now, for `issue` (the server asked to wait `retryAfter`,
     /// when it did): stores the next hold of the chain, and the issue held calls answer with, over the record as it is
     /// now. The caller holds the store's lock. Nothing when the policy holds nothing or no session's record is stored.
-    func recordTransientFailure(_ carrier: TokenCarrier, issue: TransientIssue, retryAfter: TimeInterval?) throws {
-        guard holdPolicy.holdsTransientFailures, var credentials = try loadOwn() else { return }
+    func recordTransientFailure(_ carrier: TokenCarrier, issue: TransientIssue, retryAfter: TimeInterval?)
+        throws(StoreError)
+    {
+        guard holdPolicy.holdsTransientFailures, var credentials = try readRecord() else { return }
         let now = clock.now()
         switch carrier {
         case .accessToken:
@@ -25,10 +27,10 @@ extension TokenService {
 
     /// ``recordTransientFailure(_:issue:retryAfter:)`` under the store's lock, for a caller that does not hold it.
     func recordTransientFailureLocked(_ carrier: TokenCarrier, issue: TransientIssue, retryAfter: TimeInterval?)
-        async throws
+        async throws(StoreError)
     {
-        let lease = try await exclusiveAccess()
-        defer { lease.release() }
-        try recordTransientFailure(carrier, issue: issue, retryAfter: retryAfter)
+        try await withExclusiveAccess { () throws(StoreError) in
+            try recordTransientFailure(carrier, issue: issue, retryAfter: retryAfter)
+        }
     }
 }

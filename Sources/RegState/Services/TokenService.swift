@@ -61,8 +61,24 @@ package actor TokenService {
     }
 
     /// `body` under the store's lock (``exclusiveAccess()``), released however `body` ends.
-    nonisolated func withExclusiveAccess<T>(_ body: () async throws -> T) async throws -> T {
-        let lease = try await exclusiveAccess()
+    func withExclusiveAccess<T>(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws(StoreError) -> T
+    ) async throws(StoreError) -> T {
+        try await withExclusiveAccess(orElse: { error throws(StoreError) in throw error }, body)
+    }
+
+    /// `body` under the store's lock, released however `body` ends; what `unavailable` makes of the store's error
+    /// when the lock cannot be taken (not in time, a lock file that cannot be opened). The one place a lease is taken.
+    func withExclusiveAccess<T, E: Error>(
+        isolation: isolated (any Actor)? = #isolation, orElse unavailable: (StoreError) async throws(E) -> T,
+        _ body: () async throws(E) -> T
+    ) async throws(E) -> T {
+        let lease: any StoreLease
+        do {
+            lease = try await exclusiveAccess()
+        } catch {
+            return try await unavailable(error)
+        }
         defer { lease.release() }
         return try await body()
     }
@@ -88,17 +104,18 @@ package actor TokenService {
         } catch {
             return (.unreadable(reason: error.localizedDescription), nil)
         }
-        let credentials: StoredCredentials?
-        do {
-            credentials = try data.map(self.credentials(in:))
-        } catch .corrupt {
-            quarantine()
-            return (.corrupt(reason: TokenServiceError.corrupt.errorDescription ?? "damaged"), nil)
-        } catch .boundElsewhere(let mismatch) {
-            // Another configuration's credentials: not read, not moved, not removed.
-            return (.boundElsewhere(mismatch), nil)
+        var credentials: StoredCredentials?
+        do throws(TokenServiceError) {
+            if let data { credentials = try self.credentials(in: data) }
         } catch {
-            return (.unreadable(reason: error.localizedDescription), nil)
+            switch error {
+            case .corrupt:
+                quarantine()
+                return (.corrupt(reason: TokenServiceError.corrupt.errorDescription ?? "damaged"), nil)
+            case .boundElsewhere(let mismatch):
+                // Another configuration's credentials: not read, not moved, not removed.
+                return (.boundElsewhere(mismatch), nil)
+            }
         }
         let status = inspectRecord(credentials)
         guard case .expired = status else { return (status, nil) }
@@ -181,11 +198,17 @@ package actor TokenService {
 
     /// The installation identifier: random, created on first use, kept until clear-state, so the backend can tell
     /// a reinstalled or wiped device from the one it knew.
-    package func installationID() throws -> String {
+    package func installationID() throws(StoreError) -> String {
         if let data = try store.data(forKey: Self.installationKey), let id = String(data: data, encoding: .utf8), !id.isEmpty {
             return id
         }
-        let id = Base64URL.encode(try crypto.randomBytes(count: 16))
+        let bytes: Data
+        do {
+            bytes = try crypto.randomBytes(count: 16)
+        } catch {
+            throw .writeFailed(key: Self.installationKey, reason: error.errorDescription ?? "no random bytes")
+        }
+        let id = Base64URL.encode(bytes)
         try store.set(Data(id.utf8), forKey: Self.installationKey)
         return id
     }
@@ -210,16 +233,6 @@ package actor TokenService {
         return credentials
     }
 
-    /// ``load()``, with another configuration's record read as none.
-    func loadOwn() throws -> StoredCredentials? {
-        guard let data = try store.data(forKey: Self.credentialsKey) else { return nil }
-        do {
-            return try credentials(in: data)
-        } catch .boundElsewhere {
-            return nil
-        }
-    }
-
     /// Whether the stored record belongs to another issuer or client; throws when the store cannot be read now.
     func isBoundElsewhere() throws(StoreError) -> Bool {
         guard let data = try store.data(forKey: Self.credentialsKey) else { return false }
@@ -237,6 +250,17 @@ package actor TokenService {
         try store.set(credentials.encoded, forKey: Self.credentialsKey)
     }
 
+    /// Stores `record` (a pending login, device authorization or step-up) under `key`, in place of any earlier one.
+    func save<Record: Encodable>(_ record: Record, forKey key: String) throws(StoreError) {
+        let data: Data
+        do {
+            data = try RecordedTime.encoder().encode(record)
+        } catch {
+            throw .writeFailed(key: key, reason: "the record cannot be encoded")
+        }
+        try store.set(data, forKey: key)
+    }
+
     private func quarantine() {
         if let data = try? store.data(forKey: Self.credentialsKey) {
             try? store.set(data, forKey: Self.quarantineKey)
@@ -244,8 +268,9 @@ package actor TokenService {
         try? store.removeValue(forKey: Self.credentialsKey)
     }
 
-    func summary(of credentials: StoredCredentials) throws -> StoredSession {
-        guard let summary = credentials.summary else { throw TokenServiceError.corrupt }
+    /// The summary of `credentials`; ``TokenServiceError/corrupt`` when they lack a registration.
+    func summary(of credentials: StoredCredentials) throws(TokenServiceError) -> StoredSession {
+        guard let summary = credentials.summary else { throw .corrupt }
         return summary
     }
 }
