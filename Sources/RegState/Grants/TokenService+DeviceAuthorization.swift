@@ -2,7 +2,7 @@ import Foundation
 
 /// The device authorization in progress, kept in the secure store beside the credentials: written when the provider
 /// answers the device authorization request and at every poll's reservation, removed when it yields tokens, ends,
-/// expires or is cancelled. The caller holds the store's lock (``exclusiveAccess()``) around every write.
+/// expires or is cancelled. The caller holds the store's lock (``withExclusiveAccess(_:)``) around every write.
 extension TokenService {
     /// Stores `record` in place of any earlier one.
     func savePendingDeviceAuthorization(_ record: PendingDeviceAuthorization) throws(StoreError) {

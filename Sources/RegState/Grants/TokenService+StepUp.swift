@@ -1,7 +1,7 @@
 import Foundation
 
 /// The step-up login in progress, kept in the secure store beside the credentials. The caller holds the store's lock
-/// (``exclusiveAccess()``) around every write.
+/// (``withExclusiveAccess(_:)``) around every write.
 extension TokenService {
     /// Stores `record` in place of any earlier one.
     func savePendingStepUp(_ record: PendingStepUp) throws(StoreError) {

@@ -48,7 +48,7 @@ extension RegStateService {
         if let credential = snapshot.record.accessCredential(key: key) { return credential }
         guard waitedForWriter else {
             do {
-                try await runner.tokens.exclusiveAccess().release()
+                try await runner.tokens.withExclusiveAccess { () throws(StoreError) in }
             } catch {
                 throw .storage(error)
             }

@@ -3,7 +3,7 @@ import Foundation
 /// The social login in progress, kept in the secure store beside the credentials: written when the
 /// authorization URL is issued, taken (read and removed in one step) when its redirect arrives, removed when the
 /// login is cancelled, superseded, fails, or the user logs out or clears the state. The caller holds the store's lock
-/// (``exclusiveAccess()``) around every call, so that two processes cannot both take one login.
+/// (``withExclusiveAccess(_:)``) around every call, so that two processes cannot both take one login.
 extension TokenService {
     /// Stores `login` in place of any earlier one (a newer begin supersedes an older pending login).
     func savePendingLogin(_ login: PendingLogin) throws(StoreError) {

@@ -54,13 +54,8 @@ package actor TokenService {
         self.assumedLifetime = assumedLifetime
     }
 
-    /// Takes the store's exclusive lock (between processes for a ``FileSecureStore``), waiting at most
-    /// ``lockTimeout``. Renewal, confirm, logout and clear-state hold it around their read-modify-write.
-    package nonisolated func exclusiveAccess() async throws(StoreError) -> any StoreLease {
-        try await store.acquireExclusiveAccess(timeout: lockTimeout)
-    }
-
-    /// `body` under the store's lock (``exclusiveAccess()``), released however `body` ends.
+    /// `body` under the store's exclusive lock (between processes for a ``FileSecureStore``), released however `body`
+    /// ends; the lock waited for at most ``lockTimeout``. Every read-modify-write that can race a renewal holds it.
     func withExclusiveAccess<T>(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws(StoreError) -> T
     ) async throws(StoreError) -> T {
@@ -75,7 +70,7 @@ package actor TokenService {
     ) async throws(E) -> T {
         let lease: any StoreLease
         do {
-            lease = try await exclusiveAccess()
+            lease = try await store.acquireExclusiveAccess(timeout: lockTimeout)
         } catch {
             return try await unavailable(error)
         }
