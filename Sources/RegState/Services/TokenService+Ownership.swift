@@ -14,7 +14,10 @@ extension TokenService {
         // nothing. Read as "none stored", another configuration's record was taken for this one's, and removed
         // once the device unlocked for the removal.
         let ours = try holdsStoredSession()
-        if ours, !(try isBoundElsewhere()) { try store.removeValue(forKey: Self.credentialsKey) }
+        if ours, !(try isBoundElsewhere()) {
+            try store.removeValue(forKey: Self.credentialsKey)
+            seen = .some(nil)
+        }
         try store.removeValue(forKey: Self.quarantineKey)
         if let pending = pendingLogin(), owned.pendingLogins.contains(pending.request.state) {
             try store.removeValue(forKey: PendingLogin.storeKey)
@@ -56,6 +59,7 @@ extension TokenService {
         guard let own = owned.provisional, let credentials = try? load() else { return }
         if credentials.stage == .provisional, credentials.sessionID == own {
             try store.removeValue(forKey: Self.credentialsKey)
+            seen = .some(nil)
         }
         owned.provisional = nil
     }
@@ -67,6 +71,7 @@ extension TokenService {
         try? await withExclusiveAccess { () throws(StoreError) in
             guard let current = try readRecord(), current.stage == .provisional else { return }
             try store.removeValue(forKey: Self.credentialsKey)
+            seen = .some(nil)
             if let thumbprint = current.dpopThumbprint, (try? dpop.keys.load())?.thumbprint == thumbprint {
                 dpop.forgetSession(removingKey: true)
             }

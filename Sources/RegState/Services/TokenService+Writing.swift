@@ -105,6 +105,7 @@ extension TokenService {
             try store.removeValue(forKey: key)
             removed.append(key)
         }
+        seen = .some(nil)
         return removed
     }
 }

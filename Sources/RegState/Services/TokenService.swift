@@ -22,6 +22,9 @@ package actor TokenService {
     let store: any SecureStore
     /// The last record decoded and the bytes it came from: the same bytes are not decoded again.
     private var decoded: (data: Data, credentials: StoredCredentials)?
+    /// The record this service last read or wrote (`.some(nil)`: none, or not this configuration's); `nil` before
+    /// its first read.
+    var seen: StoredCredentials??
     /// What this service itself wrote or took up (``TokenService+Ownership.swift``): the session it holds, the
     /// provisional tokens and the pending logins it wrote. A session's end, a failed or abandoned registration
     /// removes only these, decided under the store's lock.
@@ -95,7 +98,7 @@ package actor TokenService {
     package func inspectWithAccessToken() -> (status: StoredTokenStatus, expiredAccessToken: String?) {
         let data: Data?
         do {
-            data = try store.data(forKey: Self.credentialsKey)
+            data = try storedData()
         } catch {
             return (.unreadable(reason: error.localizedDescription), nil)
         }
@@ -143,6 +146,13 @@ package actor TokenService {
         (try? load()).map(snapshot(of:))
     }
 
+    /// The record as this service last read or wrote it, without reading the store again (read now when it has
+    /// seen none yet): for facts shown beside the state the service settled on, from the read that settled it.
+    package func lastSeenSnapshot() -> TokenSnapshot? {
+        guard let seen else { return snapshot() }
+        return seen.map(snapshot(of:))
+    }
+
     /// ``snapshot()`` for an access-token answer: a store that cannot be read now (a locked device, a cancelled
     /// prompt, an I/O error) throws instead of answering "nothing stored", so an unreadable record is never taken for
     /// a missing session (the launch keeps an unreadable store the same way). A damaged or foreign record is `nil`.
@@ -158,7 +168,7 @@ package actor TokenService {
     /// The credentials record, throwing only the store's own errors: `nil` when there is none, or it is damaged or
     /// bound to another configuration (the cases ``snapshot()`` also answers `nil` for).
     package func readRecord() throws(StoreError) -> StoredCredentials? {
-        guard let data = try store.data(forKey: Self.credentialsKey) else { return nil }
+        guard let data = try storedData() else { return nil }
         return try? credentials(in: data)
     }
 
@@ -209,28 +219,38 @@ package actor TokenService {
     }
 
     func load() throws -> StoredCredentials? {
-        guard let data = try store.data(forKey: Self.credentialsKey) else { return nil }
+        guard let data = try storedData() else { return nil }
         return try credentials(in: data)
+    }
+
+    /// The credentials record's bytes now (what this service has seen is none when there are none).
+    private func storedData() throws(StoreError) -> Data? {
+        let data = try store.data(forKey: Self.credentialsKey)
+        if data == nil { seen = .some(nil) }
+        return data
     }
 
     /// The credentials record `data` holds.
     private func credentials(in data: Data) throws(TokenServiceError) -> StoredCredentials {
+        seen = .some(nil)
+        var credentials: StoredCredentials
         // Many callers at once read one record: decode it once per distinct content, whoever wrote it.
         if let decoded, decoded.data == data {
-            try checkBinding(of: decoded.credentials)
-            return decoded.credentials
+            credentials = decoded.credentials
+        } else {
+            // One reader (the strict one of the launch path) for every record any version wrote.
+            guard let read = StoredCredentials.read(data) else { throw .corrupt }
+            credentials = adopted(read)
+            decoded = (data, credentials)
         }
-        // One reader (the strict one of the launch path) for every record any version wrote.
-        guard let read = StoredCredentials.read(data) else { throw .corrupt }
-        let credentials = adopted(read)
-        decoded = (data, credentials)
         try checkBinding(of: credentials)
+        seen = credentials
         return credentials
     }
 
     /// Whether the stored record belongs to another issuer or client; throws when the store cannot be read now.
     func isBoundElsewhere() throws(StoreError) -> Bool {
-        guard let data = try store.data(forKey: Self.credentialsKey) else { return false }
+        guard let data = try storedData() else { return false }
         do {
             _ = try credentials(in: data)
             return false
@@ -243,6 +263,7 @@ package actor TokenService {
 
     func save(_ credentials: StoredCredentials) throws(StoreError) {
         try store.set(credentials.encoded, forKey: Self.credentialsKey)
+        seen = credentials
     }
 
     /// Stores `record` (a pending login, device authorization or step-up) under `key`, in place of any earlier one.
@@ -261,6 +282,7 @@ package actor TokenService {
             try? store.set(data, forKey: Self.quarantineKey)
         }
         try? store.removeValue(forKey: Self.credentialsKey)
+        seen = .some(nil)
     }
 
     /// The summary of `credentials`; ``TokenServiceError/corrupt`` when they lack a registration.
