@@ -35,7 +35,7 @@ extension RegStateService {
         } catch {
             // The backend asked to wait (429, or 503 with `Retry-After`): every backend call this install makes waits.
             if let retryAfter = error.retryAfter {
-                try? await runner.tokens.recordTransientFailureLocked(.securityToken, issue: TransientIssue(error),
+                try? await runner.tokens.recordTransientFailure(.securityToken, issue: TransientIssue(error),
                                                                        retryAfter: retryAfter)
             }
             throw .backend(error)

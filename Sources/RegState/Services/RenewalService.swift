@@ -142,7 +142,7 @@ package actor RenewalService {
         let failure = classify(error, stored: stored, presented: presented)
         if case .transient(let issue) = failure {
             do {
-                try await tokens.recordTransientFailure(.accessToken, issue: issue, retryAfter: error.retryAfter)
+                try await tokens.recordTransientFailure(.accessToken, issue: issue, retryAfter: error.retryAfter, underLock: true)
             } catch {
                 // The hold is a courtesy to the provider: a store that cannot take it now leaves the next call free.
             }

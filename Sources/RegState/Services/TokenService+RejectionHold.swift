@@ -37,21 +37,19 @@ extension TokenService {
     /// `token` was rejected right after a renewal: holds it, under the store's lock, so that no process renews it for
     /// a rejection before the hold has passed. Nothing when another token is stored now, or it is held already.
     func holdRejected(_ token: String, carrier: TokenCarrier) async throws(StoreError) {
-        try await withExclusiveAccess { () throws(StoreError) in try holdLocked(token, carrier: carrier) }
-    }
-
-    private func holdLocked(_ token: String, carrier: TokenCarrier) throws(StoreError) {
-        guard var credentials = try readRecord(), credentials.token(of: carrier) == token else { return }
-        let now = clock.now()
-        let stored = credentials.hold(of: token, carrier: carrier)
-        if let stored, stored.holds(at: now) {
-            // Held already; a hold reaching further than its backoff from now is cut to it.
-            let cut = stored.clamped(at: now)
-            guard cut != stored else { return }
-            credentials.setHold(cut, for: carrier)
-        } else {
-            credentials.setHold(.after(stored, at: now), for: carrier)
+        try await withExclusiveAccess { () throws(StoreError) in
+            guard var credentials = try readRecord(), credentials.token(of: carrier) == token else { return }
+            let now = clock.now()
+            let stored = credentials.hold(of: token, carrier: carrier)
+            if let stored, stored.holds(at: now) {
+                // Held already; a hold reaching further than its backoff from now is cut to it.
+                let cut = stored.clamped(at: now)
+                guard cut != stored else { return }
+                credentials.setHold(cut, for: carrier)
+            } else {
+                credentials.setHold(.after(stored, at: now), for: carrier)
+            }
+            try save(credentials)
         }
-        try save(credentials)
     }
 }

@@ -282,7 +282,6 @@ package actor TokenService {
             try? store.set(data, forKey: Self.quarantineKey)
         }
         try? store.removeValue(forKey: Self.credentialsKey)
-        seen = .some(nil)
     }
 
     /// The summary of `credentials`; ``TokenServiceError/corrupt`` when they lack a registration.
