@@ -171,7 +171,7 @@ extension SimulationRun {
             spawn("clearState", slot: index) { service in
                 let removed = await service.clearState()
                 // Records the store could not remove (its lock stayed taken) are reported, and not a completed wipe.
-                if let remain = removed.credentialsRemain { return "credentials remain (\(remain))" }
+                if let remain = removed.credentialsRemain { return "credentials remain (\(remain.localizedDescription))" }
                 await self.loggedOutCompleted(by: service, removingEverything: true)
                 return "removed \(removed.removedKeys.count) key(s), backend: \(removed.installation.name)"
             }

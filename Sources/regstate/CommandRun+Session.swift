@@ -157,9 +157,9 @@ extension CommandRun {
                 console.jsonLine(line)
             }
             return ExitCode.success
-        } catch .credentialsRemain(let reason) {
+        } catch .credentialsRemain(let storeError) {
             await drain()
-            console.message("Logout incomplete: \(RegStateServiceError.credentialsRemain(reason).errorDescription ?? reason)")
+            console.message("Logout incomplete: \(RegStateServiceError.credentialsRemain(storeError).localizedDescription)")
             if options.json { console.jsonLine(["result": "logout", "loggedOut": false, "reason": "credentialsRemain"]) }
             return ExitCode.failure
         } catch .offline(let issue) {
@@ -227,7 +227,7 @@ extension CommandRun {
         }
         console.result("Backend: \(result.installation)")
         if let remain = result.credentialsRemain {
-            console.result("The stored credentials remain (\(remain)): run clear-state again.")
+            console.result("The stored credentials remain (\(remain.localizedDescription)): run clear-state again.")
         }
         if options.json {
             var line: [String: JSONValue] = ["result": "clear-state", "removed": .array(removed.map { .string($0) }),
@@ -237,7 +237,7 @@ extension CommandRun {
             case .refused(let error): line["detail"] = .string(error.reasonCode)
             case .deregistered, .noBackend, .notRegistered: break
             }
-            if let remain = result.credentialsRemain { line["credentialsRemain"] = .string(remain) }
+            if let remain = result.credentialsRemain { line["credentialsRemain"] = .string(remain.localizedDescription) }
             console.jsonLine(.object(line))
         }
         return result.credentialsRemain == nil ? ExitCode.success : ExitCode.failure

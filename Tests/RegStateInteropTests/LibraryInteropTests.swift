@@ -1,6 +1,7 @@
 import Foundation
 import RegState
 import Testing
+import RegStateTesting
 import RegStateTestSupport
 
 extension InteropTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import RegStateTesting
 @testable import RegState
 
 @Suite("Userinfo, revocation and passwordless requests")

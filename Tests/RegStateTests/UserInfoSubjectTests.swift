@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import RegStateTesting
 import RegState
 import RegStateSimulator
 

@@ -118,6 +118,39 @@ package final class DPoPContext: Sendable {
         return true
     }
 
+    /// The one DPoP nonce retry, of the token endpoint (RFC 9449 §8) and of a resource server (§9) alike: `send`
+    /// (which makes a fresh proof each time it is called) is called, every answer's `DPoP-Nonce` is kept for `url`'s
+    /// origin, and an answer that asks for a nonce (``asksForNonce(_:)``) and gave one is followed by one more call,
+    /// never two.
+    ///
+    /// - Throws: `send`'s error; `failure` of ``DPoPError/invalidNonce(reason:)`` for an absurd nonce (not kept).
+    package func answeringNonceChallenge<E: Error>(
+        isolation: isolated (any Actor)? = #isolation, for url: URL, failure: (DPoPError) -> E,
+        _ send: () async throws(E) -> HTTPResponse
+    ) async throws(E) -> HTTPResponse {
+        func keep(_ response: HTTPResponse) throws(E) -> Bool {
+            do {
+                return try remember(nonceFrom: response, for: url)
+            } catch {
+                throw failure(error)
+            }
+        }
+        let response = try await send()
+        guard try keep(response), Self.asksForNonce(response) else { return response }
+        let retried = try await send()
+        _ = try keep(retried)
+        return retried
+    }
+
+    /// Whether `response` asks for a DPoP nonce: an OAuth error `use_dpop_nonce` in a `400` (RFC 9449 §8; the `401`
+    /// or `403` some providers use), or a `401` whose `WWW-Authenticate` has a `DPoP` challenge with that error (§9).
+    static func asksForNonce(_ response: HTTPResponse) -> Bool {
+        guard [400, 401, 403].contains(response.status) else { return false }
+        if response.jsonBody?.objectValue?["error"]?.stringValue == "use_dpop_nonce" { return true }
+        guard response.status == 401, let challenges = AuthenticationChallenges(of: response) else { return false }
+        return challenges.first(schemes: ["dpop"], error: "use_dpop_nonce") != nil
+    }
+
     private func signer(for key: DPoPKey) -> DPoPProofSigner {
         signers.withLock { cached in
             if let signer = cached, signer.key == key { return signer }

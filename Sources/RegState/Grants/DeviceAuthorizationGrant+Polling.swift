@@ -27,8 +27,8 @@ extension DeviceAuthorizationGrant {
 
     /// Under the store's lock: the stored record (with what this process knows more, ``PendingDeviceAuthorization/merged(with:)``)
     /// says whether a poll may leave now; when it may, its reservation is stored before it leaves.
-    func reserve(_ known: PendingDeviceAuthorization) async throws -> Reservation {
-        try await tokens.withExclusiveAccess { () async throws -> Reservation in
+    func reserve(_ known: PendingDeviceAuthorization) async throws(StoreError) -> Reservation {
+        try await tokens.withExclusiveAccess { () async throws(StoreError) -> Reservation in
             // A read the store refuses (a locked device) throws: the poll waits for it, it is not "gone".
             guard let stored = try await tokens.pendingDeviceAuthorization(), stored.deviceCode == known.deviceCode else {
                 return .gone
@@ -65,7 +65,7 @@ extension DeviceAuthorizationGrant {
         var changed = known
         change(&changed, clock.now())
         do {
-            return try await tokens.withExclusiveAccess { () async throws -> PendingDeviceAuthorization in
+            return try await tokens.withExclusiveAccess { () async throws(StoreError) -> PendingDeviceAuthorization in
                 guard let stored = try await tokens.pendingDeviceAuthorization(), stored.deviceCode == known.deviceCode,
                       stored.poller == pollerID else { return changed }
                 var record = stored.merged(with: known)

@@ -48,13 +48,12 @@ struct DeviceAuthorizationGrant: Sendable {
     /// one: asked for, checked and stored, all under the store's lock, so that two processes never start two.
     /// `makeKey` makes the new registration's DPoP key (none when DPoP is off) only when a new one is asked for.
     func begin(makeKey: () async throws(OIDCError) -> DPoPKey?) async -> Result<PendingDeviceAuthorization, RegistrationFailure> {
-        let lease: any StoreLease
-        do {
-            lease = try await tokens.exclusiveAccess()
-        } catch {
-            return .failure(RegistrationFailure(error))
-        }
-        defer { lease.release() }
+        await tokens.withExclusiveAccess(orElse: { .failure(RegistrationFailure($0)) }) { await beginLocked(makeKey: makeKey) }
+    }
+
+    private func beginLocked(makeKey: () async throws(OIDCError) -> DPoPKey?) async
+        -> Result<PendingDeviceAuthorization, RegistrationFailure>
+    {
         let now = clock.now()
         let stored: PendingDeviceAuthorization?
         do {
@@ -154,7 +153,7 @@ struct DeviceAuthorizationGrant: Sendable {
 
     private func remove(where matches: @Sendable (PendingDeviceAuthorization) -> Bool) async {
         do {
-            try await tokens.withExclusiveAccess { () async throws in
+            try await tokens.withExclusiveAccess { () async throws(StoreError) in
                 guard let stored = try await tokens.pendingDeviceAuthorization(), matches(stored) else { return }
                 try await tokens.removePendingDeviceAuthorization(deviceCode: stored.deviceCode)
             }

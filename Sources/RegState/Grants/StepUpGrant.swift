@@ -22,7 +22,7 @@ struct StepUpGrant: Sendable {
         let session: StoredCredentials
         let subject: String
         do {
-            guard let stored = try await tokens.loadOwn(), stored.stage == .confirmed, let profile = stored.profile,
+            guard let stored = try await tokens.readRecord(), stored.stage == .confirmed, let profile = stored.profile,
                   stored.registrationType != .hostSSO
             else { return .failure(.unsupported("a step-up needs a signed-in session that RegState renews")) }
             session = stored
@@ -42,7 +42,7 @@ struct StepUpGrant: Sendable {
             return .failure(RegistrationFailure(error))
         }
         do {
-            try await tokens.withExclusiveAccess { try await tokens.savePendingStepUp(record) }
+            try await tokens.withExclusiveAccess { () async throws(StoreError) in try await tokens.savePendingStepUp(record) }
         } catch {
             return .failure(.storage(error.localizedDescription))
         }
@@ -69,7 +69,7 @@ struct StepUpGrant: Sendable {
         }
         // Taken under the lock: the same redirect twice, or in two processes, finds nothing the second time.
         do {
-            let taken = try await tokens.withExclusiveAccess { () async throws -> PendingStepUp? in
+            let taken = try await tokens.withExclusiveAccess { () async throws(StoreError) -> PendingStepUp? in
                 try await tokens.removePendingStepUp(state: pending.request.state)
             }
             guard taken != nil else { return .failure(.noPendingLogin) }
@@ -106,8 +106,8 @@ struct StepUpGrant: Sendable {
         -> Result<StoredCredentials, RegistrationFailure>
     {
         do {
-            return try await tokens.withExclusiveAccess { () async throws -> Result<StoredCredentials, RegistrationFailure> in
-                guard let record = try await tokens.loadOwn(), record.stage == .confirmed,
+            return try await tokens.withExclusiveAccess { () async throws(StoreError) -> Result<StoredCredentials, RegistrationFailure> in
+                guard let record = try await tokens.readRecord(), record.stage == .confirmed,
                       record.sessionID == pending.sessionID, record.profile?.subject == pending.subject,
                       let stored = try await tokens.storeRenewed(response, profile: profile, over: record)
                 else { return .failure(.pendingLoginSuperseded) }
@@ -121,7 +121,7 @@ struct StepUpGrant: Sendable {
     /// Removes the pending step-up (`state`'s, or whichever when `nil`); the session is untouched.
     func discard(state: String? = nil) async {
         do {
-            try await tokens.withExclusiveAccess { () async throws in
+            try await tokens.withExclusiveAccess { () async throws(StoreError) in
                 _ = try await tokens.removePendingStepUp(state: state)
             }
         } catch {

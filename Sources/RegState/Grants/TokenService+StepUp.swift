@@ -1,11 +1,11 @@
 import Foundation
 
 /// The step-up login in progress, kept in the secure store beside the credentials. The caller holds the store's lock
-/// (``exclusiveAccess()``) around every write.
+/// (``withExclusiveAccess(_:)``) around every write.
 extension TokenService {
     /// Stores `record` in place of any earlier one.
-    func savePendingStepUp(_ record: PendingStepUp) throws {
-        try store.set(try RecordedTime.encoder().encode(record), forKey: PendingStepUp.storeKey)
+    func savePendingStepUp(_ record: PendingStepUp) throws(StoreError) {
+        try save(record, forKey: PendingStepUp.storeKey)
     }
 
     /// The stored step-up of this service's issuer and client, `nil` when there is none; a record that cannot be
@@ -23,7 +23,7 @@ extension TokenService {
     /// Removes the stored step-up: the one with `state` when given (another is left alone), otherwise whichever is
     /// stored. Returns the removed record, when it was this configuration's.
     @discardableResult
-    func removePendingStepUp(state: String?) throws -> PendingStepUp? {
+    func removePendingStepUp(state: String?) throws(StoreError) -> PendingStepUp? {
         let stored = try pendingStepUp()
         if let state, stored?.request.state != state { return nil }
         try store.removeValue(forKey: PendingStepUp.storeKey)

@@ -9,12 +9,9 @@ extension OIDCClient {
     /// - Throws: ``OIDCError/dpop(_:)`` when no proof can be made or the nonce is absurd; transport errors.
     func send(_ request: HTTPRequest, proofKey key: DPoPKey?) async throws(OIDCError) -> HTTPResponse {
         guard let key, let context = dpop else { return try await ResponseReading.send(request, over: transport) }
-        var response = try await sendOnceWithProof(request, key: key, context: context)
-        let fresh = try rememberNonce(of: response, for: request.url, context: context)
-        guard fresh, Self.asksForNonce(response) else { return response }
-        response = try await sendOnceWithProof(request, key: key, context: context)
-        _ = try rememberNonce(of: response, for: request.url, context: context)
-        return response
+        return try await context.answeringNonceChallenge(for: request.url, failure: OIDCError.dpop) { () async throws(OIDCError) in
+            try await sendOnceWithProof(request, key: key, context: context)
+        }
     }
 
     /// The token type rule: a proof's answer is `DPoP` (or, unless DPoP is required, `Bearer`: an unbound session);
@@ -40,20 +37,5 @@ extension OIDCClient {
             throw .dpop(error)
         }
         return try await ResponseReading.send(signed, over: transport)
-    }
-
-    /// Remembers the answer's nonce; `true` when it gave one.
-    private func rememberNonce(of response: HTTPResponse, for url: URL, context: DPoPContext) throws(OIDCError) -> Bool {
-        do {
-            return try context.remember(nonceFrom: response, for: url)
-        } catch {
-            throw .dpop(error)
-        }
-    }
-
-    /// A `400` whose OAuth error is `use_dpop_nonce` (RFC 9449 §8), or the `403` some providers use for it.
-    static func asksForNonce(_ response: HTTPResponse) -> Bool {
-        guard response.status == 400 || response.status == 401 || response.status == 403 else { return false }
-        return response.jsonBody?.objectValue?["error"]?.stringValue == "use_dpop_nonce"
     }
 }

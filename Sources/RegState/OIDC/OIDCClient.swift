@@ -1,7 +1,7 @@
 import Foundation
 
 /// A client of one OpenID provider: discovery, authorization code with PKCE, token exchange and refresh, ID token
-/// validation, userinfo, revocation, and Auth0-style passwordless email login.
+/// validation, revocation, and Auth0-style passwordless email login (RegStateTesting adds userinfo for tests).
 ///
 /// An actor because it caches the discovery document and the signing keys; every network call goes through the
 /// injected ``HTTPTransport``, so the same code runs against a real provider, the simulator and canned test
@@ -9,7 +9,7 @@ import Foundation
 package actor OIDCClient {
     /// The provider and client this instance talks to.
     package nonisolated let configuration: OIDCConfiguration
-    let transport: any HTTPTransport
+    package let transport: any HTTPTransport
     let crypto: any CryptoProvider
     let clock: any RegStateClock
     /// The offset to the provider's clock, estimated from its answers' `Date` headers; ID token time claims are

@@ -85,12 +85,11 @@ public struct AuthorizedTransport: Sendable {
         -> HTTPResponse
     {
         let dpop = service.runner.dpop
-        let response = try await sendBase(try credential.authorizing(request, dpop: dpop))
-        guard credential.isDPoPBound, try remember(nonceFrom: response, for: request.url, in: dpop),
-              Self.asksForNonce(response) else { return response }
-        let retried = try await sendBase(try credential.authorizing(request, dpop: dpop))
-        _ = try remember(nonceFrom: retried, for: request.url, in: dpop)
-        return retried
+        guard credential.isDPoPBound else { return try await sendBase(try credential.authorizing(request, dpop: dpop)) }
+        return try await dpop.answeringNonceChallenge(for: request.url, failure: RegStateServiceError.dpop) {
+            () async throws(RegStateServiceError) in
+            try await sendBase(try credential.authorizing(request, dpop: dpop))
+        }
     }
 
     /// `base`'s answer; no response is ``RegStateServiceError/transport(_:)``.
@@ -100,23 +99,6 @@ public struct AuthorizedTransport: Sendable {
         } catch {
             throw .transport(error)
         }
-    }
-
-    /// Keeps the DPoP nonce `response` carries (``DPoPContext/remember(nonceFrom:for:)``).
-    private func remember(nonceFrom response: HTTPResponse, for url: URL, in dpop: DPoPContext) throws(RegStateServiceError)
-        -> Bool
-    {
-        do {
-            return try dpop.remember(nonceFrom: response, for: url)
-        } catch {
-            throw .dpop(error)
-        }
-    }
-
-    /// A `401` whose `WWW-Authenticate` has a `DPoP` challenge with `error="use_dpop_nonce"` (RFC 9449 §9).
-    static func asksForNonce(_ response: HTTPResponse) -> Bool {
-        guard response.status == 401, let challenges = AuthenticationChallenges(of: response) else { return false }
-        return challenges.first(schemes: ["dpop"], error: "use_dpop_nonce") != nil
     }
 
     /// Whether `response` is an RFC 9470 challenge whose values are refused (it is returned as it came, not renewed

@@ -9,10 +9,10 @@ public struct ClearStateResult: Sendable, Equatable {
     public var installation: InstallationDeregistration
     /// Why the local records remain (the store stayed locked by another process, or a removal failed); `nil` when
     /// everything local was removed. The next launch finds them: call ``RegStateService/clearState()`` again.
-    public var credentialsRemain: String?
+    public var credentialsRemain: StoreError?
 
     /// Creates a result.
-    public init(removedKeys: [String], installation: InstallationDeregistration, credentialsRemain: String? = nil) {
+    public init(removedKeys: [String], installation: InstallationDeregistration, credentialsRemain: StoreError? = nil) {
         self.removedKeys = removedKeys
         self.installation = installation
         self.credentialsRemain = credentialsRemain

@@ -2,9 +2,10 @@ import Foundation
 
 extension RegStateService {
     /// Whether the stored session's tokens are bound to the installation's DPoP key, with the key's RFC 7638
-    /// thumbprint (never the key), for `status`.
+    /// thumbprint (never the key), for `status`: of the record as this service last read or wrote it (the one its
+    /// state comes from; read now when it has read none yet).
     public func tokenBinding() async -> TokenBinding {
-        guard let snapshot = await runner.tokens.snapshot(), snapshot.session != nil else { return .none }
+        guard let snapshot = await runner.tokens.lastSeenSnapshot(), snapshot.session != nil else { return .none }
         guard snapshot.isDPoPBound else { return .bearer }
         do {
             guard let key = try runner.dpop.boundKey(matching: snapshot.dpopThumbprint) else {
@@ -48,9 +49,9 @@ extension RegStateService {
         if let credential = snapshot.record.accessCredential(key: key) { return credential }
         guard waitedForWriter else {
             do {
-                try await runner.tokens.exclusiveAccess().release()
+                try await runner.tokens.withExclusiveAccess { () throws(StoreError) in }
             } catch {
-                throw .storage(error.errorDescription ?? "store")
+                throw .storage(error)
             }
             return try await validCredential(waitedForWriter: true)
         }

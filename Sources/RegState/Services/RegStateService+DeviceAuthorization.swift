@@ -71,7 +71,7 @@ extension RegStateService {
         do {
             stored = try await runner.tokens.pendingDeviceAuthorization()
         } catch {
-            throw .storage(error.errorDescription ?? "unreadable")
+            throw .storage(error)
         }
         guard let pending = stored, !pending.hasExpired(at: clock.now()) else { return nil }
         return pending.verification

@@ -15,12 +15,12 @@ extension RegStateService {
     @discardableResult
     public func logout() async throws(RegStateServiceError) -> LoggedOut {
         let applied = try await apply(.logoutRequested)
-        for case .logoutStoreUnreadable(let reason) in applied.results { throw .storage(reason) }
+        for case .logoutStoreUnreadable(let error) in applied.results { throw .storage(error) }
         for case .logoutRefused(let issue) in applied.events { throw .offline(issue) }
         for result in applied.results {
             switch result {
             case .logoutRefused(let issue): throw .offline(issue)
-            case .credentialsRemain(let reason): throw .credentialsRemain(reason)
+            case .credentialsRemain(let error): throw .credentialsRemain(error)
             case .loggedOut(let loggedOut): return loggedOut
             default: continue
             }

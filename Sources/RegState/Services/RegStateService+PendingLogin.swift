@@ -49,7 +49,7 @@ extension RegStateService {
         do {
             stored = try await runner.tokens.readPendingLogin()
         } catch {
-            throw .storage(error.errorDescription ?? "unreadable")
+            throw .storage(error)
         }
         guard stored != nil else { return }
         try await apply(.pendingLoginResumed)

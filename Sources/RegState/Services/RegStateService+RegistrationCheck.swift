@@ -35,7 +35,7 @@ extension RegStateService {
         } catch {
             // The backend asked to wait (429, or 503 with `Retry-After`): every backend call this install makes waits.
             if let retryAfter = error.retryAfter {
-                try? await runner.tokens.recordTransientFailureLocked(.securityToken, issue: TransientIssue(error),
+                try? await runner.tokens.recordTransientFailure(.securityToken, issue: TransientIssue(error),
                                                                        retryAfter: retryAfter)
             }
             throw .backend(error)
@@ -52,11 +52,11 @@ extension RegStateService {
                                 name: picked.name ?? profile.name, picture: profile.picture)
         let written: Bool?
         do {
-            let lease = try await runner.tokens.exclusiveAccess()
-            defer { lease.release() }
-            written = try await runner.tokens.refreshProfile(refreshed)
+            written = try await runner.tokens.withExclusiveAccess { () async throws(StoreError) in
+                try await runner.tokens.refreshProfile(refreshed)
+            }
         } catch {
-            throw .storage("the profile could not be stored")
+            throw .storage(error)
         }
         // `nil`: the stored credentials changed meanwhile (logout, another user): nothing is written.
         guard let changed = written else { throw .noSession }

@@ -149,7 +149,7 @@ extension RegStateService {
         switch error {
         case .noSession: .noSession
         case .authorization(let error): error
-        case .storage(let reason): .storage(reason)
+        case .storage(let error): .storage(error)
         case .backend(let error): await securityTokenFailure(error)
         }
     }
@@ -160,7 +160,7 @@ extension RegStateService {
         guard error.isTransient else { return .backend(error == .unauthorized ? .invalidIDToken : error) }
         let issue = TransientIssue(error)
         do {
-            try await runner.tokens.recordTransientFailureLocked(.securityToken, issue: issue, retryAfter: error.retryAfter)
+            try await runner.tokens.recordTransientFailure(.securityToken, issue: issue, retryAfter: error.retryAfter)
         } catch {
             logger.log(.warning, "the backoff hold could not be stored: \(error.localizedDescription)")
         }

@@ -122,7 +122,7 @@ extension RegStateService {
     public func handleForcedLogout() async throws(RegStateServiceError) {
         await flights.security.fail(.backend(.forcedLogout))
         let applied = try await apply(.forcedLogout)
-        for case .credentialsRemain(let reason) in applied.results { throw .credentialsRemain(reason) }
+        for case .credentialsRemain(let error) in applied.results { throw .credentialsRemain(error) }
     }
 
     /// Wipes all local state: every record RegState writes (credentials, profile, installation id, pending login, DPoP
@@ -141,7 +141,7 @@ extension RegStateService {
         let applied = try? await apply(.clearStateRequested)
         let after = Set(storedKeys())
         var installation = InstallationDeregistration.noBackend
-        var remain: String?
+        var remain: StoreError?
         for case .cleared(let deregistration, let reason) in applied?.results ?? [] { (installation, remain) = (deregistration, reason) }
         return ClearStateResult(removedKeys: before.filter { !after.contains($0) }, installation: installation,
                                 credentialsRemain: remain)

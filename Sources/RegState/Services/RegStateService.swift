@@ -139,9 +139,9 @@ public actor RegStateService {
 
     // MARK: The journal
 
-    /// The journal, oldest first; ``RegStateServiceError/storage(_:)`` when it cannot be read.
+    /// The journal, oldest first; ``RegStateServiceError/journal(_:)`` when it cannot be read.
     public func journalEntries() throws(RegStateServiceError) -> [JournalEntry] {
-        try readingJournal { try recorder.entries() }
+        try readingJournal { () throws(JournalError) in try recorder.entries() }
     }
 
     /// How many journal lines ``journalEntries()`` leaves out because they cannot be read (damaged, out of range, or
@@ -155,11 +155,11 @@ public actor RegStateService {
         try recorder.storedFold()
     }
 
-    private func readingJournal<T>(_ read: () throws -> T) throws(RegStateServiceError) -> T {
+    private func readingJournal<T>(_ read: () throws(JournalError) -> T) throws(RegStateServiceError) -> T {
         do {
             return try read()
         } catch {
-            throw .storage(error.localizedDescription)
+            throw .journal(error)
         }
     }
 
@@ -290,7 +290,7 @@ public actor RegStateService {
             await runner.clearProvisionalTokens()
             return .nothing
         case .clearAllTokens:
-            if let reason = await runner.clearAllTokens() { return await answer(.credentialsRemain(reason), feeding: nil) }
+            if let error = await runner.clearAllTokens() { return await answer(.credentialsRemain(error), feeding: nil) }
             return await answer(nil, feeding: .credentialsCleared)
         case .clearEverything:
             let (deregistration, remain) = await runner.clearEverything()

@@ -49,12 +49,15 @@ public enum RegStateServiceError: Error, Sendable, Equatable {
     case transport(TransportError)
     /// The caller's task was cancelled while it waited (for a renewal, say); the work goes on for the others.
     case cancelled
-    /// The journal or the secure store could not be read (the reason; never a token).
-    case storage(String)
+    /// The secure store could not be read or written (``StoreError/isRecoverable`` says whether a later call may
+    /// succeed: a locked device, a busy lock); never a token.
+    case storage(StoreError)
+    /// The event journal could not be read.
+    case journal(JournalError)
     /// The session ended (a logout, or the backend's forced logout), but its credentials could not be removed from
-    /// the secure store (the store's reason: its lock not taken in time, a write refused, a locked device). They are
+    /// the secure store (the store's error: its lock not taken in time, a write refused, a locked device). They are
     /// still on the device, and the next launch finds the session: ``RegStateService/clearState()`` removes them.
-    case credentialsRemain(String)
+    case credentialsRemain(StoreError)
 
     /// The failure a renewal ended in, as a call reports it: a transient one is ``offline(_:)``, the others
     /// ``renewal(_:)``.
@@ -107,9 +110,10 @@ extension RegStateServiceError: LocalizedError {
         case .dpop(let error): error.errorDescription
         case .transport(let error): error.errorDescription
         case .cancelled: "The call was cancelled."
-        case .storage(let reason): "The stored data could not be read (\(reason))."
-        case .credentialsRemain(let reason):
-            "The session was ended, but its credentials could not be removed from this device (\(reason)); try again."
+        case .storage(let error): "The stored data could not be read (\(error.localizedDescription))."
+        case .journal(let error): error.errorDescription
+        case .credentialsRemain(let error):
+            "The session was ended, but its credentials could not be removed from this device (\(error.localizedDescription)); try again."
         }
     }
 }

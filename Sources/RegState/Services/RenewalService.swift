@@ -85,14 +85,12 @@ package actor RenewalService {
     /// One grant, holding the store's lock from the read of the refresh token to the write of its successor, so
     /// processes sharing the store renew one token once (another process's replacement is used, nothing is sent).
     private func grant(replacing staleAccessToken: String?) async -> RenewalOutcome {
-        let lease: any StoreLease
-        do {
-            lease = try await tokens.exclusiveAccess()
-        } catch {
-            return .ran(.failure(.storage(error.errorDescription ?? "the store is busy"),
-                                 stored: await tokens.storedSession()))
-        }
-        defer { lease.release() }
+        await tokens.withExclusiveAccess(orElse: { error in
+            .ran(.failure(.storage(error.errorDescription ?? "the store is busy"), stored: await tokens.storedSession()))
+        }, { await grantUnderLock(replacing: staleAccessToken) })
+    }
+
+    private func grantUnderLock(replacing staleAccessToken: String?) async -> RenewalOutcome {
         // A store that cannot be read now (a locked device) is a recoverable storage failure, not "no refresh
         // token": the session is kept and the renewal is tried again later.
         let record: StoredCredentials?
@@ -144,7 +142,7 @@ package actor RenewalService {
         let failure = classify(error, stored: stored, presented: presented)
         if case .transient(let issue) = failure {
             do {
-                try await tokens.recordTransientFailure(.accessToken, issue: issue, retryAfter: error.retryAfter)
+                try await tokens.recordTransientFailure(.accessToken, issue: issue, retryAfter: error.retryAfter, underLock: true)
             } catch {
                 // The hold is a courtesy to the provider: a store that cannot take it now leaves the next call free.
             }

@@ -6,9 +6,16 @@ import Foundation
 extension TokenService {
     /// A renewal of `carrier`'s token failed transiently at now, for `issue` (the server asked to wait `retryAfter`,
     /// when it did): stores the next hold of the chain, and the issue held calls answer with, over the record as it is
-    /// now. The caller holds the store's lock. Nothing when the policy holds nothing or no session's record is stored.
-    func recordTransientFailure(_ carrier: TokenCarrier, issue: TransientIssue, retryAfter: TimeInterval?) throws {
-        guard holdPolicy.holdsTransientFailures, var credentials = try loadOwn() else { return }
+    /// now, under the store's lock (taken here unless `underLock`: the caller holds it). Nothing when the policy holds
+    /// nothing or no session's record is stored.
+    func recordTransientFailure(_ carrier: TokenCarrier, issue: TransientIssue, retryAfter: TimeInterval?,
+                                underLock: Bool = false) async throws(StoreError) {
+        guard underLock else {
+            return try await withExclusiveAccess { () async throws(StoreError) in
+                try await recordTransientFailure(carrier, issue: issue, retryAfter: retryAfter, underLock: true)
+            }
+        }
+        guard holdPolicy.holdsTransientFailures, var credentials = try readRecord() else { return }
         let now = clock.now()
         switch carrier {
         case .accessToken:
@@ -21,14 +28,5 @@ extension TokenService {
             credentials.securityTokenBackoffIssue = issue
         }
         try save(credentials)
-    }
-
-    /// ``recordTransientFailure(_:issue:retryAfter:)`` under the store's lock, for a caller that does not hold it.
-    func recordTransientFailureLocked(_ carrier: TokenCarrier, issue: TransientIssue, retryAfter: TimeInterval?)
-        async throws
-    {
-        let lease = try await exclusiveAccess()
-        defer { lease.release() }
-        try recordTransientFailure(carrier, issue: issue, retryAfter: retryAfter)
     }
 }

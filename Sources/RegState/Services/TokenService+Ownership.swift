@@ -9,12 +9,15 @@ extension TokenService {
     /// configuration's credentials are left alone. Call under the store's lock. Returns whether the stored session
     /// was this one's (or none was stored): its DPoP key may go too.
     @discardableResult
-    package func clearAll(keepingOngoingAccess: Bool = false) throws -> Bool {
+    package func clearAll(keepingOngoingAccess: Bool = false) throws(StoreError) -> Bool {
         // Whose record it is comes from reads that throw: a store that cannot read it now (a locked device) removes
         // nothing. Read as "none stored", another configuration's record was taken for this one's, and removed
         // once the device unlocked for the removal.
         let ours = try holdsStoredSession()
-        if ours, !(try isBoundElsewhere()) { try store.removeValue(forKey: Self.credentialsKey) }
+        if ours, !(try isBoundElsewhere()) {
+            try store.removeValue(forKey: Self.credentialsKey)
+            seen = .some(nil)
+        }
         try store.removeValue(forKey: Self.quarantineKey)
         if let pending = pendingLogin(), owned.pendingLogins.contains(pending.request.state) {
             try store.removeValue(forKey: PendingLogin.storeKey)
@@ -52,10 +55,11 @@ extension TokenService {
 
     /// Removes the provisional tokens this service wrote (Retry, or a failure before confirmation); confirmed
     /// ones, and another process's provisional tokens, are left alone. Call under the store's lock.
-    package func clearProvisional() throws {
+    package func clearProvisional() throws(StoreError) {
         guard let own = owned.provisional, let credentials = try? load() else { return }
         if credentials.stage == .provisional, credentials.sessionID == own {
             try store.removeValue(forKey: Self.credentialsKey)
+            seen = .some(nil)
         }
         owned.provisional = nil
     }
@@ -63,13 +67,14 @@ extension TokenService {
     /// At launch: provisional tokens (an app killed on the confirmation page) are removed, with the DPoP key that
     /// registration promoted for them, under the store's lock. A key another registration has put there since stays.
     func removeAbandonedProvisional(dpop: DPoPContext) async {
-        guard let record = try? loadOwn(), record.stage == .provisional else { return }
-        guard let lease = try? await exclusiveAccess() else { return }
-        defer { lease.release() }
-        guard let current = try? loadOwn(), current.stage == .provisional else { return }
-        guard (try? store.removeValue(forKey: Self.credentialsKey)) != nil else { return }
-        if let thumbprint = current.dpopThumbprint, (try? dpop.keys.load())?.thumbprint == thumbprint {
-            dpop.forgetSession(removingKey: true)
+        guard let record = try? readRecord(), record.stage == .provisional else { return }
+        try? await withExclusiveAccess { () throws(StoreError) in
+            guard let current = try readRecord(), current.stage == .provisional else { return }
+            try store.removeValue(forKey: Self.credentialsKey)
+            seen = .some(nil)
+            if let thumbprint = current.dpopThumbprint, (try? dpop.keys.load())?.thumbprint == thumbprint {
+                dpop.forgetSession(removingKey: true)
+            }
         }
     }
 }

@@ -3,11 +3,11 @@ import Foundation
 /// The social login in progress, kept in the secure store beside the credentials: written when the
 /// authorization URL is issued, taken (read and removed in one step) when its redirect arrives, removed when the
 /// login is cancelled, superseded, fails, or the user logs out or clears the state. The caller holds the store's lock
-/// (``exclusiveAccess()``) around every call, so that two processes cannot both take one login.
+/// (``withExclusiveAccess(_:)``) around every call, so that two processes cannot both take one login.
 extension TokenService {
     /// Stores `login` in place of any earlier one (a newer begin supersedes an older pending login).
-    func savePendingLogin(_ login: PendingLogin) throws {
-        try store.set(try RecordedTime.encoder().encode(login), forKey: PendingLogin.storeKey)
+    func savePendingLogin(_ login: PendingLogin) throws(StoreError) {
+        try save(login, forKey: PendingLogin.storeKey)
         owned.wrotePendingLogin(state: login.request.state)
     }
 
@@ -38,7 +38,7 @@ extension TokenService {
     ///
     /// - Returns: the login taken, `nil` when there was none (or only another one).
     /// - Throws: ``StoreError`` when it cannot be read now (a locked device: nothing is removed) or removed.
-    func takePendingLogin(state: String?) throws -> PendingLogin? {
+    func takePendingLogin(state: String?) throws(StoreError) -> PendingLogin? {
         // A read the store refuses is not "none": removing the record after it destroyed the login it could not read.
         let stored = try readPendingLogin()
         if let state, let stored, stored.request.state != state { return nil }

@@ -21,37 +21,35 @@ extension TokenService {
         guard let stored = record?.hold(of: token, carrier: carrier), stored.holds(at: now) else { return nil }
         let cut = stored.clamped(at: now)
         guard cut != stored else { return stored.until }
-        do {
-            let lease = underLock ? nil : try await exclusiveAccess()
-            defer { lease?.release() }
-            // Re-read under the lock: the hold is cut only on the record it was read from.
-            if var credentials = try loadOwn(), credentials.hold(of: token, carrier: carrier) == stored {
+        // Re-read under the lock: the hold is cut only on the record it was read from.
+        func storeCut() throws(StoreError) {
+            if var credentials = try readRecord(), credentials.hold(of: token, carrier: carrier) == stored {
                 credentials.setHold(cut, for: carrier)
                 try save(credentials)
             }
-        } catch {
-            // Not stored now (the lock not taken in time, a write refused): held for the cut all the same, and the
-            // next rejection cuts it again.
         }
+        // Not stored now (the lock not taken in time, a write refused): held for the cut all the same, and the next
+        // rejection cuts it again.
+        if underLock { try? storeCut() } else { try? await withExclusiveAccess(storeCut) }
         return cut.until
     }
 
     /// `token` was rejected right after a renewal: holds it, under the store's lock, so that no process renews it for
     /// a rejection before the hold has passed. Nothing when another token is stored now, or it is held already.
-    func holdRejected(_ token: String, carrier: TokenCarrier) async throws {
-        let lease = try await exclusiveAccess()
-        defer { lease.release() }
-        guard var credentials = try loadOwn(), credentials.token(of: carrier) == token else { return }
-        let now = clock.now()
-        let stored = credentials.hold(of: token, carrier: carrier)
-        if let stored, stored.holds(at: now) {
-            // Held already; a hold reaching further than its backoff from now is cut to it.
-            let cut = stored.clamped(at: now)
-            guard cut != stored else { return }
-            credentials.setHold(cut, for: carrier)
-        } else {
-            credentials.setHold(.after(stored, at: now), for: carrier)
+    func holdRejected(_ token: String, carrier: TokenCarrier) async throws(StoreError) {
+        try await withExclusiveAccess { () throws(StoreError) in
+            guard var credentials = try readRecord(), credentials.token(of: carrier) == token else { return }
+            let now = clock.now()
+            let stored = credentials.hold(of: token, carrier: carrier)
+            if let stored, stored.holds(at: now) {
+                // Held already; a hold reaching further than its backoff from now is cut to it.
+                let cut = stored.clamped(at: now)
+                guard cut != stored else { return }
+                credentials.setHold(cut, for: carrier)
+            } else {
+                credentials.setHold(.after(stored, at: now), for: carrier)
+            }
+            try save(credentials)
         }
-        try save(credentials)
     }
 }

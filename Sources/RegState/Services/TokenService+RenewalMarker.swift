@@ -7,7 +7,7 @@ extension TokenService {
     /// the write that stores the answer, so a mark found at the next renewal means the previous one was interrupted
     /// after the grant may have reached the provider. An earlier mark is kept (its time is when the lost answer was
     /// asked for).
-    package func markRenewalStarted(on record: StoredCredentials) throws -> StoredCredentials {
+    package func markRenewalStarted(on record: StoredCredentials) throws(StoreError) -> StoredCredentials {
         guard record.renewalStartedAt == nil else { return record }
         var marked = record
         marked.renewalStartedAt = clock.now()
@@ -18,7 +18,7 @@ extension TokenService {
     /// Removes the mark of a renewal whose answer arrived but was deliberately not used (its ID token failed
     /// validation): nothing was lost in transit. Only a rotated refresh token is kept of that answer: the provider has
     /// retired the one presented, so without it the next renewal would be refused as a reuse.
-    package func clearRenewalMark(on marked: StoredCredentials, keepingRotationOf answer: TokenResponse) throws {
+    package func clearRenewalMark(on marked: StoredCredentials, keepingRotationOf answer: TokenResponse) throws(StoreError) {
         var cleared = marked
         cleared.renewalStartedAt = nil
         cleared.keepRefreshToken(of: answer, at: answer.receivedAt ?? clock.now())

@@ -7,9 +7,11 @@ extension TokenService {
 
     /// Stores a host-mode session in the credentials record (confirmed, ``RegistrationType/hostSSO``): the ID token
     /// the host pushed, its profile and the security token bought with it, whose expiry is the session's.
-    func storeHostSession(idToken: String, profile: Profile, securityToken: String, expiresAt: Date) throws -> StoredSession {
+    func storeHostSession(idToken: String, profile: Profile, securityToken: String, expiresAt: Date)
+        throws(StoreError) -> StoredSession
+    {
         // A host's renewed token keeps the session it renews; a first one begins a session.
-        let session = (try? loadOwn())?.sessionID ?? UUID().uuidString
+        let session = (try? readRecord())?.sessionID ?? UUID().uuidString
         var credentials = StoredCredentials(
             stage: .confirmed, registrationType: .hostSSO, profile: profile, idToken: idToken, accessToken: "",
             refreshToken: nil, expiresAt: expiresAt, securityToken: securityToken, securityTokenExpiresAt: expiresAt,
@@ -17,7 +19,7 @@ extension TokenService {
         credentials.sessionID = session
         try save(credentials)
         owned.session = session
-        return try summary(of: credentials)
+        return StoredSession(registrationType: .hostSSO, expiresAt: expiresAt, profile: profile)
     }
 
     /// Stores a renewed security token (with its ``RejectionHold`` when `forRejection`) and returns `true`, only if

@@ -3,7 +3,7 @@ import Foundation
 /// Every write of the credentials record: provisional, confirmed, renewed, cleared.
 extension TokenService {
     /// Installs the agreed non-native token (Active **A**).
-    package func installNonNativeToken(_ token: String) throws {
+    package func installNonNativeToken(_ token: String) throws(StoreError) {
         try save(bound(StoredCredentials(stage: .nonNative, accessToken: token)))
     }
 
@@ -11,33 +11,34 @@ extension TokenService {
     /// thumbprint of the DPoP key they are bound to, when they are.
     @discardableResult
     package func storeProvisional(_ tokens: TokenResponse, registrationType: RegistrationType, profile: Profile,
-                                  dpopThumbprint: String? = nil) throws -> StoredSession {
+                                  dpopThumbprint: String? = nil) throws(StoreError) -> StoredSession {
         // The lifetimes count from when the tokens arrived (``TokenResponse/receivedAt``), not from now.
         let now = tokens.receivedAt ?? clock.now()
+        let session = StoredSession(
+            registrationType: registrationType, expiresAt: tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime),
+            refreshExpiresAt: tokens.refreshExpiresIn.map { RecordedTime.expiry(after: $0, from: now) }, profile: profile)
         var credentials = StoredCredentials(
             stage: .provisional, registrationType: registrationType, profile: profile, idToken: tokens.idToken,
-            accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-            expiresAt: tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime),
-            refreshExpiresAt: tokens.refreshExpiresIn.map { RecordedTime.expiry(after: $0, from: now) },
-            tokenType: tokens.tokenType)
+            accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: session.expiresAt,
+            refreshExpiresAt: session.refreshExpiresAt, tokenType: tokens.tokenType)
         credentials.issuedAt = now
         credentials.dpopThumbprint = tokens.isDPoPBound ? dpopThumbprint : nil
         credentials.sessionID = UUID().uuidString
         try save(bound(credentials))
         owned.session = credentials.sessionID
         owned.provisional = credentials.sessionID
-        return try summary(of: credentials)
+        return session
     }
 
     /// Promotes the provisional tokens to confirmed, with the backend's security token when there is one; its
     /// lifetime counts from `securityTokenReceivedAt` (when the backend's grant arrived; now when not given).
     ///
-    /// - Throws: ``TokenServiceError/nothingProvisional`` or ``StoreError``.
+    /// - Returns: the confirmed session; `nil` when there are no provisional tokens (of this configuration) to confirm.
     @discardableResult
     package func confirm(securityToken: String? = nil, securityTokenLifetime: TimeInterval? = nil,
-                         securityTokenReceivedAt: Date? = nil) throws -> StoredSession {
-        guard var credentials = try loadOwn(), credentials.stage == .provisional else {
-            throw TokenServiceError.nothingProvisional
+                         securityTokenReceivedAt: Date? = nil) throws(StoreError) -> StoredSession? {
+        guard var credentials = try readRecord(), credentials.stage == .provisional, let session = credentials.summary else {
+            return nil
         }
         credentials.stage = .confirmed
         credentials.securityToken = securityToken
@@ -46,7 +47,7 @@ extension TokenService {
         try save(credentials)
         owned.session = credentials.sessionID
         owned.provisional = nil
-        return try summary(of: credentials)
+        return session
     }
 
     /// Stores the result of a refresh-token grant over `record`, the record the renewal read under the store's lock
@@ -55,7 +56,7 @@ extension TokenService {
     /// resurrecting a session a logout ended. A response without `refresh_token` keeps the old one; a new one is
     /// written in the same atomic write as the new access token, before anyone receives it.
     package func storeRenewed(_ tokens: TokenResponse, profile: Profile?, over record: StoredCredentials,
-                              forRejection: Bool = false) throws -> StoredCredentials? {
+                              forRejection: Bool = false) throws(StoreError) -> StoredCredentials? {
         guard record.stage == .confirmed else { return nil }
         var credentials = record
         let now = tokens.receivedAt ?? clock.now()
@@ -78,8 +79,8 @@ extension TokenService {
     /// the same subject are stored; the issuer stays the ID token's.
     ///
     /// - Returns: whether anything changed; `nil` when the stored credentials are not (or no longer) that user's.
-    package func refreshProfile(_ profile: Profile) throws -> Bool? {
-        guard var credentials = try loadOwn(), credentials.stage == .confirmed,
+    package func refreshProfile(_ profile: Profile) throws(StoreError) -> Bool? {
+        guard var credentials = try readRecord(), credentials.stage == .confirmed,
               let stored = credentials.profile, stored.subject == profile.subject else { return nil }
         var refreshed = profile
         refreshed.issuer = stored.issuer
@@ -98,12 +99,13 @@ extension TokenService {
 
     /// Removes every record RegState writes (``everyRecordKey``), ongoing access included, with the installation id
     /// (clear-state); returns the removed keys.
-    package func clearEverything() throws -> [String] {
+    package func clearEverything() throws(StoreError) -> [String] {
         var removed: [String] = []
         for key in Self.everyRecordKey where try store.data(forKey: key) != nil {
             try store.removeValue(forKey: key)
             removed.append(key)
         }
+        seen = .some(nil)
         return removed
     }
 }

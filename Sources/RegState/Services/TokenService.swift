@@ -22,6 +22,9 @@ package actor TokenService {
     let store: any SecureStore
     /// The last record decoded and the bytes it came from: the same bytes are not decoded again.
     private var decoded: (data: Data, credentials: StoredCredentials)?
+    /// The record this service last read or wrote (`.some(nil)`: none, or not this configuration's); `nil` before
+    /// its first read.
+    var seen: StoredCredentials??
     /// What this service itself wrote or took up (``TokenService+Ownership.swift``): the session it holds, the
     /// provisional tokens and the pending logins it wrote. A session's end, a failed or abandoned registration
     /// removes only these, decided under the store's lock.
@@ -54,15 +57,26 @@ package actor TokenService {
         self.assumedLifetime = assumedLifetime
     }
 
-    /// Takes the store's exclusive lock (between processes for a ``FileSecureStore``), waiting at most
-    /// ``lockTimeout``. Renewal, confirm, logout and clear-state hold it around their read-modify-write.
-    package nonisolated func exclusiveAccess() async throws(StoreError) -> any StoreLease {
-        try await store.acquireExclusiveAccess(timeout: lockTimeout)
+    /// `body` under the store's exclusive lock (between processes for a ``FileSecureStore``), released however `body`
+    /// ends; the lock waited for at most ``lockTimeout``. Every read-modify-write that can race a renewal holds it.
+    func withExclusiveAccess<T>(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws(StoreError) -> T
+    ) async throws(StoreError) -> T {
+        try await withExclusiveAccess(orElse: { error throws(StoreError) in throw error }, body)
     }
 
-    /// `body` under the store's lock (``exclusiveAccess()``), released however `body` ends.
-    nonisolated func withExclusiveAccess<T>(_ body: () async throws -> T) async throws -> T {
-        let lease = try await exclusiveAccess()
+    /// `body` under the store's lock, released however `body` ends; what `unavailable` makes of the store's error
+    /// when the lock cannot be taken (not in time, a lock file that cannot be opened). The one place a lease is taken.
+    func withExclusiveAccess<T, E: Error>(
+        isolation: isolated (any Actor)? = #isolation, orElse unavailable: (StoreError) async throws(E) -> T,
+        _ body: () async throws(E) -> T
+    ) async throws(E) -> T {
+        let lease: any StoreLease
+        do {
+            lease = try await store.acquireExclusiveAccess(timeout: lockTimeout)
+        } catch {
+            return try await unavailable(error)
+        }
         defer { lease.release() }
         return try await body()
     }
@@ -84,21 +98,22 @@ package actor TokenService {
     package func inspectWithAccessToken() -> (status: StoredTokenStatus, expiredAccessToken: String?) {
         let data: Data?
         do {
-            data = try store.data(forKey: Self.credentialsKey)
+            data = try storedData()
         } catch {
             return (.unreadable(reason: error.localizedDescription), nil)
         }
-        let credentials: StoredCredentials?
-        do {
-            credentials = try data.map(self.credentials(in:))
-        } catch .corrupt {
-            quarantine()
-            return (.corrupt(reason: TokenServiceError.corrupt.errorDescription ?? "damaged"), nil)
-        } catch .boundElsewhere(let mismatch) {
-            // Another configuration's credentials: not read, not moved, not removed.
-            return (.boundElsewhere(mismatch), nil)
+        var credentials: StoredCredentials?
+        do throws(TokenServiceError) {
+            if let data { credentials = try self.credentials(in: data) }
         } catch {
-            return (.unreadable(reason: error.localizedDescription), nil)
+            switch error {
+            case .corrupt:
+                quarantine()
+                return (.corrupt(reason: TokenServiceError.corrupt.errorDescription ?? "damaged"), nil)
+            case .boundElsewhere(let mismatch):
+                // Another configuration's credentials: not read, not moved, not removed.
+                return (.boundElsewhere(mismatch), nil)
+            }
         }
         let status = inspectRecord(credentials)
         guard case .expired = status else { return (status, nil) }
@@ -131,6 +146,13 @@ package actor TokenService {
         (try? load()).map(snapshot(of:))
     }
 
+    /// The record as this service last read or wrote it, without reading the store again (read now when it has
+    /// seen none yet): for facts shown beside the state the service settled on, from the read that settled it.
+    package func lastSeenSnapshot() -> TokenSnapshot? {
+        guard let seen else { return snapshot() }
+        return seen.map(snapshot(of:))
+    }
+
     /// ``snapshot()`` for an access-token answer: a store that cannot be read now (a locked device, a cancelled
     /// prompt, an I/O error) throws instead of answering "nothing stored", so an unreadable record is never taken for
     /// a missing session (the launch keeps an unreadable store the same way). A damaged or foreign record is `nil`.
@@ -146,7 +168,7 @@ package actor TokenService {
     /// The credentials record, throwing only the store's own errors: `nil` when there is none, or it is damaged or
     /// bound to another configuration (the cases ``snapshot()`` also answers `nil` for).
     package func readRecord() throws(StoreError) -> StoredCredentials? {
-        guard let data = try store.data(forKey: Self.credentialsKey) else { return nil }
+        guard let data = try storedData() else { return nil }
         return try? credentials(in: data)
     }
 
@@ -181,48 +203,54 @@ package actor TokenService {
 
     /// The installation identifier: random, created on first use, kept until clear-state, so the backend can tell
     /// a reinstalled or wiped device from the one it knew.
-    package func installationID() throws -> String {
+    package func installationID() throws(StoreError) -> String {
         if let data = try store.data(forKey: Self.installationKey), let id = String(data: data, encoding: .utf8), !id.isEmpty {
             return id
         }
-        let id = Base64URL.encode(try crypto.randomBytes(count: 16))
+        let bytes: Data
+        do {
+            bytes = try crypto.randomBytes(count: 16)
+        } catch {
+            throw .writeFailed(key: Self.installationKey, reason: error.errorDescription ?? "no random bytes")
+        }
+        let id = Base64URL.encode(bytes)
         try store.set(Data(id.utf8), forKey: Self.installationKey)
         return id
     }
 
     func load() throws -> StoredCredentials? {
-        guard let data = try store.data(forKey: Self.credentialsKey) else { return nil }
+        guard let data = try storedData() else { return nil }
         return try credentials(in: data)
+    }
+
+    /// The credentials record's bytes now (what this service has seen is none when there are none).
+    private func storedData() throws(StoreError) -> Data? {
+        let data = try store.data(forKey: Self.credentialsKey)
+        if data == nil { seen = .some(nil) }
+        return data
     }
 
     /// The credentials record `data` holds.
     private func credentials(in data: Data) throws(TokenServiceError) -> StoredCredentials {
+        seen = .some(nil)
+        var credentials: StoredCredentials
         // Many callers at once read one record: decode it once per distinct content, whoever wrote it.
         if let decoded, decoded.data == data {
-            try checkBinding(of: decoded.credentials)
-            return decoded.credentials
+            credentials = decoded.credentials
+        } else {
+            // One reader (the strict one of the launch path) for every record any version wrote.
+            guard let read = StoredCredentials.read(data) else { throw .corrupt }
+            credentials = adopted(read)
+            decoded = (data, credentials)
         }
-        // One reader (the strict one of the launch path) for every record any version wrote.
-        guard let read = StoredCredentials.read(data) else { throw .corrupt }
-        let credentials = adopted(read)
-        decoded = (data, credentials)
         try checkBinding(of: credentials)
+        seen = credentials
         return credentials
-    }
-
-    /// ``load()``, with another configuration's record read as none.
-    func loadOwn() throws -> StoredCredentials? {
-        guard let data = try store.data(forKey: Self.credentialsKey) else { return nil }
-        do {
-            return try credentials(in: data)
-        } catch .boundElsewhere {
-            return nil
-        }
     }
 
     /// Whether the stored record belongs to another issuer or client; throws when the store cannot be read now.
     func isBoundElsewhere() throws(StoreError) -> Bool {
-        guard let data = try store.data(forKey: Self.credentialsKey) else { return false }
+        guard let data = try storedData() else { return false }
         do {
             _ = try credentials(in: data)
             return false
@@ -235,6 +263,18 @@ package actor TokenService {
 
     func save(_ credentials: StoredCredentials) throws(StoreError) {
         try store.set(credentials.encoded, forKey: Self.credentialsKey)
+        seen = credentials
+    }
+
+    /// Stores `record` (a pending login, device authorization or step-up) under `key`, in place of any earlier one.
+    func save<Record: Encodable>(_ record: Record, forKey key: String) throws(StoreError) {
+        let data: Data
+        do {
+            data = try RecordedTime.encoder().encode(record)
+        } catch {
+            throw .writeFailed(key: key, reason: "the record cannot be encoded")
+        }
+        try store.set(data, forKey: key)
     }
 
     private func quarantine() {
@@ -244,8 +284,9 @@ package actor TokenService {
         try? store.removeValue(forKey: Self.credentialsKey)
     }
 
-    func summary(of credentials: StoredCredentials) throws -> StoredSession {
-        guard let summary = credentials.summary else { throw TokenServiceError.corrupt }
+    /// The summary of `credentials`; ``TokenServiceError/corrupt`` when they lack a registration.
+    func summary(of credentials: StoredCredentials) throws(TokenServiceError) -> StoredSession {
+        guard let summary = credentials.summary else { throw .corrupt }
         return summary
     }
 }

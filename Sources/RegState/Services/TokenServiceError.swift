@@ -4,8 +4,6 @@ import Foundation
 package enum TokenServiceError: Error, Sendable, Equatable {
     /// The stored credentials record is not readable (it is set aside by ``TokenService/inspect()``).
     case corrupt
-    /// There are no provisional tokens to confirm.
-    case nothingProvisional
     /// The stored credentials belong to another issuer or client; they are not used (and not touched).
     case boundElsewhere(CredentialBindingMismatch)
 }
@@ -15,7 +13,6 @@ extension TokenServiceError: LocalizedError {
     package var errorDescription: String? {
         switch self {
         case .corrupt: "The stored credentials are damaged."
-        case .nothingProvisional: "There is no pending registration to confirm."
         case .boundElsewhere(let mismatch): "Not used: \(mismatch.sentence)."
         }
     }

@@ -28,7 +28,7 @@ struct LockedDeviceBindingTests {
             let result = try await other.logout()
             Issue.record("the logout claimed \(result.result) with the record unread")
         } catch {
-            #expect("\(error)".contains("locked"), "got: \(error)")
+            #expect(error == .credentialsRemain(.interactionNotAllowed(key: TokenService.credentialsKey)), "got: \(error)")
         }
         #expect(try device.store.data(forKey: TokenService.credentialsKey) == record, "the world client's record stays")
         #expect(await device.launch().start().letter == "B")

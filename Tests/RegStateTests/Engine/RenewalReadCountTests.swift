@@ -68,6 +68,22 @@ struct RenewalReadCountTests {
         #expect(credential.isDPoPBound)
         #expect(try device.credentials()["access_token"]?.stringValue == credential.token)
     }
+
+    @Test("given a stored session that needs no renewal, when a relaunch settles and shows its binding and sign-in, then the record is read once")
+    func statusReadsOnce() async throws {
+        let device = try SimulatedDevice()
+        _ = try await device.registeredService()
+        let relaunched = device.launch()
+        let before = device.store.readCount(forKey: Self.key)
+        #expect(await relaunched.start().letter == "B")
+        #expect(await relaunched.tokenBinding() == .bearer)
+        #expect(await relaunched.signInAssurance()?.authenticatedAt != nil)
+        let reads = device.store.readCount(forKey: Self.key) - before
+        #expect(reads == 1, "`status` read the credentials record \(reads) times")
+        try await relaunched.logout()
+        #expect(await relaunched.tokenBinding() == .none)
+        #expect(await relaunched.signInAssurance() == nil)
+    }
 }
 
 extension SimulatedDevice {

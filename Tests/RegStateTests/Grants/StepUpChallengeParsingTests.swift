@@ -86,9 +86,9 @@ struct StepUpChallengeParsingTests {
     @Test("the DPoP nonce challenge is read by the same reader (RFC 9449 §9)")
     func dpopNonce() {
         let asks = HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof""#])
-        #expect(AuthorizedTransport.asksForNonce(asks))
+        #expect(DPoPContext.asksForNonce(asks))
         let bearer = HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token", error_description="use_dpop_nonce""#])
-        #expect(!AuthorizedTransport.asksForNonce(bearer))
+        #expect(!DPoPContext.asksForNonce(bearer))
     }
 
     @Test("an app reading its own HTTPURLResponse gets the same challenge")

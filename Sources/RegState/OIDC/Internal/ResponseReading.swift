@@ -1,7 +1,7 @@
 import Foundation
 
 /// Maps non-success provider responses to ``OIDCError``, the same way for every endpoint.
-enum ResponseReading {
+package enum ResponseReading {
     /// The error a non-2xx response stands for (the rule is written out at ``OIDCError/isRefusal``).
     ///
     /// 5xx, 429 and 408 are the server's trouble (transient; a 429 or 503 with a `Retry-After` is
@@ -30,7 +30,7 @@ enum ResponseReading {
     }
 
     /// Sends `request`, mapping transport failures.
-    static func send(_ request: HTTPRequest, over transport: any HTTPTransport) async throws(OIDCError) -> HTTPResponse {
+    package static func send(_ request: HTTPRequest, over transport: any HTTPTransport) async throws(OIDCError) -> HTTPResponse {
         do {
             return try await transport.send(request)
         } catch {
@@ -48,7 +48,7 @@ enum ResponseReading {
     }
 
     /// The body of a 2xx response as a JSON object; a web page in its place is not the provider speaking.
-    static func jsonObject(_ response: HTTPResponse, what: String) throws(OIDCError) -> [String: JSONValue] {
+    package static func jsonObject(_ response: HTTPResponse, what: String) throws(OIDCError) -> [String: JSONValue] {
         guard response.isSuccess else { throw failure(response) }
         guard let object = response.jsonBody?.objectValue else {
             if isWebPage(response) { throw .notTheProvider(status: response.status) }

@@ -10,12 +10,12 @@ enum EffectResult: Sendable {
     /// too late to apply.
     case logoutRefused(TransientIssue)
     /// The logout did not happen: the credentials record could not be read (a locked device; the store's reason).
-    case logoutStoreUnreadable(String)
+    case logoutStoreUnreadable(StoreError)
     /// The session ended, but its credentials could not be removed from the store (the store's reason).
-    case credentialsRemain(String)
+    case credentialsRemain(StoreError)
     /// Clear-state ran: what the backend did about this installation, and why the local records remain when the
     /// store's lock could not be taken or a removal failed (`nil`: everything local was removed).
-    case cleared(InstallationDeregistration, credentialsRemain: String?)
+    case cleared(InstallationDeregistration, credentialsRemain: StoreError?)
     /// Confirmation was refused at the backend's device limit; the ID token that still lists and removes devices
     /// (in memory only).
     case deviceLimit(idToken: String)

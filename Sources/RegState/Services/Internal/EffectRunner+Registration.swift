@@ -53,11 +53,11 @@ extension EffectRunner {
             } catch {
                 return .registrationFailed(RegistrationFailure(OIDCError.dpop(error)))
             }
-            do {
+            do throws(StoreError) {
                 return .authenticated(try await tokens.storeProvisional(
                     response, registrationType: type, profile: verified.profile, dpopThumbprint: key?.thumbprint))
             } catch {
-                return .registrationFailed(.storage(error.localizedDescription))
+                return .registrationFailed(RegistrationFailure(error))
             }
         }
     }
@@ -69,19 +69,12 @@ extension EffectRunner {
 
     /// `body`'s event, under the store's lock; a lock not taken fails the registration.
     private func underStoreLock(_ body: () async -> MachineEvent) async -> MachineEvent {
-        let lease: any StoreLease
-        do {
-            lease = try await tokens.exclusiveAccess()
-        } catch {
-            return .registrationFailed(RegistrationFailure(error))
-        }
-        defer { lease.release() }
-        return await body()
+        await tokens.withExclusiveAccess(orElse: { .registrationFailed(RegistrationFailure($0)) }, body)
     }
 
     private func confirmLocked() async -> MachineEvent {
-        do {
-            guard let backend else { return .registrationConfirmed(try await tokens.confirm()) }
+        do throws(StoreError) {
+            guard let backend else { return confirmed(try await tokens.confirm()) }
             guard let snapshot = await tokens.snapshot(), let idToken = snapshot.idToken, let stored = snapshot.session else {
                 return .registrationFailed(.noPendingLogin)
             }
@@ -96,11 +89,15 @@ extension EffectRunner {
             } catch {
                 return .registrationFailed(RegistrationFailure(error))
             }
-            let confirmed = try await tokens.confirm(securityToken: grant.securityToken, securityTokenLifetime: grant.expiresIn,
-                                                     securityTokenReceivedAt: grantReceived)
-            return .registrationConfirmed(confirmed)
+            return confirmed(try await tokens.confirm(securityToken: grant.securityToken, securityTokenLifetime: grant.expiresIn,
+                                                      securityTokenReceivedAt: grantReceived))
         } catch {
-            return .registrationFailed(.storage(error.localizedDescription))
+            return .registrationFailed(RegistrationFailure(error))
         }
+    }
+
+    /// The event of a confirmation: confirmed, or no provisional tokens were left to confirm.
+    private func confirmed(_ session: StoredSession?) -> MachineEvent {
+        session.map(MachineEvent.registrationConfirmed) ?? .registrationFailed(.noPendingLogin)
     }
 }

@@ -52,48 +52,46 @@ extension EffectRunner {
     func renewSecurityToken(replacing replaced: String?, forRejection: Bool) async throws(SecurityTokenRenewalError)
         -> String
     {
-        let grant: SecurityTokenGrant
-        do {
-            // Under the store's lock, re-reading first: a process sharing the store may have renewed it meanwhile, and
-            // its token is used instead of exchanging again.
-            let lease = try await storeLease()
-            defer { lease.release() }
+        // Under the store's lock, re-reading first: a process sharing the store may have renewed it meanwhile, and its
+        // token is used instead of exchanging again.
+        let (token, bought) = try await underStoreLock { () async throws(SecurityTokenRenewalError) -> (String, Bool) in
             // A store that cannot be read now (a locked device) is a recoverable storage failure, not "no session".
             let read: TokenSnapshot?
-            do {
+            do throws(StoreError) {
                 read = try await tokens.readSnapshot()
             } catch {
-                throw .storage(error.errorDescription ?? "unreadable")
+                throw .storage(error)
             }
             guard let backend, let snapshot = read, let idToken = snapshot.idToken else { throw .noSession }
             if let replaced, let current = snapshot.storedSecurityToken, current != replaced,
                snapshot.securityToken == current {
-                return current
+                return (current, false)
             }
             if let replaced, forRejection,
                let until = await tokens.heldUntil(replaced, carrier: .securityToken, underLock: true) {
                 throw .authorization(.rejectionHeld(until: until))
             }
-            grant = try await securityToken(for: idToken, from: backend)
+            let grant = try await securityToken(for: idToken, from: backend)
             let stored: Bool
-            do {
+            do throws(StoreError) {
                 stored = try await tokens.storeSecurityToken(grant, replacing: replaced, forRejection: forRejection)
             } catch {
                 // Nothing written (a locked device, a busy lock): nobody holds the token just bought, and left live it
                 // would count against the installation's limit until it expires.
                 if error.isRecoverable { await retire(grant.securityToken) }
-                throw .storage(error.localizedDescription)
+                throw .storage(error)
             }
             guard stored else {
                 // Someone replaced it meanwhile (a logout, another process): use what is stored now, and retire the
                 // token just bought, which nobody will use.
                 await retire(grant.securityToken)
                 guard let current = await tokens.snapshot()?.securityToken else { throw .noSession }
-                return current
+                return (current, false)
             }
+            return (grant.securityToken, true)
         }
-        if let replaced { await retire(replaced) }
-        return grant.securityToken
+        if bought, let replaced { await retire(replaced) }
+        return token
     }
 
     /// Retires `securityToken` at the backend, where it offers that (``RegistrationBackend/retireSecurityToken(_:)``):
@@ -113,27 +111,26 @@ extension EffectRunner {
     private func storeHostExchange(_ idToken: String, profile: Profile, backend: any RegistrationBackend)
         async throws(SecurityTokenRenewalError) -> (StoredSession, replaced: String?)
     {
-        let lease = try await storeLease()
-        defer { lease.release() }
-        let previous = await tokens.snapshot()?.storedSecurityToken
-        let grant = try await securityToken(for: idToken, from: backend)
-        do {
-            let stored = try await tokens.storeHostSession(
-                idToken: idToken, profile: profile, securityToken: grant.securityToken,
-                expiresAt: RecordedTime.expiry(after: grant.expiresIn, from: dependencies.clock.now()))
-            return (stored, previous == grant.securityToken ? nil : previous)
-        } catch {
-            throw .storage(error.localizedDescription)
+        try await underStoreLock { () async throws(SecurityTokenRenewalError) in
+            let previous = await tokens.snapshot()?.storedSecurityToken
+            let grant = try await securityToken(for: idToken, from: backend)
+            do throws(StoreError) {
+                let stored = try await tokens.storeHostSession(
+                    idToken: idToken, profile: profile, securityToken: grant.securityToken,
+                    expiresAt: RecordedTime.expiry(after: grant.expiresIn, from: dependencies.clock.now()))
+                return (stored, previous == grant.securityToken ? nil : previous)
+            } catch {
+                throw .storage(error)
+            }
         }
     }
 
-    /// The store's lock, for an exchange and the write of its result.
-    private func storeLease() async throws(SecurityTokenRenewalError) -> any StoreLease {
-        do {
-            return try await tokens.exclusiveAccess()
-        } catch {
-            throw .storage(error.errorDescription ?? "store")
-        }
+    /// `body` under the store's lock, for an exchange and the write of its result.
+    private func underStoreLock<T>(_ body: () async throws(SecurityTokenRenewalError) -> T)
+        async throws(SecurityTokenRenewalError) -> T
+    {
+        try await tokens.withExclusiveAccess(orElse: { error throws(SecurityTokenRenewalError) in throw .storage(error) },
+                                             body)
     }
 
     /// A security token for `idToken`, bound to this installation, from `backend`.
@@ -144,7 +141,7 @@ extension EffectRunner {
         do {
             installation = try await self.installation()
         } catch {
-            throw .storage(error.localizedDescription)
+            throw .storage(error)
         }
         do {
             return try await backend.securityToken(idToken: idToken, installation: installation)
@@ -154,7 +151,7 @@ extension EffectRunner {
     }
 
     /// This installation as the backend knows it.
-    func installation() async throws -> InstallationInfo {
+    func installation() async throws(StoreError) -> InstallationInfo {
         let platform = dependencies.platform.platform
         return InstallationInfo(installationID: try await tokens.installationID(), platform: platform.type,
                                 formFactor: platform.formFactor)

@@ -4,35 +4,39 @@ import Foundation
 /// installation's deregistration, and logout with the provider's revocation.
 extension EffectRunner {
     func clearProvisionalTokens() async {
+        // Left-over provisional tokens (and a key) are never a session: the next launch removes them.
         do {
-            try await tokens.withExclusiveAccess {
+            try await tokens.withExclusiveAccess { () async throws(StoreError) in
                 try await tokens.clearProvisional()
                 // The failed attempt's own DPoP key, while the registration record still holds it (another process's
                 // registration may have put its own there since).
                 if let own = await tokens.takeOwnRegistrationKey(),
                    (try? dpop.registrationKeys.load())?.thumbprint == own {
-                    try dpop.registrationKeys.remove()
+                    do {
+                        try dpop.registrationKeys.remove()
+                    } catch {
+                        logger.log(.warning, "clear provisional: \(error.localizedDescription)")
+                    }
                 }
             }
         } catch {
-            // Left-over provisional tokens are never a session: the next launch removes them.
             logger.log(.warning, "clear provisional: \(error.localizedDescription)")
         }
     }
 
     /// Removes all credentials of this session (and its DPoP key), under the store's lock; another process's
-    /// session is left alone. `nil` when they are gone; otherwise the store's reason (its lock not taken in time, a
+    /// session is left alone. `nil` when they are gone; otherwise the store's error (its lock not taken in time, a
     /// removal refused), which the call that ended the session reports (``RegStateServiceError/credentialsRemain(_:)``).
-    func clearAllTokens() async -> String? {
+    func clearAllTokens() async -> StoreError? {
         do {
-            try await tokens.withExclusiveAccess {
+            try await tokens.withExclusiveAccess { () async throws(StoreError) in
                 let ours = try await tokens.clearAll(keepingOngoingAccess: configuration.keepsOngoingAccessAfterSessionEnd)
                 dpop.forgetSession(removingKey: ours)
             }
             return nil
         } catch {
             logger.log(.error, "clear tokens: \(error.localizedDescription)")
-            return error.localizedDescription
+            return error
         }
     }
 
@@ -43,10 +47,10 @@ extension EffectRunner {
     /// removal fails, the records (the DPoP key with its tokens) stay, and the store's reason is returned. The
     /// credentials go first and their DPoP key after them, as at a logout: a process that dies between the two leaves
     /// a key without tokens, never tokens bound to a key that is gone (a session that renews nothing and never ends).
-    func clearEverything() async -> (InstallationDeregistration, credentialsRemain: String?) {
+    func clearEverything() async -> (InstallationDeregistration, credentialsRemain: StoreError?) {
         let deregistration = await deregisterInstallation()
         do {
-            try await tokens.withExclusiveAccess {
+            try await tokens.withExclusiveAccess { () async throws(StoreError) in
                 _ = try await tokens.clearEverything()
                 // The DPoP keys went with every record, after the credentials: the nonces and the signer remain.
                 dpop.forgetSession(removingKey: false)
@@ -54,7 +58,7 @@ extension EffectRunner {
             return (deregistration, nil)
         } catch {
             logger.log(.error, "clear state: \(error.localizedDescription)")
-            return (deregistration, error.localizedDescription)
+            return (deregistration, error)
         }
     }
 
@@ -80,18 +84,17 @@ extension EffectRunner {
     /// changes. Returns the event to feed back and what the logout did: logged out (at the provider, with the
     /// end-session request), or refused.
     func logout() async -> (event: MachineEvent, result: EffectResult) {
+        // Under the store's lock, so that no other process renews (and replaces) the refresh token being revoked.
+        await tokens.withExclusiveAccess(orElse: { error in
+            logger.log(.warning, "logout: \(error.localizedDescription)")
+            return (.logoutRefused(.ssoUnspecifiedIssue), .logoutRefused(.ssoUnspecifiedIssue))
+        }, logoutLocked)
+    }
+
+    private func logoutLocked() async -> (event: MachineEvent, result: EffectResult) {
         func refused(_ issue: TransientIssue) -> (MachineEvent, EffectResult) {
             (.logoutRefused(issue), .logoutRefused(issue))
         }
-        // Under the store's lock, so that no other process renews (and replaces) the refresh token being revoked.
-        let lease: any StoreLease
-        do {
-            lease = try await tokens.exclusiveAccess()
-        } catch {
-            logger.log(.warning, "logout: \(error.localizedDescription)")
-            return refused(.ssoUnspecifiedIssue)
-        }
-        defer { lease.release() }
         // A record that cannot be read now (a locked device) is not "no refresh token": the logout does not happen,
         // the session stays, and the caller hears the store's reason. Read as nothing, it would clear the session
         // (once the device unlocked for the removal) without reaching a server, or end it with its tokens stored.
@@ -100,7 +103,7 @@ extension EffectRunner {
             stored = try await tokens.readSnapshot()
         } catch {
             logger.log(.warning, "logout: \(error.localizedDescription)")
-            return (.logoutRefused(.ssoUnspecifiedIssue), .logoutStoreUnreadable(error.localizedDescription))
+            return (.logoutRefused(.ssoUnspecifiedIssue), .logoutStoreUnreadable(error))
         }
         // Another process's session (it registered since this one's ended there) is not this logout's to revoke.
         var snapshot = stored
@@ -144,7 +147,7 @@ extension EffectRunner {
         } catch {
             // Ended at the provider, not on the device: never a "logged out" with the tokens still stored.
             logger.log(.error, "logout: \(error.localizedDescription)")
-            return (.loggedOut, .credentialsRemain(error.localizedDescription))
+            return (.loggedOut, .credentialsRemain(error))
         }
         return (.loggedOut, .loggedOut(LoggedOut(result: result, endSession: endSession)))
     }

@@ -24,7 +24,7 @@ extension EffectRunner {
             return .failure(RegistrationFailure(error))
         }
         do {
-            try await tokens.withExclusiveAccess { try await tokens.savePendingLogin(login) }
+            try await tokens.withExclusiveAccess { () async throws(StoreError) in try await tokens.savePendingLogin(login) }
         } catch {
             logger.log(.warning, "the login in progress is not kept across a relaunch: \(error.localizedDescription)")
         }
@@ -50,7 +50,7 @@ extension EffectRunner {
         }
         let again = login
         do {
-            try await tokens.withExclusiveAccess {
+            try await tokens.withExclusiveAccess { () async throws(StoreError) in
                 // Only a login still stored (not taken by its redirect, not superseded meanwhile) is rewritten.
                 if await tokens.pendingLogin()?.request.state == again.request.state {
                     try await tokens.savePendingLogin(again)
@@ -67,7 +67,9 @@ extension EffectRunner {
     /// stored login it does not hold is another process's (or was already taken).
     func discardPendingLogin(state: String? = nil) async {
         do {
-            _ = try await tokens.withExclusiveAccess { try await tokens.takePendingLogin(state: state) }
+            _ = try await tokens.withExclusiveAccess { () async throws(StoreError) in
+                try await tokens.takePendingLogin(state: state)
+            }
         } catch {
             logger.log(.warning, "pending login: \(error.localizedDescription)")
         }
@@ -82,14 +84,14 @@ extension EffectRunner {
         // First, whether the redirect belongs to the login at all: one that does not is refused and takes nothing.
         if let refused = await refuseForeignRedirect(callback, remembered: remembered) { return refused }
         let taken: PendingLogin?
-        var superseding: PendingLogin?
+        let superseding: PendingLogin?
         do {
-            let lease = try await tokens.exclusiveAccess()
-            defer { lease.release() }
-            taken = try await tokens.takePendingLogin(state: remembered?.request.state)
-            if remembered != nil, taken == nil { superseding = await tokens.pendingLogin() }
+            (taken, superseding) = try await tokens.withExclusiveAccess { () async throws(StoreError) in
+                let taken = try await tokens.takePendingLogin(state: remembered?.request.state)
+                return (taken, remembered != nil && taken == nil ? await tokens.pendingLogin() : nil)
+            }
         } catch {
-            return .registrationFailed(.storage(error.localizedDescription))
+            return .registrationFailed(RegistrationFailure(error))
         }
         guard let login = remembered ?? taken else { return .registrationFailed(.noPendingLogin) }
         // Compared as a record keeps the time (seconds since 1970): a login begun at the same instant and read back

@@ -29,7 +29,7 @@ package struct JournalRecorder {
     }
 
     /// The journal, oldest first (after a compaction, the entries since the snapshot).
-    mutating func entries() throws -> [JournalEntry] {
+    mutating func entries() throws(JournalError) -> [JournalEntry] {
         var decoded: [Data: JournalEntry] = [:]
         let entries = try journal.read().lines.compactMap { line -> JournalEntry? in
             guard let entry = lastEntries[line] ?? (try? JournalEntry.decode(line)) else { return nil }
@@ -45,7 +45,7 @@ package struct JournalRecorder {
     private var lastEntries: [Data: JournalEntry] = [:]
 
     /// How many lines after the snapshot are not readable entries (damaged, out of range, a newer version's).
-    func unreadableEntryCount() throws -> Int {
+    func unreadableEntryCount() throws(JournalError) -> Int {
         JournalLines(try journal.read().lines, decodingEntries: true).unreadable
     }
 

@@ -7,8 +7,8 @@ enum SecurityTokenRenewalError: Error, Equatable {
     case noSession
     /// The backend refused or could not be reached.
     case backend(BackendError)
-    /// The store could not be read or written (the reason; never a token).
-    case storage(String)
+    /// The store could not be read or written.
+    case storage(StoreError)
     /// The provider tokens' renewal, needed first, failed (or the replaced token is held): what the callers are told.
     case authorization(RegStateServiceError)
 }
@@ -17,7 +17,7 @@ extension SecurityTokenRenewalError {
     /// The failure as a store's reason, for a step where only the store's failure is left to report.
     var storageReason: String {
         switch self {
-        case .storage(let reason): reason
+        case .storage(let error): error.errorDescription ?? "store"
         case .noSession: "no session"
         case .backend(let error): error.errorDescription ?? "backend"
         case .authorization(let error): error.errorDescription ?? "refused"
