@@ -1,15 +1,5 @@
 import Foundation
 
-// # Grants
-//
-// This folder is the room for the ways of getting tokens: each grant is one type that owns its requests, its answer
-// checks and its pending state. A grant may touch the secure store through the token service (`TokenService`, under
-// the store's lock), the clock (`RegStateClock`: every wait it makes) and the transport (through `OIDCClient`); it
-// never touches the service shell (`RegStateService`), its state or its journal. The machine sees only that a grant
-// started, waits for the user (with what to show), produced tokens or failed with a reason; the tokens a grant
-// produces pass the same checks as every other grant's (ID token, issuer and client binding, DPoP) in
-// `EffectRunner.authenticate` before they are stored.
-
 /// The device authorization grant (RFC 8628): a device without a browser (a CLI over SSH, a TV) shows a short code,
 /// and the user approves on a phone or a laptop while the device polls the token endpoint.
 ///
@@ -58,7 +48,7 @@ struct DeviceAuthorizationGrant: Sendable {
         let now = clock.now()
         let stored: PendingDeviceAuthorization?
         do {
-            stored = try await tokens.pendingDeviceAuthorization()
+            stored = try await tokens.pending(PendingDeviceAuthorization.self)
         } catch {
             // A locked device refused the read: a pending authorization may be there. Nothing is asked for or
             // changed (read as none, a second authorization began beside the pending one).
@@ -66,7 +56,7 @@ struct DeviceAuthorizationGrant: Sendable {
         }
         if let pending = stored {
             if !pending.hasExpired(at: now) { return .success(pending) }
-            try? await tokens.removePendingDeviceAuthorization(deviceCode: pending.deviceCode)
+            _ = try? await tokens.removePending(PendingDeviceAuthorization.self, id: pending.deviceCode)
         }
         let record: PendingDeviceAuthorization
         do {
@@ -76,7 +66,7 @@ struct DeviceAuthorizationGrant: Sendable {
             return .failure(Self.failure(error))
         }
         do {
-            try await tokens.savePendingDeviceAuthorization(record)
+            try await tokens.savePending(record)
         } catch {
             return .failure(.storage(error.localizedDescription))
         }
@@ -155,8 +145,8 @@ struct DeviceAuthorizationGrant: Sendable {
     private func remove(where matches: @Sendable (PendingDeviceAuthorization) -> Bool) async {
         do {
             try await tokens.withExclusiveAccess { () async throws in
-                guard let stored = try await tokens.pendingDeviceAuthorization(), matches(stored) else { return }
-                try await tokens.removePendingDeviceAuthorization(deviceCode: stored.deviceCode)
+                guard let stored = try await tokens.pending(PendingDeviceAuthorization.self), matches(stored) else { return }
+                try await tokens.removePending(PendingDeviceAuthorization.self, id: stored.deviceCode)
             }
         } catch {
             logger.log(.warning, "device authorization: not removed (\(error.localizedDescription))")
@@ -167,5 +157,44 @@ struct DeviceAuthorizationGrant: Sendable {
     static func failure(_ error: OIDCError) -> RegistrationFailure {
         if case .unsupported = error { return .deviceAuthorizationNotOffered }
         return RegistrationFailure(error)
+    }
+}
+
+extension DeviceAuthorizationGrant {
+    /// The grant over `runner`'s provider client, token service and clock.
+    init(runner: EffectRunner) {
+        self.init(provider: runner.provider, tokens: runner.tokens, clock: runner.dependencies.clock, logger: runner.logger,
+                  configuration: runner.configuration.oidc, pollerID: runner.devicePollerID)
+    }
+
+    /// Polls the stored device authorization until it yields tokens (checked and stored provisionally by `runner`:
+    /// **G**) or ends (**F**); `nil` when the poll was cancelled or the user moved on (`stillWanted`).
+    func pollStored(with runner: EffectRunner, stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
+        let stored: PendingDeviceAuthorization?
+        do {
+            stored = try await tokens.pending(PendingDeviceAuthorization.self)
+        } catch {
+            // A locked device refused the read: a recoverable storage failure, not "none pending".
+            return .registrationFailed(.storage(error.localizedDescription))
+        }
+        guard let record = stored else { return .registrationFailed(.noPendingLogin) }
+        let key: DPoPKey?
+        do {
+            key = try runner.registrationKey()
+        } catch {
+            return .registrationFailed(RegistrationFailure(error))
+        }
+        // The key the tokens are to be bound to must still be the installation's registration key.
+        if record.dpopKeyThumbprint != nil, key?.thumbprint != record.dpopKeyThumbprint {
+            return .registrationFailed(.pendingLoginSuperseded)
+        }
+        switch await poll(from: record, proofKey: key) {
+        case .stopped:
+            return nil
+        case .failed(let failure):
+            return .registrationFailed(failure)
+        case .tokens(let response):
+            return await runner.authenticate(with: response, nonce: nil, type: .social, proofKey: key, stillWanted: stillWanted)
+        }
     }
 }

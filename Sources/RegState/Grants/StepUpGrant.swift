@@ -42,7 +42,7 @@ struct StepUpGrant: Sendable {
             return .failure(RegistrationFailure(error))
         }
         do {
-            try await tokens.withExclusiveAccess { try await tokens.savePendingStepUp(record) }
+            try await tokens.withExclusiveAccess { try await tokens.savePending(record) }
         } catch {
             return .failure(.storage(error.localizedDescription))
         }
@@ -53,7 +53,7 @@ struct StepUpGrant: Sendable {
     func complete(_ callback: URL) async -> Result<StoredCredentials, RegistrationFailure> {
         let pending: PendingStepUp
         do {
-            guard let stored = try await tokens.pendingStepUp() else { return .failure(.noPendingLogin) }
+            guard let stored = try await tokens.pending(PendingStepUp.self) else { return .failure(.noPendingLogin) }
             pending = stored
         } catch {
             return .failure(.storage(error.localizedDescription))
@@ -70,7 +70,7 @@ struct StepUpGrant: Sendable {
         // Taken under the lock: the same redirect twice, or in two processes, finds nothing the second time.
         do {
             let taken = try await tokens.withExclusiveAccess { () async throws -> PendingStepUp? in
-                try await tokens.removePendingStepUp(state: pending.request.state)
+                try await tokens.removePending(PendingStepUp.self, id: pending.request.state)
             }
             guard taken != nil else { return .failure(.noPendingLogin) }
         } catch {
@@ -122,7 +122,7 @@ struct StepUpGrant: Sendable {
     func discard(state: String? = nil) async {
         do {
             try await tokens.withExclusiveAccess { () async throws in
-                _ = try await tokens.removePendingStepUp(state: state)
+                _ = try await tokens.removePending(PendingStepUp.self, id: state)
             }
         } catch {
             logger.log(.warning, "step-up: not removed (\(error.localizedDescription))")

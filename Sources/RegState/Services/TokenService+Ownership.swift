@@ -16,7 +16,7 @@ extension TokenService {
         let ours = try holdsStoredSession()
         if ours, !(try isBoundElsewhere()) { try store.removeValue(forKey: Self.credentialsKey) }
         try store.removeValue(forKey: Self.quarantineKey)
-        if let pending = pendingLogin(), owned.pendingLogins.contains(pending.request.state) {
+        if let login = try? pending(PendingLogin.self), owned.pendingLogins.contains(login.request.state) {
             try store.removeValue(forKey: PendingLogin.storeKey)
         }
         if ours, !keepingOngoingAccess {
