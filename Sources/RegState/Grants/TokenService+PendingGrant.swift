@@ -8,17 +8,16 @@ extension TokenService {
     /// Stores `record` in place of any earlier one of its kind (a newer start supersedes an older pending grant).
     func savePending<Record: PendingGrantRecord>(_ record: Record) throws {
         try store.set(try RecordedTime.encoder().encode(record), forKey: Record.storeKey)
-        if let login = record as? PendingLogin { owned.wrotePendingLogin(state: login.request.state) }
+        if Record.isOwnedByWriter { owned.wrotePendingLogin(state: record.grantID) }
     }
 
     /// The stored record of this service's issuer and client, `nil` when there is none. A record that cannot be
-    /// decoded, is damaged, belongs to another configuration (or is a login this service discarded) reads as none.
+    /// decoded, is damaged or belongs to another configuration reads as none.
     ///
     /// - Throws: ``StoreError`` when the store cannot be read now (a locked device): that is no "none", which began a
     ///   second grant beside the pending one, or removed a record it could not read.
     func pending<Record: PendingGrantRecord>(_ kind: Record.Type) throws(StoreError) -> Record? {
         guard let record = try decoded(kind), record.belongs(to: binding), record.isWellFormed else { return nil }
-        if let login = record as? PendingLogin, owned.discardedLogins.contains(login.request.state) { return nil }
         return record
     }
 

@@ -18,10 +18,14 @@ protocol PendingGrantRecord: Sendable, Codable {
     var grantID: String { get }
     /// Whether the decoded record's numbers are in range: a record outside is damaged and reads as none.
     var isWellFormed: Bool { get }
+    /// Whether the token service remembers the records it wrote (``OwnedRecords``), so that a session's end removes
+    /// this process's record only.
+    static var isOwnedByWriter: Bool { get }
 }
 
 extension PendingGrantRecord {
     var isWellFormed: Bool { true }
+    static var isOwnedByWriter: Bool { false }
 
     /// Whether it was made for `binding`'s issuer and client.
     func belongs(to binding: CredentialBinding?) -> Bool {

@@ -31,6 +31,8 @@ struct PendingLogin: PendingGrantRecord, Equatable, CustomStringConvertible {
     /// The refusal counts a record may hold: a count outside is a damaged record.
     static let refusalCounts = 0...1_000
 
+    /// The login a session's end removes is this process's own.
+    static let isOwnedByWriter = true
     /// Whether its refusal count is in range.
     var isWellFormed: Bool { Self.refusalCounts.contains(refusedRedirects ?? 0) }
 
