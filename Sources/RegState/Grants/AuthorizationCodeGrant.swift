@@ -81,11 +81,7 @@ struct AuthorizationCodeGrant: Sendable {
     /// a failure, another grant begun in its place). The shell passes the state of its own login only: a
     /// stored login it does not hold is another process's (or was already taken).
     func discard(state: String? = nil) async {
-        do {
-            _ = try await tokens.withExclusiveAccess { try await tokens.removePending(PendingLogin.self, id: state) }
-        } catch {
-            logger.log(.warning, "pending login: \(error.localizedDescription)")
-        }
+        await tokens.withdrawPending(PendingLogin.self, id: state, logger: logger)
     }
 
     /// Checks `callback` against the login it answers (`remembered`, or after a relaunch the stored one), exchanges

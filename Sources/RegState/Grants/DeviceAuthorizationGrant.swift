@@ -134,23 +134,14 @@ struct DeviceAuthorizationGrant: Sendable {
 
     /// Removes the stored authorization with `record`'s device code (it yielded tokens or ended).
     func finish(_ record: PendingDeviceAuthorization) async {
-        await remove { $0.deviceCode == record.deviceCode }
+        await tokens.withdrawPending(PendingDeviceAuthorization.self, id: record.deviceCode, logger: logger)
     }
 
     /// Removes the stored authorization whose user code is `userCode` (the app cancelled it, or the attempt ended).
     func discard(userCode: String) async {
-        await remove { $0.verification.userCode == userCode }
-    }
-
-    private func remove(where matches: @Sendable (PendingDeviceAuthorization) -> Bool) async {
-        do {
-            try await tokens.withExclusiveAccess { () async throws in
-                guard let stored = try await tokens.pending(PendingDeviceAuthorization.self), matches(stored) else { return }
-                try await tokens.removePending(PendingDeviceAuthorization.self, id: stored.deviceCode)
-            }
-        } catch {
-            logger.log(.warning, "device authorization: not removed (\(error.localizedDescription))")
-        }
+        guard let stored = try? await tokens.pending(PendingDeviceAuthorization.self), stored.verification.userCode == userCode
+        else { return }
+        await tokens.withdrawPending(PendingDeviceAuthorization.self, id: stored.deviceCode, logger: logger)
     }
 
     /// The reason for an error of the device authorization request.

@@ -21,14 +21,8 @@ actor LoginGrants {
     /// What a grant step answered: the event to feed back (`nil`: none), its input, and what the public call answers.
     struct Outcome: Sendable {
         var event: MachineEvent?
-        var input: SecretInput?
-        var result: EffectResult?
-
-        init(_ event: MachineEvent?, input: SecretInput? = nil, result: EffectResult? = nil) {
-            self.event = event
-            self.input = input
-            self.result = result
-        }
+        var input: SecretInput? = nil
+        var result: EffectResult? = nil
     }
 
     private let runner: EffectRunner
@@ -59,24 +53,24 @@ actor LoginGrants {
             switch await authorizationCode.begin(prompt: prompt, requirement: requirement) {
             case .success(let started):
                 login = started
-                return Outcome(.authorizationIssued, result: .authorizationURL(started.request.url))
+                return Outcome(event: .authorizationIssued, result: .authorizationURL(started.request.url))
             case .failure(let failure):
-                return Outcome(.registrationFailed(failure))
+                return Outcome(event: .registrationFailed(failure))
             }
         case .start(.passwordless(let email), _, _):
             wrongCodes = 0
             // A code sent supersedes a social login left pending before a relaunch.
             await authorizationCode.discard()
-            return Outcome(await passwordless.send(to: email, for: runner))
+            return Outcome(event: await passwordless.send(to: email, for: runner))
         case .start(.device, _, _):
             let runner = runner
             switch await device.begin(makeKey: { () async throws(OIDCError) -> DPoPKey? in try await runner.keyForNewRegistration() }) {
             case .success(let pending):
                 let shown = pending.verification
                 deviceUserCode = shown.userCode
-                return Outcome(.authorizationIssued, input: .deviceVerification(shown), result: .deviceVerification(shown))
+                return Outcome(event: .authorizationIssued, input: .deviceVerification(shown), result: .deviceVerification(shown))
             case .failure(let failure):
-                return Outcome(.registrationFailed(failure))
+                return Outcome(event: .registrationFailed(failure))
             }
         case .redirect(let callback):
             // One redirect per login: a replay of this redirect finds nothing pending, here or in the store.
@@ -86,17 +80,17 @@ actor LoginGrants {
             if case .registrationFailed(let failure)? = result, failure.keepsSocialLogin, let kept = remembered {
                 login = kept
             }
-            return Outcome(result)
+            return Outcome(event: result)
         case .code(let code, let email):
             let result = await passwordless.verify(code, for: email, with: runner, stillWanted: stillWanted)
-            guard case .registrationFailed(.wrongCode)? = result else { return Outcome(result) }
+            guard case .registrationFailed(.wrongCode)? = result else { return Outcome(event: result) }
             wrongCodes += 1
-            return Outcome(wrongCodes >= runner.configuration.maxCodeAttempts ? .registrationFailed(.tooManyAttempts) : result)
+            return Outcome(event: wrongCodes >= runner.configuration.maxCodeAttempts ? .registrationFailed(.tooManyAttempts) : result)
         case .awaitApproval:
             // One poll per process: a second caller waits for the one running, whose result is applied once.
             if let running = devicePoll {
                 _ = await running.value
-                return Outcome(nil)
+                return Outcome(event: nil)
             }
             let (runner, device) = (runner, device)
             let poll = Task { await device.pollStored(with: runner, stillWanted: stillWanted) }
@@ -104,9 +98,9 @@ actor LoginGrants {
             // A caller that is cancelled (its process ends, say) takes the poll with it.
             let result = await withTaskCancellationHandler { await poll.value } onCancel: { poll.cancel() }
             if devicePoll == poll { devicePoll = nil }
-            return Outcome(result)
+            return Outcome(event: result)
         case .hostIDToken(let idToken, let renewing):
-            return Outcome(await HostIDTokenGrant(runner: runner).exchange(idToken, renewing: renewing))
+            return Outcome(event: await HostIDTokenGrant(runner: runner).exchange(idToken, renewing: renewing))
         }
     }
 
@@ -115,7 +109,7 @@ actor LoginGrants {
     func confirm() async -> Outcome {
         let confirmed = await runner.confirmRegistration()
         deviceListIDToken = confirmed.deviceListIDToken
-        return Outcome(confirmed.event, result: confirmed.deviceListIDToken.map { EffectResult.deviceLimit(idToken: $0) })
+        return Outcome(event: confirmed.event, result: confirmed.deviceListIDToken.map { EffectResult.deviceLimit(idToken: $0) })
     }
 
     /// The attempt ended (cancelled, failed, logged out, cleared): the login this process holds is forgotten in the

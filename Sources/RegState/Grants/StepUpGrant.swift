@@ -120,13 +120,7 @@ struct StepUpGrant: Sendable {
 
     /// Removes the pending step-up (`state`'s, or whichever when `nil`); the session is untouched.
     func discard(state: String? = nil) async {
-        do {
-            try await tokens.withExclusiveAccess { () async throws in
-                _ = try await tokens.removePending(PendingStepUp.self, id: state)
-            }
-        } catch {
-            logger.log(.warning, "step-up: not removed (\(error.localizedDescription))")
-        }
+        await tokens.withdrawPending(PendingStepUp.self, id: state, logger: logger)
     }
 
     /// The session's DPoP key when its tokens are bound (`thumbprint`), `nil` for bearer tokens.

@@ -42,4 +42,15 @@ extension TokenService {
         try store.removeValue(forKey: Record.storeKey)
         return stored
     }
+
+    /// ``removePending(_:id:)`` under the store's lock, for a grant that ends (cancelled, failed, superseded): a store
+    /// that refuses is logged, and the record stays for a later removal.
+    nonisolated func withdrawPending<Record: PendingGrantRecord>(_ kind: Record.Type, id: String?,
+                                                                logger: any RegStateLogger) async {
+        do {
+            _ = try await withExclusiveAccess { try await removePending(kind, id: id) }
+        } catch {
+            logger.log(.warning, "\(Record.storeKey): not removed (\(error.localizedDescription))")
+        }
+    }
 }
