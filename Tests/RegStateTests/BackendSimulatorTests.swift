@@ -21,9 +21,9 @@ struct BackendSimulatorTests {
 
     /// Signs `email` in by the passwordless path and returns the verified ID token.
     func idToken(_ email: String) async throws -> VerifiedIDToken {
-        try await client.startPasswordless(email: email)
+        try await PasswordlessGrant(provider: client).start(email: email)
         let code = try #require(await simulator.latestCode(for: email))
-        let tokens = try await client.verifyPasswordless(email: email, code: code)
+        let tokens = try await PasswordlessGrant(provider: client).verify(email: email, code: code)
         return try await client.validateIDToken(try #require(tokens.idToken), expectedNonce: nil)
     }
 

@@ -57,7 +57,7 @@ struct OIDCEndpointTests {
     @Test("Passwordless start posts Auth0's JSON body")
     func passwordlessStart() async throws {
         let transport = OIDCFixtures.provider { $0.url.path == "/passwordless/start" ? .json(200, ["_id": "1"]) : nil }
-        try await OIDCFixtures.client(transport).startPasswordless(email: " alice@example.com ")
+        try await PasswordlessGrant(provider: OIDCFixtures.client(transport)).start(email: " alice@example.com ")
         let post = try #require(transport.requests(to: "/passwordless/start").first)
         #expect(post.method == .post)
         #expect(post.header("content-type") == "application/json")
@@ -71,8 +71,8 @@ struct OIDCEndpointTests {
     func invalidEmail(_ email: String) async throws {
         let transport = OIDCFixtures.provider()
         let client = OIDCFixtures.client(transport)
-        await #expect(throws: OIDCError.invalidEmail) { try await client.startPasswordless(email: email) }
-        await #expect(throws: OIDCError.invalidEmail) { try await client.verifyPasswordless(email: email, code: "1") }
+        await #expect(throws: OIDCError.invalidEmail) { try await PasswordlessGrant(provider: client).start(email: email) }
+        await #expect(throws: OIDCError.invalidEmail) { try await PasswordlessGrant(provider: client).verify(email: email, code: "1") }
         #expect(transport.requests.isEmpty)
     }
 
@@ -92,7 +92,7 @@ struct OIDCEndpointTests {
                 ? .json(403, ["error": "invalid_grant", "error_description": .string(description)]) : nil
         }
         await #expect(throws: expected) {
-            try await OIDCFixtures.client(transport).verifyPasswordless(email: "alice@example.com", code: "123456")
+            try await PasswordlessGrant(provider: OIDCFixtures.client(transport)).verify(email: "alice@example.com", code: "123456")
         }
         let post = try #require(transport.requests(to: "/oauth/token").first)
         #expect(post.formParameters == [
@@ -106,7 +106,7 @@ struct OIDCEndpointTests {
     func otpOtherErrors() async throws {
         let transport = OIDCFixtures.provider { $0.url.path == "/oauth/token" ? HTTPResponse(status: 502) : nil }
         await #expect(throws: OIDCError.server(status: 502)) {
-            try await OIDCFixtures.client(transport).verifyPasswordless(email: "alice@example.com", code: "123456")
+            try await PasswordlessGrant(provider: OIDCFixtures.client(transport)).verify(email: "alice@example.com", code: "123456")
         }
     }
 }

@@ -18,9 +18,9 @@ struct OIDCPasswordlessSimulatorTests {
 
     @Test("Start sends a code to the inbox; verifying it gives tokens and a valid ID token")
     func startAndVerify() async throws {
-        try await client.startPasswordless(email: "dora@example.com")
+        try await PasswordlessGrant(provider: client).start(email: "dora@example.com")
         let code = try #require(await simulator.latestCode(for: "dora@example.com"))
-        let tokens = try await client.verifyPasswordless(email: "dora@example.com", code: code)
+        let tokens = try await PasswordlessGrant(provider: client).verify(email: "dora@example.com", code: code)
         let verified = try await client.validateIDToken(try #require(tokens.idToken), expectedNonce: nil)
         #expect(verified.profile.email == "dora@example.com")
         #expect(verified.profile.issuer == "https://idp.regstate.sim")
@@ -29,37 +29,37 @@ struct OIDCPasswordlessSimulatorTests {
 
     @Test("A wrong code is wrongCode")
     func wrongCode() async throws {
-        try await client.startPasswordless(email: "dora@example.com")
+        try await PasswordlessGrant(provider: client).start(email: "dora@example.com")
         let code = try #require(await simulator.latestCode(for: "dora@example.com"))
         let wrong = code == "000000" ? "111111" : "000000"
         await #expect(throws: OIDCError.wrongCode) {
-            try await client.verifyPasswordless(email: "dora@example.com", code: wrong)
+            try await PasswordlessGrant(provider: client).verify(email: "dora@example.com", code: wrong)
         }
     }
 
     @Test("A code past its lifetime is codeExpired")
     func expiredCode() async throws {
-        try await client.startPasswordless(email: "dora@example.com")
+        try await PasswordlessGrant(provider: client).start(email: "dora@example.com")
         let code = try #require(await simulator.latestCode(for: "dora@example.com"))
         clock.advance(by: 301)
         await #expect(throws: OIDCError.codeExpired) {
-            try await client.verifyPasswordless(email: "dora@example.com", code: code)
+            try await PasswordlessGrant(provider: client).verify(email: "dora@example.com", code: code)
         }
     }
 
     @Test("A code used once is codeReused the second time")
     func reusedCode() async throws {
-        try await client.startPasswordless(email: "dora@example.com")
+        try await PasswordlessGrant(provider: client).start(email: "dora@example.com")
         let code = try #require(await simulator.latestCode(for: "dora@example.com"))
-        _ = try await client.verifyPasswordless(email: "dora@example.com", code: code)
+        _ = try await PasswordlessGrant(provider: client).verify(email: "dora@example.com", code: code)
         await #expect(throws: OIDCError.codeReused) {
-            try await client.verifyPasswordless(email: "dora@example.com", code: code)
+            try await PasswordlessGrant(provider: client).verify(email: "dora@example.com", code: code)
         }
     }
 
     @Test("An invalid address is refused locally and nothing reaches the inbox")
     func invalidEmail() async throws {
-        await #expect(throws: OIDCError.invalidEmail) { try await client.startPasswordless(email: "dora@") }
+        await #expect(throws: OIDCError.invalidEmail) { try await PasswordlessGrant(provider: client).start(email: "dora@") }
         #expect(await simulator.requestLog.isEmpty)
     }
 }

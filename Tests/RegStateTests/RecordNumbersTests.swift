@@ -154,7 +154,7 @@ struct RecordNumbersTests {
         // As the writer leaves it after a refused redirect: every number it can hold.
         var login = PendingLogin(request: request, issuer: "i", clientID: "c")
         login.refusedRedirects = 1
-        try await tokens.savePendingLogin(login)
+        try await tokens.savePending(login)
         let written = try #require(try store.data(forKey: PendingLogin.storeKey))
         var variants = try Self.variants(of: written)
         #expect(Set(variants.map(\.path)) == ["request.issuedAt", "version", "refusedRedirects"])
@@ -167,7 +167,7 @@ struct RecordNumbersTests {
         }
         for variant in variants {
             let damaged = InMemorySecureStore([PendingLogin.storeKey: variant.data, TokenService.credentialsKey: Data("c".utf8)])
-            let read = await TokenService(store: damaged, clock: ManualClock(start: Self.now)).pendingLogin()
+            let read = try await TokenService(store: damaged, clock: ManualClock(start: Self.now)).pending(PendingLogin.self)
             #expect(read == nil, "\(variant.path)")
             #expect(try damaged.data(forKey: TokenService.credentialsKey) == Data("c".utf8))
         }

@@ -91,7 +91,7 @@ struct TransportSecurityTests {
                                              passwordlessStartURL: URL(string: "http://idp.regstate.sim/passwordless/start")),
             transport: simulator.transport)
         await #expect(throws: OIDCError.insecureURL("passwordless start URL")) {
-            try await client.startPasswordless(email: "alice@example.com")
+            try await PasswordlessGrant(provider: client).start(email: "alice@example.com")
         }
         #expect(await simulator.inbox(for: "alice@example.com").isEmpty)
     }

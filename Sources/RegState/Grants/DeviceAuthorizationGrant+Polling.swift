@@ -30,29 +30,29 @@ extension DeviceAuthorizationGrant {
     func reserve(_ known: PendingDeviceAuthorization) async throws(StoreError) -> Reservation {
         try await tokens.withExclusiveAccess { () async throws(StoreError) -> Reservation in
             // A read the store refuses (a locked device) throws: the poll waits for it, it is not "gone".
-            guard let stored = try await tokens.pendingDeviceAuthorization(), stored.deviceCode == known.deviceCode else {
+            guard let stored = try await tokens.pending(PendingDeviceAuthorization.self), stored.deviceCode == known.deviceCode else {
                 return .gone
             }
             var record = stored.merged(with: known)
             let now = clock.now()
             switch record.nextStep(at: now, for: pollerID) {
             case .expired:
-                try await tokens.removePendingDeviceAuthorization(deviceCode: record.deviceCode)
+                try await tokens.removePending(PendingDeviceAuthorization.self, id: record.deviceCode)
                 return .expired
             case .wait(let seconds):
                 return .wait(seconds, record)
             case .takeOver:
                 record.claim(at: now, by: pollerID)
                 if record.notBefore > now {
-                    try await tokens.savePendingDeviceAuthorization(record)
+                    try await tokens.savePending(record)
                     return .wait(record.notBefore.timeIntervalSince(now), record)
                 }
                 record.reservePoll(at: now, by: pollerID)
-                try await tokens.savePendingDeviceAuthorization(record)
+                try await tokens.savePending(record)
                 return .poll(record)
             case .poll:
                 record.reservePoll(at: now, by: pollerID)
-                try await tokens.savePendingDeviceAuthorization(record)
+                try await tokens.savePending(record)
                 return .poll(record)
             }
         }
@@ -66,12 +66,12 @@ extension DeviceAuthorizationGrant {
         change(&changed, clock.now())
         do {
             return try await tokens.withExclusiveAccess { () async throws(StoreError) -> PendingDeviceAuthorization in
-                guard let stored = try await tokens.pendingDeviceAuthorization(), stored.deviceCode == known.deviceCode,
+                guard let stored = try await tokens.pending(PendingDeviceAuthorization.self), stored.deviceCode == known.deviceCode,
                       stored.poller == pollerID else { return changed }
                 var record = stored.merged(with: known)
                 change(&record, clock.now())
                 record = record.merged(with: changed)
-                try await tokens.savePendingDeviceAuthorization(record)
+                try await tokens.savePending(record)
                 return record
             }
         } catch {

@@ -1,15 +1,5 @@
 import Foundation
 
-// # Grants
-//
-// This folder is the room for the ways of getting tokens: each grant is one type that owns its requests, its answer
-// checks and its pending state. A grant may touch the secure store through the token service (`TokenService`, under
-// the store's lock), the clock (`RegStateClock`: every wait it makes) and the transport (through `OIDCClient`); it
-// never touches the service shell (`RegStateService`), its state or its journal. The machine sees only that a grant
-// started, waits for the user (with what to show), produced tokens or failed with a reason; the tokens a grant
-// produces pass the same checks as every other grant's (ID token, issuer and client binding, DPoP) in
-// `EffectRunner.authenticate` before they are stored.
-
 /// The device authorization grant (RFC 8628): a device without a browser (a CLI over SSH, a TV) shows a short code,
 /// and the user approves on a phone or a laptop while the device polls the token endpoint.
 ///
@@ -57,7 +47,7 @@ struct DeviceAuthorizationGrant: Sendable {
         let now = clock.now()
         let stored: PendingDeviceAuthorization?
         do {
-            stored = try await tokens.pendingDeviceAuthorization()
+            stored = try await tokens.pending(PendingDeviceAuthorization.self)
         } catch {
             // A locked device refused the read: a pending authorization may be there. Nothing is asked for or
             // changed (read as none, a second authorization began beside the pending one).
@@ -65,7 +55,7 @@ struct DeviceAuthorizationGrant: Sendable {
         }
         if let pending = stored {
             if !pending.hasExpired(at: now) { return .success(pending) }
-            try? await tokens.removePendingDeviceAuthorization(deviceCode: pending.deviceCode)
+            _ = try? await tokens.removePending(PendingDeviceAuthorization.self, id: pending.deviceCode)
         }
         let record: PendingDeviceAuthorization
         do {
@@ -75,7 +65,7 @@ struct DeviceAuthorizationGrant: Sendable {
             return .failure(Self.failure(error))
         }
         do {
-            try await tokens.savePendingDeviceAuthorization(record)
+            try await tokens.savePending(record)
         } catch {
             return .failure(.storage(error.localizedDescription))
         }
@@ -143,28 +133,58 @@ struct DeviceAuthorizationGrant: Sendable {
 
     /// Removes the stored authorization with `record`'s device code (it yielded tokens or ended).
     func finish(_ record: PendingDeviceAuthorization) async {
-        await remove { $0.deviceCode == record.deviceCode }
+        await tokens.withdrawPending(PendingDeviceAuthorization.self, id: record.deviceCode, logger: logger)
     }
 
     /// Removes the stored authorization whose user code is `userCode` (the app cancelled it, or the attempt ended).
     func discard(userCode: String) async {
-        await remove { $0.verification.userCode == userCode }
-    }
-
-    private func remove(where matches: @Sendable (PendingDeviceAuthorization) -> Bool) async {
-        do {
-            try await tokens.withExclusiveAccess { () async throws(StoreError) in
-                guard let stored = try await tokens.pendingDeviceAuthorization(), matches(stored) else { return }
-                try await tokens.removePendingDeviceAuthorization(deviceCode: stored.deviceCode)
-            }
-        } catch {
-            logger.log(.warning, "device authorization: not removed (\(error.localizedDescription))")
-        }
+        guard let stored = try? await tokens.pending(PendingDeviceAuthorization.self), stored.verification.userCode == userCode
+        else { return }
+        await tokens.withdrawPending(PendingDeviceAuthorization.self, id: stored.deviceCode, logger: logger)
     }
 
     /// The reason for an error of the device authorization request.
     static func failure(_ error: OIDCError) -> RegistrationFailure {
         if case .unsupported = error { return .deviceAuthorizationNotOffered }
         return RegistrationFailure(error)
+    }
+}
+
+extension DeviceAuthorizationGrant {
+    /// The grant over `runner`'s provider client, token service and clock.
+    init(runner: EffectRunner) {
+        self.init(provider: runner.provider, tokens: runner.tokens, clock: runner.dependencies.clock, logger: runner.logger,
+                  configuration: runner.configuration.oidc, pollerID: runner.devicePollerID)
+    }
+
+    /// Polls the stored device authorization until it yields tokens (checked and stored provisionally by `runner`:
+    /// **G**) or ends (**F**); `nil` when the poll was cancelled or the user moved on (`stillWanted`).
+    func pollStored(with runner: EffectRunner, stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
+        let stored: PendingDeviceAuthorization?
+        do {
+            stored = try await tokens.pending(PendingDeviceAuthorization.self)
+        } catch {
+            // A locked device refused the read: a recoverable storage failure, not "none pending".
+            return .registrationFailed(.storage(error.localizedDescription))
+        }
+        guard let record = stored else { return .registrationFailed(.noPendingLogin) }
+        let key: DPoPKey?
+        do {
+            key = try runner.registrationKey()
+        } catch {
+            return .registrationFailed(RegistrationFailure(error))
+        }
+        // The key the tokens are to be bound to must still be the installation's registration key.
+        if record.dpopKeyThumbprint != nil, key?.thumbprint != record.dpopKeyThumbprint {
+            return .registrationFailed(.pendingLoginSuperseded)
+        }
+        switch await poll(from: record, proofKey: key) {
+        case .stopped:
+            return nil
+        case .failed(let failure):
+            return .registrationFailed(failure)
+        case .tokens(let response):
+            return await runner.authenticate(with: response, nonce: nil, type: .social, proofKey: key, stillWanted: stillWanted)
+        }
     }
 }

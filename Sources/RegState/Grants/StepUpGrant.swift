@@ -28,7 +28,7 @@ struct StepUpGrant: Sendable {
             session = stored
             subject = profile.subject
         } catch {
-            return .failure(.storage(error.localizedDescription))
+            return .failure(RegistrationFailure(error))
         }
         let record: PendingStepUp
         do {
@@ -42,9 +42,9 @@ struct StepUpGrant: Sendable {
             return .failure(RegistrationFailure(error))
         }
         do {
-            try await tokens.withExclusiveAccess { () async throws(StoreError) in try await tokens.savePendingStepUp(record) }
+            try await tokens.withExclusiveAccess { () async throws(StoreError) in try await tokens.savePending(record) }
         } catch {
-            return .failure(.storage(error.localizedDescription))
+            return .failure(RegistrationFailure(error))
         }
         return .success(record)
     }
@@ -53,10 +53,10 @@ struct StepUpGrant: Sendable {
     func complete(_ callback: URL) async -> Result<StoredCredentials, RegistrationFailure> {
         let pending: PendingStepUp
         do {
-            guard let stored = try await tokens.pendingStepUp() else { return .failure(.noPendingLogin) }
+            guard let stored = try await tokens.pending(PendingStepUp.self) else { return .failure(.noPendingLogin) }
             pending = stored
         } catch {
-            return .failure(.storage(error.localizedDescription))
+            return .failure(RegistrationFailure(error))
         }
         // A redirect that is not this login's is refused before anything is taken: the step-up waits for its own.
         let code: String
@@ -70,11 +70,11 @@ struct StepUpGrant: Sendable {
         // Taken under the lock: the same redirect twice, or in two processes, finds nothing the second time.
         do {
             let taken = try await tokens.withExclusiveAccess { () async throws(StoreError) -> PendingStepUp? in
-                try await tokens.removePendingStepUp(state: pending.request.state)
+                try await tokens.removePending(PendingStepUp.self, id: pending.request.state)
             }
             guard taken != nil else { return .failure(.noPendingLogin) }
         } catch {
-            return .failure(.storage(error.localizedDescription))
+            return .failure(RegistrationFailure(error))
         }
         if clock.now().timeIntervalSince(pending.createdAt) > configuration.pendingLoginLifetime {
             return .failure(.pendingLoginExpired)
@@ -114,19 +114,13 @@ struct StepUpGrant: Sendable {
                 return .success(stored)
             }
         } catch {
-            return .failure(.storage(error.localizedDescription))
+            return .failure(RegistrationFailure(error))
         }
     }
 
     /// Removes the pending step-up (`state`'s, or whichever when `nil`); the session is untouched.
     func discard(state: String? = nil) async {
-        do {
-            try await tokens.withExclusiveAccess { () async throws(StoreError) in
-                _ = try await tokens.removePendingStepUp(state: state)
-            }
-        } catch {
-            logger.log(.warning, "step-up: not removed (\(error.localizedDescription))")
-        }
+        await tokens.withdrawPending(PendingStepUp.self, id: state, logger: logger)
     }
 
     /// The session's DPoP key when its tokens are bound (`thumbprint`), `nil` for bearer tokens.

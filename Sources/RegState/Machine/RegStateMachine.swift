@@ -78,25 +78,11 @@ public enum RegStateMachine {
         case .registrationRequested(let method):
             switch state {
             case .registrationRequired, .failed:
-                switch method {
-                case .social:
-                    let (prompt, requirement): (LoginPrompt?, AuthenticationRequirement?) = switch input {
-                    case .prompt(let prompt): (prompt, nil)
-                    case .socialLogin(let prompt, let requirement): (prompt, requirement)
-                    default: (nil, nil)
-                    }
-                    return Transition(.authenticating(method),
-                                      [.startSocialAuthorization(prompt: prompt, requirement: requirement)])
-                case .passwordless(let email): return Transition(.authenticating(method), [.sendPasswordlessCode(email: email)])
-                case .device: return Transition(.authenticating(method), [.startDeviceAuthorization])
-                }
-            case .authenticating(.passwordless(let pending)):
-                // The same address again is a resend: a new code supersedes the old one, the attempt goes on.
-                guard case .passwordless(let email) = method, email == pending else { return fail(.loginAlreadyInProgress) }
-                return Transition(state, [.sendPasswordlessCode(email: email)])
-            case .authenticating(.device) where method == .device:
-                // Asked again: the pending authorization is taken up again and announced again, never a second one.
-                return Transition(state, [.startDeviceAuthorization])
+                return Transition(.authenticating(method), [.runGrant(start(method, input))])
+            case .authenticating(let pending) where pending.startsAgain(as: method):
+                // A resend (the same address: a new code supersedes the old one), or a device sign-in asked for again
+                // (taken up and announced again, never a second one): the attempt goes on.
+                return Transition(state, [.runGrant(start(method, input))])
             case .authenticating: return fail(.loginAlreadyInProgress)
             case .unsettled, .awaitingConfirmation, .active: throw rejection
             }
@@ -128,11 +114,9 @@ public enum RegStateMachine {
             }
         case .registrationFailed(let failure):
             switch state {
-            case .authenticating(.passwordless) where failure.keepsPasswordlessAttempt:
-                // A wrong, stale or rate-limited code: say so (F) and keep the attempt for another code or a resend.
-                return Transition(state, [.emit(.error(.registration(failure)))])
-            case .authenticating(.social) where failure.keepsSocialLogin:
-                // A redirect that is not this login's (forged, replayed, garbled): refused, the login waits for its own.
+            case .authenticating(let method) where method.isKept(after: failure):
+                // A wrong, stale or rate-limited code, or a redirect that is not this login's (forged, replayed,
+                // garbled): say so (F) and keep the attempt for another code, a resend or its own redirect.
                 return Transition(state, [.emit(.error(.registration(failure)))])
             case .authenticating, .awaitingConfirmation: return fail(failure)
             case .unsettled, .registrationRequired, .active, .failed: throw rejection
@@ -241,21 +225,23 @@ public enum RegStateMachine {
         }
     }
 
-    /// The redirect (social) or the code (passwordless) came in: the effect carries it. Without it (or with the
-    /// other method's input) there is nothing to check: F, nothing changes.
-    private static func submitted(_ method: RegistrationMethod, _ input: SecretInput?, in state: RegState) -> Transition {
-        let nothing = Transition(state, [.emit(.error(.registration(.noPendingLogin)))])
-        switch method {
-        case .social:
-            guard case .callback(let callback)? = input else { return nothing }
-            return Transition(state, [.exchangeAuthorizationCode(callback: callback)])
-        case .passwordless(let email):
-            guard case .code(let code)? = input else { return nothing }
-            return Transition(state, [.verifyPasswordlessCode(email: email, code: code)])
-        case .device:
-            // The device code is in the secure store, not in the input: the effect polls with it.
-            return Transition(state, [.pollDeviceAuthorization])
+    /// The grant step that starts `method`, with what the app asked the provider for (``SecretInput/prompt(_:)``,
+    /// ``SecretInput/socialLogin(prompt:requirement:)``).
+    private static func start(_ method: RegistrationMethod, _ input: SecretInput?) -> GrantStep {
+        switch input {
+        case .prompt(let prompt): .start(method, prompt: prompt, requirement: nil)
+        case .socialLogin(let prompt, let requirement): .start(method, prompt: prompt, requirement: requirement)
+        default: .start(method, prompt: nil, requirement: nil)
         }
+    }
+
+    /// What the user handed in for the grant in progress: the effect carries it. Without it (or with another grant's
+    /// input) there is nothing to check: F, nothing changes.
+    private static func submitted(_ method: RegistrationMethod, _ input: SecretInput?, in state: RegState) -> Transition {
+        guard let step = method.step(finishingWith: input) else {
+            return Transition(state, [.emit(.error(.registration(.noPendingLogin)))])
+        }
+        return Transition(state, [.runGrant(step)])
     }
 
     /// Whether logging out means anything: a session, provisional tokens, or a failure that may have left tokens.
@@ -266,10 +252,11 @@ public enum RegStateMachine {
         }
     }
 
-    /// The host's ID token came in: the effect carries it. A replay has none and needs none.
+    /// The host's ID token came in: the effect carries it (renewing while a host session is active). A replay has
+    /// none and needs none.
     private static func exchange(_ input: SecretInput?, in state: RegState) -> Transition {
         guard case .idToken(let idToken)? = input else { return Transition(state) }
-        return Transition(state, [.exchangeIDToken(idToken)])
+        return Transition(state, [.runGrant(.hostIDToken(idToken, renewing: state.session?.isHostDriven == true))])
     }
 
     private static func activate(_ session: Session) -> Transition {

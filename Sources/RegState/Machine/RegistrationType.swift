@@ -27,3 +27,48 @@ public enum RegistrationMethod: Sendable, Equatable, Codable {
         }
     }
 }
+
+extension RegistrationType {
+    /// Whether a sign-in of this type may have left a session at the provider's pages that a logout can end (the
+    /// emailed code signs in without the provider's browser session).
+    var mayLeaveProviderSession: Bool { self != .passwordless }
+}
+
+extension RegistrationMethod {
+    /// The method without personal data (the address of an emailed code), for a journal that forgot its user.
+    var withoutPersonalData: RegistrationMethod {
+        if case .passwordless = self { return .passwordless(email: "") }
+        return self
+    }
+
+    /// Whether a start of `method` while this one is in progress goes on with it: the same address again (a resend),
+    /// or the device sign-in asked for again. Any other start is refused while a login is in progress.
+    func startsAgain(as method: RegistrationMethod) -> Bool {
+        switch (self, method) {
+        case (.passwordless(let pending), .passwordless(let email)): pending == email
+        case (.device, .device): true
+        default: false
+        }
+    }
+
+    /// Whether the attempt survives `failure`: a wrong or stale code leaves the emailed-code attempt for another code
+    /// or a resend; a redirect that is not the login's leaves the login for its own.
+    func isKept(after failure: RegistrationFailure) -> Bool {
+        switch self {
+        case .passwordless: failure.keepsPasswordlessAttempt
+        case .social: failure.keepsSocialLogin
+        case .device: false
+        }
+    }
+
+    /// The grant step that finishes this method's attempt with what the user handed in; `nil` when the input is not
+    /// this grant's (the device sign-in needs none: the device code is in the secure store, its step polls).
+    func step(finishingWith input: SecretInput?) -> GrantStep? {
+        switch (self, input) {
+        case (.social, .callback(let callback)?): .redirect(callback)
+        case (.passwordless(let email), .code(let code)?): .code(code, email: email)
+        case (.device, _): .awaitApproval
+        default: nil
+        }
+    }
+}

@@ -5,6 +5,6 @@ extension RegStateService {
     /// changes, nothing journaled). Show the email option only when ``PasswordlessAvailability/mayOffer`` is true, and
     /// say ``PasswordlessAvailability/reason`` otherwise.
     public func passwordlessAvailability() async -> PasswordlessAvailability {
-        await runner.provider.passwordlessAvailability()
+        await PasswordlessGrant(provider: runner.provider).availability()
     }
 }

@@ -53,7 +53,7 @@ extension RegStateService {
     public func cancelDeviceRegistration() async {
         if case .authenticating(.device) = state, (try? await apply(.retryRequested)) != nil { return }
         if let pending = await pendingDeviceRegistration() {
-            await runner.discardDeviceAuthorization(userCode: pending.userCode)
+            await loginGrants.discardDevice(userCode: pending.userCode)
         }
     }
 
@@ -69,7 +69,7 @@ extension RegStateService {
     func readPendingDeviceRegistration() async throws(RegStateServiceError) -> DeviceVerification? {
         let stored: PendingDeviceAuthorization?
         do {
-            stored = try await runner.tokens.pendingDeviceAuthorization()
+            stored = try await runner.tokens.pending(PendingDeviceAuthorization.self)
         } catch {
             throw .storage(error)
         }

@@ -9,7 +9,7 @@ extension RegStateService {
     ///   with is stored, `unexpectedStatus(404, "devices_unsupported")` without a backend or a device list.
     public func registeredDevices() async throws(RegStateServiceError) -> [RegisteredDevice] {
         do {
-            let (backend, credential) = try deviceAccess(await runner.tokens.snapshot())
+            let (backend, credential) = try deviceAccess(await runner.tokens.snapshot(), orDeviceList: await loginGrants.deviceListIDToken)
             return try await backend.devices(credential: credential)
         } catch {
             throw .backend(error)
@@ -28,16 +28,18 @@ extension RegStateService {
             throw .backend(.invalidPathSegment(error))
         }
         do {
-            let (backend, credential) = try deviceAccess(await runner.tokens.snapshot())
+            let (backend, credential) = try deviceAccess(await runner.tokens.snapshot(), orDeviceList: await loginGrants.deviceListIDToken)
             try await backend.removeDevice(id: id, credential: credential)
         } catch {
             throw .backend(error)
         }
     }
 
-    private func deviceAccess(_ snapshot: TokenSnapshot?) throws(BackendError) -> (any RegistrationBackend, String) {
+    private func deviceAccess(_ snapshot: TokenSnapshot?, orDeviceList idToken: String?) throws(BackendError)
+        -> (any RegistrationBackend, String)
+    {
         guard let backend = runner.backend else { throw .unexpectedStatus(404, code: "devices_unsupported") }
-        guard let credential = snapshot?.securityToken ?? snapshot?.idToken ?? deviceListIDToken else { throw .unauthorized }
+        guard let credential = snapshot?.securityToken ?? snapshot?.idToken ?? idToken else { throw .unauthorized }
         return (backend, credential)
     }
 }

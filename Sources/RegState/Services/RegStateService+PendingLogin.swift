@@ -10,7 +10,7 @@ extension RegStateService {
     /// An app that is launched again while the user is in the browser can show "finish signing in" instead of the
     /// registration options, and hand the redirect to ``completeSocialRegistration(callback:)`` when it arrives.
     public func pendingSocialLogin() async -> PendingSocialLogin? {
-        await runner.tokens.pendingLogin()?.summary(lifetime: runner.configuration.pendingLoginLifetime, now: clock.now())
+        (try? await runner.tokens.pending(PendingLogin.self))?.summary(lifetime: runner.configuration.pendingLoginLifetime, now: clock.now())
     }
 
     /// The sign-in page to open for the social login in progress: the pending login's authorization URL while it
@@ -23,7 +23,7 @@ extension RegStateService {
     public func reopenSocialLogin() async throws(RegStateServiceError) -> URL {
         let pending = await pendingSocialLogin()
         if let pending, !pending.isExpired, !pending.isAuthorizationURLExpired { return pending.authorizationURL }
-        if let pending, !pending.isExpired, let url = await pushLoginAgain() { return url }
+        if let pending, !pending.isExpired, let url = await loginGrants.pushLoginAgain() { return url }
         if pending != nil { await discardPendingSocialLogin() }
         return try await beginSocialRegistration(prompt: pending?.prompt, requirement: pending?.requirement)
     }
@@ -32,7 +32,7 @@ extension RegStateService {
     /// one kept from before a relaunch. Its redirect is refused afterwards.
     public func discardPendingSocialLogin() async {
         if case .authenticating(.social) = state, (try? await apply(.retryRequested)) != nil { return }
-        await runner.discardPendingLogin()
+        await loginGrants.discardStoredLogin()
     }
 
     /// Before a redirect is handed in: takes up a login the store keeps from before a relaunch (journaled as
@@ -47,7 +47,7 @@ extension RegStateService {
         }
         let stored: PendingLogin?
         do {
-            stored = try await runner.tokens.readPendingLogin()
+            stored = try await runner.tokens.pending(PendingLogin.self)
         } catch {
             throw .storage(error)
         }

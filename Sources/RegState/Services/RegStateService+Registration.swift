@@ -36,7 +36,7 @@ extension RegStateService {
             ? prompt.map(SecretInput.prompt) : .socialLogin(prompt: prompt, requirement: requirement)
         let applied = try await apply(.registrationRequested(.social), carrying: input)
         try Self.throwIfRefused(applied)
-        guard let url = loginURL else { throw .registration(.noPendingLogin) }
+        guard let url = applied.authorizationURL else { throw .registration(.noPendingLogin) }
         return url
     }
 

@@ -60,6 +60,6 @@ extension RegStateService {
 
     /// What the pending step-up asks for, `nil` when none is pending (or the store cannot be read now).
     public func pendingStepUp() async -> AuthenticationRequirement? {
-        (try? await runner.tokens.pendingStepUp())?.requirement
+        (try? await runner.tokens.pending(PendingStepUp.self))?.requirement
     }
 }

@@ -22,7 +22,8 @@ public actor RegStateService {
     private let broadcast = EventBroadcast<RegStateEvent>(bufferSize: subscriberBufferSize, replaysLatest: true)
     private var recorder: JournalRecorder
     private var lifecycle = ServiceLifecycle()
-    private var attempt = RegistrationAttempt()
+    /// The login grants and what this process remembers of the attempt in progress.
+    private let grants: LoginGrants
     private let tokenFlights: TokenFlights
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
@@ -35,6 +36,7 @@ public actor RegStateService {
         effects = EffectRunner(configuration: configuration, dependencies: dependencies)
         recorder = JournalRecorder(journal: dependencies.journal, clock: dependencies.clock, logger: dependencies.logger)
         tokenFlights = TokenFlights(clock: dependencies.clock)
+        grants = LoginGrants(runner: effects)
     }
 
     /// The current state.
@@ -50,24 +52,8 @@ public actor RegStateService {
 
     var logger: any RegStateLogger { runner.logger }
 
-    /// The authorization URL of the social login in progress.
-    var loginURL: URL? { attempt.login?.request.url }
-
-    /// The login in progress pushed again because its `request_uri` expired (``reopenSocialLogin()``): its new URL,
-    /// also in the login this process holds; `nil` when it could not be pushed again (logged).
-    func pushLoginAgain() async -> URL? {
-        switch await runner.pushLoginAgain(attempt.login) {
-        case .success(let login):
-            if attempt.login?.request.state == login.request.state { attempt.login = login }
-            return login.request.url
-        case .failure(let failure):
-            runner.logger.log(.warning, "the login could not be pushed again (\(failure.reasonCode)); it begins again")
-            return nil
-        }
-    }
-
-    /// The ID token a confirmation refused at the device limit answered with (in memory only), for the device list.
-    var deviceListIDToken: String? { attempt.deviceListIDToken }
+    /// The login grants, for the public calls about a login in progress (``reopenSocialLogin()``).
+    nonisolated var loginGrants: LoginGrants { grants }
 
     // MARK: Observing
 
@@ -228,63 +214,14 @@ public actor RegStateService {
             return Performed(applied: launch.applied)
         case .renew(let staleAccessToken):
             return await answer(nil, feeding: await runner.renewal.renew(replacing: staleAccessToken).effectEvent)
-        case .startSocialAuthorization(let prompt, let requirement):
-            switch await runner.startSocialAuthorization(prompt: prompt, requirement: requirement) {
-            case .success(let started): attempt.login = started
-                return await answer(nil, feeding: .authorizationIssued)
-            case .failure(let failure):
-                return await answer(nil, feeding: .registrationFailed(failure))
-            }
-        case .sendPasswordlessCode(let email):
-            attempt.codeSent()
-            return await answer(nil, feeding: await runner.sendPasswordlessCode(to: email))
-        case .startDeviceAuthorization:
-            switch await runner.startDeviceAuthorization() {
-            case .success(let shown): attempt.deviceUserCode = shown.userCode
-                return Performed(result: .deviceVerification(shown),
-                                 applied: await feed(.authorizationIssued, carrying: .deviceVerification(shown)))
-            case .failure(let failure): return await answer(nil, feeding: .registrationFailed(failure))
-            }
-        case .pollDeviceAuthorization:
-            // One poll per process: a second caller waits for the one running, whose result is applied once.
-            if let running = attempt.devicePoll { _ = await running.value; return .nothing }
-            let poll = Task { await self.runner.pollDeviceAuthorization { await self.isAuthenticating } }
-            attempt.devicePoll = poll
-            // A caller that is cancelled (its process ends, say) takes the poll with it.
-            let result = await withTaskCancellationHandler { await poll.value } onCancel: { poll.cancel() }
-            if attempt.devicePoll == poll { attempt.devicePoll = nil }
-            return await answer(nil, feeding: result)
-        case .exchangeAuthorizationCode(let callback):
-            // One callback per login: a replay of this redirect finds nothing pending, here or in the store.
-            let remembered = attempt.login.take()
-            let result = await runner.exchangeAuthorizationCode(callback, remembered: remembered) { await self.isAuthenticating }
-            // A redirect that is not this login's was refused: the login stays for its own, however many come.
-            if case .registrationFailed(let failure)? = result, failure.keepsSocialLogin, let kept = remembered {
-                attempt.login = kept
-            }
-            return await answer(nil, feeding: result)
-        case .verifyPasswordlessCode(let email, let code):
-            var result = await runner.verifyPasswordlessCode(code, for: email) { await self.isAuthenticating }
-            if case .registrationFailed(.wrongCode)? = result {
-                if attempt.wrongCodeTyped(limit: runner.configuration.maxCodeAttempts) {
-                    result = .registrationFailed(.tooManyAttempts)
-                }
-            }
-            return await answer(nil, feeding: result)
+        case .runGrant(let step):
+            let outcome = await grants.run(step) { await self.isAuthenticating }
+            return Performed(result: outcome.result, applied: await feed(outcome.event, carrying: outcome.input))
         case .confirmRegistration:
-            let confirmed = await runner.confirmRegistration()
-            // At the device limit the provisional tokens go, but the ID token (in memory only) still lets the user
-            // list and remove a device (``registeredDevices()``).
-            var result: EffectResult?
-            if confirmed == .registrationFailed(.tooManyRegisteredDevices),
-               let idToken = await runner.tokens.snapshot()?.idToken {
-                result = .deviceLimit(idToken: idToken)
-            }
-            attempt.deviceListIDToken = if case .deviceLimit(let idToken)? = result { idToken } else { nil }
-            return await answer(result, feeding: confirmed)
+            let confirmed = await grants.confirm()
+            return Performed(result: confirmed.result, applied: await feed(confirmed.event))
         case .discardPendingAuthorization:
-            if let discarded = attempt.login.take() { await runner.discardPendingLogin(state: discarded.request.state) }
-            if let userCode = attempt.endDeviceAuthorization() { await runner.discardDeviceAuthorization(userCode: userCode) }
+            await grants.discardPending()
             return .nothing
         case .clearProvisionalTokens:
             await runner.clearProvisionalTokens()
@@ -297,9 +234,6 @@ public actor RegStateService {
             recorder.reset()
             broadcast.forgetLatest()
             return await answer(.cleared(deregistration, credentialsRemain: remain), feeding: .credentialsCleared)
-        case .exchangeIDToken(let idToken):
-            return await answer(nil, feeding: await runner.exchangeHostIDToken(idToken,
-                                                                              renewing: state.session?.isHostDriven == true))
         case .logout:
             let outcome = await runner.logout()
             return await answer(outcome.result, feeding: outcome.event)

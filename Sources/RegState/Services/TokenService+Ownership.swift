@@ -19,7 +19,7 @@ extension TokenService {
             seen = .some(nil)
         }
         try store.removeValue(forKey: Self.quarantineKey)
-        if let pending = pendingLogin(), owned.pendingLogins.contains(pending.request.state) {
+        if let login = try? pending(PendingLogin.self), owned.pendingLogins.contains(login.request.state) {
             try store.removeValue(forKey: PendingLogin.storeKey)
         }
         if ours, !keepingOngoingAccess {

@@ -51,7 +51,7 @@ struct RetryAfterTests {
         #expect(ResponseReading.failure(waiting).retryAfter == 30)
         #expect(ResponseReading.failure(HTTPResponse(status: 503)) == .server(status: 503))
         #expect(throws: OIDCError.rateLimited(retryAfter: 30)) { try PushedAuthorizationResponse.parse(waiting) }
-        #expect(OIDCClient.passwordlessError(.rateLimited(retryAfter: 30)) == .rateLimited(retryAfter: 30))
+        #expect(PasswordlessGrant.refusal(.rateLimited(retryAfter: 30)) == .rateLimited(retryAfter: 30))
     }
 
     @Test("the backend's 429 with Retry-After is rateLimited (transient); without it, unexpectedStatus(429)")

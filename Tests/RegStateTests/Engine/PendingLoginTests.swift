@@ -234,7 +234,7 @@ struct PendingLoginTests {
         let binding = CredentialBinding(device.world.configuration.oidc)
         let elsewhere = PendingLogin(request: try await client.makeAuthorizationRequest(), issuer: binding.issuer,
                                      clientID: binding.clientID)
-        try await TokenService(store: FileSecureStore(directory: device.secure)).savePendingLogin(elsewhere)
+        try await TokenService(store: FileSecureStore(directory: device.secure)).savePending(elsewhere)
         #expect(try device.record() != nil)
         try await active.logout()
         #expect(try device.record() != nil, "a logout removes only what its own session wrote")

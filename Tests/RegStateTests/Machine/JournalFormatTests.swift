@@ -32,8 +32,10 @@ struct EffectRedactionTests {
     @Test("an effect's description and reflection never show the callback, the code or the stale token")
     func effectsAreRedacted() {
         let callback = URL(string: "com.example.app:/callback?code=secret-code&state=secret-state")!
-        let effects: [Effect] = [.exchangeAuthorizationCode(callback: callback),
-                                 .verifyPasswordlessCode(email: "alice@example.com", code: "654321"),
+        let effects: [Effect] = [.runGrant(.redirect(callback)),
+                                 .runGrant(.code("654321", email: "alice@example.com")),
+                                 .runGrant(.start(.passwordless(email: "alice@example.com"), prompt: nil, requirement: nil)),
+                                 .runGrant(.hostIDToken("secret-code", renewing: false)),
                                  .renew(replacing: "stale-access-token")]
         for effect in effects {
             var dumped = ""

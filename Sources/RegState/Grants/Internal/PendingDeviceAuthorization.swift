@@ -4,7 +4,7 @@ import Foundation
 /// killed while the user approves on another device resumes it on the next launch, and so that every process sharing
 /// the store polls the one authorization at the one pace. It holds a secret (the `device_code`): it lives only in the
 /// secure store and in memory, never in the journal, a log or a description.
-struct PendingDeviceAuthorization: Sendable, Equatable, Codable, CustomStringConvertible, CustomReflectable {
+struct PendingDeviceAuthorization: PendingGrantRecord, Equatable, CustomStringConvertible, CustomReflectable {
     /// The secure-store key of the record.
     static let storeKey = "pending_device_authorization"
 
@@ -14,6 +14,8 @@ struct PendingDeviceAuthorization: Sendable, Equatable, Codable, CustomStringCon
     var deviceCode: String
     /// What the user is shown, with the interval in force (``DeviceVerification/interval``, raised by `slow_down`).
     var verification: DeviceVerification
+    /// The grant this record is (its device code).
+    var grantID: String { deviceCode }
     /// The issuer identifier the authorization was made for.
     var issuer: String
     /// The client id the authorization was made for.
@@ -30,12 +32,6 @@ struct PendingDeviceAuthorization: Sendable, Equatable, Codable, CustomStringCon
     /// The process polling now (a random identifier each process draws), `nil` before the first poll: another
     /// process waits while its lease lasts (one interval past its next poll), then takes over.
     var poller: String?
-
-    /// Whether it was made for `binding`'s issuer and client.
-    func belongs(to binding: CredentialBinding?) -> Bool {
-        guard let binding else { return true }
-        return issuer == binding.issuer && clientID == binding.clientID
-    }
 
     /// The creation time and the user code's expiry only; never the device code.
     var description: String {

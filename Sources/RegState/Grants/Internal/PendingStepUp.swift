@@ -5,7 +5,7 @@ import Foundation
 /// the secure store, never in the journal, a log or a description. It names the session it steps up (its
 /// ``sessionID``, ``issuer`` and ``subject``): its tokens replace that session's, and only if the new ID token names
 /// the same user.
-struct PendingStepUp: Sendable, Equatable, Codable, CustomStringConvertible {
+struct PendingStepUp: PendingGrantRecord, Equatable, CustomStringConvertible {
     /// The secure-store key of the record.
     static let storeKey = "pending_step_up"
 
@@ -15,6 +15,8 @@ struct PendingStepUp: Sendable, Equatable, Codable, CustomStringConvertible {
     var request: AuthorizationRequest
     /// What the sign-in must meet.
     var requirement: AuthenticationRequirement
+    /// The grant this record is (its `state`).
+    var grantID: String { request.state }
     /// The issuer identifier of the session (and of the login).
     var issuer: String
     /// The client id of the login.
@@ -28,12 +30,6 @@ struct PendingStepUp: Sendable, Equatable, Codable, CustomStringConvertible {
 
     /// When the login was made, by the device clock.
     var createdAt: Date { request.issuedAt }
-
-    /// Whether it was made for `binding`'s issuer and client.
-    func belongs(to binding: CredentialBinding?) -> Bool {
-        guard let binding else { return true }
-        return issuer == binding.issuer && clientID == binding.clientID
-    }
 
     /// The creation time only; never the verifier, `state` or `nonce`.
     var description: String { "PendingStepUp(createdAt: \(createdAt), secrets redacted)" }

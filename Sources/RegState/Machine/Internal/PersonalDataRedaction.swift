@@ -2,7 +2,7 @@ import Foundation
 
 /// Journal lines without personal data: what stays of a user's history once the user is gone but the reason must
 /// stay (after a final **E**, a forced logout). Profiles lose everything but their issuer (subject, email, name,
-/// picture), a passwordless request loses its address; every failure reason, date, letter and registration type is
+/// picture), a registration method loses its address; every failure reason, date, letter and registration type is
 /// kept, so the journal still folds to the same state and still says why the session ended.
 enum PersonalDataRedaction {
     /// The subject written in place of the user's.
@@ -28,8 +28,8 @@ enum PersonalDataRedaction {
         switch state {
         case .active(let session): .active(self.session(session))
         case .awaitingConfirmation(let profile): .awaitingConfirmation(self.profile(profile))
-        case .authenticating(.passwordless): .authenticating(.passwordless(email: ""))
-        case .unsettled, .registrationRequired, .authenticating, .failed: state
+        case .authenticating(let method): .authenticating(method.withoutPersonalData)
+        case .unsettled, .registrationRequired, .failed: state
         }
     }
 
@@ -46,11 +46,11 @@ enum PersonalDataRedaction {
         case .storedTokensInspected(let status): .storedTokensInspected(self.status(status))
         case .renewalSucceeded(let stored): .renewalSucceeded(self.stored(stored))
         case .renewalFailed(let failure, let stored): .renewalFailed(failure, stored: stored.map(self.stored))
-        case .registrationRequested(.passwordless): .registrationRequested(.passwordless(email: ""))
+        case .registrationRequested(let method): .registrationRequested(method.withoutPersonalData)
         case .authenticated(let stored): .authenticated(self.stored(stored))
         case .registrationConfirmed(let stored): .registrationConfirmed(self.stored(stored))
         case .hostTokenAccepted(let stored): .hostTokenAccepted(self.stored(stored))
-        case .launched, .nonNativeTokenInstalled, .renewalRequested, .registrationRequested, .authorizationIssued,
+        case .launched, .nonNativeTokenInstalled, .renewalRequested, .authorizationIssued,
              .credentialsSubmitted, .registrationFailed, .confirmationRequested, .retryRequested, .logoutRequested,
              .logoutRefused, .loggedOut, .forcedLogout, .clearStateRequested, .credentialsCleared, .hostTokenSubmitted,
              .hostTokenRefused, .securityTokenRenewed, .pendingLoginResumed, .clockOffsetObserved:

@@ -28,6 +28,12 @@ struct Applied: Sendable {
         return nil
     }
 
+    /// The authorization URL a social login's start answered with.
+    var authorizationURL: URL? {
+        for case .authorizationURL(let url) in results { return url }
+        return nil
+    }
+
     /// What a sign-in on another device asks the user to do, when its start answered with it.
     var deviceVerification: DeviceVerification? {
         for case .deviceVerification(let verification) in results { return verification }

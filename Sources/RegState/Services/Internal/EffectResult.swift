@@ -21,6 +21,8 @@ enum EffectResult: Sendable {
     case deviceLimit(idToken: String)
     /// A sign-in on another device was started or taken up: what to show.
     case deviceVerification(DeviceVerification)
+    /// A social login was begun: the authorization URL to open.
+    case authorizationURL(URL)
 }
 
 extension EffectResult: CustomStringConvertible {
@@ -34,6 +36,7 @@ extension EffectResult: CustomStringConvertible {
         case .cleared(let deregistration, let remain): "cleared(\(deregistration)\(remain.map { ", credentialsRemain: \($0)" } ?? ""))"
         case .deviceLimit: "deviceLimit(redacted)"
         case .deviceVerification: "deviceVerification(redacted)"
+        case .authorizationURL: "authorizationURL(redacted)"
         }
     }
 }

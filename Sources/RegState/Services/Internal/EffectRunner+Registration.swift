@@ -62,9 +62,13 @@ extension EffectRunner {
         }
     }
 
-    /// Confirm: register the installation and the profile with the backend, then confirm the tokens.
-    func confirmRegistration() async -> MachineEvent {
-        await underStoreLock(confirmLocked)
+    /// Confirm: register the installation and the profile with the backend, then confirm the tokens. At the
+    /// backend's device limit the provisional tokens go, but their ID token (in memory only) still lets the user list
+    /// and remove a device (``RegStateService/registeredDevices()``): it comes back beside the failure.
+    func confirmRegistration() async -> (event: MachineEvent, deviceListIDToken: String?) {
+        let confirmed = await underStoreLock(confirmLocked)
+        guard confirmed == .registrationFailed(.tooManyRegisteredDevices) else { return (confirmed, nil) }
+        return (confirmed, await tokens.snapshot()?.idToken)
     }
 
     /// `body`'s event, under the store's lock; a lock not taken fails the registration.

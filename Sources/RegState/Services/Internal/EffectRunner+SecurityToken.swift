@@ -1,48 +1,8 @@
 import Foundation
 
-/// The backend security token: the host's ID token exchanged (host mode) and the stored one renewed (self mode).
+/// The backend security token: the stored one renewed (self mode); the host's ID token is exchanged by
+/// ``HostIDTokenGrant``.
 extension EffectRunner {
-    /// Host mode: validates `idToken` with the registration rules (no nonce: the host's login made it), exchanges it
-    /// for a security token bound to this installation and stores the session. `renewing` says whether a session is
-    /// active (a failure then keeps it: offline on a transient one).
-    func exchangeHostIDToken(_ idToken: String, renewing: Bool) async -> MachineEvent {
-        let verified: VerifiedIDToken
-        do {
-            verified = try await provider.validateIDToken(idToken, expectedNonce: nil)
-        } catch {
-            if error.isTransient, renewing {
-                return .renewalFailed(.transient(TransientIssue(error)), stored: await tokens.storedSession())
-            }
-            return .hostTokenRefused(RegistrationFailure(error))
-        }
-        guard let backend else { return .hostTokenRefused(.unsupported("host mode needs a backend")) }
-        let exchanged: (StoredSession, replaced: String?)
-        do {
-            // Under the store's lock, like every write that can race a renewal in another process sharing the store.
-            exchanged = try await storeHostExchange(idToken, profile: verified.profile, backend: backend)
-        } catch .backend(let error) {
-            return await hostExchangeFailure(error, renewing: renewing)
-        } catch {
-            return .hostTokenRefused(.storage(error.storageReason))
-        }
-        if let replaced = exchanged.replaced { await retire(replaced) }
-        return .hostTokenAccepted(exchanged.0)
-    }
-
-    /// What the backend's refusal of the host's ID token means: a forced logout or an offline session while one is
-    /// active, otherwise a refusal.
-    private func hostExchangeFailure(_ error: BackendError, renewing: Bool) async -> MachineEvent {
-        if error == .forcedLogout, renewing { return .forcedLogout }
-        if error.isTransient {
-            guard renewing else { return .hostTokenRefused(RegistrationFailure(error)) }
-            return .renewalFailed(.transient(TransientIssue(error)), stored: await tokens.storedSession())
-        }
-        if error == .invalidIDToken || error == .unauthorized {
-            return .hostTokenRefused(.backendFailed(BackendError.invalidIDToken.errorDescription ?? "refused"))
-        }
-        return .hostTokenRefused(RegistrationFailure(error))
-    }
-
     /// Self mode: exchanges the stored ID token for a new security token and stores it in place of `replaced`
     /// (with a ``RejectionHold`` when `forRejection`: the backend rejected `replaced`), then retires `replaced` at
     /// the backend where it offers that, so a backend that rejects every token is left with one live token.
@@ -107,26 +67,8 @@ extension EffectRunner {
         }
     }
 
-    /// Host mode's exchange and store under the store's lock: the session stored, and the security token it replaced.
-    private func storeHostExchange(_ idToken: String, profile: Profile, backend: any RegistrationBackend)
-        async throws(SecurityTokenRenewalError) -> (StoredSession, replaced: String?)
-    {
-        try await underStoreLock { () async throws(SecurityTokenRenewalError) in
-            let previous = await tokens.snapshot()?.storedSecurityToken
-            let grant = try await securityToken(for: idToken, from: backend)
-            do throws(StoreError) {
-                let stored = try await tokens.storeHostSession(
-                    idToken: idToken, profile: profile, securityToken: grant.securityToken,
-                    expiresAt: RecordedTime.expiry(after: grant.expiresIn, from: dependencies.clock.now()))
-                return (stored, previous == grant.securityToken ? nil : previous)
-            } catch {
-                throw .storage(error)
-            }
-        }
-    }
-
     /// `body` under the store's lock, for an exchange and the write of its result.
-    private func underStoreLock<T>(_ body: () async throws(SecurityTokenRenewalError) -> T)
+    func underStoreLock<T>(_ body: () async throws(SecurityTokenRenewalError) -> T)
         async throws(SecurityTokenRenewalError) -> T
     {
         try await tokens.withExclusiveAccess(orElse: { error throws(SecurityTokenRenewalError) in throw .storage(error) },
@@ -134,7 +76,7 @@ extension EffectRunner {
     }
 
     /// A security token for `idToken`, bound to this installation, from `backend`.
-    private func securityToken(for idToken: String, from backend: any RegistrationBackend)
+    func securityToken(for idToken: String, from backend: any RegistrationBackend)
         async throws(SecurityTokenRenewalError) -> SecurityTokenGrant
     {
         let installation: InstallationInfo

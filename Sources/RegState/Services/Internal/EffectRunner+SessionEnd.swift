@@ -135,10 +135,10 @@ extension EffectRunner {
             }
         }
         // RP-initiated logout: the URL that ends the browser session at the provider, with the ID token as hint.
-        // Only after a sign-in in the browser: a passwordless code or a non-native platform (no ID token) left no
+        // Only after a sign-in in the browser: an emailed code or a non-native platform (no ID token) left no
         // browser session at the provider, so there is nothing to end.
         var endSession: EndSessionRequest?
-        if let idToken = snapshot?.idToken, snapshot?.session?.registrationType != .passwordless {
+        if let idToken = snapshot?.idToken, snapshot?.session?.registrationType.mayLeaveProviderSession ?? true {
             endSession = await provider.endSessionRequest(idTokenHint: idToken)
         }
         do {

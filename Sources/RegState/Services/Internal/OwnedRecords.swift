@@ -14,24 +14,13 @@ struct OwnedRecords: Sendable {
     /// The `state` of each social login this service began (its pending-login records), most recent last.
     var pendingLogins: [String] = []
 
-    /// The `state` of each social login this service discarded past the refused-redirect bound, most recent last: its
-    /// record is never taken up again here, even when the store refused its removal (a locked device).
-    var discardedLogins: [String] = []
-
-    /// The most pending logins remembered (older ones were superseded long ago), and the most discarded ones.
+    /// The most pending logins remembered (older ones were superseded long ago).
     static let pendingLoginMemory = 8
 
     /// Remembers a pending login this service wrote.
     mutating func wrotePendingLogin(state: String) {
         pendingLogins.append(state)
         if pendingLogins.count > Self.pendingLoginMemory { pendingLogins.removeFirst() }
-    }
-
-    /// Remembers a pending login this service discarded.
-    mutating func discardedPendingLogin(state: String) {
-        guard !discardedLogins.contains(state) else { return }
-        discardedLogins.append(state)
-        if discardedLogins.count > Self.pendingLoginMemory { discardedLogins.removeFirst() }
     }
 
     /// Whether `record` is this service's to end. A confirmed session is shared by every process on the store,

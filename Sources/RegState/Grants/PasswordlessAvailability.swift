@@ -29,12 +29,3 @@ public enum PasswordlessAvailability: Sendable, Equatable {
         }
     }
 }
-
-extension OIDCClient {
-    /// What the configuration and the provider's discovery (cached, or read now) say about the one-time-code grant.
-    package func passwordlessAvailability() async -> PasswordlessAvailability {
-        guard configuration.passwordlessStartURL != nil else { return .notConfigured }
-        guard let metadata = try? await metadata(), let listed = Self.listsPasswordless(metadata) else { return .unknown }
-        return listed ? .offered : .notOffered
-    }
-}

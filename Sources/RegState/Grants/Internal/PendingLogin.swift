@@ -3,7 +3,7 @@ import Foundation
 /// The social login in progress, as kept in the secure store (under ``storeKey``) so that it survives the app being
 /// killed while the user is in the browser. It holds secrets (the PKCE verifier, `state`, `nonce`): it lives only in
 /// the secure store and in the service's memory, never in the journal, a log or a description.
-struct PendingLogin: Sendable, Equatable, Codable, CustomStringConvertible {
+struct PendingLogin: PendingGrantRecord, Equatable, CustomStringConvertible {
     /// The secure-store key of the record.
     static let storeKey = "pending_login"
 
@@ -19,6 +19,8 @@ struct PendingLogin: Sendable, Equatable, Codable, CustomStringConvertible {
     var requirement: AuthenticationRequirement?
     /// The RFC 7638 thumbprint of the DPoP key made for this registration, when DPoP is on.
     var dpopKeyThumbprint: String?
+    /// The grant this record is (its `state`).
+    var grantID: String { request.state }
     /// The issuer identifier the login was made for.
     var issuer: String
     /// The client id the login was made for.
@@ -29,18 +31,17 @@ struct PendingLogin: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The refusal counts a record may hold: a count outside is a damaged record.
     static let refusalCounts = 0...1_000
 
+    /// The login a session's end removes is this process's own.
+    static let isOwnedByWriter = true
+    /// Whether its refusal count is in range.
+    var isWellFormed: Bool { Self.refusalCounts.contains(refusedRedirects ?? 0) }
+
     /// When the login was made, by the device clock.
     var createdAt: Date { request.issuedAt }
 
     /// Whether the login is older than `lifetime` seconds at `now`.
     func isExpired(at now: Date, lifetime: TimeInterval) -> Bool {
         now.timeIntervalSince(createdAt) > lifetime
-    }
-
-    /// Whether it was made for `binding`'s issuer and client.
-    func belongs(to binding: CredentialBinding?) -> Bool {
-        guard let binding else { return true }
-        return issuer == binding.issuer && clientID == binding.clientID
     }
 
     /// What the app may see of it at `now`: no secret but the URL it already opened.

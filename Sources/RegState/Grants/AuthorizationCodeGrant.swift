@@ -1,21 +1,36 @@
 import Foundation
 
-/// The social login's effects: the authorization request made and kept in the secure store, and the redirect that
-/// finishes it (also after a relaunch).
-extension EffectRunner {
+/// The authorization code grant with PKCE (RFC 7636), pushed when the provider offers PAR (RFC 9126): the social
+/// login in the system browser.
+///
+/// One unit: the authorization request (PKCE S256, `state`, `nonce`, `prompt`, `max_age`/`acr_values`, pushed again
+/// when its `request_uri` expired), its pending record in the secure store (``PendingLogin``: it survives a kill, and
+/// the redirect takes it under the store's lock, so the same redirect twice, or in two processes, exchanges once),
+/// the redirect's checks (a redirect that is not this login's is refused before anything is taken, and the login
+/// waits for its own), the code exchange with the login's DPoP key, and the ID token checked against the login's
+/// nonce and requirement before the tokens are stored.
+struct AuthorizationCodeGrant: Sendable {
+    /// The registration steps every grant shares (the new registration's DPoP key, the tokens' checks and store).
+    let runner: EffectRunner
+
+    private var provider: OIDCClient { runner.provider }
+    private var tokens: TokenService { runner.tokens }
+    private var configuration: RegStateConfiguration { runner.configuration }
+    private var logger: any RegStateLogger { runner.logger }
+
     /// A new login (PKCE verifier, state, nonce) and its authorization URL, or why none can be made. The login is
     /// kept in the secure store (under the store's lock, in place of any older one) so that its redirect can still be
     /// taken after the app was killed; when the store refuses, the login goes on in memory only (logged).
     /// `requirement` is what its sign-in must meet; `nil`: the configuration's
     /// (``OIDCConfiguration/authenticationRequirement``).
-    func startSocialAuthorization(prompt: LoginPrompt? = nil, requirement: AuthenticationRequirement? = nil) async
+    func begin(prompt: LoginPrompt? = nil, requirement: AuthenticationRequirement? = nil) async
         -> Result<PendingLogin, RegistrationFailure>
     {
-        guard isNative else { return .failure(.unsupported("social login needs a native platform")) }
+        guard runner.isNative else { return .failure(.unsupported("social login needs a native platform")) }
         let login: PendingLogin
         let requirement = requirement ?? configuration.oidc.authenticationRequirement
         do {
-            let key = try await keyForNewRegistration()
+            let key = try await runner.keyForNewRegistration()
             let request = try await provider.makeAuthorizationRequest(dpopKey: key, prompt: prompt, requirement: requirement)
             let binding = CredentialBinding(configuration.oidc)
             login = PendingLogin(request: request, prompt: prompt?.rawValue, requirement: requirement.isEmpty ? nil : requirement,
@@ -24,7 +39,7 @@ extension EffectRunner {
             return .failure(RegistrationFailure(error))
         }
         do {
-            try await tokens.withExclusiveAccess { () async throws(StoreError) in try await tokens.savePendingLogin(login) }
+            try await tokens.withExclusiveAccess { () async throws(StoreError) in try await tokens.savePending(login) }
         } catch {
             logger.log(.warning, "the login in progress is not kept across a relaunch: \(error.localizedDescription)")
         }
@@ -34,12 +49,12 @@ extension EffectRunner {
     /// The login in progress (`remembered`, or after a relaunch the stored one) with its authorization request pushed
     /// again (RFC 9126) because its `request_uri` expired: same `state`, `nonce`, PKCE and DPoP key, so a redirect for
     /// the earlier URL still finishes it; the new URL is kept in the store when the login is still the stored one.
-    func pushLoginAgain(_ remembered: PendingLogin?) async -> Result<PendingLogin, RegistrationFailure> {
+    func pushAgain(_ remembered: PendingLogin?) async -> Result<PendingLogin, RegistrationFailure> {
         var stored: PendingLogin? = nil
-        if remembered == nil { stored = await tokens.pendingLogin() }
+        if remembered == nil { stored = (try? await tokens.pending(PendingLogin.self)) }
         guard var login = remembered ?? stored else { return .failure(.noPendingLogin) }
         do {
-            let key = try registrationKey()
+            let key = try runner.registrationKey()
             // The key the login's tokens are to be bound to must still be the installation's (as at the exchange).
             if let bound = login.dpopKeyThumbprint, key?.thumbprint != bound { return .failure(.pendingLoginSuperseded) }
             login.request = try await provider.pushAgain(login.request, dpopKey: login.dpopKeyThumbprint == nil ? nil : key,
@@ -52,8 +67,8 @@ extension EffectRunner {
         do {
             try await tokens.withExclusiveAccess { () async throws(StoreError) in
                 // Only a login still stored (not taken by its redirect, not superseded meanwhile) is rewritten.
-                if await tokens.pendingLogin()?.request.state == again.request.state {
-                    try await tokens.savePendingLogin(again)
+                if (try? await tokens.pending(PendingLogin.self))?.request.state == again.request.state {
+                    try await tokens.savePending(again)
                 }
             }
         } catch {
@@ -63,23 +78,17 @@ extension EffectRunner {
     }
 
     /// Removes the stored pending login: the one with `state` when given, otherwise whichever is stored (a cancel,
-    /// a failure, a passwordless begin that supersedes it). The shell passes the state of its own login only: a
+    /// a failure, another grant begun in its place). The shell passes the state of its own login only: a
     /// stored login it does not hold is another process's (or was already taken).
-    func discardPendingLogin(state: String? = nil) async {
-        do {
-            _ = try await tokens.withExclusiveAccess { () async throws(StoreError) in
-                try await tokens.takePendingLogin(state: state)
-            }
-        } catch {
-            logger.log(.warning, "pending login: \(error.localizedDescription)")
-        }
+    func discard(state: String? = nil) async {
+        await tokens.withdrawPending(PendingLogin.self, id: state, logger: logger)
     }
 
     /// Checks `callback` against the login it answers (`remembered`, or after a relaunch the stored one), exchanges
     /// its code and stores the validated tokens as provisional; `nil` when the user moved on (`stillWanted`). The
     /// stored login is taken under the store's lock first, so the same redirect twice, or in two processes, finds
     /// nothing the second time; an expired or superseded login is refused.
-    func exchangeAuthorizationCode(_ callback: URL, remembered: PendingLogin?,
+    func exchange(_ callback: URL, remembered: PendingLogin?,
                                    stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
         // First, whether the redirect belongs to the login at all: one that does not is refused and takes nothing.
         if let refused = await refuseForeignRedirect(callback, remembered: remembered) { return refused }
@@ -87,8 +96,8 @@ extension EffectRunner {
         let superseding: PendingLogin?
         do {
             (taken, superseding) = try await tokens.withExclusiveAccess { () async throws(StoreError) in
-                let taken = try await tokens.takePendingLogin(state: remembered?.request.state)
-                return (taken, remembered != nil && taken == nil ? await tokens.pendingLogin() : nil)
+                let taken = try await tokens.removePending(PendingLogin.self, id: remembered?.request.state)
+                return (taken, remembered != nil && taken == nil ? (try? await tokens.pending(PendingLogin.self)) ?? nil : nil)
             }
         } catch {
             return .registrationFailed(RegistrationFailure(error))
@@ -99,18 +108,18 @@ extension EffectRunner {
         if let superseding, superseding.createdAt >= Date(timeIntervalSince1970: login.createdAt.timeIntervalSince1970) {
             return .registrationFailed(.pendingLoginSuperseded)
         }
-        if login.isExpired(at: dependencies.clock.now(), lifetime: configuration.pendingLoginLifetime) {
+        if login.isExpired(at: runner.dependencies.clock.now(), lifetime: configuration.pendingLoginLifetime) {
             return .registrationFailed(.pendingLoginExpired)
         }
         do {
-            let key = try registrationKey()
+            let key = try runner.registrationKey()
             // The DPoP key this login's tokens are to be bound to must still be the installation's key.
             if key?.thumbprint != login.dpopKeyThumbprint, login.dpopKeyThumbprint != nil {
                 return .registrationFailed(.pendingLoginSuperseded)
             }
             let code = try await provider.authorizationCode(from: callback, for: login.request)
             let response = try await provider.exchangeCode(code, for: login.request, proofKey: key)
-            return await authenticate(with: response, nonce: login.request.nonce, requirement: login.requirement ?? .none,
+            return await runner.authenticate(with: response, nonce: login.request.nonce, requirement: login.requirement ?? .none,
                                       type: .social, proofKey: key, stillWanted: stillWanted)
         } catch {
             return .registrationFailed(RegistrationFailure(error))
@@ -127,7 +136,7 @@ extension EffectRunner {
             // A store that cannot be read now (a locked device) is not "no login": read as none, the redirect went on
             // to the exchange unchecked, which took the stored login and lost it to a forged redirect.
             do {
-                login = try await tokens.readPendingLogin()
+                login = try await tokens.pending(PendingLogin.self)
             } catch {
                 return .registrationFailed(.storage(error.errorDescription ?? "unreadable"))
             }

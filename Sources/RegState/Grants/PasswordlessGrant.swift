@@ -1,0 +1,141 @@
+import Foundation
+
+/// Sign-in with an emailed one-time code (Auth0's `POST /passwordless/start` and its OTP grant at the token endpoint).
+///
+/// One unit: the start request (the address checked for syntax first, so a typo costs no round trip; the provider's
+/// discovery must list the grant when it lists grant types, and a start endpoint answering 404/405 does not offer
+/// it), the code exchange (with a DPoP proof when the registration has a key), and the reading of the provider's
+/// refusals as the code-specific reasons (wrong, expired, reused, superseded, too many attempts, rate limited). It
+/// keeps nothing in the store: the attempt is the address the machine holds and the wrong codes the attempt counts.
+package struct PasswordlessGrant: Sendable {
+    /// The grant type of the one-time-code exchange at the token endpoint.
+    package static let grantType = "http://auth0.com/oauth/grant-type/passwordless/otp"
+
+    let provider: OIDCClient
+
+    /// A grant over `provider`.
+    package init(provider: OIDCClient) {
+        self.provider = provider
+    }
+
+    private var configuration: OIDCConfiguration { provider.configuration }
+
+    /// Asks the provider to email a one-time code to `email`.
+    ///
+    /// - Throws: ``OIDCError/invalidEmail``, ``OIDCError/unsupported(_:)`` (no start URL configured),
+    ///   ``OIDCError/insecureURL(_:)``, ``OIDCError/passwordlessNotOffered`` (discovery lists grant types without
+    ///   the one-time-code grant, or the start endpoint answers 404/405), ``OIDCError/rateLimited(retryAfter:)`` on
+    ///   429, and the provider's other errors.
+    package func start(email: String) async throws(OIDCError) {
+        let address = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard EmailAddress.isValid(address) else { throw .invalidEmail }
+        guard let url = configuration.passwordlessStartURL else { throw .unsupported("passwordless login is not configured") }
+        guard TransportSecurity.allows(url) else { throw .insecureURL("passwordless start URL") }
+        guard try await isOffered() else { throw .passwordlessNotOffered }
+        let body: JSONValue = [
+            "client_id": .string(configuration.clientID),
+            "connection": "email",
+            "email": .string(address),
+            "send": "code",
+        ]
+        let response = try await ResponseReading.send(.json(.post, url: url, body: body), over: provider.transport)
+        guard response.isSuccess else {
+            if response.status == 429 { throw .rateLimited(retryAfter: RetryAfter.seconds(in: response)) }
+            if response.status == 404 || response.status == 405 { throw .passwordlessNotOffered }
+            let error = ResponseReading.failure(response)
+            if case .oauth(let code, _, _) = error, code == "bad.email" || code == "invalid_email" {
+                throw .invalidEmail
+            }
+            throw error
+        }
+    }
+
+    /// Exchanges the one-time code the user read in their email for tokens; with `proofKey`, the request carries a
+    /// DPoP proof signed by it.
+    ///
+    /// - Throws: the code-specific cases (``refusal(_:)``), ``OIDCError/invalidEmail``, and the token endpoint's
+    ///   other errors.
+    package func verify(email: String, code: String, proofKey: DPoPKey? = nil) async throws(OIDCError)
+        -> TokenResponse
+    {
+        let address = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard EmailAddress.isValid(address) else { throw .invalidEmail }
+        let otp = code.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !otp.isEmpty else { throw .wrongCode }
+        do throws(OIDCError) {
+            let supported = try await provider.metadata().scopesSupported
+            return try await provider.tokenRequest(proofKey: proofKey, [
+                ("grant_type", Self.grantType),
+                ("client_id", configuration.clientID),
+                ("username", address),
+                ("otp", otp),
+                ("realm", "email"),
+                ("scope", configuration.requestedScopes(supported: supported).joined(separator: " ")),
+            ])
+        } catch {
+            throw Self.refusal(error)
+        }
+    }
+
+    /// Whether the provider offers the grant: discovery that lists `grant_types_supported` must name it; discovery
+    /// without the list leaves the answer to the start endpoint.
+    func isOffered() async throws(OIDCError) -> Bool {
+        Self.lists(try await provider.metadata()) ?? true
+    }
+
+    /// What the configuration and the provider's discovery (cached, or read now) say about the grant.
+    func availability() async -> PasswordlessAvailability {
+        guard configuration.passwordlessStartURL != nil else { return .notConfigured }
+        guard let metadata = try? await provider.metadata(), let listed = Self.lists(metadata) else { return .unknown }
+        return listed ? .offered : .notOffered
+    }
+
+    /// Whether `metadata` lists the grant; `nil` when it lists no grant types at all.
+    static func lists(_ metadata: ProviderMetadata) -> Bool? {
+        metadata.grantTypesSupported.map { $0.contains(grantType) }
+    }
+
+    /// A token endpoint refusal of a one-time code as the code-specific cases: 429 is rate limiting; an
+    /// `invalid_grant` is read from its description (Auth0's "maximum number of attempts", "superseded", "expired",
+    /// "used"), any other is ``OIDCError/wrongCode``.
+    package static func refusal(_ error: OIDCError) -> OIDCError {
+        if case .rateLimited = error { return error }
+        if error.status == 429 { return .rateLimited(retryAfter: nil) }
+        if case .oauth(let code, _, _) = error, code == "too_many_attempts" { return .tooManyAttempts }
+        guard case .oauth(let code, let description, _) = error, code == "invalid_grant" else { return error }
+        let text = (description ?? "").lowercased()
+        if text.contains("maximum number of attempts") || text.contains("too many") { return .tooManyAttempts }
+        if text.contains("superseded") || text.contains("replaced") { return .codeSuperseded }
+        if text.contains("expired") { return .codeExpired }
+        if text.contains("already been used") || text.contains("used") { return .codeReused }
+        return .wrongCode
+    }
+}
+
+extension PasswordlessGrant {
+    /// The registration's start: the new registration's DPoP key made, then the code sent; the event that reports it.
+    func send(to email: String, for runner: EffectRunner) async -> MachineEvent {
+        do {
+            _ = try await runner.keyForNewRegistration()
+            try await start(email: email)
+            return .authorizationIssued
+        } catch {
+            return .registrationFailed(RegistrationFailure(error))
+        }
+    }
+
+    /// The registration's finish: the code verified with the registration's key, the tokens checked and stored
+    /// provisionally (``EffectRunner/authenticate(with:nonce:requirement:type:proofKey:stillWanted:)``); `nil` when
+    /// the user moved on.
+    func verify(_ code: String, for email: String, with runner: EffectRunner,
+                stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
+        do {
+            let key = try runner.registrationKey()
+            let response = try await verify(email: email, code: code, proofKey: key)
+            return await runner.authenticate(with: response, nonce: nil, type: .passwordless, proofKey: key,
+                                             stillWanted: stillWanted)
+        } catch {
+            return .registrationFailed(RegistrationFailure(error))
+        }
+    }
+}
