@@ -11,10 +11,12 @@ public enum Effect: Sendable, Equatable {
     case installNonNativeToken
     /// Read the stored credentials and check their expiry, then report ``MachineEvent/storedTokensInspected(_:)``.
     case inspectStoredTokens
-    /// Run (or join) the refresh-token grant that replaces `staleAccessToken`, then report its success or failure.
+    /// Renew the token of `kind` that replaces the stale one (self mode): the access token with the refresh-token
+    /// grant, the backend security token with the stored ID token; then report its success or failure. The one
+    /// renewal effect for every token kind.
     ///
     /// `nil` renews whatever is stored, even when another caller just renewed it (launch, or the host forcing it).
-    case renew(replacing: String?)
+    case renew(TokenCarrier, replacing: String?)
     /// Discover the provider and issue an authorization URL with PKCE, state and nonce, asking for `prompt` when
     /// the app did (``LoginPrompt``), and for `requirement` (`max_age`, `acr_values`; `nil`: the configuration's).
     case startSocialAuthorization(prompt: LoginPrompt?, requirement: AuthenticationRequirement?)
@@ -58,7 +60,7 @@ extension Effect: CustomStringConvertible, CustomReflectable {
         switch self {
         case .installNonNativeToken: "installNonNativeToken"
         case .inspectStoredTokens: "inspectStoredTokens"
-        case .renew(let stale): "renew(replacing: \(stale == nil ? "nil" : "redacted"))"
+        case .renew(let kind, let stale): "renew(\(kind.rawValue), replacing: \(stale == nil ? "nil" : "redacted"))"
         case .startSocialAuthorization: "startSocialAuthorization"
         case .sendPasswordlessCode: "sendPasswordlessCode"
         case .startDeviceAuthorization: "startDeviceAuthorization"

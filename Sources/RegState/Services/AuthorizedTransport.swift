@@ -84,7 +84,7 @@ public struct AuthorizedTransport: Sendable {
     private func send(_ request: HTTPRequest, with credential: AccessCredential) async throws(RegStateServiceError)
         -> HTTPResponse
     {
-        let dpop = service.runner.dpop
+        let dpop = service.dpop
         let response = try await sendBase(try credential.authorizing(request, dpop: dpop))
         guard credential.isDPoPBound, try remember(nonceFrom: response, for: request.url, in: dpop),
               Self.asksForNonce(response) else { return response }

@@ -60,9 +60,7 @@ extension RegStateService {
     /// Bound tokens are useless without their key: the session ends the way a renewal finds it (the final
     /// `dpopKeyUnavailable`, storage cleared, D) instead of failing every request while it looks active.
     private func keyUnavailable(_ current: String, reason: String) async -> RegStateServiceError {
-        if case .failure(let failure) = await renew(replacing: current, because: .host) {
-            return RegStateServiceError(failure)
-        }
+        if case .failure(let error) = await renewAccessToken(replacing: current, because: .host) { return error }
         return .renewal(.dpopKeyUnavailable(reason: reason))
     }
 }

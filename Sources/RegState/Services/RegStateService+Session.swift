@@ -24,7 +24,7 @@ extension RegStateService {
         _ = await retryUnreadableStore()
         guard case .active(let session) = state else { throw .noSession }
         guard !session.isHostDriven else { throw .wrongSessionSource(.host) }
-        return flights.accessToken.join {
+        return answers.join {
             do throws(RegStateServiceError) {
                 return .success(try await self.resolveAccessToken())
             } catch {
@@ -46,11 +46,11 @@ extension RegStateService {
         }
         guard let current = read else { throw .noSession }
         if current.isUsable { return .stored(current) }
-        let renewal = await renew(replacing: current.accessToken, because: .expired, seen: current)
+        let renewal = await renewAccessToken(replacing: current.accessToken, because: .expired, seen: current)
         if case .success(let credential?) = renewal { return .renewed(credential) }
         // No credential at hand (nothing was done, or its key is not the stored one): the record decides.
         if let renewed = await runner.tokens.snapshot(), renewed.isUsable { return .stored(renewed) }
-        if case .failure(let failure) = renewal { throw RegStateServiceError(failure) }
+        if case .failure(let error) = renewal { throw error }
         throw .offline(.ssoUnspecifiedIssue)
     }
 
@@ -66,7 +66,7 @@ extension RegStateService {
     @discardableResult
     public func renewSession() async -> RegState {
         if await retryUnreadableStore() { return state }
-        await renew(replacing: nil, because: .host)
+        await renewAccessToken(replacing: nil, because: .host)
         await cutSecurityTokenHoldShort()
         return state
     }
@@ -103,8 +103,9 @@ extension RegStateService {
         // Renewed for a rejection, by this process or another, this launch or an earlier one: no new grant before
         // the hold stored with it has passed.
         if await runner.tokens.heldUntil(token, carrier: .accessToken, in: seen?.record) != nil { return nil }
-        await runner.renewal.noteRejection(of: token)
-        if case .success(let credential?) = await renew(replacing: token, because: .backendUnauthorized, seen: seen),
+        flights.noteRejection(of: token)
+        if case .success(let credential?) = await renewAccessToken(replacing: token, because: .backendUnauthorized,
+                                                                   seen: seen),
            credential.token != token {
             return .renewed(credential)
         }
@@ -120,7 +121,7 @@ extension RegStateService {
     ///   ``RegStateServiceError/credentialsRemain(_:)`` when the session ended (**E** `forcedLogout`) but the store
     ///   did not let its credentials be removed (``clearState()`` removes them).
     public func handleForcedLogout() async throws(RegStateServiceError) {
-        await flights.security.fail(.backend(.forcedLogout))
+        failRenewal(.securityToken, .backend(.forcedLogout))
         let applied = try await apply(.forcedLogout)
         for case .credentialsRemain(let reason) in applied.results { throw .credentialsRemain(reason) }
     }

@@ -23,7 +23,10 @@ public actor RegStateService {
     private var recorder: JournalRecorder
     private var lifecycle = ServiceLifecycle()
     private var attempt = RegistrationAttempt()
-    private let tokenFlights: TokenFlights
+    /// The renewals of both token kinds: who starts, joins or waits, and the waiters (``FlightMachine``). Read and
+    /// changed only by the shell's own files.
+    var flights = FlightMachine<RenewalWaiter>()
+    private let accessTokenAnswers = SingleFlight<Result<AccessTokenAnswer, RegStateServiceError>>()
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
     public static let subscriberBufferSize = 64
@@ -34,7 +37,6 @@ public actor RegStateService {
     public init(configuration: RegStateConfiguration, dependencies: RegStateDependencies) {
         effects = EffectRunner(configuration: configuration, dependencies: dependencies)
         recorder = JournalRecorder(journal: dependencies.journal, clock: dependencies.clock, logger: dependencies.logger)
-        tokenFlights = TokenFlights(clock: dependencies.clock)
     }
 
     /// The current state.
@@ -45,8 +47,11 @@ public actor RegStateService {
 
     // For the public calls in the other files: the stored properties stay private, these constants are read through.
     nonisolated var runner: EffectRunner { effects }
-    nonisolated var flights: TokenFlights { tokenFlights }
+    /// The ``validAccessToken()`` answer being worked out, shared by every caller that arrives meanwhile.
+    nonisolated var answers: SingleFlight<Result<AccessTokenAnswer, RegStateServiceError>> { accessTokenAnswers }
     nonisolated var clock: any RegStateClock { effects.dependencies.clock }
+    /// The installation's DPoP key, nonces and signer, for the requests the app sends through RegState.
+    nonisolated var dpop: DPoPContext { effects.dpop }
 
     var logger: any RegStateLogger { runner.logger }
 
@@ -182,12 +187,14 @@ public actor RegStateService {
         logger.log(.debug, "\(event.name) -> \(state.caseName)")
         var applied = Applied(event, leading: transition.state)
         for effect in transition.effects {
-            applied.append(await perform(effect))
+            await perform(effect, into: &applied)
         }
         await noteClockOffset()
         resumeSettleWaiters()
-        // A session that ended takes every request waiting for its security token with it.
-        if state.session == nil, state != .unsettled { await flights.security.fail(.noSession) }
+        // A session that ended takes every request waiting for a renewal with it.
+        if state.session == nil, state != .unsettled {
+            resume(flights.sessionEnded(.noSession, at: clock.now()), with: .failure(.noSession))
+        }
         return applied
     }
 
@@ -204,56 +211,55 @@ public actor RegStateService {
         }
     }
 
-    /// Feeds `event` back and answers with `result` beside what it applied.
-    private func answer(_ result: EffectResult?, feeding event: MachineEvent?) async -> Performed {
-        Performed(result: result, applied: await feed(event))
-    }
-
-    /// Performs one effect: what it answered with and what its result applied.
-    private func perform(_ effect: Effect) async -> Performed {
+    /// Performs one effect: what it answered with and what its result applied go into `applied`.
+    private func perform(_ effect: Effect, into applied: inout Applied) async {
+        /// Feeds `event` back, and adds what it applied and `answer`.
+        func answer(_ answer: Applied.Answer?, feeding event: MachineEvent?) async {
+            applied.append(await feed(event))
+            applied.append(answer)
+        }
         switch effect {
         case .emit(let event):
             broadcast.send(event)
             logger.log(.info, event.title)
-            return .nothing
         case .installNonNativeToken:
-            return await answer(nil, feeding: await runner.installNonNativeToken())
+            await answer(nil, feeding: await runner.installNonNativeToken())
         case .inspectStoredTokens:
             let inspected = await runner.inspectStoredTokens()
             lifecycle.launchInspected = if case .storedTokensInspected(.expired(let stored)) = inspected.event { stored } else { nil }
-            return Performed(applied: await feed(inspected.event, carrying: inspected.stale))
-        case .renew(let staleAccessToken) where state == .unsettled:
-            let launch = await renewWithinLaunchBudget(replacing: staleAccessToken, inspected: lifecycle.launchInspected)
+            applied.append(await feed(inspected.event, carrying: inspected.stale))
+        case .renew(let kind, let stale) where state == .unsettled:
+            let launch = await renewWithinLaunchBudget(kind, replacing: stale, inspected: lifecycle.launchInspected)
             if let late = launch.late { lifecycle.lateLaunchRenewal = late }
-            return Performed(applied: launch.applied)
-        case .renew(let staleAccessToken):
-            return await answer(nil, feeding: await runner.renewal.renew(replacing: staleAccessToken).effectEvent)
+            applied.append(launch.applied)
+        case .renew(let kind, let stale):
+            applied.append(.renewed(kind, await performRenewal(kind, replacing: stale)))
         case .startSocialAuthorization(let prompt, let requirement):
             switch await runner.startSocialAuthorization(prompt: prompt, requirement: requirement) {
             case .success(let started): attempt.login = started
-                return await answer(nil, feeding: .authorizationIssued)
+                await answer(nil, feeding: .authorizationIssued)
             case .failure(let failure):
-                return await answer(nil, feeding: .registrationFailed(failure))
+                await answer(nil, feeding: .registrationFailed(failure))
             }
         case .sendPasswordlessCode(let email):
             attempt.codeSent()
-            return await answer(nil, feeding: await runner.sendPasswordlessCode(to: email))
+            await answer(nil, feeding: await runner.sendPasswordlessCode(to: email))
         case .startDeviceAuthorization:
             switch await runner.startDeviceAuthorization() {
             case .success(let shown): attempt.deviceUserCode = shown.userCode
-                return Performed(result: .deviceVerification(shown),
-                                 applied: await feed(.authorizationIssued, carrying: .deviceVerification(shown)))
-            case .failure(let failure): return await answer(nil, feeding: .registrationFailed(failure))
+                applied.append(await feed(.authorizationIssued, carrying: .deviceVerification(shown)))
+                applied.append(.deviceVerification(shown))
+            case .failure(let failure): await answer(nil, feeding: .registrationFailed(failure))
             }
         case .pollDeviceAuthorization:
             // One poll per process: a second caller waits for the one running, whose result is applied once.
-            if let running = attempt.devicePoll { _ = await running.value; return .nothing }
+            if let running = attempt.devicePoll { _ = await running.value; return }
             let poll = Task { await self.runner.pollDeviceAuthorization { await self.isAuthenticating } }
             attempt.devicePoll = poll
             // A caller that is cancelled (its process ends, say) takes the poll with it.
             let result = await withTaskCancellationHandler { await poll.value } onCancel: { poll.cancel() }
             if attempt.devicePoll == poll { attempt.devicePoll = nil }
-            return await answer(nil, feeding: result)
+            await answer(nil, feeding: result)
         case .exchangeAuthorizationCode(let callback):
             // One callback per login: a replay of this redirect finds nothing pending, here or in the store.
             let remembered = attempt.login.take()
@@ -262,7 +268,7 @@ public actor RegStateService {
             if case .registrationFailed(let failure)? = result, failure.keepsSocialLogin, let kept = remembered {
                 attempt.login = kept
             }
-            return await answer(nil, feeding: result)
+            await answer(nil, feeding: result)
         case .verifyPasswordlessCode(let email, let code):
             var result = await runner.verifyPasswordlessCode(code, for: email) { await self.isAuthenticating }
             if case .registrationFailed(.wrongCode)? = result {
@@ -270,39 +276,37 @@ public actor RegStateService {
                     result = .registrationFailed(.tooManyAttempts)
                 }
             }
-            return await answer(nil, feeding: result)
+            await answer(nil, feeding: result)
         case .confirmRegistration:
             let confirmed = await runner.confirmRegistration()
             // At the device limit the provisional tokens go, but the ID token (in memory only) still lets the user
             // list and remove a device (``registeredDevices()``).
-            var result: EffectResult?
+            var result: Applied.Answer?
             if confirmed == .registrationFailed(.tooManyRegisteredDevices),
                let idToken = await runner.tokens.snapshot()?.idToken {
                 result = .deviceLimit(idToken: idToken)
             }
             attempt.deviceListIDToken = if case .deviceLimit(let idToken)? = result { idToken } else { nil }
-            return await answer(result, feeding: confirmed)
+            await answer(result, feeding: confirmed)
         case .discardPendingAuthorization:
             if let discarded = attempt.login.take() { await runner.discardPendingLogin(state: discarded.request.state) }
             if let userCode = attempt.endDeviceAuthorization() { await runner.discardDeviceAuthorization(userCode: userCode) }
-            return .nothing
         case .clearProvisionalTokens:
             await runner.clearProvisionalTokens()
-            return .nothing
         case .clearAllTokens:
             if let reason = await runner.clearAllTokens() { return await answer(.credentialsRemain(reason), feeding: nil) }
-            return await answer(nil, feeding: .credentialsCleared)
+            await answer(nil, feeding: .credentialsCleared)
         case .clearEverything:
             let (deregistration, remain) = await runner.clearEverything()
             recorder.reset()
             broadcast.forgetLatest()
-            return await answer(.cleared(deregistration, credentialsRemain: remain), feeding: .credentialsCleared)
+            await answer(.cleared(deregistration, credentialsRemain: remain), feeding: .credentialsCleared)
         case .exchangeIDToken(let idToken):
-            return await answer(nil, feeding: await runner.exchangeHostIDToken(idToken,
+            await answer(nil, feeding: await runner.exchangeHostIDToken(idToken,
                                                                               renewing: state.session?.isHostDriven == true))
         case .logout:
             let outcome = await runner.logout()
-            return await answer(outcome.result, feeding: outcome.event)
+            await answer(outcome.result, feeding: outcome.event)
         }
     }
 

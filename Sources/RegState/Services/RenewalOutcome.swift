@@ -1,6 +1,6 @@
 import Foundation
 
-/// What ``RenewalService/renew(replacing:)`` answers: the one outcome type of a renewal request.
+/// What ``RenewalService/grant(replacing:forRejection:lastCut:)`` answers: the one outcome type of a grant.
 package enum RenewalOutcome: Sendable, Equatable {
     /// The result of one grant: the new session summary or why renewal failed, what is stored afterwards, and the
     /// renewed credential, built from the record the grant wrote (or found) so that nobody reads the store for it.
@@ -26,40 +26,33 @@ package enum RenewalOutcome: Sendable, Equatable {
         }
     }
 
-    /// This call ran the grant: it, and no other caller, applies the result.
+    /// The grant ran (or was held, or failed before it was sent): its result.
     case ran(Result)
-    /// This call joined a grant another caller ran (and applies).
-    case joined(Result)
     /// Another flight (another process sharing the store, say) already replaced the stale token; no request was made.
     case alreadyRenewed(StoredSession, AccessCredential?)
 
-    /// The event that applies the result, for the caller that ran the grant; `nil` for everyone else.
-    package var event: MachineEvent? {
-        guard case .ran(let result) = self else { return nil }
-        switch result.outcome {
-        case .success(let stored): return .renewalSucceeded(stored)
-        case .failure(let failure): return .renewalFailed(failure, stored: result.stored)
+    /// The event that applies the result: the grant's, and the stored session when another flight already renewed
+    /// the token — nobody else will settle the machine that asked, so without it a launch would end unsettled.
+    package var event: MachineEvent {
+        switch self {
+        case .alreadyRenewed(let session, _): .renewalSucceeded(session)
+        case .ran(let result):
+            switch result.outcome {
+            case .success(let stored): .renewalSucceeded(stored)
+            case .failure(let failure): .renewalFailed(failure, stored: result.stored)
+            }
         }
     }
 
-    /// The event the ``Effect/renew(replacing:)`` effect applies: ``event`` when it ran the grant, and the stored
-    /// session when another flight already renewed the token — nobody else will settle the machine that asked, so
-    /// without it a launch would end unsettled.
-    package var effectEvent: MachineEvent? {
-        if case .alreadyRenewed(let session, _) = self { return .renewalSucceeded(session) }
-        return event
-    }
-
-    /// What the caller gets: the renewed credential (`nil` when none is at hand), or why renewal failed.
-    package var answer: Swift.Result<AccessCredential?, RenewalFailure> {
+    /// What the callers get: the renewed credential (`nil` when none is at hand), or why renewal failed.
+    var answer: Swift.Result<AccessCredential?, RegStateServiceError> {
         switch self {
-        case .ran(let result), .joined(let result):
+        case .ran(let result):
             switch result.outcome {
-            case .success: return .success(result.credential)
-            case .failure(let failure): return .failure(failure)
+            case .success: .success(result.credential)
+            case .failure(let failure): .failure(RegStateServiceError(failure))
             }
-        case .alreadyRenewed(_, let credential):
-            return .success(credential)
+        case .alreadyRenewed(_, let credential): .success(credential)
         }
     }
 }

@@ -1,33 +1,20 @@
 import Foundation
 
-/// Renews the access token with the refresh-token grant, one flight at a time: who asks for a renewal (the first
-/// caller for a stale token), who runs the grant, who joins it, and who finds that someone already renewed the token.
-/// Concurrent callers share one grant: with rotating refresh tokens a parallel grant would present a refresh token the
-/// first one just retired, and the provider's reuse detection would revoke the session. The rotated refresh token is
-/// stored (in the same atomic write as the new access token) before any caller gets the renewed ``AccessCredential``.
+/// The refresh-token grant's I/O, under the store's lock: it reads the record, decides from it (another process's
+/// token, a stored hold), sends the grant and stores its answer. Who renews, who joins and who waits is the
+/// ``FlightMachine``'s; the shell runs one grant per flight. With rotating refresh tokens a parallel grant would present
+/// a refresh token the first one just retired, and the provider's reuse detection would revoke the session. The
+/// rotated refresh token is stored (in the same atomic write as the new access token) before any caller gets the
+/// renewed ``AccessCredential``.
 ///
 /// The credentials record is read at most twice per renewal: where a caller finds its token stale, and once under
 /// the store's lock.
-package actor RenewalService {
+package struct RenewalService: Sendable {
     private let tokens: TokenService
     private let provider: any TokenRefreshing
     private let clock: any RegStateClock
     /// The DPoP key store the grant signs its proof with when the stored tokens are bound; `nil`: never.
     private let dpop: DPoPContext?
-    /// The grant in progress, shared by every caller that arrives while it runs.
-    private let flight = SingleFlight<RenewalOutcome>()
-    /// The last stale access token a renewal was requested for.
-    private var requestedFor: String?
-    /// The outcome of the last grant, for the stale token it replaced (for the caller whose journaled request ran it).
-    private var settled: (stale: String?, outcome: RenewalOutcome)?
-    /// The last access tokens a server rejected (not merely expired), most recent last: a renewal of one stores a
-    /// ``RejectionHold``. Several, since callers holding an older token and the current one may report their
-    /// rejections in either order (one slot let the older token's report unmark the current one's renewal).
-    private var rejected: [String] = []
-    /// The most rejected tokens remembered.
-    private static let rejectedMemory = 4
-    /// When this process last cut a transient hold short (``RenewalHoldPolicy``: once per backoff length).
-    private var lastCut: Date?
 
     /// Creates the service.
     package init(tokens: TokenService, provider: any TokenRefreshing, clock: any RegStateClock,
@@ -38,53 +25,30 @@ package actor RenewalService {
         self.dpop = dpop
     }
 
-    /// What a caller that found `staleAccessToken` expired or rejected should do (``RenewalAdmission``); `seen` is the
-    /// record the caller just read, when it has one, otherwise it is read here.
-    package func admit(replacing staleAccessToken: String?, seen: TokenSnapshot? = nil) async -> RenewalAdmission {
-        if let staleAccessToken {
-            let current = if let seen { seen } else { await tokens.snapshot() }
-            if let current, current.accessToken != staleAccessToken, current.isUsable {
-                return .alreadyRenewed(credential(from: current.record))
-            }
+    /// The credential of `snapshot` when it is usable and replaces `staleAccessToken` (someone already renewed it),
+    /// else `nil`.
+    func replacement(of staleAccessToken: String?, in snapshot: TokenSnapshot?) -> AccessCredential?? {
+        guard let staleAccessToken, let snapshot, snapshot.accessToken != staleAccessToken, snapshot.isUsable else {
+            return nil
         }
-        if let staleAccessToken, requestedFor == staleAccessToken { return .join }
-        requestedFor = staleAccessToken
-        return .request
-    }
-
-    /// Renews the stored credentials, unless someone already replaced `staleAccessToken` (`nil` forces a renewal):
-    /// the caller that starts the grant gets ``RenewalOutcome/ran(_:)``, callers arriving while it runs
-    /// ``RenewalOutcome/joined(_:)``, and a token already replaced ``RenewalOutcome/alreadyRenewed(_:_:)``.
-    package func renew(replacing staleAccessToken: String?) async -> RenewalOutcome {
-        let (task, started) = flight.join { await self.grant(replacing: staleAccessToken) }
-        let outcome = await task.value
-        guard started else { return Self.joined(outcome) }
-        settled = (staleAccessToken, outcome)
-        return outcome
-    }
-
-    /// A server rejected `token`: a renewal replacing it stores the new token with a ``RejectionHold``.
-    package func noteRejection(of token: String) {
-        guard !rejected.contains(token) else { return }
-        rejected.append(token)
-        if rejected.count > Self.rejectedMemory { rejected.removeFirst() }
-    }
-
-    /// The outcome of the last grant that replaced `staleAccessToken`, for the caller whose journaled request ran it.
-    package func outcome(replacing staleAccessToken: String?) -> RenewalOutcome? {
-        guard let settled, settled.stale == staleAccessToken else { return nil }
-        return settled.outcome
-    }
-
-    /// A joiner's view of a grant's outcome: it does not apply it.
-    private static func joined(_ outcome: RenewalOutcome) -> RenewalOutcome {
-        if case .ran(let result) = outcome { return .joined(result) }
-        return outcome
+        return .some(credential(from: snapshot.record))
     }
 
     /// One grant, holding the store's lock from the read of the refresh token to the write of its successor, so
     /// processes sharing the store renew one token once (another process's replacement is used, nothing is sent).
-    private func grant(replacing staleAccessToken: String?) async -> RenewalOutcome {
+    /// `forRejection`: a server rejected `staleAccessToken` (the new token is stored with a ``RejectionHold``);
+    /// `lastCut`: when this process last cut a transient hold short. Returns the outcome, and whether it cut one.
+    package func grant(replacing staleAccessToken: String?, forRejection: Bool, lastCut: Date?) async
+        -> (outcome: RenewalOutcome, cut: Bool)
+    {
+        var cut = false
+        let outcome = await grant(replacing: staleAccessToken, forRejection: forRejection, lastCut: lastCut, cut: &cut)
+        return (outcome, cut)
+    }
+
+    private func grant(replacing staleAccessToken: String?, forRejection: Bool, lastCut: Date?, cut: inout Bool) async
+        -> RenewalOutcome
+    {
         let lease: any StoreLease
         do {
             lease = try await tokens.exclusiveAccess()
@@ -121,11 +85,10 @@ package actor RenewalService {
             return .ran(.failure(.transient(record?.accessTokenBackoffIssue ?? .ssoUnspecifiedIssue),
                                  stored: record?.summary))
         case .cutShort:
-            lastCut = clock.now()
+            cut = true
         case .attempt:
             break
         }
-        let forRejection = staleAccessToken.map(rejected.contains) ?? false
         // A token still usable whose rejection is held (a caller, here or in another process, found it, renewed for a
         // rejection, rejected again, and stored the hold after this caller read the record): no grant before the
         // hold has passed, as this caller would have decided had it read the hold.

@@ -34,7 +34,8 @@ struct EffectRedactionTests {
         let callback = URL(string: "com.example.app:/callback?code=secret-code&state=secret-state")!
         let effects: [Effect] = [.exchangeAuthorizationCode(callback: callback),
                                  .verifyPasswordlessCode(email: "alice@example.com", code: "654321"),
-                                 .renew(replacing: "stale-access-token")]
+                                 .renew(.accessToken, replacing: "stale-access-token"),
+                                 .renew(.securityToken, replacing: "stale-access-token")]
         for effect in effects {
             var dumped = ""
             dump(effect, to: &dumped)
@@ -44,8 +45,9 @@ struct EffectRedactionTests {
                 }
             }
         }
-        #expect(String(describing: Effect.renew(replacing: nil)) == "renew(replacing: nil)")
-        for input in [SecretInput.callback(callback), .code("654321"), .staleAccessToken("stale-access-token")] {
+        #expect(String(describing: Effect.renew(.accessToken, replacing: nil)) == "renew(accessToken, replacing: nil)")
+        for input in [SecretInput.callback(callback), .code("654321"), .staleAccessToken("stale-access-token"),
+                      .staleSecurityToken("stale-access-token")] {
             var dumped = ""
             dump(input, to: &dumped)
             for text in [String(describing: input), String(reflecting: input), dumped] {

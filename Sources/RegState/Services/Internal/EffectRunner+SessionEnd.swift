@@ -79,8 +79,8 @@ extension EffectRunner {
     /// Logout only while online: the refresh token is revoked first; if the provider cannot be reached, nothing
     /// changes. Returns the event to feed back and what the logout did: logged out (at the provider, with the
     /// end-session request), or refused.
-    func logout() async -> (event: MachineEvent, result: EffectResult) {
-        func refused(_ issue: TransientIssue) -> (MachineEvent, EffectResult) {
+    func logout() async -> (event: MachineEvent, result: Applied.Answer) {
+        func refused(_ issue: TransientIssue) -> (MachineEvent, Applied.Answer) {
             (.logoutRefused(issue), .logoutRefused(issue))
         }
         // Under the store's lock, so that no other process renews (and replaces) the refresh token being revoked.
