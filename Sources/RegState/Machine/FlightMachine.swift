@@ -4,18 +4,13 @@ import Foundation
 /// record), or why it failed.
 typealias RenewalAnswer = Result<AccessCredential?, RegStateServiceError>
 
-/// The renewal decisions that need memory, per token kind (``TokenCarrier``: the access token, the backend security
-/// token), as a pure value beside ``RegStateMachine``: who starts a renewal, who joins the one running, who is
-/// answered at once with a failure that still stands, and who waits. Not journaled (it is this process's memory of
-/// its own flights; what every process must share — transient holds, rejection holds — is in the store and decided by
-/// ``RenewalHoldPolicy`` and ``RejectionHold``).
-///
-/// Each kind is idle, running (with the callers that wait for it), or idle with the last result still standing (a
-/// security-token renewal that failed answers its token's callers until its backoff has passed, the doubling chain of
-/// ``RejectionHold``). Its functions return what to do: start, join, answer now, exhausted; when a renewal lands, the
-/// waiters to answer; when the session ends, every waiter to fail. The shell holds it, performs what it returns and
-/// resumes the waiters (`Waiter` is a continuation there, anything in the tests). It keeps digests of tokens, never
-/// tokens.
+/// The renewal decisions that need memory, per token kind (``TokenCarrier``), as a pure value beside
+/// ``RegStateMachine``: each kind is idle, running (with its waiters), or idle with its last result standing (a failed
+/// security-token renewal answers its token's callers until its backoff, the doubling chain of ``RejectionHold``, has
+/// passed). Its functions return what to do: start, join, answer now, exhausted; on landing, the waiters to answer; on
+/// the session's end, every waiter to fail. Not journaled: what every process shares (transient and rejection holds)
+/// is in the store, decided by ``RenewalHoldPolicy``. The shell resumes the waiters (continuations there, numbers in
+/// the tests). It keeps digests of tokens, never tokens.
 struct FlightMachine<Waiter> {
     typealias Answer = RenewalAnswer
 
@@ -31,14 +26,9 @@ struct FlightMachine<Waiter> {
         case exhausted
     }
 
-    private struct Waiting {
-        var id: Int
-        var waiter: Waiter
-    }
-
     private struct Flight {
         /// The renewal running (its generation, the digest of the token it replaces, who waits); `nil`: idle.
-        var running: (generation: Int, digest: Int?, waiters: [Waiting])?
+        var running: (generation: Int, digest: Int?, waiters: [(id: Int, waiter: Waiter)])?
         /// The last result, for the token it answered, and until when it stands (a failure until its backoff).
         var settled: (digest: Int?, answer: Answer, until: Date)?
         /// The last token held off after a failed renewal, and its hold (the latest of the chain).
@@ -51,12 +41,10 @@ struct FlightMachine<Waiter> {
     private var security = Flight()
     private var generation = 0
     private var waiterCount = 0
-    /// The access tokens a server rejected (not merely expired), most recent last: a renewal of one stores a
+    /// The last four tokens a server rejected (not merely expired), most recent last: a renewal of one stores a
     /// ``RejectionHold``. Several, since callers holding an older token and the current one may report their
     /// rejections in either order.
     private var rejected: [Int] = []
-    /// The most rejected tokens remembered.
-    static var rejectedMemory: Int { 4 }
 
     init() {}
 
@@ -113,7 +101,7 @@ struct FlightMachine<Waiter> {
     /// between the caller's admission and now) the answer it left is returned instead, and `waiter` is not kept.
     mutating func wait(_ kind: TokenCarrier, id: Int, _ waiter: Waiter) -> Answer? {
         guard self[kind].running != nil else { return self[kind].settled?.answer ?? .failure(.noSession) }
-        self[kind].running?.waiters.append(Waiting(id: id, waiter: waiter))
+        self[kind].running?.waiters.append((id, waiter))
         return nil
     }
 
@@ -152,15 +140,9 @@ struct FlightMachine<Waiter> {
         return running.waiters.map(\.waiter)
     }
 
-    /// The renewal of `kind` ends without a token (the host reported an issue, the backend forced a logout): its
-    /// waiters to fail with `error`; nothing when none runs.
-    mutating func fail(_ kind: TokenCarrier, _ error: RegStateServiceError, at now: Date) -> [Waiter] {
-        land(kind, .failure(error), at: now)
-    }
-
     /// The session ended: every waiter of every kind, to fail with `error`.
     mutating func sessionEnded(_ error: RegStateServiceError, at now: Date) -> [Waiter] {
-        fail(.accessToken, error, at: now) + fail(.securityToken, error, at: now)
+        land(.accessToken, .failure(error), at: now) + land(.securityToken, .failure(error), at: now)
     }
 
     // MARK: Holds
@@ -191,7 +173,7 @@ struct FlightMachine<Waiter> {
         let digest = token.hashValue
         guard !rejected.contains(digest) else { return }
         rejected.append(digest)
-        if rejected.count > Self.rejectedMemory { rejected.removeFirst() }
+        if rejected.count > 4 { rejected.removeFirst() }
     }
 
     /// Whether a renewal replacing `token` renews for a rejection.

@@ -69,7 +69,7 @@ extension RegStateService {
     public func notifyTokenRenewalTransientIssue(_ issue: TransientIssue) async throws(RegStateServiceError) {
         guard sessionSource == .host else { throw .wrongSessionSource(sessionSource) }
         guard let session = state.session, session.isHostDriven else { throw .noSession }
-        _ = try? await apply(.renewalFailed(.transient(issue), stored: await runner.tokens.storedSession()))
+        await feed(.renewalFailed(.transient(issue), stored: await runner.tokens.storedSession()))
         failRenewal(.securityToken, .offline(issue))
     }
 
@@ -97,7 +97,7 @@ extension RegStateService {
         case .ssoDenied, .allTokensExpiredOffline:
             guard let session = state.session, session.activation != .nonNative else { throw .noSession }
             let failure: RenewalFailure = reason == .ssoDenied ? .denied(reason: "sso_denied") : .credentialsExhausted
-            let applied = try? await apply(.renewalFailed(failure, stored: await runner.tokens.storedSession()))
+            let applied = await feed(.renewalFailed(failure, stored: await runner.tokens.storedSession()))
             for case .credentialsRemain(let reason) in applied?.results ?? [] { throw .credentialsRemain(reason) }
             return .nothingToRevoke
         }

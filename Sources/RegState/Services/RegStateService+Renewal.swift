@@ -51,18 +51,18 @@ extension RegStateService {
         let lastCut = flights.lastCut(kind)
         let renewal = runner.renewal
         return Task {
-            var landing: RenewalLanding
+            let landing: RenewalLanding
             switch kind {
             case .accessToken:
-                let grant = await renewal.grant(replacing: stale, forRejection: forRejection, lastCut: lastCut)
-                landing = RenewalLanding(kind, generation, grant.outcome.answer, event: grant.outcome.event,
-                                         cut: grant.cut)
+                landing = RenewalLanding(generation, grant: await renewal.grant(replacing: stale,
+                                                                                forRejection: forRejection,
+                                                                                lastCut: lastCut))
             case .securityToken:
                 let answer = await self.exchangeSecurityToken(replacing: stale ?? "", forRejection: forRejection)
-                landing = RenewalLanding(kind, generation, answer,
-                                         event: (try? answer.get()) != nil ? .securityTokenRenewed : nil, cut: false)
+                landing = RenewalLanding(kind, generation, event: (try? answer.get()) != nil ? .securityTokenRenewed : nil,
+                                         answer: answer)
             }
-            if settles { landing.applied = await self.settle(landing) }
+            if settles { await self.settle(landing) }
             return landing
         }
     }
@@ -102,7 +102,7 @@ extension RegStateService {
 
     /// The renewal of `kind` ends without a token (the host's issue, its refusal, a forced logout): its waiters fail.
     func failRenewal(_ kind: TokenCarrier, _ error: RegStateServiceError) {
-        resume(flights.fail(kind, error, at: clock.now()), with: .failure(error))
+        resume(flights.land(kind, .failure(error), at: clock.now()), with: .failure(error))
     }
 
     /// The access token's renewal for a caller that read `seen` and found `stale` expired or rejected: held after a

@@ -26,7 +26,9 @@ public actor RegStateService {
     /// The renewals of both token kinds: who starts, joins or waits, and the waiters (``FlightMachine``). Read and
     /// changed only by the shell's own files.
     var flights = FlightMachine<RenewalWaiter>()
-    private let accessTokenAnswers = SingleFlight<Result<AccessTokenAnswer, RegStateServiceError>>()
+    /// The ``validAccessToken()`` answer being worked out, shared by every caller that arrives meanwhile (off the
+    /// actor, so its waiters resume side by side).
+    let answers = SingleFlight<Result<AccessTokenAnswer, RegStateServiceError>>()
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
     public static let subscriberBufferSize = 64
@@ -47,8 +49,6 @@ public actor RegStateService {
 
     // For the public calls in the other files: the stored properties stay private, these constants are read through.
     nonisolated var runner: EffectRunner { effects }
-    /// The ``validAccessToken()`` answer being worked out, shared by every caller that arrives meanwhile.
-    nonisolated var answers: SingleFlight<Result<AccessTokenAnswer, RegStateServiceError>> { accessTokenAnswers }
     nonisolated var clock: any RegStateClock { effects.dependencies.clock }
     /// The installation's DPoP key, nonces and signer, for the requests the app sends through RegState.
     nonisolated var dpop: DPoPContext { effects.dpop }
@@ -112,7 +112,7 @@ public actor RegStateService {
             recorder.openAtLaunch()
             runner.provider.clockEstimate.journaledBefore(recorder.lastClockOffset)
         }
-        _ = try? await apply(.launched(isNative: runner.isNative))
+        await feed(.launched(isNative: runner.isNative))
         recorder.flush()
         // The launch's Check Registration runs after the launch settled (its lettered event is already out).
         lifecycle.launchCheck = checksRegistrationNow ? Task { await self.checkRegistrationResult() } : nil

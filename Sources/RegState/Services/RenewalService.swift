@@ -38,23 +38,34 @@ package struct RenewalService: Sendable {
     /// processes sharing the store renew one token once (another process's replacement is used, nothing is sent).
     /// `forRejection`: a server rejected `staleAccessToken` (the new token is stored with a ``RejectionHold``);
     /// `lastCut`: when this process last cut a transient hold short. Returns the outcome, and whether it cut one.
+    /// The event that applies it is ``MachineEvent/renewalSucceeded(_:)`` also when another flight already renewed
+    /// the token (nobody else will settle the machine that asked: without it a launch would end unsettled); the
+    /// credential is built from the record the grant wrote or found, so nobody reads the store for it (`nil` after a
+    /// failure, or when the DPoP key that must sign for the token was not at hand: the caller reads the record).
     package func grant(replacing staleAccessToken: String?, forRejection: Bool, lastCut: Date?) async
-        -> (outcome: RenewalOutcome, cut: Bool)
+        -> (event: MachineEvent, credential: AccessCredential?, cut: Bool)
     {
         var cut = false
-        let outcome = await grant(replacing: staleAccessToken, forRejection: forRejection, lastCut: lastCut, cut: &cut)
-        return (outcome, cut)
+        let granted = await grant(replacing: staleAccessToken, forRejection: forRejection, lastCut: lastCut, cut: &cut)
+        return (granted.event, granted.credential, cut)
+    }
+
+    /// What a grant did: the event that applies it, and the renewed credential.
+    private typealias Granted = (event: MachineEvent, credential: AccessCredential?)
+
+    private static func failed(_ failure: RenewalFailure, stored: StoredSession?) -> Granted {
+        (.renewalFailed(failure, stored: stored), nil)
     }
 
     private func grant(replacing staleAccessToken: String?, forRejection: Bool, lastCut: Date?, cut: inout Bool) async
-        -> RenewalOutcome
+        -> Granted
     {
         let lease: any StoreLease
         do {
             lease = try await tokens.exclusiveAccess()
         } catch {
-            return .ran(.failure(.storage(error.errorDescription ?? "the store is busy"),
-                                 stored: await tokens.storedSession()))
+            return Self.failed(.storage(error.errorDescription ?? "the store is busy"),
+                               stored: await tokens.storedSession())
         }
         defer { lease.release() }
         // A store that cannot be read now (a locked device) is a recoverable storage failure, not "no refresh
@@ -63,18 +74,18 @@ package struct RenewalService: Sendable {
         do {
             record = try await tokens.readRecord()
         } catch {
-            return .ran(.failure(.storage(error.errorDescription ?? "unreadable"), stored: nil))
+            return Self.failed(.storage(error.errorDescription ?? "unreadable"), stored: nil)
         }
         // Another session (a process registered anew since this one's session ended there) is not this one's to
         // renew: this session is gone.
         if let record, !(await tokens.holds(record)) {
-            return .ran(.failure(.noRefreshToken, stored: nil))
+            return Self.failed(.noRefreshToken, stored: nil)
         }
         // A token another process stored while this one waited is fresh from the provider, so it is used even inside
         // the early-renewal grace period, as long as it has not actually expired.
         if let staleAccessToken, let record, record.accessToken != staleAccessToken,
            record.expiresAt.map({ $0 > clock.now() }) ?? true, let session = record.summary {
-            return .alreadyRenewed(session, await tokens.isUsable(record) ? credential(from: record) : nil)
+            return (.renewalSucceeded(session), await tokens.isUsable(record) ? credential(from: record) : nil)
         }
         // A transient failure (here or in another process, this launch or an earlier one) holds every grant until its
         // backoff has passed: nothing is sent. A forced renewal (`nil`: the user's action or the host's connectivity
@@ -82,8 +93,8 @@ package struct RenewalService: Sendable {
         switch tokens.holdPolicy.decide(record?.accessTokenBackoff, at: clock.now(),
                                         cutShort: staleAccessToken == nil, lastCut: lastCut) {
         case .held:
-            return .ran(.failure(.transient(record?.accessTokenBackoffIssue ?? .ssoUnspecifiedIssue),
-                                 stored: record?.summary))
+            return Self.failed(.transient(record?.accessTokenBackoffIssue ?? .ssoUnspecifiedIssue),
+                               stored: record?.summary)
         case .cutShort:
             cut = true
         case .attempt:
@@ -96,9 +107,9 @@ package struct RenewalService: Sendable {
            record.accessTokenHold.map({ $0.clamped(at: clock.now()).holds(at: clock.now()) }) == true,
            await tokens.isUsable(record),
            let session = record.summary {
-            return .alreadyRenewed(session, credential(from: record))
+            return (.renewalSucceeded(session), credential(from: record))
         }
-        return .ran(await grantLocked(record, forRejection: forRejection))
+        return await grantLocked(record, forRejection: forRejection)
     }
 
     /// The failure `error` is for the renewal (``classify(_:stored:presented:)``); a transient one stores the next
@@ -115,9 +126,9 @@ package struct RenewalService: Sendable {
         return failure
     }
 
-    private func grantLocked(_ record: StoredCredentials?, forRejection: Bool) async -> RenewalOutcome.Result {
+    private func grantLocked(_ record: StoredCredentials?, forRejection: Bool) async -> Granted {
         let stored = record?.summary
-        guard let record, let refreshToken = record.refreshToken else { return .failure(.noRefreshToken, stored: stored) }
+        guard let record, let refreshToken = record.refreshToken else { return Self.failed(.noRefreshToken, stored: stored) }
         // A bound refresh token is worthless without its key (RFC 9449 §5): an unreadable key ends the session with
         // an explained reason instead of a loop of refused grants.
         var proofKey: DPoPKey?
@@ -132,9 +143,9 @@ package struct RenewalService: Sendable {
                 proofKey = key
             } catch .storeFailed(let reason) {
                 // The key record could not be read now (a locked device): the key may be fine, keep the session.
-                return .failure(.storage(reason), stored: stored)
+                return Self.failed(.storage(reason), stored: stored)
             } catch {
-                return .failure(.dpopKeyUnavailable(reason: Self.keyReason(error)), stored: stored)
+                return Self.failed(.dpopKeyUnavailable(reason: Self.keyReason(error)), stored: stored)
             }
         }
         // A session with an ID token gets refreshed ones checked against it: without the issuer's keys the answer
@@ -145,7 +156,7 @@ package struct RenewalService: Sendable {
             do throws(OIDCError) {
                 try await provider.prepareIDTokenCheck()
             } catch {
-                return .failure(await failure(error, stored: stored, presented: false), stored: stored)
+                return Self.failed(await failure(error, stored: stored, presented: false), stored: stored)
             }
         }
         // Journaled in the record before the grant leaves: a mark already there is an interrupted renewal's.
@@ -153,7 +164,7 @@ package struct RenewalService: Sendable {
         do {
             marked = try await tokens.markRenewalStarted(on: record)
         } catch {
-            return .failure(.storage(error.localizedDescription), stored: stored)
+            return Self.failed(.storage(error.localizedDescription), stored: stored)
         }
         let interrupted = record.renewalStartedAt != nil
         let response: TokenResponse
@@ -164,12 +175,12 @@ package struct RenewalService: Sendable {
             // is not a logout: go on with the stored tokens.
             if error.isRefusal, let current = await tokens.snapshot(), current.refreshToken != refreshToken,
                let session = current.session {
-                return .init(.success(session), stored: session)
+                return (.renewalSucceeded(session), nil)
             }
             if interrupted, error.isRefusal {
-                return .failure(.interruptedRenewalRefused(reason: error.refusalReason), stored: stored)
+                return Self.failed(.interruptedRenewalRefused(reason: error.refusalReason), stored: stored)
             }
-            return .failure(await failure(error, stored: stored), stored: stored)
+            return Self.failed(await failure(error, stored: stored), stored: stored)
         }
         var profile: Profile?
         if let idToken = response.idToken {
@@ -178,7 +189,7 @@ package struct RenewalService: Sendable {
             // and only its rotated refresh token is stored (``TokenService/clearRenewalMark(on:keepingRotationOf:)``): the provider misbehaved once.
             guard let original = record.idToken else {
                 try? await tokens.clearRenewalMark(on: marked, keepingRotationOf: response)
-                return .failure(.invalidRefreshedIDToken(reason: "no original ID token to compare with"), stored: stored)
+                return Self.failed(.invalidRefreshedIDToken(reason: "no original ID token to compare with"), stored: stored)
             }
             do {
                 profile = try await provider.validateRefreshedIDToken(idToken, originalIDToken: original).profile
@@ -187,22 +198,22 @@ package struct RenewalService: Sendable {
                 // (its keys cannot be fetched now): the successor is kept either way.
                 try? await tokens.clearRenewalMark(on: marked, keepingRotationOf: response)
                 if case .invalidIDToken(let reason) = error {
-                    return .failure(.invalidRefreshedIDToken(reason: Self.checkName(reason)), stored: stored)
+                    return Self.failed(.invalidRefreshedIDToken(reason: Self.checkName(reason)), stored: stored)
                 }
-                return .failure(await failure(error, stored: stored), stored: stored)
+                return Self.failed(await failure(error, stored: stored), stored: stored)
             }
         }
         do {
             guard let renewed = try await tokens.storeRenewed(response, profile: profile, over: marked,
                                                                forRejection: forRejection) else {
-                return .failure(.storage("the session changed during renewal"), stored: await tokens.storedSession())
+                return Self.failed(.storage("the session changed during renewal"), stored: await tokens.storedSession())
             }
             let session = try await tokens.summary(of: renewed)
             // What every caller gets: the record just written, bound to the key that signed the grant's proof.
             let credential = await tokens.isUsable(renewed) ? credential(from: renewed, key: proofKey) : nil
-            return .init(.success(session), stored: session, credential: credential)
+            return (.renewalSucceeded(session), credential)
         } catch {
-            return .failure(.storage(error.localizedDescription), stored: stored)
+            return Self.failed(.storage(error.localizedDescription), stored: stored)
         }
     }
 
