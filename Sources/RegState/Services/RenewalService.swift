@@ -237,32 +237,10 @@ package struct RenewalService: Sendable {
         }
     }
 
-    /// The name of the check an ID token failed, for the journal: the ``IDTokenError`` case, never its values.
+    /// The name of the check an ID token failed, for the journal: the ``IDTokenError`` case (its label), never its
+    /// values.
     static func checkName(_ error: IDTokenError) -> String {
-        switch error {
-        case .malformed: "malformed"
-        case .invalidJWT: "invalidJWT"
-        case .unsupportedAlgorithm: "unsupportedAlgorithm"
-        case .unknownKeyID: "unknownKeyID"
-        case .keyDoesNotFitAlgorithm: "keyDoesNotFitAlgorithm"
-        case .invalidSignature: "invalidSignature"
-        case .issuerMismatch: "issuerMismatch"
-        case .audienceMismatch: "audienceMismatch"
-        case .untrustedAudience: "untrustedAudience"
-        case .authorizedPartyMismatch: "authorizedPartyMismatch"
-        case .expired: "expired"
-        case .issuedInFuture: "issuedInFuture"
-        case .notYetValid: "notYetValid"
-        case .invalidTimeClaim: "invalidTimeClaim"
-        case .invalidSubject: "invalidSubject"
-        case .tooOld: "tooOld"
-        case .nonceMismatch: "nonceMismatch"
-        case .refreshedIdentityMismatch: "refreshedIdentityMismatch"
-        case .authTimeMissing: "authTimeMissing"
-        case .authenticationTooOld: "authenticationTooOld"
-        case .acrNotAccepted: "acrNotAccepted"
-        case .unsignedTokensAdvertised: "unsignedTokensAdvertised"
-        }
+        Mirror(reflecting: error).children.first?.label ?? String(describing: error)
     }
 
     /// Only an explicit refusal (``OIDCError/isRefusal``) is final; a transient failure is final only when every
