@@ -22,7 +22,7 @@ actor LoginGrants {
     struct Outcome: Sendable {
         var event: MachineEvent?
         var input: SecretInput? = nil
-        var result: EffectResult? = nil
+        var result: Applied.Answer? = nil
     }
 
     private let runner: EffectRunner
@@ -109,7 +109,7 @@ actor LoginGrants {
     func confirm() async -> Outcome {
         let confirmed = await runner.confirmRegistration()
         deviceListIDToken = confirmed.deviceListIDToken
-        return Outcome(event: confirmed.event, result: confirmed.deviceListIDToken.map { EffectResult.deviceLimit(idToken: $0) })
+        return Outcome(event: confirmed.event, result: confirmed.deviceListIDToken.map { Applied.Answer.deviceLimit(idToken: $0) })
     }
 
     /// The attempt ended (cancelled, failed, logged out, cleared): the login this process holds is forgotten in the

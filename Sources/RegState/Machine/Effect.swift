@@ -11,10 +11,12 @@ public enum Effect: Sendable, Equatable {
     case installNonNativeToken
     /// Read the stored credentials and check their expiry, then report ``MachineEvent/storedTokensInspected(_:)``.
     case inspectStoredTokens
-    /// Run (or join) the refresh-token grant that replaces `staleAccessToken`, then report its success or failure.
+    /// Renew the token of `kind` that replaces the stale one (self mode): the access token with the refresh-token
+    /// grant, the backend security token with the stored ID token; then report its success or failure. The one
+    /// renewal effect for every token kind.
     ///
     /// `nil` renews whatever is stored, even when another caller just renewed it (launch, or the host forcing it).
-    case renew(replacing: String?)
+    case renew(TokenCarrier, replacing: String?)
     /// Run one step of a login grant (start it, finish it with what the user handed in, or exchange the host's ID
     /// token), then report what it answered: waiting for the user, tokens, or the failure with its reason.
     case runGrant(GrantStep)
@@ -43,7 +45,7 @@ extension Effect: CustomStringConvertible, CustomReflectable {
         switch self {
         case .installNonNativeToken: "installNonNativeToken"
         case .inspectStoredTokens: "inspectStoredTokens"
-        case .renew(let stale): "renew(replacing: \(stale == nil ? "nil" : "redacted"))"
+        case .renew(let kind, let stale): "renew(\(kind.rawValue), replacing: \(stale == nil ? "nil" : "redacted"))"
         case .runGrant(let step): "runGrant(\(step))"
         case .confirmRegistration: "confirmRegistration"
         case .discardPendingAuthorization: "discardPendingAuthorization"

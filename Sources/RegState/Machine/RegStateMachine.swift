@@ -55,8 +55,9 @@ public enum RegStateMachine {
                 // Host mode: RegState does not renew; the host is told, once for this expiry.
                 return Transition(state, [.emit(.error(.renewal(.awaitingHost)))])
             case .active(let session) where session.activation != .nonNative:
+                if case .staleSecurityToken(let token) = input { return Transition(state, [.renew(.securityToken, replacing: token)]) }
                 let stale: String? = if case .staleAccessToken(let token) = input { token } else { nil }
-                return Transition(state, [.renew(replacing: stale)])
+                return Transition(state, [.renew(.accessToken, replacing: stale)])
             case .unsettled, .registrationRequired, .authenticating, .awaitingConfirmation, .active, .failed: throw rejection
             }
         case .renewalSucceeded(let stored):
@@ -221,7 +222,7 @@ public enum RegStateMachine {
         case .expired:
             // The expired token, when the shell read it, lets the renewal see that another process replaced it.
             let stale: String? = if case .staleAccessToken(let token) = input { token } else { nil }
-            return Transition(.unsettled, [.renew(replacing: stale)])
+            return Transition(.unsettled, [.renew(.accessToken, replacing: stale)])
         }
     }
 

@@ -11,6 +11,9 @@ public enum SecretInput: Sendable, Equatable {
     case code(String)
     /// The access token a caller found expired or rejected, for ``MachineEvent/renewalRequested(_:)``.
     case staleAccessToken(String)
+    /// The backend security token a caller found expired or rejected, for ``MachineEvent/renewalRequested(_:)`` of
+    /// the security token (self mode; empty when none is stored).
+    case staleSecurityToken(String)
     /// The ID token the host app handed in, for ``MachineEvent/hostTokenSubmitted``.
     case idToken(String)
     /// The `prompt` a social registration asks the provider for, for ``MachineEvent/registrationRequested(_:)``
@@ -34,6 +37,7 @@ extension SecretInput: CustomStringConvertible, CustomReflectable {
         case .callback: "callback(redacted)"
         case .code: "code(redacted)"
         case .staleAccessToken: "staleAccessToken(redacted)"
+        case .staleSecurityToken: "staleSecurityToken(redacted)"
         case .idToken: "idToken(redacted)"
         case .prompt(let prompt): "prompt(\(prompt.rawValue))"
         case .socialLogin(let prompt, let requirement):

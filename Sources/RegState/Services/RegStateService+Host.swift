@@ -19,7 +19,7 @@ extension RegStateService {
     public func updateToken(idToken: String) async throws(RegStateServiceError) -> RegState {
         guard sessionSource == .host else { throw .wrongSessionSource(sessionSource) }
         if !state.isSettled { _ = await settled() }
-        if case .active(let session) = state, session.connectivity == .online, !(await flights.security.isPending),
+        if case .active(let session) = state, session.connectivity == .online, !flights.isRunning(.securityToken),
            let stored = await runner.tokens.snapshot(), stored.idToken == idToken, stored.securityToken != nil {
             return state
         }
@@ -33,24 +33,25 @@ extension RegStateService {
                 do {
                     stored = try await runner.tokens.readSnapshot()?.securityToken
                 } catch {
-                    await flights.security.fail(.renewal(.storage(error.errorDescription ?? "unreadable")))
+                    failRenewal(.securityToken, .renewal(.storage(error.errorDescription ?? "unreadable")))
                     return state
                 }
                 guard let token = stored else {
-                    await flights.security.fail(.noSession)
+                    failRenewal(.securityToken, .noSession)
                     throw .noSession
                 }
-                await flights.security.finish(.success(token))
+                let answer: RenewalAnswer = .success(AccessCredential(token: token, carrier: .securityToken))
+                resume(flights.land(.securityToken, answer, at: clock.now()), with: answer)
                 return state
             case .hostTokenRefused(let failure):
                 let error = RegStateServiceError.registration(failure)
-                await flights.security.fail(error)
+                failRenewal(.securityToken, error)
                 throw error
             case .renewalFailed(.transient(let issue), _):
-                await flights.security.fail(.offline(issue))
+                failRenewal(.securityToken, .offline(issue))
                 throw .offline(issue)
             case .forcedLogout:
-                await flights.security.fail(.backend(.forcedLogout))
+                failRenewal(.securityToken, .backend(.forcedLogout))
                 throw .backend(.forcedLogout)
             default:
                 continue
@@ -68,8 +69,8 @@ extension RegStateService {
     public func notifyTokenRenewalTransientIssue(_ issue: TransientIssue) async throws(RegStateServiceError) {
         guard sessionSource == .host else { throw .wrongSessionSource(sessionSource) }
         guard let session = state.session, session.isHostDriven else { throw .noSession }
-        _ = try? await apply(.renewalFailed(.transient(issue), stored: await runner.tokens.storedSession()))
-        await flights.security.fail(.offline(issue))
+        await feed(.renewalFailed(.transient(issue), stored: await runner.tokens.storedSession()))
+        failRenewal(.securityToken, .offline(issue))
     }
 
     /// Ends the session for `reason`, by the lifecycle design's precedence rules (in both modes):
@@ -96,7 +97,7 @@ extension RegStateService {
         case .ssoDenied, .allTokensExpiredOffline:
             guard let session = state.session, session.activation != .nonNative else { throw .noSession }
             let failure: RenewalFailure = reason == .ssoDenied ? .denied(reason: "sso_denied") : .credentialsExhausted
-            let applied = try? await apply(.renewalFailed(failure, stored: await runner.tokens.storedSession()))
+            let applied = await feed(.renewalFailed(failure, stored: await runner.tokens.storedSession()))
             for case .credentialsRemain(let reason) in applied?.results ?? [] { throw .credentialsRemain(reason) }
             return .nothingToRevoke
         }

@@ -6,18 +6,18 @@ extension RegStateService {
     /// way. Returns what the launch applied, and the task that applies a late result when it lands (C, or its E),
     /// which the shell owns (cancelled with it). `inspected` is the expired session the launch read, which the launch
     /// goes on offline with when the store cannot be read as it settles.
-    func renewWithinLaunchBudget(replacing staleAccessToken: String?, inspected: StoredSession?) async
-        -> (applied: Applied?, late: Task<Void, Never>?)
+    func renewWithinLaunchBudget(_ kind: TokenCarrier, replacing staleAccessToken: String?, inspected: StoredSession?)
+        async -> (applied: Applied?, late: Task<Void, Never>?)
     {
-        let renewal = runner.renewal
         let budget = runner.configuration.launchBudget
+        // The launch's renewal is the flight callers join meanwhile; the launch settles it (``settle(_:)``).
+        let flight = startRenewal(kind, replacing: staleAccessToken, settles: false)
         // An infinite budget waits for the renewal itself: no timer.
         guard budget.isFinite else {
-            return (await feed(await renewal.renew(replacing: staleAccessToken).effectEvent), nil)
+            return (await settle(await flight.value), nil)
         }
-        let flight = Task { await renewal.renew(replacing: staleAccessToken) }
-        if let outcome = await SingleFlight.value(of: flight, within: budget, on: clock) {
-            return (await feed(outcome.effectEvent), nil)
+        if let landing = await SingleFlight.value(of: flight, within: budget, on: clock) {
+            return (await settle(landing), nil)
         }
         logger.log(.info, "launch: the provider has not answered within \(budget) s; settling offline")
         // The record as it is now (another process may have renewed or ended the session meanwhile); when the store
@@ -32,8 +32,8 @@ extension RegStateService {
         let applied = await feed(.renewalFailed(.transient(.noInternet), stored: stored))
         // Cancelling the late task cancels the renewal too.
         let late = Task {
-            let outcome = await withTaskCancellationHandler { await flight.value } onCancel: { flight.cancel() }
-            _ = await self.feed(outcome.effectEvent)
+            let landing = await withTaskCancellationHandler { await flight.value } onCancel: { flight.cancel() }
+            _ = await self.settle(landing)
         }
         return (applied, late)
     }

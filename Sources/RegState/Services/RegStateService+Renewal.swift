@@ -1,37 +1,125 @@
 import Foundation
 
-/// The one way the public calls ask for a renewal (``RenewalService`` decides whether it runs, joins or is done).
+/// The one renewal route, for every token kind: the ``FlightMachine`` decides (start, join, answer now, exhausted),
+/// the first caller journals ``MachineEvent/renewalRequested(_:)``, whose ``Effect/renew(_:replacing:)`` runs the
+/// renewal in a task of its own, and every caller, the one that asked included, is answered when it lands.
 extension RegStateService {
-    /// The one way a renewal is asked for: the first caller for a stale token journals
-    /// ``MachineEvent/renewalRequested(_:)``, whose effect runs the single flight; later callers join it or find it
-    /// done. `nil` forces a renewal; `seen` is the record the caller read `staleAccessToken` in. Returns the renewed
-    /// credential (`nil` when none is at hand) or why the renewal failed, when this caller learned it.
-    @discardableResult
-    func renew(replacing staleAccessToken: String?, because trigger: RenewalTrigger,
-               seen: TokenSnapshot? = nil) async -> Result<AccessCredential?, RenewalFailure> {
-        // Held after a transient failure (``RenewalHoldPolicy``): the recoverable E at once, nothing sent, nothing
-        // journaled. A forced renewal (`nil`) goes on: the grant decides, under the store's lock, whether it cuts short.
-        if staleAccessToken != nil, let held = await transientHold(seen: seen) { return .failure(.transient(held)) }
-        switch await runner.renewal.admit(replacing: staleAccessToken, seen: seen) {
-        case .alreadyRenewed(let credential):
-            return .success(credential)
+    /// A caller waiting for a renewal to land.
+    typealias RenewalWaiter = CheckedContinuation<RenewalAnswer, Never>
+
+    /// Renews the token of `kind` that replaces `stale` (`nil`: whatever is stored; the security token's is empty
+    /// when none is stored), because of `trigger`: the credential the renewal returned (`nil` when none is at hand:
+    /// the caller reads the record), or why it failed. A caller cancelled while it waits gets
+    /// ``RegStateServiceError/cancelled``; the renewal goes on for the others.
+    func renew(_ kind: TokenCarrier, replacing stale: String?, because trigger: RenewalTrigger) async -> RenewalAnswer {
+        switch flights.admit(kind, replacing: stale, at: clock.now()) {
+        case .answer(let answer):
+            return answer
+        case .exhausted:
+            return .failure(.rejectedAfterRenewal)
         case .join:
-            let outcome = await runner.renewal.renew(replacing: staleAccessToken)
-            _ = await feed(outcome.event)
-            return outcome.answer
-        case .request:
-            let input = staleAccessToken.map(SecretInput.staleAccessToken)
-            guard let applied = try? await apply(.renewalRequested(trigger), carrying: input) else { return .success(nil) }
-            for case .renewalFailed(let failure, _) in applied.events { return .failure(failure) }
-            return await runner.renewal.outcome(replacing: staleAccessToken)?.answer ?? .success(nil)
+            return await waitForRenewal(kind)
+        case .start(let generation):
+            let input: SecretInput? = kind == .securityToken
+                ? .staleSecurityToken(stale ?? "") : stale.map(SecretInput.staleAccessToken)
+            let applied: Applied
+            do {
+                applied = try await apply(.renewalRequested(trigger), carrying: input)
+            } catch {
+                // The state moved on (the session ended) before the request: nobody renews; the record decides.
+                let answer: RenewalAnswer = kind == .accessToken ? .success(nil) : .failure(.noSession)
+                resume(flights.land(kind, answer, generation: generation, at: clock.now()), with: answer)
+                return answer
+            }
+            // Host mode: the host renews the security token; its answer (``updateToken(idToken:)``) lands the flight.
+            return if let answer = applied.renewal(kind) { answer } else { await waitForRenewal(kind) }
         }
     }
 
-    /// The transient issue to answer with when the access token's renewal is held now (the issue of the failure that
-    /// started the hold); `nil` when it is not held. `seen` is the record the caller read.
-    private func transientHold(seen: TokenSnapshot?) async -> TransientIssue? {
-        let record = if let seen { seen } else { await runner.tokens.snapshot() }
-        guard case .held = runner.tokens.holdPolicy.decide(record?.accessTokenBackoff, at: clock.now()) else { return nil }
-        return record?.accessTokenBackoffIssue ?? .ssoUnspecifiedIssue
+    /// ``Effect/renew(_:replacing:)``: the renewal runs in a task of its own (a cancelled caller does not cancel the
+    /// renewal the others wait for), and the caller waits for it like everyone else.
+    func performRenewal(_ kind: TokenCarrier, replacing stale: String?) async -> RenewalAnswer {
+        _ = startRenewal(kind, replacing: stale, settles: true)
+        return await waitForRenewal(kind)
+    }
+
+    /// Starts the renewal of `kind` in a task of its own: the grant (the access token) or the exchange (the security
+    /// token); when `settles`, the task also settles it (``settle(_:)``); its value is what landed.
+    func startRenewal(_ kind: TokenCarrier, replacing stale: String?, settles: Bool) -> Task<RenewalLanding, Never> {
+        let generation = flights.begin(kind, replacing: stale)
+        let forRejection = flights.isRejected(stale)
+        let lastCut = flights.lastCut(kind)
+        let renewal = runner.renewal
+        return Task {
+            let landing: RenewalLanding
+            switch kind {
+            case .accessToken:
+                landing = RenewalLanding(generation, grant: await renewal.grant(replacing: stale,
+                                                                                forRejection: forRejection,
+                                                                                lastCut: lastCut))
+            case .securityToken:
+                let answer = await self.exchangeSecurityToken(replacing: stale ?? "", forRejection: forRejection)
+                landing = RenewalLanding(kind, generation, event: (try? answer.get()) != nil ? .securityTokenRenewed : nil,
+                                         answer: answer)
+            }
+            if settles { await self.settle(landing) }
+            return landing
+        }
+    }
+
+    /// A renewal landed: the flight ends, its event is applied, then every waiter gets the answer (the rotated
+    /// refresh token is stored by then, and the session's end this event may cause does not fail them). Returns
+    /// what the event applied.
+    @discardableResult
+    func settle(_ landing: RenewalLanding) async -> Applied? {
+        if landing.cut { flights.noteCut(landing.kind, at: clock.now()) }
+        let waiters = flights.land(landing.kind, landing.answer, generation: landing.generation, at: clock.now())
+        let applied = await feed(landing.event)
+        resume(waiters, with: landing.answer)
+        return applied
+    }
+
+    /// Waits for the running renewal of `kind` (or the answer it left, when it landed meanwhile).
+    func waitForRenewal(_ kind: TokenCarrier) async -> RenewalAnswer {
+        let id = flights.nextWaiter()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: RenewalWaiter) in
+                if let answer = flights.wait(kind, id: id, waiter) { waiter.resume(returning: answer) }
+            }
+        } onCancel: {
+            Task { await self.stopWaiting(kind, id: id) }
+        }
+    }
+
+    private func stopWaiting(_ kind: TokenCarrier, id: Int) {
+        flights.cancel(kind, id: id)?.resume(returning: .failure(.cancelled))
+    }
+
+    /// Answers `waiters` with `answer`.
+    func resume(_ waiters: [RenewalWaiter], with answer: RenewalAnswer) {
+        for waiter in waiters { waiter.resume(returning: answer) }
+    }
+
+    /// The renewal of `kind` ends without a token (the host's issue, its refusal, a forced logout): its waiters fail.
+    func failRenewal(_ kind: TokenCarrier, _ error: RegStateServiceError) {
+        resume(flights.land(kind, .failure(error), at: clock.now()), with: .failure(error))
+    }
+
+    /// The access token's renewal for a caller that read `seen` and found `stale` expired or rejected: held after a
+    /// transient failure (``RenewalHoldPolicy``: the recoverable E at once, nothing sent, nothing journaled); already
+    /// renewed by someone else (its credential); otherwise the one route (``renew(_:replacing:because:)``). A forced
+    /// renewal (`nil`) goes on: the grant decides, under the store's lock, whether it cuts a hold short.
+    @discardableResult
+    func renewAccessToken(replacing stale: String?, because trigger: RenewalTrigger, seen: TokenSnapshot? = nil) async
+        -> RenewalAnswer
+    {
+        if stale != nil {
+            let record = if let seen { seen } else { await runner.tokens.snapshot() }
+            if case .held = runner.tokens.holdPolicy.decide(record?.accessTokenBackoff, at: clock.now()) {
+                return .failure(.offline(record?.accessTokenBackoffIssue ?? .ssoUnspecifiedIssue))
+            }
+            if let credential = runner.renewal.replacement(of: stale, in: record) { return .success(credential) }
+        }
+        return await renew(.accessToken, replacing: stale, because: trigger)
     }
 }

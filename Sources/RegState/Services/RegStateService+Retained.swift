@@ -28,10 +28,9 @@ extension RegStateService {
     /// The counts of what this service retains now.
     package var retainedCounts: RetainedCounts {
         get async {
-            let security = await flights.security.isPending
-            return RetainedCounts(
+            RetainedCounts(
                 subscribers: subscriberCount,
-                flights: (flights.accessToken.isRunning ? 1 : 0) + (security ? 1 : 0),
+                flights: (answers.isRunning ? 1 : 0) + (flights.isRunning(.securityToken) ? 1 : 0),
                 dpopNonces: runner.dpop.nonces.count,
                 ownedPendingLogins: await runner.tokens.owned.pendingLogins.count)
         }

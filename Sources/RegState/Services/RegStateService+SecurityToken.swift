@@ -22,14 +22,14 @@ extension RegStateService {
             throw .renewal(.storage(error.errorDescription ?? "unreadable"))
         }
         guard let snapshot = read else { throw .noSession }
-        if let usable = snapshot.securityToken, !(await flights.security.isPending) { return usable }
+        if let usable = snapshot.securityToken, !flights.isRunning(.securityToken) { return usable }
         // Expired, missing or being renewed: the same path as a rejection of the stored one.
         return try await securityTokenRejected(snapshot.storedSecurityToken ?? "", because: .securityTokenExpired)
     }
 
     /// How many authorized requests wait for a renewed security token now (host mode: for the host's answer).
     public var heldRequestCount: Int {
-        get async { await flights.security.waiting }
+        get async { flights.waiting(.securityToken) }
     }
 
     /// The backend rejected `token`: one renewal for every caller that saw it rejected, and the new token.
@@ -46,7 +46,7 @@ extension RegStateService {
         // renewing it would buy a second token, without a hold, for one expiry.
         if let current = await runner.tokens.snapshot()?.securityToken,
            current != token || trigger != .backendUnauthorized,
-           !(await flights.security.isPending) {
+           !flights.isRunning(.securityToken) {
             return current
         }
         // Renewed for a rejection (here or in another process, this launch or an earlier one) and rejected again
@@ -56,26 +56,18 @@ extension RegStateService {
         }
         // Self mode, after a transient failure of the exchange (here or in another process, this launch or an earlier
         // one): the recoverable E at once, nothing sent, until the backoff has passed (``RenewalHoldPolicy``).
-        if !holdCutShort, !session.isHostDriven, !(await flights.security.isPending),
+        if !holdCutShort, !session.isHostDriven, !flights.isRunning(.securityToken),
            let snapshot = await runner.tokens.snapshot(),
            case .held = runner.tokens.holdPolicy.decide(snapshot.securityTokenBackoff, at: clock.now()) {
             throw .offline(snapshot.securityTokenBackoffIssue ?? .ssoUnspecifiedIssue)
         }
-        // While a renewal is pending (in host mode: the host is asked), every caller waits for it, whichever token it
-        // saw: the host is told once, not once per token seen (``SecurityTokenFlight/admit(rejected:)``).
-        switch await flights.security.admit(rejected: token) {
-        case .exhausted:
-            throw .rejectedAfterRenewal
-        case .wait:
-            break
-        case .start where session.isHostDriven:
-            // The one notice to the host, journaled and lettered: E awaitingHost.
-            _ = try? await apply(.renewalRequested(trigger))
-        case .start:
-            let forRejection = trigger == .backendUnauthorized
-            await flights.security.run { await self.runSecurityTokenRenewal(replacing: token, forRejection: forRejection) }
+        if trigger == .backendUnauthorized { flights.noteRejection(of: token) }
+        // While a renewal is pending (in host mode: the host is asked, E awaitingHost, once), every caller waits for
+        // it, whichever token it saw (``FlightMachine/admit(_:replacing:at:)``).
+        guard let renewed = try await renew(.securityToken, replacing: token, because: trigger).get() else {
+            throw .noSession
         }
-        return try await flights.security.wait(for: token)
+        return renewed.token
     }
 
     /// ``renewSession()``'s part for the backend security token (self mode): while a transient failure's backoff holds
@@ -83,7 +75,8 @@ extension RegStateService {
     func cutSecurityTokenHoldShort() async {
         guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven,
               let snapshot = await runner.tokens.snapshot(), snapshot.securityToken == nil,
-              await flights.security.cutShort(snapshot.securityTokenBackoff, policy: runner.tokens.holdPolicy)
+              flights.cutShort(.securityToken, snapshot.securityTokenBackoff, policy: runner.tokens.holdPolicy,
+                               at: clock.now())
         else { return }
         _ = try? await securityTokenRejected(snapshot.storedSecurityToken ?? "", because: .securityTokenExpired,
                                              holdCutShort: true)
@@ -99,16 +92,15 @@ extension RegStateService {
         }
     }
 
-    /// Self mode: the renewal every waiter gets the result of (``exchangeRenewingIDToken(replacing:forRejection:)``).
-    private func runSecurityTokenRenewal(replacing token: String, forRejection: Bool) async {
-        let result: Result<String, RegStateServiceError>
+    /// Self mode: the renewal every waiter gets the answer of (``exchangeRenewingIDToken(replacing:forRejection:)``);
+    /// a failure is applied to the session here (forced logout, the transient hold).
+    func exchangeSecurityToken(replacing token: String, forRejection: Bool) async -> RenewalAnswer {
         do {
-            result = .success(try await exchangeRenewingIDToken(replacing: token, forRejection: forRejection))
+            let renewed = try await exchangeRenewingIDToken(replacing: token, forRejection: forRejection)
+            return .success(AccessCredential(token: renewed, carrier: .securityToken))
         } catch {
-            result = .failure(await securityTokenFailure(error))
+            return .failure(await securityTokenFailure(error))
         }
-        if case .success = result { _ = await feed(.securityTokenRenewed) }
-        await flights.security.finish(result)
     }
 
     /// Exchanges the stored ID token for a new security token; when it has expired or the backend refuses it,
@@ -139,8 +131,12 @@ extension RegStateService {
 
     /// Renews the provider tokens for a fresh ID token to exchange; a failure is the callers' offline or no-session.
     private func renewProviderTokens(replacing accessToken: String?) async throws(SecurityTokenRenewalError) {
-        if case .failure(let failure) = await renew(replacing: accessToken, because: .backendUnauthorized) {
-            throw .authorization(failure.isRecoverable ? .offline(failure.transientIssue) : .noSession)
+        if case .failure(let error) = await renewAccessToken(replacing: accessToken, because: .backendUnauthorized) {
+            switch error {
+            case .offline(let issue): throw .authorization(.offline(issue))
+            case .renewal(let failure) where failure.isRecoverable: throw .authorization(.offline(failure.transientIssue))
+            default: throw .authorization(.noSession)
+            }
         }
     }
 

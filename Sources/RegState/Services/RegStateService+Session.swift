@@ -1,59 +1,6 @@
 import Foundation
 
 extension RegStateService {
-    /// A usable access token for the host's requests, renewed first when it has expired, as a credential: its scheme
-    /// (bearer, or DPoP with its key), expiry and carrier. A DPoP-bound token (``tokenBinding()``) is useless on its
-    /// own: send requests through ``AuthorizedTransport``, which adds the `DPoP` scheme and a fresh proof. Concurrent
-    /// callers share one renewal. After a store that could not be read at launch (**E** ``RenewalFailure/storage(_:)``)
-    /// it reads the store again first, so a store that has come back settles the session without another ``start()``.
-    ///
-    /// - Throws: ``RegStateServiceError/offline(_:)`` (the session stays active) or
-    ///   ``RegStateServiceError/renewal(_:)`` (**E**) when renewal fails; ``RegStateServiceError/noSession`` when no session is active;
-    ///   ``RegStateServiceError/wrongSessionSource(_:)`` for a host-driven session (it has no access token).
-    public nonisolated func validAccessToken() async throws(RegStateServiceError) -> AccessCredential {
-        // Nonisolated, so that when the shared answer lands its waiters resume side by side rather than queueing for
-        // the actor one by one.
-        try await validCredential()
-    }
-
-    /// The ``validAccessToken()`` answer in progress, or a new one: callers that arrive meanwhile share its one read
-    /// of the store and one renewal.
-    func accessTokenAnswer() async throws(RegStateServiceError)
-        -> Task<Result<AccessTokenAnswer, RegStateServiceError>, Never>
-    {
-        _ = await retryUnreadableStore()
-        guard case .active(let session) = state else { throw .noSession }
-        guard !session.isHostDriven else { throw .wrongSessionSource(.host) }
-        return flights.accessToken.join {
-            do throws(RegStateServiceError) {
-                return .success(try await self.resolveAccessToken())
-            } catch {
-                return .failure(error)
-            }
-        }.task
-    }
-
-    /// The work behind ``validAccessToken()``: one read of the record and, when its token has expired, one renewal,
-    /// whose credential is the answer.
-    private func resolveAccessToken() async throws(RegStateServiceError) -> AccessTokenAnswer {
-        guard case .active = state else { throw .noSession }
-        // A store that cannot be read now (a locked device) is a recoverable E, not "no session": the session stays.
-        let read: TokenSnapshot?
-        do {
-            read = try await runner.tokens.readSnapshot()
-        } catch {
-            throw .renewal(.storage(error.errorDescription ?? "unreadable"))
-        }
-        guard let current = read else { throw .noSession }
-        if current.isUsable { return .stored(current) }
-        let renewal = await renew(replacing: current.accessToken, because: .expired, seen: current)
-        if case .success(let credential?) = renewal { return .renewed(credential) }
-        // No credential at hand (nothing was done, or its key is not the stored one): the record decides.
-        if let renewed = await runner.tokens.snapshot(), renewed.isUsable { return .stored(renewed) }
-        if case .failure(let failure) = renewal { throw RegStateServiceError(failure) }
-        throw .offline(.ssoUnspecifiedIssue)
-    }
-
     /// Renews the session now, whatever the stored token's expiry, and returns the new state; after a store that
     /// could not be read at launch it runs the launch inspection again instead (a valid token is **B**, an expired one
     /// is renewed: **C**).
@@ -66,7 +13,7 @@ extension RegStateService {
     @discardableResult
     public func renewSession() async -> RegState {
         if await retryUnreadableStore() { return state }
-        await renew(replacing: nil, because: .host)
+        await renewAccessToken(replacing: nil, because: .host)
         await cutSecurityTokenHoldShort()
         return state
     }
@@ -103,8 +50,9 @@ extension RegStateService {
         // Renewed for a rejection, by this process or another, this launch or an earlier one: no new grant before
         // the hold stored with it has passed.
         if await runner.tokens.heldUntil(token, carrier: .accessToken, in: seen?.record) != nil { return nil }
-        await runner.renewal.noteRejection(of: token)
-        if case .success(let credential?) = await renew(replacing: token, because: .backendUnauthorized, seen: seen),
+        flights.noteRejection(of: token)
+        if case .success(let credential?) = await renewAccessToken(replacing: token, because: .backendUnauthorized,
+                                                                   seen: seen),
            credential.token != token {
             return .renewed(credential)
         }
@@ -120,7 +68,7 @@ extension RegStateService {
     ///   ``RegStateServiceError/credentialsRemain(_:)`` when the session ended (**E** `forcedLogout`) but the store
     ///   did not let its credentials be removed (``clearState()`` removes them).
     public func handleForcedLogout() async throws(RegStateServiceError) {
-        await flights.security.fail(.backend(.forcedLogout))
+        failRenewal(.securityToken, .backend(.forcedLogout))
         let applied = try await apply(.forcedLogout)
         for case .credentialsRemain(let error) in applied.results { throw .credentialsRemain(error) }
     }
@@ -138,7 +86,7 @@ extension RegStateService {
     @discardableResult
     public func clearState() async -> ClearStateResult {
         let before = storedKeys()
-        let applied = try? await apply(.clearStateRequested)
+        let applied = await feed(.clearStateRequested)
         let after = Set(storedKeys())
         var installation = InstallationDeregistration.noBackend
         var remain: StoreError?

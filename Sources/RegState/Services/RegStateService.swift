@@ -24,7 +24,12 @@ public actor RegStateService {
     private var lifecycle = ServiceLifecycle()
     /// The login grants and what this process remembers of the attempt in progress.
     private let grants: LoginGrants
-    private let tokenFlights: TokenFlights
+    /// The renewals of both token kinds: who starts, joins or waits, and the waiters (``FlightMachine``). Read and
+    /// changed only by the shell's own files.
+    var flights = FlightMachine<RenewalWaiter>()
+    /// The ``validAccessToken()`` answer being worked out, shared by every caller that arrives meanwhile (off the
+    /// actor, so its waiters resume side by side).
+    let answers = SingleFlight<Result<AccessTokenAnswer, RegStateServiceError>>()
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
     public static let subscriberBufferSize = 64
@@ -35,7 +40,6 @@ public actor RegStateService {
     public init(configuration: RegStateConfiguration, dependencies: RegStateDependencies) {
         effects = EffectRunner(configuration: configuration, dependencies: dependencies)
         recorder = JournalRecorder(journal: dependencies.journal, clock: dependencies.clock, logger: dependencies.logger)
-        tokenFlights = TokenFlights(clock: dependencies.clock)
         grants = LoginGrants(runner: effects)
     }
 
@@ -47,8 +51,9 @@ public actor RegStateService {
 
     // For the public calls in the other files: the stored properties stay private, these constants are read through.
     nonisolated var runner: EffectRunner { effects }
-    nonisolated var flights: TokenFlights { tokenFlights }
     nonisolated var clock: any RegStateClock { effects.dependencies.clock }
+    /// The installation's DPoP key, nonces and signer, for the requests the app sends through RegState.
+    nonisolated var dpop: DPoPContext { effects.dpop }
 
     var logger: any RegStateLogger { runner.logger }
 
@@ -93,7 +98,7 @@ public actor RegStateService {
             recorder.openAtLaunch()
             runner.provider.clockEstimate.journaledBefore(recorder.lastClockOffset)
         }
-        _ = try? await apply(.launched(isNative: runner.isNative))
+        await feed(.launched(isNative: runner.isNative))
         recorder.flush()
         // The launch's Check Registration runs after the launch settled (its lettered event is already out).
         lifecycle.launchCheck = checksRegistrationNow ? Task { await self.checkRegistrationResult() } : nil
@@ -168,12 +173,14 @@ public actor RegStateService {
         logger.log(.debug, "\(event.name) -> \(state.caseName)")
         var applied = Applied(event, leading: transition.state)
         for effect in transition.effects {
-            applied.append(await perform(effect))
+            await perform(effect, into: &applied)
         }
         await noteClockOffset()
         resumeSettleWaiters()
-        // A session that ended takes every request waiting for its security token with it.
-        if state.session == nil, state != .unsettled { await flights.security.fail(.noSession) }
+        // A session that ended takes every request waiting for a renewal with it.
+        if state.session == nil, state != .unsettled {
+            resume(flights.sessionEnded(.noSession, at: clock.now()), with: .failure(.noSession))
+        }
         return applied
     }
 
@@ -190,53 +197,51 @@ public actor RegStateService {
         }
     }
 
-    /// Feeds `event` back and answers with `result` beside what it applied.
-    private func answer(_ result: EffectResult?, feeding event: MachineEvent?) async -> Performed {
-        Performed(result: result, applied: await feed(event))
-    }
-
-    /// Performs one effect: what it answered with and what its result applied.
-    private func perform(_ effect: Effect) async -> Performed {
+    /// Performs one effect: what it answered with and what its result applied go into `applied`.
+    private func perform(_ effect: Effect, into applied: inout Applied) async {
+        /// Feeds `event` back, and adds what it applied and `answer`.
+        func answer(_ answer: Applied.Answer?, feeding event: MachineEvent?) async {
+            applied.append(await feed(event))
+            applied.append(answer)
+        }
         switch effect {
         case .emit(let event):
             broadcast.send(event)
             logger.log(.info, event.title)
-            return .nothing
         case .installNonNativeToken:
-            return await answer(nil, feeding: await runner.installNonNativeToken())
+            await answer(nil, feeding: await runner.installNonNativeToken())
         case .inspectStoredTokens:
             let inspected = await runner.inspectStoredTokens()
             lifecycle.launchInspected = if case .storedTokensInspected(.expired(let stored)) = inspected.event { stored } else { nil }
-            return Performed(applied: await feed(inspected.event, carrying: inspected.stale))
-        case .renew(let staleAccessToken) where state == .unsettled:
-            let launch = await renewWithinLaunchBudget(replacing: staleAccessToken, inspected: lifecycle.launchInspected)
+            applied.append(await feed(inspected.event, carrying: inspected.stale))
+        case .renew(let kind, let stale) where state == .unsettled:
+            let launch = await renewWithinLaunchBudget(kind, replacing: stale, inspected: lifecycle.launchInspected)
             if let late = launch.late { lifecycle.lateLaunchRenewal = late }
-            return Performed(applied: launch.applied)
-        case .renew(let staleAccessToken):
-            return await answer(nil, feeding: await runner.renewal.renew(replacing: staleAccessToken).effectEvent)
+            applied.append(launch.applied)
+        case .renew(let kind, let stale):
+            applied.append(.renewed(kind, await performRenewal(kind, replacing: stale)))
         case .runGrant(let step):
             let outcome = await grants.run(step) { await self.isAuthenticating }
-            return Performed(result: outcome.result, applied: await feed(outcome.event, carrying: outcome.input))
+            applied.append(await feed(outcome.event, carrying: outcome.input))
+            applied.append(outcome.result)
         case .confirmRegistration:
             let confirmed = await grants.confirm()
-            return Performed(result: confirmed.result, applied: await feed(confirmed.event))
+            await answer(confirmed.result, feeding: confirmed.event)
         case .discardPendingAuthorization:
             await grants.discardPending()
-            return .nothing
         case .clearProvisionalTokens:
             await runner.clearProvisionalTokens()
-            return .nothing
         case .clearAllTokens:
             if let error = await runner.clearAllTokens() { return await answer(.credentialsRemain(error), feeding: nil) }
-            return await answer(nil, feeding: .credentialsCleared)
+            await answer(nil, feeding: .credentialsCleared)
         case .clearEverything:
             let (deregistration, remain) = await runner.clearEverything()
             recorder.reset()
             broadcast.forgetLatest()
-            return await answer(.cleared(deregistration, credentialsRemain: remain), feeding: .credentialsCleared)
+            await answer(.cleared(deregistration, credentialsRemain: remain), feeding: .credentialsCleared)
         case .logout:
             let outcome = await runner.logout()
-            return await answer(outcome.result, feeding: outcome.event)
+            await answer(outcome.result, feeding: outcome.event)
         }
     }
 

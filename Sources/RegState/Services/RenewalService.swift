@@ -1,33 +1,20 @@
 import Foundation
 
-/// Renews the access token with the refresh-token grant, one flight at a time: who asks for a renewal (the first
-/// caller for a stale token), who runs the grant, who joins it, and who finds that someone already renewed the token.
-/// Concurrent callers share one grant: with rotating refresh tokens a parallel grant would present a refresh token the
-/// first one just retired, and the provider's reuse detection would revoke the session. The rotated refresh token is
-/// stored (in the same atomic write as the new access token) before any caller gets the renewed ``AccessCredential``.
+/// The refresh-token grant's I/O, under the store's lock: it reads the record, decides from it (another process's
+/// token, a stored hold), sends the grant and stores its answer. Who renews, who joins and who waits is the
+/// ``FlightMachine``'s; the shell runs one grant per flight. With rotating refresh tokens a parallel grant would present
+/// a refresh token the first one just retired, and the provider's reuse detection would revoke the session. The
+/// rotated refresh token is stored (in the same atomic write as the new access token) before any caller gets the
+/// renewed ``AccessCredential``.
 ///
 /// The credentials record is read at most twice per renewal: where a caller finds its token stale, and once under
 /// the store's lock.
-package actor RenewalService {
+package struct RenewalService: Sendable {
     private let tokens: TokenService
     private let provider: any TokenRefreshing
     private let clock: any RegStateClock
     /// The DPoP key store the grant signs its proof with when the stored tokens are bound; `nil`: never.
     private let dpop: DPoPContext?
-    /// The grant in progress, shared by every caller that arrives while it runs.
-    private let flight = SingleFlight<RenewalOutcome>()
-    /// The last stale access token a renewal was requested for.
-    private var requestedFor: String?
-    /// The outcome of the last grant, for the stale token it replaced (for the caller whose journaled request ran it).
-    private var settled: (stale: String?, outcome: RenewalOutcome)?
-    /// The last access tokens a server rejected (not merely expired), most recent last: a renewal of one stores a
-    /// ``RejectionHold``. Several, since callers holding an older token and the current one may report their
-    /// rejections in either order (one slot let the older token's report unmark the current one's renewal).
-    private var rejected: [String] = []
-    /// The most rejected tokens remembered.
-    private static let rejectedMemory = 4
-    /// When this process last cut a transient hold short (``RenewalHoldPolicy``: once per backoff length).
-    private var lastCut: Date?
 
     /// Creates the service.
     package init(tokens: TokenService, provider: any TokenRefreshing, clock: any RegStateClock,
@@ -38,77 +25,66 @@ package actor RenewalService {
         self.dpop = dpop
     }
 
-    /// What a caller that found `staleAccessToken` expired or rejected should do (``RenewalAdmission``); `seen` is the
-    /// record the caller just read, when it has one, otherwise it is read here.
-    package func admit(replacing staleAccessToken: String?, seen: TokenSnapshot? = nil) async -> RenewalAdmission {
-        if let staleAccessToken {
-            let current = if let seen { seen } else { await tokens.snapshot() }
-            if let current, current.accessToken != staleAccessToken, current.isUsable {
-                return .alreadyRenewed(credential(from: current.record))
-            }
+    /// The credential of `snapshot` when it is usable and replaces `staleAccessToken` (someone already renewed it),
+    /// else `nil`.
+    func replacement(of staleAccessToken: String?, in snapshot: TokenSnapshot?) -> AccessCredential?? {
+        guard let staleAccessToken, let snapshot, snapshot.accessToken != staleAccessToken, snapshot.isUsable else {
+            return nil
         }
-        if let staleAccessToken, requestedFor == staleAccessToken { return .join }
-        requestedFor = staleAccessToken
-        return .request
-    }
-
-    /// Renews the stored credentials, unless someone already replaced `staleAccessToken` (`nil` forces a renewal):
-    /// the caller that starts the grant gets ``RenewalOutcome/ran(_:)``, callers arriving while it runs
-    /// ``RenewalOutcome/joined(_:)``, and a token already replaced ``RenewalOutcome/alreadyRenewed(_:_:)``.
-    package func renew(replacing staleAccessToken: String?) async -> RenewalOutcome {
-        let (task, started) = flight.join { await self.grant(replacing: staleAccessToken) }
-        let outcome = await task.value
-        guard started else { return Self.joined(outcome) }
-        settled = (staleAccessToken, outcome)
-        return outcome
-    }
-
-    /// A server rejected `token`: a renewal replacing it stores the new token with a ``RejectionHold``.
-    package func noteRejection(of token: String) {
-        guard !rejected.contains(token) else { return }
-        rejected.append(token)
-        if rejected.count > Self.rejectedMemory { rejected.removeFirst() }
-    }
-
-    /// The outcome of the last grant that replaced `staleAccessToken`, for the caller whose journaled request ran it.
-    package func outcome(replacing staleAccessToken: String?) -> RenewalOutcome? {
-        guard let settled, settled.stale == staleAccessToken else { return nil }
-        return settled.outcome
-    }
-
-    /// A joiner's view of a grant's outcome: it does not apply it.
-    private static func joined(_ outcome: RenewalOutcome) -> RenewalOutcome {
-        if case .ran(let result) = outcome { return .joined(result) }
-        return outcome
+        return .some(credential(from: snapshot.record))
     }
 
     /// One grant, holding the store's lock from the read of the refresh token to the write of its successor, so
     /// processes sharing the store renew one token once (another process's replacement is used, nothing is sent).
-    private func grant(replacing staleAccessToken: String?) async -> RenewalOutcome {
-        await tokens.withExclusiveAccess(orElse: { error in
-            .ran(.failure(.storage(error.errorDescription ?? "the store is busy"), stored: await tokens.storedSession()))
-        }, { await grantUnderLock(replacing: staleAccessToken) })
+    /// `forRejection`: a server rejected `staleAccessToken` (the new token is stored with a ``RejectionHold``);
+    /// `lastCut`: when this process last cut a transient hold short. Returns the outcome, and whether it cut one.
+    /// The event that applies it is ``MachineEvent/renewalSucceeded(_:)`` also when another flight already renewed
+    /// the token (nobody else will settle the machine that asked: without it a launch would end unsettled); the
+    /// credential is built from the record the grant wrote or found, so nobody reads the store for it (`nil` after a
+    /// failure, or when the DPoP key that must sign for the token was not at hand: the caller reads the record).
+    package func grant(replacing staleAccessToken: String?, forRejection: Bool, lastCut: Date?) async
+        -> (event: MachineEvent, credential: AccessCredential?, cut: Bool)
+    {
+        var cut = false
+        let granted = await grant(replacing: staleAccessToken, forRejection: forRejection, lastCut: lastCut, cut: &cut)
+        return (granted.event, granted.credential, cut)
     }
 
-    private func grantUnderLock(replacing staleAccessToken: String?) async -> RenewalOutcome {
+    /// What a grant did: the event that applies it, and the renewed credential.
+    private typealias Granted = (event: MachineEvent, credential: AccessCredential?)
+
+    private static func failed(_ failure: RenewalFailure, stored: StoredSession?) -> Granted {
+        (.renewalFailed(failure, stored: stored), nil)
+    }
+
+    private func grant(replacing staleAccessToken: String?, forRejection: Bool, lastCut: Date?, cut: inout Bool) async
+        -> Granted
+    {
+        await tokens.withExclusiveAccess(orElse: { error in
+            Self.failed(.storage(error.errorDescription ?? "the store is busy"), stored: await tokens.storedSession())
+        }, { await grantUnderLock(replacing: staleAccessToken, forRejection: forRejection, lastCut: lastCut, cut: &cut) })
+    }
+
+    private func grantUnderLock(replacing staleAccessToken: String?, forRejection: Bool, lastCut: Date?,
+                                cut: inout Bool) async -> Granted {
         // A store that cannot be read now (a locked device) is a recoverable storage failure, not "no refresh
         // token": the session is kept and the renewal is tried again later.
         let record: StoredCredentials?
         do {
             record = try await tokens.readRecord()
         } catch {
-            return .ran(.failure(.storage(error.errorDescription ?? "unreadable"), stored: nil))
+            return Self.failed(.storage(error.errorDescription ?? "unreadable"), stored: nil)
         }
         // Another session (a process registered anew since this one's session ended there) is not this one's to
         // renew: this session is gone.
         if let record, !(await tokens.holds(record)) {
-            return .ran(.failure(.noRefreshToken, stored: nil))
+            return Self.failed(.noRefreshToken, stored: nil)
         }
         // A token another process stored while this one waited is fresh from the provider, so it is used even inside
         // the early-renewal grace period, as long as it has not actually expired.
         if let staleAccessToken, let record, record.accessToken != staleAccessToken,
            record.expiresAt.map({ $0 > clock.now() }) ?? true, let session = record.summary {
-            return .alreadyRenewed(session, await tokens.isUsable(record) ? credential(from: record) : nil)
+            return (.renewalSucceeded(session), await tokens.isUsable(record) ? credential(from: record) : nil)
         }
         // A transient failure (here or in another process, this launch or an earlier one) holds every grant until its
         // backoff has passed: nothing is sent. A forced renewal (`nil`: the user's action or the host's connectivity
@@ -116,14 +92,13 @@ package actor RenewalService {
         switch tokens.holdPolicy.decide(record?.accessTokenBackoff, at: clock.now(),
                                         cutShort: staleAccessToken == nil, lastCut: lastCut) {
         case .held:
-            return .ran(.failure(.transient(record?.accessTokenBackoffIssue ?? .ssoUnspecifiedIssue),
-                                 stored: record?.summary))
+            return Self.failed(.transient(record?.accessTokenBackoffIssue ?? .ssoUnspecifiedIssue),
+                               stored: record?.summary)
         case .cutShort:
-            lastCut = clock.now()
+            cut = true
         case .attempt:
             break
         }
-        let forRejection = staleAccessToken.map(rejected.contains) ?? false
         // A token still usable whose rejection is held (a caller, here or in another process, found it, renewed for a
         // rejection, rejected again, and stored the hold after this caller read the record): no grant before the
         // hold has passed, as this caller would have decided had it read the hold.
@@ -131,9 +106,9 @@ package actor RenewalService {
            record.accessTokenHold.map({ $0.clamped(at: clock.now()).holds(at: clock.now()) }) == true,
            await tokens.isUsable(record),
            let session = record.summary {
-            return .alreadyRenewed(session, credential(from: record))
+            return (.renewalSucceeded(session), credential(from: record))
         }
-        return .ran(await grantLocked(record, forRejection: forRejection))
+        return await grantLocked(record, forRejection: forRejection)
     }
 
     /// The failure `error` is for the renewal (``classify(_:stored:presented:)``); a transient one stores the next
@@ -150,9 +125,9 @@ package actor RenewalService {
         return failure
     }
 
-    private func grantLocked(_ record: StoredCredentials?, forRejection: Bool) async -> RenewalOutcome.Result {
+    private func grantLocked(_ record: StoredCredentials?, forRejection: Bool) async -> Granted {
         let stored = record?.summary
-        guard let record, let refreshToken = record.refreshToken else { return .failure(.noRefreshToken, stored: stored) }
+        guard let record, let refreshToken = record.refreshToken else { return Self.failed(.noRefreshToken, stored: stored) }
         // A bound refresh token is worthless without its key (RFC 9449 §5): an unreadable key ends the session with
         // an explained reason instead of a loop of refused grants.
         var proofKey: DPoPKey?
@@ -167,9 +142,9 @@ package actor RenewalService {
                 proofKey = key
             } catch .storeFailed(let reason) {
                 // The key record could not be read now (a locked device): the key may be fine, keep the session.
-                return .failure(.storage(reason), stored: stored)
+                return Self.failed(.storage(reason), stored: stored)
             } catch {
-                return .failure(.dpopKeyUnavailable(reason: Self.keyReason(error)), stored: stored)
+                return Self.failed(.dpopKeyUnavailable(reason: Self.keyReason(error)), stored: stored)
             }
         }
         // A session with an ID token gets refreshed ones checked against it: without the issuer's keys the answer
@@ -180,7 +155,7 @@ package actor RenewalService {
             do throws(OIDCError) {
                 try await provider.prepareIDTokenCheck()
             } catch {
-                return .failure(await failure(error, stored: stored, presented: false), stored: stored)
+                return Self.failed(await failure(error, stored: stored, presented: false), stored: stored)
             }
         }
         // Journaled in the record before the grant leaves: a mark already there is an interrupted renewal's.
@@ -188,7 +163,7 @@ package actor RenewalService {
         do {
             marked = try await tokens.markRenewalStarted(on: record)
         } catch {
-            return .failure(.storage(error.localizedDescription), stored: stored)
+            return Self.failed(.storage(error.localizedDescription), stored: stored)
         }
         let interrupted = record.renewalStartedAt != nil
         let response: TokenResponse
@@ -199,12 +174,12 @@ package actor RenewalService {
             // is not a logout: go on with the stored tokens.
             if error.isRefusal, let current = await tokens.snapshot(), current.refreshToken != refreshToken,
                let session = current.session {
-                return .init(.success(session), stored: session)
+                return (.renewalSucceeded(session), nil)
             }
             if interrupted, error.isRefusal {
-                return .failure(.interruptedRenewalRefused(reason: error.refusalReason), stored: stored)
+                return Self.failed(.interruptedRenewalRefused(reason: error.refusalReason), stored: stored)
             }
-            return .failure(await failure(error, stored: stored), stored: stored)
+            return Self.failed(await failure(error, stored: stored), stored: stored)
         }
         var profile: Profile?
         if let idToken = response.idToken {
@@ -213,7 +188,7 @@ package actor RenewalService {
             // and only its rotated refresh token is stored (``TokenService/clearRenewalMark(on:keepingRotationOf:)``): the provider misbehaved once.
             guard let original = record.idToken else {
                 try? await tokens.clearRenewalMark(on: marked, keepingRotationOf: response)
-                return .failure(.invalidRefreshedIDToken(reason: "no original ID token to compare with"), stored: stored)
+                return Self.failed(.invalidRefreshedIDToken(reason: "no original ID token to compare with"), stored: stored)
             }
             do {
                 profile = try await provider.validateRefreshedIDToken(idToken, originalIDToken: original).profile
@@ -222,22 +197,22 @@ package actor RenewalService {
                 // (its keys cannot be fetched now): the successor is kept either way.
                 try? await tokens.clearRenewalMark(on: marked, keepingRotationOf: response)
                 if case .invalidIDToken(let reason) = error {
-                    return .failure(.invalidRefreshedIDToken(reason: Self.checkName(reason)), stored: stored)
+                    return Self.failed(.invalidRefreshedIDToken(reason: Self.checkName(reason)), stored: stored)
                 }
-                return .failure(await failure(error, stored: stored), stored: stored)
+                return Self.failed(await failure(error, stored: stored), stored: stored)
             }
         }
         do {
             guard let renewed = try await tokens.storeRenewed(response, profile: profile, over: marked,
                                                                forRejection: forRejection) else {
-                return .failure(.storage("the session changed during renewal"), stored: await tokens.storedSession())
+                return Self.failed(.storage("the session changed during renewal"), stored: await tokens.storedSession())
             }
             let session = try await tokens.summary(of: renewed)
             // What every caller gets: the record just written, bound to the key that signed the grant's proof.
             let credential = await tokens.isUsable(renewed) ? credential(from: renewed, key: proofKey) : nil
-            return .init(.success(session), stored: session, credential: credential)
+            return (.renewalSucceeded(session), credential)
         } catch {
-            return .failure(.storage(error.localizedDescription), stored: stored)
+            return Self.failed(.storage(error.localizedDescription), stored: stored)
         }
     }
 
@@ -261,32 +236,10 @@ package actor RenewalService {
         }
     }
 
-    /// The name of the check an ID token failed, for the journal: the ``IDTokenError`` case, never its values.
+    /// The name of the check an ID token failed, for the journal: the ``IDTokenError`` case (its label), never its
+    /// values.
     static func checkName(_ error: IDTokenError) -> String {
-        switch error {
-        case .malformed: "malformed"
-        case .invalidJWT: "invalidJWT"
-        case .unsupportedAlgorithm: "unsupportedAlgorithm"
-        case .unknownKeyID: "unknownKeyID"
-        case .keyDoesNotFitAlgorithm: "keyDoesNotFitAlgorithm"
-        case .invalidSignature: "invalidSignature"
-        case .issuerMismatch: "issuerMismatch"
-        case .audienceMismatch: "audienceMismatch"
-        case .untrustedAudience: "untrustedAudience"
-        case .authorizedPartyMismatch: "authorizedPartyMismatch"
-        case .expired: "expired"
-        case .issuedInFuture: "issuedInFuture"
-        case .notYetValid: "notYetValid"
-        case .invalidTimeClaim: "invalidTimeClaim"
-        case .invalidSubject: "invalidSubject"
-        case .tooOld: "tooOld"
-        case .nonceMismatch: "nonceMismatch"
-        case .refreshedIdentityMismatch: "refreshedIdentityMismatch"
-        case .authTimeMissing: "authTimeMissing"
-        case .authenticationTooOld: "authenticationTooOld"
-        case .acrNotAccepted: "acrNotAccepted"
-        case .unsignedTokensAdvertised: "unsignedTokensAdvertised"
-        }
+        Mirror(reflecting: error).children.first?.label ?? String(describing: error)
     }
 
     /// Only an explicit refusal (``OIDCError/isRefusal``) is final; a transient failure is final only when every

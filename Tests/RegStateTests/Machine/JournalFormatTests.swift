@@ -36,7 +36,8 @@ struct EffectRedactionTests {
                                  .runGrant(.code("654321", email: "alice@example.com")),
                                  .runGrant(.start(.passwordless(email: "alice@example.com"), prompt: nil, requirement: nil)),
                                  .runGrant(.hostIDToken("secret-code", renewing: false)),
-                                 .renew(replacing: "stale-access-token")]
+                                 .renew(.accessToken, replacing: "stale-access-token"),
+                                 .renew(.securityToken, replacing: "stale-access-token")]
         for effect in effects {
             var dumped = ""
             dump(effect, to: &dumped)
@@ -46,8 +47,9 @@ struct EffectRedactionTests {
                 }
             }
         }
-        #expect(String(describing: Effect.renew(replacing: nil)) == "renew(replacing: nil)")
-        for input in [SecretInput.callback(callback), .code("654321"), .staleAccessToken("stale-access-token")] {
+        #expect(String(describing: Effect.renew(.accessToken, replacing: nil)) == "renew(accessToken, replacing: nil)")
+        for input in [SecretInput.callback(callback), .code("654321"), .staleAccessToken("stale-access-token"),
+                      .staleSecurityToken("stale-access-token")] {
             var dumped = ""
             dump(input, to: &dumped)
             for text in [String(describing: input), String(reflecting: input), dumped] {

@@ -44,7 +44,7 @@ struct RegStateMachineTests {
                 effects: [.emit(.error(.renewal(.storage("disk full")))), .emit(.sessionActive(S.pendingSession))]),
             Row(given: .unsettled, when: .storedTokensInspected(.valid(s)), then: .active(S.storedSession),
                 effects: [.emit(.sessionActive(S.storedSession))]),
-            Row(given: .unsettled, when: .storedTokensInspected(.expired(s)), then: .unsettled, effects: [.renew(replacing: nil)]),
+            Row(given: .unsettled, when: .storedTokensInspected(.expired(s)), then: .unsettled, effects: [.renew(.accessToken, replacing: nil)]),
             // Renewal: C on success; E transient keeps the session offline; E final clears.
             Row(given: .unsettled, when: .renewalSucceeded(s), then: .active(s.session(.renewed)),
                 effects: [.emit(.sessionActive(s.session(.renewed)))]),
@@ -58,9 +58,12 @@ struct RegStateMachineTests {
                 effects: [.emit(.error(deniedError)), .clearAllTokens]),
             Row(given: .failed(deniedError), when: .credentialsCleared, then: .registrationRequired, effects: [.emit(g)]),
             Row(given: .active(S.storedSession), when: .renewalRequested(.backendUnauthorized), then: .active(S.storedSession),
-                effects: [.renew(replacing: "stale-token")], carrying: .staleAccessToken("stale-token")),
+                effects: [.renew(.accessToken, replacing: "stale-token")], carrying: .staleAccessToken("stale-token")),
             Row(given: .active(S.storedSession), when: .renewalRequested(.host), then: .active(S.storedSession),
-                effects: [.renew(replacing: nil)]),
+                effects: [.renew(.accessToken, replacing: nil)]),
+            // The backend security token (self mode): the same effect, for its kind.
+            Row(given: .active(S.storedSession), when: .renewalRequested(.securityTokenExpired), then: .active(S.storedSession),
+                effects: [.renew(.securityToken, replacing: "stale-security")], carrying: .staleSecurityToken("stale-security")),
             // Registration (steps 6-7, G, H, Retry, F).
             Row(given: .registrationRequired, when: .registrationRequested(.social), then: social, effects: [.runGrant(.start(.social, prompt: nil, requirement: nil))]),
             Row(given: .registrationRequired, when: .registrationRequested(.passwordless(email: "alice@example.com")), then: email,

@@ -8,18 +8,28 @@ struct Applied: Sendable {
     /// Every event applied: this one first, then the results of its effects in order.
     private(set) var events: [MachineEvent]
     /// What the effects answered with, in order (a result fed back adds its own).
-    private(set) var results: [EffectResult] = []
+    private(set) var results: [Answer] = []
 
     init(_ event: MachineEvent, leading state: RegState) {
         self.state = state
         events = [event]
     }
 
-    /// Adds what performing one effect did.
-    mutating func append(_ performed: Performed) {
-        events += performed.applied?.events ?? []
-        results += performed.applied?.results ?? []
-        if let result = performed.result { results.append(result) }
+    /// Adds what feeding an effect's result back applied.
+    mutating func append(_ fed: Applied?) {
+        events += fed?.events ?? []
+        results += fed?.results ?? []
+    }
+
+    /// Adds what an effect answered with.
+    mutating func append(_ answer: Answer?) {
+        if let answer { results.append(answer) }
+    }
+
+    /// The answer of the renewal of `kind` an effect ran, when it ran one.
+    func renewal(_ kind: TokenCarrier) -> Result<AccessCredential?, RegStateServiceError>? {
+        for case .renewed(kind, let answer) in results { return answer }
+        return nil
     }
 
     /// The registration failure an effect reported (``MachineEvent/registrationFailed(_:)``), else `nil`.
@@ -47,12 +57,4 @@ struct Applied: Sendable {
         if case .failed(.registration(let failure)) = state { return failure }
         return nil
     }
-}
-
-/// What performing one effect did: its result, and what feeding its event back applied.
-struct Performed: Sendable {
-    var result: EffectResult?
-    var applied: Applied?
-
-    static let nothing = Performed()
 }

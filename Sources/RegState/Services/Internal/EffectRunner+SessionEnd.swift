@@ -83,7 +83,7 @@ extension EffectRunner {
     /// Logout only while online: the refresh token is revoked first; if the provider cannot be reached, nothing
     /// changes. Returns the event to feed back and what the logout did: logged out (at the provider, with the
     /// end-session request), or refused.
-    func logout() async -> (event: MachineEvent, result: EffectResult) {
+    func logout() async -> (event: MachineEvent, result: Applied.Answer) {
         // Under the store's lock, so that no other process renews (and replaces) the refresh token being revoked.
         await tokens.withExclusiveAccess(orElse: { error in
             logger.log(.warning, "logout: \(error.localizedDescription)")
@@ -91,8 +91,8 @@ extension EffectRunner {
         }, logoutLocked)
     }
 
-    private func logoutLocked() async -> (event: MachineEvent, result: EffectResult) {
-        func refused(_ issue: TransientIssue) -> (MachineEvent, EffectResult) {
+    private func logoutLocked() async -> (event: MachineEvent, result: Applied.Answer) {
+        func refused(_ issue: TransientIssue) -> (MachineEvent, Applied.Answer) {
             (.logoutRefused(issue), .logoutRefused(issue))
         }
         // A record that cannot be read now (a locked device) is not "no refresh token": the logout does not happen,

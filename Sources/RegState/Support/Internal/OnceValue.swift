@@ -1,8 +1,7 @@
 import Foundation
 
-/// A value that is set once, by whichever setter comes first, and awaited by one waiter: the one continuation
-/// primitive under ``SingleFlight``'s waits (a flight's value against the caller's cancellation or a deadline) and
-/// under a flight whose answer comes from outside (the host's security token).
+/// A value that is set once, by whichever setter comes first, and awaited by one waiter: under ``SingleFlight``'s
+/// timed wait (a flight's value against a deadline).
 final class OnceValue<Value: Sendable>: Sendable {
     private struct Slot {
         var value: Value?

@@ -1,9 +1,9 @@
 import Foundation
 
 /// One flight of shared work: the first caller starts it, every caller that arrives while it runs gets the same
-/// value, and the first caller after it landed starts a new one. The one single flight of the refresh-token grant
-/// (``RenewalService``), of the access-token answer (``RegStateService/validAccessToken()``) and of the backend
-/// security token (``SecurityTokenFlight``); its waits serve the launch budget too.
+/// value, and the first caller after it landed starts a new one: the access-token answer
+/// (``RegStateService/validAccessToken()``), whose waiters resume side by side off the actor (the renewals' own flights
+/// are the ``FlightMachine``'s); its timed wait serves the launch budget too.
 ///
 /// Callers get the flight's task and await its value wherever they are, so waiters on a nonisolated path resume side
 /// by side instead of queueing for an actor. The flight is forgotten inside its own task, as soon as the work has
@@ -29,12 +29,6 @@ final class SingleFlight<Value: Sendable>: Sendable {
         }
     }
 
-    /// A new flight running `work`, whether or not one runs: for a flight whose answer the caller knows is new (a
-    /// flight that has just been answered may not have landed yet).
-    func start(_ work: @escaping @Sendable () async -> Value) -> Task<Value, Never> {
-        running.withLock { state in launch(work, in: &state) }
-    }
-
     private func launch(_ work: @escaping @Sendable () async -> Value, in state: inout Running) -> Task<Value, Never> {
         state.generation += 1
         let generation = state.generation
@@ -51,19 +45,6 @@ final class SingleFlight<Value: Sendable>: Sendable {
         running.withLock { state in
             if state.generation == generation { state.task = nil }
         }
-    }
-
-    /// `task`'s value, or `CancellationError` as soon as the caller is cancelled; the task runs on for the others.
-    static func value(of task: Task<Value, Never>) async throws(CancellationError) -> Value {
-        let first = OnceValue<Value?>()
-        let answer = await withTaskCancellationHandler {
-            Task { first.resolve(await task.value) }
-            return await first.value
-        } onCancel: {
-            first.resolve(nil)
-        }
-        guard let answer else { throw CancellationError() }
-        return answer
     }
 
     /// `task`'s value if it lands within `seconds` of `clock`'s time, else `nil`; the task runs on either way.

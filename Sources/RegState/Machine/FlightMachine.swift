@@ -1,0 +1,181 @@
+import Foundation
+
+/// What a renewal answers its callers with: the renewed credential (`nil` when none is at hand: the caller reads the
+/// record), or why it failed.
+typealias RenewalAnswer = Result<AccessCredential?, RegStateServiceError>
+
+/// The renewal decisions that need memory, per token kind (``TokenCarrier``), as a pure value beside
+/// ``RegStateMachine``: each kind is idle, running (with its waiters), or idle with its last result standing (a failed
+/// security-token renewal answers its token's callers until its backoff, the doubling chain of ``RejectionHold``, has
+/// passed). Its functions return what to do: start, join, answer now, exhausted; on landing, the waiters to answer; on
+/// the session's end, every waiter to fail. Not journaled: what every process shares (transient and rejection holds)
+/// is in the store, decided by ``RenewalHoldPolicy``. The shell resumes the waiters (continuations there, numbers in
+/// the tests). It keeps digests of tokens, never tokens.
+struct FlightMachine<Waiter> {
+    typealias Answer = RenewalAnswer
+
+    /// What a caller that needs a renewal of one kind does.
+    enum Admission: Equatable {
+        /// Start the renewal (the flight now runs; ``land(_:_:generation:at:)`` ends it).
+        case start(generation: Int)
+        /// A renewal of this kind is running: wait for its answer (``wait(_:id:_:)``).
+        case join
+        /// This token's renewal failed a moment ago and its backoff has not passed: that failure is the answer.
+        case answer(Answer)
+        /// This token's renewal failed, and failed again after its backoff: do not ask again before the next one.
+        case exhausted
+    }
+
+    private struct Flight {
+        /// The renewal running (its generation, the digest of the token it replaces, who waits); `nil`: idle.
+        var running: (generation: Int, digest: Int?, waiters: [(id: Int, waiter: Waiter)])?
+        /// The last result, for the token it answered, and until when it stands (a failure until its backoff).
+        var settled: (digest: Int?, answer: Answer, until: Date)?
+        /// The last token held off after a failed renewal, and its hold (the latest of the chain).
+        var backoff: (digest: Int?, hold: RejectionHold)?
+        /// When the user's "retry" or the host's "connectivity is back" last cut a stored transient hold short.
+        var lastCut: Date?
+    }
+
+    private var access = Flight()
+    private var security = Flight()
+    private var generation = 0
+    private var waiterCount = 0
+    /// The last four tokens a server rejected (not merely expired), most recent last: a renewal of one stores a
+    /// ``RejectionHold``. Several, since callers holding an older token and the current one may report their
+    /// rejections in either order.
+    private var rejected: [Int] = []
+
+    init() {}
+
+    private subscript(kind: TokenCarrier) -> Flight {
+        get { kind == .accessToken ? access : security }
+        set { if kind == .accessToken { access = newValue } else { security = newValue } }
+    }
+
+    // MARK: Asking
+
+    /// Admits a caller that needs `kind` renewed because `token` expired or was rejected (`nil`: whatever is stored).
+    /// One renewal per kind at a time: a caller that saw another token than the running renewal's waits for that
+    /// renewal's newer token (a second flight would orphan the first one's waiters, and spend a rotation twice).
+    mutating func admit(_ kind: TokenCarrier, replacing token: String?, at now: Date) -> Admission {
+        if self[kind].running != nil { return .join }
+        let digest = token?.hashValue
+        if kind == .securityToken {
+            // A settled failure answers its token's callers until its hold ends, never longer than the longest hold
+            // from now (the clock may have been set back since).
+            if let settled = security.settled, settled.digest == digest, now < settled.until,
+               settled.until.timeIntervalSince(now) <= RejectionHold.longest {
+                return .answer(settled.answer)
+            }
+            if let last = security.backoff, last.digest == digest {
+                let hold = last.hold.clamped(at: now)
+                security.backoff = (digest, hold)
+                if hold.holds(at: now) { return .exhausted }
+            }
+            security.settled = nil
+        }
+        return .start(generation: begin(kind, digest: digest))
+    }
+
+    /// Marks `kind` running for a renewal no caller was admitted to (the launch's), unless one runs; its generation.
+    @discardableResult
+    mutating func begin(_ kind: TokenCarrier, replacing token: String? = nil) -> Int {
+        if let running = self[kind].running { return running.generation }
+        return begin(kind, digest: token?.hashValue)
+    }
+
+    private mutating func begin(_ kind: TokenCarrier, digest: Int?) -> Int {
+        generation += 1
+        self[kind].running = (generation, digest, [])
+        return generation
+    }
+
+    /// A new waiter's identifier.
+    mutating func nextWaiter() -> Int {
+        waiterCount += 1
+        return waiterCount
+    }
+
+    /// `waiter` waits for the running renewal of `kind` (under `id`, for ``cancel(_:id:)``); when none runs (it landed
+    /// between the caller's admission and now) the answer it left is returned instead, and `waiter` is not kept.
+    mutating func wait(_ kind: TokenCarrier, id: Int, _ waiter: Waiter) -> Answer? {
+        guard self[kind].running != nil else { return self[kind].settled?.answer ?? .failure(.noSession) }
+        self[kind].running?.waiters.append((id, waiter))
+        return nil
+    }
+
+    /// A waiter that stopped waiting (its caller was cancelled): it is returned, to be answered with the cancellation.
+    mutating func cancel(_ kind: TokenCarrier, id: Int) -> Waiter? {
+        guard let index = self[kind].running?.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+        return self[kind].running?.waiters.remove(at: index).waiter
+    }
+
+    /// Whether a renewal of `kind` runs (in host mode: the host was told and has not answered).
+    func isRunning(_ kind: TokenCarrier) -> Bool { self[kind].running != nil }
+
+    /// How many callers wait for the renewal of `kind` now.
+    func waiting(_ kind: TokenCarrier) -> Int { self[kind].running?.waiters.count ?? 0 }
+
+    // MARK: Landing
+
+    /// The renewal of `kind` landed with `answer`: every waiter to answer with it. `generation`: the flight it ends
+    /// (`nil`: whichever runs, the host's answer); a flight the session's end already failed ends nothing. A security
+    /// token's failure answers its token's callers until its backoff has passed; a success starts the chain again.
+    mutating func land(_ kind: TokenCarrier, _ answer: Answer, generation: Int? = nil, at now: Date) -> [Waiter] {
+        guard let running = self[kind].running, generation.map({ $0 == running.generation }) ?? true else { return [] }
+        self[kind].running = nil
+        self[kind].settled = (running.digest, answer, now)
+        if kind == .securityToken {
+            switch answer {
+            case .success:
+                security.settled = (running.digest, answer, .distantFuture)
+                security.backoff = nil
+            case .failure:
+                let hold = RejectionHold.after(security.backoff?.hold, at: now)
+                security.backoff = (running.digest, hold)
+                security.settled = (running.digest, answer, hold.until)
+            }
+        }
+        return running.waiters.map(\.waiter)
+    }
+
+    /// The session ended: every waiter of every kind, to fail with `error`.
+    mutating func sessionEnded(_ error: RegStateServiceError, at now: Date) -> [Waiter] {
+        land(.accessToken, .failure(error), at: now) + land(.securityToken, .failure(error), at: now)
+    }
+
+    // MARK: Holds
+
+    /// When a stored transient hold of `kind` was last cut short here (``RenewalHoldPolicy``'s `lastCut`).
+    func lastCut(_ kind: TokenCarrier) -> Date? { self[kind].lastCut }
+
+    /// A renewal of `kind` cut the stored transient hold short at `now`.
+    mutating func noteCut(_ kind: TokenCarrier, at now: Date) { self[kind].lastCut = now }
+
+    /// Whether the stored transient hold `hold` of `kind` may be cut short now (at most once per backoff step,
+    /// however often the user taps "retry"). When it may, the cut is noted and a failure kept for the kind's callers
+    /// is forgotten, so the next caller starts one renewal.
+    mutating func cutShort(_ kind: TokenCarrier, _ hold: RejectionHold?, policy: RenewalHoldPolicy, at now: Date) -> Bool {
+        guard self[kind].running == nil,
+              case .cutShort = policy.decide(hold, at: now, cutShort: true, lastCut: self[kind].lastCut) else { return false }
+        self[kind].lastCut = now
+        if case .failure? = self[kind].settled?.answer { self[kind].settled = nil }
+        self[kind].backoff = nil
+        return true
+    }
+
+    // MARK: Rejections
+
+    /// A server rejected the access token `token`: a renewal replacing it stores the new token with a
+    /// ``RejectionHold``.
+    mutating func noteRejection(of token: String) {
+        let digest = token.hashValue
+        guard !rejected.contains(digest) else { return }
+        rejected.append(digest)
+        if rejected.count > 4 { rejected.removeFirst() }
+    }
+
+    /// Whether a renewal replacing `token` renews for a rejection.
+    func isRejected(_ token: String?) -> Bool { token.map { rejected.contains($0.hashValue) } ?? false }
+}

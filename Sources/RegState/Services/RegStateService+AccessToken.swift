@@ -1,0 +1,106 @@
+import Foundation
+
+/// The access token for the app's requests: the walk from a stale token to a usable credential, in one file (the
+/// answer shared by concurrent callers, its one read of the record, its one renewal, the credential with its key).
+extension RegStateService {
+    /// A usable access token for the host's requests, renewed first when it has expired, as a credential: its scheme
+    /// (bearer, or DPoP with its key), expiry and carrier. A DPoP-bound token (``tokenBinding()``) is useless on its
+    /// own: send requests through ``AuthorizedTransport``, which adds the `DPoP` scheme and a fresh proof. Concurrent
+    /// callers share one renewal. After a store that could not be read at launch (**E** ``RenewalFailure/storage(_:)``)
+    /// it reads the store again first, so a store that has come back settles the session without another ``start()``.
+    ///
+    /// - Throws: ``RegStateServiceError/offline(_:)`` (the session stays active) or
+    ///   ``RegStateServiceError/renewal(_:)`` (**E**) when renewal fails; ``RegStateServiceError/noSession`` when no session is active;
+    ///   ``RegStateServiceError/wrongSessionSource(_:)`` for a host-driven session (it has no access token).
+    public nonisolated func validAccessToken() async throws(RegStateServiceError) -> AccessCredential {
+        // Nonisolated, so that when the shared answer lands its waiters resume side by side rather than queueing for
+        // the actor one by one.
+        try await validCredential()
+    }
+
+    /// The ``validAccessToken()`` answer in progress, or a new one: callers that arrive meanwhile share its one read
+    /// of the store and one renewal.
+    func accessTokenAnswer() async throws(RegStateServiceError)
+        -> Task<Result<AccessTokenAnswer, RegStateServiceError>, Never>
+    {
+        _ = await retryUnreadableStore()
+        guard case .active(let session) = state else { throw .noSession }
+        guard !session.isHostDriven else { throw .wrongSessionSource(.host) }
+        return answers.join {
+            do throws(RegStateServiceError) {
+                return .success(try await self.resolveAccessToken())
+            } catch {
+                return .failure(error)
+            }
+        }.task
+    }
+
+    /// The work behind ``validAccessToken()``: one read of the record and, when its token has expired, one renewal,
+    /// whose credential is the answer.
+    private func resolveAccessToken() async throws(RegStateServiceError) -> AccessTokenAnswer {
+        guard case .active = state else { throw .noSession }
+        // A store that cannot be read now (a locked device) is a recoverable E, not "no session": the session stays.
+        let read: TokenSnapshot?
+        do {
+            read = try await runner.tokens.readSnapshot()
+        } catch {
+            throw .renewal(.storage(error.errorDescription ?? "unreadable"))
+        }
+        guard let current = read else { throw .noSession }
+        if current.isUsable { return .stored(current) }
+        let renewal = await renewAccessToken(replacing: current.accessToken, because: .expired, seen: current)
+        if case .success(let credential?) = renewal { return .renewed(credential) }
+        // No credential at hand (nothing was done, or its key is not the stored one): the record decides.
+        if let renewed = await runner.tokens.snapshot(), renewed.isUsable { return .stored(renewed) }
+        if case .failure(let error) = renewal { throw error }
+        throw .offline(.ssoUnspecifiedIssue)
+    }
+
+    /// ``validAccessToken()``'s credential. The DPoP key is a store value of its own, used only when it is the one the
+    /// record names (`dpop_jkt`): when another process's registration replaced it after the record was read, this
+    /// waits for that registration's write (under the store's lock) and reads both again, once.
+    /// - Throws: as ``validAccessToken()``; `dpopKeyUnavailable` when a bound token's key cannot be read (the session
+    ///   has then ended: **E** final, **D**).
+    func validCredential(waitedForWriter: Bool = false) async throws(RegStateServiceError) -> AccessCredential {
+        try await credential(for: try await accessTokenAnswer().value.get(), waitedForWriter: waitedForWriter)
+    }
+
+    /// The credential of an access-token answer: a renewal's as it came; a stored record's with the key it names.
+    func credential(for answer: AccessTokenAnswer, waitedForWriter: Bool = false) async throws(RegStateServiceError)
+        -> AccessCredential
+    {
+        guard case .stored(let snapshot) = answer else {
+            if case .renewed(let credential) = answer { return credential }
+            throw .noSession
+        }
+        // The token type comes from the same record as the token, so a bound token is never sent as Bearer.
+        let key: DPoPKey?
+        do {
+            key = snapshot.isDPoPBound ? try runner.dpop.boundKey(matching: snapshot.dpopThumbprint) : nil
+        } catch .storeFailed(let reason) {
+            // The store refused the read now (a locked device): the key may be fine, and the stored token is fresh.
+            // A recoverable storage failure, as the renewal's own read of the key is; renewing would present the
+            // refresh token of a record whose access token is still good (and end the session if the key is gone).
+            throw .renewal(.storage(reason))
+        } catch {
+            throw await keyUnavailable(snapshot.accessToken, reason: error.errorDescription ?? "unreadable")
+        }
+        if let credential = snapshot.record.accessCredential(key: key) { return credential }
+        guard waitedForWriter else {
+            do {
+                try await runner.tokens.withExclusiveAccess { () throws(StoreError) in }
+            } catch {
+                throw .storage(error)
+            }
+            return try await validCredential(waitedForWriter: true)
+        }
+        throw await keyUnavailable(snapshot.accessToken, reason: "the key record holds another key than the tokens'")
+    }
+
+    /// Bound tokens are useless without their key: the session ends the way a renewal finds it (the final
+    /// `dpopKeyUnavailable`, storage cleared, D) instead of failing every request while it looks active.
+    private func keyUnavailable(_ current: String, reason: String) async -> RegStateServiceError {
+        if case .failure(let error) = await renewAccessToken(replacing: current, because: .host) { return error }
+        return .renewal(.dpopKeyUnavailable(reason: reason))
+    }
+}
