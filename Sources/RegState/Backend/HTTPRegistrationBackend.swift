@@ -18,22 +18,22 @@ import Foundation
 ///   ``BackendError/insecureURL`` before anything is sent.
 /// - On any Bearer endpoint, `401` → ``BackendError/unauthorized`` and `403 FORCED_LOGOUT` →
 ///   ``BackendError/forcedLogout``.
-public struct HTTPRegistrationBackend: RegistrationBackend {
+package struct HTTPRegistrationBackend: RegistrationBackend {
     /// The backend's base URL; endpoint paths are appended to it (a trailing slash is ignored).
-    public let baseURL: URL
+    package let baseURL: URL
     /// Whether the backend offers `DELETE /v1/security-token` (``retireSecurityToken(_:)``).
-    public let retiresSecurityTokens: Bool
+    package let retiresSecurityTokens: Bool
     private let transport: any HTTPTransport
 
     /// Creates a client of the backend at `baseURL` (for example `https://api.example.com`), sending over `transport`.
-    public init(baseURL: URL, transport: any HTTPTransport = URLSessionTransport(), retiresSecurityTokens: Bool = false) {
+    package init(baseURL: URL, transport: any HTTPTransport = URLSessionTransport(), retiresSecurityTokens: Bool = false) {
         self.baseURL = baseURL
         self.transport = transport
         self.retiresSecurityTokens = retiresSecurityTokens
     }
 
     /// `POST /v1/security-token`.
-    public func securityToken(idToken: String, installation: InstallationInfo) async throws(BackendError)
+    package func securityToken(idToken: String, installation: InstallationInfo) async throws(BackendError)
         -> SecurityTokenGrant
     {
         let body: JSONValue = [
@@ -53,7 +53,7 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
     }
 
     /// `GET /v1/registration`.
-    public func registration(securityToken: String) async throws(BackendError) -> RegistrationStatus {
+    package func registration(securityToken: String) async throws(BackendError) -> RegistrationStatus {
         let response = try await send(.get, endpoint("/v1/registration"), bearer: securityToken)
         return try Self.status(Self.object(of: response, "registration response"))
     }
@@ -77,7 +77,7 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
     }
 
     /// `PUT /v1/profile`; the name sent is the profile's ``Profile/displayName`` and a missing email is sent empty.
-    public func updateProfile(_ profile: Profile, registrationType: RegistrationType, securityToken: String)
+    package func updateProfile(_ profile: Profile, registrationType: RegistrationType, securityToken: String)
         async throws(BackendError)
     {
         let body: JSONValue = [
@@ -93,13 +93,13 @@ public struct HTTPRegistrationBackend: RegistrationBackend {
     }
 
     /// `DELETE /v1/installation`.
-    public func deleteInstallation(securityToken: String) async throws(BackendError) {
+    package func deleteInstallation(securityToken: String) async throws(BackendError) {
         try await send(.delete, endpoint("/v1/installation"), bearer: securityToken)
     }
 
     /// `DELETE /v1/security-token` with the replaced token, when the backend offers it; otherwise 404
     /// `retire_unsupported` and nothing is sent.
-    public func retireSecurityToken(_ securityToken: String) async throws(BackendError) {
+    package func retireSecurityToken(_ securityToken: String) async throws(BackendError) {
         guard retiresSecurityTokens else { throw .unexpectedStatus(404, code: "retire_unsupported") }
         try await send(.delete, endpoint("/v1/security-token"), bearer: securityToken)
     }

@@ -25,7 +25,7 @@ public struct RegisteredDevice: Sendable, Equatable, Codable {
 
 extension HTTPRegistrationBackend {
     /// `GET /v1/devices`.
-    public func devices(credential: String) async throws(BackendError) -> [RegisteredDevice] {
+    package func devices(credential: String) async throws(BackendError) -> [RegisteredDevice] {
         let response = try await send(.get, endpoint("/v1/devices"), bearer: credential)
         let object = try Self.object(of: response, "device list")
         guard let list = object["devices"]?.arrayValue else { throw .malformedResponse("the device list has no devices") }
@@ -42,7 +42,7 @@ extension HTTPRegistrationBackend {
 
     /// `DELETE /v1/devices/<id>`, the ID as one path segment (``BackendError/invalidPathSegment(_:)`` for an empty
     /// ID, `.` or `..`: nothing is sent).
-    public func removeDevice(id: String, credential: String) async throws(BackendError) {
+    package func removeDevice(id: String, credential: String) async throws(BackendError) {
         let url: URL
         do {
             url = try URLPathSegment.appending([id], to: endpoint("/v1/devices"))

@@ -2,7 +2,7 @@ import Foundation
 
 /// The registration backend, behind a protocol so apps can inject their own (or a test double).
 ///
-/// ``HTTPRegistrationBackend`` implements the HTTP contract the simulator serves. Every method throws
+/// `HTTPRegistrationBackend` implements the HTTP contract the simulator serves. Every method throws
 /// ``BackendError``; a `401` on an authenticated call is ``BackendError/unauthorized`` (renew the security token and
 /// retry once) and `403 FORCED_LOGOUT` is ``BackendError/forcedLogout``.
 public protocol RegistrationBackend: Sendable {

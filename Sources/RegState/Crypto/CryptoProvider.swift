@@ -60,10 +60,10 @@ public enum SignatureAlgorithm: String, Sendable, Equatable, Codable, CaseIterab
     case es256 = "ES256"
 
     /// The RSA algorithms (RS256, PS256, PS512): those the RSA `sign`/`verify` requirements take.
-    public static let rsaAlgorithms: [SignatureAlgorithm] = [.rs256, .ps256, .ps512]
+    package static let rsaAlgorithms: [SignatureAlgorithm] = [.rs256, .ps256, .ps512]
 
     /// Whether the algorithm signs with an RSA key.
-    public var isRSA: Bool { self != .es256 }
+    package var isRSA: Bool { self != .es256 }
 }
 
 /// An RSA public key as a JWK carries it: big-endian modulus and exponent, without leading zero bytes.

@@ -37,16 +37,25 @@ extension SystemCrypto {
         return Data(mac.prefix(Int(length)))
     }
 
-    /// `count` bytes from `RAND_bytes`.
+    /// `count` bytes from the kernel's generator, `getrandom(2)`, the source libcrypto seeds its own from.
+    ///
+    /// Not `RAND_bytes`: its first call sets up libcrypto's generator (the configuration file, the default provider,
+    /// a DRBG), which costs a short process such as `regstate status`, whose service draws 12 bytes for its device
+    /// poller's ID at start, about 2 MiB of peak memory; the kernel's generator needs none of it.
     ///
     /// - Throws: ``CryptoError/randomFailed`` when the generator fails or `count` is negative.
     public func randomBytes(count: Int) throws(CryptoError) -> Data {
         guard count >= 0, count <= Int(Int32.max) else { throw CryptoError.randomFailed }
-        guard count > 0 else { return Data() }
         var bytes = [UInt8](repeating: 0, count: count)
-        guard RAND_bytes(&bytes, Int32(count)) == 1 else {
-            ERR_clear_error()
-            throw CryptoError.randomFailed
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return -1 }
+                return getrandom(base + filled, count - filled, 0)
+            }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { throw CryptoError.randomFailed }
+            filled += got
         }
         return Data(bytes)
     }

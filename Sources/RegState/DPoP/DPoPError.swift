@@ -15,7 +15,7 @@ public enum DPoPError: Error, Sendable, Equatable, Codable {
     case invalidTargetURL
     /// A JWK whose RFC 7638 thumbprint cannot be computed (unsupported `kty`, a required member missing).
     case thumbprintUnavailable(reason: String)
-    /// A `DPoP-Nonce` the server sent that RegState refuses to echo (over ``DPoPNonceCache/maximumNonceLength``
+    /// A `DPoP-Nonce` the server sent that RegState refuses to echo (over `DPoPNonceCache.maximumNonceLength`
     /// bytes, or characters outside RFC 9449 §8.1's `NQCHAR`).
     case invalidNonce(reason: String)
     /// DPoP is required (``DPoPMode/required``) but the provider's discovery does not list `ES256` in

@@ -3,16 +3,16 @@ import Foundation
 /// The installation's DPoP key (RFC 9449): one P-256 key pair that binds access and refresh tokens to this device.
 ///
 /// Its description, debug description and mirror show the thumbprint only, never the private key.
-public struct DPoPKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+package struct DPoPKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The private key (PKCS #8); it never leaves the secure store except to sign proofs.
     let privateKey: P256PrivateKey
     /// The public key a proof's `jwk` header carries.
-    public let publicKey: P256PublicKey
+    package let publicKey: P256PublicKey
     /// The RFC 7638 thumbprint of ``jwk`` (`dpop_jkt`, and `cnf.jkt` in the tokens the key binds).
-    public let thumbprint: String
+    package let thumbprint: String
 
     /// Makes a fresh key through the crypto seam.
-    public static func generate(crypto: any CryptoProvider) throws(DPoPError) -> DPoPKey {
+    package static func generate(crypto: any CryptoProvider) throws(DPoPError) -> DPoPKey {
         let privateKey: P256PrivateKey
         do {
             privateKey = try crypto.generateP256PrivateKey()
@@ -25,7 +25,7 @@ public struct DPoPKey: Sendable, Equatable, CustomStringConvertible, CustomDebug
     /// Wraps an existing private key, deriving its public key and thumbprint.
     ///
     /// - Throws: ``DPoPError/cryptoFailed(reason:)`` when the key is not a usable P-256 key.
-    public init(privateKey: P256PrivateKey, crypto: any CryptoProvider) throws(DPoPError) {
+    package init(privateKey: P256PrivateKey, crypto: any CryptoProvider) throws(DPoPError) {
         let publicKey: P256PublicKey
         do {
             publicKey = try crypto.publicKey(of: privateKey)
@@ -38,20 +38,20 @@ public struct DPoPKey: Sendable, Equatable, CustomStringConvertible, CustomDebug
     }
 
     /// The public JWK as a proof header carries it: `kty`, `crv`, `x`, `y` and nothing else (no `d`, no `kid`).
-    public var jwk: JSONWebKey { Self.publicJWK(publicKey) }
+    package var jwk: JSONWebKey { Self.publicJWK(publicKey) }
 
     static func publicJWK(_ key: P256PublicKey) -> JSONWebKey {
         JSONWebKey(keyType: "EC", curve: "P-256", x: Base64URL.encode(key.x), y: Base64URL.encode(key.y))
     }
 
     /// Shows the thumbprint only.
-    public var description: String { "DPoPKey(jkt: \(thumbprint))" }
+    package var description: String { "DPoPKey(jkt: \(thumbprint))" }
 
     /// The same description.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
     /// The thumbprint only: `dump` never reaches the private key.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: ["thumbprint": thumbprint, "private key": "redacted"], displayStyle: .struct)
     }
 }

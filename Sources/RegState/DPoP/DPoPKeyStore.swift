@@ -8,12 +8,12 @@ import Foundation
 /// device's Secure Enclave can use: every process sharing the store signs with the same key). A record that is torn or of another curve
 /// is a typed error (``DPoPError/keyRecordUnreadable(reason:)``, ``DPoPError/keyRecordWrongCurve(curve:)``), never
 /// silently replaced: the tokens it binds are useless without it, so the caller starts a new registration.
-public struct DPoPKeyStore: Sendable {
+package struct DPoPKeyStore: Sendable {
     /// The secure-store key of the record.
-    public static let recordKey = "dpop-key"
+    package static let recordKey = "dpop-key"
     /// The secure-store key of the key a registration in progress proves with, until its tokens are stored: a
     /// registration started in one process must not replace the key of the session another process is using.
-    public static let registrationRecordKey = "dpop-key.registration"
+    package static let registrationRecordKey = "dpop-key.registration"
 
     private let store: any SecureStore
     private let crypto: any CryptoProvider
@@ -21,7 +21,7 @@ public struct DPoPKeyStore: Sendable {
 
     /// A key store over `store`, making and reading keys with `crypto`, keeping its record under `recordKey`
     /// (default ``recordKey``).
-    public init(store: any SecureStore, crypto: any CryptoProvider, recordKey: String = DPoPKeyStore.recordKey) {
+    package init(store: any SecureStore, crypto: any CryptoProvider, recordKey: String = DPoPKeyStore.recordKey) {
         self.store = store
         self.crypto = crypto
         key = recordKey
@@ -30,7 +30,7 @@ public struct DPoPKeyStore: Sendable {
     /// The stored key, or `nil` when there is none.
     ///
     /// - Throws: ``DPoPError`` when a record exists but is torn, of another curve, or the store fails.
-    public func load() throws(DPoPError) -> DPoPKey? {
+    package func load() throws(DPoPError) -> DPoPKey? {
         let data: Data?
         do {
             data = try store.data(forKey: key)
@@ -43,14 +43,14 @@ public struct DPoPKeyStore: Sendable {
 
     /// A fresh key, stored in place of any previous one (a new registration, logout, clear-state).
     @discardableResult
-    public func replace() throws(DPoPError) -> DPoPKey {
+    package func replace() throws(DPoPError) -> DPoPKey {
         let fresh = try DPoPKey.generate(crypto: crypto)
         try save(fresh)
         return fresh
     }
 
     /// Stores `dpopKey` in place of any previous one (a registration's key becoming the session's).
-    public func save(_ dpopKey: DPoPKey) throws(DPoPError) {
+    package func save(_ dpopKey: DPoPKey) throws(DPoPError) {
         var fields: [String: JSONValue] = ["version": 1, "kty": "EC", "crv": "P-256"]
         if let reference = dpopKey.privateKey.secureEnclaveReference {
             fields["se"] = .string(Base64URL.encode(reference))
@@ -66,7 +66,7 @@ public struct DPoPKeyStore: Sendable {
     }
 
     /// Removes the key (logout, clear-state); removing a missing key is not an error.
-    public func remove() throws(DPoPError) {
+    package func remove() throws(DPoPError) {
         do {
             try store.removeValue(forKey: key)
         } catch {

@@ -4,17 +4,17 @@ import Foundation
 ///
 /// A nonce longer than ``maximumNonceLength`` bytes or with characters outside `NQCHAR` (§8.1) is refused, never
 /// stored or echoed. Shared across tasks.
-public final class DPoPNonceCache: Sendable {
+package final class DPoPNonceCache: Sendable {
     /// The longest nonce RegState accepts, in bytes.
-    public static let maximumNonceLength = 512
+    package static let maximumNonceLength = 512
 
     private let nonces = LockedValue<[String: String]>([:])
 
     /// An empty cache.
-    public init() {}
+    package init() {}
 
     /// The latest nonce for `url`'s origin, if any.
-    public func nonce(for url: URL) -> String? {
+    package func nonce(for url: URL) -> String? {
         guard let origin = Self.origin(of: url) else { return nil }
         return nonces.withLock { $0[origin] }
     }
@@ -23,7 +23,7 @@ public final class DPoPNonceCache: Sendable {
     ///
     /// - Throws: ``DPoPError/invalidNonce(reason:)`` for an empty, oversized or malformed nonce (nothing stored).
     @discardableResult
-    public func remember(_ header: String, for url: URL) throws(DPoPError) -> String {
+    package func remember(_ header: String, for url: URL) throws(DPoPError) -> String {
         let nonce = try Self.validated(header)
         guard let origin = Self.origin(of: url) else { throw .invalidTargetURL }
         nonces.withLock { $0[origin] = nonce }
@@ -34,12 +34,12 @@ public final class DPoPNonceCache: Sendable {
     package var count: Int { nonces.withLock { $0.count } }
 
     /// Forgets every nonce (logout, a new key).
-    public func removeAll() {
+    package func removeAll() {
         nonces.withLock { $0.removeAll() }
     }
 
     /// `header` when it is a nonce RFC 9449 §8.1 allows and not absurdly long.
-    public static func validated(_ header: String) throws(DPoPError) -> String {
+    package static func validated(_ header: String) throws(DPoPError) -> String {
         let bytes = header.utf8
         guard !bytes.isEmpty else { throw .invalidNonce(reason: "empty") }
         guard bytes.count <= maximumNonceLength else {

@@ -4,9 +4,9 @@ import Foundation
 /// public `jwk` only; claims `jti` (16 random bytes), `htm`, `htu` (without query and fragment), `iat`, `ath` (the
 /// SHA-256 of the access token, on resource requests) and `nonce` (when the server gave one). Signatures are JOSE's
 /// fixed 64-byte `r || s`.
-public struct DPoPProofSigner: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+package struct DPoPProofSigner: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The key that signs.
-    public let key: DPoPKey
+    package let key: DPoPKey
     let crypto: any CryptoProvider
     /// The proof's header, serialised and base64url-encoded once per key (it never changes).
     private let encodedHeader: [UInt8]
@@ -18,16 +18,16 @@ public struct DPoPProofSigner: Sendable, CustomStringConvertible, CustomDebugStr
     package var defect: DPoPProofDefect?
 
     /// The key's thumbprint only, never the private key.
-    public var description: String { "DPoPProofSigner(jkt: \(key.thumbprint))" }
+    package var description: String { "DPoPProofSigner(jkt: \(key.thumbprint))" }
 
     /// The same description.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
     /// The key's redacted mirror only: `dump` never reaches the private key or its loaded form.
-    public var customMirror: Mirror { Mirror(self, children: ["key": key], displayStyle: .struct) }
+    package var customMirror: Mirror { Mirror(self, children: ["key": key], displayStyle: .struct) }
 
     /// A signer for `key`.
-    public init(key: DPoPKey, crypto: any CryptoProvider) {
+    package init(key: DPoPKey, crypto: any CryptoProvider) {
         self.key = key
         self.crypto = crypto
         encodedHeader = Base64URL.encodeBytes(Array(Self.header(for: key).utf8))
@@ -37,7 +37,7 @@ public struct DPoPProofSigner: Sendable, CustomStringConvertible, CustomDebugStr
     /// A proof for one request: `method` is `htm`, `url` gives `htu`, `accessToken` (on resource requests) is hashed
     /// into `ath`, `nonce` is the origin's latest `DPoP-Nonce`, `now` the `iat` (whole seconds).
     /// - Throws: ``DPoPError/invalidTargetURL`` or ``DPoPError/cryptoFailed(reason:)``.
-    public func proof(
+    package func proof(
         method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, now: Date
     ) throws(DPoPError) -> String {
         let claims = DPoPClaims(
@@ -54,7 +54,7 @@ public struct DPoPProofSigner: Sendable, CustomStringConvertible, CustomDebugStr
     }
 
     /// `htu` for `url`: scheme, authority and path only (RFC 9449 §4.2; no query, no fragment, no user info).
-    public static func htu(for url: URL) throws(DPoPError) -> String {
+    package static func htu(for url: URL) throws(DPoPError) -> String {
         if let plain = plainHTU(url.absoluteString) { return plain }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
               let scheme = components.scheme?.lowercased(), scheme == "https" || scheme == "http",
@@ -89,7 +89,7 @@ public struct DPoPProofSigner: Sendable, CustomStringConvertible, CustomDebugStr
     }
 
     /// `ath`: base64url of the SHA-256 of the access token's ASCII bytes (RFC 9449 §4.2).
-    public static func accessTokenHash(_ token: String, crypto: any CryptoProvider) -> String {
+    package static func accessTokenHash(_ token: String, crypto: any CryptoProvider) -> String {
         Base64URL.encode(crypto.sha256(Data(token.utf8)))
     }
 

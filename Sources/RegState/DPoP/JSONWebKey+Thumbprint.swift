@@ -5,7 +5,7 @@ extension JSONWebKey {
     /// base64url without padding. EC keys use `crv`, `kty`, `x`, `y`; RSA keys `e`, `kty`, `n` (§3.2).
     ///
     /// - Throws: ``DPoPError/thumbprintUnavailable(reason:)`` for other key types or a missing member.
-    public func thumbprint(crypto: any CryptoProvider) throws(DPoPError) -> String {
+    package func thumbprint(crypto: any CryptoProvider) throws(DPoPError) -> String {
         Base64URL.encode(crypto.sha256(Data(try thumbprintInput().utf8)))
     }
 

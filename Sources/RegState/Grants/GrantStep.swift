@@ -7,7 +7,7 @@ import Foundation
 ///
 /// A step carries its secrets (the redirect, the typed code, the host's ID token) as values; its description never
 /// shows them, and it is never journaled.
-public enum GrantStep: Sendable, Equatable {
+package enum GrantStep: Sendable, Equatable {
     /// Start the grant of `method` (or, for a grant that is already waiting, announce it again): a new authorization
     /// URL asking for `prompt` and `requirement` (`nil`: the configuration's), a code emailed, or the device
     /// authorization pending in the store taken up or a new one asked for.
@@ -25,7 +25,7 @@ public enum GrantStep: Sendable, Equatable {
 
 extension GrantStep: CustomStringConvertible, CustomReflectable {
     /// The step's case, with its secrets redacted.
-    public var description: String {
+    package var description: String {
         switch self {
         case .start(.social, _, _): "start(social)"
         case .start(.passwordless, _, _): "start(passwordless, email: redacted)"
@@ -38,5 +38,5 @@ extension GrantStep: CustomStringConvertible, CustomReflectable {
     }
 
     /// Reflection shows the redacted description only.
-    public var customMirror: Mirror { Mirror(self, children: ["step": description]) }
+    package var customMirror: Mirror { Mirror(self, children: ["step": description]) }
 }

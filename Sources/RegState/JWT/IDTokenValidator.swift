@@ -9,28 +9,28 @@ import Foundation
 /// then `sub` (1–255 printable ASCII characters). A missing key is reported as ``IDTokenError/unknownKeyID(_:)`` so
 /// the caller can refetch the issuer's JWKS once and retry. The validator reads no clock: the caller passes `now`
 /// from its injected ``RegStateClock``. ``validateRefreshed(_:original:keySet:now:)`` adds OIDC Core §12.2.
-public struct IDTokenValidator: Sendable {
+package struct IDTokenValidator: Sendable {
     /// The latest instant a time claim may name: 9999-12-31T23:59:59Z. Anything later is not a sane time.
-    public static let latestTime: TimeInterval = RecordedTime.latest
+    package static let latestTime: TimeInterval = RecordedTime.latest
 
     /// The issuer identifier `iss` must equal exactly (no normalisation of trailing slashes or case).
-    public var issuer: String
+    package var issuer: String
     /// This app's OAuth client ID, which `aud` must contain.
-    public var clientID: String
+    package var clientID: String
     /// Audiences besides ``clientID`` that may appear in `aud`; any other entry is refused. Empty by default.
-    public var trustedAudiences: Set<String>
+    package var trustedAudiences: Set<String>
     /// The clock skew tolerated on `exp`, `iat` and `nbf`, in seconds.
-    public var leeway: TimeInterval
+    package var leeway: TimeInterval
     /// How old `iat` may be, in seconds, or `nil` for no limit.
-    public var maximumAge: TimeInterval?
+    package var maximumAge: TimeInterval?
     /// The signature algorithms accepted; `none` and HMAC cannot be expressed, so can never be accepted.
-    public var allowedAlgorithms: Set<SignatureAlgorithm>
+    package var allowedAlgorithms: Set<SignatureAlgorithm>
     /// The provider that verifies signatures.
-    public var crypto: any CryptoProvider
+    package var crypto: any CryptoProvider
 
     /// Creates a validator for one issuer and client; each parameter sets the property of its name. The default
     /// algorithms (RS256, PS256, ES256) are what the OIDC client narrows to what discovery lists.
-    public init(
+    package init(
         issuer: String,
         clientID: String,
         trustedAudiences: Set<String> = [],
@@ -51,7 +51,7 @@ public struct IDTokenValidator: Sendable {
     /// Validates `idToken` against the issuer's `keySet` (its keys are parsed once and cached in it) at `now`, and
     /// returns it parsed once every check has passed. `expectedNonce` is the authorization request's (`nil`: none).
     /// - Throws: ``IDTokenError`` for the first check that fails.
-    public func validate(
+    package func validate(
         _ idToken: String, keySet: JSONWebKeySet, expectedNonce: String?, now: Date
     ) throws(IDTokenError) -> JSONWebToken {
         let token = try parse(idToken)
@@ -67,7 +67,7 @@ public struct IDTokenValidator: Sendable {
     /// original's (checked before the nonce), and `nonce`, when the new token has one, equal to the original's.
     /// `original` is the session's stored ID token (validated when it arrived; it may have expired since).
     /// - Throws: ``IDTokenError``; ``IDTokenError/refreshedIdentityMismatch`` for another `iss` or `sub`.
-    public func validateRefreshed(
+    package func validateRefreshed(
         _ idToken: String, original: JSONWebToken, keySet: JSONWebKeySet, now: Date
     ) throws(IDTokenError) -> JSONWebToken {
         let token = try parse(idToken)
@@ -87,7 +87,7 @@ public struct IDTokenValidator: Sendable {
     /// - Throws: ``IDTokenError/authTimeMissing``, ``IDTokenError/authenticationTooOld(authenticatedAt:)``,
     ///   ``IDTokenError/invalidTimeClaim(_:)`` for an `auth_time` that is not a sane time or in the future,
     ///   ``IDTokenError/acrNotAccepted(_:)``.
-    public func checkAuthentication(of token: JSONWebToken, meets requirement: AuthenticationRequirement,
+    package func checkAuthentication(of token: JSONWebToken, meets requirement: AuthenticationRequirement,
                                     now: Date) throws(IDTokenError) {
         if let maxAge = requirement.maxAge {
             guard let authTime = try time("auth_time", in: token.claims) else { throw .authTimeMissing }

@@ -4,25 +4,25 @@ import Foundation
 ///
 /// Members RegState does not use are ignored when decoding. Keys of other types decode too (with their members
 /// absent), so one unfamiliar key does not make a whole key set unreadable.
-public struct JSONWebKey: Sendable, Hashable, Codable {
+package struct JSONWebKey: Sendable, Hashable, Codable {
     /// `kty`: the key family, `"RSA"` or `"EC"` for the keys RegState can use.
-    public var keyType: String
+    package var keyType: String
     /// `kid`: the identifier a JWS header names to pick this key.
-    public var keyID: String?
+    package var keyID: String?
     /// `use`: `"sig"` for signing keys, `"enc"` for encryption keys.
-    public var use: String?
+    package var use: String?
     /// `alg`: the one algorithm this key is meant for, when the issuer says.
-    public var algorithm: String?
+    package var algorithm: String?
     /// `n`: the RSA modulus, base64url.
-    public var modulus: String?
+    package var modulus: String?
     /// `e`: the RSA public exponent, base64url.
-    public var exponent: String?
+    package var exponent: String?
     /// `crv`: the curve of an EC key, `"P-256"` for the keys RegState can use.
-    public var curve: String?
+    package var curve: String?
     /// `x`: the EC point's x coordinate, base64url.
-    public var x: String?
+    package var x: String?
     /// `y`: the EC point's y coordinate, base64url.
-    public var y: String?
+    package var y: String?
 
     private enum CodingKeys: String, CodingKey {
         case keyType = "kty"
@@ -37,7 +37,7 @@ public struct JSONWebKey: Sendable, Hashable, Codable {
     }
 
     /// Creates a key from its members as they appear in JSON.
-    public init(
+    package init(
         keyType: String, keyID: String? = nil, use: String? = nil, algorithm: String? = nil,
         modulus: String? = nil, exponent: String? = nil, curve: String? = nil, x: String? = nil, y: String? = nil
     ) {
@@ -53,30 +53,30 @@ public struct JSONWebKey: Sendable, Hashable, Codable {
     }
 
     /// The JWK for an RSA public signing key, with its `kid` and the algorithm it signs with, ready to publish.
-    public init(publicKey: RSAPublicKey, keyID: String, algorithm: SignatureAlgorithm = .rs256) {
+    package init(publicKey: RSAPublicKey, keyID: String, algorithm: SignatureAlgorithm = .rs256) {
         self.init(
             keyType: "RSA", keyID: keyID, use: "sig", algorithm: algorithm.rawValue,
             modulus: Base64URL.encode(publicKey.modulus), exponent: Base64URL.encode(publicKey.exponent))
     }
 
     /// The JWK for a P-256 public signing key (ES256), ready to publish in a key set.
-    public init(publicKey: P256PublicKey, keyID: String) {
+    package init(publicKey: P256PublicKey, keyID: String) {
         self.init(
             keyType: "EC", keyID: keyID, use: "sig", algorithm: SignatureAlgorithm.es256.rawValue, curve: "P-256",
             x: Base64URL.encode(publicKey.x), y: Base64URL.encode(publicKey.y))
     }
 
     /// Whether this is an RSA key that may verify signatures (`use` absent or `"sig"`).
-    public var isRSASigningKey: Bool {
+    package var isRSASigningKey: Bool {
         keyType == "RSA" && isSigningKey
     }
 
     /// Whether the key may verify signatures: `use` absent or `"sig"`.
-    public var isSigningKey: Bool { use == nil || use == "sig" }
+    package var isSigningKey: Bool { use == nil || use == "sig" }
 
     /// Whether this key may verify `algorithm`: a signing key whose type (and curve) fits the algorithm, and whose
     /// own `alg`, when it has one, is that algorithm (RFC 7517 §4.4, RFC 8725 §3.1).
-    public func fits(_ algorithm: SignatureAlgorithm) -> Bool {
+    package func fits(_ algorithm: SignatureAlgorithm) -> Bool {
         guard isSigningKey, self.algorithm == nil || self.algorithm == algorithm.rawValue else { return false }
         switch keyType {
         case "RSA": return algorithm.isRSA
@@ -88,7 +88,7 @@ public struct JSONWebKey: Sendable, Hashable, Codable {
     /// The RSA public key this JWK describes.
     ///
     /// - Throws: ``JWTError/invalidKey(_:)`` when it is not an RSA key or `n`/`e` are missing or not base64url.
-    public func rsaPublicKey() throws(JWTError) -> RSAPublicKey {
+    package func rsaPublicKey() throws(JWTError) -> RSAPublicKey {
         guard keyType == "RSA" else { throw .invalidKey("kty is not RSA") }
         guard let modulusText = modulus, let modulus = Base64URL.decode(modulusText),
             modulus.contains(where: { $0 != 0 })
@@ -102,7 +102,7 @@ public struct JSONWebKey: Sendable, Hashable, Codable {
     /// The P-256 public key this JWK describes.
     ///
     /// - Throws: ``JWTError/invalidKey(_:)`` when it is not an EC P-256 key or `x`/`y` are not 32 bytes of base64url.
-    public func p256PublicKey() throws(JWTError) -> P256PublicKey {
+    package func p256PublicKey() throws(JWTError) -> P256PublicKey {
         guard keyType == "EC", curve == "P-256" else { throw .invalidKey("not an EC key on P-256") }
         guard let xText = x, let yText = y, let x = Base64URL.decode(xText), let y = Base64URL.decode(yText),
             let key = P256PublicKey(x: x, y: y)
@@ -113,7 +113,7 @@ public struct JSONWebKey: Sendable, Hashable, Codable {
     /// The key material, RSA or P-256, this JWK describes.
     ///
     /// - Throws: ``JWTError/invalidKey(_:)`` for another key type or malformed members.
-    public func publicKeyMaterial() throws(JWTError) -> PublicKeyMaterial {
+    package func publicKeyMaterial() throws(JWTError) -> PublicKeyMaterial {
         switch keyType {
         case "RSA": return .rsa(try rsaPublicKey())
         case "EC": return .p256(try p256PublicKey())

@@ -6,11 +6,11 @@ import Foundation
 /// skipped instead of failing the whole set, since a set may carry key types RegState does not use).
 ///
 /// Each key is turned into a provider-ready ``VerificationKey`` at most once per set value (cached per key, see
-/// ``verificationKey(at:crypto:)``), so validating many tokens against one set parses no key twice. Changing
-/// ``keys`` starts a fresh cache; equality and hashing look at the keys only.
+/// `verificationKey(at:crypto:)`), so validating many tokens against one set parses no key twice. Changing
+/// `keys` starts a fresh cache; equality and hashing look at the keys only.
 public struct JSONWebKeySet: Sendable, Hashable, Encodable {
     /// The keys, in published order.
-    public var keys: [JSONWebKey] {
+    package var keys: [JSONWebKey] {
         didSet { readyKeys = ReadyKeyCache() }
     }
     private var readyKeys = ReadyKeyCache()
@@ -21,18 +21,18 @@ public struct JSONWebKeySet: Sendable, Hashable, Encodable {
 
     /// Why bytes are not a JWK Set.
     public enum ParseError: Error, Sendable, Equatable {
-        /// The strict JSON reading refused the text (within ``JSONLimits/keySet``).
+        /// The strict JSON reading refused the text (within `JSONLimits.keySet`).
         case json(JSONParseError)
         /// The text is JSON but not an object with a `keys` array.
         case noKeysArray
     }
 
     /// Creates a set from keys.
-    public init(keys: [JSONWebKey]) {
+    package init(keys: [JSONWebKey]) {
         self.keys = keys
     }
 
-    /// Reads a JWKS document strictly: ``JSONValue/parse(_:limits:)`` under ``JSONLimits/keySet`` (duplicate
+    /// Reads a JWKS document strictly: `JSONValue.parse(_:limits:)` under `JSONLimits.keySet` (duplicate
     /// members refused everywhere, including inside keys), then each entry of `keys`; entries that are not objects
     /// with string members are skipped.
     public static func parse(_ data: Data) throws(ParseError) -> JSONWebKeySet {
@@ -77,7 +77,7 @@ public struct JSONWebKeySet: Sendable, Hashable, Encodable {
     ///
     /// With a `kid`, the first RSA signing key with that ID. Without one, the only RSA signing key when there is
     /// exactly one (RFC 7515 lets a header omit `kid` when the key is unambiguous); otherwise `nil`.
-    public func key(withID keyID: String?) -> JSONWebKey? {
+    package func key(withID keyID: String?) -> JSONWebKey? {
         let candidates = keys.filter(\.isRSASigningKey)
         guard let keyID else { return candidates.count == 1 ? candidates.first : nil }
         return candidates.first { $0.keyID == keyID }
@@ -89,7 +89,7 @@ public struct JSONWebKeySet: Sendable, Hashable, Encodable {
     /// the only RSA or EC signing key in the set, which must fit `algorithm`.
     /// - Throws: ``IDTokenError/unknownKeyID(_:)`` when no signing key has that `kid` (or, without one, none or
     ///   several fit); ``IDTokenError/keyDoesNotFitAlgorithm(_:)`` when keys with that `kid` exist but none fits.
-    public func indexOfKey(withID keyID: String?, for algorithm: SignatureAlgorithm) throws(IDTokenError) -> Int {
+    package func indexOfKey(withID keyID: String?, for algorithm: SignatureAlgorithm) throws(IDTokenError) -> Int {
         if let keyID {
             var named = false
             for (index, key) in keys.enumerated() where key.keyID == keyID && key.isSigningKey {
@@ -109,7 +109,7 @@ public struct JSONWebKeySet: Sendable, Hashable, Encodable {
     ///
     /// - Throws: ``JWTError/invalidKey(_:)`` for malformed members, ``CryptoError`` when the provider refuses the
     ///   key; a failure is cached too, so a bad key is not parsed again for every token.
-    public func verificationKey(at index: Int, crypto: any CryptoProvider) throws -> any VerificationKey {
+    package func verificationKey(at index: Int, crypto: any CryptoProvider) throws -> any VerificationKey {
         try readyKeys.key(at: index, provider: ObjectIdentifier(type(of: crypto))) {
             try crypto.verificationKey(for: keys[index].publicKeyMaterial())
         }.get()

@@ -2,15 +2,15 @@ import Foundation
 
 extension JSONWebToken {
     /// The `iss` claim: who issued the token.
-    public var issuer: String? { claims["iss"]?.stringValue }
+    package var issuer: String? { claims["iss"]?.stringValue }
 
     /// The `sub` claim: the issuer's stable identifier for the user.
-    public var subject: String? { claims["sub"]?.stringValue }
+    package var subject: String? { claims["sub"]?.stringValue }
 
     /// The `aud` claim as a list: RFC 7519 allows one string or an array of strings.
     ///
     /// Empty when the claim is missing or is neither; non-string array elements are ignored.
-    public var audience: [String] {
+    package var audience: [String] {
         switch claims["aud"] {
         case .string(let single): [single]
         case .array(let values): values.compactMap(\.stringValue)
@@ -19,17 +19,17 @@ extension JSONWebToken {
     }
 
     /// The `exp` claim (seconds since 1970) as a date.
-    public var expiresAt: Date? { claims["exp"]?.dateValue }
+    package var expiresAt: Date? { claims["exp"]?.dateValue }
 
     /// The `iat` claim (seconds since 1970) as a date.
-    public var issuedAt: Date? { claims["iat"]?.dateValue }
+    package var issuedAt: Date? { claims["iat"]?.dateValue }
 
     /// The `nbf` claim (seconds since 1970) as a date.
-    public var notBefore: Date? { claims["nbf"]?.dateValue }
+    package var notBefore: Date? { claims["nbf"]?.dateValue }
 
     /// The `nonce` claim, which ties an ID token to the authorization request that asked for it.
-    public var nonce: String? { claims["nonce"]?.stringValue }
+    package var nonce: String? { claims["nonce"]?.stringValue }
 
     /// The `azp` claim: the client the token was issued to, when there are several audiences.
-    public var authorizedParty: String? { claims["azp"]?.stringValue }
+    package var authorizedParty: String? { claims["azp"]?.stringValue }
 }

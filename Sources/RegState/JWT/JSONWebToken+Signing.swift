@@ -8,7 +8,7 @@ extension JSONWebToken {
     /// - Returns: `false` when the signature does not verify.
     /// - Throws: ``JWTError/unsupportedAlgorithm(_:)`` for any other `alg`; ``CryptoError/invalidKey(_:)`` for an
     ///   unusable key.
-    public func verifySignature(with key: RSAPublicKey, crypto: any CryptoProvider) throws -> Bool {
+    package func verifySignature(with key: RSAPublicKey, crypto: any CryptoProvider) throws -> Bool {
         guard let algorithm = signatureAlgorithm, algorithm.isRSA else {
             throw JWTError.unsupportedAlgorithm(self.algorithm)
         }
@@ -20,7 +20,7 @@ extension JSONWebToken {
     /// The header is `extra` with `alg` set to `algorithm`, `kid` to `keyID` when given, and `typ` to `"JWT"` unless
     /// `extra` names another type. Members are serialized with sorted keys, so equal inputs give equal tokens for the
     /// deterministic RS256. The signed requests of ongoing access are made here too (PS512).
-    public static func sign(
+    package static func sign(
         header extra: [String: JSONValue] = [:],
         claims: [String: JSONValue],
         keyID: String?,

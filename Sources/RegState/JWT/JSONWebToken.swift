@@ -7,30 +7,30 @@ import Foundation
 /// JSON-object payload, both read strictly (``JSONValue/parse(_:limits:)``: duplicate members are an error).
 /// Nothing here is trusted until ``verifySignature(with:crypto:)`` (or ``IDTokenValidator``) says so.
 /// The token is a bearer credential, so its description and reflection show only the algorithm and key ID.
-public struct JSONWebToken: Sendable, Equatable {
+package struct JSONWebToken: Sendable, Equatable {
     /// The longest compact token accepted, in bytes (16 KiB): far above any real ID token, far below harm.
-    public static let maximumCompactLength = 16 << 10
+    package static let maximumCompactLength = 16 << 10
 
     /// The protected header members.
-    public let header: [String: JSONValue]
+    package let header: [String: JSONValue]
     /// The claims (the decoded payload).
-    public let claims: [String: JSONValue]
+    package let claims: [String: JSONValue]
     /// The header's `alg`, exactly as written (algorithm names are case-sensitive).
-    public let algorithm: String
+    package let algorithm: String
     /// The header's `kid`, which names the key in the issuer's JWKS.
-    public let keyID: String?
+    package let keyID: String?
     /// The bytes the signature covers: the ASCII of `header-segment.payload-segment`.
-    public let signingInput: Data
+    package let signingInput: Data
     /// The decoded signature bytes (empty for an unsecured token).
-    public let signature: Data
+    package let signature: Data
     /// The compact serialization this value was parsed from, for handing the token on unchanged.
-    public let compactSerialization: String
+    package let compactSerialization: String
 
     /// Parses a compact JWS.
     ///
     /// - Parameter compact: `header.payload.signature`, each segment base64url.
     /// - Throws: ``JWTError`` when the text is not a structurally valid JWS with a JSON claims set.
-    public init(compact: String) throws(JWTError) {
+    package init(compact: String) throws(JWTError) {
         var text = compact
         guard text.utf8.count <= Self.maximumCompactLength else { throw .tooLarge(limit: Self.maximumCompactLength) }
         let parts = text.withUTF8 { Self.parts(of: $0) }
@@ -52,7 +52,7 @@ public struct JSONWebToken: Sendable, Equatable {
     }
 
     /// The algorithm as one RegState supports, or `nil` for `none`, HMAC and everything else.
-    public var signatureAlgorithm: SignatureAlgorithm? { SignatureAlgorithm(rawValue: algorithm) }
+    package var signatureAlgorithm: SignatureAlgorithm? { SignatureAlgorithm(rawValue: algorithm) }
 
     private struct Parts {
         var header: [String: JSONValue]
@@ -97,15 +97,15 @@ public struct JSONWebToken: Sendable, Equatable {
 
 extension JSONWebToken: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// A redacted description: algorithm and key ID only, never the token.
-    public var description: String {
+    package var description: String {
         "JSONWebToken(alg: \(algorithm.prefix(32)), kid: \(keyID.map { String($0.prefix(64)) } ?? "none"), redacted)"
     }
 
     /// The same redacted description.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
     /// A mirror with no claims or signature, so `dump` and debuggers do not print the token either.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: ["algorithm": algorithm, "keyID": keyID as Any], displayStyle: .struct)
     }
 }

@@ -16,7 +16,7 @@ public enum JWTError: Error, Sendable, Equatable {
 
     /// The text is not three dot-separated segments; carries how many there were.
     case wrongSegmentCount(Int)
-    /// The compact token is longer than ``JSONWebToken/maximumCompactLength``; carries that limit in bytes.
+    /// The compact token is longer than `JSONWebToken.maximumCompactLength`; carries that limit in bytes.
     case tooLarge(limit: Int)
     /// A segment is not strict base64url (RFC 7515 §2: no padding, URL-safe alphabet only, no stray bits).
     case invalidBase64URL(Part)

@@ -6,7 +6,7 @@ import Foundation
 /// An effect carries every input it needs, secrets included (the redirect URL, the one-time code, the stale access
 /// token): they travel from the public call through ``SecretInput`` into the effect, never through a field of the
 /// shell and never into the journal.
-public enum Effect: Sendable, Equatable {
+package enum Effect: Sendable, Equatable {
     /// Store the agreed non-native token, then report ``MachineEvent/nonNativeTokenInstalled``.
     case installNonNativeToken
     /// Read the stored credentials and check their expiry, then report ``MachineEvent/storedTokensInspected(_:)``.
@@ -41,7 +41,7 @@ public enum Effect: Sendable, Equatable {
 extension Effect: CustomStringConvertible, CustomReflectable {
     /// The effect's case with its secrets redacted: the callback URL, the one-time code, the host's ID token and the
     /// stale access token never reach a log, a test failure message or `dump`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .installNonNativeToken: "installNonNativeToken"
         case .inspectStoredTokens: "inspectStoredTokens"
@@ -58,5 +58,5 @@ extension Effect: CustomStringConvertible, CustomReflectable {
     }
 
     /// Reflection shows the redacted description only.
-    public var customMirror: Mirror { Mirror(self, children: ["effect": description]) }
+    package var customMirror: Mirror { Mirror(self, children: ["effect": description]) }
 }

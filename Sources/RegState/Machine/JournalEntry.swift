@@ -1,16 +1,16 @@
 import Foundation
 
 /// One line of the journal: a sequence number, when the engine learned the fact, and the event.
-public struct JournalEntry: Sendable, Equatable, Codable {
+package struct JournalEntry: Sendable, Equatable, Codable {
     /// 1-based position in the journal since the last clear-state.
-    public var sequence: Int
+    package var sequence: Int
     /// When the event was applied, by the service's clock.
-    public var recordedAt: Date
+    package var recordedAt: Date
     /// The event.
-    public var event: MachineEvent
+    package var event: MachineEvent
 
     /// Creates an entry.
-    public init(sequence: Int, recordedAt: Date, event: MachineEvent) {
+    package init(sequence: Int, recordedAt: Date, event: MachineEvent) {
         self.sequence = sequence
         self.recordedAt = recordedAt
         self.event = event
@@ -18,7 +18,7 @@ public struct JournalEntry: Sendable, Equatable, Codable {
 
     /// The largest sequence number a journal line may carry: 2^53 − 1, the largest integer every JSON reader holds
     /// exactly. Counting on from it cannot overflow; a line beyond it (or below 1) is damaged and is not read.
-    public static let maximumSequence = 9_007_199_254_740_991
+    package static let maximumSequence = 9_007_199_254_740_991
 
     enum CodingKeys: String, CodingKey {
         case sequence = "seq"
@@ -28,7 +28,7 @@ public struct JournalEntry: Sendable, Equatable, Codable {
 
     /// Decodes an entry; a `seq` outside `1...maximumSequence`, a time or a clock offset out of range
     /// (`RecordedTime`, through ``decode(_:)``) is an error like any other damage.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let sequence = try container.decode(Int.self, forKey: .sequence)
         guard (1...Self.maximumSequence).contains(sequence) else {
@@ -48,7 +48,7 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     /// The entry as one line of compact JSON (no newline).
     ///
     /// - Throws: ``JournalError/writeFailed(_:)`` when the encoder refuses the entry.
-    public func encoded() throws(JournalError) -> Data {
+    package func encoded() throws(JournalError) -> Data {
         // A launch's two events are written directly (the same bytes), the rest through the encoder.
         if let line = JournalLineWriter.line(for: self) { return line }
         guard let line = try? RecordedTime.encoder().encode(self) else { throw .writeFailed("an entry cannot be encoded") }
@@ -58,14 +58,14 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     /// Decodes one journal line.
     ///
     /// - Throws: `DecodingError` when the line is not an entry (a journal written by a newer version, say).
-    public static func decode(_ line: Data) throws -> JournalEntry {
+    package static func decode(_ line: Data) throws -> JournalEntry {
         // A launch's events are read directly (the same result), the rest through the decoder.
         if let entry = JournalLineReader.entry(line) { return entry }
         return try RecordedTime.decoder().decode(JournalEntry.self, from: line)
     }
 
     /// The state the entries fold to, from ``RegState/unsettled``; entries that do not apply are skipped.
-    public static func fold(_ entries: [JournalEntry]) -> RegState {
+    package static func fold(_ entries: [JournalEntry]) -> RegState {
         entries.reduce(RegState.unsettled, JournalRecorder.fold)
     }
 }

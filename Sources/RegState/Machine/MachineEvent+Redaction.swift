@@ -4,7 +4,7 @@ extension MachineEvent {
     /// The event's data as JSON for people and bug reports, with every email address masked (`a***@example.com`);
     /// `nil` when the event carries none. Events hold no token material by construction, so this is the whole
     /// redaction a journal needs before it is shown or shipped.
-    public var redactedDetails: JSONValue? {
+    package var redactedDetails: JSONValue? {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         guard let data = try? encoder.encode(self), case .object(let wrapper)? = try? JSONValue.parse(data),
@@ -21,7 +21,7 @@ extension MachineEvent {
     /// an `@` and one after it, dotted or not (`john.smith@corp`, `root@localhost` are masked too). Punctuation
     /// around it stays (`(a***@corp)`); a lone `@` or one with nothing on a side is left as it is, so a hint can be
     /// written as "a name, then @, then a domain".
-    public static func maskEmails(in text: String) -> String {
+    package static func maskEmails(in text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "@")) else { return text }
         var result = ""
         var rest = Substring(text)

@@ -5,16 +5,16 @@ import Foundation
 /// It reads no clock, touches no storage and performs no I/O, so every path can be tested as a table and the state
 /// is always the fold of the journaled events. An event that does not apply in a state is a thrown
 /// ``TransitionRejection``, never a silent no-op.
-public enum RegStateMachine {
+package enum RegStateMachine {
     /// The result of applying one event.
-    public struct Transition: Sendable, Equatable {
+    package struct Transition: Sendable, Equatable {
         /// The state after the event.
-        public var state: RegState
+        package var state: RegState
         /// The work to do, in order.
-        public var effects: [Effect]
+        package var effects: [Effect]
 
         /// Creates a transition result.
-        public init(_ state: RegState, _ effects: [Effect] = []) {
+        package init(_ state: RegState, _ effects: [Effect] = []) {
             self.state = state
             self.effects = effects
         }
@@ -30,7 +30,7 @@ public enum RegStateMachine {
     ///   - event: what happened.
     ///   - input: the secret the effect needs, handed in by the public call beside the event (never journaled); a
     ///     journal replay has none, and needs none, because it runs no effects.
-    public static func transition(from state: RegState, on event: MachineEvent,
+    package static func transition(from state: RegState, on event: MachineEvent,
                                   carrying input: SecretInput? = nil) throws(TransitionRejection) -> Transition {
         let rejection = TransitionRejection(event: event, state: state)
         switch event {

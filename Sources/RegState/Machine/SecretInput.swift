@@ -4,7 +4,7 @@ import Foundation
 ///
 /// It holds what must never be journaled: the redirect URL (it carries the authorization code), the one-time code,
 /// the access token a caller found stale. ``MachineEvent`` stays free of them; the effect carries them as values.
-public enum SecretInput: Sendable, Equatable {
+package enum SecretInput: Sendable, Equatable {
     /// The redirect the browser was sent to, for ``MachineEvent/credentialsSubmitted`` of a social login.
     case callback(URL)
     /// The one-time code the user typed, for ``MachineEvent/credentialsSubmitted`` of a passwordless login.
@@ -32,7 +32,7 @@ public enum SecretInput: Sendable, Equatable {
 
 extension SecretInput: CustomStringConvertible, CustomReflectable {
     /// The kind of input only: the value is a secret.
-    public var description: String {
+    package var description: String {
         switch self {
         case .callback: "callback(redacted)"
         case .code: "code(redacted)"
@@ -48,5 +48,5 @@ extension SecretInput: CustomStringConvertible, CustomReflectable {
     }
 
     /// Reflection shows the redacted description only.
-    public var customMirror: Mirror { Mirror(self, children: ["input": description]) }
+    package var customMirror: Mirror { Mirror(self, children: ["input": description]) }
 }

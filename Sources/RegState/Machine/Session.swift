@@ -53,20 +53,20 @@ extension Session {
 }
 
 /// What the token service knows about stored credentials, without the tokens: the non-secret facts events carry.
-public struct StoredSession: Sendable, Equatable, Codable {
+package struct StoredSession: Sendable, Equatable, Codable {
     /// How the user registered.
-    public var registrationType: RegistrationType
+    package var registrationType: RegistrationType
     /// When the access token expires.
-    public var expiresAt: Date
+    package var expiresAt: Date
     /// When the refresh token expires, when the provider said so; `nil` when unknown or never.
-    public var refreshExpiresAt: Date?
+    package var refreshExpiresAt: Date?
     /// The profile decoded from the ID token.
-    public var profile: Profile
+    package var profile: Profile
 
     /// Creates a summary.
     ///
     /// Journals written before 2026-11 also carry `hasRefreshToken`, which nothing read; decoding ignores it.
-    public init(registrationType: RegistrationType, expiresAt: Date, refreshExpiresAt: Date? = nil, profile: Profile) {
+    package init(registrationType: RegistrationType, expiresAt: Date, refreshExpiresAt: Date? = nil, profile: Profile) {
         self.registrationType = registrationType
         self.expiresAt = expiresAt
         self.refreshExpiresAt = refreshExpiresAt
@@ -74,7 +74,7 @@ public struct StoredSession: Sendable, Equatable, Codable {
     }
 
     /// A session with this data, activated by `activation`.
-    public func session(_ activation: Activation, connectivity: Connectivity = .online) -> Session {
+    package func session(_ activation: Activation, connectivity: Connectivity = .online) -> Session {
         Session(activation: activation, connectivity: connectivity, registrationType: registrationType,
                 expiresAt: expiresAt, profile: profile)
     }

@@ -3,12 +3,12 @@ import Foundation
 /// An event that does not apply in the current state: the typed outcome of an invalid (state, event) pair.
 public struct TransitionRejection: Error, Sendable, Equatable, CustomStringConvertible {
     /// The event that was rejected.
-    public var event: MachineEvent
+    package var event: MachineEvent
     /// The state it was rejected in.
     public var state: RegState
 
     /// Creates a rejection.
-    public init(event: MachineEvent, state: RegState) {
+    package init(event: MachineEvent, state: RegState) {
         self.event = event
         self.state = state
     }

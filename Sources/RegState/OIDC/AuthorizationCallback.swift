@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads an authorization response redirect (RFC 6749 §4.1.2, RFC 9207): the pure checks behind
 /// `OIDCClient/authorizationCode(from:for:)`, usable without a client.
-public enum AuthorizationCallback {
+package enum AuthorizationCallback {
     /// The authorization code in `callback`, after every check.
     ///
     /// - Parameters:
@@ -16,7 +16,7 @@ public enum AuthorizationCallback {
     ///   - issuerRequired: Whether the provider advertises `authorization_response_iss_parameter_supported`.
     /// - Throws: ``OIDCError/malformedCallback(_:)``, ``OIDCError/stateMismatch``,
     ///   ``OIDCError/callbackIssuerMismatch`` or ``OIDCError/authorizationError(error:description:)``.
-    public static func code(from callback: URL, expectedRedirect: URL, expectedState: String, issuer: String,
+    package static func code(from callback: URL, expectedRedirect: URL, expectedState: String, issuer: String,
                             issuerRequired: Bool) throws(OIDCError) -> String {
         guard let received = URLComponents(url: callback, resolvingAgainstBaseURL: false),
               let expected = URLComponents(url: expectedRedirect, resolvingAgainstBaseURL: false)

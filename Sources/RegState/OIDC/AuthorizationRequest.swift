@@ -5,27 +5,27 @@ import Foundation
 /// Keep it until the callback arrives, then pass it to `OIDCClient/authorizationCode(from:for:)` and
 /// `OIDCClient/exchangeCode(_:for:)`. `state`, `nonce` and `codeVerifier` are secrets, so the description shows
 /// only the endpoint and the issue time.
-public struct AuthorizationRequest: Sendable, Equatable, Codable {
+package struct AuthorizationRequest: Sendable, Equatable, Codable {
     /// The authorization URL to open in the browser.
-    public var url: URL
+    package var url: URL
     /// The `state` sent, which the callback must echo (CSRF protection).
-    public var state: String
+    package var state: String
     /// The `nonce` sent, which the ID token must carry (replay protection).
-    public var nonce: String
+    package var nonce: String
     /// The PKCE code verifier (RFC 7636), sent with the code at the token endpoint.
-    public var codeVerifier: String
+    package var codeVerifier: String
     /// The redirect URI sent, which the token request must repeat exactly.
-    public var redirectURI: URL
+    package var redirectURI: URL
     /// When the request was made, by the client's clock.
-    public var issuedAt: Date
+    package var issuedAt: Date
     /// When the pushed request's `request_uri` expires (RFC 9126 §2.2 `expires_in` after the push, by the client's
     /// clock); `nil` when the parameters are in ``url`` itself (no push). A URL past this time is dead: the login
     /// begins again rather than sending it. Optional, so that records written before PAR still read.
-    public var requestURIExpiresAt: Date?
+    package var requestURIExpiresAt: Date?
 
     /// Creates a request from its parts, each the property of the same name; `requestURIExpiresAt` is when the pushed
     /// `request_uri` in `url` expires, `nil` without a push.
-    public init(url: URL, state: String, nonce: String, codeVerifier: String, redirectURI: URL, issuedAt: Date,
+    package init(url: URL, state: String, nonce: String, codeVerifier: String, redirectURI: URL, issuedAt: Date,
                 requestURIExpiresAt: Date? = nil) {
         self.url = url
         self.state = state
@@ -37,7 +37,7 @@ public struct AuthorizationRequest: Sendable, Equatable, Codable {
     }
 
     /// Whether ``url`` is a pushed request's and its `request_uri` has expired at `now`.
-    public func isURLExpired(at now: Date) -> Bool {
+    package func isURLExpired(at now: Date) -> Bool {
         guard let requestURIExpiresAt else { return false }
         return now >= requestURIExpiresAt
     }
@@ -45,17 +45,17 @@ public struct AuthorizationRequest: Sendable, Equatable, Codable {
 
 extension AuthorizationRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The endpoint without its query, and the issue time; never the state, nonce or verifier.
-    public var description: String {
+    package var description: String {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.query = nil
         return "AuthorizationRequest(\(components?.string ?? "<url>"), issuedAt: \(issuedAt), secrets redacted)"
     }
 
     /// The same redacted description.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
     /// A mirror without the secrets.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: ["redirectURI": redirectURI, "issuedAt": issuedAt], displayStyle: .struct)
     }
 }

@@ -79,7 +79,7 @@ public enum OIDCError: Error, Sendable, Equatable {
     case dpop(DPoPError)
 
     /// The RFC 6749 §5.2 error codes: the provider's considered "no" to a token request.
-    public static let refusalCodes: Set<String> = [
+    package static let refusalCodes: Set<String> = [
         "invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type",
         "invalid_scope",
     ]
@@ -88,12 +88,12 @@ public enum OIDCError: Error, Sendable, Equatable {
     ///
     /// `use_dpop_nonce` and `invalid_dpop_proof` (RFC 9449 §8, §7) are here too: a nonce the server keeps changing or a
     /// proof it refuses says nothing about the refresh token, so the session and its tokens are kept.
-    public static let transientCodes: Set<String> = [
+    package static let transientCodes: Set<String> = [
         "temporarily_unavailable", "server_error", "slow_down", "use_dpop_nonce", "invalid_dpop_proof",
     ]
 
     /// Whether trying again later may succeed: the transient half of the token-endpoint answer rule (``isRefusal``
-    /// states the whole rule), a malformed success response and the ``transientCodes`` included.
+    /// states the whole rule), a malformed success response and the `transientCodes` included.
     public var isTransient: Bool {
         switch self {
         case .transport(let error): error.isTransient
@@ -112,7 +112,7 @@ public enum OIDCError: Error, Sendable, Equatable {
     /// Whether the provider refused the grant, so the refresh token (or code) is dead and the stored tokens are cleared.
     ///
     /// The token-endpoint answer rule, the same at registration and at renewal:
-    /// - an RFC 6749 §5.2 error body with one of ``refusalCodes`` (`invalid_grant`, `invalid_client`, ...) is a
+    /// - an RFC 6749 §5.2 error body with one of `refusalCodes` (`invalid_grant`, `invalid_client`, ...) is a
     ///   refusal;
     /// - no answer, 5xx, 429, 408 and answers that are not the provider speaking (an HTML page) are transient
     ///   (``isTransient``);

@@ -4,46 +4,46 @@ import Foundation
 ///
 /// Unknown members are ignored; missing optional members are `nil`. The document is trusted only after its `issuer`
 /// has been compared with the configured issuer (`OIDCClient/metadata()` does that).
-public struct ProviderMetadata: Codable, Sendable, Equatable {
+package struct ProviderMetadata: Codable, Sendable, Equatable {
     /// The issuer identifier; must equal the configured issuer exactly.
-    public var issuer: String
+    package var issuer: String
     /// Where the user is sent to authorize.
-    public var authorizationEndpoint: URL
+    package var authorizationEndpoint: URL
     /// Where codes, refresh tokens and one-time codes are exchanged for tokens.
-    public var tokenEndpoint: URL
+    package var tokenEndpoint: URL
     /// Where an access token buys the user's claims, if offered.
-    public var userinfoEndpoint: URL?
+    package var userinfoEndpoint: URL?
     /// Where the signing keys are published.
-    public var jwksURI: URL
+    package var jwksURI: URL
     /// RFC 7009 token revocation, if offered.
-    public var revocationEndpoint: URL?
+    package var revocationEndpoint: URL?
     /// RP-initiated logout, if offered.
-    public var endSessionEndpoint: URL?
+    package var endSessionEndpoint: URL?
     /// Whether the provider adds RFC 9207's `iss` to authorization responses (then it must be checked).
-    public var authorizationResponseIssParameterSupported: Bool?
+    package var authorizationResponseIssParameterSupported: Bool?
     /// PKCE methods the provider accepts (`S256`).
-    public var codeChallengeMethodsSupported: [String]?
+    package var codeChallengeMethodsSupported: [String]?
     /// Grant types the provider accepts.
-    public var grantTypesSupported: [String]?
+    package var grantTypesSupported: [String]?
     /// `id_token_signing_alg_values_supported`: the algorithms the provider may sign ID tokens with.
-    public var idTokenSigningAlgValuesSupported: [String]?
+    package var idTokenSigningAlgValuesSupported: [String]?
     /// `scopes_supported`: the scopes the provider says it knows; `nil` when it does not publish the list.
-    public var scopesSupported: [String]?
+    package var scopesSupported: [String]?
     /// `dpop_signing_alg_values_supported` (RFC 9449 §5.1): the proof algorithms the provider accepts; `nil` when it
     /// does not offer DPoP.
-    public var dpopSigningAlgValuesSupported: [String]? = nil
+    package var dpopSigningAlgValuesSupported: [String]? = nil
     /// `pushed_authorization_request_endpoint` (RFC 9126 §5): where authorization parameters are pushed; `nil` when
     /// the provider does not offer pushed authorization requests.
-    public var pushedAuthorizationRequestEndpoint: URL? = nil
+    package var pushedAuthorizationRequestEndpoint: URL? = nil
     /// `require_pushed_authorization_requests` (RFC 9126 §5): whether the provider accepts only pushed authorization
     /// requests.
-    public var requirePushedAuthorizationRequests: Bool? = nil
+    package var requirePushedAuthorizationRequests: Bool? = nil
     /// `device_authorization_endpoint` (RFC 8628 §4): where a device without a browser asks for a user code; `nil`
     /// when the provider does not announce the device authorization grant.
-    public var deviceAuthorizationEndpoint: URL? = nil
+    package var deviceAuthorizationEndpoint: URL? = nil
 
     /// Creates metadata, as a test or a configuration without discovery would.
-    public init(
+    package init(
         issuer: String,
         authorizationEndpoint: URL,
         tokenEndpoint: URL,
@@ -108,17 +108,17 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
     }
 
     /// Whether the provider accepts DPoP proofs RegState signs: `dpop_signing_alg_values_supported` lists `ES256`.
-    public var offersDPoP: Bool { dpopSigningAlgValuesSupported?.contains("ES256") ?? false }
+    package var offersDPoP: Bool { dpopSigningAlgValuesSupported?.contains("ES256") ?? false }
 
     /// Whether the callback must carry an `iss` parameter equal to the issuer (RFC 9207 §2.4).
-    public var requiresCallbackIssuer: Bool { authorizationResponseIssParameterSupported ?? false }
+    package var requiresCallbackIssuer: Bool { authorizationResponseIssParameterSupported ?? false }
 
     /// The ID token algorithms RegState accepts from this provider: those of RS256, PS256 and ES256 that
     /// `id_token_signing_alg_values_supported` lists, or RS256 alone when discovery is silent (OIDC Discovery §3
     /// makes RS256 the default). `none` and HMAC are never accepted; other listed names are ignored.
     ///
     /// - Throws: ``IDTokenError/unsignedTokensAdvertised`` when the list contains `none`.
-    public func acceptedIDTokenAlgorithms() throws(IDTokenError) -> Set<SignatureAlgorithm> {
+    package func acceptedIDTokenAlgorithms() throws(IDTokenError) -> Set<SignatureAlgorithm> {
         guard let listed = idTokenSigningAlgValuesSupported else { return [.rs256] }
         if listed.contains("none") { throw .unsignedTokensAdvertised }
         let offered: Set<SignatureAlgorithm> = [.rs256, .ps256, .es256]

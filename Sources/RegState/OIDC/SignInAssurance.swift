@@ -15,7 +15,7 @@ public struct SignInAssurance: Sendable, Equatable, Hashable, Codable {
     }
 
     /// The `auth_time` and `acr` of `token`'s claims (an `auth_time` that is not a sane time reads as absent).
-    public init(claimsOf token: JSONWebToken) {
+    package init(claimsOf token: JSONWebToken) {
         authenticatedAt = token.claims["auth_time"]?.dateValue
         acr = token.claims["acr"]?.stringValue
     }

@@ -14,7 +14,7 @@ extension TokenResponse {
     ///   ``OIDCError/server(status:)`` for 5xx and 429, ``OIDCError/unexpectedStatus(_:)`` for another non-2xx,
     ///   ``OIDCError/notTheProvider(status:)`` for an HTML page (a captive portal) with any status,
     ///   ``OIDCError/malformedResponse(_:)`` for another unreadable 2xx.
-    public static func parse(_ response: HTTPResponse) throws(OIDCError) -> TokenResponse {
+    package static func parse(_ response: HTTPResponse) throws(OIDCError) -> TokenResponse {
         let object = try ResponseReading.jsonObject(response, what: "token response")
         guard let accessToken = object["access_token"]?.stringValue, !accessToken.isEmpty else {
             throw .malformedResponse("the token response has no access_token")

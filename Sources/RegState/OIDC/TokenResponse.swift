@@ -4,28 +4,28 @@ import Foundation
 /// token or a one-time code bought.
 ///
 /// Its description, debug description and mirror are redacted: every member but the lifetimes is a credential.
-public struct TokenResponse: Sendable, Equatable {
+package struct TokenResponse: Sendable, Equatable {
     /// The access token.
-    public var accessToken: String
+    package var accessToken: String
     /// The token type: `Bearer` or `DPoP` (see ``parse(_:)`` for how a missing `token_type` is treated).
-    public var tokenType: String
+    package var tokenType: String
     /// Seconds the access token lives, counted from the response, when the provider said.
-    public var expiresIn: TimeInterval?
+    package var expiresIn: TimeInterval?
     /// A refresh token, when one was issued (or rotated). `nil` on refresh means "keep the old one".
-    public var refreshToken: String?
+    package var refreshToken: String?
     /// The ID token (compact JWS), when one was issued.
-    public var idToken: String?
+    package var idToken: String?
     /// The granted scopes, when they differ from the requested ones or the provider always says.
-    public var scope: String?
+    package var scope: String?
     /// Seconds the refresh token lives, from the non-standard `refresh_expires_in` or `refresh_token_expires_in`.
-    public var refreshExpiresIn: TimeInterval?
+    package var refreshExpiresIn: TimeInterval?
     /// When the response arrived, by the device clock: the client that received it sets it, and the lifetimes count
     /// from it (not from when the tokens were stored, after the ID token was validated). `nil` for a response made
     /// or parsed by hand.
-    public var receivedAt: Date?
+    package var receivedAt: Date?
 
     /// Creates a response.
-    public init(accessToken: String, tokenType: String = "Bearer", expiresIn: TimeInterval? = nil,
+    package init(accessToken: String, tokenType: String = "Bearer", expiresIn: TimeInterval? = nil,
                 refreshToken: String? = nil, idToken: String? = nil, scope: String? = nil,
                 refreshExpiresIn: TimeInterval? = nil) {
         self.accessToken = accessToken
@@ -38,22 +38,22 @@ public struct TokenResponse: Sendable, Equatable {
     }
 
     /// Whether the token is bound to a DPoP key (`token_type` `DPoP`, RFC 9449 §5).
-    public var isDPoPBound: Bool { tokenType == "DPoP" }
+    package var isDPoPBound: Bool { tokenType == "DPoP" }
 
     /// The longest access-token lifetime believed: a larger `expires_in` (ten years, say) is clamped to it;
     /// one beyond `RecordedTime`'s range (2^63, 1e308) is refused when the answer is parsed.
-    public static let maximumLifetime: TimeInterval = 366 * 86_400
+    package static let maximumLifetime: TimeInterval = 366 * 86_400
 
     /// The instant the access token expires, counted from `now` (when the response arrived); a lifetime above
     /// ``maximumLifetime`` is clamped to it.
-    public func expiresAt(from now: Date) -> Date? {
+    package func expiresAt(from now: Date) -> Date? {
         expiresIn.map { RecordedTime.expiry(after: min($0, Self.maximumLifetime), from: now) }
     }
 }
 
 extension TokenResponse: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Which members are present and the lifetimes, never a token.
-    public var description: String {
+    package var description: String {
         var parts = ["accessToken: redacted", "tokenType: \(tokenType)"]
         if let expiresIn { parts.append("expiresIn: \(SecondsText.describe(expiresIn))") }
         if refreshToken != nil { parts.append("refreshToken: redacted") }
@@ -64,10 +64,10 @@ extension TokenResponse: CustomStringConvertible, CustomDebugStringConvertible, 
     }
 
     /// The same redacted description.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
     /// A mirror without the tokens, so `dump` and debuggers do not print them either.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: ["tokenType": tokenType, "expiresIn": expiresIn as Any, "scope": scope as Any],
                displayStyle: .struct)
     }

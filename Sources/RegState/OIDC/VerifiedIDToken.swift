@@ -3,18 +3,18 @@ import Foundation
 /// An ID token that passed validation, with the profile read from its claims.
 ///
 /// Its description is redacted: the token is a credential.
-public struct VerifiedIDToken: Sendable, Equatable, CustomStringConvertible {
+package struct VerifiedIDToken: Sendable, Equatable, CustomStringConvertible {
     /// The parsed, verified token (claims and the compact serialization to store).
-    public let token: JSONWebToken
+    package let token: JSONWebToken
     /// The profile decoded from the claims.
-    public let profile: Profile
+    package let profile: Profile
 
     /// Wraps a verified token and its profile.
-    public init(token: JSONWebToken, profile: Profile) {
+    package init(token: JSONWebToken, profile: Profile) {
         self.token = token
         self.profile = profile
     }
 
     /// The subject and issuer; never the token.
-    public var description: String { "VerifiedIDToken(sub: \(profile.subject), iss: \(profile.issuer), redacted)" }
+    package var description: String { "VerifiedIDToken(sub: \(profile.subject), iss: \(profile.issuer), redacted)" }
 }

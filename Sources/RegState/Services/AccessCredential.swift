@@ -5,7 +5,7 @@ import Foundation
 ///
 /// It is the only thing that puts an `Authorization` header on a request, in one function
 /// (`authorizationFields(method:url:dpop:)`), for every caller: ``AuthorizedTransport``, ``RegStateURLProtocol``,
-/// ``RegStateService/authorize(_:policy:)``, ``HTTPRegistrationBackend``, userinfo, Check Registration and ongoing
+/// ``RegStateService/authorize(_:policy:)``, `HTTPRegistrationBackend`, userinfo, Check Registration and ongoing
 /// access. The scheme comes from the same record as the token, so a DPoP-bound token can never go out as `Bearer`.
 ///
 /// ``RegStateService/validAccessToken()`` and ``RegStateService/securityToken()`` hand one out. An app that sends the

@@ -5,7 +5,7 @@ import Foundation
 /// Credentials are bound to the issuer and client id they were issued for. A configuration with another issuer or
 /// client never reads, renews with, revokes or sends them: it starts in Registration Required **D** and the record is
 /// left as it is until a new registration or clear-state replaces it.
-public enum CredentialBindingMismatch: String, Sendable, Equatable, Codable, CaseIterable {
+package enum CredentialBindingMismatch: String, Sendable, Equatable, Codable, CaseIterable {
     /// The credentials were issued by another issuer.
     case issuer
     /// The credentials were issued by this issuer, but to another client id.
@@ -14,7 +14,7 @@ public enum CredentialBindingMismatch: String, Sendable, Equatable, Codable, Cas
     case unproven
 
     /// A sentence for people; names neither the other issuer nor any token.
-    public var sentence: String {
+    package var sentence: String {
         switch self {
         case .issuer: "the stored credentials were issued by another provider (issuer)"
         case .client: "the stored credentials were issued to another client id"

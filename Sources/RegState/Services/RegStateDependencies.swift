@@ -16,7 +16,7 @@ public struct RegStateDependencies: Sendable {
     public var platform: any PlatformService
     /// Where diagnostics go.
     public var logger: any RegStateLogger
-    /// The registration backend; `nil` builds ``HTTPRegistrationBackend`` from the configuration's backend URL.
+    /// The registration backend; `nil` builds `HTTPRegistrationBackend` from the configuration's backend URL.
     public var backend: (any RegistrationBackend)?
 
     /// Creates the dependencies; every one but the store and the journal has a real default.

@@ -28,7 +28,7 @@ extension RegStateService {
     }
 
     /// How many authorized requests wait for a renewed security token now (host mode: for the host's answer).
-    public var heldRequestCount: Int {
+    package var heldRequestCount: Int {
         get async { flights.waiting(.securityToken) }
     }
 

@@ -3,9 +3,9 @@ import Foundation
 /// The registration/auth engine: knows at every moment whether the user is registered and holds a usable session,
 /// and gets them there (the registration design's Reg-State service).
 ///
-/// A thin actor shell around ``RegStateMachine``: every call turns into a ``MachineEvent`` (with, when the effect
-/// needs one, a ``SecretInput`` that is never journaled); the pure transition function gives the new state and the
-/// ``Effect``s to run; the shell journals the event, runs the effects and feeds their results back as events.
+/// A thin actor shell around `RegStateMachine`: every call turns into a `MachineEvent` (with, when the effect
+/// needs one, a `SecretInput` that is never journaled); the pure transition function gives the new state and the
+/// `Effect`s to run; the shell journals the event, runs the effects and feeds their results back as events.
 /// Subscribers receive the lettered ``RegStateEvent``s through ``events()``.
 ///
 /// ```swift
@@ -32,9 +32,9 @@ public actor RegStateService {
     let answers = SingleFlight<Result<AccessTokenAnswer, RegStateServiceError>>()
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
-    public static let subscriberBufferSize = 64
+    package static let subscriberBufferSize = 64
     /// Journal entries kept after the journal's snapshot before compaction folds them into a new snapshot.
-    public static let journalCompactionThreshold = JournalRecorder.compactionThreshold
+    package static let journalCompactionThreshold = JournalRecorder.compactionThreshold
 
     /// Creates the service. Nothing happens until ``start()``.
     public init(configuration: RegStateConfiguration, dependencies: RegStateDependencies) {
@@ -63,7 +63,7 @@ public actor RegStateService {
     // MARK: Observing
 
     /// A stream of lettered events for one subscriber: the latest event first (if any), then every later one, in
-    /// order. A subscriber that falls more than ``subscriberBufferSize`` events behind loses the oldest ones.
+    /// order. A subscriber that falls more than `subscriberBufferSize` events behind loses the oldest ones.
     public func events() -> AsyncStream<RegStateEvent> {
         broadcast.subscribe()
     }
@@ -73,7 +73,7 @@ public actor RegStateService {
 
     /// How many lettered events this service has broadcast since it was created: a short-lived host such as the CLI
     /// waits until its printer has seen this many before it exits, without sleeping.
-    public var emittedEventCount: Int { broadcast.sentCount }
+    package var emittedEventCount: Int { broadcast.sentCount }
 
     /// Starts the service (on first call) and waits until it has settled: D, G, an active session, or an error.
     public func settled() async -> RegState {
@@ -131,13 +131,13 @@ public actor RegStateService {
     // MARK: The journal
 
     /// The journal, oldest first; ``RegStateServiceError/journal(_:)`` when it cannot be read.
-    public func journalEntries() throws(RegStateServiceError) -> [JournalEntry] {
+    package func journalEntries() throws(RegStateServiceError) -> [JournalEntry] {
         try readingJournal { () throws(JournalError) in try recorder.entries() }
     }
 
     /// How many journal lines ``journalEntries()`` leaves out because they cannot be read (damaged, out of range, or
     /// a newer version's), so a tool can say so instead of showing a shorter history as if it were whole.
-    public func unreadableJournalEntryCount() throws(RegStateServiceError) -> Int {
+    package func unreadableJournalEntryCount() throws(RegStateServiceError) -> Int {
         try readingJournal(recorder.unreadableEntryCount)
     }
 

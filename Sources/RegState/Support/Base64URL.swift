@@ -6,7 +6,7 @@ import Foundation
 /// Decoding is strict, as a JWS verifier must be: only the 64 characters of the URL-safe alphabet, no `=` padding,
 /// no whitespace, no length that leaves a lone character, and no stray bits in the last character (so each byte
 /// string has exactly one encoding and a token cannot be altered without changing its bytes).
-public enum Base64URL {
+package enum Base64URL {
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// 255 for bytes outside the alphabet, otherwise the 6-bit value.
@@ -17,12 +17,12 @@ public enum Base64URL {
     }()
 
     /// Encodes bytes as unpadded base64url text.
-    public static func encode(_ data: Data) -> String {
+    package static func encode(_ data: Data) -> String {
         String(decoding: encodeBytes(data), as: UTF8.self)
     }
 
     /// Encodes bytes as unpadded base64url, ASCII bytes out.
-    public static func encodeBytes(_ data: some Collection<UInt8>) -> [UInt8] {
+    package static func encodeBytes(_ data: some Collection<UInt8>) -> [UInt8] {
         let input = Array(data)
         var output: [UInt8] = []
         output.reserveCapacity((input.count * 4 + 2) / 3)
@@ -48,14 +48,14 @@ public enum Base64URL {
     }
 
     /// Decodes strict unpadded base64url text; `nil` when it is not.
-    public static func decode(_ text: String) -> Data? {
+    package static func decode(_ text: String) -> Data? {
         var text = text
         return text.withUTF8 { decode(bytes: $0) }.map { Data($0) }
     }
 
     /// Decodes strict unpadded base64url from ASCII bytes; `nil` for padding, a character outside the alphabet, a
     /// length of 4n+1, or non-zero bits left over in the last character.
-    public static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    package static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         let remainder = input.count % 4
         guard remainder != 1 else { return nil }
         var output = [UInt8](repeating: 0, count: input.count / 4 * 3 + max(remainder - 1, 0))

@@ -7,22 +7,22 @@ import Foundation
 /// - ``keySet``: 256 KiB, depth 16 — a JWKS (room for dozens of keys with certificate chains).
 /// - ``joseSegment``: 16 KiB, depth 16 — a decoded JOSE header or JWT claims set (the compact token itself is
 ///   limited to ``JSONWebToken/maximumCompactLength``).
-public struct JSONLimits: Sendable, Equatable {
+package struct JSONLimits: Sendable, Equatable {
     /// The longest input accepted, in bytes.
-    public var maximumBytes: Int
+    package var maximumBytes: Int
     /// The deepest nesting of objects and arrays accepted (a scalar is depth 0, `{}` is depth 1).
-    public var maximumDepth: Int
+    package var maximumDepth: Int
 
     /// Creates limits.
-    public init(maximumBytes: Int, maximumDepth: Int) {
+    package init(maximumBytes: Int, maximumDepth: Int) {
         self.maximumBytes = maximumBytes
         self.maximumDepth = maximumDepth
     }
 
     /// Provider answers (token, discovery, userinfo, revocation metadata): 1 MiB, depth 32.
-    public static let responseBody = JSONLimits(maximumBytes: 1 << 20, maximumDepth: 32)
+    package static let responseBody = JSONLimits(maximumBytes: 1 << 20, maximumDepth: 32)
     /// A JWK Set: 256 KiB, depth 16.
-    public static let keySet = JSONLimits(maximumBytes: 256 << 10, maximumDepth: 16)
+    package static let keySet = JSONLimits(maximumBytes: 256 << 10, maximumDepth: 16)
     /// A JOSE header or JWT claims set: 16 KiB, depth 16.
-    public static let joseSegment = JSONLimits(maximumBytes: 16 << 10, maximumDepth: 16)
+    package static let joseSegment = JSONLimits(maximumBytes: 16 << 10, maximumDepth: 16)
 }

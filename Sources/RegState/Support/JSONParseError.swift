@@ -1,6 +1,6 @@
 import Foundation
 
-/// Why bytes were refused as JSON by ``JSONValue/parse(_:limits:)``.
+/// Why bytes were refused as JSON by `JSONValue.parse(_:limits:)`.
 ///
 /// Cases name what was wrong and where (a byte offset), never the content: the bytes may be a token or a response
 /// that carries one. Only a duplicate member's name is kept, cut to 64 characters, because it names the mistake.

@@ -104,7 +104,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     ///   - data: the JSON text, UTF-8.
     ///   - limits: the size and depth bounds; ``JSONLimits/responseBody`` by default.
     /// - Throws: ``JSONParseError`` naming what was wrong and where, never the content.
-    public static func parse(_ data: Data, limits: JSONLimits = .responseBody) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ data: Data, limits: JSONLimits = .responseBody) throws(JSONParseError) -> JSONValue {
         guard data.count <= limits.maximumBytes else { throw .tooLarge(limit: limits.maximumBytes) }
         let result: Result<JSONValue, JSONParseError> = data.withUnsafeBytes { raw in
             parse(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: limits.maximumDepth)
@@ -123,7 +123,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     /// The value as compact JSON text with sorted keys, so equal values serialise identically: the bytes `JSONEncoder`
     /// writes with `.sortedKeys` and `.withoutEscapingSlashes`, or `null` for a value holding an infinity or NaN.
-    public func serialized() -> Data {
+    package func serialized() -> Data {
         var text = JSONText()
         return text.value(self) ? text.data : Data("null".utf8)
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where an estimate of the provider's clock came from (``MachineEvent/clockOffsetObserved(seconds:source:)``).
-public enum ClockOffsetSource: String, Sendable, Equatable, Codable {
+package enum ClockOffsetSource: String, Sendable, Equatable, Codable {
     /// The HTTP `Date` header of the provider's answers (RFC 9110 §6.6.1).
     case dateHeader
     /// The `iat` of an ID token fresh from the provider's token endpoint, used when its answers carry no `Date`
@@ -10,5 +10,5 @@ public enum ClockOffsetSource: String, Sendable, Equatable, Codable {
 
     /// The change in the estimated offset (seconds) from which the journal records it again: smaller changes are
     /// the network's and the header's jitter, not news.
-    public static let journalThreshold: TimeInterval = 60
+    package static let journalThreshold: TimeInterval = 60
 }

@@ -7,21 +7,21 @@ import RegState
 ///
 /// The checks run in that order and the first failure is reported, before any claim is read. Keys come from the
 /// pinned ``keys`` first; an allow-listed `jku` is fetched only when the pinned set has no key with the `kid`.
-public struct JWSVerifier: Sendable {
+package struct JWSVerifier: Sendable {
     /// The algorithms accepted: PS512 alone unless the app widens it, explicitly. `none` and HMAC cannot be
     /// expressed, so they are never accepted. A key that names its `alg` verifies that algorithm only.
-    public var allowedAlgorithms: Set<SignatureAlgorithm>
+    package var allowedAlgorithms: Set<SignatureAlgorithm>
     /// The provider's keys, pinned in the app.
-    public var keys: JSONWebKeySet
+    package var keys: JSONWebKeySet
     /// The key-set URLs a `jku` header may name; compared by scheme, host, port and path.
-    public var allowedKeySetURLs: [URL]
+    package var allowedKeySetURLs: [URL]
     /// The provider that checks signatures.
-    public var crypto: any CryptoProvider
+    package var crypto: any CryptoProvider
 
     /// Creates a verifier over the pinned `keys`. `allowedAlgorithms` is PS512 only by default; widening it (adding
     /// RS256, say) is an explicit choice: then an answer in any listed algorithm verifies against a pinned key that
     /// carries no `alg`. No `jku` is followed by default.
-    public init(keys: JSONWebKeySet, allowedAlgorithms: Set<SignatureAlgorithm> = [.ps512],
+    package init(keys: JSONWebKeySet, allowedAlgorithms: Set<SignatureAlgorithm> = [.ps512],
                 allowedKeySetURLs: [URL] = [], crypto: any CryptoProvider = SystemCrypto()) {
         self.keys = keys
         self.allowedAlgorithms = allowedAlgorithms
@@ -32,7 +32,7 @@ public struct JWSVerifier: Sendable {
     /// Verifies `compact` against the pinned keys only (an allow-listed `jku` is accepted but not fetched).
     ///
     /// - Throws: ``JWSRejection`` for the first check that fails.
-    public func verify(_ compact: String) throws(JWSRejection) -> JSONWebToken {
+    package func verify(_ compact: String) throws(JWSRejection) -> JSONWebToken {
         let jws = try Self.parse(compact)
         let (algorithm, keyID) = try checkHeader(jws)
         guard let jwk = keys.key(withID: keyID) else { throw .unknownKeyID(keyID) }
@@ -44,7 +44,7 @@ public struct JWSVerifier: Sendable {
     /// not have the `kid`. A `jku` off the allow-list is refused before anything is fetched.
     ///
     /// - Throws: ``JWSRejection`` for the first check that fails.
-    public func verify(
+    package func verify(
         _ compact: String, fetchKeySet: @Sendable (URL) async throws(JWSRejection) -> JSONWebKeySet
     ) async throws(JWSRejection) -> JSONWebToken {
         let jws = try Self.parse(compact)
@@ -59,7 +59,7 @@ public struct JWSVerifier: Sendable {
     }
 
     /// Whether `url` is on the `jku` allow-list.
-    public func allows(keySetURL url: URL) -> Bool {
+    package func allows(keySetURL url: URL) -> Bool {
         allowedKeySetURLs.contains { Self.sameLocation($0, url) }
     }
 
