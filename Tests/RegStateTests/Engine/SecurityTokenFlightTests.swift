@@ -39,4 +39,15 @@ struct SecurityTokenFlightTests {
         clock.advance(by: 31)
         #expect(await flight.admit(rejected: "token-a") == .start, "not for a day")
     }
+
+    @Test("a failed renewal kept for its token's callers does not answer them after the clock was set back: its held rejection's time no longer measures from now")
+    func settledFailureAfterTheClockWentBack() async throws {
+        let clock = ManualClock()
+        let flight = SecurityTokenFlight(clock: clock)
+        #expect(await flight.admit(rejected: "token-a") == .start)
+        await flight.finish(.failure(.rejectionHeld(until: clock.now().addingTimeInterval(60))))
+        #expect(await flight.admit(rejected: "token-a") == .wait, "the kept failure answers at once")
+        clock.advance(by: -600)
+        #expect(await flight.admit(rejected: "token-a") == .exhausted, "the in-memory backoff only, cut to it from now")
+    }
 }

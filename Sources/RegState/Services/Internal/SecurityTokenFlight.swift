@@ -24,8 +24,9 @@ actor SecurityTokenFlight {
     private let flight = SingleFlight<Answer>()
     /// The digest of the token whose renewal is pending, where its answer goes, and the flight that hands it out.
     private var pending: (digest: Int, answer: OnceValue<Answer>, flight: Task<Answer, Never>)?
-    /// The last result, for the token it answered; a failure stands until the backoff has passed.
-    private var settled: (digest: Int, result: Answer, until: Date)?
+    /// The last result, for the token it answered, and when a failure came; a failure stands until the backoff has
+    /// passed.
+    private var settled: (digest: Int, result: Answer, until: Date, at: Date)?
     private var backoff = RejectionBackoff()
     /// How many callers wait for the renewal now.
     private(set) var waiting = 0
@@ -58,7 +59,10 @@ actor SecurityTokenFlight {
         if pending != nil { return .wait }
         // A settled failure answers its token's callers until its hold ends, never longer than the longest hold from
         // now (the clock may have been set back since).
-        if let settled, settled.digest == digest, now < settled.until,
+        // Not after the clock was set back since it came: its times (a held rejection's `until`) no longer measure
+        // from now, and a new attempt reads the hold from the store, cut to its backoff (seed 10090006337: a
+        // `rejectionHeld` 842 s ahead handed out again, its hold's backoff 60 s).
+        if let settled, settled.digest == digest, now < settled.until, now >= settled.at,
            settled.until.timeIntervalSince(now) <= RejectionHold.longest { return .wait }
         if backoff.isExhausted(digest: digest, at: now) { return .exhausted }
         let answer = OnceValue<Answer>()
@@ -93,10 +97,12 @@ actor SecurityTokenFlight {
     func finish(_ result: Answer) {
         if let pending {
             switch result {
-            case .success: settled = (pending.digest, result, .distantFuture)
+            case .success: settled = (pending.digest, result, .distantFuture, .distantPast)
             // A failure (offline, ended) answers this token's callers until the backoff has passed, then the next
             // rejection asks again.
-            case .failure: settled = (pending.digest, result, backoff.holdOff(digest: pending.digest, at: clock.now()))
+            case .failure:
+                let now = clock.now()
+                settled = (pending.digest, result, backoff.holdOff(digest: pending.digest, at: now), now)
             }
         }
         let answer = pending?.answer
