@@ -65,4 +65,14 @@ struct RejectingBackendWorldTests {
                                                        "--world", "rejecting"])
         #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
     }
+
+    /// A seed a three-minute campaign of this world on the Keychain disk (f099649) found, the engine's
+    /// (rejection-hold-bound): a failed security-token renewal settled with `rejectionHeld(until:)` answered its token's
+    /// callers again after the clock was set back 787 s, 842 s ahead of now with a hold whose backoff was 60 s.
+    @Test("Given a settled held rejection and the clock set back since, when the rejecting world runs on the Keychain, then no rejection is held longer than its backoff")
+    func settledHoldAfterSetBack() async throws {
+        let outcome = try await SimulationProcess.run(["--seed", "10090006337", "--steps", "40", "--processes", "2",
+                                                       "--disk", "keychain", "--world", "rejecting"])
+        #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
+    }
 }

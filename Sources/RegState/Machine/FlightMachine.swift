@@ -29,8 +29,9 @@ struct FlightMachine<Waiter> {
     private struct Flight {
         /// The renewal running (its generation, the digest of the token it replaces, who waits); `nil`: idle.
         var running: (generation: Int, digest: Int?, waiters: [(id: Int, waiter: Waiter)])?
-        /// The last result, for the token it answered, and until when it stands (a failure until its backoff).
-        var settled: (digest: Int?, answer: Answer, until: Date)?
+        /// The last result, for the token it answered, until when it stands (a failure until its backoff), and when it
+        /// came.
+        var settled: (digest: Int?, answer: Answer, until: Date, at: Date)?
         /// The last token held off after a failed renewal, and its hold (the latest of the chain).
         var backoff: (digest: Int?, hold: RejectionHold)?
         /// When the user's "retry" or the host's "connectivity is back" last cut a stored transient hold short.
@@ -64,7 +65,10 @@ struct FlightMachine<Waiter> {
         if kind == .securityToken {
             // A settled failure answers its token's callers until its hold ends, never longer than the longest hold
             // from now (the clock may have been set back since).
-            if let settled = security.settled, settled.digest == digest, now < settled.until,
+            // Not after the clock was set back since it came: its times (a held rejection's `until`) no longer measure
+            // from now, and the backoff below (or a new attempt that reads the stored hold) is cut to its length from
+            // now (seed 10090006337: a `rejectionHeld` 842 s ahead handed out again, its hold's backoff 60 s).
+            if let settled = security.settled, settled.digest == digest, now < settled.until, now >= settled.at,
                settled.until.timeIntervalSince(now) <= RejectionHold.longest {
                 return .answer(settled.answer)
             }
@@ -125,16 +129,16 @@ struct FlightMachine<Waiter> {
     mutating func land(_ kind: TokenCarrier, _ answer: Answer, generation: Int? = nil, at now: Date) -> [Waiter] {
         guard let running = self[kind].running, generation.map({ $0 == running.generation }) ?? true else { return [] }
         self[kind].running = nil
-        self[kind].settled = (running.digest, answer, now)
+        self[kind].settled = (running.digest, answer, now, now)
         if kind == .securityToken {
             switch answer {
             case .success:
-                security.settled = (running.digest, answer, .distantFuture)
+                security.settled = (running.digest, answer, .distantFuture, now)
                 security.backoff = nil
             case .failure:
                 let hold = RejectionHold.after(security.backoff?.hold, at: now)
                 security.backoff = (running.digest, hold)
-                security.settled = (running.digest, answer, hold.until)
+                security.settled = (running.digest, answer, hold.until, now)
             }
         }
         return running.waiters.map(\.waiter)

@@ -88,6 +88,13 @@ struct FlightMachineTests {
              .admit(.securityToken, "a", at: -86_400, .exhausted),
              .admit(.securityToken, "a", at: -86_400 + 31, .start(generation: 2))]
         },
+        Row(name: "given a failure kept for its token's callers, when the clock is set back within the longest hold, then it answers no more: the backoff from now decides") {
+            [.admit(.securityToken, "a", at: 0, .start(generation: 1)),
+             .land(.securityToken, .failure(offline), generation: 1, at: 0, []),
+             .admit(.securityToken, "a", at: 10, .answer(.failure(offline))),
+             .admit(.securityToken, "a", at: -600, .exhausted),
+             .admit(.securityToken, "a", at: -600 + 31, .start(generation: 2))]
+        },
         Row(name: "given waiters, when one is cancelled, then only the others are answered") {
             [.admit(.securityToken, "a", at: 0, .start(generation: 1)), .wait(.securityToken, 1, nil),
              .wait(.securityToken, 2, nil), .cancel(.securityToken, 1, true), .cancel(.securityToken, 1, false),
