@@ -40,6 +40,10 @@ extension SimulationRun {
         guard var service = slots[index].service, let audit = forgeryAudit else { return }
         let mishaps = ledger.diskMishapCount
         ledger.note("act   user registers on slot \(index), forged redirects first")
+        // A logout or clear-state that returns from here on may have ended this login: one still in flight when the
+        // registration began reaches the store after its pending login was written (seed 10200003087: a clear-state
+        // asked for a step earlier removed it before the first forged redirect was handed in).
+        let traced = ledger.trace.count
         loggedOut = false
         registrationsInFlight += 1
         grantCapableCalls += 1
@@ -56,7 +60,6 @@ extension SimulationRun {
         let relaunchBefore: Int? = worldRandom.chance(40) ? worldRandom.below(forgeries + 1) : nil
         // A relaunch forgets the login held in memory, and the new process would take whichever login is stored.
         let competing = relaunchBefore == nil ? await beginCompetingLogin(besides: index) : nil
-        let traced = ledger.trace.count
         var uncounted = 0
         for attempt in 0...forgeries {
             if attempt == relaunchBefore {

@@ -52,4 +52,15 @@ struct ForgedRedirectWorldTests {
         let outcome = try await SimulationProcess.run(["--seed", "\(seed)", "--world", "forged"])
         #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
     }
+
+    /// A seed the ten-minute campaign of every world found (harness): a clear-state asked for a step before the
+    /// registration was still in flight when the login began, removed its pending login before the first forged
+    /// redirect was handed in, and the check took that redirect's `noPendingLogin` for a refusal that ended the login;
+    /// the check now counts every logout or clear-state that returned since the registration began.
+    @Test("Given a clear-state still in flight when a login begins on the shared session, when a forged redirect then finds no login, then that is the clear-state's doing, not the refusal's")
+    func clearStateBeforeTheFirstForgery() async throws {
+        let outcome = try await SimulationProcess.run(["--seed", "10200003087", "--steps", "40", "--processes", "2",
+                                                       "--disk", "shared-session", "--world", "forged"])
+        #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
+    }
 }
