@@ -263,6 +263,9 @@ extension SimulationRun {
         // A registration whose process died before confirming left its provisional tokens: a logout leaves another
         // process's registration alone, and the next launch removes them. clear-state removes them too.
         abandonedProvisional = removingEverything ? nil : disk.peek("credentials").flatMap { Self.isProvisional($0) ? $0 : nil }
+        // Its DPoP key too: the next launch removes the provisional record, and the key on disk is still that
+        // registration's, not the ended session's (seed 10600007205: the launch that removed the record crashed).
+        abandonedDPoPKey = abandonedProvisional == nil ? nil : disk.peek(DPoPKeyStore.recordKey)
         // dpop-key-rotates: the next registration must prove with a new key.
         network.dpop.sessionEnded()
         checkNoTokenOnDisk("after logout")

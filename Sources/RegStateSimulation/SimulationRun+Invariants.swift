@@ -169,7 +169,7 @@ extension SimulationRun {
         if disk.peek("credentials") != nil {
             ledger.violation("logout-clears", "credentials on disk \(context)")
         }
-        if disk.peek(DPoPKeyStore.recordKey) != nil {
+        if let key = disk.peek(DPoPKeyStore.recordKey), key != abandonedDPoPKey {
             ledger.violation("logout-clears", "the DPoP key is still on disk \(context)")
         }
     }

@@ -61,6 +61,8 @@ public actor SimulationRun {
     /// completed: not the ended session's (a process's logout leaves another's registration alone), and removed by
     /// the next launch. Only these exact bytes are excused.
     var abandonedProvisional: Data?
+    /// The DPoP key on disk when ``abandonedProvisional`` was left: that registration's, not the ended session's.
+    var abandonedDPoPKey: Data?
     /// Registrations started and not yet ended.
     var registrationsInFlight = 0
     let startedAt: Date

@@ -32,4 +32,15 @@ struct TogetherWorldTests {
         }
         #expect(raced, "no step where one process renewed and another was served without a grant")
     }
+
+    /// A seed the ten-minute campaign of every world found on the shared session (the check's): slot 2's registration
+    /// stored its provisional record and DPoP key and its process died; slot 0's forced logout left them (another
+    /// process's registration), and the next launch of slot 2 crashed while removing the record, leaving the key. The
+    /// key is that dead registration's, not the ended session's: it is excused with its record.
+    @Test("Given a dead registration's provisional record and key on the shared store, when another process logs out and the next launch removes the record, then the key left is not the ended session's")
+    func abandonedRegistrationKey() async throws {
+        let outcome = try await SimulationProcess.run(["--seed", "10600007205", "--steps", "40", "--processes", "3",
+                                                       "--disk", "shared-session", "--world", "together"])
+        #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
+    }
 }
