@@ -7,7 +7,7 @@ import RegState
 ///   announced one, or 5 s, plus 5 s for every `slow_down` delivered);
 /// - `device-poll-expired`: never at or after the code's expiry (`expires_in` from the answer's delivery);
 /// - `device-answer-once`: after a token answer was delivered for a code, no further poll of it (unless a disk mishap
-///   since may have taken the process before it removed its record), and never a second token answer;
+///   or a process end since may have taken the process before it removed its record), and never a second token answer;
 /// - `device-resumes`: no device authorization request while an unexpired one is pending in the store (a relaunch,
 ///   or a second process, takes the pending one up).
 /// The device codes themselves are kept here, in memory only, so that the end of the run can check that none reached
@@ -31,10 +31,11 @@ final class DeviceAudit: @unchecked Sendable {
         var expiresAt: Date
         var lastPoll: Date?
         var tokenAnswers = 0
-        /// The disk mishaps counted when the token answer was delivered: a crash since may have taken the process
-        /// before it removed the pending record, and the next one can only poll again (the provider refuses the
-        /// used code, RFC 8628 §3.5; seed 10510034351: a crash right after the answer, on the Keychain disk).
-        var mishapsAtAnswer: Int?
+        /// The disk mishaps and process ends counted when the token answer was delivered: a crash since may have
+        /// taken the process before it removed the pending record, and the next one can only poll again (the
+        /// provider refuses the used code, RFC 8628 §3.5; seeds 10510034351, a crash during the next write, and
+        /// 10910007653, the process crashed right after the answer, both on the Keychain disk).
+        var mishapsAtAnswer: (mishaps: Int, ends: Int)?
         /// The disk mishaps counted when each `slow_down` was delivered: a failed write of a widened interval excuses
         /// a later poll at the interval without it (the process that knew it died with it, or stopped polling), and
         /// a later `slow_down` does not bring the lost widening back.
@@ -79,11 +80,13 @@ final class DeviceAudit: @unchecked Sendable {
         guard SimulatedNetwork.formValue("grant_type", in: request) == "urn:ietf:params:oauth:grant-type:device_code",
               let code = SimulatedNetwork.formValue("device_code", in: request) else { return }
         let mishaps = ledger.diskMishapCount
+        let ends = ledger.processEndCount
         lock.withLock {
             polls += 1
             guard var authorization = authorizations[code] else { return }
             defer { authorizations[code] = authorization }
-            if authorization.tokenAnswers > 0, authorization.mishapsAtAnswer == mishaps {
+            if authorization.tokenAnswers > 0, let mark = authorization.mishapsAtAnswer, mark.mishaps == mishaps,
+               mark.ends == ends {
                 ledger.violation("device-answer-once", "\(label): a poll after the code's token answer was delivered")
             }
             if now >= authorization.expiresAt {
@@ -116,13 +119,14 @@ final class DeviceAudit: @unchecked Sendable {
         guard SimulatedNetwork.formValue("grant_type", in: request) == "urn:ietf:params:oauth:grant-type:device_code",
               let code = SimulatedNetwork.formValue("device_code", in: request) else { return }
         let mishaps = ledger.diskMishapCount
+        let ends = ledger.processEndCount
         lock.withLock {
             guard var authorization = authorizations[code] else { return }
             defer { authorizations[code] = authorization }
             if response.status == 200 {
                 tokenAnswers += 1
                 authorization.tokenAnswers += 1
-                authorization.mishapsAtAnswer = mishaps
+                authorization.mishapsAtAnswer = (mishaps, ends)
                 if authorization.tokenAnswers > 1 {
                     ledger.violation("device-answer-once", "\(label): a second token answer for one device code")
                 }

@@ -215,6 +215,8 @@ public final class Ledger: @unchecked Sendable {
     func diskMishap() { lock.withLock { diskMishaps += 1 } }
     /// A process ended (crashed, or relaunched): what it received and had not stored is gone with it.
     func processEnded() { lock.withLock { processEnds += 1 } }
+    /// How many processes ended (crashed, or relaunched).
+    var processEndCount: Int { lock.withLock { processEnds } }
     /// A request of process `process` got an answer (from the server or a proxy): the device was online.
     func delivered(by process: Int) { lock.withLock { deliveredBy[process, default: 0] += 1 } }
     /// How many requests of process `process` got an answer.
