@@ -247,30 +247,6 @@ extension SimulationRun {
         }
     }
 
-    /// A logout, forced logout or clear-state returned: from now on no token may reach the disk until someone
-    /// registers again.
-    func loggedOutCompleted(by service: RegStateService, removingEverything: Bool = false) {
-        // A process that ended meanwhile completed nothing on disk.
-        guard let index = slots.firstIndex(where: { $0.service === service }),
-              liveness.isAlive(slots[index].incarnation) else { return }
-        // The other client's process (the another-client world) never holds a session (the provider does not know
-        // its client): its logout ends only what it holds, and the world client's record is not its to remove
-        // (issuer-client-binding; seed 8280003082). Its clear-state wipes the store, as clear-state does.
-        if isAnotherClient(index), !removingEverything { return }
-        // A registration running meanwhile (in another process) may store tokens again: that is not a comeback.
-        guard registrationsInFlight == 0 else { return }
-        loggedOut = true
-        // A registration whose process died before confirming left its provisional tokens: a logout leaves another
-        // process's registration alone, and the next launch removes them. clear-state removes them too.
-        abandonedProvisional = removingEverything ? nil : disk.peek("credentials").flatMap { Self.isProvisional($0) ? $0 : nil }
-        // Its DPoP key too: the next launch removes the provisional record, and the key on disk is still that
-        // registration's, not the ended session's (seed 10600007205: the launch that removed the record crashed).
-        abandonedDPoPKey = abandonedProvisional == nil ? nil : disk.peek(DPoPKeyStore.recordKey)
-        // dpop-key-rotates: the next registration must prove with a new key.
-        network.dpop.sessionEnded()
-        checkNoTokenOnDisk("after logout")
-    }
-
     func registrationEnded() { registrationsInFlight -= 1 }
 
     /// The social registration on slot `index` (when it is not active), through the faulty network.

@@ -159,27 +159,6 @@ extension SimulationRun {
         ledger.violation("refresh-token-kept", "a confirmed session's record on disk holds no refresh token")
     }
 
-    /// logout-clears: after a logout, forced logout or clear-state, no token of the session is on disk, and no
-    /// renewal that was in flight brings one back.
-    func checkNoTokenOnDisk(_ context: String) {
-        // A locked device refused the removal: the record stays until a process removes it after the
-        // unlock; the session it holds ends at its next server contact.
-        if disk.removalRefusedByDevice { return }
-        if let abandoned = abandonedProvisional, disk.peek("credentials") == abandoned { return }
-        if disk.peek("credentials") != nil {
-            ledger.violation("logout-clears", "credentials on disk \(context)")
-        }
-        if let key = disk.peek(DPoPKeyStore.recordKey), key != abandonedDPoPKey {
-            ledger.violation("logout-clears", "the DPoP key is still on disk \(context)")
-        }
-    }
-
-    /// Whether `record` (the credentials record's bytes) holds provisional tokens: a registration's, awaiting its
-    /// confirmation, never a session.
-    static func isProvisional(_ record: Data) -> Bool {
-        (try? JSONValue.parse(record))?["stage"]?.stringValue == "provisional"
-    }
-
     /// Whether the provider would renew with the refresh token on disk now.
     func storedSessionIsHonoured() async -> Bool {
         guard let token = Ledger.refreshToken(in: disk.peek("credentials")) else { return false }
