@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateTestSupport
 import RegStateSimulator
 import Testing
 
@@ -49,7 +50,7 @@ struct DiscoveryTests {
         let now = harness.clock.now().timeIntervalSince1970
         #expect(jwt.issuer == "https://idp.regstate.sim")
         #expect(jwt.audience == ["regstate-cli"])
-        #expect(jwt.authorizedParty == nil)  // one audience: no azp, as real providers issue it
+        #expect(jwt.claims["azp"] == nil)  // one audience: no azp, as real providers issue it
         #expect(jwt.nonce == "nonce-456")
         #expect(jwt.subject == (await harness.simulator.user(email: "alice@example.com"))?.subject)
         #expect(jwt.claims["email"] == "alice@example.com")

@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateTestSupport
 import RegStateTesting
 import RegStateSimulator
 import Testing

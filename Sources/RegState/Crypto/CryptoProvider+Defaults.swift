@@ -1,8 +1,6 @@
 import Foundation
 
-// Defaults for the requirements added to `CryptoProvider` after its first release, so a provider written before
-// (a test double, an app's own) keeps compiling: ready keys fall back to the per-call `verify`, and the P-256
-// operations report that the provider has none.
+// Defaults for the requirements added after the first release, so an older provider keeps compiling.
 
 extension CryptoProvider {
     /// A ready key that calls this provider's per-call `verify` each time.
@@ -36,8 +34,7 @@ extension CryptoProvider {
     }
 }
 
-/// A ready key that is only the material and the provider: each verification goes through the provider's per-call
-/// `verify`. What providers without a faster form (and the Apple backend) use.
+/// A ready key that verifies through the provider's per-call `verify` (providers without a faster form).
 struct ProviderVerificationKey: VerificationKey {
     let provider: any CryptoProvider
     let material: PublicKeyMaterial

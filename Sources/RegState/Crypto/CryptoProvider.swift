@@ -1,9 +1,7 @@
 import Foundation
 
-/// The cryptography RegState needs, behind one seam: SHA-256, HMAC-SHA-256, random bytes and RSA signatures.
-///
-/// The default, ``SystemCrypto``, uses the system's libcrypto on Linux and CryptoKit/Security on Apple platforms, so
-/// the package links nothing else. Tests and the simulator use the same implementation.
+/// The cryptography RegState needs, behind one seam: SHA-256, HMAC-SHA-256, random bytes, RSA and ES256 signatures.
+/// The default is ``SystemCrypto``.
 public protocol CryptoProvider: Sendable {
     /// The SHA-256 digest of `data`.
     func sha256(_ data: Data) -> Data
@@ -23,8 +21,7 @@ public protocol CryptoProvider: Sendable {
     /// The public half of `privateKey`.
     func publicKey(of privateKey: RSAPrivateKey) throws(CryptoError) -> RSAPublicKey
 
-    // Added for ES256 and for verifying many tokens with one parsed key; each has a default in
-    // `CryptoProvider+Defaults.swift`, so providers written before keep compiling.
+    // Each requirement below has a default in `CryptoProvider+Defaults.swift`, so older providers keep compiling.
 
     /// A public key parsed once into the provider's ready form, to verify many signatures without re-reading it.
     ///
@@ -58,9 +55,6 @@ public enum SignatureAlgorithm: String, Sendable, Equatable, Codable, CaseIterab
     case ps512 = "PS512"
     /// ECDSA over P-256 with SHA-256 (RFC 7518 §3.4); signatures are `r || s`, 64 bytes.
     case es256 = "ES256"
-
-    /// The RSA algorithms (RS256, PS256, PS512): those the RSA `sign`/`verify` requirements take.
-    package static let rsaAlgorithms: [SignatureAlgorithm] = [.rs256, .ps256, .ps512]
 
     /// Whether the algorithm signs with an RSA key.
     package var isRSA: Bool { self != .es256 }

@@ -1,8 +1,6 @@
 import Foundation
 
-// RSA keys to and from PEM (RFC 7468) and JWK (RFC 7518 §6.3), in pure DER so that every platform reads the same
-// formats the same way: an app's signing key usually arrives as PEM from its developer portal, a provider's public key
-// as PEM or as a JWK.
+// RSA keys to and from PEM (RFC 7468) and JWK (RFC 7518 §6.3), in pure DER so that every platform reads them alike.
 
 extension RSAPublicKey {
     /// Reads an RSA public key from PEM: `PUBLIC KEY` (X.509 SubjectPublicKeyInfo) or `RSA PUBLIC KEY` (PKCS #1).

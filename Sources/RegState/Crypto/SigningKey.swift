@@ -9,8 +9,7 @@ public protocol SigningKey: Sendable {
     func sign(message: Data) throws(CryptoError) -> Data
 }
 
-/// A ready key that is only the material and the provider: each signature goes through the provider's per-call
-/// `sign(message:privateKey:)`. What providers without a faster form (and the Apple backend) use.
+/// A ready key that signs through the provider's per-call `sign(message:privateKey:)`.
 struct ProviderSigningKey: SigningKey {
     let provider: any CryptoProvider
     let privateKey: P256PrivateKey

@@ -7,10 +7,8 @@ import Foundation
 import Security
 #endif
 
-// CryptoKit for hashing and HMAC, Security for random bytes and RSA. Security imports and exports RSA keys as
-// PKCS #1 DER, the same form ``RSAPrivateKey`` holds and ``DER`` builds for public keys. Security's `CFError`
-// out-parameters are passed `nil`: the result alone says whether a call failed, and the error was never read.
-// Not run on Linux, where RegState is built and tested: type-checked there against stubs (Tests/AppleTypeCheck).
+// CryptoKit for hashing and HMAC, Security for random bytes and RSA (PKCS #1 DER, the form ``RSAPrivateKey``
+// holds). `CFError` out-parameters are `nil`: the result alone says whether a call failed. Type-checked on Linux.
 
 extension SystemCrypto {
     /// The SHA-256 digest of `data`, from CryptoKit.

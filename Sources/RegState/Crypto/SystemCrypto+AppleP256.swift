@@ -4,10 +4,8 @@ import CryptoKit
 #endif
 import Foundation
 
-// ES256 on Apple platforms through CryptoKit, whose raw signature form is already JOSE's `r || s`; the key in
-// software (PKCS #8) or in the Secure Enclave (its data representation), as ``SystemCrypto/p256Keys`` chooses.
-// Not run on Linux, where RegState is built and tested: type-checked there against stubs (Tests/AppleTypeCheck).
-// Ready keys use the default (per-call verification): CryptoKit keys are cheap to rebuild from their bytes.
+// ES256 through CryptoKit, whose raw signature form is already JOSE's `r || s`; the key in software or in the Secure
+// Enclave. Ready keys use the default (CryptoKit keys are cheap to rebuild). Type-checked on Linux.
 
 extension SystemCrypto {
     /// Whether `signature` (JOSE `r || s`) is a valid ES256 signature of `message` by `publicKey`, from CryptoKit.

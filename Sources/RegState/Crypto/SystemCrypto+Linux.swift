@@ -6,9 +6,8 @@ import Foundation
 // thread's error queue is cleared after a failed call so a later, unrelated call never reports a stale error.
 
 extension SystemCrypto {
-    /// SHA-256 fetched from the default provider once (an implicit fetch on every `EVP_sha256()` digest costs more
-    /// than hashing a short message); `nil` if the fetch failed, then `EVP_sha256()` is used. Never freed, never
-    /// modified: libcrypto allows sharing a fetched `EVP_MD` across threads.
+    /// SHA-256 fetched once (an implicit fetch per `EVP_sha256()` digest costs more than hashing a short message);
+    /// never freed or modified, which libcrypto allows sharing across threads.
     nonisolated(unsafe) static let sha256Type: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
 
     /// The SHA-256 digest of `data`, from `EVP_Digest`.
@@ -32,16 +31,14 @@ extension SystemCrypto {
                 HMAC(EVP_sha256(), keyBytes, Int32(keyCount), messageBytes, messageCount, &mac, &length)
             }
         }
-        // As for SHA-256: only an allocation failure inside libcrypto can make this fail.
         precondition(result != nil, "libcrypto HMAC-SHA-256 failed")
         return Data(mac.prefix(Int(length)))
     }
 
     /// `count` bytes from the kernel's generator, `getrandom(2)`, the source libcrypto seeds its own from.
     ///
-    /// Not `RAND_bytes`: its first call sets up libcrypto's generator (the configuration file, the default provider,
-    /// a DRBG), which costs a short process such as `regstate status`, whose service draws 12 bytes for its device
-    /// poller's ID at start, about 2 MiB of peak memory; the kernel's generator needs none of it.
+    /// Not `RAND_bytes`: its first call sets up libcrypto's generator (configuration, provider, DRBG), about 2 MiB of
+    /// peak memory for a short process such as `regstate status`.
     ///
     /// - Throws: ``CryptoError/randomFailed`` when the generator fails or `count` is negative.
     public func randomBytes(count: Int) throws(CryptoError) -> Data {
@@ -150,7 +147,7 @@ extension SystemCrypto {
             && EVP_PKEY_CTX_set_rsa_mgf1_md(keyContext, digest(for: algorithm)) == 1
     }
 
-    /// Loads PKCS #1 private-key DER; the caller frees the result with `EVP_PKEY_free`.
+    /// Loads PKCS #1 private-key DER; the caller frees the result (as for every loader here) with `EVP_PKEY_free`.
     static func loadPrivateKey(_ key: RSAPrivateKey, checkingSize: Bool = true) throws(CryptoError) -> OpaquePointer {
         let loaded = try decodeKey(key.pkcs1DER, refusal: "not a PKCS #1 RSA private key") {
             d2i_PrivateKey(EVP_PKEY_RSA, nil, $0, $1)
@@ -158,7 +155,7 @@ extension SystemCrypto {
         return try checked(loaded, checkingSize: checkingSize)
     }
 
-    /// Loads a modulus and exponent through their PKCS #1 DER; the caller frees the result with `EVP_PKEY_free`.
+    /// Loads a modulus and exponent through their PKCS #1 DER.
     static func loadPublicKey(_ key: RSAPublicKey) throws(CryptoError) -> OpaquePointer {
         guard !key.modulus.isEmpty, !key.exponent.isEmpty else {
             throw CryptoError.invalidKey("empty modulus or exponent")
@@ -168,8 +165,7 @@ extension SystemCrypto {
         return try checked(loaded, checkingSize: true)
     }
 
-    /// Reads `der` with one of libcrypto's `d2i_*` decoders (given the cursor and the length); the caller frees the
-    /// result with `EVP_PKEY_free`.
+    /// Reads `der` with one of libcrypto's `d2i_*` decoders (given the cursor and the length).
     static func decodeKey(
         _ der: Data, refusal: String, with decoder: (UnsafeMutablePointer<UnsafePointer<UInt8>?>, Int) -> OpaquePointer?
     ) throws(CryptoError) -> OpaquePointer {
@@ -186,8 +182,7 @@ extension SystemCrypto {
         return loaded
     }
 
-    /// Generates a key of libcrypto type `type` with `EVP_PKEY_keygen`, after `configure` set its size or curve; the
-    /// caller frees the result with `EVP_PKEY_free`.
+    /// Generates a key of libcrypto type `type` with `EVP_PKEY_keygen`, after `configure` set its size or curve.
     static func generateKey(_ type: Int32, configure: (OpaquePointer) -> Int32) throws(CryptoError) -> OpaquePointer {
         guard let context = EVP_PKEY_CTX_new_id(type, nil) else { throw CryptoError.keyGenerationFailed("out of memory") }
         defer { EVP_PKEY_CTX_free(context) }
@@ -243,7 +238,6 @@ extension SystemCrypto {
     ) rethrows -> Result {
         let bytes = data.isEmpty ? [0] : Array(data)
         return try bytes.withUnsafeBufferPointer { buffer in
-            // A non-empty array always has a base address.
             guard let base = buffer.baseAddress else { preconditionFailure("non-empty array without storage") }
             return try body(base, data.count)
         }

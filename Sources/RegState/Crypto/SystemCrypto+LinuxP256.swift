@@ -31,9 +31,8 @@ extension SystemCrypto {
         return try Self.p256PrivateKey(of: key)
     }
 
-    /// A new P-256 key as ``generateP256PrivateKey()`` makes it, with its public half and a ready signing key taken
-    /// from the generated key itself: no decoding of its DER, which costs more than the generation (the simulation's
-    /// crypto, which signs with every key it makes).
+    /// A new P-256 key with its public half and a ready signing key taken from the generated key itself, without
+    /// decoding its DER (which costs more than the generation): for the simulation's crypto.
     package func generateReadyP256Key() throws(CryptoError) -> (privateKey: P256PrivateKey, publicKey: P256PublicKey,
                                                                  signingKey: any SigningKey) {
         let key = try Self.generateP256Key()
@@ -81,13 +80,12 @@ extension SystemCrypto {
 }
 
 extension SystemCrypto {
-    /// Loads a P-256 point through its `SubjectPublicKeyInfo` (libcrypto checks it lies on the curve); the caller
-    /// frees the result with `EVP_PKEY_free`.
+    /// Loads a P-256 point through its `SubjectPublicKeyInfo` (libcrypto checks it lies on the curve).
     static func loadP256PublicKey(_ key: P256PublicKey) throws(CryptoError) -> OpaquePointer {
         try decodeKey(DER.p256SubjectPublicKeyInfo(key), refusal: "not a point on P-256") { d2i_PUBKEY(nil, $0, $1) }
     }
 
-    /// Loads PKCS #8 DER and checks it is an EC key on P-256; the caller frees the result with `EVP_PKEY_free`.
+    /// Loads PKCS #8 DER and checks it is an EC key on P-256.
     static func loadP256PrivateKey(_ key: P256PrivateKey) throws(CryptoError) -> OpaquePointer {
         let loaded = try decodeKey(key.pkcs8DER, refusal: "not a PKCS #8 private key") { d2i_AutoPrivateKey(nil, $0, $1) }
         var name = [CChar](repeating: 0, count: 64)

@@ -6,7 +6,6 @@ import Foundation
 ///
 /// The key never leaves the store except into the signer; nothing here is logged or journaled.
 package final class DPoPContext: Sendable {
-    /// The configured switch.
     package let mode: DPoPMode
     /// Where the installation's key lives.
     package let keys: DPoPKeyStore
@@ -36,9 +35,8 @@ package final class DPoPContext: Sendable {
     }
 
     /// The key a new registration binds to: a fresh one when DPoP is on and the provider offers it, `nil` when it
-    /// is off or not offered under ``DPoPMode/whenOffered``. It is kept apart (``DPoPKeyStore/registrationRecordKey``)
-    /// until the registration stores its tokens (``promote(_:)``): the session on disk, which another process may be
-    /// using, keeps its key until then.
+    /// is off or not offered under ``DPoPMode/whenOffered``. It is kept apart until the registration stores its
+    /// tokens (``promote(_:)``): the session on disk, which another process may be using, keeps its key until then.
     /// - Throws: ``DPoPError/notOffered`` under ``DPoPMode/required`` against a provider without ES256 proofs; key
     ///   and store errors.
     package func keyForNewRegistration(offered: Bool) throws(DPoPError) -> DPoPKey? {
@@ -63,8 +61,8 @@ package final class DPoPContext: Sendable {
     /// for unbound tokens), becomes the session's and is returned. Call under the store's lock.
     ///
     /// The key is the attempt's own, never re-read from the registration record: another process's registration may
-    /// have put its own key there since, and promoting that one would bind the record to a key the tokens were not
-    /// issued for. For the same reason the registration record is removed only while it still holds this key.
+    /// have put its key there since, which the tokens were not issued for (so that record is removed only while it
+    /// still holds this key).
     @discardableResult
     package func promote(_ key: DPoPKey?) throws(DPoPError) -> DPoPKey? {
         signers.withLock { $0 = nil }
@@ -118,10 +116,9 @@ package final class DPoPContext: Sendable {
         return true
     }
 
-    /// The one DPoP nonce retry, of the token endpoint (RFC 9449 §8) and of a resource server (§9) alike: `send`
-    /// (which makes a fresh proof each time it is called) is called, every answer's `DPoP-Nonce` is kept for `url`'s
-    /// origin, and an answer that asks for a nonce (``asksForNonce(_:)``) and gave one is followed by one more call,
-    /// never two.
+    /// The one DPoP nonce retry, of the token endpoint (RFC 9449 §8) and of a resource server (§9) alike: every
+    /// answer's `DPoP-Nonce` is kept for `url`'s origin, and an answer that asks for a nonce and gave one is followed
+    /// by one more `send` (which makes a fresh proof), never two.
     ///
     /// - Throws: `send`'s error; `failure` of ``DPoPError/invalidNonce(reason:)`` for an absurd nonce (not kept).
     package func answeringNonceChallenge<E: Error>(

@@ -3,11 +3,9 @@ import Foundation
 /// Keeps the installation's one DPoP key in the secure store, beside the credentials it binds (under
 /// ``recordKey``), and nowhere else: never in the journal, logs, errors or descriptions.
 ///
-/// Record: `{"version":1,"kty":"EC","crv":"P-256","pkcs8":"<base64url>"}`, or for a key in the Secure Enclave
-/// `{"version":1,"kty":"EC","crv":"P-256","se":"<base64url of its data representation>"}` (a reference that only this
-/// device's Secure Enclave can use: every process sharing the store signs with the same key). A record that is torn or of another curve
-/// is a typed error (``DPoPError/keyRecordUnreadable(reason:)``, ``DPoPError/keyRecordWrongCurve(curve:)``), never
-/// silently replaced: the tokens it binds are useless without it, so the caller starts a new registration.
+/// Record: `{"version":1,"kty":"EC","crv":"P-256","pkcs8":"<base64url>"}`, or `"se":"<base64url>"` in place of
+/// `pkcs8` for a Secure Enclave key's reference. A torn record or one of another curve is a typed error, never silently
+/// replaced: the tokens it binds are useless without it, so the caller starts a new registration.
 package struct DPoPKeyStore: Sendable {
     /// The secure-store key of the record.
     package static let recordKey = "dpop-key"
@@ -19,8 +17,7 @@ package struct DPoPKeyStore: Sendable {
     private let crypto: any CryptoProvider
     private let key: String
 
-    /// A key store over `store`, making and reading keys with `crypto`, keeping its record under `recordKey`
-    /// (default ``recordKey``).
+    /// A key store over `store`, keeping its record under `recordKey`.
     package init(store: any SecureStore, crypto: any CryptoProvider, recordKey: String = DPoPKeyStore.recordKey) {
         self.store = store
         self.crypto = crypto

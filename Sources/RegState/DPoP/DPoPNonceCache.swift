@@ -10,7 +10,6 @@ package final class DPoPNonceCache: Sendable {
 
     private let nonces = LockedValue<[String: String]>([:])
 
-    /// An empty cache.
     package init() {}
 
     /// The latest nonce for `url`'s origin, if any.

@@ -8,13 +8,12 @@ package struct DPoPProofSigner: Sendable, CustomStringConvertible, CustomDebugSt
     /// The key that signs.
     package let key: DPoPKey
     let crypto: any CryptoProvider
-    /// The proof's header, serialised and base64url-encoded once per key (it never changes).
+    /// The proof's header, base64url-encoded once per key.
     private let encodedHeader: [UInt8]
-    /// The private key loaded once into the crypto provider's ready form (`nil` when it cannot be: signing then
-    /// reports the error), so a proof costs one signature, not a key import plus a signature.
+    /// The private key loaded once (`nil` when it cannot be: signing then reports the error), so a proof costs one
+    /// signature, not a key import plus a signature.
     private let signingKey: (any SigningKey)?
-    /// Test seam: makes every proof defective in one way, so tests can show a verifier refusing it. Never set in
-    /// production code; the library's own proofs are always well formed.
+    /// Test seam: makes every proof defective in one way; never set in production code.
     package var defect: DPoPProofDefect?
 
     /// The key's thumbprint only, never the private key.
@@ -26,7 +25,6 @@ package struct DPoPProofSigner: Sendable, CustomStringConvertible, CustomDebugSt
     /// The key's redacted mirror only: `dump` never reaches the private key or its loaded form.
     package var customMirror: Mirror { Mirror(self, children: ["key": key], displayStyle: .struct) }
 
-    /// A signer for `key`.
     package init(key: DPoPKey, crypto: any CryptoProvider) {
         self.key = key
         self.crypto = crypto
@@ -47,7 +45,6 @@ package struct DPoPProofSigner: Sendable, CustomStringConvertible, CustomDebugSt
         return try sign(header: encodedHeader, claims: claims.jsonBytes())
     }
 
-    /// The proof's header: `typ`, `alg` and the public `jwk` of `key`.
     static func header(for key: DPoPKey) -> String {
         let jwk = key.jwk
         return #"{"alg":"ES256","typ":"dpop+jwt","jwk":{"crv":"P-256","kty":"EC","x":"\#(jwk.x ?? "")","y":"\#(jwk.y ?? "")"}}"#
@@ -134,7 +131,6 @@ struct DPoPClaims: Sendable {
     var ath: String?
     var nonce: String?
 
-    /// The claims as JSON bytes, in this order (``JSONText``: string members escaped; jti and ath are base64url).
     func jsonBytes() -> [UInt8] {
         var out = JSONText()
         var first = true

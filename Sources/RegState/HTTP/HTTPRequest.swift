@@ -1,9 +1,7 @@
 import Foundation
 
-/// An HTTP request as RegState's clients build it and as the simulator receives it.
-///
-/// A plain value rather than `URLRequest` so that the same request travels over URLSession, over the in-process
-/// simulator transport and into tests, and so that it can be compared and inspected.
+/// An HTTP request as a plain value (rather than `URLRequest`), so the same request travels over URLSession, the
+/// in-process simulator and tests, and can be compared.
 public struct HTTPRequest: Sendable, Equatable {
     /// The request method.
     public enum Method: String, Sendable, Equatable {

@@ -1,20 +1,14 @@
 import Foundation
 
-/// Sends one HTTP request and returns its response: the seam between RegState's clients and the network.
-///
-/// The default is ``URLSessionTransport``; the simulator supplies an in-process transport that answers from memory,
-/// so the same discovery, token, userinfo and revocation code runs against both.
+/// Sends one HTTP request and returns its response: the seam between RegState's clients and the network. The default
+/// is ``URLSessionTransport``; the simulator supplies an in-process one.
 ///
 /// ## The redirect contract
 /// A transport sends exactly the request it is given, to exactly its URL, and returns a redirect (3xx) as it came:
-/// it never follows one itself. Requests carry bearer tokens (the session's access token through
-/// ``AuthorizedTransport``, the access token to userinfo, refresh tokens to the token endpoint); a transport that
-/// follows a redirect carries them to wherever the server points — another path, another port, another host.
-/// Following is the caller's decision: ``AuthorizedTransport`` follows redirects itself, judging every hop by its
-/// ``TokenPolicy`` and dropping `Authorization` whenever the origin changes; RegState's OpenID and backend clients do
-/// not follow redirects at all. ``URLSessionTransport`` keeps this contract on Apple platforms and on Linux; a
-/// transport an app plugs in must keep it too (with URLSession: a session delegate whose
-/// `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)` completes with `nil` — a per-task
+/// requests carry tokens, and a transport that follows a redirect carries them wherever the server points. Following
+/// is the caller's decision (``AuthorizedTransport`` judges every hop by its ``TokenPolicy``). A transport an app plugs
+/// in must keep this contract too; with URLSession, through a session delegate whose
+/// `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)` completes with `nil` (a per-task
 /// delegate is not consulted for redirects by FoundationNetworking on Linux).
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the response, whatever its status; a redirect is returned, not followed.

@@ -1,12 +1,8 @@
 import Foundation
 
-/// Why a value from data (a device ID typed by the user or listed by a backend, a file or account ID, a session key)
-/// cannot be one segment of a URL path. Refused before anything is sent.
-///
-/// Every other value is sent as exactly one segment, percent-encoded (by `URLPathSegment`): `/`, `?`, `#` and `%`
-/// cannot leave it. These values cannot be one segment whatever the encoding: an HTTP stack resolves dot segments
-/// (RFC 3986 §5.2.4), so `…/devices/.` is `…/devices/` (the whole collection) and `…/devices/..` is `…/`, and an empty
-/// segment names the collection too.
+/// Why a value from data (a device, file, account or session ID) cannot be one segment of a URL path; refused before
+/// anything is sent. Every other value is sent as exactly one percent-encoded segment; these cannot be one whatever
+/// the encoding, since an HTTP stack resolves dot segments (RFC 3986 §5.2.4) and an empty segment names the collection.
 public enum PathSegmentError: Error, Sendable, Equatable {
     /// The value is empty.
     case empty

@@ -16,18 +16,13 @@ import FoundationNetworking
 ///
 /// On Apple platforms a session finds its own policy through a header of its configuration; FoundationNetworking
 /// does not show that header to the protocol, so on Linux a request goes to the policy most recently configured
-/// that lists its URL: configure one policy per API there.
-///
-/// The requests go out through `base` (by default a ``URLSessionTransport``, which never follows a redirect), with
-/// ``AuthorizedTransport``'s rules: redirects are followed here and judged afresh, so no token crosses to an origin
-/// the policy does not list. It works with FoundationNetworking on Linux too.
-///
-/// The loading system calls `startLoading` and `stopLoading` once each; the only state written after `init`, the
-/// running task, is guarded by `lock`.
+/// that lists its URL: configure one policy per API there. Requests go out through `base` with
+/// ``AuthorizedTransport``'s rules, redirects included.
 public final class RegStateURLProtocol: URLProtocol {
     /// The header that names a configuration's registered transport; it never leaves the device.
     static let registrationHeader = "X-RegState-Authorization-Policy"
 
+    /// Guards `running`, the only state written after `init`.
     private let lock = NSLock()
     private var running: Task<Void, Never>?
 
@@ -78,7 +73,6 @@ public final class RegStateURLProtocol: URLProtocol {
     }
 }
 
-/// Sends a configured session's request through its registered transport and reports the answer to the client.
 private func loadThroughPolicy(_ loading: Loading) async {
     let client = loading.client
     let this = loading.loader
@@ -124,7 +118,7 @@ private final class Loading: @unchecked Sendable {
 private final class Registry: @unchecked Sendable {
     static let shared = Registry()
     private let lock = NSLock()
-    /// In registration order; a transport's id is its position, counted from 1.
+    /// A transport's id is its position, counted from 1.
     private var transports: [AuthorizedTransport] = []
 
     func register(_ transport: AuthorizedTransport) -> String {
@@ -139,7 +133,6 @@ private final class Registry: @unchecked Sendable {
         return lock.withLock { transports.indices.contains(position - 1) ? transports[position - 1] : nil }
     }
 
-    /// The most recently registered transport whose policy lists `url`.
     func transport(for url: URL) -> AuthorizedTransport? {
         lock.withLock { transports.last { $0.lists(url) } }
     }
@@ -163,7 +156,6 @@ extension HTTPRequest {
 }
 
 extension Data {
-    /// The whole of `stream`.
     init(reading stream: InputStream) {
         self.init()
         stream.open()

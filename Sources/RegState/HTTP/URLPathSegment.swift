@@ -1,8 +1,7 @@
 import Foundation
 
-/// The one function that puts values from data into URL paths: every device ID, ongoing-access file, account and
-/// session ID goes through ``appending(_:to:)``, which percent-encodes each value as exactly one segment and refuses
-/// the values no encoding can keep in one (``PathSegmentError``), before a request exists.
+/// The one way values from data (device, file, account, session IDs) go into URL paths: each percent-encoded as
+/// exactly one segment, or refused (``PathSegmentError``) before a request exists.
 package enum URLPathSegment {
     /// RFC 3986 `unreserved`: the only bytes left as they are. Everything else, `/ ? # % ; =` included, is encoded.
     private static let unreserved = CharacterSet(charactersIn:

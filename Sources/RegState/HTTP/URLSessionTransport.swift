@@ -5,9 +5,8 @@ import FoundationNetworking
 
 /// The default ``HTTPTransport``: URLSession, on Apple platforms and on Linux (FoundationNetworking).
 ///
-/// It never follows a redirect (the ``HTTPTransport`` contract): its own session's delegate refuses every one, so a
-/// 3xx comes back as it is and no header — a bearer token least of all — is sent anywhere the caller did not name.
-/// The session is its own for that reason: a session an app configured could follow redirects behind its back.
+/// It never follows a redirect (the ``HTTPTransport`` contract): its own session's delegate refuses every one. The
+/// session is its own for that reason: a session an app configured could follow redirects behind its back.
 public struct URLSessionTransport: HTTPTransport {
     private let owner: SessionOwner
     private let defaultTimeout: TimeInterval
@@ -61,11 +60,8 @@ public struct URLSessionTransport: HTTPTransport {
     }
 }
 
-/// Owns the transport's session and its redirect-refusing delegate; invalidates the session when the last copy of
-/// the transport goes (a session keeps its delegate alive until it is invalidated).
-///
-/// The session is made on the first request, not with the transport: a host that never sends (the CLI on the
-/// simulator, an app launching offline on stored credentials) builds no networking objects.
+/// Owns the transport's session, made on the first request (a host that never sends builds no networking objects),
+/// and invalidates it when the last copy of the transport goes (a session keeps its delegate alive until then).
 ///
 /// `@unchecked Sendable`: the lazily made session is guarded by `lock`; the configuration is only read.
 private final class SessionOwner: @unchecked Sendable {

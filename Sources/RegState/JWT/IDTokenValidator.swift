@@ -3,12 +3,10 @@ import Foundation
 /// Validates an OpenID Connect ID token as OpenID Connect Core 1.0 §3.1.3.7 and RFC 8725 require, before any claim
 /// is believed.
 ///
-/// Checks run in a fixed order and the first failure is reported: structure (size, strict base64url, strict JSON,
-/// no `crit`), algorithm, key lookup by `kid` (never by `jku`, `x5u` or `jwk`), key type and `alg` against the
-/// header, signature, `iss`, `aud` (every entry trusted), `azp`, `exp`, `iat` (and maximum age), `nbf`, `nonce`,
-/// then `sub` (1–255 printable ASCII characters). A missing key is reported as ``IDTokenError/unknownKeyID(_:)`` so
-/// the caller can refetch the issuer's JWKS once and retry. The validator reads no clock: the caller passes `now`
-/// from its injected ``RegStateClock``. ``validateRefreshed(_:original:keySet:now:)`` adds OIDC Core §12.2.
+/// Checks run in a fixed order and the first failure is reported: structure, algorithm, key lookup by `kid` (never
+/// by `jku`, `x5u` or `jwk`), key type and `alg`, signature, `iss`, `aud` (every entry trusted), `azp`, `exp`, `iat`,
+/// `nbf`, `nonce`, then `sub`. A missing key is ``IDTokenError/unknownKeyID(_:)``, so the caller can refetch the JWKS
+/// once. The validator reads no clock: the caller passes `now`.
 package struct IDTokenValidator: Sendable {
     /// The latest instant a time claim may name: 9999-12-31T23:59:59Z. Anything later is not a sane time.
     package static let latestTime: TimeInterval = RecordedTime.latest
@@ -28,8 +26,7 @@ package struct IDTokenValidator: Sendable {
     /// The provider that verifies signatures.
     package var crypto: any CryptoProvider
 
-    /// Creates a validator for one issuer and client; each parameter sets the property of its name. The default
-    /// algorithms (RS256, PS256, ES256) are what the OIDC client narrows to what discovery lists.
+    /// Creates a validator for one issuer and client; each parameter sets the property of its name.
     package init(
         issuer: String,
         clientID: String,
@@ -165,8 +162,7 @@ package struct IDTokenValidator: Sendable {
         case nil: return nil
         case .number(let seconds)? where seconds.isFinite && seconds >= 0 && seconds <= Self.latestTime: return seconds
         case .number?: throw .invalidTimeClaim(name)
-        // A non-number `exp`, `iat` or `auth_time` is reported as missing (a required claim); a non-number `nbf` is
-        // refused.
+        // A non-number `exp`, `iat` or `auth_time` is reported as missing; a non-number `nbf` is refused.
         default: if name == "nbf" { throw .invalidTimeClaim(name) } else { return nil }
         }
     }

@@ -2,8 +2,8 @@ import Foundation
 
 /// One JSON Web Key (RFC 7517) as an issuer publishes it in its JWKS: RSA keys (RS256, PS256) and P-256 keys (ES256).
 ///
-/// Members RegState does not use are ignored when decoding. Keys of other types decode too (with their members
-/// absent), so one unfamiliar key does not make a whole key set unreadable.
+/// Members RegState does not use are ignored; keys of other types decode too, so one unfamiliar key does not make a
+/// whole key set unreadable.
 package struct JSONWebKey: Sendable, Hashable, Codable {
     /// `kty`: the key family, `"RSA"` or `"EC"` for the keys RegState can use.
     package var keyType: String
@@ -36,7 +36,6 @@ package struct JSONWebKey: Sendable, Hashable, Codable {
         case y
     }
 
-    /// Creates a key from its members as they appear in JSON.
     package init(
         keyType: String, keyID: String? = nil, use: String? = nil, algorithm: String? = nil,
         modulus: String? = nil, exponent: String? = nil, curve: String? = nil, x: String? = nil, y: String? = nil

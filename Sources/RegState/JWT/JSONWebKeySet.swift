@@ -2,12 +2,9 @@ import Foundation
 
 /// A JWK Set (RFC 7517 §5): the keys an issuer publishes at its `jwks_uri`.
 ///
-/// Read by ``parse(_:)``: strictly as a document, leniently per key (an entry that is not a usable JWK object is
-/// skipped instead of failing the whole set, since a set may carry key types RegState does not use).
-///
-/// Each key is turned into a provider-ready ``VerificationKey`` at most once per set value (cached per key, see
-/// `verificationKey(at:crypto:)`), so validating many tokens against one set parses no key twice. Changing
-/// `keys` starts a fresh cache; equality and hashing look at the keys only.
+/// Read by ``parse(_:)``: strictly as a document, leniently per key (an unusable entry is skipped). Each key becomes
+/// a ``VerificationKey`` at most once per set value, so validating many tokens parses no key twice; equality and
+/// hashing look at the keys only.
 public struct JSONWebKeySet: Sendable, Hashable, Encodable {
     /// The keys, in published order.
     package var keys: [JSONWebKey] {
@@ -27,7 +24,6 @@ public struct JSONWebKeySet: Sendable, Hashable, Encodable {
         case noKeysArray
     }
 
-    /// Creates a set from keys.
     package init(keys: [JSONWebKey]) {
         self.keys = keys
     }

@@ -29,7 +29,4 @@ extension JSONWebToken {
 
     /// The `nonce` claim, which ties an ID token to the authorization request that asked for it.
     package var nonce: String? { claims["nonce"]?.stringValue }
-
-    /// The `azp` claim: the client the token was issued to, when there are several audiences.
-    package var authorizedParty: String? { claims["azp"]?.stringValue }
 }

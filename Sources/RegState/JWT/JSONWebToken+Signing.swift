@@ -1,20 +1,6 @@
 import Foundation
 
 extension JSONWebToken {
-    /// Whether the signature is valid for this token's `alg` under `key`.
-    ///
-    /// Only RS256, PS256 and PS512 are accepted with an RSA key (ES256 goes through ``IDTokenValidator``): `none`
-    /// and the HMAC algorithms are refused outright, so a token cannot downgrade its own verification.
-    /// - Returns: `false` when the signature does not verify.
-    /// - Throws: ``JWTError/unsupportedAlgorithm(_:)`` for any other `alg`; ``CryptoError/invalidKey(_:)`` for an
-    ///   unusable key.
-    package func verifySignature(with key: RSAPublicKey, crypto: any CryptoProvider) throws -> Bool {
-        guard let algorithm = signatureAlgorithm, algorithm.isRSA else {
-            throw JWTError.unsupportedAlgorithm(self.algorithm)
-        }
-        return try crypto.verify(signature: signature, message: signingInput, publicKey: key, algorithm: algorithm)
-    }
-
     /// Signs `claims` and returns the compact JWS.
     ///
     /// The header is `extra` with `alg` set to `algorithm`, `kid` to `keyID` when given, and `typ` to `"JWT"` unless

@@ -2,11 +2,9 @@ import Foundation
 
 /// A parsed JWS in compact serialization (RFC 7515 §7.1) whose payload is a JWT claims set (RFC 7519).
 ///
-/// Parsing checks structure only, on the token's UTF-8 bytes: at most ``maximumCompactLength`` bytes, three
-/// strict base64url segments, a JSON-object header with a string `alg`, no `crit`, a string `kid` if any, and a
-/// JSON-object payload, both read strictly (``JSONValue/parse(_:limits:)``: duplicate members are an error).
-/// Nothing here is trusted until ``verifySignature(with:crypto:)`` (or ``IDTokenValidator``) says so.
-/// The token is a bearer credential, so its description and reflection show only the algorithm and key ID.
+/// Parsing checks structure only: at most ``maximumCompactLength`` bytes, three strict base64url segments, JSON-object
+/// header (a string `alg`, no `crit`, a string `kid` if any) and payload, read strictly. Nothing here is trusted until
+/// ``IDTokenValidator`` (or a verifier of its own) says so. Description and reflection are redacted.
 package struct JSONWebToken: Sendable, Equatable {
     /// The longest compact token accepted, in bytes (16 KiB): far above any real ID token, far below harm.
     package static let maximumCompactLength = 16 << 10
@@ -26,9 +24,8 @@ package struct JSONWebToken: Sendable, Equatable {
     /// The compact serialization this value was parsed from, for handing the token on unchanged.
     package let compactSerialization: String
 
-    /// Parses a compact JWS.
+    /// Parses a compact JWS, `header.payload.signature`.
     ///
-    /// - Parameter compact: `header.payload.signature`, each segment base64url.
     /// - Throws: ``JWTError`` when the text is not a structurally valid JWS with a JSON claims set.
     package init(compact: String) throws(JWTError) {
         var text = compact

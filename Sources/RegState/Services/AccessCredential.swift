@@ -1,18 +1,12 @@
 import Foundation
 
-/// A token ready to authorize a request, built once from one reading of the credentials record: the token, its
-/// scheme (bearer, or DPoP with the key that must sign for it), its expiry and where it may go.
+/// A token ready to authorize a request, built from one reading of the credentials record: the token, its scheme
+/// (bearer, or DPoP with the key that must sign for it), its expiry and where it may go. The scheme comes from the
+/// same record as the token, so a DPoP-bound token can never go out as `Bearer`.
 ///
-/// It is the only thing that puts an `Authorization` header on a request, in one function
-/// (`authorizationFields(method:url:dpop:)`), for every caller: ``AuthorizedTransport``, ``RegStateURLProtocol``,
-/// ``RegStateService/authorize(_:policy:)``, `HTTPRegistrationBackend`, userinfo, Check Registration and ongoing
-/// access. The scheme comes from the same record as the token, so a DPoP-bound token can never go out as `Bearer`.
-///
-/// ``RegStateService/validAccessToken()`` and ``RegStateService/securityToken()`` hand one out. An app that sends the
-/// request itself authorizes it with ``RegStateService/authorize(_:policy:)``; ``token`` is the one accessor that gives
-/// the raw token, for a library that takes it itself.
-///
-/// Its description, debug description and mirror (`dump`) are redacted: it holds a token.
+/// ``RegStateService/validAccessToken()`` and ``RegStateService/securityToken()`` hand one out; an app that sends the
+/// request itself authorizes it with ``RegStateService/authorize(_:policy:)``. Its description, debug description and
+/// mirror are redacted: it holds a token.
 public struct AccessCredential: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
@@ -57,10 +51,9 @@ public struct AccessCredential: Sendable, Equatable, CustomStringConvertible, Cu
 
     /// The header fields that authorize one request: `Authorization` (and, for a DPoP-bound token, a fresh `DPoP`
     /// proof for this method and URL, with the origin's latest nonce). The one place in RegState that writes an
-    /// authorization scheme.
+    /// authorization scheme, for every caller.
     ///
-    /// - Throws: ``DPoPError`` when the proof cannot be made (or `dpop` is `nil` for a bound token); never for a
-    ///   bearer token.
+    /// - Throws: ``DPoPError`` when the proof cannot be made (or `dpop` is `nil` for a bound token).
     package func authorizationFields(method: String, url: URL, dpop: DPoPContext?) throws(RegStateServiceError)
         -> [String: String]
     {
@@ -92,12 +85,11 @@ public struct AccessCredential: Sendable, Equatable, CustomStringConvertible, Cu
     package static func bearerFields(_ token: String, carrier: TokenCarrier,
                                      merging headers: [String: String] = [:]) -> [String: String] {
         let credential = AccessCredential(token: token, carrier: carrier)
-        // A bearer credential makes no proof: the fields are always there.
+        // A bearer credential makes no proof and needs no URL: the fields are always there.
         let fields = (try? credential.authorizationFields(method: "GET", url: Self.anyURL, dpop: nil)) ?? [:]
         return headers.merging(fields) { _, authorization in authorization }
     }
 
-    /// A placeholder URL for a bearer credential's fields, which do not depend on it.
     private static let anyURL = URL(fileURLWithPath: "/")
 
     /// Redacted: a credential holds a token.

@@ -1,28 +1,19 @@
 import Foundation
 
-/// An ``HTTPTransport`` that adds the token the ``TokenPolicy`` names for each request's URL (the provider's access
-/// token or the backend security token), and on a response the policy calls a rejection, renews once and retries
-/// once. A listed request while no session is active fails with ``RegStateServiceError/noSession`` and is not sent
-/// (see ``TokenPolicy``).
+/// An ``HTTPTransport`` that adds the token the ``TokenPolicy`` names for each request's URL, and on a response the
+/// policy calls a rejection, renews once and retries once. A listed request while no session is active fails with
+/// ``RegStateServiceError/noSession`` and is not sent.
 ///
-/// However many requests are rejected at the same time, one renewal runs and they are all retried with the new
-/// token; if it fails, the original response is returned. A retry rejected again fails with
-/// ``RegStateServiceError/rejectedAfterRenewal``, and that token is not renewed for it again before a backoff, so a
-/// server that keeps rejecting costs one renewal, not one per call. A forced logout ends the session (storage
-/// cleared, **E** then **D**) and its response is returned as it came.
+/// Requests rejected together share one renewal; if it fails, the original response is returned. A retry rejected
+/// again fails with ``RegStateServiceError/rejectedAfterRenewal`` and that token is held for a backoff, so a server
+/// that keeps rejecting costs one renewal, not one per call. A forced logout ends the session and its response is
+/// returned as it came. A DPoP-bound session (RFC 9449) sends `DPoP` with a fresh proof, never `Bearer`, and answers
+/// a nonce challenge once. An RFC 9470 challenge throws ``RegStateServiceError/stepUpRequired(_:)`` instead of
+/// renewing.
 ///
-/// A DPoP-bound session (RFC 9449) sends `Authorization: DPoP <token>` and a fresh `DPoP` proof (with `ath`, and the
-/// origin's latest nonce) on every request it authorizes, never `Bearer`; a `401` asking for a nonce
-/// (`WWW-Authenticate: DPoP error="use_dpop_nonce"` with `DPoP-Nonce`) is retried once with it.
-///
-/// A `401` with an RFC 9470 challenge (`error="insufficient_user_authentication"`, scheme `Bearer` or `DPoP`) is not
-/// renewed for or retried: it throws ``RegStateServiceError/stepUpRequired(_:)`` with the `acr_values` and `max_age`
-/// the API asked for (``StepUpChallenge``); a challenge whose values are refused comes back as the response it is.
-///
-/// Redirects are followed here, never by `base` (see ``HTTPTransport``): up to five hops, each one a new request
-/// that the policy judges afresh, so a token goes to a redirect's target only when the policy lists that URL too,
-/// and any `Authorization` the caller set is dropped when the origin changes. A 3xx answer beyond the fifth hop, or
-/// without a usable `Location`, is returned as it came.
+/// Redirects are followed here, never by `base`: up to five hops, each judged afresh by the policy, so a token goes
+/// to a redirect's target only when the policy lists it too, and a caller's `Authorization` is dropped when the
+/// origin changes.
 public struct AuthorizedTransport: Sendable {
     private let base: any HTTPTransport
     private let service: RegStateService
@@ -51,7 +42,6 @@ public struct AuthorizedTransport: Sendable {
         return response
     }
 
-    /// Whether the policy gives a request to `url` a token.
     func lists(_ url: URL) -> Bool { policy.matches(url) }
 
     /// One hop: authorized when the policy lists its URL, renewed and retried once on a rejection.
@@ -92,7 +82,6 @@ public struct AuthorizedTransport: Sendable {
         }
     }
 
-    /// `base`'s answer; no response is ``RegStateServiceError/transport(_:)``.
     private func sendBase(_ request: HTTPRequest) async throws(RegStateServiceError) -> HTTPResponse {
         do {
             return try await base.send(request)

@@ -19,9 +19,8 @@ public struct ClearStateResult: Sendable, Equatable {
     }
 }
 
-/// What a clear-state did about this installation at the registration backend (`DELETE /v1/installation` with the
-/// stored security token). Local state is cleared in every case; these cases say only what happened on the server,
-/// so nothing claims a deregistration that did not happen.
+/// What a clear-state did about this installation at the registration backend (`DELETE /v1/installation`); local
+/// state is cleared in every case.
 public enum InstallationDeregistration: Sendable, Equatable {
     /// The backend removed the installation and its security tokens: the device slot is free.
     case deregistered

@@ -1,10 +1,7 @@
 import Foundation
 
-/// Why stored credentials were not used: they belong to another provider or client than the one configured.
-///
-/// Credentials are bound to the issuer and client id they were issued for. A configuration with another issuer or
-/// client never reads, renews with, revokes or sends them: it starts in Registration Required **D** and the record is
-/// left as it is until a new registration or clear-state replaces it.
+/// Why stored credentials were not used: they belong to another provider or client than the one configured, which
+/// never reads, renews with, revokes or sends them (it starts in **D**; the record is left as it is).
 package enum CredentialBindingMismatch: String, Sendable, Equatable, Codable, CaseIterable {
     /// The credentials were issued by another issuer.
     case issuer
@@ -36,12 +33,9 @@ package struct CredentialBinding: Sendable, Equatable {
         clientID = configuration.clientID
     }
 
-    /// Why a record stored for `issuer` and `clientID` is not this binding's, or `nil` when it is.
-    ///
-    /// A record of the previous format (neither is stored) is adopted when its ID token shows it was issued here:
-    /// `iss` equal to the issuer and the client id among the audiences. Without a readable ID token it is
-    /// ``CredentialBindingMismatch/unproven``. The ID token was validated when it was stored; only its claims are
-    /// read here.
+    /// Why a record stored for `issuer` and `clientID` is not this binding's, or `nil` when it is. A record of the
+    /// previous format (neither stored) is this binding's when its ID token (validated when stored) shows `iss` and
+    /// the client among the audiences; without a readable one it is ``CredentialBindingMismatch/unproven``.
     package func mismatch(issuer storedIssuer: String?, clientID storedClient: String?,
                           idToken: String?) -> CredentialBindingMismatch? {
         if storedIssuer == nil, storedClient == nil {

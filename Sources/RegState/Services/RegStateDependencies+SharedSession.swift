@@ -9,17 +9,10 @@ extension RegStateDependencies {
     /// shared access group, and in the App Group's container the journal and the lock file that every process
     /// takes around a renewal, so that they renew one rotating refresh token once between them.
     ///
-    /// Every process (the app, its widget, its notification service or share extension) calls this with the same
-    /// three names. What each target needs:
-    /// - the App Groups capability (`com.apple.security.application-groups`) with `appGroup`;
-    /// - the Keychain Sharing capability (`keychain-access-groups`) with `keychainAccessGroup` (written there without
-    ///   the team prefix; passed here with it, as `"ABCDE12345.com.example.shared"`).
-    ///
-    /// The items are never synchronised to iCloud; `accessibility` defaults to after-first-unlock, this device only,
-    /// so renewals in the background and in extensions work on a locked device. A read the device refuses while
-    /// locked is a recoverable ``StoreError/interactionNotAllowed(key:)``: the session is kept and renewed later. The
-    /// DPoP key is made in the Secure Enclave where there is one (its reference, not the key, is kept in the shared
-    /// Keychain group, so every process signs with the same key), in software otherwise.
+    /// Every process (the app and each extension) calls this with the same three names; each target needs the App
+    /// Groups capability with `appGroup` and Keychain Sharing with `keychainAccessGroup` (there without the team
+    /// prefix, here with it). The items are never synchronised to iCloud, and by default readable after first unlock
+    /// so background renewals work on a locked device. The DPoP key is made in the Secure Enclave where there is one.
     ///
     /// - Parameters:
     ///   - appGroup: the App Group identifier (`"group.com.example.app"`).

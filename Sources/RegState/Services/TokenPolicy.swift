@@ -1,16 +1,11 @@
 import Foundation
 
-/// Which requests carry a token and which token, and which responses mean "the token was rejected" (the request policy's
-/// TokenManagementPolicy, completed with the lifecycle design's backend security token).
+/// Which requests carry a token and which token, and which responses mean "the token was rejected".
 ///
-/// Only URLs that match a listed URL — same scheme, host and port, and a path under its path — ever see the
-/// `Authorization` header; every other request goes out untouched, so a token can never leak to a third party. The
-/// provider's access token goes to ``validatingURLs``, the backend security token to ``securityTokenURLs``; when a
-/// URL is under both, the longer (more specific) listed URL decides, and on a tie the security token.
-///
-/// A listed request while no session is active fails with `noSession` and is not sent. ForgeRock's policy
-/// sends it unchanged; RegState fails instead, so that nothing of a signed-out (or another configuration's) session
-/// reaches the server and the caller learns why at once.
+/// Only URLs under a listed URL (same scheme, host and port, and a path under its path) ever see the `Authorization`
+/// header, so a token never leaks to a third party. The access token goes to ``validatingURLs``, the backend security
+/// token to ``securityTokenURLs``; under both, the longer listed URL decides, and on a tie the security token. A listed
+/// request while no session is active fails with `noSession` and is not sent (ForgeRock's sends it unchanged).
 public struct TokenPolicy: Sendable {
     /// The URLs whose requests get the provider's access token.
     public var validatingURLs: [URL]

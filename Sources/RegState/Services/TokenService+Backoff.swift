@@ -1,13 +1,10 @@
 import Foundation
 
-/// The transient backoff (``RenewalHoldPolicy``) in the credentials record: written under the store's lock when a
-/// renewal fails transiently, removed by the write of a renewal that succeeds, read by every process sharing the
-/// store and by every later launch.
+/// The transient backoff (``RenewalHoldPolicy``) in the credentials record, shared by every process and launch.
 extension TokenService {
-    /// A renewal of `carrier`'s token failed transiently at now, for `issue` (the server asked to wait `retryAfter`,
-    /// when it did): stores the next hold of the chain, and the issue held calls answer with, over the record as it is
-    /// now, under the store's lock (taken here unless `underLock`: the caller holds it). Nothing when the policy holds
-    /// nothing or no session's record is stored.
+    /// A renewal of `carrier`'s token failed transiently now, for `issue` (the server asked to wait `retryAfter`):
+    /// stores the next hold of the chain and the issue held calls answer with, under the store's lock (taken here
+    /// unless `underLock`). Nothing when the policy holds nothing or no session's record is stored.
     func recordTransientFailure(_ carrier: TokenCarrier, issue: TransientIssue, retryAfter: TimeInterval?,
                                 underLock: Bool = false) async throws(StoreError) {
         guard underLock else {

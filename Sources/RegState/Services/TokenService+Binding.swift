@@ -3,8 +3,8 @@ import Foundation
 /// Credentials bound to the issuer and client that stored them: a record of another configuration is
 /// never used, one of the previous format is adopted when its ID token shows it was issued here.
 extension TokenService {
-    /// The record with this service's binding when it is of the previous format (no issuer, no client) and its ID
-    /// token shows it was issued here; otherwise unchanged. The binding is written with the next save.
+    /// The record with this service's binding when it is of the previous format and its ID token shows it was issued
+    /// here; otherwise unchanged. The binding is written with the next save.
     nonisolated func adopted(_ credentials: StoredCredentials) -> StoredCredentials {
         guard let binding, credentials.issuer == nil, credentials.clientID == nil,
               binding.mismatch(issuer: nil, clientID: nil, idToken: credentials.idToken) == nil else { return credentials }

@@ -10,9 +10,8 @@ extension TokenService {
     /// was this one's (or none was stored): its DPoP key may go too.
     @discardableResult
     package func clearAll(keepingOngoingAccess: Bool = false) throws(StoreError) -> Bool {
-        // Whose record it is comes from reads that throw: a store that cannot read it now (a locked device) removes
-        // nothing. Read as "none stored", another configuration's record was taken for this one's, and removed
-        // once the device unlocked for the removal.
+        // Reads that throw: a store that cannot be read now (a locked device) removes nothing, rather than taking
+        // another configuration's record for "none stored".
         let ours = try holdsStoredSession()
         if ours, !(try isBoundElsewhere()) {
             try store.removeValue(forKey: Self.credentialsKey)
@@ -32,12 +31,12 @@ extension TokenService {
         return ours
     }
 
-    /// Remembers the DPoP key this service made for its registration in progress (`nil`: none).
+    /// Remembers the thumbprint of the DPoP key this service made for its registration in progress (`nil`: none).
     func madeRegistrationKey(_ thumbprint: String?) {
         owned.registrationKey = thumbprint
     }
 
-    /// The thumbprint of the registration key this service made, forgotten as it is taken (the attempt failed).
+    /// That thumbprint, forgotten as it is taken (the attempt failed).
     func takeOwnRegistrationKey() -> String? {
         defer { owned.registrationKey = nil }
         return owned.registrationKey
@@ -46,8 +45,7 @@ extension TokenService {
     /// Whether `record` is the session this service holds.
     func holds(_ record: StoredCredentials) -> Bool { owned.holds(record) }
 
-    /// Whether the stored record is the session this service holds (or none is stored, or it is damaged, or another
-    /// configuration's). Throws ``StoreError`` when the store cannot be read now.
+    /// Whether the stored record is the session this service holds (or none readable is stored).
     func holdsStoredSession() throws(StoreError) -> Bool {
         guard let record = try readRecord() else { return true }
         return owned.holds(record)
@@ -56,7 +54,7 @@ extension TokenService {
     /// Removes the provisional tokens this service wrote (Retry, or a failure before confirmation); confirmed
     /// ones, and another process's provisional tokens, are left alone. Call under the store's lock.
     package func clearProvisional() throws(StoreError) {
-        guard let own = owned.provisional, let credentials = try? load() else { return }
+        guard let own = owned.provisional, let credentials = try? readRecord() else { return }
         if credentials.stage == .provisional, credentials.sessionID == own {
             try store.removeValue(forKey: Self.credentialsKey)
             seen = .some(nil)

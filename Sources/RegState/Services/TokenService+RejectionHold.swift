@@ -1,14 +1,10 @@
 import Foundation
 
-/// The rejection hold (``RejectionHold``) in the credentials record: written under the store's lock with the token it
-/// holds, read by every process sharing the store and by every later launch.
+/// The rejection hold (``RejectionHold``) in the credentials record, shared by every process and launch.
 extension TokenService {
     /// Until when a server's rejection of `token` is held now (not to be answered with a renewal); `nil` when it is
-    /// not held (another token is stored, no hold, or it has passed).
-    ///
-    /// A stored hold longer than its backoff from now (written while the clock was ahead, or damaged into the
-    /// future) holds for its backoff from now only, and that cut is written to the store under its lock (taken here
-    /// unless `underLock`: the caller holds it), so every process sees it pass after at most its backoff.
+    /// not held. A stored hold longer than its backoff from now is cut to it, and the cut stored under the store's
+    /// lock (taken here unless `underLock`), so every process sees it pass after at most its backoff.
     func heldUntil(_ token: String, carrier: TokenCarrier, underLock: Bool = false) async -> Date? {
         await heldUntil(token, carrier: carrier, in: snapshot()?.record, underLock: underLock)
     }
@@ -35,7 +31,7 @@ extension TokenService {
     }
 
     /// `token` was rejected right after a renewal: holds it, under the store's lock, so that no process renews it for
-    /// a rejection before the hold has passed. Nothing when another token is stored now, or it is held already.
+    /// a rejection before the hold has passed.
     func holdRejected(_ token: String, carrier: TokenCarrier) async throws(StoreError) {
         try await withExclusiveAccess { () throws(StoreError) in
             guard var credentials = try readRecord(), credentials.token(of: carrier) == token else { return }

@@ -1,12 +1,10 @@
 import Foundation
 
 extension TokenService {
-    /// Marks `record` (read under the store's lock, ``readRecord()``: every writer of the record holds that lock, so it
-    /// cannot change until the lease is released) with the start of a refresh grant, in one atomic write before
-    /// anything leaves the device, and returns it. ``storeRenewed(_:profile:over:forRejection:)`` removes the mark in
-    /// the write that stores the answer, so a mark found at the next renewal means the previous one was interrupted
-    /// after the grant may have reached the provider. An earlier mark is kept (its time is when the lost answer was
-    /// asked for).
+    /// Marks `record` (read under the store's lock) with the start of a refresh grant, in one write before anything
+    /// leaves the device, and returns it. ``storeRenewed(_:profile:over:forRejection:)`` removes the mark, so a mark
+    /// found at the next renewal means the previous grant may have reached the provider unanswered. An earlier mark
+    /// is kept (its time is when the lost answer was asked for).
     package func markRenewalStarted(on record: StoredCredentials) throws(StoreError) -> StoredCredentials {
         guard record.renewalStartedAt == nil else { return record }
         var marked = record

@@ -23,9 +23,7 @@ extension TokenService {
     }
 
     /// Stores a renewed security token (with its ``RejectionHold`` when `forRejection`) and returns `true`, only if
-    /// the stored one is still `replaced`: a logout or another renewal meanwhile wins (a damaged record, or another
-    /// configuration's, is no longer the session either). Throws only the store's own errors, so a caller can tell a
-    /// write that did not happen (``StoreError/isRecoverable``).
+    /// the stored one is still `replaced`: a logout or another renewal meanwhile wins.
     func storeSecurityToken(_ grant: SecurityTokenGrant, replacing replaced: String?, forRejection: Bool)
         throws(StoreError) -> Bool
     {
@@ -45,7 +43,7 @@ extension TokenService {
     /// Moves a record of the first host-mode implementation (`host-session`: ID token, security token, expiry) into
     /// the credentials record, when there is no credentials record; `true` when one was moved.
     func migrateLegacyHostSession() -> Bool {
-        guard (try? load()) == nil, let data = try? store.data(forKey: Self.legacyHostSessionKey) else { return false }
+        guard (try? readRecord()) == nil, let data = try? store.data(forKey: Self.legacyHostSessionKey) else { return false }
         guard let legacy = try? JSONDecoder().decode(LegacyHostCredentials.self, from: data),
               RecordedTime.contains(legacy.securityTokenExpiresAt),
               let profile = try? ProfileService().profile(fromIDToken: legacy.idToken) else { return false }

@@ -12,7 +12,6 @@ extension TokenService {
     @discardableResult
     package func storeProvisional(_ tokens: TokenResponse, registrationType: RegistrationType, profile: Profile,
                                   dpopThumbprint: String? = nil) throws(StoreError) -> StoredSession {
-        // The lifetimes count from when the tokens arrived (``TokenResponse/receivedAt``), not from now.
         let now = tokens.receivedAt ?? clock.now()
         let session = StoredSession(
             registrationType: registrationType, expiresAt: tokens.expiresAt(from: now) ?? now.addingTimeInterval(assumedLifetime),
@@ -52,9 +51,8 @@ extension TokenService {
 
     /// Stores the result of a refresh-token grant over `record`, the record the renewal read under the store's lock
     /// (with a ``RejectionHold`` when `forRejection`), and returns it; `nil` when `record` is not a confirmed
-    /// session's. Every writer of the record holds that lock, so it is the compare-and-swap that keeps a renewal from
-    /// resurrecting a session a logout ended. A response without `refresh_token` keeps the old one; a new one is
-    /// written in the same atomic write as the new access token, before anyone receives it.
+    /// session's. Holding that lock makes it the compare-and-swap that keeps a renewal from resurrecting a session a
+    /// logout ended. A rotated refresh token is written in the same write as the new access token.
     package func storeRenewed(_ tokens: TokenResponse, profile: Profile?, over record: StoredCredentials,
                               forRejection: Bool = false) throws(StoreError) -> StoredCredentials? {
         guard record.stage == .confirmed else { return nil }

@@ -1,11 +1,10 @@
 import Foundation
 
-/// Keeps the user's tokens in the secure store: provisional, confirmed and renewed; expiry with a grace period;
-/// clear provisional; clear all (the registration design's TokenService).
+/// Keeps the user's tokens in the secure store: provisional, confirmed and renewed; expiry with a grace period.
 ///
 /// All credentials live in one record under ``credentialsKey`` so that every update is one atomic store write: a crash
-/// leaves the old set or the new set, never a new access token beside a dead refresh token. It is an actor so that
-/// read-modify-write updates (a renewal landing while a logout clears) cannot interleave.
+/// leaves the old set or the new set, never a new access token beside a dead refresh token. An actor, so that
+/// read-modify-writes (a renewal landing while a logout clears) cannot interleave.
 package actor TokenService {
     /// The store key of the credentials record.
     package static let credentialsKey = "credentials"
@@ -15,8 +14,8 @@ package actor TokenService {
     package static let quarantineKey = "credentials.unreadable"
     /// The store key of the ongoing-access record (`RegStateOngoingAccess`), which a session's end removes.
     package static let ongoingAccessKey = "ongoing-access"
-    /// The store key of ongoing access's transient backoff (`RegStateOngoingAccess`): a record of its own, so a hold
-    /// written by one process never replaces a token another process stored; it goes with the ongoing-access record.
+    /// The store key of ongoing access's transient backoff: a record of its own, so a hold written by one process
+    /// never replaces a token another process stored.
     package static let ongoingAccessBackoffKey = "ongoing-access.backoff"
 
     let store: any SecureStore
@@ -25,9 +24,8 @@ package actor TokenService {
     /// The record this service last read or wrote (`.some(nil)`: none, or not this configuration's); `nil` before
     /// its first read.
     var seen: StoredCredentials??
-    /// What this service itself wrote or took up (``TokenService+Ownership.swift``): the session it holds, the
-    /// provisional tokens and the pending logins it wrote. A session's end, a failed or abandoned registration
-    /// removes only these, decided under the store's lock.
+    /// What this service itself wrote or took up: a session's end, a failed or abandoned registration removes only
+    /// these (``TokenService+Ownership.swift``).
     var owned = OwnedRecords()
     let clock: any RegStateClock
     let crypto: any CryptoProvider
@@ -37,13 +35,12 @@ package actor TokenService {
     package let assumedLifetime: TimeInterval
     /// How long to wait for the store's lock before failing with ``StoreError/busy(waited:)``.
     package let lockTimeout: TimeInterval = defaultStoreLockTimeout
-    /// The issuer and client the credentials written here are bound to, and the only ones whose credentials are
-    /// read; `nil` reads any record (tests of the service alone).
+    /// The issuer and client the credentials written and read here are bound to; `nil` reads any record.
     package let binding: CredentialBinding?
     /// When a renewal that failed transiently may be tried again (``RenewalHoldPolicy``).
     package let holdPolicy: RenewalHoldPolicy
 
-    /// Creates the service over `store` (the defaults: a 60 s ``gracePeriod``, a 3600 s ``assumedLifetime``).
+    /// Creates the service over `store`.
     package init(store: any SecureStore, clock: any RegStateClock = SystemClock(),
                 crypto: any CryptoProvider = SystemCrypto(), gracePeriod: TimeInterval = 60,
                 assumedLifetime: TimeInterval = 3600, binding: CredentialBinding? = nil,
@@ -57,16 +54,15 @@ package actor TokenService {
         self.assumedLifetime = assumedLifetime
     }
 
-    /// `body` under the store's exclusive lock (between processes for a ``FileSecureStore``), released however `body`
-    /// ends; the lock waited for at most ``lockTimeout``. Every read-modify-write that can race a renewal holds it.
+    /// `body` under the store's exclusive lock; every read-modify-write that can race a renewal holds it.
     func withExclusiveAccess<T>(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws(StoreError) -> T
     ) async throws(StoreError) -> T {
         try await withExclusiveAccess(orElse: { error throws(StoreError) in throw error }, body)
     }
 
-    /// `body` under the store's lock, released however `body` ends; what `unavailable` makes of the store's error
-    /// when the lock cannot be taken (not in time, a lock file that cannot be opened). The one place a lease is taken.
+    /// `body` under the store's lock (waited for at most ``lockTimeout``), released however `body` ends; what
+    /// `unavailable` makes of the store's error when the lock cannot be taken. The one place a lease is taken.
     func withExclusiveAccess<T, E: Error>(
         isolation: isolated (any Actor)? = #isolation, orElse unavailable: (StoreError) async throws(E) -> T,
         _ body: () async throws(E) -> T
@@ -92,9 +88,8 @@ package actor TokenService {
         inspectWithAccessToken().status
     }
 
-    /// ``inspect()``, plus the access token of the record it found expired (the token a launch renewal replaces).
-    /// Both come from one read: a second could return a token another process stored in between, and a renewal
-    /// "replacing" that fresh token would renew again (two grants for one expiry).
+    /// ``inspect()``, plus the access token of the record it found expired, from the same read: a second read could
+    /// return a token another process stored in between, and "replacing" that one would renew twice.
     package func inspectWithAccessToken() -> (status: StoredTokenStatus, expiredAccessToken: String?) {
         let data: Data?
         do {
@@ -139,23 +134,21 @@ package actor TokenService {
         }
     }
 
-    /// The stored credentials as they are now, read and decoded once, for one decision; `nil` when there are none
-    /// (or they cannot be read). A caller that needs several facts about one record asks for one snapshot, so the
-    /// facts cannot come from two different records.
+    /// The stored credentials as they are now, read once for one decision (so its facts cannot come from two
+    /// records); `nil` when there are none or they cannot be read.
     package func snapshot() -> TokenSnapshot? {
-        (try? load()).map(snapshot(of:))
+        (try? readRecord()).map(snapshot(of:))
     }
 
     /// The record as this service last read or wrote it, without reading the store again (read now when it has
-    /// seen none yet): for facts shown beside the state the service settled on, from the read that settled it.
+    /// seen none yet).
     package func lastSeenSnapshot() -> TokenSnapshot? {
         guard let seen else { return snapshot() }
         return seen.map(snapshot(of:))
     }
 
-    /// ``snapshot()`` for an access-token answer: a store that cannot be read now (a locked device, a cancelled
-    /// prompt, an I/O error) throws instead of answering "nothing stored", so an unreadable record is never taken for
-    /// a missing session (the launch keeps an unreadable store the same way). A damaged or foreign record is `nil`.
+    /// ``snapshot()`` that throws when the store cannot be read now (a locked device, an I/O error), so an unreadable
+    /// record is never taken for a missing session. A damaged or foreign record is `nil`.
     package func readSnapshot() throws(StoreError) -> TokenSnapshot? {
         try readRecord().map(snapshot(of:))
     }
@@ -179,15 +172,13 @@ package actor TokenService {
 
     /// The grace before expiry at which the stored access token counts as expired: the configured grace, but at most
     /// half the lifetime granted, so a short-lived token (30 s against the 60 s default) is not renewed on every call.
-    /// Records without ``StoredCredentials/issuedAt`` (older ones) use the configured grace.
     package func grace(for credentials: StoredCredentials) -> TimeInterval {
         guard let issuedAt = credentials.issuedAt, let expiresAt = credentials.expiresAt else { return gracePeriod }
         return min(gracePeriod, max(0, expiresAt.timeIntervalSince(issuedAt)) / 2)
     }
 
-    /// Whether the stored access token is still usable beyond its renewal point: a point drawn per token inside the
-    /// grace window (``RenewalHoldPolicy/renewalLead(grace:sessionID:expiresAt:)``), so installs that renewed together
-    /// renew apart next time.
+    /// Whether the stored access token is still usable beyond its renewal point, drawn per token inside the grace
+    /// window (``RenewalHoldPolicy/renewalLead(grace:sessionID:expiresAt:)``).
     package func isUsable(_ credentials: StoredCredentials) -> Bool {
         guard let expiresAt = credentials.expiresAt else { return true }
         let lead = holdPolicy.renewalLead(grace: grace(for: credentials), sessionID: credentials.sessionID,
@@ -195,7 +186,7 @@ package actor TokenService {
         return expiresAt.addingTimeInterval(-lead) > clock.now()
     }
 
-    /// Whether an access token expiring at `expiresAt` is still usable beyond the grace period.
+    /// Whether a token expiring at `expiresAt` is still usable beyond the grace period.
     package func isUsable(_ expiresAt: Date?) -> Bool {
         guard let expiresAt else { return true }
         return expiresAt.addingTimeInterval(-gracePeriod) > clock.now()
@@ -218,27 +209,18 @@ package actor TokenService {
         return id
     }
 
-    func load() throws -> StoredCredentials? {
-        guard let data = try storedData() else { return nil }
-        return try credentials(in: data)
-    }
-
-    /// The credentials record's bytes now (what this service has seen is none when there are none).
     private func storedData() throws(StoreError) -> Data? {
         let data = try store.data(forKey: Self.credentialsKey)
         if data == nil { seen = .some(nil) }
         return data
     }
 
-    /// The credentials record `data` holds.
     private func credentials(in data: Data) throws(TokenServiceError) -> StoredCredentials {
         seen = .some(nil)
         var credentials: StoredCredentials
-        // Many callers at once read one record: decode it once per distinct content, whoever wrote it.
         if let decoded, decoded.data == data {
             credentials = decoded.credentials
         } else {
-            // One reader (the strict one of the launch path) for every record any version wrote.
             guard let read = StoredCredentials.read(data) else { throw .corrupt }
             credentials = adopted(read)
             decoded = (data, credentials)

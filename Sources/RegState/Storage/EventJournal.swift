@@ -2,9 +2,8 @@ import Foundation
 
 /// An append-only log of lines, each framed with a checksum: where the engine records every event it learns.
 ///
-/// The journal frames and checks; what a line says is the engine's business (JSON of one journaled event). A torn or
-/// corrupt last line (a crash mid-append) is dropped on read, never fatal. Implementations: ``FileJournal`` and
-/// `InMemoryJournal` (RegStateTesting).
+/// A torn or corrupt last line (a crash mid-append) is dropped on read, never fatal. Implementations:
+/// ``FileJournal`` and `InMemoryJournal` (RegStateTesting).
 public protocol EventJournal: Sendable {
     /// Appends one line (without its newline) durably.
     func append(_ line: Data) throws(JournalError)
@@ -14,9 +13,8 @@ public protocol EventJournal: Sendable {
     func read() throws(JournalError) -> JournalContents
     /// Replaces the whole journal with `lines` atomically (compaction, clear-state).
     func replaceAll(with lines: [Data]) throws(JournalError)
-    /// Reads the journal and writes what `decide` answers from what it read, as one step that no other writer of
-    /// this journal interleaves with — between processes for a ``FileJournal``. The engine numbers and compacts
-    /// through it, so processes sharing one journal never number two lines alike nor drop each other's lines.
+    /// Reads the journal and writes what `decide` answers, as one step no other writer interleaves with (between
+    /// processes for a ``FileJournal``), so processes sharing a journal never number two lines alike.
     ///
     /// - Throws: ``JournalError`` when the journal cannot be read or written, or what `decide` throws (nothing is
     ///   written then).

@@ -8,30 +8,25 @@ import Foundation
 /// An ``EventJournal`` in one file (mode 0600): one checksummed line per event, appended with `O_APPEND` and
 /// `fsync`ed before `append` returns.
 ///
-/// Each line is `<8 hex digits: CRC-32 of the payload> <payload>\n`. A crash mid-append can leave a torn last line;
-/// ``read()`` drops it, counts it, and cuts the file back to the end of the last intact line so the next append
-/// starts clean (``append(_:)`` does the same repair itself if it finds the file not ending in a newline). A
-/// damaged line in the middle is skipped and counted, never fatal. ``replaceAll(with:)`` rewrites the file
-/// atomically. Calls from several threads are serialised, and so are calls from several processes sharing the file:
-/// every call holds an advisory `flock(2)` on the journal file itself (re-opened when another process's
-/// ``replaceAll(with:)`` renamed a new file over it), so an append never interleaves with another process's
-/// append, repair or compaction, and ``update(_:)`` reads and writes as one step.
+/// Each line is `<8 hex digits: CRC-32 of the payload> <payload>\n`. A torn last line (a crash mid-append) is dropped,
+/// counted and cut off by ``read()`` and ``append(_:)``; a damaged line in the middle is skipped and counted.
+/// ``replaceAll(with:)`` rewrites the file atomically. Threads and processes sharing the file are serialised by a
+/// `flock(2)` on the journal file itself (re-opened when another process's compaction renamed a new file over it).
 public final class FileJournal: EventJournal {
     /// The journal file.
     public var url: URL { URL(fileURLWithPath: path, isDirectory: false) }
     /// ``url``'s path, standardized.
     package let path: String
-    /// Serialises this instance's reads, appends and rewrites (the file lock serialises processes).
+    /// Serialises this instance's calls (the file lock serialises processes).
     let lock = NSLock()
-    /// The file (device and inode) whose name this instance last made durable (see `makeNameDurable`).
+    /// The file (device and inode) whose name this instance last made durable.
     let syncedFile = LockedValue<[UInt64]?>(nil)
     /// How long a call waits for another process to release the journal's file lock before it fails: the lock is
     /// only ever held for one read and one write, so a longer wait means a stuck (stopped) process.
     public static let lockTimeout: TimeInterval = 10
-    /// The bytes this instance parsed last and what they held, so that the next read parses only what was appended
-    /// since (``JournalFraming/parse(_:continuing:)`` checks that the file still starts with them).
+    /// The bytes parsed last and what they held, so the next read parses only what was appended since.
     let lastParse = LockedValue<(bytes: Data, parsed: JournalFraming.Parsed)?>(nil)
-    /// The system calls this journal makes: the real ones, or a simulated file system's (RegStateSimulation).
+    /// The real file system, or a simulated one (RegStateSimulation).
     let fileSystem: any StorageFileSystem
 
     /// Opens the journal at `url`, creating an empty one (mode 0600) if missing; the parent directory must exist.
@@ -44,8 +39,7 @@ public final class FileJournal: EventJournal {
         try self.init(standardizedPath: url.standardizedFileURL.path, fileSystem: PosixFileSystem())
     }
 
-    /// Opens the journal at the file `path` (standardized here as ``init(url:)`` does) on `fileSystem` (the real one,
-    /// or a simulated one under test).
+    /// Opens the journal at the file `path` on `fileSystem`.
     package convenience init(path: String, fileSystem fs: any StorageFileSystem) throws(JournalError) {
         try self.init(standardizedPath: PlainPath.standardized(path), fileSystem: fs)
     }
@@ -147,7 +141,6 @@ public final class FileJournal: EventJournal {
         }.get()
     }
 
-    /// The bytes `write` puts in the file, and whether they replace it (or are appended).
     private static func framed(_ write: JournalWrite) throws(JournalError) -> (bytes: Data, replaces: Bool) {
         switch write {
         case .append(let line): (try JournalFraming.frame(line), false)
@@ -156,7 +149,6 @@ public final class FileJournal: EventJournal {
         }
     }
 
-    /// `bytes` parsed (only past what the last parse saw, when the file still starts with that), remembered.
     private func parseRemembering(_ bytes: Data) -> JournalFraming.Parsed {
         let parsed = JournalFraming.parse(bytes, continuing: lastParse.withLock { $0 })
         lastParse.withLock { $0 = (bytes, parsed) }
@@ -173,7 +165,6 @@ public final class FileJournal: EventJournal {
         try fs.sync(fd)
     }
 
-    /// Truncates the file at `path` to `length` bytes and syncs it.
     private func truncate(_ path: String, to length: Int) throws(SystemCallError) {
         let fs = fileSystem
         let fd = try fs.open(path, O_WRONLY | O_CLOEXEC, mode: 0)

@@ -8,14 +8,11 @@ import Foundation
 /// A ``SecureStore`` on the file system: one directory (mode 0700), one file per key (mode 0600), every write
 /// atomic and durable.
 ///
-/// This is the default store on Linux and macOS. Protection at rest is the operating system's: only the owning user
-/// can enter the directory. A write goes to a temporary dot-file in the same directory, is `fsync`ed, renamed over
-/// the key's file, and the directory is `fsync`ed, so after a crash or power loss a key holds its old value or its
-/// new one, never a torn one. Temporary files left by a crash are removed when a store is opened and are never
-/// listed as keys. Several processes may share one directory (an app and its extensions through an app group, or
-/// several runs of a command-line tool): ``acquireExclusiveAccess(timeout:)`` is an advisory `flock(2)` on the
-/// dot-file `.lock` in the directory, which the kernel releases when a holder dies. Within a process, instances
-/// may be shared freely between threads.
+/// The default store on Linux and macOS. Protection at rest is the operating system's: only the owning user can enter
+/// the directory. Writes go through a temporary dot-file, `fsync`, `rename` and a directory `fsync`, so after a crash
+/// a key holds its old value or its new one; leftovers are removed when a store is opened. Several processes may share
+/// one directory: ``acquireExclusiveAccess(timeout:)`` is a `flock(2)` on `.lock`, released by the kernel when a
+/// holder dies. Instances may be shared between threads.
 public final class FileSecureStore: SecureStore {
     /// The directory holding one file per key.
     public var directory: URL { URL(fileURLWithPath: directoryPath, isDirectory: true) }
@@ -23,9 +20,8 @@ public final class FileSecureStore: SecureStore {
     package let directoryPath: String
     /// The name of the lock file inside the directory (a dot-file: never a key).
     public static let lockFileName = ".lock"
-    /// The lock between processes on ``lockFileName``.
     private let lock: FileStoreLock
-    /// The system calls this store makes: the real ones, or a simulated file system's (RegStateSimulation).
+    /// The real file system, or a simulated one (RegStateSimulation).
     private let fileSystem: any StorageFileSystem
 
     /// Opens (creating if missing) the store directory at `directory`.
@@ -133,19 +129,19 @@ public final class FileSecureStore: SecureStore {
         do {
             refusal = try refusalToPrepare(path, fs)
         } catch {
-            throw .unusableLocation(path: path, reason: error.reason)
+            refusal = error.reason
         }
         if let refusal { throw .unusableLocation(path: path, reason: refusal) }
     }
 
-    /// Creates the directory or checks and tightens the existing one; why it cannot be used, or `nil`.
+    /// Why the directory cannot be used, or `nil`.
     private static func refusalToPrepare(_ path: String, _ fs: any StorageFileSystem) throws(SystemCallError) -> String? {
         if let info = try fs.status(path) {
             guard POSIX.isDirectory(info) else { return "it is not a directory" }
             guard info.st_uid == fs.effectiveUserID() else { return "it belongs to another user" }
             if POSIX.permissions(info) != 0o700 { try fs.changeMode(path, 0o700) }
         } else {
-            let parent = (path as NSString).deletingLastPathComponent
+            let parent = PlainPath.parent(of: path)
             if try fs.status(parent) == nil {
                 do {
                     try fs.createDirectories(parent)

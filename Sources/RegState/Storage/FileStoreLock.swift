@@ -9,16 +9,12 @@ import Foundation
 /// process dies, so a crashed holder never blocks the others.
 ///
 /// ``FileSecureStore`` takes one on `.lock` in its directory; an app and its extensions take one in their App Group
-/// container around a Keychain item store (a ``LockedSecureStore``, as
-/// `RegStateDependencies.sharedSession(appGroup:keychainAccessGroup:service:)` builds it on Apple platforms).
-/// Within a process a ``ProcessLocalLock`` is taken first, so the tasks of one process queue before the file lock.
-/// The lock file's parent directory must exist; the file itself is created (mode 0600) at the first acquisition.
+/// container around a Keychain item store. A ``ProcessLocalLock`` is taken first, so the tasks of one process queue
+/// before the file lock. The lock file's directory must exist; the file is created (mode 0600) when first taken.
 public final class FileStoreLock: StoreLock {
     /// The lock file.
     public let path: String
-    /// The lock that orders this process's tasks before they contend for the lock file.
     private let local: ProcessLocalLock
-    /// The system calls this lock makes: the real ones, or a simulated file system's (RegStateSimulation).
     private let fileSystem: any StorageFileSystem
 
     /// A lock on the file at `url` (created when missing; its directory must exist).
@@ -26,7 +22,7 @@ public final class FileStoreLock: StoreLock {
         self.init(path: url.standardizedFileURL.path, fileSystem: PosixFileSystem())
     }
 
-    /// A lock on the file at `path` on `fileSystem` (the real one, or a simulated one under test).
+    /// A lock on the file at `path` on `fileSystem`.
     package init(path: String, fileSystem: any StorageFileSystem) {
         self.path = path
         self.fileSystem = fileSystem

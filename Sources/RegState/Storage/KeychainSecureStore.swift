@@ -7,17 +7,13 @@ import Security
 /// A ``SecureItemStore`` over the data-protection Keychain (Apple platforms): one generic-password item per key,
 /// in the access group the app names, never synchronised to iCloud, with the accessibility class the app chooses.
 ///
-/// Each `SecItemUpdate`/`SecItemAdd` is atomic, as the protocol requires. It has no lock of its own: pair it with one
-/// in a ``LockedSecureStore`` — a ``FileStoreLock`` in the App Group container when an app and its extensions share
-/// the items (``RegStateDependencies/sharedSession(appGroup:keychainAccessGroup:service:transport:)`` does).
+/// Each write is atomic, as the protocol requires. It has no lock of its own: pair it with one in a
+/// ``LockedSecureStore`` (a ``FileStoreLock`` in the App Group container when an app and its extensions share it).
 ///
 /// Every query carries `kSecUseDataProtectionKeychain` (so macOS uses the iOS-style keychain, where access groups and
-/// accessibility classes apply) and `kSecAttrSynchronizable = false`. `errSecInteractionNotAllowed` (a locked
-/// device) becomes ``StoreError/interactionNotAllowed(key:)`` and `errSecUserCanceled` becomes
-/// ``StoreError/userCanceled(key:)``, both recoverable: the engine keeps the session and renews later.
-///
-/// Compiled on Linux only by the type check against hand-written stubs (`Tests/AppleTypeCheck`); its behaviour is
-/// tested on a Mac, and the store contract it follows is the one the other stores are tested against here.
+/// accessibility classes apply) and `kSecAttrSynchronizable = false`. A locked device and a cancelled prompt are the
+/// recoverable ``StoreError/interactionNotAllowed(key:)`` and ``StoreError/userCanceled(key:)``. On Linux it is only
+/// type-checked against stubs (`Tests/AppleTypeCheck`).
 public final class KeychainSecureStore: SecureItemStore {
     /// The `kSecAttrService` of every item.
     public let service: String

@@ -4,10 +4,7 @@ import Foundation
 /// sharing needs.
 ///
 /// An app and its extensions pair the shared Keychain access group with a ``FileStoreLock`` in their App Group
-/// container, so that they renew one rotating refresh token once between them
-/// (`RegStateDependencies.sharedSession(appGroup:keychainAccessGroup:service:)`); a store no other process
-/// opens may use a ``ProcessLocalLock``. Reads and writes go to `items` unchanged; only
-/// ``acquireExclusiveAccess(timeout:)`` goes to `lock`.
+/// container; a store no other process opens may use a ``ProcessLocalLock``.
 public struct LockedSecureStore: SecureStore {
     /// Where the items live.
     public let items: any SecureItemStore

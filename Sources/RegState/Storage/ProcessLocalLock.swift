@@ -4,7 +4,6 @@ import Foundation
 /// process opens (RegStateTesting's `InMemorySecureStore`, or ``LockedSecureStore/processLocal(_:)``), and the first
 /// half of ``FileStoreLock``, so two tasks of one process never contend on the lock file.
 public final class ProcessLocalLock: StoreLock {
-    /// Whether a lease is out.
     private let held = LockedValue(false)
     /// Where the waits' clock and pauses come from (a simulated world drives them under test).
     private let fileSystem: any StorageFileSystem
@@ -27,7 +26,6 @@ public final class ProcessLocalLock: StoreLock {
         return OnceLease { [held] in held.withLock { $0 = false } }
     }
 
-    /// Sets `held`; `true` when it was clear (the caller now holds the lock).
     private static func take(_ held: inout Bool) -> Bool {
         if held { return false }
         held = true

@@ -1,11 +1,7 @@
 import Foundation
 
-/// Base64url without padding (RFC 4648 §5, RFC 7515 §2), the encoding of JWT segments, JWK members and PKCE
-/// challenges, over bytes.
-///
-/// Decoding is strict, as a JWS verifier must be: only the 64 characters of the URL-safe alphabet, no `=` padding,
-/// no whitespace, no length that leaves a lone character, and no stray bits in the last character (so each byte
-/// string has exactly one encoding and a token cannot be altered without changing its bytes).
+/// Base64url without padding (RFC 4648 §5, RFC 7515 §2). Decoding is strict, as a JWS verifier must be: no padding,
+/// whitespace, lone character or stray bits, so each byte string has exactly one encoding.
 package enum Base64URL {
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 

@@ -94,15 +94,9 @@ public enum JSONValue: Sendable, Hashable, Codable {
         objectValue?[key]
     }
 
-    /// Parses JSON text into a value, strictly and within `limits`.
+    /// Parses JSON text into a value, strictly and within `limits`: the one JSON reading for everything a peer sends
+    /// that security depends on (duplicate members, non-finite numbers, invalid UTF-8 and lone surrogates refused).
     ///
-    /// This is the one JSON reading for everything a peer sends that security depends on (JOSE headers and
-    /// payloads, JWKS, token, discovery and userinfo answers): RFC 8259 over UTF-8 bytes, with duplicate member names
-    /// refused (RFC 7515 §4, RFC 7519 §4), numbers that do not fit a finite `Double` refused, strings checked for
-    /// valid UTF-8 and lone surrogates, and size and nesting bounded.
-    /// - Parameters:
-    ///   - data: the JSON text, UTF-8.
-    ///   - limits: the size and depth bounds; ``JSONLimits/responseBody`` by default.
     /// - Throws: ``JSONParseError`` naming what was wrong and where, never the content.
     package static func parse(_ data: Data, limits: JSONLimits = .responseBody) throws(JSONParseError) -> JSONValue {
         guard data.count <= limits.maximumBytes else { throw .tooLarge(limit: limits.maximumBytes) }

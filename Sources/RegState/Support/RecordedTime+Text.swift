@@ -6,13 +6,11 @@ import Darwin
 #endif
 
 extension RecordedTime {
-    /// The text every output prints for an instant out of range: never reached from a record or an answer (the
-    /// readers refuse those), only from a date an app built itself.
+    /// The text every output prints for an instant out of range (only a date an app built itself can be).
     package static let outOfRangeText = "(time out of range)"
 
-    /// ISO 8601 in UTC, to the second (`2026-11-24T13:38:27Z`), from the calendar arithmetic of the C library (the
-    /// format styles would load time-zone and locale data a short command never otherwise touches). The one
-    /// formatting of an instant for descriptions and the CLI: a date out of range is ``outOfRangeText``, never a trap.
+    /// ISO 8601 in UTC, to the second (`2026-11-24T13:38:27Z`), from the C library's calendar arithmetic (format
+    /// styles would load time-zone and locale data); a date out of range is ``outOfRangeText``, never a trap.
     package static func text(_ date: Date) -> String {
         guard let whole = wholeSeconds(date), let parts = calendarFields(Int64(whole)) else { return outOfRangeText }
         return "\(padded(parts.tm_year + 1900, width: 4))-\(padded(parts.tm_mon + 1))-\(padded(parts.tm_mday))T"

@@ -2,13 +2,10 @@ import Foundation
 
 /// The one range check for every time and lifetime RegState reads from disk or from the wire.
 ///
-/// A record or an answer is data from outside: a damaged file, a hostile one, a provider with a bug. A time of 1e308
-/// or -1e308 is a valid JSON number and a valid `Double`, and `Date` holds it, but turning it into whole seconds or a
-/// calendar date traps (`Int(_:)`, `time_t(_:)`). So every reading goes through here, where the number is read: an
-/// instant is a finite number of seconds between 1970 and the end of year 9999 (``latest``), a lifetime a finite
-/// number of seconds between 0 and ``latest``, an offset a whole number of seconds no larger than ``latest`` either
-/// way. Anything else is the same "unreadable" outcome as any other damage to the record it came in; nothing else is
-/// lost. And every instant computed from a lifetime stays in range (``expiry(after:from:)``).
+/// A time of 1e308 is a valid JSON number and `Date` holds it, but turning it into whole seconds or a calendar date
+/// traps (`Int(_:)`, `time_t(_:)`). So every reading checks here: an instant is a finite number of seconds between
+/// 1970 and the end of 9999 (``latest``), a lifetime one between 0 and ``latest``; anything else is the same
+/// "unreadable" as any other damage. Every instant computed from a lifetime stays in range.
 package enum RecordedTime {
     /// 9999-12-31T23:59:59Z: the latest instant believed (RFC 3339's last year; also the ID token's bound).
     package static let latest: TimeInterval = 253_402_300_799
@@ -40,8 +37,8 @@ package enum RecordedTime {
         return Date(timeIntervalSince1970: min(max(seconds.isFinite ? seconds : latest, 0), latest))
     }
 
-    /// The whole seconds since 1970 of `date`, for printing and calendar arithmetic; `nil` when the date is out of
-    /// range (a reader let it through, or it was computed), so a caller prints a placeholder instead of trapping.
+    /// The whole seconds since 1970 of `date`; `nil` when it is out of range, so a caller prints a placeholder instead
+    /// of trapping.
     package static func wholeSeconds(_ date: Date) -> Int? {
         guard let seconds = self.date(date.timeIntervalSince1970)?.timeIntervalSince1970.rounded(.down) else { return nil }
         return Int(seconds)

@@ -2,20 +2,14 @@ import Foundation
 
 /// The offset between the device clock and the provider's clock, estimated from the provider's answers.
 ///
-/// Every answer the ``OIDCClient`` receives that carries an HTTP `Date` header (RFC 9110 §6.6.1) updates the
-/// estimate: `offset = providerDate − deviceNow`. Time claims of ID tokens are then checked on the provider's clock
-/// (`deviceNow + offset`), so a device clock that is minutes or days wrong does not block registration; the
-/// validator's leeway covers what remains (the header's one-second resolution, network delay, the provider's own
-/// drift). Without a `Date` header, the `iat` of an ID token fresh from the token endpoint stands in for it (see
-/// ``observeIssueTime(_:at:)``). Token expiry is tracked from when each token was received on the device clock, so it
-/// needs no correction. A significant offset is journaled once per change (``takeJournalNote()``).
-///
-/// Offsets smaller than ``negligible`` are treated as zero (the header cannot measure them).
+/// Every answer with an HTTP `Date` header (RFC 9110 §6.6.1) updates `offset = providerDate − deviceNow`; ID token
+/// time claims are then checked on the provider's clock, so a device clock minutes or days wrong does not block
+/// registration (the leeway covers the rest). Without `Date`, a fresh ID token's `iat` stands in. Token expiry counts
+/// from receipt on the device clock, so it needs no correction. Offsets below ``negligible`` count as zero.
 package final class ProviderClockEstimate: Sendable {
     /// Offsets below this many seconds (either way) are not applied.
     package static let negligible: TimeInterval = 5
 
-    /// One measurement: the offset and where it came from.
     private struct Measurement {
         var offset: TimeInterval
         var source: ClockOffsetSource
@@ -25,7 +19,6 @@ package final class ProviderClockEstimate: Sendable {
     /// The offset last reported to the journal (``takeJournalNote()``), `nil` before the first report.
     private let journaled = LockedValue<TimeInterval?>(nil)
 
-    /// Creates an estimate with no observation yet (offset zero).
     package init() {}
 
     /// The estimated offset to add to the device clock to read the provider's clock; zero until an answer with a
@@ -51,9 +44,8 @@ package final class ProviderClockEstimate: Sendable {
         return record(providerNow.timeIntervalSince(deviceNow), source: .dateHeader)
     }
 
-    /// Records the `iat` of an ID token that just arrived from the provider's token endpoint, at device time
-    /// `deviceNow`, as the provider's clock: only while no `Date` header gave an estimate (the header is the better
-    /// source, and replaces this one when it comes).
+    /// Records the `iat` of an ID token that just arrived from the token endpoint as the provider's clock, only while
+    /// no `Date` header gave an estimate (the better source).
     ///
     /// - Returns: the new offset when it moved by at least ``negligible`` seconds; `nil` otherwise (or when a `Date`
     ///   header already gave the estimate).

@@ -1,11 +1,7 @@
 import Foundation
 
-/// The source of the current time for every expiry decision RegState makes, and of every wait it makes: the launch
-/// budget, the token endpoint's retry, the loopback listener's deadline.
-///
-/// Time is a dependency so that tests move it by hand instead of sleeping, and so that the pure transition function
-/// never reads the wall clock: the service reads the clock and passes the instant in with the event. A clock that
-/// also owns its waits (a simulation's virtual clock) decides when a wait ends; the default waits on the wall clock.
+/// The source of the current time for every expiry decision and every wait RegState makes: a dependency, so tests
+/// move it by hand instead of sleeping, and a simulation's virtual clock decides when a wait ends.
 public protocol RegStateClock: Sendable {
     /// The current instant.
     func now() -> Date

@@ -164,7 +164,7 @@ struct ClockJournalTests {
         try await device.signIn(service)
         let granted = device.clock.now()
         try await service.confirmRegistration()
-        let credentials = try #require(try await TokenService(store: device.store, clock: device.clock).load())
+        let credentials = try #require(try await TokenService(store: device.store, clock: device.clock).readRecord())
         #expect(credentials.securityTokenExpiresAt == granted.addingTimeInterval(device.world.securityTokenLifetime))
     }
 }

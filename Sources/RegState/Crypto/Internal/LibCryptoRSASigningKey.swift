@@ -4,10 +4,8 @@ import Foundation
 
 /// An RSA private key loaded into libcrypto once (`EVP_PKEY`), ready to sign any number of messages.
 ///
-/// ``SystemCrypto/sign(message:privateKey:algorithm:)`` reads the key's DER for every signature, and OpenSSL 3's
-/// decoder plus the fresh key's Montgomery and blinding set-up cost as much as the signature itself. A caller that
-/// signs often with one key (the simulated provider) holds one of these instead. The signatures are the same
-/// `EVP_DigestSign` ones.
+/// OpenSSL 3's decoder plus a fresh key's Montgomery and blinding set-up cost as much as a signature, so a caller that
+/// signs often with one key (the simulated provider) holds one of these.
 ///
 /// `@unchecked Sendable` is safe: the `EVP_PKEY` is never modified by this type after loading, and libcrypto allows
 /// signing with one key from several threads.
@@ -24,9 +22,6 @@ package final class LibCryptoRSASigningKey: @unchecked Sendable {
     deinit { EVP_PKEY_free(key) }
 
     /// Signs `message` with `algorithm`, as ``SystemCrypto/sign(message:privateKey:algorithm:)`` does.
-    ///
-    /// - Throws: ``CryptoError/invalidKey(_:)`` for an algorithm the key does not accept,
-    ///   ``CryptoError/signingFailed(_:)`` when libcrypto fails to sign.
     package func sign(message: Data, algorithm: SignatureAlgorithm) throws(CryptoError) -> Data {
         guard algorithm.isRSA else { throw CryptoError.invalidKey("an RSA key cannot sign \(algorithm.rawValue)") }
         return try SystemCrypto.sign(message: message, key: key, algorithm: algorithm)

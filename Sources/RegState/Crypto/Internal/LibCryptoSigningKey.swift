@@ -4,15 +4,13 @@ import Foundation
 
 /// A P-256 private key loaded into libcrypto once (`EVP_PKEY`), ready to sign any number of messages with ES256.
 ///
-/// Reading PKCS #8 into an `EVP_PKEY` costs far more than a signature (OpenSSL 3's decoder), so a DPoP signer holds
-/// one of these instead of handing the DER to ``SystemCrypto/sign(message:privateKey:)`` for every proof.
+/// Reading PKCS #8 into an `EVP_PKEY` costs far more than a signature, so a DPoP signer holds one of these.
 ///
 /// `@unchecked Sendable` is safe: the `EVP_PKEY` is never modified after loading (libcrypto allows sharing it across
-/// threads then). A signing context initialised once (`EVP_PKEY_sign_init`) signs each digest; it is used under a
-/// lock, and a key whose context cannot be prepared signs each message with its own `EVP_MD_CTX`.
+/// threads then), and the signing context prepared once is used under `lock` (without one, each message gets its
+/// own `EVP_MD_CTX`).
 final class LibCryptoSigningKey: SigningKey, @unchecked Sendable {
     private let key: OpaquePointer
-    /// Ready to sign a SHA-256 digest; guarded by `lock`.
     private let prepared: OpaquePointer?
     private let lock = NSLock()
 

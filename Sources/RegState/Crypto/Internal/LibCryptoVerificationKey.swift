@@ -4,10 +4,8 @@ import Foundation
 
 /// A public key loaded into libcrypto once (`EVP_PKEY`), ready to verify any number of signatures.
 ///
-/// Verification hashes the message with `EVP_Digest` and checks the signature with `EVP_PKEY_verify` on a key
-/// context that is initialised once per algorithm (padding, salt length, MGF1 digest) and reused, so no call
-/// repeats libcrypto's algorithm fetch and context set-up. A context serves one call at a time: a caller that finds
-/// it busy uses a fresh one instead of waiting.
+/// `EVP_PKEY_verify` on a key context initialised once per algorithm (padding, salt length, MGF1 digest) and reused,
+/// so no call repeats libcrypto's fetch and set-up; a caller that finds it busy uses a fresh one instead of waiting.
 ///
 /// `@unchecked Sendable` is safe: the `EVP_PKEY` is never modified after loading (libcrypto allows sharing it
 /// across threads then), and the reusable contexts are only touched while `lock` is held.

@@ -1,17 +1,11 @@
 import Foundation
 
-/// The one reader of `Retry-After` (RFC 9110 §10.2.3), for every endpoint the engine calls: the token endpoint, the
-/// passwordless start, the pushed authorization request endpoint and the registration backend. It is read on 429 and
-/// 503 answers only (the statuses whose meaning is "come back later").
-///
-/// Both forms are read: delta-seconds (`120`), and an IMF-fixdate (`Fri, 31 Dec 1999 23:59:59 GMT`), which is
-/// measured against the same answer's `Date` header (the server's own clock, so a device whose clock is wrong waits
-/// the time the server meant); a date without a `Date` header beside it is not used. Every wait is capped at
-/// ``cap``: a hostile or mistaken day-long value delays renewals by an hour at most, never locks a session out.
+/// The one reader of `Retry-After` (RFC 9110 §10.2.3), for every endpoint the engine calls, on 429 and 503 answers
+/// only. Delta-seconds, or an IMF-fixdate measured against the same answer's `Date` header (the server's clock, so a
+/// device whose clock is wrong waits the time the server meant; without `Date` it is not used). Every wait is capped
+/// at ``cap``, so a hostile day-long value never locks a session out.
 package enum RetryAfter {
-    /// The longest wait a server can impose with `Retry-After`: one hour. A provider that is down for longer is met
-    /// by the backoff (at most five minutes apart: `RenewalHoldPolicy.maximumBackoff`), which costs it one request per
-    /// install every five minutes.
+    /// The longest wait a server can impose with `Retry-After`: one hour (a longer outage is met by the backoff).
     package static let cap: TimeInterval = 3600
 
     /// The wait `response` asks for, in seconds (0 up to ``cap``); `nil` when it is not a 429 or 503, carries no

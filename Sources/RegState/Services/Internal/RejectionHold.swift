@@ -2,14 +2,9 @@ import Foundation
 
 /// A stored token that was renewed because a server rejected the one before it (or was itself rejected right after a
 /// renewal): a rejection of it is not answered with another renewal before ``until``. Kept in the credentials record
-/// beside the token, in the same write, so every process and every later launch sees it. The hold doubles along a
-/// chain of such renewals (30 s up to 15 min); any other renewal starts the chain again, so a server that rejects
-/// every token costs one renewal per hold.
-///
-/// No hold is longer than its own backoff from now: a stored one that reaches further (written while the device's
-/// clock was ahead, read after the clock was set back, or a record damaged into an in-range future) is read as
-/// ``clamped(at:)``, and the store keeps the cut (``TokenService/heldUntil(_:carrier:underLock:)``), so it passes after
-/// at most its backoff however far ahead it was written.
+/// beside the token. The hold doubles along a chain of such renewals (30 s up to 15 min), so a server that rejects
+/// every token costs one renewal per hold. No hold reaches further than its backoff from now (``clamped(at:)``): one
+/// written while the clock was ahead passes after at most its backoff.
 package struct RejectionHold: Sendable, Equatable {
     /// The first hold.
     package static let first: TimeInterval = 30

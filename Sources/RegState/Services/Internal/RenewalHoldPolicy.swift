@@ -1,33 +1,18 @@
 import Foundation
 
-/// The one decision about when a token kind (the access token, the backend security token) may be renewed again
-/// after a transient failure: a pure value, state in (the hold stored in the credentials record, the time, a random
-/// draw, the server's `Retry-After`), decision out, tested by table. The store keeps the hold (a ``RejectionHold``,
-/// the shape every hold has: until when, and how long it was), so every process of the install shares it and a
-/// relaunch does not reset it; this type only decides.
+/// When a token kind may be renewed again after a transient failure: a pure value (stored hold, time, random draw,
+/// `Retry-After` in; decision out), tested by table. The store keeps the hold (a ``RejectionHold``), so every process
+/// shares it and a relaunch does not reset it.
 ///
-/// **The scheme is gRPC's connection backoff** (1 s, × 1.6 per failure, each delay jittered by ±20 %), not AWS's
-/// "full jitter" (a delay drawn anywhere in `0...cap`). The reason is the promise RegState makes to a provider: an
-/// install costs it **at most one request per backoff step**, and a step never shorter than 80 % of its nominal
-/// length. Full jitter spreads a herd as well but draws delays close to zero at every step, so an install's worst case
-/// is unbounded in the number of attempts per minute; the ±20 % band keeps a lower bound that the fleet simulation
-/// checks per install, and still decorrelates a herd (two installs that failed at the same instant drift ±20 % apart
-/// per step).
+/// **gRPC's connection backoff** (1 s, × 1.6, ±20 % jitter), not "full jitter": an install costs a provider at most
+/// one request per step, and a step is never shorter than 80 % of its length (full jitter draws delays near zero, so
+/// its worst case is unbounded); the band still decorrelates a herd. **The cap is 300 s, not 120 s** (docs/Scale.md):
+/// the herd after an outage `D` is about `1 + D / cap` times the steady rate, so a ten-minute outage within 3× needs
+/// 300 s. A held session keeps working offline, and the host's connectivity signal cuts a hold short.
 ///
-/// **The cap is 300 s, not gRPC's 120 s**, from the fleet arithmetic (docs/Scale.md): after an outage of length `D`
-/// the fleet owes `D` × its steady renewal rate; the installs come back at the end of holds whose phases are spread
-/// over one cap, so the herd at recovery is about `1 + D / cap` times the steady rate. A ten-minute outage within 3×
-/// needs a cap of at least 300 s; 120 s gives 6× (measured in the fleet world). A session that is held keeps working
-/// offline, and the host's connectivity signal cuts a hold short, so the longer cap costs the user little.
-///
-/// A server's `Retry-After` (read once, by ``RetryAfter``, capped at an hour) lengthens the hold to at least what it
-/// asked. A success removes the hold (the next failure starts at 1 s again). The user's explicit action and the host's
-/// "connectivity is back" signal (both ``RegStateService/renewSession()``) may cut a hold short, at most once per
-/// backoff length, so a user tapping "retry" costs one attempt per backoff step, not a burst.
-///
-/// A hold from the future (written by a process whose clock was ahead, or read after the clock was set back) is not
-/// trusted: a hold whose end lies further from now than its own length is void (one attempt goes, and its failure
-/// writes a hold that starts from now). The same rule as the rejection hold's: no hold outlasts its backoff from now.
+/// A server's `Retry-After` (``RetryAfter``, capped at an hour) lengthens a hold; a success removes it. The user's
+/// action and the host's "connectivity is back" (``RegStateService/renewSession()``) cut a hold short at most once
+/// per backoff length. A hold whose end lies further from now than its own length (a clock that was ahead) is void.
 package struct RenewalHoldPolicy: Sendable, Equatable {
     /// The first backoff (gRPC's `INITIAL_BACKOFF`).
     package static let initialBackoff: TimeInterval = 1
@@ -38,8 +23,7 @@ package struct RenewalHoldPolicy: Sendable, Equatable {
     /// The jitter band: each delay is the backoff × (1 ± this) (gRPC's `JITTER`).
     package static let jitter = 0.2
 
-    /// Whether transient failures hold renewals at all (off: every call that needs a renewal sends one, the behaviour
-    /// before holds; the fleet simulation's baseline).
+    /// Whether transient failures hold renewals at all (off: the fleet simulation's baseline).
     package var holdsTransientFailures: Bool
     /// Whether each delay is jittered (off: every install that failed together retries together; a mutation).
     package var jitters: Bool
@@ -64,12 +48,9 @@ package struct RenewalHoldPolicy: Sendable, Equatable {
         self.spreadsRenewals = spreadsRenewals
     }
 
-    /// How long before `expiresAt` a valid token is renewed: a point drawn inside the grace window,
-    /// `grace × (1 − 0.9 d)` for a draw `d` in `0..<1` (the whole grace when the spread is off). The draw is a pure
-    /// function of the token (its expiry) and the install (its session's random identifier), so every process of the
-    /// install renews at the same point, a relaunch does not move it, and a fleet whose tokens were issued in the same
-    /// second renews spread over 90 % of the grace window, and further apart at each generation. A tenth of the grace
-    /// is always left, so a token is not used in its last moments.
+    /// How long before `expiresAt` a valid token is renewed: `grace × (1 − 0.9 d)` for a draw `d` in `0..<1` that is a
+    /// pure function of the token's expiry and the session, so every process of the install renews at the same point
+    /// while a fleet issued in the same second spreads over 90 % of the grace window.
     package func renewalLead(grace: TimeInterval, sessionID: String?, expiresAt: Date) -> TimeInterval {
         guard spreadsRenewals, grace > 0 else { return grace }
         return grace * (1 - 0.9 * Self.spreadDraw(sessionID: sessionID, expiresAt: expiresAt))

@@ -1,11 +1,8 @@
 import Foundation
 
-/// The credentials record: the registration design's captured-data table, stored as ONE secure-store value so that every change
-/// (a rotation replaces the refresh token, the access token and the expiry together) is a single atomic write.
-///
-/// Its description is redacted: it holds tokens.
-///
-/// It is written by ``encoded`` and read by one reader, ``read(_:)``, which accepts every form any version wrote.
+/// The credentials record, stored as ONE secure-store value so that every change (a rotation replaces the refresh
+/// token, the access token and the expiry together) is a single atomic write. Written by ``encoded``, read by
+/// ``read(_:)`` in every form any version wrote. Its description is redacted: it holds tokens.
 package struct StoredCredentials: Sendable, Equatable, CustomStringConvertible {
     /// Where the credentials stand.
     package enum Stage: String, Sendable {
@@ -24,36 +21,30 @@ package struct StoredCredentials: Sendable, Equatable, CustomStringConvertible {
     package var accessToken: String
     package var refreshToken: String?
     package var expiresAt: Date?
-    /// When the access token was received; with ``expiresAt`` it gives the lifetime the provider granted, which bounds
-    /// the renewal grace (see ``TokenService/grace(for:)``). `nil` in records written before it was kept.
+    /// When the access token was received: with ``expiresAt``, the lifetime that bounds the renewal grace
+    /// (``TokenService/grace(for:)``).
     package var issuedAt: Date?
     package var refreshExpiresAt: Date?
     package var securityToken: String?
     package var securityTokenExpiresAt: Date?
-    /// The access token's type as the provider issued it: `DPoP` when the tokens are bound to the installation's
-    /// DPoP key, `Bearer` otherwise; `nil` in records written before it was kept (they are all `Bearer`).
+    /// The access token's type as issued: `DPoP` for tokens bound to the installation's key; `nil` (older records)
+    /// is `Bearer`.
     package var tokenType: String?
-    /// The RFC 7638 thumbprint of the DPoP key the tokens are bound to (their `cnf.jkt`): the key record is a separate
-    /// store value that another process's registration replaces, so a bound token is sent only with the key this
-    /// names. `nil` for unbound tokens and in records written before it was kept (they use the stored key).
+    /// The RFC 7638 thumbprint of the DPoP key the tokens are bound to: the key record is a separate store value that
+    /// another process's registration replaces, so a bound token is sent only with the key this names.
     package var dpopThumbprint: String?
-    /// When a refresh grant was about to be sent with ``refreshToken`` and its answer not yet stored: written under the
-    /// store's lock before the grant, removed by the write of its result. Still set at the next renewal, it says the
-    /// previous one was interrupted (the process died with the provider's answer unsaved). `nil` in older records.
+    /// When a refresh grant was sent and its answer not yet stored (written under the store's lock before the grant,
+    /// removed with its result): still set at the next renewal, the previous one was interrupted.
     package var renewalStartedAt: Date?
-    /// The issuer identifier the credentials were issued by (``CredentialBinding``); `nil` in records written before
-    /// credentials were bound, which are adopted only when their ID token shows this issuer and client.
+    /// The issuer the credentials were issued by (``CredentialBinding``); `nil` in records from before binding.
     package var issuer: String?
-    /// The client id the credentials were issued to; `nil` in records written before credentials were bound.
+    /// The client id the credentials were issued to.
     package var clientID: String?
-    /// The access token was renewed for a rejection (or rejected right after a renewal): a rejection of it is not
-    /// renewed again before the hold has passed (``RejectionHold``). `nil` otherwise and in older records.
+    /// The access token's ``RejectionHold``, when it was renewed for a rejection.
     package var accessTokenHold: RejectionHold?
     /// The same for the backend security token.
     package var securityTokenHold: RejectionHold?
-    /// A renewal of the access token failed transiently (no answer, 5xx, 429, a timeout): no grant is sent before
-    /// the hold has passed (``RenewalHoldPolicy``, jittered exponential backoff, at least the server's
-    /// `Retry-After`). Removed by a renewal that succeeds. `nil` otherwise and in older records.
+    /// The access token's transient backoff (``RenewalHoldPolicy``), removed by a renewal that succeeds.
     package var accessTokenBackoff: RejectionHold?
     /// The transient issue of the failure that started ``accessTokenBackoff``: what a held call answers with.
     package var accessTokenBackoffIssue: TransientIssue?
@@ -61,10 +52,8 @@ package struct StoredCredentials: Sendable, Equatable, CustomStringConvertible {
     package var securityTokenBackoff: RejectionHold?
     /// The transient issue of the failure that started ``securityTokenBackoff``.
     package var securityTokenBackoffIssue: TransientIssue?
-    /// Which registration session the record belongs to: a random identifier written with the provisional tokens
-    /// (or a host session's first token) and kept by every later write of that session (confirm, renewals). What a
-    /// session's end removes is compared with it under the store's lock, so a process never removes another's
-    /// session. `nil` in records written before it was kept (they match a process that read them so).
+    /// Which registration session the record belongs to (random, kept by every write of that session): a session's
+    /// end compares it under the store's lock, so a process never removes another's session.
     package var sessionID: String?
 
     /// The record as `JSONEncoder` wrote it (sorted keys, dates as seconds since 1970, slashes escaped, absent members

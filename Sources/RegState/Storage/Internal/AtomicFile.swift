@@ -7,10 +7,8 @@ import Foundation
 
 /// Whole-file writes that a crash cannot tear: the file holds its old contents or its new ones, never neither.
 ///
-/// Used by ``FileSecureStore``, ``FileJournal/replaceAll(with:)`` and by other modules of the package (the
-/// simulator persisting its world). The recipe: create a temporary file in the same directory (`O_CREAT|O_EXCL`,
-/// a name starting with ``temporaryPrefix`` so listings can ignore it), write every byte, `fsync` it, `rename` it over
-/// the target, `fsync` the directory. Errors are ``SystemCallError``.
+/// The recipe: a temporary file in the same directory (`O_CREAT|O_EXCL`, named with ``temporaryPrefix`` so listings
+/// ignore it), every byte written, `fsync`, `rename` over the target, `fsync` of the directory.
 package enum AtomicFile {
     /// How every temporary file's name starts; a leading dot keeps it out of key listings.
     package static let temporaryPrefix = ".regstate-tmp-"
@@ -84,7 +82,6 @@ package enum AtomicFile {
         return try removeEntries(of: PlainPath.parent(of: path), startingWith: prefix, fs)
     }
 
-    /// Removes the entries of `directory` whose names start with `prefix`; returns how many it removed.
     private static func removeEntries(
         of directory: String, startingWith prefix: String, _ fs: any StorageFileSystem
     ) throws(SystemCallError) -> Int {
@@ -100,7 +97,7 @@ package enum AtomicFile {
         temporaryPrefix + String(name.prefix(100)) + "."
     }
 
-    /// Creates a fresh temporary file next to the target, retrying on the (unlikely) name collision.
+    /// Creates a fresh temporary file next to the target, retrying on a name collision.
     private static func createTemporaryFile(
         in directory: String, for name: String, mode: mode_t, _ fs: any StorageFileSystem
     ) throws(SystemCallError) -> (path: String, fd: Int32) {

@@ -6,11 +6,9 @@ import Darwin
 import Foundation
 
 extension FileJournal {
-    /// Opens the journal with `flags`, takes the file's `flock`, and runs `body` with the descriptor, holding this
-    /// instance's lock too. The lock sits on the journal file itself (no extra file in the directory); when another
-    /// process renamed a new journal over the one this descriptor locked (its compaction), the descriptor no longer
-    /// names the journal, so it is closed and the lock taken again on the new file. Closing releases the lock, and the
-    /// kernel releases it when a holder dies.
+    /// Opens the journal with `flags`, takes the file's `flock` (and this instance's lock), and runs `body` with the
+    /// descriptor. When another process's compaction renamed a new journal over the locked one, the descriptor no
+    /// longer names the journal, so the lock is taken again on the new file.
     ///
     /// - Throws: `failure` with the system's reason, or when another process holds the lock for ``lockTimeout``.
     func withLockedFile<T>(
@@ -48,7 +46,6 @@ extension FileJournal {
         syncedFile.withLock { $0 = identity }
     }
 
-    /// Whether the journal file exists.
     func fileExists() throws(JournalError) -> Bool {
         do {
             return try fileSystem.status(path) != nil

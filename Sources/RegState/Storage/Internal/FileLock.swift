@@ -27,12 +27,11 @@ package final class FileLock: Sendable {
         try take(path, waiting: false, fs)
     }
 
-    /// Takes the lock on `path`, waiting as long as another descriptor holds it. For short critical sections only
-    /// (the simulator's request transaction); the store uses ``tryLock(_:fileSystem:)`` with a bounded wait.
+    /// Takes the lock on `path`, waiting as long as another descriptor holds it: for short critical sections only
+    /// (the simulator's request transaction).
     package static func lock(_ path: String, fileSystem fs: any StorageFileSystem = PosixFileSystem())
         throws(SystemCallError) -> FileLock
     {
-        // A waiting `flock` returns only once it holds the lock.
         guard let lock = try take(path, waiting: true, fs) else { throw SystemCallError("flock", code: EWOULDBLOCK) }
         return lock
     }

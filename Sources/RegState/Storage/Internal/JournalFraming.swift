@@ -1,7 +1,7 @@
 import Foundation
 
-/// The journal's line format, shared by ``FileJournal`` and `InMemoryJournal` (RegStateTesting) so both behave the same:
-/// `<8 hex digits: CRC-32 of payload> <payload>\n`. Package-visible so that the simulation can check journal files.
+/// The journal's line format, `<8 hex digits: CRC-32 of payload> <payload>\n`, shared by ``FileJournal``,
+/// `InMemoryJournal` (RegStateTesting) and the simulation's checks.
 package enum JournalFraming {
     /// The line terminator, which a payload may therefore not contain.
     package static let newline = UInt8(ascii: "\n")
@@ -12,8 +12,7 @@ package enum JournalFraming {
         package var lines: [Data]
         /// How many lines (or a torn tail) failed framing or checksum.
         package var dropped: Int
-        /// The length the journal should have: the end of the last intact line when damaged lines or a torn tail
-        /// follow it, otherwise the whole length.
+        /// The end of the last intact line: the length the journal should have.
         package var intactLength: Int
         /// The length that was parsed.
         package var totalLength: Int

@@ -5,8 +5,7 @@ import Darwin
 #endif
 import Foundation
 
-/// What the stores read out of `stat` results and `errno` values. The calls themselves go through a
-/// ``StorageFileSystem``.
+/// What the stores read out of `stat` results and `errno` values.
 package enum POSIX {
     /// The system's text for `code` (`strerror`).
     package static func errorText(_ code: Int32) -> String {
@@ -43,10 +42,8 @@ extension StorageFileSystem {
         }.get()
     }
 
-    /// Reads from the descriptor's position to the end of the file.
-    ///
-    /// Each chunk is read into uninitialized memory: zeroing a 64 KiB buffer for a record of a few KiB touched pages a
-    /// short-lived process (`regstate status`) paid for in resident memory on every read.
+    /// Reads from the descriptor's position to the end of the file, into uninitialized memory (zeroing a 64 KiB
+    /// buffer for a record of a few KiB cost `regstate status` resident memory).
     package func readToEnd(_ fd: Int32) throws(SystemCallError) -> Data {
         var result = Data()
         while true {

@@ -1,8 +1,7 @@
 import Foundation
 
-/// The store's and journal's file paths as strings: `URL`'s path code (parsing, percent encoding, standardising) is a
-/// large share of what a short `regstate status` process loads, and a path that is already absolute and plain needs
-/// none of it. Any other path goes through `URL` exactly as before.
+/// The store's and journal's file paths as strings: `URL`'s path code is a large share of what a short
+/// `regstate status` process loads, and a path already absolute and plain needs none of it.
 package enum PlainPath {
     /// Whether `path` is absolute and already what `URL` would make of it: no empty, `.` or `..` component, no
     /// trailing slash, none of the automount prefixes `standardizedFileURL` strips, and only characters `URL` keeps

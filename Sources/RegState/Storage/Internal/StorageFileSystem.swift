@@ -5,14 +5,9 @@ import Darwin
 #endif
 import Foundation
 
-/// Every system call ``FileSecureStore`` and ``FileJournal`` make, one requirement per call, so that a simulated file
+/// Every system call the file stores make, one requirement per call (retrying `EINTR`), so that a simulated file
 /// system (RegStateSimulation's) can stand under the real storage code: write failures, a full disk, a crash between
-/// any two calls. Package-only: the public stores always use ``PosixFileSystem``.
-///
-/// Each requirement is one system call (retrying `EINTR` where POSIX says to) and throws ``SystemCallError``; the
-/// loops around them (whole writes, reads to the end, directory syncs) are in the extension, written once for every
-/// implementation. The waits of the lock loops go through ``now()`` and ``pause(nanoseconds:)`` so that a simulated
-/// world drives them too.
+/// any two calls, and the lock loops' waits. The loops around the calls are in the extension, written once.
 package protocol StorageFileSystem: Sendable {
     /// `open(2)`; returns the descriptor.
     func open(_ path: String, _ flags: Int32, mode: mode_t) throws(SystemCallError) -> Int32
@@ -64,10 +59,8 @@ package protocol StorageFileSystem: Sendable {
     func pauseBlocking(microseconds: UInt32)
 }
 
-/// The real file system: each requirement is the POSIX call of the same name. A value type with no state: storing it
-/// in a store costs nothing, and every call is the system call itself.
+/// The real file system: each requirement is the POSIX call of the same name.
 package struct PosixFileSystem: StorageFileSystem {
-    /// The real file system.
     package init() {}
 
     package func open(_ path: String, _ flags: Int32, mode: mode_t) throws(SystemCallError) -> Int32 {
@@ -204,8 +197,7 @@ package struct PosixFileSystem: StorageFileSystem {
     }
 }
 
-// The C calls that `PosixFileSystem`'s methods share a name with: inside the type a method hides the C function of
-// its name, so they are reached from file scope, where nothing hides them (from Glibc or Darwin, as imported).
+// The C calls `PosixFileSystem`'s methods share a name with (inside the type a method hides them).
 private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
 private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
 private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }

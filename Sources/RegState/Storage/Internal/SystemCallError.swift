@@ -5,16 +5,12 @@ import Darwin
 #endif
 import Foundation
 
-/// A failed system call: which call and the `errno` it set.
-///
-/// The storage types turn it into ``StoreError`` or ``JournalError`` with ``reason`` as the detail; it never carries
-/// file contents, only the call's name and the system's text for the error.
+/// A failed system call: which call and the `errno` it set, never file contents.
 package struct SystemCallError: Error, Sendable, Equatable {
     /// The call that failed (`open`, `rename`, …), or a short description for checks that are not system calls.
     package let operation: String
     /// The `errno` value, or `0` for a check that is not a system call.
     package let code: Int32
-    /// The message when `code` is `0`.
     private let message: String?
 
     /// A failed call with the `errno` it set.

@@ -1,10 +1,8 @@
 import Foundation
 
-/// Hands each event to every live subscriber stream: one bounded stream per subscriber (the newest events kept), the
-/// latest event replayed to each new one when asked, and a count of everything sent, so a short-lived host can wait
-/// for its printer to catch up. The one broadcaster of the session's lettered events and of ongoing access's.
-///
-/// Synchronous (behind a lock) so that `onTermination` removes a subscriber at once, without an unsupervised task.
+/// Hands each event to every live subscriber: one bounded stream each (the newest kept), the latest event replayed to
+/// a new one when asked, and a count of everything sent. Synchronous (behind a lock) so that `onTermination` removes a
+/// subscriber at once, without an unsupervised task.
 package final class EventBroadcast<Event: Sendable>: Sendable {
     private struct Subscribers {
         var next = 0
