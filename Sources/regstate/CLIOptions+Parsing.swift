@@ -19,6 +19,11 @@ extension CLIOptions {
                 options.help = true
                 continue
             }
+            // The word after `remove` is the ID whatever it starts with: a base64url ID may begin with `-`.
+            if options.command == .devices, options.removesDevice, options.deviceID == nil {
+                options.deviceID = argument
+                continue
+            }
             guard argument.hasPrefix("-"), argument != "-" else {
                 if options.command == .ongoingAccess, options.ongoing.action == nil {
                     try options.ongoing.setAction(argument)
@@ -30,12 +35,10 @@ extension CLIOptions {
                     continue
                 }
                 if options.command == .devices, options.deviceID == nil {
-                    if !options.removesDevice {
-                        guard argument == "remove" else { throw UsageError("devices takes 'remove ID', not '\(argument)'") }
-                        options.removesDevice = true
-                    } else {
-                        options.deviceID = argument
+                    guard argument == "remove", !options.removesDevice else {
+                        throw UsageError("devices takes 'remove ID', not '\(argument)'")
                     }
+                    options.removesDevice = true
                     continue
                 }
                 if options.command == .notifyTransient, options.transientIssue == nil {

@@ -152,8 +152,8 @@ enum Usage {
             Usage: regstate devices [remove ID] [OPTIONS]
 
             Lists the installations registered with the backend for this account, oldest first, marking this one
-            (what to remove when registration fails with "Too many devices"). 'devices remove ID' removes one; its
-            security tokens end with it. Authenticated with this device's security token (the walkthrough, after a
+            (what to remove when registration fails with "Too many devices"). 'devices remove ID' removes one (the word
+            after 'remove' is the ID, even when it starts with '-'); its security tokens end with it. Authenticated with this device's security token (the walkthrough, after a
             registration refused at the device limit, uses the user's ID token and offers the removal itself). With --json, a line
             {"result":"devices","devices":[{"id","platform","formFactor","registeredAt","current"}]} or
             {"result":"devices","removed":ID}, or {"result":"devices","error":REASON}.
