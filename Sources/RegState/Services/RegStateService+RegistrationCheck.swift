@@ -1,12 +1,10 @@
 import Foundation
 
-/// Check Registration: the backend confirms the access token (by asking the provider's userinfo with it)
-/// and picks up the profile; RegState keeps that profile when its `sub` is the stored ID token's.
 extension RegStateService {
-    /// Asks the backend to check the registration with the stored access token and refreshes the stored profile from
-    /// the userinfo claims it picked up. The access token goes only to the configured backend, and only when it is a
-    /// Bearer token (a DPoP-bound one is useless to the backend and is not sent). Nothing is journaled or logged
-    /// about the profile.
+    /// Check Registration: asks the backend to check the registration with the stored access token (it asks the
+    /// provider's userinfo with it) and refreshes the stored profile from the claims it picked up, when their `sub`
+    /// is the stored ID token's. Only a Bearer token is sent, only to the configured backend. Nothing is journaled or
+    /// logged about the profile.
     ///
     /// - Returns: whether the backend holds the registration, and the profile as now stored.
     /// - Throws: ``RegStateServiceError/registrationCheck(_:)`` (``RegistrationCheckError/subjectMismatch`` when the
@@ -23,8 +21,7 @@ extension RegStateService {
         }
         guard !snapshot.isDPoPBound else { throw .registrationCheck(.senderConstrainedToken) }
         guard snapshot.isUsable else { throw .registrationCheck(.accessTokenExpired) }
-        // The backend's hold (its `Retry-After`, or the backoff after a failed exchange, kept in the store beside the
-        // security token's): nothing is sent before it has passed.
+        // The backend's hold (its `Retry-After`, or a failed exchange's backoff): nothing is sent before it has passed.
         let now = clock.now()
         if case .held(let until) = runner.tokens.holdPolicy.decide(snapshot.securityTokenBackoff, at: now) {
             throw .backend(.rateLimited(retryAfter: Int(until.timeIntervalSince(now).rounded(.up))))
@@ -33,7 +30,7 @@ extension RegStateService {
         do {
             status = try await backend.checkRegistration(accessToken: snapshot.accessToken)
         } catch {
-            // The backend asked to wait (429, or 503 with `Retry-After`): every backend call this install makes waits.
+            // The backend asked to wait (429, or 503 with `Retry-After`): every backend call of this install waits.
             if let retryAfter = error.retryAfter {
                 try? await runner.tokens.recordTransientFailure(.securityToken, issue: TransientIssue(error),
                                                                        retryAfter: retryAfter)
@@ -63,7 +60,7 @@ extension RegStateService {
         return RegistrationCheck(registered: status.registered, profile: refreshed, profileChanged: changed)
     }
 
-    /// Whether this launch runs Check Registration: a self-renewing session settled online, a backend, not turned off.
+    /// Whether this launch runs Check Registration: a session settled online, a backend, not turned off.
     var checksRegistrationNow: Bool {
         guard runner.backend != nil, runner.configuration.checksRegistrationAtLaunch != false,
               runner.configuration.sessionSource == .selfRenewing || runner.configuration.checksRegistrationAtLaunch == true,

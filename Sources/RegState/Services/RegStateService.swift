@@ -15,20 +15,18 @@ import Foundation
 /// let state = await service.start()
 /// ```
 public actor RegStateService {
-    /// The state now (``state`` reads it; only ``apply(_:carrying:)`` changes it).
+    /// The state now (only ``apply(_:carrying:)`` changes it).
     private var current: RegState = .unsettled
     /// The effects that talk to the outside world: store, provider, backend, renewal.
-    private let effects: EffectRunner
+    nonisolated let runner: EffectRunner
     private let broadcast = EventBroadcast<RegStateEvent>(bufferSize: subscriberBufferSize, replaysLatest: true)
     private var recorder: JournalRecorder
     private var lifecycle = ServiceLifecycle()
     /// The login grants and what this process remembers of the attempt in progress.
-    private let grants: LoginGrants
-    /// The renewals of both token kinds: who starts, joins or waits, and the waiters (``FlightMachine``). Read and
-    /// changed only by the shell's own files.
+    let grants: LoginGrants
+    /// The renewals of both token kinds: who starts, joins or waits, and the waiters.
     var flights = FlightMachine<RenewalWaiter>()
-    /// The ``validAccessToken()`` answer being worked out, shared by every caller that arrives meanwhile (off the
-    /// actor, so its waiters resume side by side).
+    /// The ``validAccessToken()`` answer being worked out, shared by every caller that arrives meanwhile.
     let answers = SingleFlight<Result<AccessTokenAnswer, RegStateServiceError>>()
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
@@ -38,9 +36,9 @@ public actor RegStateService {
 
     /// Creates the service. Nothing happens until ``start()``.
     public init(configuration: RegStateConfiguration, dependencies: RegStateDependencies) {
-        effects = EffectRunner(configuration: configuration, dependencies: dependencies)
+        runner = EffectRunner(configuration: configuration, dependencies: dependencies)
         recorder = JournalRecorder(journal: dependencies.journal, clock: dependencies.clock, logger: dependencies.logger)
-        grants = LoginGrants(runner: effects)
+        grants = LoginGrants(runner: runner)
     }
 
     /// The current state.
@@ -49,16 +47,10 @@ public actor RegStateService {
     /// Who renews the session: the configuration's ``RegStateConfiguration/sessionSource``.
     public nonisolated var sessionSource: SessionSource { runner.configuration.sessionSource }
 
-    // For the public calls in the other files: the stored properties stay private, these constants are read through.
-    nonisolated var runner: EffectRunner { effects }
-    nonisolated var clock: any RegStateClock { effects.dependencies.clock }
+    nonisolated var clock: any RegStateClock { runner.dependencies.clock }
     /// The installation's DPoP key, nonces and signer, for the requests the app sends through RegState.
-    nonisolated var dpop: DPoPContext { effects.dpop }
-
+    nonisolated var dpop: DPoPContext { runner.dpop }
     var logger: any RegStateLogger { runner.logger }
-
-    /// The login grants, for the public calls about a login in progress (``reopenSocialLogin()``).
-    nonisolated var loginGrants: LoginGrants { grants }
 
     // MARK: Observing
 
@@ -75,6 +67,17 @@ public actor RegStateService {
     /// waits until its printer has seen this many before it exits, without sleeping.
     package var emittedEventCount: Int { broadcast.sentCount }
 
+    /// The counts of what this service retains now.
+    package var retainedCounts: RetainedCounts {
+        get async {
+            RetainedCounts(
+                subscribers: subscriberCount,
+                flights: (answers.isRunning ? 1 : 0) + (flights.isRunning(.securityToken) ? 1 : 0),
+                dpopNonces: runner.dpop.nonces.count,
+                ownedPendingLogins: await runner.tokens.owned.pendingLogins.count)
+        }
+    }
+
     /// Starts the service (on first call) and waits until it has settled: D, G, an active session, or an error.
     public func settled() async -> RegState {
         if !lifecycle.started { return await start() }
@@ -82,10 +85,7 @@ public actor RegStateService {
         return await withCheckedContinuation { lifecycle.settleWaiters.append($0) }
     }
 
-    private var isAuthenticating: Bool {
-        if case .authenticating = state { return true }
-        return false
-    }
+    private var isAuthenticating: Bool { if case .authenticating = state { true } else { false } }
 
     // MARK: Launch
 
@@ -100,24 +100,21 @@ public actor RegStateService {
         }
         await feed(.launched(isNative: runner.isNative))
         recorder.flush()
-        // The launch's Check Registration runs after the launch settled (its lettered event is already out).
         lifecycle.launchCheck = checksRegistrationNow ? Task { await self.checkRegistrationResult() } : nil
         return state
     }
 
     /// Waits until a launch renewal that outlived ``RegStateConfiguration/launchBudget`` has landed and its result is
-    /// applied (**C**, or its **E**); returns at once when none is running. A short-lived process (a command-line
-    /// run, an extension about to be suspended) calls it before it exits, so it never ends between the provider's
-    /// rotation of the refresh token and the store's write of its successor.
+    /// applied (**C**, or its **E**). A short-lived process calls it before it exits, so it never ends between the
+    /// provider's rotation of the refresh token and the store's write of its successor.
     public func finishPendingRenewal() async {
         guard let pending = lifecycle.lateLaunchRenewal else { return }
         await pending.value
         lifecycle.lateLaunchRenewal = nil
     }
 
-    /// The Check Registration the last ``start()`` began in the background (see
-    /// ``RegStateConfiguration/checksRegistrationAtLaunch``), once it has finished; `nil` when the launch began none
-    /// (no session, offline, no backend, turned off). A short-lived process calls it before it exits.
+    /// The Check Registration the last ``start()`` began in the background
+    /// (``RegStateConfiguration/checksRegistrationAtLaunch``), once it has finished; `nil` when it began none.
     public func launchRegistrationCheck() async -> Result<RegistrationCheck, RegStateServiceError>? {
         await lifecycle.launchCheck?.value
     }
@@ -132,27 +129,17 @@ public actor RegStateService {
 
     /// The journal, oldest first; ``RegStateServiceError/journal(_:)`` when it cannot be read.
     package func journalEntries() throws(RegStateServiceError) -> [JournalEntry] {
-        try readingJournal { () throws(JournalError) in try recorder.entries() }
+        do { return try recorder.entries() } catch { throw .journal(error) }
     }
 
     /// How many journal lines ``journalEntries()`` leaves out because they cannot be read (damaged, out of range, or
     /// a newer version's), so a tool can say so instead of showing a shorter history as if it were whole.
     package func unreadableJournalEntryCount() throws(RegStateServiceError) -> Int {
-        try readingJournal(recorder.unreadableEntryCount)
+        do { return try recorder.unreadableEntryCount() } catch { throw .journal(error) }
     }
 
     /// What the journal on disk folds to (snapshot, then entries): equal to ``state`` when the journal is whole.
-    func journalFold() throws -> RegState {
-        try recorder.storedFold()
-    }
-
-    private func readingJournal<T>(_ read: () throws(JournalError) -> T) throws(RegStateServiceError) -> T {
-        do {
-            return try read()
-        } catch {
-            throw .journal(error)
-        }
-    }
+    func journalFold() throws -> RegState { try recorder.storedFold() }
 
     // MARK: The shell
 
@@ -184,8 +171,7 @@ public actor RegStateService {
         return applied
     }
 
-    /// Applies the result of an effect; one the state no longer accepts (the user moved on meanwhile) is logged and
-    /// dropped (`nil`).
+    /// Applies an effect's result; one the state no longer accepts (the user moved on) is logged and dropped (`nil`).
     @discardableResult
     func feed(_ event: MachineEvent?, carrying input: SecretInput? = nil) async -> Applied? {
         guard let event else { return nil }

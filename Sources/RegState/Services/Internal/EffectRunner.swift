@@ -12,7 +12,7 @@ struct EffectRunner: Sendable {
     /// The installation's DPoP key, nonces and signer (RFC 9449), shared with the provider client and the renewal.
     let dpop: DPoPContext
     /// The refresh-token grant's one flight.
-    let renewal: RenewalService
+    let renewal: RefreshTokenGrant
     /// This service's identifier as the poller of a device authorization (drawn from the crypto seam, so a
     /// simulation replays it).
     let devicePollerID: String
@@ -34,7 +34,7 @@ struct EffectRunner: Sendable {
                                   onClockOffset: { offset in logger.log(.warning, ClockOffsetNote.sentence(offset)) },
                                   dpop: dpop)
         self.provider = provider
-        renewal = RenewalService(tokens: tokens, provider: provider, clock: dependencies.clock, dpop: dpop)
+        renewal = RefreshTokenGrant(tokens: tokens, provider: provider, clock: dependencies.clock, dpop: dpop)
         devicePollerID = (try? dependencies.crypto.randomBytes(count: 12)).map(Base64URL.encode) ?? "poller"
         if let backend = dependencies.backend {
             self.backend = backend
@@ -64,5 +64,12 @@ struct EffectRunner: Sendable {
         let inspected = await tokens.inspectWithAccessToken()
         if case .nothing = inspected.status { await tokens.removeAbandonedProvisional(dpop: dpop) }
         return (.storedTokensInspected(inspected.status), inspected.expiredAccessToken.map(SecretInput.staleAccessToken))
+    }
+
+    /// This installation as the backend knows it.
+    func installation() async throws(StoreError) -> InstallationInfo {
+        let platform = dependencies.platform.platform
+        return InstallationInfo(installationID: try await tokens.installationID(), platform: platform.type,
+                                formFactor: platform.formFactor)
     }
 }
