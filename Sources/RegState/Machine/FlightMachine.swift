@@ -1,14 +1,12 @@
 import Foundation
 
-/// What a renewal answers its callers with: the renewed credential (`nil` when none is at hand: the caller reads the
-/// record), or why it failed.
+/// What a renewal answers its callers with: the renewed credential (`nil`: the caller reads the record), or why not.
 typealias RenewalAnswer = Result<AccessCredential?, RegStateServiceError>
 
-/// The renewal decisions that need memory, per token kind (``TokenCarrier``), as a pure value beside
-/// ``RegStateMachine``: each kind is idle, running (with its waiters), or idle with its last result standing (a failed
-/// security-token renewal answers its token's callers until its ``RejectionHold`` backoff has passed). Its functions
-/// return what to do; the shell resumes the waiters. Not journaled: what processes share is in the store
-/// (``RenewalHoldPolicy``). It keeps digests of tokens, never tokens.
+/// The renewal decisions that need memory, per token kind, as a pure value beside ``RegStateMachine``: each kind is
+/// idle, running (with its waiters), or idle with its last result standing (a failed security-token renewal until
+/// its ``RejectionHold`` backoff has passed). Its functions return what to do; the shell resumes the waiters. Not
+/// journaled (what processes share is in the store). It keeps digests of tokens, never tokens.
 struct FlightMachine<Waiter> {
     typealias Answer = RenewalAnswer
 
@@ -39,8 +37,7 @@ struct FlightMachine<Waiter> {
     private var security = Flight()
     private var generation = 0
     private var waiterCount = 0
-    /// The last four tokens a server rejected (not merely expired), most recent last: a renewal of one stores a
-    /// ``RejectionHold``. Four, since callers may report an older token's rejection after the current one's.
+    /// The last four tokens a server rejected (callers may report an older one's rejection after the current one's).
     private var rejected: [Int] = []
 
     init() {}
@@ -93,8 +90,7 @@ struct FlightMachine<Waiter> {
         return waiterCount
     }
 
-    /// `waiter` waits for the running renewal of `kind` (under `id`, for ``cancel(_:id:)``); when none runs (it landed
-    /// meanwhile) the answer it left is returned instead.
+    /// `waiter` waits for the running renewal of `kind` (under `id`); when none runs, the answer it left is returned.
     mutating func wait(_ kind: TokenCarrier, id: Int, _ waiter: Waiter) -> Answer? {
         guard self[kind].running != nil else { return self[kind].settled?.answer ?? .failure(.noSession) }
         self[kind].running?.waiters.append((id, waiter))
@@ -116,8 +112,7 @@ struct FlightMachine<Waiter> {
     // MARK: Landing
 
     /// The renewal of `kind` landed with `answer`: every waiter to answer with it. `generation`: the flight it ends
-    /// (`nil`: whichever runs, the host's answer). A security token's failure answers its token's callers until its
-    /// backoff has passed; a success starts the chain again.
+    /// (`nil`: whichever runs). A security token's failure stands until its backoff has passed.
     mutating func land(_ kind: TokenCarrier, _ answer: Answer, generation: Int? = nil, at now: Date) -> [Waiter] {
         guard let running = self[kind].running, generation.map({ $0 == running.generation }) ?? true else { return [] }
         self[kind].running = nil
@@ -149,8 +144,7 @@ struct FlightMachine<Waiter> {
     /// A renewal of `kind` cut the stored transient hold short at `now`.
     mutating func noteCut(_ kind: TokenCarrier, at now: Date) { self[kind].lastCut = now }
 
-    /// Whether the stored transient hold `hold` of `kind` may be cut short now (at most once per backoff step). When
-    /// it may, the cut is noted and a failure kept for the kind's callers is forgotten.
+    /// Whether the stored transient hold `hold` of `kind` may be cut short now (once per backoff step; noted).
     mutating func cutShort(_ kind: TokenCarrier, _ hold: RejectionHold?, policy: RenewalHoldPolicy, at now: Date) -> Bool {
         guard self[kind].running == nil,
               case .cutShort = policy.decide(hold, at: now, cutShort: true, lastCut: self[kind].lastCut) else { return false }

@@ -2,11 +2,8 @@ import Foundation
 
 /// The access token for the app's requests: the walk from a stale token to a usable credential, in one file.
 extension RegStateService {
-    /// A usable access token for the host's requests, renewed first when it has expired, as a credential: its scheme
-    /// (bearer, or DPoP with its key), expiry and carrier. Send a DPoP-bound one (``tokenBinding()``) through
-    /// ``AuthorizedTransport``, which adds a fresh proof. Concurrent callers share one renewal. After a store that
-    /// could not be read at launch it reads the store again first.
-    ///
+    /// A usable access token, renewed first when it has expired, as a credential (bearer, or DPoP with its key: send
+    /// that through ``AuthorizedTransport``, which adds the proof). Concurrent callers share one renewal.
     /// - Throws: ``RegStateServiceError/offline(_:)`` (the session stays active) or
     ///   ``RegStateServiceError/renewal(_:)`` (**E**) when renewal fails; ``RegStateServiceError/noSession`` when no session is active;
     ///   ``RegStateServiceError/wrongSessionSource(_:)`` for a host-driven session (it has no access token).
@@ -15,8 +12,7 @@ extension RegStateService {
         try await credential(for: try await accessTokenAnswer().value.get())
     }
 
-    /// The ``validAccessToken()`` answer in progress, or a new one: callers that arrive meanwhile share its one read
-    /// of the store and one renewal.
+    /// The ``validAccessToken()`` answer in progress, or a new one (after a store unreadable at launch, read again).
     func accessTokenAnswer() async throws(RegStateServiceError)
         -> Task<Result<AccessTokenAnswer, RegStateServiceError>, Never>
     {
@@ -89,8 +85,7 @@ extension RegStateService {
         throw await keyUnavailable(snapshot.accessToken, reason: "the key record holds another key than the tokens'")
     }
 
-    /// Bound tokens are useless without their key: the session ends the way a renewal finds it (the final
-    /// `dpopKeyUnavailable`, storage cleared, D) instead of failing every request while it looks active.
+    /// Bound tokens are useless without their key: the session ends as a renewal would end it (**E** final, **D**).
     private func keyUnavailable(_ current: String, reason: String) async -> RegStateServiceError {
         if case .failure(let error) = await renewAccessToken(replacing: current, because: .host) { return error }
         return .renewal(.dpopKeyUnavailable(reason: reason))

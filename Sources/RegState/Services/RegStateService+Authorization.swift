@@ -3,8 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Authorization of the app's requests: ``authorize(_:policy:)`` for a request the app sends itself, and the
-/// credential and renewal ``AuthorizedTransport`` and ``RegStateURLProtocol`` use.
+/// Authorization of the app's requests, and the credential and renewal ``AuthorizedTransport`` uses.
 extension RegStateService {
     /// Authorizes a request the app builds itself: sets `Authorization` to the token the policy names for its URL (as
     /// `DPoP` with a proof when the session is DPoP-bound); an unlisted request is left untouched. It does not retry:
@@ -31,7 +30,6 @@ extension RegStateService {
     }
 
     /// The server rejected `credential`: the renewed credential to retry with, or `nil` when renewal failed.
-    ///
     /// - Throws: ``RegStateServiceError/rejectionHeld(until:)`` when `credential` was renewed for a rejection and
     ///   its hold has not passed (nothing is renewed); the security token's renewal failure.
     func renewed(after credential: AccessCredential) async throws(RegStateServiceError) -> AccessCredential? {

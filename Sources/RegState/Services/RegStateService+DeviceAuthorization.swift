@@ -3,13 +3,10 @@ import Foundation
 /// Sign in on another device: the device authorization grant (RFC 8628) for a device without a browser. The device
 /// shows a short code; the user approves on a phone or a laptop.
 extension RegStateService {
-    /// Starts a sign-in on another device from **D** (or after an error), or takes up the one pending in the secure
-    /// store (in any process sharing it, never two at once): returns what to show, which the event stream announces
-    /// too (``RegStateEvent/signInOnAnotherDevice(_:)``). Then call ``completeDeviceRegistration()``.
-    ///
-    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**), for example
-    ///   ``RegistrationFailure/deviceAuthorizationNotOffered``; ``RegStateServiceError/rejected(_:)`` when registration
-    ///   cannot start in the current state.
+    /// Starts a sign-in on another device from **D** (or takes up the one pending in the store; never two at once):
+    /// what to show, also announced as ``RegStateEvent/signInOnAnotherDevice(_:)``. Then ``completeDeviceRegistration()``.
+    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**); ``RegStateServiceError/rejected(_:)`` when
+    ///   registration cannot start in the current state.
     public func beginDeviceRegistration() async throws(RegStateServiceError) -> DeviceVerification {
         let applied = try await apply(.registrationRequested(.device))
         try Self.throwIfRefused(applied)
@@ -17,14 +14,10 @@ extension RegStateService {
         return shown
     }
 
-    /// Waits while the user approves on the other device (polling no faster than the provider allows), then validates
-    /// the ID token, stores provisional tokens and returns the profile to confirm (**G**). After a relaunch it takes
-    /// up the authorization the store keeps, until its code expires.
-    ///
-    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**): ``RegistrationFailure/authorizationDenied(error:description:)``,
-    ///   ``RegistrationFailure/deviceCodeExpired``, ``RegistrationFailure/noPendingLogin``, the checks of the tokens;
-    ///   ``RegStateServiceError/cancelled`` (``cancelDeviceRegistration()``); ``RegStateServiceError/storage(_:)``
-    ///   when the store cannot be read now (a locked device: nothing changed).
+    /// Waits while the user approves on the other device (after a relaunch too), then returns the profile to confirm
+    /// (**G**).
+    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**), for example ``RegistrationFailure/deviceCodeExpired``;
+    ///   ``RegStateServiceError/cancelled``; ``RegStateServiceError/storage(_:)`` (a locked device: nothing changed).
     @discardableResult
     public func completeDeviceRegistration() async throws(RegStateServiceError) -> Profile {
         if case .authenticating(.device) = state {} else {
@@ -42,15 +35,13 @@ extension RegStateService {
         }
     }
 
-    /// Cancels the sign-in on another device: the polling stops, the authorization is forgotten (here and in the
-    /// store, one kept from before a relaunch too), back to **D**.
+    /// Cancels the sign-in on another device: the polling stops, the authorization is forgotten, back to **D**.
     public func cancelDeviceRegistration() async {
         if case .authenticating(.device) = state, (try? await apply(.retryRequested)) != nil { return }
         if let pending = await pendingDeviceRegistration() { await grants.discardDevice(userCode: pending.userCode) }
     }
 
-    /// The unexpired sign-in on another device pending in the secure store (begun here, before a relaunch, or by
-    /// another process): what to show; `nil` when there is none or the store cannot be read now.
+    /// What to show for the unexpired sign-in on another device pending in the store; `nil` when none (or unreadable).
     public func pendingDeviceRegistration() async -> DeviceVerification? {
         (try? await readPendingDeviceRegistration()) ?? nil
     }

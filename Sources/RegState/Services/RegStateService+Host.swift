@@ -1,17 +1,13 @@
 import Foundation
 
-/// Host mode (``SessionSource/host``): the host app owns the login and pushes ID tokens in; RegState validates them,
-/// exchanges them for the backend security token and tells the host once when that token expired. Call
-/// ``updateToken(idToken:)`` after the host's login, at launch when a session is active, and when the events say
-/// **E** ``RenewalFailure/awaitingHost``.
+/// Host mode (``SessionSource/host``): the host app owns the login and pushes ID tokens in; RegState exchanges them
+/// for the backend security token and tells the host once when that token expired.
 extension RegStateService {
-    /// The host's ID token: validated (the registration rules), exchanged at the backend for a security token bound to
-    /// this installation, stored. From **D** the session becomes **Active H**; an active one is renewed (**Active C**)
-    /// and the requests waiting for the host are retried once with the new security token. The same ID token again is
-    /// ignored while the session is active, online and nothing waits for the host.
-    ///
+    /// The host's ID token (after its login, at launch, on **E** ``RenewalFailure/awaitingHost``): validated,
+    /// exchanged for a security token, stored: **Active H** from **D**, **Active C** for an active session, whose
+    /// waiting requests get the new token. The same ID token again is ignored while nothing waits for it.
     /// - Returns: the state afterwards.
-    /// - Throws: ``RegStateServiceError/registration(_:)`` for an invalid ID token or the device or token limit;
+    /// - Throws: ``RegStateServiceError/registration(_:)`` (an invalid ID token, a limit);
     ///   ``RegStateServiceError/backend(_:)`` ``BackendError/forcedLogout``; ``RegStateServiceError/offline(_:)`` (the
     ///   session stays, offline); ``RegStateServiceError/wrongSessionSource(_:)`` in self mode.
     @discardableResult
@@ -26,8 +22,7 @@ extension RegStateService {
             let error: RegStateServiceError
             switch event {
             case .hostTokenAccepted:
-                // The requests waiting for the host get the stored security token, read back; a store that refuses
-                // the read now fails them with a recoverable storage error: the host's token was accepted all the same.
+                // The waiting requests get the stored security token, read back (unreadable: a recoverable failure).
                 let stored: String?
                 do {
                     stored = try await runner.tokens.readSnapshot()?.securityToken
@@ -53,9 +48,7 @@ extension RegStateService {
     }
 
     /// The host could not renew for a transient reason: **E** recoverable, the session stays active and offline, and
-    /// the requests waiting for the host fail with ``RegStateServiceError/offline(_:)``. The host is not told again
-    /// for this token before the backoff.
-    ///
+    /// the requests waiting for the host fail with ``RegStateServiceError/offline(_:)``.
     /// - Throws: ``RegStateServiceError/noSession`` without a host-driven session;
     ///   ``RegStateServiceError/wrongSessionSource(_:)`` in self mode.
     public func notifyTokenRenewalTransientIssue(_ issue: TransientIssue) async throws(RegStateServiceError) {
@@ -65,14 +58,10 @@ extension RegStateService {
         land(.securityToken, .failure(.offline(issue)))
     }
 
-    /// Ends the session for `reason` (in both modes): ``HostLogoutReason/userRequested`` is ``logout()``, only online;
-    /// ``HostLogoutReason/ssoDenied`` and ``HostLogoutReason/allTokensExpiredOffline`` are **E** final, storage
-    /// cleared, **D**. Requests waiting for a new token fail with ``RegStateServiceError/noSession``.
-    ///
+    /// Ends the session for `reason` (in both modes): ``HostLogoutReason/userRequested`` is ``logout()``; the others
+    /// are **E** final, storage cleared, **D**.
     /// - Returns: what happened at the provider.
-    /// - Throws: ``RegStateServiceError/offline(_:)`` (nothing changed); ``RegStateServiceError/storage(_:)`` when a
-    ///   user logout could not read the stored session; ``RegStateServiceError/noSession``;
-    ///   ``RegStateServiceError/credentialsRemain(_:)`` when the session ended but its credentials stay stored.
+    /// - Throws: the errors of ``logout()``; ``RegStateServiceError/noSession``.
     @discardableResult
     public func logout(_ reason: HostLogoutReason) async throws(RegStateServiceError) -> LogoutResult {
         switch reason {

@@ -1,29 +1,24 @@
 import Foundation
 
 extension RegStateService {
-    /// Starts social registration from **D** (or after an error): returns the authorization URL (PKCE S256, fresh
-    /// `state` and `nonce`) for the app to open in the system browser.
-    ///
-    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**) when the provider cannot be used;
-    ///   ``RegStateServiceError/rejected(_:)`` when registration cannot start in the current state.
+    /// Starts social registration from **D** (or after an error): the authorization URL (PKCE, fresh `state` and
+    /// `nonce`) to open in the system browser.
+    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**); ``RegStateServiceError/rejected(_:)`` when
+    ///   registration cannot start in the current state.
     public func beginSocialRegistration() async throws(RegStateServiceError) -> URL {
         try await beginSocialRegistration(prompt: nil, requirement: nil)
     }
 
-    /// Starts social registration asking the provider to show its login form (``LoginPrompt/login``) or account
-    /// chooser (``LoginPrompt/selectAccount``) even when the browser is still signed in: the way to switch accounts.
-    ///
+    /// Starts social registration with the provider's login form or account chooser shown even when the browser is
+    /// still signed in: the way to switch accounts.
     /// - Throws: the same errors as ``beginSocialRegistration()``.
     public func beginSocialRegistration(prompt: LoginPrompt?) async throws(RegStateServiceError) -> URL {
         try await beginSocialRegistration(prompt: prompt, requirement: nil)
     }
 
     /// Starts social registration asking for a sign-in that meets `requirement` (`max_age`, `acr_values`; `nil`: the
-    /// configuration's). It is kept with the pending login, so a redirect taken after a relaunch is checked too.
-    ///
-    /// - Throws: the same errors as ``beginSocialRegistration()``; ``completeSocialRegistration(callback:)`` throws
-    ///   ``RegistrationFailure/authTimeMissing``, ``RegistrationFailure/signInTooOld(authenticatedAt:)`` or
-    ///   ``RegistrationFailure/acrNotAccepted(_:)`` when the provider's ID token does not meet it.
+    /// configuration's), checked by ``completeSocialRegistration(callback:)`` after a relaunch too.
+    /// - Throws: the same errors as ``beginSocialRegistration()``.
     public func beginSocialRegistration(prompt: LoginPrompt?, requirement: AuthenticationRequirement?)
         async throws(RegStateServiceError) -> URL
     {
@@ -35,12 +30,9 @@ extension RegStateService {
         return url
     }
 
-    /// Completes social registration with the redirect the browser was sent to: checks it, exchanges the code,
-    /// validates the ID token, stores provisional tokens and returns the profile to confirm (**G**). After a relaunch
-    /// the login kept in the secure store is taken up (``pendingSocialLogin()``). Each login takes one redirect.
-    ///
-    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**) with the reason (a wrong state, an `error=`
-    ///   redirect, an invalid ID token, no login pending, ``RegistrationFailure/pendingLoginExpired``, …);
+    /// Completes social registration with the browser's redirect: exchanges the code, validates the ID token, stores
+    /// provisional tokens and returns the profile to confirm (**G**); after a relaunch too (``pendingSocialLogin()``).
+    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**) with the reason;
     ///   ``RegStateServiceError/storage(_:)`` when a kept login cannot be read now (a locked device).
     @discardableResult
     public func completeSocialRegistration(callback: URL) async throws(RegStateServiceError) -> Profile {
@@ -48,30 +40,24 @@ extension RegStateService {
         return try Self.profile(in: try await apply(.credentialsSubmitted, carrying: .callback(callback)))
     }
 
-    /// Starts passwordless registration: asks the provider to email a one-time code to `email`; again with the same
-    /// address while the attempt is pending, a resend.
-    ///
-    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**), for example ``RegistrationFailure/invalidEmail``,
-    ///   ``RegistrationFailure/passwordlessNotOffered`` or ``RegistrationFailure/rateLimited(retryAfter:)``;
+    /// Starts passwordless registration: the provider emails a one-time code to `email` (again while pending: a
+    /// resend).
+    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**), for example ``RegistrationFailure/invalidEmail``;
     ///   ``RegStateServiceError/rejected(_:)``.
     public func beginPasswordlessRegistration(email: String) async throws(RegStateServiceError) {
         try Self.throwIfRefused(try await apply(.registrationRequested(.passwordless(email: email))))
     }
 
-    /// Sends a new one-time code to the pending passwordless attempt's address; the old code then fails as
-    /// ``RegistrationFailure/codeSuperseded`` and the wrong-code count starts again.
-    ///
-    /// - Throws: ``RegStateServiceError/registration(_:)``: ``RegistrationFailure/rateLimited(retryAfter:)`` (the
-    ///   attempt goes on), ``RegistrationFailure/noPendingLogin`` when no passwordless attempt is pending.
+    /// Sends a new one-time code to the pending passwordless attempt's address (the old one then fails as
+    /// ``RegistrationFailure/codeSuperseded``).
+    /// - Throws: ``RegStateServiceError/registration(_:)``, ``RegistrationFailure/noPendingLogin`` when none is pending.
     public func resendPasswordlessCode() async throws(RegStateServiceError) {
         guard case .authenticating(.passwordless(let email)) = state else { throw .registration(.noPendingLogin) }
         try await beginPasswordlessRegistration(email: email)
     }
 
-    /// Completes passwordless registration with the code the user typed: verifies it, validates the ID token, stores
-    /// provisional tokens and returns the profile to confirm (**G**). A wrong code keeps the attempt; after
-    /// ``RegStateConfiguration/maxCodeAttempts`` wrong codes it ends in **F** ``RegistrationFailure/tooManyAttempts``.
-    ///
+    /// Completes passwordless registration with the code the user typed: the profile to confirm (**G**). A wrong code
+    /// keeps the attempt, up to ``RegStateConfiguration/maxCodeAttempts``.
     /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**) with the reason; the code never appears in it.
     @discardableResult
     public func completePasswordlessRegistration(code: String) async throws(RegStateServiceError) -> Profile {
@@ -80,8 +66,7 @@ extension RegStateService {
 
     /// Confirm on the confirmation page: registers the installation and profile with the backend and confirms the
     /// tokens (**H**).
-    ///
-    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**), including the backend's device and token limits;
+    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**), the backend's limits included;
     ///   ``RegStateServiceError/rejected(_:)`` outside **G**.
     @discardableResult
     public func confirmRegistration() async throws(RegStateServiceError) -> Session {
@@ -92,7 +77,6 @@ extension RegStateService {
     }
 
     /// Retry on the confirmation page (or cancel a pending login): provisional tokens are cleared, back to **D**.
-    ///
     /// - Throws: ``RegStateServiceError/rejected(_:)`` when there is nothing to retry.
     public func retryRegistration() async throws(RegStateServiceError) {
         try await apply(.retryRequested)
@@ -110,9 +94,7 @@ extension RegStateService {
         throw .registration(.noPendingLogin)
     }
 
-    /// Whether to offer sign-in with an emailed code: asks the provider's discovery (read once and cached; no state
-    /// changes, nothing journaled). Show the email option only when ``PasswordlessAvailability/mayOffer`` is true, and
-    /// say ``PasswordlessAvailability/reason`` otherwise.
+    /// Whether to offer sign-in with an emailed code, from the provider's discovery (cached; nothing journaled).
     public func passwordlessAvailability() async -> PasswordlessAvailability {
         await PasswordlessGrant(provider: runner.provider).availability()
     }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The one renewal route, for every token kind: the ``FlightMachine`` decides (start, join, answer now, exhausted),
-/// the first caller journals ``MachineEvent/renewalRequested(_:)``, whose ``Effect/renew(_:replacing:)`` runs the
-/// renewal in a task of its own, and every caller, the one that asked included, is answered when it lands.
+/// The one renewal route, for every token kind: the ``FlightMachine`` decides, the first caller journals
+/// ``MachineEvent/renewalRequested(_:)``, whose ``Effect/renew(_:replacing:)`` runs the renewal in a task of its own,
+/// and every caller is answered when it lands.
 extension RegStateService {
     /// A caller waiting for a renewal to land.
     typealias RenewalWaiter = CheckedContinuation<RenewalAnswer, Never>
@@ -12,8 +12,8 @@ extension RegStateService {
                                 cut: Bool)
 
     /// Renews the token of `kind` that replaces `stale` (`nil`: whatever is stored) because of `trigger`: the renewed
-    /// credential (`nil` when none is at hand: the caller reads the record), or why it failed. A caller cancelled
-    /// while it waits gets ``RegStateServiceError/cancelled``; the renewal goes on for the others.
+    /// credential (`nil`: the caller reads the record), or why it failed (``RegStateServiceError/cancelled`` for a
+    /// caller cancelled while it waits; the renewal goes on for the others).
     func renew(_ kind: TokenCarrier, replacing stale: String?, because trigger: RenewalTrigger) async -> RenewalAnswer {
         switch flights.admit(kind, replacing: stale, at: clock.now()) {
         case .answer(let answer):
@@ -39,8 +39,7 @@ extension RegStateService {
         }
     }
 
-    /// ``Effect/renew(_:replacing:)``: the renewal runs in a task of its own (a cancelled caller does not cancel it
-    /// for the others), and the caller waits for it like everyone else.
+    /// ``Effect/renew(_:replacing:)``: the renewal runs in a task of its own; the caller waits for it like the others.
     func performRenewal(_ kind: TokenCarrier, replacing stale: String?) async -> RenewalAnswer {
         _ = startRenewal(kind, replacing: stale, settles: true)
         return await waitForRenewal(kind)
@@ -111,9 +110,8 @@ extension RegStateService {
     }
 
     /// The access token's renewal for a caller that read `seen` and found `stale` expired or rejected: while a
-    /// transient failure's hold lasts, the recoverable E at once (nothing sent, nothing journaled); renewed by someone
-    /// else, its credential; otherwise ``renew(_:replacing:because:)``. A forced renewal (`nil`) goes on: the grant
-    /// decides under the store's lock whether it cuts a hold short.
+    /// transient failure's hold lasts, the recoverable E at once (nothing sent); renewed by someone else, its
+    /// credential; otherwise ``renew(_:replacing:because:)``. A forced renewal (`nil`) always goes to the grant.
     @discardableResult
     func renewAccessToken(replacing stale: String?, because trigger: RenewalTrigger, seen: TokenSnapshot? = nil) async
         -> RenewalAnswer
@@ -126,5 +124,37 @@ extension RegStateService {
             if let credential = runner.renewal.replacement(of: stale, in: record) { return .success(credential) }
         }
         return await renew(.accessToken, replacing: stale, because: trigger)
+    }
+
+    /// The launch renewal, given at most ``RegStateConfiguration/launchBudget`` seconds; past it, the launch settles
+    /// offline and the renewal goes on. Returns what the launch applied, and the task that applies a late result.
+    /// `inspected`: the expired session the launch read, used when the store cannot be read as it settles.
+    func renewWithinLaunchBudget(_ kind: TokenCarrier, replacing staleAccessToken: String?, inspected: StoredSession?)
+        async -> (applied: Applied?, late: Task<Void, Never>?)
+    {
+        let budget = runner.configuration.launchBudget
+        let flight = startRenewal(kind, replacing: staleAccessToken, settles: false)
+        // An infinite budget waits for the renewal itself: no timer.
+        guard budget.isFinite else {
+            return (await settle(await flight.value), nil)
+        }
+        if let landing = await SingleFlight.value(of: flight, within: budget, on: clock) {
+            return (await settle(landing), nil)
+        }
+        logger.log(.info, "launch: the provider has not answered within \(budget) s; settling offline")
+        // The record as it is now (another process may have renewed or ended the session meanwhile); when the store
+        // cannot be read now, the session the launch inspected (read as "none", a late renewal would never apply).
+        let stored: StoredSession?
+        do {
+            stored = try await runner.tokens.readSnapshot()?.session
+        } catch {
+            stored = inspected
+        }
+        let applied = await feed(.renewalFailed(.transient(.noInternet), stored: stored))
+        let late = Task {
+            let landing = await withTaskCancellationHandler { await flight.value } onCancel: { flight.cancel() }
+            _ = await self.settle(landing)
+        }
+        return (applied, late)
     }
 }

@@ -3,9 +3,8 @@ import Foundation
 /// The backend security token in both modes: handed out, renewed once for however many rejections, held off while
 /// the backend keeps rejecting, and the session ended when the backend forces a logout.
 extension RegStateService {
-    /// The backend security token as a bearer credential (``TokenCarrier/securityToken``): the stored one while it
-    /// lives, else the renewed one. Self mode renews it with the stored ID token; host mode tells the host once
-    /// (**E** ``RenewalFailure/awaitingHost``) and waits for its ``updateToken(idToken:)``.
+    /// The backend security token as a bearer credential: the stored one while it lives, else the renewed one (host
+    /// mode: the host is told once, **E** ``RenewalFailure/awaitingHost``, and its ``updateToken(idToken:)`` awaited).
     /// - Throws: ``RegStateServiceError`` (``RegStateServiceError/cancelled`` when the caller's task is cancelled).
     public func securityToken() async throws(RegStateServiceError) -> AccessCredential {
         guard case .active(let session) = state, session.activation != .nonNative else { throw .noSession }
@@ -24,7 +23,6 @@ extension RegStateService {
     }
 
     /// The backend rejected `token`: one renewal for every caller that saw it rejected, and the new token.
-    ///
     /// - Throws: ``RegStateServiceError/rejectionHeld(until:)`` while `token`'s own rejection hold lasts;
     ///   ``RegStateServiceError/rejectedAfterRenewal`` when its renewal failed here moments ago; the renewal's failure.
     func securityTokenRejected(_ token: String, because trigger: RenewalTrigger = .backendUnauthorized,
@@ -67,8 +65,7 @@ extension RegStateService {
                                              holdCutShort: true)
     }
 
-    /// A request retried with a renewed token was rejected again: that token's hold is stored, so no process renews
-    /// it for a rejection before the hold has passed.
+    /// A request retried with a renewed token was rejected again: that token's rejection hold is stored.
     func rejectedAgain(_ credential: AccessCredential) async {
         do {
             try await runner.tokens.holdRejected(credential.token, carrier: credential.carrier)
@@ -97,8 +94,7 @@ extension RegStateService {
         }
     }
 
-    /// What the backend's failure of the exchange means for the session (a forced logout, the transient hold) and
-    /// the callers.
+    /// What the backend's failure of the exchange means for the session and the callers.
     private func securityTokenFailure(_ error: BackendError) async -> RegStateServiceError {
         if error == .forcedLogout { try? await handleForcedLogout() }
         guard error.isTransient else { return .backend(error == .unauthorized ? .invalidIDToken : error) }

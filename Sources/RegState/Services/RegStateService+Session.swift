@@ -1,12 +1,9 @@
 import Foundation
 
 extension RegStateService {
-    /// Renews the session now, whatever the stored token's expiry, and returns the new state; after a store that
-    /// could not be read at launch it runs the launch inspection again instead.
-    ///
-    /// Call it for the user's "retry" and the host's "connectivity is back": it cuts a transient failure's backoff
-    /// short at most once per backoff step (ten taps in a second cost the provider one grant), and the backend
-    /// security token's the same way when none usable is stored.
+    /// Renews the session now, whatever the stored token's expiry (after a store unreadable at launch: the launch
+    /// inspection again), and returns the new state. For the user's "retry" and the host's "connectivity is back": it
+    /// cuts a transient failure's backoff short at most once per backoff step, the security token's too.
     @discardableResult
     public func renewSession() async -> RegState {
         if await retryUnreadableStore() { return state }
@@ -30,11 +27,10 @@ extension RegStateService {
         return (try? await renewAfterRejection(of: token))??.token
     }
 
-    /// A server rejected the access token `token`: the renewed credential, or the usable record found after it, or
-    /// `nil` when renewal failed or left the rejected token in place.
-    /// - Throws: ``RegStateServiceError/rejectionHeld(until:)`` when `token` was renewed for a rejection (in any
-    ///   process, at any launch) and its stored hold has not passed; a storage failure when the record cannot be read
-    ///   now (its hold cannot be checked). Nothing is renewed then.
+    /// A server rejected the access token `token`: the renewed credential, or the usable record found after it; `nil`
+    /// when renewal failed or left `token` in place.
+    /// - Throws: ``RegStateServiceError/rejectionHeld(until:)`` while `token`'s stored rejection hold lasts (from any
+    ///   process or launch); a storage failure when the record cannot be read. Nothing is renewed then.
     func renewAfterRejection(of token: String) async throws(RegStateServiceError) -> AccessTokenAnswer? {
         let seen = try await readRecord()
         if let until = await runner.tokens.heldUntil(token, carrier: .accessToken, in: seen?.record) {
@@ -54,22 +50,18 @@ extension RegStateService {
     }
 
     /// The backend ended the session (`403 FORCED_LOGOUT`): local data is cleared and the user must register again.
-    ///
-    /// - Throws: ``RegStateServiceError/rejected(_:)`` when no session is active;
-    ///   ``RegStateServiceError/credentialsRemain(_:)`` when the session ended (**E** `forcedLogout`) but the store
-    ///   did not let its credentials be removed (``clearState()`` removes them).
+    /// - Throws: ``RegStateServiceError/rejected(_:)`` without a session; ``RegStateServiceError/credentialsRemain(_:)``
+    ///   when the session ended but the store kept its credentials (``clearState()`` removes them).
     public func handleForcedLogout() async throws(RegStateServiceError) {
         land(.securityToken, .failure(.backend(.forcedLogout)))
         let applied = try await apply(.forcedLogout)
         for case .credentialsRemain(let error) in applied.results { throw .credentialsRemain(error) }
     }
 
-    /// Wipes all local state: every record RegState writes and the journal. First, with a backend and a stored
-    /// security token, asks the backend to forget this installation (freeing its device slot); local state is cleared
-    /// whatever it answers. Nothing is revoked at the provider (``logout()`` does that). The records are removed under
-    /// the store's lock: when it cannot be had or a removal fails, they stay (``ClearStateResult/credentialsRemain``).
-    ///
-    /// - Returns: the secure-store keys that were removed, what happened at the backend, and why records remain.
+    /// Wipes all local state: every record RegState writes and the journal, after asking the backend to forget this
+    /// installation (whatever it answers). Nothing is revoked at the provider (``logout()`` does that). The records
+    /// are removed under the store's lock; when that fails they stay (``ClearStateResult/credentialsRemain``).
+    /// - Returns: the removed secure-store keys, what happened at the backend, and why records remain.
     @discardableResult
     public func clearState() async -> ClearStateResult {
         let before = storedKeys()
@@ -85,17 +77,11 @@ extension RegStateService {
 
     private func storedKeys() -> [String] { (try? runner.dependencies.store.keys()) ?? [] }
 
-    /// Logs the user out: revokes the refresh token at the provider, clears local credentials, back to **D**.
-    ///
-    /// Only while online: when the provider cannot be reached nothing changes and the call throws. Only with the
-    /// session's record read: on a device that refuses the read (locked) nothing changes either.
-    ///
-    /// - Returns: what happened at the provider (revoked, no revocation offered, or revocation refused) and the
-    ///   request that ends the browser session there, if any.
-    /// - Throws: ``RegStateServiceError/offline(_:)`` (nothing changed); ``RegStateServiceError/storage(_:)`` when
-    ///   the stored credentials could not be read, a locked device (nothing changed; try again once it is unlocked);
-    ///   ``RegStateServiceError/credentialsRemain(_:)`` when the session ended but the store did not let its
-    ///   credentials be removed; ``RegStateServiceError/rejected(_:)`` when there is no session to end.
+    /// Logs the user out, only online: revokes the refresh token at the provider, clears local credentials, **D**.
+    /// - Returns: what happened at the provider and the request that ends the browser session there, if any.
+    /// - Throws: ``RegStateServiceError/offline(_:)`` or ``RegStateServiceError/storage(_:)`` (a locked device), and
+    ///   nothing changed; ``RegStateServiceError/credentialsRemain(_:)`` when the session ended but the store kept its
+    ///   credentials; ``RegStateServiceError/rejected(_:)`` when there is no session to end.
     @discardableResult
     public func logout() async throws(RegStateServiceError) -> LoggedOut {
         let applied = try await apply(.logoutRequested)
@@ -112,9 +98,8 @@ extension RegStateService {
         return LoggedOut(result: .nothingToRevoke, endSession: nil)
     }
 
-    /// Whether the stored session's tokens are bound to the installation's DPoP key, with the key's RFC 7638
-    /// thumbprint (never the key), for `status`: of the record as this service last read or wrote it (the one its
-    /// state comes from; read now when it has read none yet).
+    /// Whether the stored session's tokens are bound to the installation's DPoP key, with the key's thumbprint (never
+    /// the key), for `status`: of the record as this service last read or wrote it.
     public func tokenBinding() async -> TokenBinding {
         guard let snapshot = await runner.tokens.lastSeenSnapshot(), snapshot.session != nil else { return .none }
         guard snapshot.isDPoPBound else { return .bearer }
@@ -128,9 +113,8 @@ extension RegStateService {
         }
     }
 
-    /// When and how strongly the session's user signed in (`auth_time` and `acr` of the stored ID token, as this
-    /// service last read or wrote it, like ``RegStateService/tokenBinding()``), `nil` without a session's ID token
-    /// (none stored, the non-native token, a store that cannot be read now).
+    /// When and how strongly the session's user signed in (`auth_time`, `acr` of the ID token as last read or
+    /// written), `nil` without one.
     public func signInAssurance() async -> SignInAssurance? {
         SignInAssurance(idToken: await runner.tokens.lastSeenSnapshot()?.idToken)
     }

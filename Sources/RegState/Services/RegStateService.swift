@@ -3,9 +3,8 @@ import Foundation
 /// The registration/auth engine: knows at every moment whether the user is registered and holds a usable session,
 /// and gets them there (the registration design's Reg-State service).
 ///
-/// A thin actor shell around `RegStateMachine`: every call turns into a `MachineEvent` (with, when the effect
-/// needs one, a `SecretInput` that is never journaled); the pure transition function gives the new state and the
-/// `Effect`s to run; the shell journals the event, runs the effects and feeds their results back as events.
+/// A thin actor shell around the pure state machine: every call is an event (a secret it carries is never
+/// journaled); the shell journals it, runs the effects the transition asks for and feeds their results back.
 /// Subscribers receive the lettered ``RegStateEvent``s through ``events()``.
 ///
 /// ```swift
@@ -54,8 +53,8 @@ public actor RegStateService {
 
     // MARK: Observing
 
-    /// A stream of lettered events for one subscriber: the latest event first (if any), then every later one, in
-    /// order. A subscriber that falls more than `subscriberBufferSize` events behind loses the oldest ones.
+    /// A stream of lettered events for one subscriber: the latest event first (if any), then every later one; one
+    /// that falls more than `subscriberBufferSize` events behind loses the oldest.
     public func events() -> AsyncStream<RegStateEvent> {
         broadcast.subscribe()
     }
@@ -63,8 +62,7 @@ public actor RegStateService {
     /// How many subscribers are listening (tests show with it that a stream that ended is forgotten).
     package var subscriberCount: Int { broadcast.count }
 
-    /// How many lettered events this service has broadcast since it was created: a short-lived host such as the CLI
-    /// waits until its printer has seen this many before it exits, without sleeping.
+    /// How many lettered events this service has broadcast (the CLI waits until its printer has seen them all).
     package var emittedEventCount: Int { broadcast.sentCount }
 
     /// The counts of what this service retains now.
@@ -89,8 +87,7 @@ public actor RegStateService {
 
     // MARK: Launch
 
-    /// Opens the journal (a torn tail cut, a long one compacted), runs the launch sequence and returns the settled
-    /// state. Calling it again relaunches: the stored credentials are inspected anew.
+    /// Opens the journal, runs the launch sequence and returns the settled state; again, it relaunches.
     @discardableResult
     public func start() async -> RegState {
         if !lifecycle.started {
@@ -104,9 +101,8 @@ public actor RegStateService {
         return state
     }
 
-    /// Waits until a launch renewal that outlived ``RegStateConfiguration/launchBudget`` has landed and its result is
-    /// applied (**C**, or its **E**). A short-lived process calls it before it exits, so it never ends between the
-    /// provider's rotation of the refresh token and the store's write of its successor.
+    /// Waits until a launch renewal that outlived ``RegStateConfiguration/launchBudget`` has landed and been applied:
+    /// a short-lived process calls it before it exits, never between a rotation and the write of its successor.
     public func finishPendingRenewal() async {
         guard let pending = lifecycle.lateLaunchRenewal else { return }
         await pending.value
@@ -132,8 +128,7 @@ public actor RegStateService {
         do { return try recorder.entries() } catch { throw .journal(error) }
     }
 
-    /// How many journal lines ``journalEntries()`` leaves out because they cannot be read (damaged, out of range, or
-    /// a newer version's), so a tool can say so instead of showing a shorter history as if it were whole.
+    /// How many journal lines ``journalEntries()`` leaves out because they cannot be read (a tool says so).
     package func unreadableJournalEntryCount() throws(RegStateServiceError) -> Int {
         do { return try recorder.unreadableEntryCount() } catch { throw .journal(error) }
     }
@@ -143,9 +138,8 @@ public actor RegStateService {
 
     // MARK: The shell
 
-    /// Applies `event`: transition, journal, effects; returns what it applied (``Applied``). `input` goes to the
-    /// effect the event asks for, never to the journal. An event the state does not accept is
-    /// ``RegStateServiceError/rejected(_:)`` and changes nothing.
+    /// Applies `event`: transition, journal, effects; returns what it applied. `input` goes to the effect, never to
+    /// the journal. An event the state does not accept is ``RegStateServiceError/rejected(_:)``, changing nothing.
     @discardableResult
     func apply(_ event: MachineEvent, carrying input: SecretInput? = nil) async throws(RegStateServiceError) -> Applied {
         let transition: RegStateMachine.Transition
@@ -185,9 +179,8 @@ public actor RegStateService {
 
     /// Performs one effect: what it answered with and what its result applied go into `applied`.
     private func perform(_ effect: Effect, into applied: inout Applied) async {
-        /// Feeds `event` back, and adds what it applied and `answer`.
-        func answer(_ answer: Applied.Answer?, feeding event: MachineEvent?) async {
-            applied.append(await feed(event))
+        func answer(_ answer: Applied.Answer?, feeding event: MachineEvent?, carrying input: SecretInput? = nil) async {
+            applied.append(await feed(event, carrying: input))
             applied.append(answer)
         }
         switch effect {
@@ -208,8 +201,7 @@ public actor RegStateService {
             applied.append(.renewed(kind, await performRenewal(kind, replacing: stale)))
         case .runGrant(let step):
             let outcome = await grants.run(step) { await self.isAuthenticating }
-            applied.append(await feed(outcome.event, carrying: outcome.input))
-            applied.append(outcome.result)
+            await answer(outcome.result, feeding: outcome.event, carrying: outcome.input)
         case .confirmRegistration:
             let confirmed = await grants.confirm()
             await answer(confirmed.result, feeding: confirmed.event)
@@ -232,9 +224,8 @@ public actor RegStateService {
     }
 
     private func resumeSettleWaiters() {
-        guard state.isSettled, !isAuthenticating, !lifecycle.settleWaiters.isEmpty else { return }
-        let waiters = lifecycle.settleWaiters
+        guard state.isSettled, !isAuthenticating else { return }
+        for waiter in lifecycle.settleWaiters { waiter.resume(returning: state) }
         lifecycle.settleWaiters.removeAll()
-        for waiter in waiters { waiter.resume(returning: state) }
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 
-/// A session's or an attempt's end: provisional tokens cleared, every token cleared, clear-state with the
-/// installation's deregistration, and logout with the provider's revocation.
+/// A session's or an attempt's end: provisional tokens, every token, clear-state, logout with revocation.
 extension EffectRunner {
     /// Clears an attempt's provisional tokens (left over, they are never a session: the next launch removes them).
     func clearProvisionalTokens() async {
@@ -35,10 +34,9 @@ extension EffectRunner {
         }
     }
 
-    /// Clear-state: asks the backend to forget this installation, then removes everything local whatever it said.
-    /// Only under the store's lock (a renewal holding it would write its rotated tokens back after the removal); when
-    /// the lock or a removal fails the records stay and the store's reason is returned. The credentials go before
-    /// their DPoP key: a process that dies between the two leaves a key without tokens, never tokens without a key.
+    /// Clear-state: asks the backend to forget this installation, then removes everything local, only under the
+    /// store's lock (else a renewal would write its rotated tokens back), credentials before their DPoP key (a crash
+    /// between the two leaves a key without tokens, never tokens without a key); returns the store's reason if not.
     func clearEverything() async -> (InstallationDeregistration, credentialsRemain: StoreError?) {
         let deregistration = await deregisterInstallation()
         do {
@@ -57,8 +55,7 @@ extension EffectRunner {
     /// `DELETE /v1/installation` with the stored security token, if there is a backend and a token.
     private func deregisterInstallation() async -> InstallationDeregistration {
         guard let backend else { return .noBackend }
-        // An expired security token too: the backend then says so (401), and the result says the installation may
-        // still be registered, rather than claiming there was nothing to remove.
+        // An expired security token too: its 401 says the installation may still be registered.
         guard let securityToken = await tokens.snapshot()?.storedSecurityToken else { return .notRegistered }
         do {
             try await backend.deleteInstallation(securityToken: securityToken)
@@ -86,8 +83,7 @@ extension EffectRunner {
         func refused(_ issue: TransientIssue) -> (MachineEvent, Applied.Answer) {
             (.logoutRefused(issue), .logoutRefused(issue))
         }
-        // A record that cannot be read now (a locked device) is not "no refresh token": the logout does not happen
-        // (read as nothing, it would clear the session without reaching a server).
+        // A record that cannot be read now (a locked device) is not "no refresh token": no logout without a server.
         let stored: TokenSnapshot?
         do {
             stored = try await tokens.readSnapshot()

@@ -1,8 +1,7 @@
 import Foundation
 
 /// Performs the effects that talk to the outside world (store, provider, backend) and answers with the event that
-/// reports the result. It keeps no state of its own: the service shell owns the state, the login in progress and the
-/// event and journal plumbing, and feeds the answer back through the machine.
+/// reports the result; it keeps no state (the shell feeds the answer back through the machine).
 struct EffectRunner: Sendable {
     let configuration: RegStateConfiguration
     let dependencies: RegStateDependencies
@@ -13,8 +12,7 @@ struct EffectRunner: Sendable {
     let dpop: DPoPContext
     /// The refresh-token grant's one flight.
     let renewal: RefreshTokenGrant
-    /// This service's identifier as the poller of a device authorization (drawn from the crypto seam, so a
-    /// simulation replays it).
+    /// This service's identifier as a device authorization's poller (from the crypto seam: a simulation replays it).
     let devicePollerID: String
     var logger: any RegStateLogger { dependencies.logger }
 
@@ -46,7 +44,6 @@ struct EffectRunner: Sendable {
         }
     }
 
-    /// Whether the platform is native.
     var isNative: Bool { dependencies.platform.platform.isNative }
 
     func installNonNativeToken() async -> MachineEvent {
