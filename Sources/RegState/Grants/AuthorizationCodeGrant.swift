@@ -30,7 +30,7 @@ struct AuthorizationCodeGrant: Sendable {
         let login: PendingLogin
         let requirement = requirement ?? configuration.oidc.authenticationRequirement
         do {
-            let key = try await runner.keyForNewRegistration()
+            let key = try await LoginTokens(runner: runner).keyForNewRegistration()
             let request = try await provider.makeAuthorizationRequest(dpopKey: key, prompt: prompt, requirement: requirement)
             let binding = CredentialBinding(configuration.oidc)
             login = PendingLogin(request: request, prompt: prompt?.rawValue, requirement: requirement.isEmpty ? nil : requirement,
@@ -54,7 +54,7 @@ struct AuthorizationCodeGrant: Sendable {
         if remembered == nil { stored = (try? await tokens.pending(PendingLogin.self)) }
         guard var login = remembered ?? stored else { return .failure(.noPendingLogin) }
         do {
-            let key = try runner.registrationKey()
+            let key = try LoginTokens(runner: runner).registrationKey()
             // The key the login's tokens are to be bound to must still be the installation's (as at the exchange).
             if let bound = login.dpopKeyThumbprint, key?.thumbprint != bound { return .failure(.pendingLoginSuperseded) }
             login.request = try await provider.pushAgain(login.request, dpopKey: login.dpopKeyThumbprint == nil ? nil : key,
@@ -112,14 +112,14 @@ struct AuthorizationCodeGrant: Sendable {
             return .registrationFailed(.pendingLoginExpired)
         }
         do {
-            let key = try runner.registrationKey()
+            let key = try LoginTokens(runner: runner).registrationKey()
             // The DPoP key this login's tokens are to be bound to must still be the installation's key.
             if key?.thumbprint != login.dpopKeyThumbprint, login.dpopKeyThumbprint != nil {
                 return .registrationFailed(.pendingLoginSuperseded)
             }
             let code = try await provider.authorizationCode(from: callback, for: login.request)
             let response = try await provider.exchangeCode(code, for: login.request, proofKey: key)
-            return await runner.authenticate(with: response, nonce: login.request.nonce, requirement: login.requirement ?? .none,
+            return await LoginTokens(runner: runner).authenticate(with: response, nonce: login.request.nonce, requirement: login.requirement ?? .none,
                                       type: .social, proofKey: key, stillWanted: stillWanted)
         } catch {
             return .registrationFailed(RegistrationFailure(error))

@@ -170,7 +170,7 @@ extension DeviceAuthorizationGrant {
         guard let record = stored else { return .registrationFailed(.noPendingLogin) }
         let key: DPoPKey?
         do {
-            key = try runner.registrationKey()
+            key = try LoginTokens(runner: runner).registrationKey()
         } catch {
             return .registrationFailed(RegistrationFailure(error))
         }
@@ -184,7 +184,7 @@ extension DeviceAuthorizationGrant {
         case .failed(let failure):
             return .registrationFailed(failure)
         case .tokens(let response):
-            return await runner.authenticate(with: response, nonce: nil, type: .social, proofKey: key, stillWanted: stillWanted)
+            return await LoginTokens(runner: runner).authenticate(with: response, nonce: nil, type: .social, proofKey: key, stillWanted: stillWanted)
         }
     }
 }

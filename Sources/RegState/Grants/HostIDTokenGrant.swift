@@ -7,6 +7,7 @@ import Foundation
 struct HostIDTokenGrant: Sendable {
     /// The backend, the token service and the installation this grant exchanges with.
     let runner: EffectRunner
+    private var securityTokens: SecurityTokenExchange { SecurityTokenExchange(runner: runner) }
 
     /// Host mode: validates `idToken` with the registration rules (no nonce: the host's login made it), exchanges it
     /// for a security token bound to this installation and stores the session. `renewing` says whether a session is
@@ -31,7 +32,7 @@ struct HostIDTokenGrant: Sendable {
         } catch {
             return .hostTokenRefused(.storage(error.storageReason))
         }
-        if let replaced = exchanged.replaced { await runner.retire(replaced) }
+        if let replaced = exchanged.replaced { await securityTokens.retire(replaced) }
         return .hostTokenAccepted(exchanged.0)
     }
 
@@ -53,9 +54,9 @@ struct HostIDTokenGrant: Sendable {
     private func storeHostExchange(_ idToken: String, profile: Profile, backend: any RegistrationBackend)
         async throws(SecurityTokenRenewalError) -> (StoredSession, replaced: String?)
     {
-        try await runner.underStoreLock { () async throws(SecurityTokenRenewalError) in
+        try await securityTokens.underStoreLock { () async throws(SecurityTokenRenewalError) in
             let previous = await runner.tokens.snapshot()?.storedSecurityToken
-            let grant = try await runner.securityToken(for: idToken, from: backend)
+            let grant = try await securityTokens.securityToken(for: idToken, from: backend)
             do throws(StoreError) {
                 let stored = try await runner.tokens.storeHostSession(
                     idToken: idToken, profile: profile, securityToken: grant.securityToken,

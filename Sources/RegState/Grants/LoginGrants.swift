@@ -11,7 +11,7 @@ import Foundation
 /// its state or its journal. The machine sees a grant started, waiting for the user (``MachineEvent/authorizationIssued``,
 /// with what to show beside it), tokens (``MachineEvent/authenticated(_:)``, ``MachineEvent/hostTokenAccepted(_:)``)
 /// or a failure with its reason; a login grant's tokens pass the same checks (ID token, binding, DPoP) in
-/// `EffectRunner.authenticate` before they are stored.
+/// ``LoginTokens`` before they are stored.
 ///
 /// The actor holds what this process remembers of the attempt in progress and the decisions that need it: the social
 /// login it began (kept when a redirect that is not its own is refused), the wrong codes typed for the current code
@@ -64,7 +64,7 @@ actor LoginGrants {
             return Outcome(event: await passwordless.send(to: email, for: runner))
         case .start(.device, _, _):
             let runner = runner
-            switch await device.begin(makeKey: { () async throws(OIDCError) -> DPoPKey? in try await runner.keyForNewRegistration() }) {
+            switch await device.begin(makeKey: { () async throws(OIDCError) -> DPoPKey? in try await LoginTokens(runner: runner).keyForNewRegistration() }) {
             case .success(let pending):
                 let shown = pending.verification
                 deviceUserCode = shown.userCode
@@ -107,7 +107,7 @@ actor LoginGrants {
     /// Confirms the registration the grant produced; at the backend's device limit, keeps the ID token that still
     /// lists and removes devices and answers with it.
     func confirm() async -> Outcome {
-        let confirmed = await runner.confirmRegistration()
+        let confirmed = await LoginTokens(runner: runner).confirmRegistration()
         deviceListIDToken = confirmed.deviceListIDToken
         return Outcome(event: confirmed.event, result: confirmed.deviceListIDToken.map { Applied.Answer.deviceLimit(idToken: $0) })
     }

@@ -116,7 +116,7 @@ extension PasswordlessGrant {
     /// The registration's start: the new registration's DPoP key made, then the code sent; the event that reports it.
     func send(to email: String, for runner: EffectRunner) async -> MachineEvent {
         do {
-            _ = try await runner.keyForNewRegistration()
+            _ = try await LoginTokens(runner: runner).keyForNewRegistration()
             try await start(email: email)
             return .authorizationIssued
         } catch {
@@ -125,14 +125,14 @@ extension PasswordlessGrant {
     }
 
     /// The registration's finish: the code verified with the registration's key, the tokens checked and stored
-    /// provisionally (``EffectRunner/authenticate(with:nonce:requirement:type:proofKey:stillWanted:)``); `nil` when
+    /// provisionally (``LoginTokens/authenticate(with:nonce:requirement:type:proofKey:stillWanted:)``); `nil` when
     /// the user moved on.
     func verify(_ code: String, for email: String, with runner: EffectRunner,
                 stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
         do {
-            let key = try runner.registrationKey()
+            let key = try LoginTokens(runner: runner).registrationKey()
             let response = try await verify(email: email, code: code, proofKey: key)
-            return await runner.authenticate(with: response, nonce: nil, type: .passwordless, proofKey: key,
+            return await LoginTokens(runner: runner).authenticate(with: response, nonce: nil, type: .passwordless, proofKey: key,
                                              stillWanted: stillWanted)
         } catch {
             return .registrationFailed(RegistrationFailure(error))

@@ -1,16 +1,12 @@
 import Foundation
 
-/// What a renewal answers its callers with: the renewed credential (`nil` when none is at hand: the caller reads the
-/// record), or why it failed.
+/// What a renewal answers its callers with: the renewed credential (`nil`: the caller reads the record), or why not.
 typealias RenewalAnswer = Result<AccessCredential?, RegStateServiceError>
 
-/// The renewal decisions that need memory, per token kind (``TokenCarrier``), as a pure value beside
-/// ``RegStateMachine``: each kind is idle, running (with its waiters), or idle with its last result standing (a failed
-/// security-token renewal answers its token's callers until its backoff, the doubling chain of ``RejectionHold``, has
-/// passed). Its functions return what to do: start, join, answer now, exhausted; on landing, the waiters to answer; on
-/// the session's end, every waiter to fail. Not journaled: what every process shares (transient and rejection holds)
-/// is in the store, decided by ``RenewalHoldPolicy``. The shell resumes the waiters (continuations there, numbers in
-/// the tests). It keeps digests of tokens, never tokens.
+/// The renewal decisions that need memory, per token kind, as a pure value beside ``RegStateMachine``: each kind is
+/// idle, running (with its waiters), or idle with its last result standing (a failed security-token renewal until
+/// its ``RejectionHold`` backoff has passed). Its functions return what to do; the shell resumes the waiters. Not
+/// journaled (what processes share is in the store). It keeps digests of tokens, never tokens.
 struct FlightMachine<Waiter> {
     typealias Answer = RenewalAnswer
 
@@ -29,8 +25,7 @@ struct FlightMachine<Waiter> {
     private struct Flight {
         /// The renewal running (its generation, the digest of the token it replaces, who waits); `nil`: idle.
         var running: (generation: Int, digest: Int?, waiters: [(id: Int, waiter: Waiter)])?
-        /// The last result, for the token it answered, until when it stands (a failure until its backoff), and when it
-        /// came.
+        /// The last result, for the token it answered, until when it stands, and when it came.
         var settled: (digest: Int?, answer: Answer, until: Date, at: Date)?
         /// The last token held off after a failed renewal, and its hold (the latest of the chain).
         var backoff: (digest: Int?, hold: RejectionHold)?
@@ -42,9 +37,7 @@ struct FlightMachine<Waiter> {
     private var security = Flight()
     private var generation = 0
     private var waiterCount = 0
-    /// The last four tokens a server rejected (not merely expired), most recent last: a renewal of one stores a
-    /// ``RejectionHold``. Several, since callers holding an older token and the current one may report their
-    /// rejections in either order.
+    /// The last four tokens a server rejected (callers may report an older one's rejection after the current one's).
     private var rejected: [Int] = []
 
     init() {}
@@ -57,17 +50,13 @@ struct FlightMachine<Waiter> {
     // MARK: Asking
 
     /// Admits a caller that needs `kind` renewed because `token` expired or was rejected (`nil`: whatever is stored).
-    /// One renewal per kind at a time: a caller that saw another token than the running renewal's waits for that
-    /// renewal's newer token (a second flight would orphan the first one's waiters, and spend a rotation twice).
+    /// One renewal per kind at a time: a second flight would orphan the first one's waiters and spend a rotation twice.
     mutating func admit(_ kind: TokenCarrier, replacing token: String?, at now: Date) -> Admission {
         if self[kind].running != nil { return .join }
         let digest = token?.hashValue
         if kind == .securityToken {
-            // A settled failure answers its token's callers until its hold ends, never longer than the longest hold
-            // from now (the clock may have been set back since).
-            // Not after the clock was set back since it came: its times (a held rejection's `until`) no longer measure
-            // from now, and the backoff below (or a new attempt that reads the stored hold) is cut to its length from
-            // now (seed 10090006337: a `rejectionHeld` 842 s ahead handed out again, its hold's backoff 60 s).
+            // A settled failure answers its token's callers until its hold ends; not after the clock was set back
+            // since it came (its times no longer measure from now: seed 10090006337).
             if let settled = security.settled, settled.digest == digest, now < settled.until, now >= settled.at,
                settled.until.timeIntervalSince(now) <= RejectionHold.longest {
                 return .answer(settled.answer)
@@ -101,8 +90,7 @@ struct FlightMachine<Waiter> {
         return waiterCount
     }
 
-    /// `waiter` waits for the running renewal of `kind` (under `id`, for ``cancel(_:id:)``); when none runs (it landed
-    /// between the caller's admission and now) the answer it left is returned instead, and `waiter` is not kept.
+    /// `waiter` waits for the running renewal of `kind` (under `id`); when none runs, the answer it left is returned.
     mutating func wait(_ kind: TokenCarrier, id: Int, _ waiter: Waiter) -> Answer? {
         guard self[kind].running != nil else { return self[kind].settled?.answer ?? .failure(.noSession) }
         self[kind].running?.waiters.append((id, waiter))
@@ -124,8 +112,7 @@ struct FlightMachine<Waiter> {
     // MARK: Landing
 
     /// The renewal of `kind` landed with `answer`: every waiter to answer with it. `generation`: the flight it ends
-    /// (`nil`: whichever runs, the host's answer); a flight the session's end already failed ends nothing. A security
-    /// token's failure answers its token's callers until its backoff has passed; a success starts the chain again.
+    /// (`nil`: whichever runs). A security token's failure stands until its backoff has passed.
     mutating func land(_ kind: TokenCarrier, _ answer: Answer, generation: Int? = nil, at now: Date) -> [Waiter] {
         guard let running = self[kind].running, generation.map({ $0 == running.generation }) ?? true else { return [] }
         self[kind].running = nil
@@ -157,9 +144,7 @@ struct FlightMachine<Waiter> {
     /// A renewal of `kind` cut the stored transient hold short at `now`.
     mutating func noteCut(_ kind: TokenCarrier, at now: Date) { self[kind].lastCut = now }
 
-    /// Whether the stored transient hold `hold` of `kind` may be cut short now (at most once per backoff step,
-    /// however often the user taps "retry"). When it may, the cut is noted and a failure kept for the kind's callers
-    /// is forgotten, so the next caller starts one renewal.
+    /// Whether the stored transient hold `hold` of `kind` may be cut short now (once per backoff step; noted).
     mutating func cutShort(_ kind: TokenCarrier, _ hold: RejectionHold?, policy: RenewalHoldPolicy, at now: Date) -> Bool {
         guard self[kind].running == nil,
               case .cutShort = policy.decide(hold, at: now, cutShort: true, lastCut: self[kind].lastCut) else { return false }
@@ -171,8 +156,7 @@ struct FlightMachine<Waiter> {
 
     // MARK: Rejections
 
-    /// A server rejected the access token `token`: a renewal replacing it stores the new token with a
-    /// ``RejectionHold``.
+    /// A server rejected `token`: a renewal replacing it stores the new token with a ``RejectionHold``.
     mutating func noteRejection(of token: String) {
         let digest = token.hashValue
         guard !rejected.contains(digest) else { return }

@@ -1,25 +1,18 @@
 import Foundation
 
-/// The access token for the app's requests: the walk from a stale token to a usable credential, in one file (the
-/// answer shared by concurrent callers, its one read of the record, its one renewal, the credential with its key).
+/// The access token for the app's requests: the walk from a stale token to a usable credential, in one file.
 extension RegStateService {
-    /// A usable access token for the host's requests, renewed first when it has expired, as a credential: its scheme
-    /// (bearer, or DPoP with its key), expiry and carrier. A DPoP-bound token (``tokenBinding()``) is useless on its
-    /// own: send requests through ``AuthorizedTransport``, which adds the `DPoP` scheme and a fresh proof. Concurrent
-    /// callers share one renewal. After a store that could not be read at launch (**E** ``RenewalFailure/storage(_:)``)
-    /// it reads the store again first, so a store that has come back settles the session without another ``start()``.
-    ///
+    /// A usable access token, renewed first when it has expired, as a credential (bearer, or DPoP with its key: send
+    /// that through ``AuthorizedTransport``, which adds the proof). Concurrent callers share one renewal.
     /// - Throws: ``RegStateServiceError/offline(_:)`` (the session stays active) or
     ///   ``RegStateServiceError/renewal(_:)`` (**E**) when renewal fails; ``RegStateServiceError/noSession`` when no session is active;
     ///   ``RegStateServiceError/wrongSessionSource(_:)`` for a host-driven session (it has no access token).
     public nonisolated func validAccessToken() async throws(RegStateServiceError) -> AccessCredential {
-        // Nonisolated, so that when the shared answer lands its waiters resume side by side rather than queueing for
-        // the actor one by one.
-        try await validCredential()
+        // Nonisolated: when the shared answer lands its waiters resume side by side, not one by one on the actor.
+        try await credential(for: try await accessTokenAnswer().value.get())
     }
 
-    /// The ``validAccessToken()`` answer in progress, or a new one: callers that arrive meanwhile share its one read
-    /// of the store and one renewal.
+    /// The ``validAccessToken()`` answer in progress, or a new one (after a store unreadable at launch, read again).
     func accessTokenAnswer() async throws(RegStateServiceError)
         -> Task<Result<AccessTokenAnswer, RegStateServiceError>, Never>
     {
@@ -35,18 +28,10 @@ extension RegStateService {
         }.task
     }
 
-    /// The work behind ``validAccessToken()``: one read of the record and, when its token has expired, one renewal,
-    /// whose credential is the answer.
+    /// One read of the record and, when its token has expired, one renewal, whose credential is the answer.
     private func resolveAccessToken() async throws(RegStateServiceError) -> AccessTokenAnswer {
         guard case .active = state else { throw .noSession }
-        // A store that cannot be read now (a locked device) is a recoverable E, not "no session": the session stays.
-        let read: TokenSnapshot?
-        do {
-            read = try await runner.tokens.readSnapshot()
-        } catch {
-            throw .renewal(.storage(error.errorDescription ?? "unreadable"))
-        }
-        guard let current = read else { throw .noSession }
+        guard let current = try await readRecord() else { throw .noSession }
         if current.isUsable { return .stored(current) }
         let renewal = await renewAccessToken(replacing: current.accessToken, because: .expired, seen: current)
         if case .success(let credential?) = renewal { return .renewed(credential) }
@@ -56,16 +41,20 @@ extension RegStateService {
         throw .offline(.ssoUnspecifiedIssue)
     }
 
-    /// ``validAccessToken()``'s credential. The DPoP key is a store value of its own, used only when it is the one the
-    /// record names (`dpop_jkt`): when another process's registration replaced it after the record was read, this
-    /// waits for that registration's write (under the store's lock) and reads both again, once.
-    /// - Throws: as ``validAccessToken()``; `dpopKeyUnavailable` when a bound token's key cannot be read (the session
-    ///   has then ended: **E** final, **D**).
-    func validCredential(waitedForWriter: Bool = false) async throws(RegStateServiceError) -> AccessCredential {
-        try await credential(for: try await accessTokenAnswer().value.get(), waitedForWriter: waitedForWriter)
+    /// The stored record; a store that cannot be read now (a locked device) is a recoverable **E**, not "no session".
+    func readRecord() async throws(RegStateServiceError) -> TokenSnapshot? {
+        do {
+            return try await runner.tokens.readSnapshot()
+        } catch {
+            throw .renewal(.storage(error.errorDescription ?? "unreadable"))
+        }
     }
 
-    /// The credential of an access-token answer: a renewal's as it came; a stored record's with the key it names.
+    /// The credential of an access-token answer: a renewal's as it came; a stored record's with the DPoP key it names
+    /// (`dpop_jkt`). When another process's registration replaced the key after the record was read, this waits for
+    /// that registration's write (under the store's lock) and asks again, once.
+    /// - Throws: as ``validAccessToken()``; `dpopKeyUnavailable` when a bound token's key cannot be read (the session
+    ///   has then ended: **E** final, **D**).
     func credential(for answer: AccessTokenAnswer, waitedForWriter: Bool = false) async throws(RegStateServiceError)
         -> AccessCredential
     {
@@ -78,9 +67,8 @@ extension RegStateService {
         do {
             key = snapshot.isDPoPBound ? try runner.dpop.boundKey(matching: snapshot.dpopThumbprint) : nil
         } catch .storeFailed(let reason) {
-            // The store refused the read now (a locked device): the key may be fine, and the stored token is fresh.
-            // A recoverable storage failure, as the renewal's own read of the key is; renewing would present the
-            // refresh token of a record whose access token is still good (and end the session if the key is gone).
+            // Refused now (a locked device): the key may be fine and the token is fresh; renewing would present the
+            // refresh token of a record whose access token is still good.
             throw .renewal(.storage(reason))
         } catch {
             throw await keyUnavailable(snapshot.accessToken, reason: error.errorDescription ?? "unreadable")
@@ -92,13 +80,12 @@ extension RegStateService {
             } catch {
                 throw .storage(error)
             }
-            return try await validCredential(waitedForWriter: true)
+            return try await credential(for: try await accessTokenAnswer().value.get(), waitedForWriter: true)
         }
         throw await keyUnavailable(snapshot.accessToken, reason: "the key record holds another key than the tokens'")
     }
 
-    /// Bound tokens are useless without their key: the session ends the way a renewal finds it (the final
-    /// `dpopKeyUnavailable`, storage cleared, D) instead of failing every request while it looks active.
+    /// Bound tokens are useless without their key: the session ends as a renewal would end it (**E** final, **D**).
     private func keyUnavailable(_ current: String, reason: String) async -> RegStateServiceError {
         if case .failure(let error) = await renewAccessToken(replacing: current, because: .host) { return error }
         return .renewal(.dpopKeyUnavailable(reason: reason))

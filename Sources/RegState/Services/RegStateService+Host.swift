@@ -1,18 +1,13 @@
 import Foundation
 
-/// Host mode (``SessionSource/host``): the host app owns the login and pushes ID tokens in; RegState
-/// validates them, exchanges them for the backend security token and tells the host once when that token expired.
-///
-/// Call ``updateToken(idToken:)`` as the seed recommends: after the host's login, at launch when a session is active
-/// (``RegState/session``), and when the events say **E** ``RenewalFailure/awaitingHost``. The same ID token again is
-/// ignored while the session is active, online and nothing waits for the host.
+/// Host mode (``SessionSource/host``): the host app owns the login and pushes ID tokens in; RegState exchanges them
+/// for the backend security token and tells the host once when that token expired.
 extension RegStateService {
-    /// The host's ID token: validated (the same rules as registration), exchanged at the backend for a security token
-    /// bound to this installation, stored. From **D** the session becomes **Active H**; an active one is renewed
-    /// (**Active C**) and the requests waiting for the host are retried once with the new security token.
-    ///
+    /// The host's ID token (after its login, at launch, on **E** ``RenewalFailure/awaitingHost``): validated,
+    /// exchanged for a security token, stored: **Active H** from **D**, **Active C** for an active session, whose
+    /// waiting requests get the new token. The same ID token again is ignored while nothing waits for it.
     /// - Returns: the state afterwards.
-    /// - Throws: ``RegStateServiceError/registration(_:)`` for an invalid ID token or the device or token limit;
+    /// - Throws: ``RegStateServiceError/registration(_:)`` (an invalid ID token, a limit);
     ///   ``RegStateServiceError/backend(_:)`` ``BackendError/forcedLogout``; ``RegStateServiceError/offline(_:)`` (the
     ///   session stays, offline); ``RegStateServiceError/wrongSessionSource(_:)`` in self mode.
     @discardableResult
@@ -24,67 +19,49 @@ extension RegStateService {
             return state
         }
         for event in try await apply(.hostTokenSubmitted, carrying: .idToken(idToken)).events {
+            let error: RegStateServiceError
             switch event {
             case .hostTokenAccepted:
-                // The session is stored; the requests waiting for the host get its security token, read back. A device
-                // that refuses the read now (locked) fails them with a recoverable storage error, never leaves them
-                // waiting: the host's token was accepted all the same.
+                // The waiting requests get the stored security token, read back (unreadable: a recoverable failure).
                 let stored: String?
                 do {
                     stored = try await runner.tokens.readSnapshot()?.securityToken
                 } catch {
-                    failRenewal(.securityToken, .renewal(.storage(error.errorDescription ?? "unreadable")))
+                    land(.securityToken, .failure(.renewal(.storage(error.errorDescription ?? "unreadable"))))
                     return state
                 }
                 guard let token = stored else {
-                    failRenewal(.securityToken, .noSession)
+                    land(.securityToken, .failure(.noSession))
                     throw .noSession
                 }
-                let answer: RenewalAnswer = .success(AccessCredential(token: token, carrier: .securityToken))
-                resume(flights.land(.securityToken, answer, at: clock.now()), with: answer)
+                land(.securityToken, .success(AccessCredential(token: token, carrier: .securityToken)))
                 return state
-            case .hostTokenRefused(let failure):
-                let error = RegStateServiceError.registration(failure)
-                failRenewal(.securityToken, error)
-                throw error
-            case .renewalFailed(.transient(let issue), _):
-                failRenewal(.securityToken, .offline(issue))
-                throw .offline(issue)
-            case .forcedLogout:
-                failRenewal(.securityToken, .backend(.forcedLogout))
-                throw .backend(.forcedLogout)
-            default:
-                continue
+            case .hostTokenRefused(let failure): error = .registration(failure)
+            case .renewalFailed(.transient(let issue), _): error = .offline(issue)
+            case .forcedLogout: error = .backend(.forcedLogout)
+            default: continue
             }
+            land(.securityToken, .failure(error))
+            throw error
         }
         return state
     }
 
-    /// The host could not renew for a transient reason (the lifecycle design's `notifyTokenRenewalTransientIssue`): **E**
-    /// recoverable, the session stays active and offline with its data, and the requests waiting for the host fail
-    /// with ``RegStateServiceError/offline(_:)``. The host is not told again for this token before the backoff.
-    ///
+    /// The host could not renew for a transient reason: **E** recoverable, the session stays active and offline, and
+    /// the requests waiting for the host fail with ``RegStateServiceError/offline(_:)``.
     /// - Throws: ``RegStateServiceError/noSession`` without a host-driven session;
     ///   ``RegStateServiceError/wrongSessionSource(_:)`` in self mode.
     public func notifyTokenRenewalTransientIssue(_ issue: TransientIssue) async throws(RegStateServiceError) {
         guard sessionSource == .host else { throw .wrongSessionSource(sessionSource) }
         guard let session = state.session, session.isHostDriven else { throw .noSession }
         await feed(.renewalFailed(.transient(issue), stored: await runner.tokens.storedSession()))
-        failRenewal(.securityToken, .offline(issue))
+        land(.securityToken, .failure(.offline(issue)))
     }
 
-    /// Ends the session for `reason`, by the lifecycle design's precedence rules (in both modes):
-    /// - ``HostLogoutReason/userRequested``: ``logout()``; only online, otherwise nothing changes.
-    /// - ``HostLogoutReason/ssoDenied``: the SSO refused to renew; **E** final, storage cleared, **D**.
-    /// - ``HostLogoutReason/allTokensExpiredOffline``: every token expired offline; **E** final, storage cleared, **D**.
-    ///
-    /// Requests waiting for a new token fail with ``RegStateServiceError/noSession``.
-    ///
+    /// Ends the session for `reason` (in both modes): ``HostLogoutReason/userRequested`` is ``logout()``; the others
+    /// are **E** final, storage cleared, **D**.
     /// - Returns: what happened at the provider.
-    /// - Throws: ``RegStateServiceError/offline(_:)`` (nothing changed); ``RegStateServiceError/storage(_:)`` when a
-    ///   user logout could not read the stored session (a locked device: nothing changed);
-    ///   ``RegStateServiceError/noSession``; ``RegStateServiceError/credentialsRemain(_:)`` when the session ended
-    ///   but its credentials stay stored.
+    /// - Throws: the errors of ``logout()``; ``RegStateServiceError/noSession``.
     @discardableResult
     public func logout(_ reason: HostLogoutReason) async throws(RegStateServiceError) -> LogoutResult {
         switch reason {

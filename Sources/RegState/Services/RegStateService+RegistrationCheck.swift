@@ -1,12 +1,10 @@
 import Foundation
 
-/// Check Registration: the backend confirms the access token (by asking the provider's userinfo with it)
-/// and picks up the profile; RegState keeps that profile when its `sub` is the stored ID token's.
 extension RegStateService {
-    /// Asks the backend to check the registration with the stored access token and refreshes the stored profile from
-    /// the userinfo claims it picked up. The access token goes only to the configured backend, and only when it is a
-    /// Bearer token (a DPoP-bound one is useless to the backend and is not sent). Nothing is journaled or logged
-    /// about the profile.
+    /// Check Registration: asks the backend to check the registration with the stored access token (it asks the
+    /// provider's userinfo with it) and refreshes the stored profile from the claims it picked up, when their `sub`
+    /// is the stored ID token's. Only a Bearer token is sent, only to the configured backend. Nothing is journaled or
+    /// logged about the profile.
     ///
     /// - Returns: whether the backend holds the registration, and the profile as now stored.
     /// - Throws: ``RegStateServiceError/registrationCheck(_:)`` (``RegistrationCheckError/subjectMismatch`` when the
@@ -17,53 +15,10 @@ extension RegStateService {
     public func checkRegistration() async throws(RegStateServiceError) -> RegistrationCheck {
         guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven,
               let profile = session.profile else { throw .noSession }
-        guard let backend = runner.backend else { throw .registrationCheck(.noBackend) }
-        guard let snapshot = await runner.tokens.snapshot(), snapshot.session?.profile.subject == profile.subject else {
-            throw .noSession
-        }
-        guard !snapshot.isDPoPBound else { throw .registrationCheck(.senderConstrainedToken) }
-        guard snapshot.isUsable else { throw .registrationCheck(.accessTokenExpired) }
-        // The backend's hold (its `Retry-After`, or the backoff after a failed exchange, kept in the store beside the
-        // security token's): nothing is sent before it has passed.
-        let now = clock.now()
-        if case .held(let until) = runner.tokens.holdPolicy.decide(snapshot.securityTokenBackoff, at: now) {
-            throw .backend(.rateLimited(retryAfter: Int(until.timeIntervalSince(now).rounded(.up))))
-        }
-        let status: RegistrationStatus
-        do {
-            status = try await backend.checkRegistration(accessToken: snapshot.accessToken)
-        } catch {
-            // The backend asked to wait (429, or 503 with `Retry-After`): every backend call this install makes waits.
-            if let retryAfter = error.retryAfter {
-                try? await runner.tokens.recordTransientFailure(.securityToken, issue: TransientIssue(error),
-                                                                       retryAfter: retryAfter)
-            }
-            throw .backend(error)
-        }
-        guard let picked = status.profile else { throw .backend(.malformedResponse("the check has no profile")) }
-        // The stored ID token's `sub` (validated when it was stored) is the one identity that counts.
-        let subject = snapshot.idToken.flatMap { try? JSONWebToken(compact: $0).subject } ?? profile.subject
-        guard picked.subject == subject, subject == profile.subject else {
-            logger.log(.warning, "check registration: the backend's profile is another subject's; nothing changed")
-            throw .registrationCheck(.subjectMismatch)
-        }
-        let refreshed = Profile(subject: picked.subject, issuer: profile.issuer, email: picked.email ?? profile.email,
-                                emailVerified: picked.email == nil || picked.email == profile.email ? profile.emailVerified : false,
-                                name: picked.name ?? profile.name, picture: profile.picture)
-        let written: Bool?
-        do {
-            written = try await runner.tokens.withExclusiveAccess { () async throws(StoreError) in
-                try await runner.tokens.refreshProfile(refreshed)
-            }
-        } catch {
-            throw .storage(error)
-        }
-        // `nil`: the stored credentials changed meanwhile (logout, another user): nothing is written.
-        guard let changed = written else { throw .noSession }
-        return RegistrationCheck(registered: status.registered, profile: refreshed, profileChanged: changed)
+        return try await RegistrationChecker(runner: runner).check(profile)
     }
 
-    /// Whether this launch runs Check Registration: a self-renewing session settled online, a backend, not turned off.
+    /// Whether this launch runs Check Registration: a session settled online, a backend, not turned off.
     var checksRegistrationNow: Bool {
         guard runner.backend != nil, runner.configuration.checksRegistrationAtLaunch != false,
               runner.configuration.sessionSource == .selfRenewing || runner.configuration.checksRegistrationAtLaunch == true,
@@ -81,5 +36,46 @@ extension RegStateService {
             logger.log(.info, "check registration: \(error.errorDescription ?? "failed")")
             return .failure(error)
         }
+    }
+
+    /// The installations registered with the backend for this user: what to offer for removal after
+    /// ``BackendError/tooManyRegisteredDevices``. Authenticated with this installation's security token, or the ID
+    /// token when there is none yet (kept in memory after a registration refused at the device limit).
+    ///
+    /// - Throws: ``RegStateServiceError/backend(_:)``: ``BackendError/unauthorized`` when nothing to authenticate
+    ///   with is stored, `unexpectedStatus(404, "devices_unsupported")` without a backend or a device list.
+    public func registeredDevices() async throws(RegStateServiceError) -> [RegisteredDevice] {
+        do {
+            let (backend, credential) = try await deviceAccess()
+            return try await backend.devices(credential: credential)
+        } catch {
+            throw .backend(error)
+        }
+    }
+
+    /// Removes one of the user's installations at the backend (its security tokens end with it), freeing a slot.
+    ///
+    /// - Throws: ``RegStateServiceError/backend(_:)``: ``BackendError/invalidPathSegment(_:)`` for an ID that cannot
+    ///   be one URL path segment, before anything else; otherwise the errors of ``registeredDevices()``.
+    public func removeDevice(id: String) async throws(RegStateServiceError) {
+        do {
+            _ = try URLPathSegment.encoded(id)
+        } catch {
+            throw .backend(.invalidPathSegment(error))
+        }
+        do {
+            let (backend, credential) = try await deviceAccess()
+            try await backend.removeDevice(id: id, credential: credential)
+        } catch {
+            throw .backend(error)
+        }
+    }
+
+    private func deviceAccess() async throws(BackendError) -> (any RegistrationBackend, String) {
+        guard let backend = runner.backend else { throw .unexpectedStatus(404, code: "devices_unsupported") }
+        let snapshot = await runner.tokens.snapshot()
+        let deviceList = await grants.deviceListIDToken
+        guard let credential = snapshot?.securityToken ?? snapshot?.idToken ?? deviceList else { throw .unauthorized }
+        return (backend, credential)
     }
 }

@@ -1,16 +1,19 @@
 import Foundation
 
-/// The one renewal route, for every token kind: the ``FlightMachine`` decides (start, join, answer now, exhausted),
-/// the first caller journals ``MachineEvent/renewalRequested(_:)``, whose ``Effect/renew(_:replacing:)`` runs the
-/// renewal in a task of its own, and every caller, the one that asked included, is answered when it lands.
+/// The one renewal route, for every token kind: the ``FlightMachine`` decides, the first caller journals
+/// ``MachineEvent/renewalRequested(_:)``, whose ``Effect/renew(_:replacing:)`` runs the renewal in a task of its own,
+/// and every caller is answered when it lands.
 extension RegStateService {
     /// A caller waiting for a renewal to land.
     typealias RenewalWaiter = CheckedContinuation<RenewalAnswer, Never>
+    /// What a renewal's task landed with: its flight, the event that applies it, the answer for its callers, and
+    /// whether it cut a stored transient hold short.
+    typealias RenewalLanding = (kind: TokenCarrier, generation: Int, event: MachineEvent?, answer: RenewalAnswer,
+                                cut: Bool)
 
-    /// Renews the token of `kind` that replaces `stale` (`nil`: whatever is stored; the security token's is empty
-    /// when none is stored), because of `trigger`: the credential the renewal returned (`nil` when none is at hand:
-    /// the caller reads the record), or why it failed. A caller cancelled while it waits gets
-    /// ``RegStateServiceError/cancelled``; the renewal goes on for the others.
+    /// Renews the token of `kind` that replaces `stale` (`nil`: whatever is stored) because of `trigger`: the renewed
+    /// credential (`nil`: the caller reads the record), or why it failed (``RegStateServiceError/cancelled`` for a
+    /// caller cancelled while it waits; the renewal goes on for the others).
     func renew(_ kind: TokenCarrier, replacing stale: String?, because trigger: RenewalTrigger) async -> RenewalAnswer {
         switch flights.admit(kind, replacing: stale, at: clock.now()) {
         case .answer(let answer):
@@ -28,7 +31,7 @@ extension RegStateService {
             } catch {
                 // The state moved on (the session ended) before the request: nobody renews; the record decides.
                 let answer: RenewalAnswer = kind == .accessToken ? .success(nil) : .failure(.noSession)
-                resume(flights.land(kind, answer, generation: generation, at: clock.now()), with: answer)
+                land(kind, answer, generation: generation)
                 return answer
             }
             // Host mode: the host renews the security token; its answer (``updateToken(idToken:)``) lands the flight.
@@ -36,15 +39,14 @@ extension RegStateService {
         }
     }
 
-    /// ``Effect/renew(_:replacing:)``: the renewal runs in a task of its own (a cancelled caller does not cancel the
-    /// renewal the others wait for), and the caller waits for it like everyone else.
+    /// ``Effect/renew(_:replacing:)``: the renewal runs in a task of its own; the caller waits for it like the others.
     func performRenewal(_ kind: TokenCarrier, replacing stale: String?) async -> RenewalAnswer {
         _ = startRenewal(kind, replacing: stale, settles: true)
         return await waitForRenewal(kind)
     }
 
-    /// Starts the renewal of `kind` in a task of its own: the grant (the access token) or the exchange (the security
-    /// token); when `settles`, the task also settles it (``settle(_:)``); its value is what landed.
+    /// Starts the renewal of `kind` in a task of its own (the refresh-token grant, or the security token's exchange),
+    /// which also settles it when `settles` (``settle(_:)``); its value is what landed.
     func startRenewal(_ kind: TokenCarrier, replacing stale: String?, settles: Bool) -> Task<RenewalLanding, Never> {
         let generation = flights.begin(kind, replacing: stale)
         let forRejection = flights.isRejected(stale)
@@ -54,22 +56,25 @@ extension RegStateService {
             let landing: RenewalLanding
             switch kind {
             case .accessToken:
-                landing = RenewalLanding(generation, grant: await renewal.grant(replacing: stale,
-                                                                                forRejection: forRejection,
-                                                                                lastCut: lastCut))
+                let grant = await renewal.grant(replacing: stale, forRejection: forRejection, lastCut: lastCut)
+                // The callers get the credential, or the failure the event reports.
+                let answer: RenewalAnswer = if case .renewalFailed(let failure, _) = grant.event {
+                    .failure(RegStateServiceError(failure))
+                } else {
+                    .success(grant.credential)
+                }
+                landing = (kind, generation, grant.event, answer, grant.cut)
             case .securityToken:
                 let answer = await self.exchangeSecurityToken(replacing: stale ?? "", forRejection: forRejection)
-                landing = RenewalLanding(kind, generation, event: (try? answer.get()) != nil ? .securityTokenRenewed : nil,
-                                         answer: answer)
+                landing = (kind, generation, (try? answer.get()) != nil ? .securityTokenRenewed : nil, answer, false)
             }
             if settles { await self.settle(landing) }
             return landing
         }
     }
 
-    /// A renewal landed: the flight ends, its event is applied, then every waiter gets the answer (the rotated
-    /// refresh token is stored by then, and the session's end this event may cause does not fail them). Returns
-    /// what the event applied.
+    /// A renewal landed: the flight ends, its event is applied, then every waiter gets the answer (the session's end
+    /// this event may cause does not fail them). Returns what the event applied.
     @discardableResult
     func settle(_ landing: RenewalLanding) async -> Applied? {
         if landing.cut { flights.noteCut(landing.kind, at: clock.now()) }
@@ -95,20 +100,18 @@ extension RegStateService {
         flights.cancel(kind, id: id)?.resume(returning: .failure(.cancelled))
     }
 
-    /// Answers `waiters` with `answer`.
     func resume(_ waiters: [RenewalWaiter], with answer: RenewalAnswer) {
         for waiter in waiters { waiter.resume(returning: answer) }
     }
 
-    /// The renewal of `kind` ends without a token (the host's issue, its refusal, a forced logout): its waiters fail.
-    func failRenewal(_ kind: TokenCarrier, _ error: RegStateServiceError) {
-        resume(flights.land(kind, .failure(error), at: clock.now()), with: .failure(error))
+    /// The renewal of `kind` (the flight `generation`, `nil`: whichever runs) ends with `answer`, given to its waiters.
+    func land(_ kind: TokenCarrier, _ answer: RenewalAnswer, generation: Int? = nil) {
+        resume(flights.land(kind, answer, generation: generation, at: clock.now()), with: answer)
     }
 
-    /// The access token's renewal for a caller that read `seen` and found `stale` expired or rejected: held after a
-    /// transient failure (``RenewalHoldPolicy``: the recoverable E at once, nothing sent, nothing journaled); already
-    /// renewed by someone else (its credential); otherwise the one route (``renew(_:replacing:because:)``). A forced
-    /// renewal (`nil`) goes on: the grant decides, under the store's lock, whether it cuts a hold short.
+    /// The access token's renewal for a caller that read `seen` and found `stale` expired or rejected: while a
+    /// transient failure's hold lasts, the recoverable E at once (nothing sent); renewed by someone else, its
+    /// credential; otherwise ``renew(_:replacing:because:)``. A forced renewal (`nil`) always goes to the grant.
     @discardableResult
     func renewAccessToken(replacing stale: String?, because trigger: RenewalTrigger, seen: TokenSnapshot? = nil) async
         -> RenewalAnswer
@@ -121,5 +124,37 @@ extension RegStateService {
             if let credential = runner.renewal.replacement(of: stale, in: record) { return .success(credential) }
         }
         return await renew(.accessToken, replacing: stale, because: trigger)
+    }
+
+    /// The launch renewal, given at most ``RegStateConfiguration/launchBudget`` seconds; past it, the launch settles
+    /// offline and the renewal goes on. Returns what the launch applied, and the task that applies a late result.
+    /// `inspected`: the expired session the launch read, used when the store cannot be read as it settles.
+    func renewWithinLaunchBudget(_ kind: TokenCarrier, replacing staleAccessToken: String?, inspected: StoredSession?)
+        async -> (applied: Applied?, late: Task<Void, Never>?)
+    {
+        let budget = runner.configuration.launchBudget
+        let flight = startRenewal(kind, replacing: staleAccessToken, settles: false)
+        // An infinite budget waits for the renewal itself: no timer.
+        guard budget.isFinite else {
+            return (await settle(await flight.value), nil)
+        }
+        if let landing = await SingleFlight.value(of: flight, within: budget, on: clock) {
+            return (await settle(landing), nil)
+        }
+        logger.log(.info, "launch: the provider has not answered within \(budget) s; settling offline")
+        // The record as it is now (another process may have renewed or ended the session meanwhile); when the store
+        // cannot be read now, the session the launch inspected (read as "none", a late renewal would never apply).
+        let stored: StoredSession?
+        do {
+            stored = try await runner.tokens.readSnapshot()?.session
+        } catch {
+            stored = inspected
+        }
+        let applied = await feed(.renewalFailed(.transient(.noInternet), stored: stored))
+        let late = Task {
+            let landing = await withTaskCancellationHandler { await flight.value } onCancel: { flight.cancel() }
+            _ = await self.settle(landing)
+        }
+        return (applied, late)
     }
 }

@@ -1,14 +1,10 @@
 import Foundation
 
 /// Step-up: the signed-in user signs in again, more recently or more strongly, when an API asks for it (RFC 9470,
-/// ``RegStateServiceError/stepUpRequired(_:)``) or before something that matters. The session stays active and
-/// usable meanwhile; the new tokens replace its tokens only when the new ID token names the same user and meets the
-/// requirement.
+/// ``RegStateServiceError/stepUpRequired(_:)``) or before something that matters. The session stays usable meanwhile;
+/// the new tokens replace its tokens only when the new ID token names the same user and meets the requirement.
 extension RegStateService {
-    /// Starts a step-up login for what `challenge` asked for: returns the authorization URL to open (with its
-    /// `max_age` and `acr_values`). The login is kept in the secure store, so its redirect is taken after a relaunch
-    /// too; a pending step-up is replaced.
-    ///
+    /// Starts a step-up login for what `challenge` asked for: the authorization URL to open (a pending one is replaced).
     /// - Throws: ``RegStateServiceError/noSession`` without an active session RegState renews;
     ///   ``RegStateServiceError/registration(_:)`` when the provider cannot be used or the store refuses.
     public func beginStepUp(_ challenge: StepUpChallenge) async throws(RegStateServiceError) -> URL {
@@ -16,7 +12,6 @@ extension RegStateService {
     }
 
     /// Starts a step-up login that must meet `requirement` (before a payment, say, without waiting for the API).
-    ///
     /// - Throws: the errors of ``beginStepUp(_:)``.
     public func beginStepUp(requirement: AuthenticationRequirement) async throws(RegStateServiceError) -> URL {
         guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven else {
@@ -29,19 +24,11 @@ extension RegStateService {
         }
     }
 
-    /// Finishes the pending step-up with the redirect the browser was sent to: checks it, exchanges the code,
-    /// validates the ID token against the requirement and the session's user, and replaces the session's tokens in
-    /// one write (the session becomes **C**: its token was replaced). Returns the new sign-in's assurance. Retry the
-    /// call that asked for it.
-    ///
-    /// A redirect that is not this login's is refused and the step-up waits for its own; any other failure leaves the
-    /// session exactly as it was.
-    ///
-    /// - Throws: ``RegStateServiceError/registration(_:)``: ``RegistrationFailure/stepUpAnotherUser`` (another
-    ///   account signed in), ``RegistrationFailure/signInTooOld(authenticatedAt:)``,
-    ///   ``RegistrationFailure/authTimeMissing``, ``RegistrationFailure/acrNotAccepted(_:)``,
-    ///   ``RegistrationFailure/stateMismatch`` (a forged redirect), ``RegistrationFailure/noPendingLogin``,
-    ///   ``RegistrationFailure/pendingLoginExpired``; ``RegStateServiceError/noSession`` without an active session.
+    /// Finishes the pending step-up with the browser's redirect: the new ID token must meet the requirement and name
+    /// the session's user; the session's tokens are then replaced in one write (**C**). Returns the new sign-in's
+    /// assurance. A failure leaves the session as it was.
+    /// - Throws: ``RegStateServiceError/registration(_:)`` (``RegistrationFailure/stepUpAnotherUser``, a check of
+    ///   the requirement, the redirect's); ``RegStateServiceError/noSession`` without an active session.
     @discardableResult
     public func completeStepUp(callback: URL) async throws(RegStateServiceError) -> SignInAssurance {
         guard case .active = state else { throw .noSession }

@@ -3,9 +3,8 @@ import Foundation
 /// The registration/auth engine: knows at every moment whether the user is registered and holds a usable session,
 /// and gets them there (the registration design's Reg-State service).
 ///
-/// A thin actor shell around `RegStateMachine`: every call turns into a `MachineEvent` (with, when the effect
-/// needs one, a `SecretInput` that is never journaled); the pure transition function gives the new state and the
-/// `Effect`s to run; the shell journals the event, runs the effects and feeds their results back as events.
+/// A thin actor shell around the pure state machine: every call is an event (a secret it carries is never
+/// journaled); the shell journals it, runs the effects the transition asks for and feeds their results back.
 /// Subscribers receive the lettered ``RegStateEvent``s through ``events()``.
 ///
 /// ```swift
@@ -15,20 +14,18 @@ import Foundation
 /// let state = await service.start()
 /// ```
 public actor RegStateService {
-    /// The state now (``state`` reads it; only ``apply(_:carrying:)`` changes it).
+    /// The state now (only ``apply(_:carrying:)`` changes it).
     private var current: RegState = .unsettled
     /// The effects that talk to the outside world: store, provider, backend, renewal.
-    private let effects: EffectRunner
+    nonisolated let runner: EffectRunner
     private let broadcast = EventBroadcast<RegStateEvent>(bufferSize: subscriberBufferSize, replaysLatest: true)
     private var recorder: JournalRecorder
     private var lifecycle = ServiceLifecycle()
     /// The login grants and what this process remembers of the attempt in progress.
-    private let grants: LoginGrants
-    /// The renewals of both token kinds: who starts, joins or waits, and the waiters (``FlightMachine``). Read and
-    /// changed only by the shell's own files.
+    let grants: LoginGrants
+    /// The renewals of both token kinds: who starts, joins or waits, and the waiters.
     var flights = FlightMachine<RenewalWaiter>()
-    /// The ``validAccessToken()`` answer being worked out, shared by every caller that arrives meanwhile (off the
-    /// actor, so its waiters resume side by side).
+    /// The ``validAccessToken()`` answer being worked out, shared by every caller that arrives meanwhile.
     let answers = SingleFlight<Result<AccessTokenAnswer, RegStateServiceError>>()
 
     /// The most lettered events a slow subscriber may have waiting before the oldest are dropped.
@@ -38,9 +35,9 @@ public actor RegStateService {
 
     /// Creates the service. Nothing happens until ``start()``.
     public init(configuration: RegStateConfiguration, dependencies: RegStateDependencies) {
-        effects = EffectRunner(configuration: configuration, dependencies: dependencies)
+        runner = EffectRunner(configuration: configuration, dependencies: dependencies)
         recorder = JournalRecorder(journal: dependencies.journal, clock: dependencies.clock, logger: dependencies.logger)
-        grants = LoginGrants(runner: effects)
+        grants = LoginGrants(runner: runner)
     }
 
     /// The current state.
@@ -49,21 +46,15 @@ public actor RegStateService {
     /// Who renews the session: the configuration's ``RegStateConfiguration/sessionSource``.
     public nonisolated var sessionSource: SessionSource { runner.configuration.sessionSource }
 
-    // For the public calls in the other files: the stored properties stay private, these constants are read through.
-    nonisolated var runner: EffectRunner { effects }
-    nonisolated var clock: any RegStateClock { effects.dependencies.clock }
+    nonisolated var clock: any RegStateClock { runner.dependencies.clock }
     /// The installation's DPoP key, nonces and signer, for the requests the app sends through RegState.
-    nonisolated var dpop: DPoPContext { effects.dpop }
-
+    nonisolated var dpop: DPoPContext { runner.dpop }
     var logger: any RegStateLogger { runner.logger }
-
-    /// The login grants, for the public calls about a login in progress (``reopenSocialLogin()``).
-    nonisolated var loginGrants: LoginGrants { grants }
 
     // MARK: Observing
 
-    /// A stream of lettered events for one subscriber: the latest event first (if any), then every later one, in
-    /// order. A subscriber that falls more than `subscriberBufferSize` events behind loses the oldest ones.
+    /// A stream of lettered events for one subscriber: the latest event first (if any), then every later one; one
+    /// that falls more than `subscriberBufferSize` events behind loses the oldest.
     public func events() -> AsyncStream<RegStateEvent> {
         broadcast.subscribe()
     }
@@ -71,9 +62,19 @@ public actor RegStateService {
     /// How many subscribers are listening (tests show with it that a stream that ended is forgotten).
     package var subscriberCount: Int { broadcast.count }
 
-    /// How many lettered events this service has broadcast since it was created: a short-lived host such as the CLI
-    /// waits until its printer has seen this many before it exits, without sleeping.
+    /// How many lettered events this service has broadcast (the CLI waits until its printer has seen them all).
     package var emittedEventCount: Int { broadcast.sentCount }
+
+    /// The counts of what this service retains now.
+    package var retainedCounts: RetainedCounts {
+        get async {
+            RetainedCounts(
+                subscribers: subscriberCount,
+                flights: (answers.isRunning ? 1 : 0) + (flights.isRunning(.securityToken) ? 1 : 0),
+                dpopNonces: runner.dpop.nonces.count,
+                ownedPendingLogins: await runner.tokens.owned.pendingLogins.count)
+        }
+    }
 
     /// Starts the service (on first call) and waits until it has settled: D, G, an active session, or an error.
     public func settled() async -> RegState {
@@ -82,15 +83,11 @@ public actor RegStateService {
         return await withCheckedContinuation { lifecycle.settleWaiters.append($0) }
     }
 
-    private var isAuthenticating: Bool {
-        if case .authenticating = state { return true }
-        return false
-    }
+    private var isAuthenticating: Bool { if case .authenticating = state { true } else { false } }
 
     // MARK: Launch
 
-    /// Opens the journal (a torn tail cut, a long one compacted), runs the launch sequence and returns the settled
-    /// state. Calling it again relaunches: the stored credentials are inspected anew.
+    /// Opens the journal, runs the launch sequence and returns the settled state; again, it relaunches.
     @discardableResult
     public func start() async -> RegState {
         if !lifecycle.started {
@@ -100,24 +97,20 @@ public actor RegStateService {
         }
         await feed(.launched(isNative: runner.isNative))
         recorder.flush()
-        // The launch's Check Registration runs after the launch settled (its lettered event is already out).
         lifecycle.launchCheck = checksRegistrationNow ? Task { await self.checkRegistrationResult() } : nil
         return state
     }
 
-    /// Waits until a launch renewal that outlived ``RegStateConfiguration/launchBudget`` has landed and its result is
-    /// applied (**C**, or its **E**); returns at once when none is running. A short-lived process (a command-line
-    /// run, an extension about to be suspended) calls it before it exits, so it never ends between the provider's
-    /// rotation of the refresh token and the store's write of its successor.
+    /// Waits until a launch renewal that outlived ``RegStateConfiguration/launchBudget`` has landed and been applied:
+    /// a short-lived process calls it before it exits, never between a rotation and the write of its successor.
     public func finishPendingRenewal() async {
         guard let pending = lifecycle.lateLaunchRenewal else { return }
         await pending.value
         lifecycle.lateLaunchRenewal = nil
     }
 
-    /// The Check Registration the last ``start()`` began in the background (see
-    /// ``RegStateConfiguration/checksRegistrationAtLaunch``), once it has finished; `nil` when the launch began none
-    /// (no session, offline, no backend, turned off). A short-lived process calls it before it exits.
+    /// The Check Registration the last ``start()`` began in the background
+    /// (``RegStateConfiguration/checksRegistrationAtLaunch``), once it has finished; `nil` when it began none.
     public func launchRegistrationCheck() async -> Result<RegistrationCheck, RegStateServiceError>? {
         await lifecycle.launchCheck?.value
     }
@@ -132,33 +125,21 @@ public actor RegStateService {
 
     /// The journal, oldest first; ``RegStateServiceError/journal(_:)`` when it cannot be read.
     package func journalEntries() throws(RegStateServiceError) -> [JournalEntry] {
-        try readingJournal { () throws(JournalError) in try recorder.entries() }
+        do { return try recorder.entries() } catch { throw .journal(error) }
     }
 
-    /// How many journal lines ``journalEntries()`` leaves out because they cannot be read (damaged, out of range, or
-    /// a newer version's), so a tool can say so instead of showing a shorter history as if it were whole.
+    /// How many journal lines ``journalEntries()`` leaves out because they cannot be read (a tool says so).
     package func unreadableJournalEntryCount() throws(RegStateServiceError) -> Int {
-        try readingJournal(recorder.unreadableEntryCount)
+        do { return try recorder.unreadableEntryCount() } catch { throw .journal(error) }
     }
 
     /// What the journal on disk folds to (snapshot, then entries): equal to ``state`` when the journal is whole.
-    func journalFold() throws -> RegState {
-        try recorder.storedFold()
-    }
-
-    private func readingJournal<T>(_ read: () throws(JournalError) -> T) throws(RegStateServiceError) -> T {
-        do {
-            return try read()
-        } catch {
-            throw .journal(error)
-        }
-    }
+    func journalFold() throws -> RegState { try recorder.storedFold() }
 
     // MARK: The shell
 
-    /// Applies `event`: transition, journal, effects; returns what it applied (``Applied``). `input` goes to the
-    /// effect the event asks for, never to the journal. An event the state does not accept is
-    /// ``RegStateServiceError/rejected(_:)`` and changes nothing.
+    /// Applies `event`: transition, journal, effects; returns what it applied. `input` goes to the effect, never to
+    /// the journal. An event the state does not accept is ``RegStateServiceError/rejected(_:)``, changing nothing.
     @discardableResult
     func apply(_ event: MachineEvent, carrying input: SecretInput? = nil) async throws(RegStateServiceError) -> Applied {
         let transition: RegStateMachine.Transition
@@ -184,8 +165,7 @@ public actor RegStateService {
         return applied
     }
 
-    /// Applies the result of an effect; one the state no longer accepts (the user moved on meanwhile) is logged and
-    /// dropped (`nil`).
+    /// Applies an effect's result; one the state no longer accepts (the user moved on) is logged and dropped (`nil`).
     @discardableResult
     func feed(_ event: MachineEvent?, carrying input: SecretInput? = nil) async -> Applied? {
         guard let event else { return nil }
@@ -199,9 +179,8 @@ public actor RegStateService {
 
     /// Performs one effect: what it answered with and what its result applied go into `applied`.
     private func perform(_ effect: Effect, into applied: inout Applied) async {
-        /// Feeds `event` back, and adds what it applied and `answer`.
-        func answer(_ answer: Applied.Answer?, feeding event: MachineEvent?) async {
-            applied.append(await feed(event))
+        func answer(_ answer: Applied.Answer?, feeding event: MachineEvent?, carrying input: SecretInput? = nil) async {
+            applied.append(await feed(event, carrying: input))
             applied.append(answer)
         }
         switch effect {
@@ -222,8 +201,7 @@ public actor RegStateService {
             applied.append(.renewed(kind, await performRenewal(kind, replacing: stale)))
         case .runGrant(let step):
             let outcome = await grants.run(step) { await self.isAuthenticating }
-            applied.append(await feed(outcome.event, carrying: outcome.input))
-            applied.append(outcome.result)
+            await answer(outcome.result, feeding: outcome.event, carrying: outcome.input)
         case .confirmRegistration:
             let confirmed = await grants.confirm()
             await answer(confirmed.result, feeding: confirmed.event)
@@ -246,9 +224,8 @@ public actor RegStateService {
     }
 
     private func resumeSettleWaiters() {
-        guard state.isSettled, !isAuthenticating, !lifecycle.settleWaiters.isEmpty else { return }
-        let waiters = lifecycle.settleWaiters
+        guard state.isSettled, !isAuthenticating else { return }
+        for waiter in lifecycle.settleWaiters { waiter.resume(returning: state) }
         lifecycle.settleWaiters.removeAll()
-        for waiter in waiters { waiter.resume(returning: state) }
     }
 }

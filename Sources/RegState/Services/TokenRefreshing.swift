@@ -1,6 +1,6 @@
 import Foundation
 
-/// Something that can run the refresh-token grant: the identity provider seam ``RenewalService`` depends on.
+/// Something that can run the refresh-token grant: the identity provider seam ``RefreshTokenGrant`` depends on.
 package protocol TokenRefreshing: Sendable {
     /// Exchanges `refreshToken` for new tokens, with a DPoP proof signed by `proofKey` when the token is bound.
     ///

@@ -61,7 +61,7 @@ struct RenewalReadCountTests {
         device.clock.advance(by: 3600)
         let grants = await device.tokenRequests()
         let before = device.store.readCount(forKey: Self.key)
-        let credential = try await service.validCredential()
+        let credential = try await service.validAccessToken()
         let reads = device.store.readCount(forKey: Self.key) - before
         #expect(reads <= 2, "the credentials record was read \(reads) times for one renewal")
         #expect(await device.tokenRequests() == grants + 1)

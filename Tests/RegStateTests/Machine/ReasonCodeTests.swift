@@ -86,7 +86,7 @@ struct ReasonCodeTests {
             (.unsignedTokensAdvertised, "unsignedTokensAdvertised"),
         ]
         for (error, name) in names {
-            #expect(RenewalService.checkName(error) == name)
+            #expect(RefreshTokenGrant.checkName(error) == name)
         }
     }
 }

@@ -1,15 +1,13 @@
 import Foundation
 
-/// A session's or an attempt's end: provisional tokens cleared, every token cleared, clear-state with the
-/// installation's deregistration, and logout with the provider's revocation.
+/// A session's or an attempt's end: provisional tokens, every token, clear-state, logout with revocation.
 extension EffectRunner {
+    /// Clears an attempt's provisional tokens (left over, they are never a session: the next launch removes them).
     func clearProvisionalTokens() async {
-        // Left-over provisional tokens (and a key) are never a session: the next launch removes them.
         do {
             try await tokens.withExclusiveAccess { () async throws(StoreError) in
                 try await tokens.clearProvisional()
-                // The failed attempt's own DPoP key, while the registration record still holds it (another process's
-                // registration may have put its own there since).
+                // The attempt's own DPoP key, while the registration record holds it (not another process's since).
                 if let own = await tokens.takeOwnRegistrationKey(),
                    (try? dpop.registrationKeys.load())?.thumbprint == own {
                     do {
@@ -24,15 +22,11 @@ extension EffectRunner {
         }
     }
 
-    /// Removes all credentials of this session (and its DPoP key), under the store's lock; another process's
-    /// session is left alone. `nil` when they are gone; otherwise the store's error (its lock not taken in time, a
-    /// removal refused), which the call that ended the session reports (``RegStateServiceError/credentialsRemain(_:)``).
+    /// Removes all credentials of this session (and its DPoP key) under the store's lock; another process's session
+    /// is left alone. `nil` when they are gone, else the store's error (``RegStateServiceError/credentialsRemain(_:)``).
     func clearAllTokens() async -> StoreError? {
         do {
-            try await tokens.withExclusiveAccess { () async throws(StoreError) in
-                let ours = try await tokens.clearAll(keepingOngoingAccess: configuration.keepsOngoingAccessAfterSessionEnd)
-                dpop.forgetSession(removingKey: ours)
-            }
+            try await tokens.withExclusiveAccess(clearSession)
             return nil
         } catch {
             logger.log(.error, "clear tokens: \(error.localizedDescription)")
@@ -40,13 +34,9 @@ extension EffectRunner {
         }
     }
 
-    /// Clear-state: asks the backend to forget this installation (with the stored security token, when online),
-    /// then removes everything local whatever the backend said; returns what happened at the backend. Revokes
-    /// nothing at the provider. The removal happens under the store's lock only: a renewal holding it would write
-    /// its rotated tokens after a removal made without it, and the session would come back. When the lock or a
-    /// removal fails, the records (the DPoP key with its tokens) stay, and the store's reason is returned. The
-    /// credentials go first and their DPoP key after them, as at a logout: a process that dies between the two leaves
-    /// a key without tokens, never tokens bound to a key that is gone (a session that renews nothing and never ends).
+    /// Clear-state: asks the backend to forget this installation, then removes everything local, only under the
+    /// store's lock (else a renewal would write its rotated tokens back), credentials before their DPoP key (a crash
+    /// between the two leaves a key without tokens, never tokens without a key); returns the store's reason if not.
     func clearEverything() async -> (InstallationDeregistration, credentialsRemain: StoreError?) {
         let deregistration = await deregisterInstallation()
         do {
@@ -65,8 +55,7 @@ extension EffectRunner {
     /// `DELETE /v1/installation` with the stored security token, if there is a backend and a token.
     private func deregisterInstallation() async -> InstallationDeregistration {
         guard let backend else { return .noBackend }
-        // An expired security token too: the backend then says so (401), and the result says the installation may
-        // still be registered, rather than claiming there was nothing to remove.
+        // An expired security token too: its 401 says the installation may still be registered.
         guard let securityToken = await tokens.snapshot()?.storedSecurityToken else { return .notRegistered }
         do {
             try await backend.deleteInstallation(securityToken: securityToken)
@@ -80,9 +69,8 @@ extension EffectRunner {
         }
     }
 
-    /// Logout only while online: the refresh token is revoked first; if the provider cannot be reached, nothing
-    /// changes. Returns the event to feed back and what the logout did: logged out (at the provider, with the
-    /// end-session request), or refused.
+    /// Logout, only online: the refresh token is revoked first; when the provider cannot be reached nothing changes.
+    /// Returns the event to feed back and what the logout did.
     func logout() async -> (event: MachineEvent, result: Applied.Answer) {
         // Under the store's lock, so that no other process renews (and replaces) the refresh token being revoked.
         await tokens.withExclusiveAccess(orElse: { error in
@@ -95,9 +83,7 @@ extension EffectRunner {
         func refused(_ issue: TransientIssue) -> (MachineEvent, Applied.Answer) {
             (.logoutRefused(issue), .logoutRefused(issue))
         }
-        // A record that cannot be read now (a locked device) is not "no refresh token": the logout does not happen,
-        // the session stays, and the caller hears the store's reason. Read as nothing, it would clear the session
-        // (once the device unlocked for the removal) without reaching a server, or end it with its tokens stored.
+        // A record that cannot be read now (a locked device) is not "no refresh token": no logout without a server.
         let stored: TokenSnapshot?
         do {
             stored = try await tokens.readSnapshot()
@@ -123,8 +109,7 @@ extension EffectRunner {
                 logger.log(.warning, "logout: the refresh token was not revoked (\(error.localizedDescription))")
             }
         }
-        // Host mode: even an expired security token goes to the backend, whose answer (any answer) shows the device
-        // is online; without it a user logout would clear the session offline (the token-lifecycle rules: logout only online).
+        // Host mode: even an expired security token goes to the backend, whose answer (any) shows the device online.
         let hostDriven = snapshot?.refreshToken == nil
         if let backend, let securityToken = snapshot?.securityToken ?? (hostDriven ? snapshot?.storedSecurityToken : nil) {
             do {
@@ -134,21 +119,24 @@ extension EffectRunner {
                 if hostDriven, error.isTransient { return refused(TransientIssue(error)) }
             }
         }
-        // RP-initiated logout: the URL that ends the browser session at the provider, with the ID token as hint.
-        // Only after a sign-in in the browser: an emailed code or a non-native platform (no ID token) left no
-        // browser session at the provider, so there is nothing to end.
+        // RP-initiated logout, only after a sign-in in the browser (an emailed code left no browser session).
         var endSession: EndSessionRequest?
         if let idToken = snapshot?.idToken, snapshot?.session?.registrationType.mayLeaveProviderSession ?? true {
             endSession = await provider.endSessionRequest(idTokenHint: idToken)
         }
         do {
-            let ours = try await tokens.clearAll(keepingOngoingAccess: configuration.keepsOngoingAccessAfterSessionEnd)
-            dpop.forgetSession(removingKey: ours)
+            try await clearSession()
         } catch {
             // Ended at the provider, not on the device: never a "logged out" with the tokens still stored.
             logger.log(.error, "logout: \(error.localizedDescription)")
             return (.loggedOut, .credentialsRemain(error))
         }
         return (.loggedOut, .loggedOut(LoggedOut(result: result, endSession: endSession)))
+    }
+
+    /// Removes this session's credentials and forgets its DPoP key (removed when it was this session's).
+    private func clearSession() async throws(StoreError) {
+        let ours = try await tokens.clearAll(keepingOngoingAccess: configuration.keepsOngoingAccessAfterSessionEnd)
+        dpop.forgetSession(removingKey: ours)
     }
 }

@@ -1,8 +1,7 @@
 import Foundation
 
 /// Performs the effects that talk to the outside world (store, provider, backend) and answers with the event that
-/// reports the result. It keeps no state of its own: the service shell owns the state, the login in progress and the
-/// event and journal plumbing, and feeds the answer back through the machine.
+/// reports the result; it keeps no state (the shell feeds the answer back through the machine).
 struct EffectRunner: Sendable {
     let configuration: RegStateConfiguration
     let dependencies: RegStateDependencies
@@ -12,9 +11,8 @@ struct EffectRunner: Sendable {
     /// The installation's DPoP key, nonces and signer (RFC 9449), shared with the provider client and the renewal.
     let dpop: DPoPContext
     /// The refresh-token grant's one flight.
-    let renewal: RenewalService
-    /// This service's identifier as the poller of a device authorization (drawn from the crypto seam, so a
-    /// simulation replays it).
+    let renewal: RefreshTokenGrant
+    /// This service's identifier as a device authorization's poller (from the crypto seam: a simulation replays it).
     let devicePollerID: String
     var logger: any RegStateLogger { dependencies.logger }
 
@@ -34,7 +32,7 @@ struct EffectRunner: Sendable {
                                   onClockOffset: { offset in logger.log(.warning, ClockOffsetNote.sentence(offset)) },
                                   dpop: dpop)
         self.provider = provider
-        renewal = RenewalService(tokens: tokens, provider: provider, clock: dependencies.clock, dpop: dpop)
+        renewal = RefreshTokenGrant(tokens: tokens, provider: provider, clock: dependencies.clock, dpop: dpop)
         devicePollerID = (try? dependencies.crypto.randomBytes(count: 12)).map(Base64URL.encode) ?? "poller"
         if let backend = dependencies.backend {
             self.backend = backend
@@ -46,7 +44,6 @@ struct EffectRunner: Sendable {
         }
     }
 
-    /// Whether the platform is native.
     var isNative: Bool { dependencies.platform.platform.isNative }
 
     func installNonNativeToken() async -> MachineEvent {
@@ -64,5 +61,12 @@ struct EffectRunner: Sendable {
         let inspected = await tokens.inspectWithAccessToken()
         if case .nothing = inspected.status { await tokens.removeAbandonedProvisional(dpop: dpop) }
         return (.storedTokensInspected(inspected.status), inspected.expiredAccessToken.map(SecretInput.staleAccessToken))
+    }
+
+    /// This installation as the backend knows it.
+    func installation() async throws(StoreError) -> InstallationInfo {
+        let platform = dependencies.platform.platform
+        return InstallationInfo(installationID: try await tokens.installationID(), platform: platform.type,
+                                formFactor: platform.formFactor)
     }
 }

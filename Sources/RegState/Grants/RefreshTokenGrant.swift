@@ -9,7 +9,7 @@ import Foundation
 ///
 /// The credentials record is read at most twice per renewal: where a caller finds its token stale, and once under
 /// the store's lock.
-package struct RenewalService: Sendable {
+package struct RefreshTokenGrant: Sendable {
     private let tokens: TokenService
     private let provider: any TokenRefreshing
     private let clock: any RegStateClock

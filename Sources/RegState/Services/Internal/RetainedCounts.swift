@@ -23,16 +23,3 @@ package struct RetainedCounts: Sendable, Equatable, CustomStringConvertible {
         "subscribers \(subscribers), flights \(flights), DPoP nonces \(dpopNonces), owned pending logins \(ownedPendingLogins)"
     }
 }
-
-extension RegStateService {
-    /// The counts of what this service retains now.
-    package var retainedCounts: RetainedCounts {
-        get async {
-            RetainedCounts(
-                subscribers: subscriberCount,
-                flights: (answers.isRunning ? 1 : 0) + (flights.isRunning(.securityToken) ? 1 : 0),
-                dpopNonces: runner.dpop.nonces.count,
-                ownedPendingLogins: await runner.tokens.owned.pendingLogins.count)
-        }
-    }
-}

@@ -1,17 +1,20 @@
 import Foundation
 
-/// Registration: the new registration's DPoP key, the provider's tokens validated and stored provisionally, and the
-/// confirmation at the backend.
-extension EffectRunner {
+/// What every login grant does with its tokens: the new registration's DPoP key, the ID token validated and the tokens
+/// stored provisionally (only a validated identity reaches **G**), and their confirmation at the backend.
+struct LoginTokens: Sendable {
+    /// The provider client, token service, DPoP context and backend the tokens go through.
+    let runner: EffectRunner
+
     /// A new registration's DPoP key (RFC 9449): a fresh one replacing the old when DPoP is on and the provider
     /// offers ES256 proofs; none (the old one removed) otherwise.
     ///
     /// - Throws: ``OIDCError/dpop(_:)`` (``DPoPError/notOffered`` when DPoP is required), discovery errors.
     func keyForNewRegistration() async throws(OIDCError) -> DPoPKey? {
-        let offered = dpop.mode == .off ? false : try await provider.metadata().offersDPoP
+        let offered = runner.dpop.mode == .off ? false : try await runner.provider.metadata().offersDPoP
         do {
-            let key = try dpop.keyForNewRegistration(offered: offered)
-            await tokens.madeRegistrationKey(key?.thumbprint)
+            let key = try runner.dpop.keyForNewRegistration(offered: offered)
+            await runner.tokens.madeRegistrationKey(key?.thumbprint)
             return key
         } catch {
             throw .dpop(error)
@@ -21,7 +24,7 @@ extension EffectRunner {
     /// The key the registration in progress binds its tokens to, if any.
     func registrationKey() throws(OIDCError) -> DPoPKey? {
         do {
-            return try dpop.registrationKey()
+            return try runner.dpop.registrationKey()
         } catch {
             throw .dpop(error)
         }
@@ -37,7 +40,7 @@ extension EffectRunner {
         }
         let verified: VerifiedIDToken
         do {
-            verified = try await provider.validateIDToken(idToken, expectedNonce: nonce, requirement: requirement,
+            verified = try await runner.provider.validateIDToken(idToken, expectedNonce: nonce, requirement: requirement,
                                                           freshFromTokenEndpoint: true)
         } catch {
             return .registrationFailed(RegistrationFailure(error))
@@ -49,12 +52,12 @@ extension EffectRunner {
             let key: DPoPKey?
             do throws(DPoPError) {
                 // The registration's key becomes the session's now, with its tokens, not when it started.
-                key = try dpop.promote(proofKey)
+                key = try runner.dpop.promote(proofKey)
             } catch {
                 return .registrationFailed(RegistrationFailure(OIDCError.dpop(error)))
             }
             do throws(StoreError) {
-                return .authenticated(try await tokens.storeProvisional(
+                return .authenticated(try await runner.tokens.storeProvisional(
                     response, registrationType: type, profile: verified.profile, dpopThumbprint: key?.thumbprint))
             } catch {
                 return .registrationFailed(RegistrationFailure(error))
@@ -68,32 +71,32 @@ extension EffectRunner {
     func confirmRegistration() async -> (event: MachineEvent, deviceListIDToken: String?) {
         let confirmed = await underStoreLock(confirmLocked)
         guard confirmed == .registrationFailed(.tooManyRegisteredDevices) else { return (confirmed, nil) }
-        return (confirmed, await tokens.snapshot()?.idToken)
+        return (confirmed, await runner.tokens.snapshot()?.idToken)
     }
 
     /// `body`'s event, under the store's lock; a lock not taken fails the registration.
     private func underStoreLock(_ body: () async -> MachineEvent) async -> MachineEvent {
-        await tokens.withExclusiveAccess(orElse: { .registrationFailed(RegistrationFailure($0)) }, body)
+        await runner.tokens.withExclusiveAccess(orElse: { .registrationFailed(RegistrationFailure($0)) }, body)
     }
 
     private func confirmLocked() async -> MachineEvent {
         do throws(StoreError) {
-            guard let backend else { return confirmed(try await tokens.confirm()) }
-            guard let snapshot = await tokens.snapshot(), let idToken = snapshot.idToken, let stored = snapshot.session else {
+            guard let backend = runner.backend else { return confirmed(try await runner.tokens.confirm()) }
+            guard let snapshot = await runner.tokens.snapshot(), let idToken = snapshot.idToken, let stored = snapshot.session else {
                 return .registrationFailed(.noPendingLogin)
             }
-            let installation = try await self.installation()
+            let installation = try await runner.installation()
             let grant: SecurityTokenGrant
             let grantReceived: Date
             do {
                 grant = try await backend.securityToken(idToken: idToken, installation: installation)
-                grantReceived = dependencies.clock.now()
+                grantReceived = runner.dependencies.clock.now()
                 try await backend.updateProfile(stored.profile, registrationType: stored.registrationType,
                                                 securityToken: grant.securityToken)
             } catch {
                 return .registrationFailed(RegistrationFailure(error))
             }
-            return confirmed(try await tokens.confirm(securityToken: grant.securityToken, securityTokenLifetime: grant.expiresIn,
+            return confirmed(try await runner.tokens.confirm(securityToken: grant.securityToken, securityTokenLifetime: grant.expiresIn,
                                                       securityTokenReceivedAt: grantReceived))
         } catch {
             return .registrationFailed(RegistrationFailure(error))
