@@ -77,7 +77,7 @@ actor LoginGrants {
             let remembered = login.take()
             let result = await authorizationCode.exchange(callback, remembered: remembered, stillWanted: stillWanted)
             // A redirect that is not this login's was refused: the login stays for its own, however many come.
-            if case .registrationFailed(let failure)? = result, failure.keepsSocialLogin, let kept = remembered {
+            if case .registrationFailed(let failure)? = result, AuthorizationCodeGrant.survives(failure), let kept = remembered {
                 login = kept
             }
             return Outcome(event: result)

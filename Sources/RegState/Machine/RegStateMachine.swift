@@ -115,7 +115,7 @@ package enum RegStateMachine {
             }
         case .registrationFailed(let failure):
             switch state {
-            case .authenticating(let method) where method.isKept(after: failure):
+            case .authenticating(let method) where failure.keepsAttempt(of: method.grant):
                 // A wrong, stale or rate-limited code, or a redirect that is not this login's (forged, replayed,
                 // garbled): say so (F) and keep the attempt for another code, a resend or its own redirect.
                 return Transition(state, [.emit(.error(.registration(failure)))])

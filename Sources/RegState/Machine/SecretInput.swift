@@ -5,9 +5,9 @@ import Foundation
 /// It holds what must never be journaled: the redirect URL (it carries the authorization code), the one-time code,
 /// the access token a caller found stale. ``MachineEvent`` stays free of them; the effect carries them as values.
 package enum SecretInput: Sendable, Equatable {
-    /// The redirect the browser was sent to, for ``MachineEvent/credentialsSubmitted`` of a social login.
+    /// The redirect the browser was sent to, for ``MachineEvent/credentialsSubmitted``.
     case callback(URL)
-    /// The one-time code the user typed, for ``MachineEvent/credentialsSubmitted`` of a passwordless login.
+    /// The code the user typed, for ``MachineEvent/credentialsSubmitted``.
     case code(String)
     /// The access token a caller found expired or rejected, for ``MachineEvent/renewalRequested(_:)``.
     case staleAccessToken(String)

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A client of one OpenID provider: discovery, authorization code with PKCE, token exchange and refresh, ID token
-/// validation, revocation, and Auth0-style passwordless email login (RegStateTesting adds userinfo for tests).
+/// A client of one OpenID provider: discovery, the authorization request with PKCE, the token endpoint, ID token
+/// validation and revocation; the grants (`Grants/`) build on it (RegStateTesting adds userinfo for tests).
 ///
 /// An actor because it caches the discovery document and the signing keys; every network call goes through the
 /// injected ``HTTPTransport``, so the same code runs against a real provider, the simulator and canned test

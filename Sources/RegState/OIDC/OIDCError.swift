@@ -62,9 +62,9 @@ public enum OIDCError: Error, Sendable, Equatable {
     /// `Retry-After` in seconds (both forms of RFC 9110 §10.2.3, capped at an hour), when sent. Transient: a renewal
     /// is not tried again before it has passed.
     case rateLimited(retryAfter: Int?)
-    /// The provider does not offer passwordless email login (its discovery does not list the one-time-code grant, or
-    /// the start endpoint does not exist).
-    case passwordlessNotOffered
+    /// The provider does not offer `grant`: its discovery does not list it, or its endpoint is not there (and none is
+    /// configured).
+    case grantNotOffered(GrantKind)
     /// A random-number or hashing failure while building a request.
     case crypto(CryptoError)
     /// The pushed authorization request endpoint (RFC 9126 §2.3) refused the request: `error` is the provider's OAuth
@@ -192,7 +192,7 @@ extension OIDCError: LocalizedError {
         case .codeSuperseded: "That code was replaced by a newer one."
         case .tooManyAttempts: "Too many wrong codes were tried."
         case .rateLimited(let seconds): "Too many requests\(seconds.map { "; wait \($0) s" } ?? "")."
-        case .passwordlessNotOffered: "The sign-in service does not offer sign-in with an emailed code."
+        case .grantNotOffered(let grant): "The sign-in service does not offer \(grant.offering)."
         case .pushedAuthorizationRefused(let error, let description, let status):
             "The sign-in service refused the pushed authorization request (HTTP \(status)"
                 + (error.map { ", \($0)" } ?? ", no reason given") + (description.map { ": \($0)" } ?? "") + ")."

@@ -12,7 +12,7 @@ extension RegStateService {
     /// one's code.
     ///
     /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**), for example
-    ///   ``RegistrationFailure/deviceAuthorizationNotOffered``; ``RegStateServiceError/rejected(_:)`` when registration
+    ///   ``RegistrationFailure/grantNotOffered(_:)``; ``RegStateServiceError/rejected(_:)`` when registration
     ///   cannot start in the current state (a session is active, say).
     public func beginDeviceRegistration() async throws(RegStateServiceError) -> DeviceVerification {
         let applied = try await apply(.registrationRequested(.device))

@@ -64,7 +64,7 @@ extension RegStateService {
     /// ``resendPasswordlessCode()``).
     ///
     /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**), for example ``RegistrationFailure/invalidEmail``,
-    ///   ``RegistrationFailure/passwordlessNotOffered`` or ``RegistrationFailure/rateLimited(retryAfter:)``;
+    ///   ``RegistrationFailure/grantNotOffered(_:)`` or ``RegistrationFailure/rateLimited(retryAfter:)``;
     ///   ``RegStateServiceError/rejected(_:)``.
     public func beginPasswordlessRegistration(email: String) async throws(RegStateServiceError) {
         let applied = try await apply(.registrationRequested(.passwordless(email: email)))

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The one reader of `Retry-After` (RFC 9110 §10.2.3), for every endpoint the engine calls: the token endpoint, the
-/// passwordless start, the pushed authorization request endpoint and the registration backend. It is read on 429 and
+/// The one reader of `Retry-After` (RFC 9110 §10.2.3), for every endpoint the engine calls: the provider's and the
+/// registration backend's. It is read on 429 and
 /// 503 answers only (the statuses whose meaning is "come back later").
 ///
 /// Both forms are read: delta-seconds (`120`), and an IMF-fixdate (`Fri, 31 Dec 1999 23:59:59 GMT`), which is
