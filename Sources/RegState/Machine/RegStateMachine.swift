@@ -226,11 +226,10 @@ package enum RegStateMachine {
         }
     }
 
-    /// The grant step that starts `method`, with what the app asked the provider for (``SecretInput/prompt(_:)``,
-    /// ``SecretInput/socialLogin(prompt:requirement:)``).
+    /// The grant step that starts `method`, with what the app asked the provider for
+    /// (``SecretInput/socialLogin(prompt:requirement:)``).
     private static func start(_ method: RegistrationMethod, _ input: SecretInput?) -> GrantStep {
         switch input {
-        case .prompt(let prompt): .start(method, prompt: prompt, requirement: nil)
         case .socialLogin(let prompt, let requirement): .start(method, prompt: prompt, requirement: requirement)
         default: .start(method, prompt: nil, requirement: nil)
         }

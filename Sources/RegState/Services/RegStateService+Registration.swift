@@ -32,9 +32,8 @@ extension RegStateService {
     public func beginSocialRegistration(prompt: LoginPrompt?, requirement: AuthenticationRequirement?)
         async throws(RegStateServiceError) -> URL
     {
-        let input: SecretInput? = requirement == nil
-            ? prompt.map(SecretInput.prompt) : .socialLogin(prompt: prompt, requirement: requirement)
-        let applied = try await apply(.registrationRequested(.social), carrying: input)
+        let applied = try await apply(.registrationRequested(.social),
+                                      carrying: .socialLogin(prompt: prompt, requirement: requirement))
         try Self.throwIfRefused(applied)
         guard let url = applied.authorizationURL else { throw .registration(.noPendingLogin) }
         return url
