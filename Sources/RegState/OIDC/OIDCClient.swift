@@ -1,7 +1,7 @@
 import Foundation
 
-/// A client of one OpenID provider: discovery, the authorization request with PKCE, the token endpoint, ID token
-/// validation and revocation; the grants (`Grants/`) build on it (RegStateTesting adds userinfo for tests).
+/// A client of one OpenID provider: discovery, the token endpoint, ID token validation and revocation; each grant
+/// (`Grants/`) adds its own requests (RegStateTesting adds userinfo for tests).
 ///
 /// An actor because it caches the discovery document and the signing keys; every call goes through the injected
 /// ``HTTPTransport`` and throws ``OIDCError``.
@@ -61,55 +61,6 @@ package actor OIDCClient {
         }
         cachedMetadata = metadata
         return metadata
-    }
-
-    /// A new authorization request: fresh PKCE verifier, `state` and `nonce`, and the URL to open with the
-    /// parameters of `authorizationParameters`. When
-    /// ``OIDCConfiguration/pushedAuthorization`` and discovery call for PAR (RFC 9126) they are pushed instead, and
-    /// the URL carries only `client_id` and `request_uri`, whose expiry the request records.
-    /// - Throws: discovery errors, ``OIDCError/crypto(_:)``, ``OIDCError/pushedAuthorizationUnavailable(_:)``,
-    ///   ``OIDCError/pushedAuthorizationRefused(error:description:status:)``.
-    package func makeAuthorizationRequest(
-        dpopKey: DPoPKey? = nil, prompt: LoginPrompt? = nil, requirement: AuthenticationRequirement = .none
-    ) async throws(OIDCError) -> AuthorizationRequest {
-        let metadata = try await metadata()
-        let pushEndpoint = try configuration.pushedAuthorization.endpoint(in: metadata)
-        let state: String, nonce: String, verifier: String
-        do {
-            state = try PKCE.randomToken(crypto: crypto)
-            nonce = try PKCE.randomToken(crypto: crypto)
-            verifier = try PKCE.makeVerifier(crypto: crypto)
-        } catch {
-            throw .crypto(error)
-        }
-        let parameters = authorizationParameters(state: state, nonce: nonce, verifier: verifier, dpopKey: dpopKey,
-                                                 prompt: prompt, requirement: requirement, metadata: metadata)
-        let issuedAt = clock.now()
-        if let pushEndpoint {
-            let pushed = try await push(parameters, to: pushEndpoint, authorizationEndpoint: metadata.authorizationEndpoint,
-                                        dpopKey: dpopKey)
-            return AuthorizationRequest(url: pushed.url, state: state, nonce: nonce, codeVerifier: verifier,
-                                        redirectURI: configuration.redirectURI, issuedAt: issuedAt,
-                                        requestURIExpiresAt: pushed.expiresAt)
-        }
-        guard let url = Self.url(metadata.authorizationEndpoint, addingQuery: parameters) else {
-            throw .malformedResponse("the authorization endpoint is not a usable URL")
-        }
-        return AuthorizationRequest(url: url, state: state, nonce: nonce, codeVerifier: verifier,
-                                    redirectURI: configuration.redirectURI, issuedAt: issuedAt)
-    }
-
-    /// The authorization code from the redirect that ends `request`, after ``AuthorizationCallback``'s checks
-    /// (discovery is fetched when this client has not: an earlier process may have made the request).
-    /// - Throws: ``OIDCError/malformedCallback(_:)``, ``OIDCError/stateMismatch``,
-    ///   ``OIDCError/callbackIssuerMismatch``, ``OIDCError/authorizationError(error:description:)``.
-    package func authorizationCode(from callback: URL, for request: AuthorizationRequest) async throws(OIDCError)
-        -> String
-    {
-        let metadata = try await metadata()
-        return try AuthorizationCallback.code(
-            from: callback, expectedRedirect: request.redirectURI, expectedState: request.state,
-            issuer: configuration.issuerIdentifier, issuerRequired: metadata.requiresCallbackIssuer)
     }
 
     /// `endpoint` with `parameters` appended to whatever query it already has.
