@@ -92,7 +92,7 @@ extension SimulationRun {
             guard liveness.isAlive(incarnation) else { return }
             // A redirect refused for a transient reason (the provider's metadata unreachable) could not be checked.
             let failure = Self.failure(of: outcome)
-            if let failure, forgery != nil, !failure.keepsSocialLogin, failure != .tooManyRefusedRedirects,
+            if let failure, forgery != nil, !failure.keepsAttempt(of: .authorizationCode), failure != .tooManyRefusedRedirects,
                Self.uncheckable(failure) {
                 uncounted += 1
             }
@@ -104,7 +104,7 @@ extension SimulationRun {
                     ledger.violation("forged-refused", "p\(incarnation) took a forged redirect (\(forgery.rawValue))")
                     return
                 }
-                if let failure, !failure.keepsSocialLogin, !Self.uncheckable(failure), !excused {
+                if let failure, !failure.keepsAttempt(of: .authorizationCode), !Self.uncheckable(failure), !excused {
                     forgeryTally.discarded += 1
                     ledger.violation("forged-never-ends", "p\(incarnation)'s refusal \(attempt + 1) of a forged "
                                      + "redirect ended the login: \(Self.describe(outcome))")

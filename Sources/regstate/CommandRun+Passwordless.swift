@@ -13,7 +13,7 @@ extension CommandRun {
         } catch {
             await reportFailure(error)
             switch error {
-            case .registration(.passwordlessNotOffered):
+            case .registration(.grantNotOffered(.passwordless)):
                 console.message("This provider offers no emailed codes; choose 1 (social login) instead.")
             case .registration(.invalidEmail):
                 console.message(Self.emailHint(email))

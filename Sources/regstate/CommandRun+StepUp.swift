@@ -91,7 +91,7 @@ extension CommandRun {
                     console.jsonLine(.object(line))
                 }
                 return ExitCode.success
-            } catch .registration(let failure) where failure.keepsSocialLogin {
+            } catch .registration(let failure) where failure.keepsAttempt(of: .authorizationCode) {
                 console.message("That redirect does not belong to this step-up (\(failure.reasonCode)); it was refused and "
                                 + "nothing was sent. The step-up is still waiting for its own redirect.")
                 continue

@@ -166,7 +166,7 @@ extension CommandRun {
         do {
             try await service.completeSocialRegistration(callback: callback)
             return false
-        } catch .registration(let failure) where failure.keepsSocialLogin {
+        } catch .registration(let failure) where failure.keepsAttempt(of: .authorizationCode) {
             await drain()
             console.message("That redirect does not belong to this sign-in (\(failure.reasonCode)); it was refused and "
                             + "nothing was sent. The sign-in is still waiting for its own redirect.")

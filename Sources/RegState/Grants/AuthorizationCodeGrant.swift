@@ -13,6 +13,15 @@ struct AuthorizationCodeGrant: Sendable {
     /// The registration steps every grant shares (the new registration's DPoP key, the tokens' checks and store).
     let runner: EffectRunner
 
+    /// Whether the login waits on after `failure`: a redirect that is not its own (wrong or missing `state`, another
+    /// issuer's `iss`, not this client's redirect) was refused before anything was taken.
+    static func survives(_ failure: RegistrationFailure) -> Bool {
+        switch failure {
+        case .stateMismatch, .issuerMismatchInCallback, .malformedCallback: true
+        default: false
+        }
+    }
+
     private var provider: OIDCClient { runner.provider }
     private var tokens: TokenService { runner.tokens }
     private var configuration: RegStateConfiguration { runner.configuration }
@@ -126,7 +135,7 @@ struct AuthorizationCodeGrant: Sendable {
         }
     }
 
-    /// A redirect that does not match the login it would complete (``RegistrationFailure/keepsSocialLogin``) is
+    /// A redirect that does not match the login it would complete (``RegistrationFailure/keepsAttempt(of:)``) is
     /// refused before anything is taken, sent or written; the login stays for its genuine redirect, however many such
     /// redirects come (a web page can aim any number of them at a loopback port or a custom scheme: none may end the
     /// sign-in). `nil` when the redirect belongs to the login or carries the provider's error answer for it.
@@ -151,9 +160,9 @@ struct AuthorizationCodeGrant: Sendable {
             // Not checked (the provider's metadata could not be read, whatever the reason): refused as it stands, and
             // the login is left in the store untouched. Taking it first, as the exchange does, lost it to a redirect
             // nobody had checked. (The provider's own error answer, with the login's state, ends the login below.)
-            if case .authorizationError = error {} else if !failure.keepsSocialLogin { return .registrationFailed(failure) }
+            if case .authorizationError = error {} else if !Self.survives(failure) { return .registrationFailed(failure) }
         }
-        guard failure.keepsSocialLogin else { return nil }
+        guard Self.survives(failure) else { return nil }
         logger.log(.warning, "a redirect that is not this login's was refused (\(failure.reasonCode)); the login waits for its own")
         return .registrationFailed(failure)
     }

@@ -9,13 +9,11 @@ extension DeviceAuthorizationGrant {
 
     /// Where the request goes: discovery's `device_authorization_endpoint`, else the configured one.
     ///
-    /// - Throws: ``OIDCError/unsupported(_:)`` when neither names one, ``OIDCError/insecureURL(_:)`` for a configured
+    /// - Throws: ``OIDCError/grantNotOffered(_:)`` when neither names one, ``OIDCError/insecureURL(_:)`` for a configured
     ///   endpoint that is not `https` (or loopback), discovery's errors.
     func endpoint() async throws(OIDCError) -> URL {
         if let announced = try await provider.metadata().deviceAuthorizationEndpoint { return announced }
-        guard let configured = configuration.deviceAuthorizationEndpoint else {
-            throw .unsupported("the provider announces no device_authorization_endpoint and none is configured")
-        }
+        guard let configured = configuration.deviceAuthorizationEndpoint else { throw .grantNotOffered(.deviceAuthorization) }
         guard TransportSecurity.allows(configured) else { throw .insecureURL("device authorization endpoint") }
         return configured
     }

@@ -62,7 +62,7 @@ struct DeviceAuthorizationGrant: Sendable {
             let key = try await makeKey()
             record = try await requestAuthorization(dpopKeyThumbprint: key?.thumbprint)
         } catch {
-            return .failure(Self.failure(error))
+            return .failure(RegistrationFailure(error))
         }
         do {
             try await tokens.savePending(record)
@@ -141,12 +141,6 @@ struct DeviceAuthorizationGrant: Sendable {
         guard let stored = try? await tokens.pending(PendingDeviceAuthorization.self), stored.verification.userCode == userCode
         else { return }
         await tokens.withdrawPending(PendingDeviceAuthorization.self, id: stored.deviceCode, logger: logger)
-    }
-
-    /// The reason for an error of the device authorization request.
-    static func failure(_ error: OIDCError) -> RegistrationFailure {
-        if case .unsupported = error { return .deviceAuthorizationNotOffered }
-        return RegistrationFailure(error)
     }
 }
 

@@ -13,10 +13,7 @@ import Foundation
 /// or a failure with its reason; a login grant's tokens pass the same checks (ID token, binding, DPoP) in
 /// ``LoginTokens`` before they are stored.
 ///
-/// The actor holds what this process remembers of the attempt in progress and the decisions that need it: the social
-/// login it began (kept when a redirect that is not its own is refused), the wrong codes typed for the current code
-/// (the last one allowed ends the attempt), the one device poll, and the ID token of a confirmation refused at the
-/// device limit.
+/// The actor holds what this process remembers of the attempt in progress, for the decisions that need it.
 actor LoginGrants {
     /// What a grant step answered: the event to feed back (`nil`: none), its input, and what the public call answers.
     struct Outcome: Sendable {
@@ -26,7 +23,7 @@ actor LoginGrants {
     }
 
     private let runner: EffectRunner
-    /// The social login this process began (its secrets; the secure store keeps it for a relaunch).
+    /// The social login this process began (the secure store keeps it for a relaunch).
     private var login: PendingLogin?
     /// Wrong codes typed for the current emailed code (every code sent starts the count again).
     private var wrongCodes = 0
@@ -45,8 +42,7 @@ actor LoginGrants {
     private var passwordless: PasswordlessGrant { PasswordlessGrant(provider: runner.provider) }
     private var device: DeviceAuthorizationGrant { DeviceAuthorizationGrant(runner: runner) }
 
-    /// Runs `step`; `stillWanted` says whether the user is still waiting for its tokens (checked before they are
-    /// stored: one the user moved away from stores nothing).
+    /// Runs `step`; `stillWanted` says whether the user still waits for its tokens (checked before they are stored).
     func run(_ step: GrantStep, stillWanted: @escaping @Sendable () async -> Bool) async -> Outcome {
         switch step {
         case .start(.social, let prompt, let requirement):
@@ -77,7 +73,7 @@ actor LoginGrants {
             let remembered = login.take()
             let result = await authorizationCode.exchange(callback, remembered: remembered, stillWanted: stillWanted)
             // A redirect that is not this login's was refused: the login stays for its own, however many come.
-            if case .registrationFailed(let failure)? = result, failure.keepsSocialLogin, let kept = remembered {
+            if case .registrationFailed(let failure)? = result, AuthorizationCodeGrant.survives(failure), let kept = remembered {
                 login = kept
             }
             return Outcome(event: result)
@@ -104,8 +100,8 @@ actor LoginGrants {
         }
     }
 
-    /// Confirms the registration the grant produced; at the backend's device limit, keeps the ID token that still
-    /// lists and removes devices and answers with it.
+    /// Confirms the registration the grant produced; at the backend's device limit, keeps and answers the ID token
+    /// that still lists and removes devices.
     func confirm() async -> Outcome {
         let confirmed = await LoginTokens(runner: runner).confirmRegistration()
         deviceListIDToken = confirmed.deviceListIDToken

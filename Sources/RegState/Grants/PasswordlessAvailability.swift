@@ -7,7 +7,7 @@ public enum PasswordlessAvailability: Sendable, Equatable {
     /// Discovery lists the one-time-code grant in `grant_types_supported`.
     case offered
     /// Discovery lists `grant_types_supported` without the one-time-code grant: an attempt would fail with
-    /// ``RegistrationFailure/passwordlessNotOffered``.
+    /// ``RegistrationFailure/grantNotOffered(_:)``.
     case notOffered
     /// This app's configuration has no passwordless start URL (``OIDCConfiguration/passwordlessStartURL`` is `nil`).
     case notConfigured

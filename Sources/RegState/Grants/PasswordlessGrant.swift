@@ -20,10 +20,18 @@ package struct PasswordlessGrant: Sendable {
 
     private var configuration: OIDCConfiguration { provider.configuration }
 
+    /// Whether the attempt waits on after `failure`: the user may type another code or ask for a resend.
+    static func survives(_ failure: RegistrationFailure) -> Bool {
+        switch failure {
+        case .wrongCode, .codeExpired, .codeReused, .codeSuperseded, .rateLimited: true
+        default: false
+        }
+    }
+
     /// Asks the provider to email a one-time code to `email`.
     ///
     /// - Throws: ``OIDCError/invalidEmail``, ``OIDCError/unsupported(_:)`` (no start URL configured),
-    ///   ``OIDCError/insecureURL(_:)``, ``OIDCError/passwordlessNotOffered`` (discovery lists grant types without
+    ///   ``OIDCError/insecureURL(_:)``, ``OIDCError/grantNotOffered(_:)`` (discovery lists grant types without
     ///   the one-time-code grant, or the start endpoint answers 404/405), ``OIDCError/rateLimited(retryAfter:)`` on
     ///   429, and the provider's other errors.
     package func start(email: String) async throws(OIDCError) {
@@ -31,7 +39,7 @@ package struct PasswordlessGrant: Sendable {
         guard EmailAddress.isValid(address) else { throw .invalidEmail }
         guard let url = configuration.passwordlessStartURL else { throw .unsupported("passwordless login is not configured") }
         guard TransportSecurity.allows(url) else { throw .insecureURL("passwordless start URL") }
-        guard try await isOffered() else { throw .passwordlessNotOffered }
+        guard try await isOffered() else { throw .grantNotOffered(.passwordless) }
         let body: JSONValue = [
             "client_id": .string(configuration.clientID),
             "connection": "email",
@@ -41,7 +49,7 @@ package struct PasswordlessGrant: Sendable {
         let response = try await ResponseReading.send(.json(.post, url: url, body: body), over: provider.transport)
         guard response.isSuccess else {
             if response.status == 429 { throw .rateLimited(retryAfter: RetryAfter.seconds(in: response)) }
-            if response.status == 404 || response.status == 405 { throw .passwordlessNotOffered }
+            if response.status == 404 || response.status == 405 { throw .grantNotOffered(.passwordless) }
             let error = ResponseReading.failure(response)
             if case .oauth(let code, _, _) = error, code == "bad.email" || code == "invalid_email" {
                 throw .invalidEmail

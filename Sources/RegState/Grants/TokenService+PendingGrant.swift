@@ -5,6 +5,9 @@ import Foundation
 /// removed when it yields tokens, ends, expires or is cancelled. The caller holds the store's lock
 /// (``withExclusiveAccess(_:)``) around every write, so two processes never both take one grant.
 extension TokenService {
+    /// The secure-store key of every grant's pending record.
+    static let pendingGrantKeys = [PendingLogin.storeKey, PendingDeviceAuthorization.storeKey, PendingStepUp.storeKey]
+
     /// Stores `record` in place of any earlier one of its kind (a newer start supersedes an older pending grant).
     func savePending<Record: PendingGrantRecord>(_ record: Record) throws(StoreError) {
         try save(record, forKey: Record.storeKey)

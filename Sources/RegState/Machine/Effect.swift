@@ -3,7 +3,7 @@ import Foundation
 /// Work the transition function asks the service to do: effects are values, performed by the actor shell, whose
 /// results come back as ``MachineEvent``s.
 ///
-/// An effect carries every input it needs, secrets included (the redirect URL, the one-time code, the stale access
+/// An effect carries every input it needs, secrets included (the redirect URL, a typed code, the stale access
 /// token): they travel from the public call through ``SecretInput`` into the effect, never through a field of the
 /// shell and never into the journal.
 package enum Effect: Sendable, Equatable {
@@ -11,9 +11,8 @@ package enum Effect: Sendable, Equatable {
     case installNonNativeToken
     /// Read the stored credentials and check their expiry, then report ``MachineEvent/storedTokensInspected(_:)``.
     case inspectStoredTokens
-    /// Renew the token of `kind` that replaces the stale one (self mode): the access token with the refresh-token
-    /// grant, the backend security token with the stored ID token; then report its success or failure. The one
-    /// renewal effect for every token kind.
+    /// Renew the token of `kind` that replaces the stale one (self mode), then report its success or failure: the
+    /// one renewal effect for every token kind.
     ///
     /// `nil` renews whatever is stored, even when another caller just renewed it (launch, or the host forcing it).
     case renew(TokenCarrier, replacing: String?)
@@ -39,8 +38,7 @@ package enum Effect: Sendable, Equatable {
 }
 
 extension Effect: CustomStringConvertible, CustomReflectable {
-    /// The effect's case with its secrets redacted: the callback URL, the one-time code, the host's ID token and the
-    /// stale access token never reach a log, a test failure message or `dump`.
+    /// The effect's case with its secrets redacted, for logs, test failures and `dump`.
     package var description: String {
         switch self {
         case .installNonNativeToken: "installNonNativeToken"

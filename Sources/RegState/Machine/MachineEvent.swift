@@ -19,12 +19,10 @@ package enum MachineEvent: Sendable, Equatable, Codable {
     case renewalFailed(RenewalFailure, stored: StoredSession?)
     /// The user chose a registration method on the registration page.
     case registrationRequested(RegistrationMethod)
-    /// The authorization URL was issued (social), the one-time code was sent (passwordless), or the user code to
-    /// approve on another device was issued (device authorization grant; what to show rides beside the event as
-    /// ``SecretInput/deviceVerification(_:)``, never journaled).
+    /// The login grant waits for the user: what to show (a URL, a code to approve) rides beside the event as a
+    /// ``SecretInput``, never journaled.
     case authorizationIssued
-    /// The redirect came back (social), the user typed the code (passwordless), or the app waits for the approval on
-    /// another device (device authorization grant: the effect polls).
+    /// The user handed the grant what it waited for (a redirect, a code), or the app waits for an approval elsewhere.
     case credentialsSubmitted
     /// The provider authenticated the user; provisional tokens are stored and the profile decoded.
     case authenticated(StoredSession)

@@ -6,7 +6,7 @@ public enum RegState: Sendable, Equatable, Codable {
     case unsettled
     /// **D**: nothing usable is stored; the app should present the registration options.
     case registrationRequired
-    /// Social or passwordless authentication is in progress (authorization URL issued, or code sent).
+    /// A login grant of `method` is in progress (waiting for the user).
     case authenticating(RegistrationMethod)
     /// **G**: provisional tokens are stored and the profile awaits the user's Confirm or Retry.
     case awaitingConfirmation(Profile)

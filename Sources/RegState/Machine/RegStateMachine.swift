@@ -115,7 +115,7 @@ package enum RegStateMachine {
             }
         case .registrationFailed(let failure):
             switch state {
-            case .authenticating(let method) where method.isKept(after: failure):
+            case .authenticating(let method) where failure.keepsAttempt(of: method.grant):
                 // A wrong, stale or rate-limited code, or a redirect that is not this login's (forged, replayed,
                 // garbled): say so (F) and keep the attempt for another code, a resend or its own redirect.
                 return Transition(state, [.emit(.error(.registration(failure)))])
@@ -226,11 +226,10 @@ package enum RegStateMachine {
         }
     }
 
-    /// The grant step that starts `method`, with what the app asked the provider for (``SecretInput/prompt(_:)``,
-    /// ``SecretInput/socialLogin(prompt:requirement:)``).
+    /// The grant step that starts `method`, with what the app asked the provider for
+    /// (``SecretInput/socialLogin(prompt:requirement:)``).
     private static func start(_ method: RegistrationMethod, _ input: SecretInput?) -> GrantStep {
         switch input {
-        case .prompt(let prompt): .start(method, prompt: prompt, requirement: nil)
         case .socialLogin(let prompt, let requirement): .start(method, prompt: prompt, requirement: requirement)
         default: .start(method, prompt: nil, requirement: nil)
         }

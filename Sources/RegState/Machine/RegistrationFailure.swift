@@ -2,7 +2,7 @@ import Foundation
 
 /// Why registration or authentication failed: the typed reason of an **Error F**, one case per thing a user or
 /// developer would act on differently.
-public enum RegistrationFailure: Error, Sendable, Equatable, Codable {
+public enum RegistrationFailure: Error, Sendable, Equatable {
     /// The provider's discovery document could not be fetched or did not describe the configured issuer.
     case discoveryFailed(String)
     /// A network condition met on the way (``TransientIssue``: no connection, a dropped one, a timeout, a captive
@@ -19,7 +19,7 @@ public enum RegistrationFailure: Error, Sendable, Equatable, Codable {
     /// reason says why (no endpoint in discovery, or switched off). No plain authorization URL is made instead.
     case pushedAuthorizationUnavailable(String)
     /// The callback's `state` did not match the pending request (missing, wrong, or a replay). A social login in
-    /// progress is kept for its genuine redirect (``keepsSocialLogin``).
+    /// progress is kept for its genuine redirect (``keepsAttempt(of:)``).
     case stateMismatch
     /// A callback arrived with no login pending.
     case noPendingLogin
@@ -70,16 +70,14 @@ public enum RegistrationFailure: Error, Sendable, Equatable, Codable {
     case tooManyRefusedRedirects
     /// The provider asked to slow down (HTTP 429); `retryAfter` is its `Retry-After` in seconds, when it sent one.
     case rateLimited(retryAfter: Int?)
-    /// The provider does not offer sign-in with an emailed code; use social sign-in.
-    case passwordlessNotOffered
+    /// The provider does not offer `grant`: its discovery does not list it, or its endpoint is not there (and none is
+    /// configured); use another.
+    case grantNotOffered(GrantKind)
     /// The email address is not usable.
     case invalidEmail
     /// The device code of the device authorization grant (RFC 8628) expired before the user approved
     /// (`expired_token`, or its `expires_in` passed): nothing was stored; start again.
     case deviceCodeExpired
-    /// The provider offers no device authorization grant: its discovery announces no
-    /// `device_authorization_endpoint` and none is configured (``OIDCConfiguration/deviceAuthorizationEndpoint``).
-    case deviceAuthorizationNotOffered
     /// The backend refused a new device: the user has too many registered devices (`403 TOO_MANY_REGISTERED_DEVICES`).
     case tooManyRegisteredDevices
     /// The backend refused a new security token for this device (`403 MAX_NUMBER_SECURITY_TOKEN`).
@@ -137,10 +135,9 @@ extension RegistrationFailure: LocalizedError {
             "Too many sign-in responses that did not belong to this sign-in were refused; it was cancelled. Start again."
         case .rateLimited(let seconds):
             "Too many requests for now. Wait \(seconds.map { "\($0) seconds" } ?? "a moment") and try again."
-        case .passwordlessNotOffered: "This sign-in service does not offer sign-in with an emailed code. Use social sign-in."
+        case .grantNotOffered(let grant): "This sign-in service does not offer \(grant.offering)."
         case .invalidEmail: "That email address cannot be used: check it and type it again: a name, then @, then a domain such as example.com."
         case .deviceCodeExpired: "The code expired before the sign-in on the other device was approved. Start again."
-        case .deviceAuthorizationNotOffered: "This sign-in service does not offer sign-in on another device."
         case .tooManyRegisteredDevices: "Too many devices are registered to this account. Remove one and try again."
         case .maxSecurityTokens: "This device has too many open sessions. Sign out elsewhere and try again."
         case .backendFailed(let detail): "Registration could not be completed (\(detail)). Try again."
@@ -152,24 +149,12 @@ extension RegistrationFailure: LocalizedError {
 }
 
 extension RegistrationFailure {
-    /// Whether the passwordless attempt survives this failure: the user may type another code or ask for a resend
-    /// (wrong, expired, reused or superseded code; rate-limited). Every other failure ends the attempt in **F**.
-    public var keepsPasswordlessAttempt: Bool {
-        switch self {
-        case .wrongCode, .codeExpired, .codeReused, .codeSuperseded, .rateLimited: true
-        default: false
-        }
-    }
-
-    /// Whether the social login in progress survives this failure: the redirect did not belong to it (wrong or
-    /// missing `state`, another issuer's `iss`, not this client's redirect URI, or no code), so it was refused
-    /// without a token request and the login waits for its genuine redirect. A forged link cannot end a sign-in,
-    /// however many come.
-    public var keepsSocialLogin: Bool {
-        switch self {
-        case .stateMismatch, .issuerMismatchInCallback, .malformedCallback: true
-        default: false
-        }
+    /// Whether an attempt of `grant` in progress survives this failure and waits for the user's next try: a code that
+    /// was wrong, stale or rate-limited leaves an emailed-code attempt for another code or a resend; a redirect that
+    /// is not the login's (wrong or missing `state`, another issuer's `iss`, not this client's redirect URI, no code)
+    /// is refused without a token request, so a forged link cannot end a sign-in. Every other failure ends it in **F**.
+    public func keepsAttempt(of grant: GrantKind) -> Bool {
+        grant.survives(self)
     }
 
     /// A stable, machine-readable code for the reason (for `--json` output, logs and analytics); never personal data.
@@ -202,10 +187,9 @@ extension RegistrationFailure {
         case .tooManyAttempts: "too_many_attempts"
         case .tooManyRefusedRedirects: "too_many_refused_redirects"
         case .rateLimited: "rate_limited"
-        case .passwordlessNotOffered: "passwordless_not_offered"
+        case .grantNotOffered(let grant): "\(grant.reasonName)_not_offered"
         case .invalidEmail: "invalid_email"
         case .deviceCodeExpired: "device_code_expired"
-        case .deviceAuthorizationNotOffered: "device_authorization_not_offered"
         case .tooManyRegisteredDevices: "too_many_registered_devices"
         case .maxSecurityTokens: "max_security_tokens"
         case .backendFailed: "backend_failed"

@@ -26,6 +26,15 @@ public enum RegistrationMethod: Sendable, Equatable, Codable {
         case .passwordless: .passwordless
         }
     }
+
+    /// The grant this method signs in with.
+    public var grant: GrantKind {
+        switch self {
+        case .social: .authorizationCode
+        case .passwordless: .passwordless
+        case .device: .deviceAuthorization
+        }
+    }
 }
 
 extension RegistrationType {
@@ -48,16 +57,6 @@ extension RegistrationMethod {
         case (.passwordless(let pending), .passwordless(let email)): pending == email
         case (.device, .device): true
         default: false
-        }
-    }
-
-    /// Whether the attempt survives `failure`: a wrong or stale code leaves the emailed-code attempt for another code
-    /// or a resend; a redirect that is not the login's leaves the login for its own.
-    func isKept(after failure: RegistrationFailure) -> Bool {
-        switch self {
-        case .passwordless: failure.keepsPasswordlessAttempt
-        case .social: failure.keepsSocialLogin
-        case .device: false
         }
     }
 

@@ -2,12 +2,12 @@ import Foundation
 
 /// A value a public call hands the transition function beside its event, for the effect the event asks for.
 ///
-/// It holds what must never be journaled: the redirect URL (it carries the authorization code), the one-time code,
-/// the access token a caller found stale. ``MachineEvent`` stays free of them; the effect carries them as values.
+/// It holds what must never be journaled: the redirect URL (it carries the authorization code), a typed code, the
+/// access token a caller found stale. ``MachineEvent`` stays free of them; the effect carries them as values.
 package enum SecretInput: Sendable, Equatable {
-    /// The redirect the browser was sent to, for ``MachineEvent/credentialsSubmitted`` of a social login.
+    /// The redirect the browser was sent to, for ``MachineEvent/credentialsSubmitted``.
     case callback(URL)
-    /// The one-time code the user typed, for ``MachineEvent/credentialsSubmitted`` of a passwordless login.
+    /// The code the user typed, for ``MachineEvent/credentialsSubmitted``.
     case code(String)
     /// The access token a caller found expired or rejected, for ``MachineEvent/renewalRequested(_:)``.
     case staleAccessToken(String)
@@ -16,17 +16,12 @@ package enum SecretInput: Sendable, Equatable {
     case staleSecurityToken(String)
     /// The ID token the host app handed in, for ``MachineEvent/hostTokenSubmitted``.
     case idToken(String)
-    /// The `prompt` a social registration asks the provider for, for ``MachineEvent/registrationRequested(_:)``
-    /// (not a secret; it rides with the event's input so the effect carries it, and the journal keeps the event as
-    /// before).
-    case prompt(LoginPrompt)
     /// The `prompt` and the ``AuthenticationRequirement`` (`max_age`, `acr_values`) a social registration asks the
     /// provider for, for ``MachineEvent/registrationRequested(_:)`` (not secrets; they ride with the event's input so
     /// the effect carries them, and the journal keeps the event as before).
     case socialLogin(prompt: LoginPrompt?, requirement: AuthenticationRequirement?)
-    /// What the device authorization grant asks the user to do, for ``MachineEvent/authorizationIssued`` of a
-    /// sign-in on another device: it rides with the event so that the machine's effect announces it
-    /// (``RegStateEvent/signInOnAnotherDevice(_:)``), and the journal keeps the event without it.
+    /// What a grant waiting for the user asks them to do, for ``MachineEvent/authorizationIssued``: the machine's
+    /// effect announces it (``RegStateEvent/signInOnAnotherDevice(_:)``); the journal keeps the event without it.
     case deviceVerification(DeviceVerification)
 }
 
@@ -39,7 +34,6 @@ extension SecretInput: CustomStringConvertible, CustomReflectable {
         case .staleAccessToken: "staleAccessToken(redacted)"
         case .staleSecurityToken: "staleSecurityToken(redacted)"
         case .idToken: "idToken(redacted)"
-        case .prompt(let prompt): "prompt(\(prompt.rawValue))"
         case .socialLogin(let prompt, let requirement):
             "socialLogin(prompt: \(prompt?.rawValue ?? "none"), maxAge: \(requirement?.maxAge.map(String.init) ?? "none"), "
                 + "acrValues: \(requirement?.acrValues ?? []))"

@@ -7,7 +7,7 @@ extension OIDCClient {
     ///
     /// A token naming a key the cached JWKS lacks refetches it once (the provider may have rotated its keys).
     /// - Parameters:
-    ///   - expectedNonce: The authorization request's nonce; `nil` after a passwordless exchange (none was sent).
+    ///   - expectedNonce: The authorization request's nonce; `nil` when the grant sent none.
     ///   - freshFromTokenEndpoint: Whether the token just came from the token endpoint, so that its `iat` may stand
     ///     in for the provider's clock while no `Date` header gave an estimate. Never for a token handed in from
     ///     elsewhere (host mode): an old token would then always look fresh.

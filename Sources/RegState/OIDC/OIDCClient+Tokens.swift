@@ -1,24 +1,6 @@
 import Foundation
 
 extension OIDCClient {
-    /// Exchanges an authorization code for tokens (RFC 6749 §4.1.3 with RFC 7636's `code_verifier`).
-    ///
-    /// Sends the very `redirect_uri` the request carried and its `code_verifier`; with `proofKey`, a DPoP proof
-    /// (RFC 9449 §5). The ID token is not yet validated: pass it to ``validateIDToken(_:expectedNonce:)``.
-    /// - Throws: ``OIDCError/oauth(error:description:status:)`` when the provider refuses (`invalid_grant` for a
-    ///   used, expired or stolen code), transport, server and malformed-response errors otherwise.
-    package func exchangeCode(_ code: String, for request: AuthorizationRequest, proofKey: DPoPKey? = nil)
-        async throws(OIDCError) -> TokenResponse
-    {
-        try await tokenRequest(proofKey: proofKey, [
-            ("grant_type", "authorization_code"),
-            ("code", code),
-            ("redirect_uri", request.redirectURI.absoluteString),
-            ("code_verifier", request.codeVerifier),
-            ("client_id", configuration.clientID),
-        ])
-    }
-
     /// Renews tokens with a refresh token (RFC 6749 §6).
     ///
     /// A response without `refresh_token` means the old one stays valid; one with a new `refresh_token` rotated it,

@@ -1,21 +1,18 @@
 import Foundation
 
-/// A client of one OpenID provider: discovery, authorization code with PKCE, token exchange and refresh, ID token
-/// validation, revocation, and Auth0-style passwordless email login (RegStateTesting adds userinfo for tests).
+/// A client of one OpenID provider: discovery, the token endpoint, ID token validation and revocation; each grant
+/// (`Grants/`) adds its own requests (RegStateTesting adds userinfo for tests).
 ///
-/// An actor because it caches the discovery document and the signing keys; every network call goes through the
-/// injected ``HTTPTransport``, so the same code runs against a real provider, the simulator and canned test
-/// responses. Every method throws ``OIDCError``; branch on ``OIDCError/isTransient`` and ``OIDCError/isRefusal``.
+/// An actor because it caches the discovery document and the signing keys; every call goes through the injected
+/// ``HTTPTransport`` and throws ``OIDCError``.
 package actor OIDCClient {
     /// The provider and client this instance talks to.
     package nonisolated let configuration: OIDCConfiguration
     package let transport: any HTTPTransport
     let crypto: any CryptoProvider
     let clock: any RegStateClock
-    /// The offset to the provider's clock, estimated from its answers' `Date` headers; ID token time claims are
-    /// checked on the provider's clock.
+    /// The offset to the provider's clock (from its answers' `Date` headers), for ID token time claims.
     package nonisolated let clockEstimate: ProviderClockEstimate
-    /// Told each time the estimate moves (the engine logs it).
     let onClockOffset: @Sendable (TimeInterval) -> Void
     var cachedMetadata: ProviderMetadata?
     var cachedKeys: JSONWebKeySet?
@@ -23,8 +20,8 @@ package actor OIDCClient {
     /// The DPoP key, nonces and signer shared with the engine; `nil`: token requests carry no proofs.
     package nonisolated let dpop: DPoPContext?
 
-    /// Creates a client; `onClockOffset` is called with the new offset to the provider's clock (seconds, provider
-    /// minus device) each time the estimate moves by at least ``ProviderClockEstimate/negligible`` seconds.
+    /// Creates a client; `onClockOffset` hears each move of the provider's clock offset (seconds, provider minus
+    /// device) by at least ``ProviderClockEstimate/negligible``.
     package init(
         configuration: OIDCConfiguration,
         transport: any HTTPTransport = URLSessionTransport(),
@@ -44,15 +41,11 @@ package actor OIDCClient {
         self.onClockOffset = onClockOffset
     }
 
-    // MARK: - Discovery
-
-    /// The provider's discovery document, fetched once and cached; a failure is not cached, so the next call retries.
+    /// The provider's discovery document, fetched once and cached (a failure is not cached).
     ///
-    /// The issuer and every endpoint the document names must be `https` (or `http` to a loopback host); the
-    /// discovery request is not sent for an issuer that is not, and a document naming such an endpoint is refused.
-    /// - Throws: ``OIDCError/insecureURL(_:)`` for an issuer or endpoint that is not `https` or loopback;
-    ///   ``OIDCError/issuerMismatch(expected:found:)`` when the document describes another issuer (compared
-    ///   as exact strings, OIDC Discovery §4.3); transport, server and malformed-response errors otherwise.
+    /// - Throws: ``OIDCError/insecureURL(_:)`` for an issuer or endpoint that is neither `https` nor loopback (the
+    ///   request is not sent for such an issuer); ``OIDCError/issuerMismatch(expected:found:)`` for another issuer
+    ///   (exact strings, OIDC Discovery §4.3); transport, server and malformed-response errors otherwise.
     package func metadata() async throws(OIDCError) -> ProviderMetadata {
         if let cachedMetadata { return cachedMetadata }
         guard TransportSecurity.allows(configuration.issuer) else { throw .insecureURL("issuer") }
@@ -69,71 +62,6 @@ package actor OIDCClient {
         cachedMetadata = metadata
         return metadata
     }
-
-    // MARK: - Authorization request
-
-    /// Builds a new authorization request: fresh PKCE verifier, `state` and `nonce`, and the URL to open.
-    ///
-    /// The URL is the authorization endpoint (keeping its query) plus `response_type=code`, `client_id`,
-    /// `redirect_uri`, `scope` (``OIDCConfiguration/requestedScopes(supported:)``), `state`, `nonce`, the S256
-    /// challenge, `dpop_jkt` with `dpopKey` (RFC 9449 §10), `prompt`, `max_age` and `acr_values` (`requirement`, OIDC
-    /// Core §3.1.2.1) and the configuration's
-    /// additional parameters. When ``OIDCConfiguration/pushedAuthorization`` and discovery call for PAR (RFC 9126),
-    /// they are pushed instead (``push(_:to:authorizationEndpoint:dpopKey:)``) and the URL carries only `client_id`
-    /// and `request_uri`, whose expiry the request records.
-    /// - Throws: discovery errors, ``OIDCError/crypto(_:)``, and the PAR errors
-    ///   ``OIDCError/pushedAuthorizationUnavailable(_:)`` and
-    ///   ``OIDCError/pushedAuthorizationRefused(error:description:status:)``.
-    package func makeAuthorizationRequest(
-        dpopKey: DPoPKey? = nil, prompt: LoginPrompt? = nil, requirement: AuthenticationRequirement = .none
-    ) async throws(OIDCError) -> AuthorizationRequest {
-        let metadata = try await metadata()
-        let pushEndpoint = try configuration.pushedAuthorization.endpoint(in: metadata)
-        let state: String
-        let nonce: String
-        let verifier: String
-        do {
-            state = try PKCE.randomToken(crypto: crypto)
-            nonce = try PKCE.randomToken(crypto: crypto)
-            verifier = try PKCE.makeVerifier(crypto: crypto)
-        } catch {
-            throw .crypto(error)
-        }
-        let parameters = authorizationParameters(state: state, nonce: nonce, verifier: verifier, dpopKey: dpopKey,
-                                                 prompt: prompt, requirement: requirement, metadata: metadata)
-        let issuedAt = clock.now()
-        if let pushEndpoint {
-            let pushed = try await push(parameters, to: pushEndpoint, authorizationEndpoint: metadata.authorizationEndpoint,
-                                        dpopKey: dpopKey)
-            return AuthorizationRequest(url: pushed.url, state: state, nonce: nonce, codeVerifier: verifier,
-                                        redirectURI: configuration.redirectURI, issuedAt: issuedAt,
-                                        requestURIExpiresAt: pushed.expiresAt)
-        }
-        guard let url = Self.url(metadata.authorizationEndpoint, addingQuery: parameters) else {
-            throw .malformedResponse("the authorization endpoint is not a usable URL")
-        }
-        return AuthorizationRequest(url: url, state: state, nonce: nonce, codeVerifier: verifier,
-                                    redirectURI: configuration.redirectURI, issuedAt: issuedAt)
-    }
-
-    // MARK: - Callback
-
-    /// The authorization code from the redirect that ends `request`, after checking it is the answer to `request`:
-    /// the redirect URI (scheme, host, port, path), `state`, RFC 9207 `iss` (when advertised, or whenever present),
-    /// an `error` parameter, then `code` (``AuthorizationCallback``). Fetches discovery if this client has not yet
-    /// (an earlier process may have made the request).
-    /// - Throws: ``OIDCError/malformedCallback(_:)``, ``OIDCError/stateMismatch``,
-    ///   ``OIDCError/callbackIssuerMismatch``, ``OIDCError/authorizationError(error:description:)``.
-    package func authorizationCode(from callback: URL, for request: AuthorizationRequest) async throws(OIDCError)
-        -> String
-    {
-        let metadata = try await metadata()
-        return try AuthorizationCallback.code(
-            from: callback, expectedRedirect: request.redirectURI, expectedState: request.state,
-            issuer: configuration.issuerIdentifier, issuerRequired: metadata.requiresCallbackIssuer)
-    }
-
-    // MARK: - Helpers
 
     /// `endpoint` with `parameters` appended to whatever query it already has.
     static func url(_ endpoint: URL, addingQuery parameters: [(String, String)]) -> URL? {

@@ -1,9 +1,6 @@
 import Foundation
 
 /// How RegState talks to one OpenID provider: who it is, who we are, and where the provider sends the user back.
-///
-/// A value, so that an app builds it once from its settings and hands it to `OIDCClient`; the CLI builds it from
-/// `--issuer` and `--client-id`.
 public struct OIDCConfiguration: Sendable, Equatable {
     /// The issuer identifier, exactly as the provider's discovery document states it (compared as a string).
     public var issuer: URL
@@ -27,13 +24,10 @@ public struct OIDCConfiguration: Sendable, Equatable {
     /// Where the provider sends the browser after RP-initiated logout (`post_logout_redirect_uri`, registered at the
     /// provider); `nil` leaves the parameter out and the provider shows its own page.
     public var postLogoutRedirectURI: URL?
-    /// Whether authorization requests are pushed (RFC 9126): ``PushedAuthorizationMode/whenOffered`` by default, so
-    /// a provider whose discovery lists `pushed_authorization_request_endpoint` gets the parameters in a direct `POST`
-    /// and the browser only `client_id` and `request_uri`.
+    /// Whether authorization requests are pushed (RFC 9126); by default when discovery lists the endpoint.
     public var pushedAuthorization = PushedAuthorizationMode.whenOffered
-    /// Where the device authorization grant (RFC 8628) asks for a user code when the provider's discovery does not
-    /// announce a `device_authorization_endpoint`; `nil` uses the announced one (and without it the grant is not
-    /// offered). An announced endpoint takes precedence over this one.
+    /// Where the device authorization grant (RFC 8628) asks for a user code when discovery announces no
+    /// `device_authorization_endpoint` (an announced one wins); `nil`: only the announced one.
     public var deviceAuthorizationEndpoint: URL?
     /// How recent and strong every social login's sign-in must be (`max_age`, `acr_values`), unless the call names
     /// its own (``RegStateService/beginSocialRegistration(prompt:requirement:)``); ``AuthenticationRequirement/none``
@@ -43,15 +37,14 @@ public struct OIDCConfiguration: Sendable, Equatable {
     /// The scopes requested when none are given: an ID token with profile and email, and a refresh token.
     public static let defaultScopes = ["openid", "profile", "email", "offline_access"]
 
-    /// The scopes asked for only when the provider knows them: a provider that publishes `scopes_supported` without
-    /// one of these is not asked for it (many refuse a whole request over one unknown scope, `invalid_scope`).
+    /// The scopes asked for only when a published `scopes_supported` lists them (many providers refuse a whole
+    /// request over one unknown scope).
     public static let optionalScopes: Set<String> = ["profile", "email", "offline_access"]
 
     /// The scopes an authorization request asks for at a provider that publishes `supported` (`nil`: it does not).
     ///
-    /// `openid` always, first; then the configured ``scopes`` in order, without repeats, leaving out an optional
-    /// scope (``optionalScopes``) that a published `scopes_supported` does not list. Any other configured scope is
-    /// asked for as configured: the app named it on purpose.
+    /// `openid` first, then the configured ``scopes`` in order without repeats, less an ``optionalScopes`` member
+    /// that `supported` does not list; any other scope is asked for as configured (the app named it on purpose).
     public func requestedScopes(supported: [String]?) -> [String] {
         var requested = ["openid"]
         for scope in scopes where !scope.isEmpty && !requested.contains(scope) {
@@ -106,7 +99,6 @@ public struct OIDCConfiguration: Sendable, Equatable {
     static func url(_ base: URL, appending suffix: String) -> URL {
         var text = base.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
-        // Appending a path of plain ASCII to a valid absolute URL keeps it valid; fall back to path appending anyway.
         return URL(string: text + suffix) ?? base.appendingPathComponent(String(suffix.dropFirst()))
     }
 }

@@ -62,9 +62,9 @@ public enum OIDCError: Error, Sendable, Equatable {
     /// `Retry-After` in seconds (both forms of RFC 9110 §10.2.3, capped at an hour), when sent. Transient: a renewal
     /// is not tried again before it has passed.
     case rateLimited(retryAfter: Int?)
-    /// The provider does not offer passwordless email login (its discovery does not list the one-time-code grant, or
-    /// the start endpoint does not exist).
-    case passwordlessNotOffered
+    /// The provider does not offer `grant`: its discovery does not list it, or its endpoint is not there (and none is
+    /// configured).
+    case grantNotOffered(GrantKind)
     /// A random-number or hashing failure while building a request.
     case crypto(CryptoError)
     /// The pushed authorization request endpoint (RFC 9126 §2.3) refused the request: `error` is the provider's OAuth
@@ -84,16 +84,13 @@ public enum OIDCError: Error, Sendable, Equatable {
         "invalid_scope",
     ]
 
-    /// OAuth error codes that say "not now" rather than "no" (RFC 6749 §4.1.2.1, RFC 8628 §3.5).
-    ///
-    /// `use_dpop_nonce` and `invalid_dpop_proof` (RFC 9449 §8, §7) are here too: a nonce the server keeps changing or a
-    /// proof it refuses says nothing about the refresh token, so the session and its tokens are kept.
+    /// OAuth error codes that say "not now" rather than "no" (RFC 6749 §4.1.2.1, RFC 8628 §3.5); the DPoP ones too
+    /// (RFC 9449 §7, §8): a refused proof or nonce says nothing about the refresh token.
     package static let transientCodes: Set<String> = [
         "temporarily_unavailable", "server_error", "slow_down", "use_dpop_nonce", "invalid_dpop_proof",
     ]
 
-    /// Whether trying again later may succeed: the transient half of the token-endpoint answer rule (``isRefusal``
-    /// states the whole rule), a malformed success response and the `transientCodes` included.
+    /// Whether trying again later may succeed: the transient half of the rule ``isRefusal`` states.
     public var isTransient: Bool {
         switch self {
         case .transport(let error): error.isTransient
@@ -111,15 +108,11 @@ public enum OIDCError: Error, Sendable, Equatable {
 
     /// Whether the provider refused the grant, so the refresh token (or code) is dead and the stored tokens are cleared.
     ///
-    /// The token-endpoint answer rule, the same at registration and at renewal:
-    /// - an RFC 6749 §5.2 error body with one of `refusalCodes` (`invalid_grant`, `invalid_client`, ...) is a
-    ///   refusal;
-    /// - no answer, 5xx, 429, 408 and answers that are not the provider speaking (an HTML page) are transient
-    ///   (``isTransient``);
-    /// - any other 4xx (no readable error body, or an error code outside both lists) is neither: a refresh is asked
-    ///   once more after a short backoff (``OIDCConfiguration/unexplainedAnswerRetryDelay``), and the same status
-    ///   again is ``unexplainedRefusal(status:error:)``, a refusal whose reason is journaled. A different answer on
-    ///   the retry is read by this rule in its own right.
+    /// The token-endpoint answer rule, at registration and renewal alike: an RFC 6749 §5.2 error in `refusalCodes`
+    /// is a refusal; no answer, 5xx, 429, 408, a malformed success and a page that is not the provider's are
+    /// transient (``isTransient``); any other 4xx is asked once more after
+    /// ``OIDCConfiguration/unexplainedAnswerRetryDelay``, and the same status again is
+    /// ``unexplainedRefusal(status:error:)``, a refusal.
     public var isRefusal: Bool {
         switch self {
         case .oauth(let error, _, _): Self.refusalCodes.contains(error)
@@ -192,7 +185,7 @@ extension OIDCError: LocalizedError {
         case .codeSuperseded: "That code was replaced by a newer one."
         case .tooManyAttempts: "Too many wrong codes were tried."
         case .rateLimited(let seconds): "Too many requests\(seconds.map { "; wait \($0) s" } ?? "")."
-        case .passwordlessNotOffered: "The sign-in service does not offer sign-in with an emailed code."
+        case .grantNotOffered(let grant): "The sign-in service does not offer \(grant.offering)."
         case .pushedAuthorizationRefused(let error, let description, let status):
             "The sign-in service refused the pushed authorization request (HTTP \(status)"
                 + (error.map { ", \($0)" } ?? ", no reason given") + (description.map { ": \($0)" } ?? "") + ")."

@@ -30,7 +30,7 @@ public struct RegStateConfiguration: Sendable {
     /// ``RegistrationFailure/tooManyAttempts``. A resend starts the count again; the provider may bound it too.
     public var maxCodeAttempts = 5
     /// No longer used: a redirect not belonging to the social login in progress is refused with its reason
-    /// (``RegistrationFailure/keepsSocialLogin``), makes no token request and leaves the login for its genuine
+    /// (``RegistrationFailure/keepsAttempt(of:)``), makes no token request and leaves the login for its genuine
     /// redirect however many come, since any web page can send them; the login ends by its own lifetime
     /// (``pendingLoginLifetime``), a retry or its redirect.
     @available(*, deprecated, message: "A refused redirect never ends the login it waits for; this setting has no effect.")

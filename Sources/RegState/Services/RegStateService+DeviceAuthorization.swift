@@ -5,7 +5,8 @@ import Foundation
 extension RegStateService {
     /// Starts a sign-in on another device from **D** (or takes up the one pending in the store; never two at once):
     /// what to show, also announced as ``RegStateEvent/signInOnAnotherDevice(_:)``. Then ``completeDeviceRegistration()``.
-    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**); ``RegStateServiceError/rejected(_:)`` when
+    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**), e.g.
+    ///   ``RegistrationFailure/grantNotOffered(_:)``; ``RegStateServiceError/rejected(_:)`` when
     ///   registration cannot start in the current state.
     public func beginDeviceRegistration() async throws(RegStateServiceError) -> DeviceVerification {
         let applied = try await apply(.registrationRequested(.device))

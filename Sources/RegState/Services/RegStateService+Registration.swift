@@ -22,9 +22,8 @@ extension RegStateService {
     public func beginSocialRegistration(prompt: LoginPrompt?, requirement: AuthenticationRequirement?)
         async throws(RegStateServiceError) -> URL
     {
-        let input: SecretInput? = requirement == nil
-            ? prompt.map(SecretInput.prompt) : .socialLogin(prompt: prompt, requirement: requirement)
-        let applied = try await apply(.registrationRequested(.social), carrying: input)
+        let applied = try await apply(.registrationRequested(.social),
+                                      carrying: .socialLogin(prompt: prompt, requirement: requirement))
         try Self.throwIfRefused(applied)
         guard let url = applied.authorizationURL else { throw .registration(.noPendingLogin) }
         return url
@@ -42,7 +41,8 @@ extension RegStateService {
 
     /// Starts passwordless registration: the provider emails a one-time code to `email` (again while pending: a
     /// resend).
-    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**), for example ``RegistrationFailure/invalidEmail``;
+    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**), for example ``RegistrationFailure/invalidEmail`` or
+    ///   ``RegistrationFailure/grantNotOffered(_:)``;
     ///   ``RegStateServiceError/rejected(_:)``.
     public func beginPasswordlessRegistration(email: String) async throws(RegStateServiceError) {
         try Self.throwIfRefused(try await apply(.registrationRequested(.passwordless(email: email))))

@@ -89,11 +89,11 @@ extension TokenService {
     }
 
     /// Every record RegState writes in the secure store, for clear-state: the credentials (and a quarantined copy),
-    /// the installation id, the pending login, the DPoP keys, the ongoing-access record and its backoff, the first host-mode format.
-    package static let everyRecordKey = [credentialsKey, quarantineKey, installationKey, PendingLogin.storeKey,
-                                         PendingDeviceAuthorization.storeKey, PendingStepUp.storeKey,
-                                         DPoPKeyStore.recordKey, DPoPKeyStore.registrationRecordKey,
-                                         ongoingAccessKey, ongoingAccessBackoffKey, legacyHostSessionKey]
+    /// the installation id, the grants' pending records, the DPoP keys, the ongoing-access record and its backoff, the
+    /// first host-mode format.
+    package static let everyRecordKey = [credentialsKey, quarantineKey, installationKey] + pendingGrantKeys
+        + [DPoPKeyStore.recordKey, DPoPKeyStore.registrationRecordKey, ongoingAccessKey, ongoingAccessBackoffKey,
+           legacyHostSessionKey]
 
     /// Removes every record RegState writes (``everyRecordKey``), ongoing access included, with the installation id
     /// (clear-state); returns the removed keys.

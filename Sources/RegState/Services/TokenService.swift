@@ -248,7 +248,7 @@ package actor TokenService {
         seen = credentials
     }
 
-    /// Stores `record` (a pending login, device authorization or step-up) under `key`, in place of any earlier one.
+    /// Stores `record` (a grant's pending record) under `key`, in place of any earlier one.
     func save<Record: Encodable>(_ record: Record, forKey key: String) throws(StoreError) {
         let data: Data
         do {

@@ -28,7 +28,7 @@ struct CapabilityTests {
         #expect(availability == .notOffered)
         #expect(!availability.mayOffer)
         #expect(availability.reason?.contains("does not list the one-time-code grant") == true)
-        await #expect(throws: RegStateServiceError.registration(.passwordlessNotOffered)) {
+        await #expect(throws: RegStateServiceError.registration(.grantNotOffered(.passwordless))) {
             try await service.beginPasswordlessRegistration(email: "dave@example.com")
         }
     }

@@ -91,7 +91,7 @@ struct ForgedRedirectTests {
             }
             let forgery = Forgery.allCases[attempt % Forgery.allCases.count]
             let refusal = await Self.refusal(handler, try #require(forgery.apply(to: genuine)))
-            #expect(refusal?.keepsSocialLogin == true, "attempt \(attempt) (\(forgery)): \(String(describing: refusal))")
+            #expect(refusal?.keepsAttempt(of: .authorizationCode) == true, "attempt \(attempt) (\(forgery)): \(String(describing: refusal))")
             #expect(try device.record() == stored, "a refused redirect changes nothing in the store")
         }
         #expect(await service.state == .authenticating(.social))
@@ -124,7 +124,7 @@ struct ForgedRedirectTests {
         await second.start()
         if outage == .down { await device.simulator.setProviderDown(true) }
         let refused = await Self.refusal(second, try forgery.map { try #require($0.apply(to: genuine)) } ?? genuine)
-        #expect(refused != nil && refused?.keepsSocialLogin == false, "\(String(describing: refused))")
+        #expect(refused != nil && refused?.keepsAttempt(of: .authorizationCode) == false, "\(String(describing: refused))")
         #expect(try device.record() != nil, "the login is kept in the store")
         #expect(await second.pendingSocialLogin()?.authorizationURL == url)
         await device.simulator.setProviderDown(false)

@@ -135,10 +135,10 @@ struct PasswordlessRetryTests {
         let service = RegStateService(configuration: configuration, dependencies: RegStateDependencies(
             store: harness.store, journal: harness.journal, transport: harness.simulator.transport, clock: harness.clock))
         await service.start()
-        await #expect(throws: RegStateServiceError.registration(.passwordlessNotOffered)) {
+        await #expect(throws: RegStateServiceError.registration(.grantNotOffered(.passwordless))) {
             try await service.beginPasswordlessRegistration(email: "dave@example.com")
         }
-        #expect(RegStateError.registration(.passwordlessNotOffered).reasonCode == "passwordless_not_offered")
-        #expect(await service.state == .failed(.registration(.passwordlessNotOffered)))
+        #expect(RegStateError.registration(.grantNotOffered(.passwordless)).reasonCode == "passwordless_not_offered")
+        #expect(await service.state == .failed(.registration(.grantNotOffered(.passwordless))))
     }
 }

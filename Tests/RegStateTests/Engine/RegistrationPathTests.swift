@@ -104,7 +104,7 @@ struct RegistrationPathTests {
         let error = await #expect(throws: RegStateServiceError.self) { try await service.completeSocialRegistration(callback: callback) }
         #expect(error == .registration(expected), "each bad callback has its exact reason")
         #expect(try harness.store.data(forKey: TokenService.credentialsKey) == nil)
-        if expected.keepsSocialLogin {
+        if expected.keepsAttempt(of: .authorizationCode) {
             // Issue 27: a redirect that is not this login's is refused and the login waits for its genuine one.
             #expect(await service.state == .authenticating(.social))
             _ = try await service.completeSocialRegistration(callback: good)

@@ -151,7 +151,7 @@ struct DeviceAuthorizationGrantTests {
         let device = try Self.device { $0.offersDeviceAuthorization = false }
         let service = device.launch()
         await service.start()
-        await #expect(throws: RegStateServiceError.registration(.deviceAuthorizationNotOffered)) {
+        await #expect(throws: RegStateServiceError.registration(.grantNotOffered(.deviceAuthorization))) {
             try await service.beginDeviceRegistration()
         }
         // Discovery is silent, but the app knows where the endpoint is.

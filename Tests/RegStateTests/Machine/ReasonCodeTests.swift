@@ -40,7 +40,7 @@ struct ReasonCodeTests {
             (.wrongCode, "wrong_code"), (.codeExpired, "code_expired"), (.codeReused, "code_reused"),
             (.codeSuperseded, "code_superseded"), (.tooManyAttempts, "too_many_attempts"),
             (.tooManyRefusedRedirects, "too_many_refused_redirects"), (.rateLimited(retryAfter: 3), "rate_limited"),
-            (.passwordlessNotOffered, "passwordless_not_offered"), (.invalidEmail, "invalid_email"),
+            (.grantNotOffered(.passwordless), "passwordless_not_offered"), (.invalidEmail, "invalid_email"),
             (.tooManyRegisteredDevices, "too_many_registered_devices"), (.maxSecurityTokens, "max_security_tokens"),
             (.backendFailed("x"), "backend_failed"), (.storage("x"), "storage"), (.unsupported("x"), "unsupported"),
             (.dpop(.notOffered), "dpop"),

@@ -34,7 +34,7 @@ extension RegistrationFailure {
         case .codeSuperseded: .codeSuperseded
         case .tooManyAttempts: .tooManyAttempts
         case .rateLimited(let seconds): .rateLimited(retryAfter: seconds)
-        case .passwordlessNotOffered: .passwordlessNotOffered
+        case .grantNotOffered(let grant): .grantNotOffered(grant)
         case .pushedAuthorizationRefused(let code, let description, let status):
             .pushedAuthorizationRefused(error: code ?? "HTTP \(status) without an error body", description: description)
         case .pushedAuthorizationUnavailable(let reason): .pushedAuthorizationUnavailable(reason)

@@ -1,0 +1,72 @@
+import Foundation
+
+/// The authorization code grant's requests at the provider (RFC 6749 §4.1 with PKCE, RFC 7636): the authorization
+/// request, the redirect's checks and the code exchange, for ``AuthorizationCodeGrant`` and ``StepUpGrant``.
+extension OIDCClient {
+    /// A new authorization request: fresh PKCE verifier, `state` and `nonce`, and the URL to open with the
+    /// parameters of `authorizationParameters`. When ``OIDCConfiguration/pushedAuthorization`` and discovery call for
+    /// PAR (RFC 9126) they are pushed instead, and the URL carries only `client_id` and `request_uri`, whose expiry
+    /// the request records.
+    /// - Throws: discovery errors, ``OIDCError/crypto(_:)``, ``OIDCError/pushedAuthorizationUnavailable(_:)``,
+    ///   ``OIDCError/pushedAuthorizationRefused(error:description:status:)``.
+    package func makeAuthorizationRequest(
+        dpopKey: DPoPKey? = nil, prompt: LoginPrompt? = nil, requirement: AuthenticationRequirement = .none
+    ) async throws(OIDCError) -> AuthorizationRequest {
+        let metadata = try await metadata()
+        let pushEndpoint = try configuration.pushedAuthorization.endpoint(in: metadata)
+        let state: String, nonce: String, verifier: String
+        do {
+            state = try PKCE.randomToken(crypto: crypto)
+            nonce = try PKCE.randomToken(crypto: crypto)
+            verifier = try PKCE.makeVerifier(crypto: crypto)
+        } catch {
+            throw .crypto(error)
+        }
+        let parameters = authorizationParameters(state: state, nonce: nonce, verifier: verifier, dpopKey: dpopKey,
+                                                 prompt: prompt, requirement: requirement, metadata: metadata)
+        let issuedAt = clock.now()
+        if let pushEndpoint {
+            let pushed = try await push(parameters, to: pushEndpoint, authorizationEndpoint: metadata.authorizationEndpoint,
+                                        dpopKey: dpopKey)
+            return AuthorizationRequest(url: pushed.url, state: state, nonce: nonce, codeVerifier: verifier,
+                                        redirectURI: configuration.redirectURI, issuedAt: issuedAt,
+                                        requestURIExpiresAt: pushed.expiresAt)
+        }
+        guard let url = Self.url(metadata.authorizationEndpoint, addingQuery: parameters) else {
+            throw .malformedResponse("the authorization endpoint is not a usable URL")
+        }
+        return AuthorizationRequest(url: url, state: state, nonce: nonce, codeVerifier: verifier,
+                                    redirectURI: configuration.redirectURI, issuedAt: issuedAt)
+    }
+
+    /// The authorization code from the redirect that ends `request`, after ``AuthorizationCallback``'s checks
+    /// (discovery is fetched when this client has not: an earlier process may have made the request).
+    /// - Throws: ``OIDCError/malformedCallback(_:)``, ``OIDCError/stateMismatch``,
+    ///   ``OIDCError/callbackIssuerMismatch``, ``OIDCError/authorizationError(error:description:)``.
+    package func authorizationCode(from callback: URL, for request: AuthorizationRequest) async throws(OIDCError)
+        -> String
+    {
+        let metadata = try await metadata()
+        return try AuthorizationCallback.code(
+            from: callback, expectedRedirect: request.redirectURI, expectedState: request.state,
+            issuer: configuration.issuerIdentifier, issuerRequired: metadata.requiresCallbackIssuer)
+    }
+
+    /// Exchanges an authorization code for tokens (RFC 6749 §4.1.3 with RFC 7636's `code_verifier`).
+    ///
+    /// Sends the very `redirect_uri` the request carried and its `code_verifier`; with `proofKey`, a DPoP proof
+    /// (RFC 9449 §5). The ID token is not yet validated: pass it to ``validateIDToken(_:expectedNonce:)``.
+    /// - Throws: ``OIDCError/oauth(error:description:status:)`` when the provider refuses (`invalid_grant` for a
+    ///   used, expired or stolen code), transport, server and malformed-response errors otherwise.
+    package func exchangeCode(_ code: String, for request: AuthorizationRequest, proofKey: DPoPKey? = nil)
+        async throws(OIDCError) -> TokenResponse
+    {
+        try await tokenRequest(proofKey: proofKey, [
+            ("grant_type", "authorization_code"),
+            ("code", code),
+            ("redirect_uri", request.redirectURI.absoluteString),
+            ("code_verifier", request.codeVerifier),
+            ("client_id", configuration.clientID),
+        ])
+    }
+}
