@@ -2,7 +2,7 @@ import Foundation
 
 /// Why registration or authentication failed: the typed reason of an **Error F**, one case per thing a user or
 /// developer would act on differently.
-public enum RegistrationFailure: Error, Sendable, Equatable, Codable {
+public enum RegistrationFailure: Error, Sendable, Equatable {
     /// The provider's discovery document could not be fetched or did not describe the configured issuer.
     case discoveryFailed(String)
     /// A network condition met on the way (``TransientIssue``: no connection, a dropped one, a timeout, a captive

@@ -5,7 +5,7 @@ import Foundation
 /// Credentials are bound to the issuer and client id they were issued for. A configuration with another issuer or
 /// client never reads, renews with, revokes or sends them: it starts in Registration Required **D** and the record is
 /// left as it is until a new registration or clear-state replaces it.
-package enum CredentialBindingMismatch: String, Sendable, Equatable, Codable, CaseIterable {
+package enum CredentialBindingMismatch: String, Sendable, Equatable, CaseIterable {
     /// The credentials were issued by another issuer.
     case issuer
     /// The credentials were issued by this issuer, but to another client id.

@@ -23,6 +23,29 @@ struct JournalFixtureTests {
         }
     }
 
+    @Test("older and damaged forms: a session without renewalPending, unknown members, nulls; two cases at once is damage")
+    func olderForms() throws {
+        let older = Data(#"{"snapshot":{"seq":4,"state":{"active":{"_0":{"activation":"C","connectivity":{"online":{}}}}}}}"#.utf8)
+        #expect(JournalSnapshot.decode(older) == JournalSnapshot(sequence: 4, state: .active(Session(activation: .renewed))))
+        let extra = Data(#"{"at":5,"event":{"renewalFailed":{"_0":{"noRefreshToken":{"x":1}},"stored":null,"y":2}},"seq":3,"z":[]}"#.utf8)
+        #expect(try JournalEntry.decode(extra) == JournalEntry(sequence: 3, recordedAt: Date(timeIntervalSince1970: 5),
+                                                                 event: .renewalFailed(.noRefreshToken, stored: nil)))
+        for damaged in [#"{"at":5,"event":{"launched":{"isNative":true},"logoutRequested":{}},"seq":3}"#,
+                        #"{"at":5,"event":{"launched":{}},"seq":3}"#, #"{"at":5,"event":{"loggedOut":true},"seq":3}"#,
+                        #"{"at":5,"event":{"registrationFailed":{"_0":{"rateLimited":{"retryAfter":"soon"}}}},"seq":3}"#,
+                        #"{"at":5,"event":{"futureEvent":{}},"seq":3}"#] {
+            #expect(throws: JournalError.self, "\(damaged)") { try JournalEntry.decode(Data(damaged.utf8)) }
+        }
+    }
+
+    @Test("the printed details show times as ISO 8601 to the second, as 4f7e27d printed them")
+    func detailsTimes() {
+        let failed = MachineEvent.registrationFailed(.signInTooOld(authenticatedAt: JournalSamples.dates[0])).redactedDetails
+        #expect(failed == ["signInTooOld": ["authenticatedAt": "2026-11-24T17:01:57Z"]])
+        let renewed = MachineEvent.renewalSucceeded(JournalSamples.refreshed).redactedDetails
+        #expect(renewed?["expiresAt"] == "2027-01-15T08:00:00Z" && renewed?["refreshExpiresAt"] == "9999-12-31T23:59:59Z")
+    }
+
     static let lines = #"""
 {"at":1795539717.7914052,"event":{"launched":{"isNative":true}},"seq":1}
 {"at":1800000000,"event":{"launched":{"isNative":false}},"seq":2}
