@@ -23,9 +23,9 @@ struct EmailMaskingCLITests {
         _ = try await device.run(["status"])
         let failure = MachineEvent.registrationFailed(.tokenRequestFailed(
             error: "invalid_grant", description: "no user \(address) here"))
-        let event = String(decoding: try JSONEncoder().encode(failure), as: UTF8.self)
         let journal = try FileJournal(url: device.store.appendingPathComponent("journal.log"))
-        try journal.append(Data(#"{"at":1800000000,"event":\#(event),"seq":99}"#.utf8))
+        try journal.append(try JournalEntry(sequence: 99, recordedAt: Date(timeIntervalSince1970: 1_800_000_000),
+                                            event: failure).encoded())
         let bare = address.trimmingCharacters(in: CharacterSet(charactersIn: "()"))
         for arguments in [["events"], ["events", "--json"]] {
             let events = try await device.run(arguments)

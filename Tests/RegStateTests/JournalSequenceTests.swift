@@ -23,7 +23,7 @@ struct JournalSequenceTests {
 
     @Test("an entry with seq near Int.max, at 2^53, or beyond Int does not decode", arguments: outOfRange)
     func decodeRefusesOutOfRange(_ seq: String) {
-        #expect(throws: DecodingError.self) { try JournalEntry.decode(Self.line(seq: seq)) }
+        #expect(throws: JournalError.self) { try JournalEntry.decode(Self.line(seq: seq)) }
     }
 
     @Test("the largest sequence and an ordinary one decode")

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a DPoP operation (RFC 9449) failed. No case ever carries a token, a proof or key material.
-public enum DPoPError: Error, Sendable, Equatable, Codable {
+public enum DPoPError: Error, Sendable, Equatable {
     /// The stored DPoP key record exists but cannot be used (torn, not JSON, a member missing); `reason` says what.
     /// The session it binds cannot be renewed: a new registration makes a new key.
     case keyRecordUnreadable(reason: String)

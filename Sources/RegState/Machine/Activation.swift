@@ -1,5 +1,5 @@
 /// How a session became active: the letter a UI, a log or the CLI shows ("Active B").
-public enum Activation: String, Sendable, Equatable, Codable, CaseIterable {
+public enum Activation: String, Sendable, Equatable, CaseIterable {
     /// **A**: the platform is not native, so the agreed non-native token was installed.
     case nonNative = "A"
     /// **B**: the session was restored from the store without a renewal: its access token is still valid or, after a

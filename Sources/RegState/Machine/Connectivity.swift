@@ -2,7 +2,7 @@
 ///
 /// An offline session is still a session: tokens, profile and data stay available, and the next
 /// successful renewal brings it back online.
-public enum Connectivity: Sendable, Equatable, Codable {
+public enum Connectivity: Sendable, Equatable {
     /// The last exchange with the provider succeeded.
     case online
     /// The last renewal failed for a transient reason; data is preserved.
@@ -17,7 +17,7 @@ public enum Connectivity: Sendable, Equatable, Codable {
 
 /// Why a renewal failed without the provider refusing it: the two reasons the token-lifecycle rules give
 /// `notifyTokenRenewalTransientIssue`, so the host can tell its user what is going on.
-public enum TransientIssue: String, Sendable, Equatable, Codable, CaseIterable {
+public enum TransientIssue: String, Sendable, Equatable, CaseIterable {
     /// No network, a refused connection or a timeout.
     case noInternet
     /// The provider answered, but not with a usable answer (5xx, a malformed response, an unexpected error code).

@@ -5,11 +5,7 @@ extension MachineEvent {
     /// `nil` when the event carries none. Events hold no token material by construction, so this is the whole
     /// redaction a journal needs before it is shown or shipped.
     package var redactedDetails: JSONValue? {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        guard let data = try? encoder.encode(self), case .object(let wrapper)? = try? JSONValue.parse(data),
-              let payload = wrapper.values.first
-        else { return nil }
+        guard case .object(let wrapper) = json, let payload = wrapper.values.first else { return nil }
         let details = Self.redact(Self.unwrap(payload))
         if case .object(let fields) = details, fields.isEmpty { return nil }
         return details
@@ -59,13 +55,17 @@ extension MachineEvent {
         switch value {
         case .string(let text): .string(maskEmails(in: text))
         case .array(let items): .array(items.map(redact))
-        case .object(let fields): .object(fields.mapValues(redact))
+        case .object(let fields):
+            // A time (`expiresAt`, `authenticatedAt`, ...) is shown as ISO 8601, to the second.
+            .object(Dictionary(uniqueKeysWithValues: fields.map { key, value in
+                (key, (key.hasSuffix("At") ? value.dateValue.map { .string(RecordedTime.text($0)) } : nil) ?? redact(value))
+            }))
         case .null, .bool, .number: value
         }
     }
 
-    /// Replaces single-member `_0` objects (Codable's unlabeled associated values) with their content, and names an
-    /// unlabeled value beside labeled ones (`renewalFailed`'s failure) `value`: no `_0` is ever shown.
+    /// Replaces single-member `_0` objects (an enum case's unlabelled value, ``RecordValue``) with their content, and
+    /// names an unlabeled value beside labeled ones (`renewalFailed`'s failure) `value`: no `_0` is ever shown.
     private static func unwrap(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(var fields):

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Events carry no token material (tokens live only in the secure store), so the journal can be shown and shipped
 /// with a bug report. Time enters through the events' dates, never through the transition function.
-package enum MachineEvent: Sendable, Equatable, Codable {
+package enum MachineEvent: Sendable, Equatable {
     /// The service started; `isNative` is what ``PlatformService`` reported.
     case launched(isNative: Bool)
     /// The agreed token for non-native platforms was installed.
@@ -97,7 +97,7 @@ package enum MachineEvent: Sendable, Equatable, Codable {
 }
 
 /// What the token service found in the secure store at launch.
-package enum StoredTokenStatus: Sendable, Equatable, Codable {
+package enum StoredTokenStatus: Sendable, Equatable {
     /// No confirmed credentials.
     case nothing
     /// Credentials exist but are damaged (not a credentials record); they were set aside, nothing else was touched.
@@ -114,7 +114,7 @@ package enum StoredTokenStatus: Sendable, Equatable, Codable {
 }
 
 /// Why a renewal of an active session was requested.
-package enum RenewalTrigger: String, Sendable, Equatable, Codable {
+package enum RenewalTrigger: String, Sendable, Equatable {
     /// The access token expired (or is within its grace period) when the host asked for it.
     case expired
     /// The backend answered 401 to an authenticated request.

@@ -2,7 +2,7 @@ import Foundation
 
 /// The user's profile, decoded from the validated ID token: what the confirmation page (state **G**) shows and what
 /// the backend registers.
-public struct Profile: Sendable, Equatable, Codable {
+public struct Profile: Sendable, Equatable {
     /// The provider's stable subject identifier (`sub`).
     public var subject: String
     /// The issuer that vouches for the subject (`iss`).

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A lettered error: **E** (renewal failed) or **F** (registration/authentication failed).
-public enum RegStateError: Error, Sendable, Equatable, Codable {
+public enum RegStateError: Error, Sendable, Equatable {
     /// **E**: renewing the session failed.
     case renewal(RenewalFailure)
     /// **F**: registration or authentication failed.

@@ -1,5 +1,5 @@
 /// How the user proved their email address (the registration design's `registration_type`).
-public enum RegistrationType: String, Sendable, Equatable, Codable, CaseIterable {
+public enum RegistrationType: String, Sendable, Equatable, CaseIterable {
     /// A social account at the identity provider, through the authorization code flow.
     case social = "SOCIAL"
     /// A one-time code sent to the email address.
@@ -9,7 +9,7 @@ public enum RegistrationType: String, Sendable, Equatable, Codable, CaseIterable
 }
 
 /// The registration method the user chose on the registration page (state **D**).
-public enum RegistrationMethod: Sendable, Equatable, Codable {
+public enum RegistrationMethod: Sendable, Equatable {
     /// Social login in the system browser.
     case social
     /// A one-time code sent to `email`.

@@ -3,7 +3,7 @@ import Foundation
 /// Why renewing the access token failed: the typed reason of an **Error E**.
 ///
 /// Transient failures keep the session and its data (it goes offline); final ones end it (the lifecycle design's precedence rules).
-public enum RenewalFailure: Error, Sendable, Equatable, Codable {
+public enum RenewalFailure: Error, Sendable, Equatable {
     /// No answer or no usable answer from the provider; the session stays active and offline.
     case transient(TransientIssue)
     /// The provider explicitly refused to renew (`invalid_grant`): the refresh token is dead, storage is cleared.

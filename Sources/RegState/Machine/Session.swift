@@ -4,7 +4,7 @@ import Foundation
 ///
 /// It carries no token: tokens stay in the secure store and are handed out by
 /// ``RegStateService/validAccessToken()``.
-public struct Session: Sendable, Equatable, Codable {
+public struct Session: Sendable, Equatable {
     /// How the session became active (A, B, C or H).
     public var activation: Activation
     /// Online, or offline after a transient renewal failure.
@@ -30,21 +30,6 @@ public struct Session: Sendable, Equatable, Codable {
         self.expiresAt = expiresAt
         self.profile = profile
     }
-
-    private enum CodingKeys: String, CodingKey {
-        case activation, connectivity, registrationType, expiresAt, profile, renewalPending
-    }
-
-    /// Decodes a session; `renewalPending` is absent in journals and snapshots written before it existed.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        activation = try container.decode(Activation.self, forKey: .activation)
-        connectivity = try container.decode(Connectivity.self, forKey: .connectivity)
-        registrationType = try container.decodeIfPresent(RegistrationType.self, forKey: .registrationType)
-        expiresAt = try container.decodeIfPresent(Date.self, forKey: .expiresAt)
-        profile = try container.decodeIfPresent(Profile.self, forKey: .profile)
-        renewalPending = try container.decodeIfPresent(Bool.self, forKey: .renewalPending) ?? false
-    }
 }
 
 extension Session {
@@ -53,7 +38,7 @@ extension Session {
 }
 
 /// What the token service knows about stored credentials, without the tokens: the non-secret facts events carry.
-package struct StoredSession: Sendable, Equatable, Codable {
+package struct StoredSession: Sendable, Equatable {
     /// How the user registered.
     package var registrationType: RegistrationType
     /// When the access token expires.
@@ -64,8 +49,6 @@ package struct StoredSession: Sendable, Equatable, Codable {
     package var profile: Profile
 
     /// Creates a summary.
-    ///
-    /// Journals written before 2026-11 also carry `hasRefreshToken`, which nothing read; decoding ignores it.
     package init(registrationType: RegistrationType, expiresAt: Date, refreshExpiresAt: Date? = nil, profile: Profile) {
         self.registrationType = registrationType
         self.expiresAt = expiresAt

@@ -2,7 +2,7 @@ import Foundation
 
 /// Why stored credentials were not used: they belong to another provider or client than the one configured, which
 /// never reads, renews with, revokes or sends them (it starts in **D**; the record is left as it is).
-package enum CredentialBindingMismatch: String, Sendable, Equatable, Codable, CaseIterable {
+package enum CredentialBindingMismatch: String, Sendable, Equatable, CaseIterable {
     /// The credentials were issued by another issuer.
     case issuer
     /// The credentials were issued by this issuer, but to another client id.

@@ -2,19 +2,11 @@ import Foundation
 import Testing
 @testable import RegState
 
-/// What a launch reads and writes without `Codable` (issue 19, `regstate status` as a whole process): the journal
-/// lines of the launch's two events, the credentials record, and the numbers of journal lines. Each direct reading
-/// or writing must agree exactly with the `Codable` form it stands in for.
+/// What a launch reads and writes without `Codable` (issue 19, `regstate status` as a whole process): the credentials
+/// record and the numbers of journal lines (the journal's lines: ``JournalFixtureTests``). Each must agree exactly with
+/// the `Codable` form earlier versions wrote.
 @Suite("Launch reads and writes without Codable")
 struct LaunchCodecTests {
-    /// The encoder the journal used before (and still uses for every other event).
-    private static func codableLine(_ entry: JournalEntry) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .secondsSince1970
-        return String(decoding: try encoder.encode(entry), as: UTF8.self)
-    }
-
     private static let awkward = "A \"quoted\" \\ back/slash\n\t\r\u{08}\u{0C}\u{01}\u{1F}\u{7F} é 😀 \u{2028}"
 
     private static let profiles = [
@@ -28,130 +20,6 @@ struct LaunchCodecTests {
                                 Date(timeIntervalSince1970: 0.1),
                                 // The latest a record may hold (``RecordedTime``), less the refresh lifetime added below.
                                 Date(timeIntervalSince1970: RecordedTime.latest - 86_400.5)]
-
-    private static var events: [MachineEvent] {
-        var events: [MachineEvent] = [.launched(isNative: true), .launched(isNative: false),
-                                      .storedTokensInspected(.nothing),
-                                      .storedTokensInspected(.corrupt(reason: awkward)),
-                                      .storedTokensInspected(.unreadable(reason: "I/O error")),
-                                      .storedTokensInspected(.boundElsewhere(.issuer))]
-        for profile in profiles {
-            for date in dates {
-                for refresh in [nil, date.addingTimeInterval(86_400.5)] {
-                    for type in RegistrationType.allCases {
-                        let session = StoredSession(registrationType: type, expiresAt: date, refreshExpiresAt: refresh,
-                                                    profile: profile)
-                        events += [.storedTokensInspected(.valid(session)), .storedTokensInspected(.expired(session))]
-                    }
-                }
-            }
-        }
-        return events
-    }
-
-    @Test("the launch's journal lines are written byte for byte as JSONEncoder writes them, and read back equal")
-    func launchLinesMatchTheEncoder() throws {
-        for (index, event) in Self.events.enumerated() {
-            let entry = JournalEntry(sequence: index + 1, recordedAt: Self.dates[index % Self.dates.count], event: event)
-            let direct = try #require(JournalLineWriter.line(for: entry), "\(event.name) is written directly")
-            #expect(String(decoding: direct, as: UTF8.self) == (try Self.codableLine(entry)))
-            #expect(try JournalEntry.decode(direct) == entry)
-            #expect(try entry.encoded() == direct)
-        }
-    }
-
-    @Test("the launch's journal lines are read directly exactly as JSONDecoder reads them")
-    func launchLinesMatchTheDecoder() throws {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        for (index, event) in Self.events.enumerated() {
-            let entry = JournalEntry(sequence: index + 1, recordedAt: Self.dates[index % Self.dates.count], event: event)
-            let line = Data(try Self.codableLine(entry).utf8)
-            #expect(JournalLineReader.entry(line) == entry)
-            #expect(try decoder.decode(JournalEntry.self, from: line) == entry)
-        }
-        let other = Data(#"{"at":5,"event":{"logoutRequested":{}},"seq":3}"#.utf8)
-        #expect(JournalLineReader.entry(other) == nil, "other events are left to the decoder")
-        #expect(try JournalEntry.decode(other).event == .logoutRequested)
-        let twoCases = Data(#"{"at":5,"event":{"launched":{"isNative":true},"logoutRequested":{}},"seq":3}"#.utf8)
-        #expect(JournalLineReader.entry(twoCases) == nil)
-        #expect(throws: (any Error).self) { try JournalEntry.decode(twoCases) }
-    }
-
-    private struct SnapshotLine: Codable { var snapshot: JournalSnapshot }
-
-    @Test("snapshots of unsettled, registration-required and active states are written and read as Codable does")
-    func snapshotsMatchCodable() throws {
-        var states: [RegState] = [.unsettled, .registrationRequired]
-        for profile in Self.profiles {
-            for connectivity in [Connectivity.online, .offline(.noInternet), .offline(.ssoUnspecifiedIssue)] {
-                var session = Session(activation: .stored, connectivity: connectivity, registrationType: .passwordless,
-                                      expiresAt: Self.dates[0], profile: profile)
-                states.append(.active(session))
-                session.renewalPending = true
-                states.append(.active(session))
-            }
-        }
-        states.append(.active(Session(activation: .nonNative)))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .secondsSince1970
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        for (index, state) in states.enumerated() {
-            let snapshot = JournalSnapshot(sequence: index * 1_000, state: state)
-            let direct = try #require(JournalLineWriter.snapshotLine(snapshot))
-            let codable = try encoder.encode(SnapshotLine(snapshot: snapshot))
-            #expect(String(decoding: direct, as: UTF8.self) == String(decoding: codable, as: UTF8.self))
-            #expect(JournalLineReader.snapshot(direct) == snapshot)
-            #expect(try decoder.decode(SnapshotLine.self, from: direct).snapshot == snapshot)
-        }
-        let older = Data(#"{"snapshot":{"seq":4,"state":{"active":{"_0":{"activation":"C","connectivity":{"online":{}}}}}}}"#.utf8)
-        #expect(JournalLineReader.snapshot(older) == (try decoder.decode(SnapshotLine.self, from: older).snapshot),
-                "a session written before renewalPending existed reads as not pending")
-        let failed = JournalSnapshot(sequence: 1, state: .failed(.renewal(.credentialsExhausted)))
-        #expect(JournalLineWriter.snapshotLine(failed) == nil, "other states go through the encoder")
-        #expect(JournalSnapshot.decode(try failed.encoded()) == failed)
-    }
-
-    /// The other events written directly: without a payload, with a renewal trigger, or with only a session.
-    private static var commonEvents: [MachineEvent] {
-        var events: [MachineEvent] = [.nonNativeTokenInstalled, .authorizationIssued, .credentialsSubmitted,
-                                      .confirmationRequested, .retryRequested, .logoutRequested, .loggedOut, .forcedLogout,
-                                      .clearStateRequested, .credentialsCleared, .hostTokenSubmitted,
-                                      .securityTokenRenewed, .pendingLoginResumed]
-        events += [RenewalTrigger.expired, .backendUnauthorized, .securityTokenExpired, .host].map { .renewalRequested($0) }
-        for profile in profiles {
-            for date in dates {
-                for refresh in [nil, date.addingTimeInterval(86_400.5)] {
-                    for type in RegistrationType.allCases {
-                        let session = StoredSession(registrationType: type, expiresAt: date, refreshExpiresAt: refresh,
-                                                    profile: profile)
-                        events += [.renewalSucceeded(session), .authenticated(session), .registrationConfirmed(session),
-                                   .hostTokenAccepted(session)]
-                    }
-                }
-            }
-        }
-        return events
-    }
-
-    @Test("renewals, sign-ins and logouts are journaled byte for byte as JSONEncoder writes them, and read back equal")
-    func commonLinesMatchTheEncoder() throws {
-        for (index, event) in Self.commonEvents.enumerated() {
-            let entry = JournalEntry(sequence: index + 1, recordedAt: Self.dates[index % Self.dates.count], event: event)
-            let direct = try #require(JournalLineWriter.line(for: entry), "\(event.name) is written directly")
-            #expect(String(decoding: direct, as: UTF8.self) == (try Self.codableLine(entry)))
-            #expect(try JournalEntry.decode(direct) == entry)
-        }
-    }
-
-    @Test("other events still go through the encoder")
-    func otherEventsUseTheEncoder() throws {
-        let entry = JournalEntry(sequence: 1, recordedAt: Date(timeIntervalSince1970: 5), event: .logoutRefused(.noInternet))
-        #expect(JournalLineWriter.line(for: entry) == nil)
-        #expect(String(decoding: try entry.encoded(), as: UTF8.self) == (try Self.codableLine(entry)))
-    }
 
     private static func encoded(_ credentials: StoredCredentials) throws -> Data {
         credentials.encoded

@@ -30,7 +30,7 @@ struct TruthfulStateTests {
         #expect(!renewed.renewalPending)
         // A session of the previous format (no renewalPending) still decodes, as false.
         let old = Data(#"{"activation":"B","connectivity":{"online":{}},"registrationType":"SOCIAL"}"#.utf8)
-        #expect(try JSONDecoder().decode(Session.self, from: old).renewalPending == false)
+        #expect(try Session(json: JSONValue.parse(old)).renewalPending == false)
     }
 
     @Test("after an unreadable store at launch, validAccessToken reads it again and hands out the token (B), no start() needed")

@@ -6,9 +6,9 @@ import Testing
 /// have always said, so a change to one (a renamed case, a new spelling) cannot go unnoticed.
 @Suite("Case names and reason codes")
 struct ReasonCodeTests {
-    /// The one member name `value`'s synthesized `Codable` form has: the case name the journal writes.
-    static func journalKey(_ value: some Encodable) throws -> String? {
-        let object = try JSONValue.parse(JSONEncoder().encode(value)).objectValue
+    /// The one member name `value`'s journal form has: the case name the journal writes.
+    static func journalKey(_ value: some RecordValue) throws -> String? {
+        let object = value.json.objectValue
         return object?.count == 1 ? object?.keys.first : nil
     }
 

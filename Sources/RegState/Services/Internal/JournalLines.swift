@@ -3,8 +3,8 @@ import Foundation
 /// What the engine reads from a journal's lines: its snapshot (the first line, if it is one), the entries after it,
 /// the largest sequence number anywhere, and how many lines follow the snapshot.
 ///
-/// Appending and launching need only the numbers, read by the strict byte-level JSON reader, not `Codable`: entries
-/// are decoded only for replay and compaction, so a short process (`regstate status`) never decodes the history.
+/// Appending and launching need only the numbers: entries are decoded only for replay and compaction, so a short
+/// process (`regstate status`) never decodes the history.
 struct JournalLines {
     /// The snapshot the journal starts with, when it does (decoded only with `decodingEntries`).
     private(set) var snapshot: JournalSnapshot?
@@ -72,17 +72,8 @@ struct JournalLines {
     /// The whole number (below 2^53) at `seq` of the line's top-level object (or of its member `wrapper`), read
     /// without decoding the event or state beside it.
     static func number(in line: Data, under wrapper: String? = nil) -> Int? {
-        let parsed = line.withUnsafeBytes { raw in
-            JSONValue.parse(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
-        }
-        guard case .success(.object(var object)) = parsed else { return nil }
-        if let wrapper {
-            guard case .object(let inner)? = object[wrapper] else { return nil }
-            object = inner
-        }
-        return object["seq"]?.intValue
+        var fields = try? JSONFields(parsing: line)
+        if let wrapper { fields = try? fields?.value(wrapper) }
+        return try? fields?.value("seq")
     }
-
-    /// Deeper than any event or state the engine writes; the reader refuses deeper input rather than recursing on.
-    private static let maximumDepth = 64
 }

@@ -7,37 +7,30 @@ import Foundation
 /// (session summary, profile), never a token. It is written with ``EventJournal/replaceAll(with:)``, which is atomic:
 /// a crash leaves the old journal or the new one, never a torn mix. Journals written before snapshots existed have no
 /// such line and replay from ``RegState/unsettled`` as before.
-struct JournalSnapshot: Codable, Equatable {
+struct JournalSnapshot: Equatable {
     /// The sequence number of the last entry folded in.
     var sequence: Int
     /// The fold of every entry up to ``sequence``.
     var state: RegState
 
-    enum CodingKeys: String, CodingKey {
-        case sequence = "seq"
-        case state
-    }
-
-    private struct Line: Codable {
-        var snapshot: JournalSnapshot
-    }
-
     /// The journal line.
     func encoded() throws(JournalError) -> Data {
-        if let line = JournalLineWriter.snapshotLine(self) { return line }
-        guard let line = try? RecordedTime.encoder().encode(Line(snapshot: self)) else {
+        var line = JSONText()
+        guard line.value(.members(["snapshot": JSONValue.members(["seq": sequence, "state": state])])) else {
             throw .writeFailed("a snapshot cannot be encoded")
         }
-        return line
+        return line.data
     }
 
     /// The snapshot `line` holds, or `nil` when it is an ordinary entry (or not a snapshot at all, or one with a
     /// number out of range: a `seq` outside `0...JournalEntry.maximumSequence`, a time outside ``RecordedTime``).
     static func decode(_ line: Data) -> JournalSnapshot? {
         // Cheap test first: every entry line starts with another key.
-        guard line.starts(with: Data(#"{"snapshot":"#.utf8)) else { return nil }
-        let snapshot = JournalLineReader.snapshot(line) ?? (try? RecordedTime.decoder().decode(Line.self, from: line).snapshot)
-        guard let snapshot, (0...JournalEntry.maximumSequence).contains(snapshot.sequence) else { return nil }
+        guard line.starts(with: Data(#"{"snapshot":"#.utf8)),
+              let fields = try? JSONFields(parsing: line).value("snapshot") as JSONFields,
+              let snapshot = try? JournalSnapshot(sequence: fields.value("seq"), state: fields.value("state")),
+              (0...JournalEntry.maximumSequence).contains(snapshot.sequence)
+        else { return nil }
         return snapshot
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
 extension RecordedTime {
-    /// The encoder of every record and journal line RegState writes through `Codable`: keys sorted, slashes as they
-    /// are, dates as seconds since 1970 (what ``decoder()`` reads back).
+    /// The encoder of the records RegState writes through `Codable` (a grant's pending record; the journal and the
+    /// credentials record have their own form, ``RecordValue``): keys sorted, slashes as they are, dates as seconds
+    /// since 1970 (what ``decoder()`` reads back).
     package static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -36,17 +36,14 @@ package struct RejectionHold: Sendable, Equatable {
 
     /// Whether a rejection at `now` is still held (not answered with a renewal), the hold ``clamped(at:)``.
     package func holds(at now: Date) -> Bool { now < clamped(at: now).until }
+}
 
-    /// Reads the hold stored under `key` (`{"until": seconds, "backoff": seconds}`); a damaged one marks the record
-    /// damaged, as every other member does.
-    static func read(_ fields: inout JSONFields, _ key: String) -> RejectionHold? {
-        guard var inner = fields.nested(key) else { return nil }
-        guard let until = inner.date("until"), case .number(let seconds)? = inner.object["backoff"],
-              let backoff = RecordedTime.lifetime(seconds), !inner.mismatch
-        else {
-            fields.mismatch = true
-            return nil
-        }
-        return RejectionHold(until: until, backoff: backoff)
+/// `{"backoff": seconds, "until": seconds}` in the credentials record.
+extension RejectionHold: RecordValue {
+    var json: JSONValue { .members(["backoff": backoff, "until": until]) }
+
+    init(json: JSONValue) throws(JSONFields.Damaged) {
+        let fields = try JSONFields(json: json)
+        self.init(until: try fields.value("until"), backoff: try RecordedTime.lifetime(fields.value("backoff")).orDamaged())
     }
 }

@@ -60,32 +60,16 @@ package struct StoredCredentials: Sendable, Equatable, CustomStringConvertible {
     /// left out): the bytes every version wrote, read by ``read(_:)``.
     var encoded: Data {
         var out = JSONText(escapesSlashes: true)
-        var first = true
-        func member(_ name: String, _ write: (inout JSONText) -> Void) {
-            out.key(name, first: &first)
-            write(&out)
-        }
-        func hold(_ name: String, _ hold: RejectionHold?) {
-            if let hold { member(name) { $0.raw("{\"backoff\":"); $0.number(hold.backoff); $0.raw(",\"until\":")
-                $0.number(hold.until.timeIntervalSince1970); $0.raw("}") } }
-        }
-        func string(_ name: String, _ value: String?) { if let value { member(name) { $0.string(value) } } }
-        func date(_ name: String, _ value: Date?) { if let value { member(name) { $0.number(value.timeIntervalSince1970) } } }
-        out.raw("{")
-        string("access_token", accessToken); hold("access_token_backoff", accessTokenBackoff)
-        string("access_token_backoff_issue", accessTokenBackoffIssue?.rawValue)
-        hold("access_token_hold", accessTokenHold)
-        string("client_id", clientID); string("dpop_jkt", dpopThumbprint); date("expires_at", expiresAt)
-        string("id_token", idToken); date("issued_at", issuedAt); string("issuer", issuer)
-        if let profile { member("profile") { $0.profile(profile) } }
-        date("refresh_expires_at", refreshExpiresAt); string("refresh_token", refreshToken)
-        string("registration_type", registrationType?.rawValue); date("renewal_started_at", renewalStartedAt)
-        string("security_token", securityToken); hold("security_token_backoff", securityTokenBackoff)
-        string("security_token_backoff_issue", securityTokenBackoffIssue?.rawValue)
-        date("security_token_expires_at", securityTokenExpiresAt); hold("security_token_hold", securityTokenHold)
-        string("session_id", sessionID); string("stage", stage.rawValue)
-        string("token_type", tokenType)
-        out.raw("}")
+        _ = out.value(.members([
+            "access_token": accessToken, "access_token_backoff": accessTokenBackoff,
+            "access_token_backoff_issue": accessTokenBackoffIssue, "access_token_hold": accessTokenHold,
+            "client_id": clientID, "dpop_jkt": dpopThumbprint, "expires_at": expiresAt, "id_token": idToken,
+            "issued_at": issuedAt, "issuer": issuer, "profile": profile, "refresh_expires_at": refreshExpiresAt,
+            "refresh_token": refreshToken, "registration_type": registrationType, "renewal_started_at": renewalStartedAt,
+            "security_token": securityToken, "security_token_backoff": securityTokenBackoff,
+            "security_token_backoff_issue": securityTokenBackoffIssue, "security_token_expires_at": securityTokenExpiresAt,
+            "security_token_hold": securityTokenHold, "session_id": sessionID, "stage": stage, "token_type": tokenType,
+        ]))
         return out.data
     }
 
