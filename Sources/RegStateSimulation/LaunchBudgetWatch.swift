@@ -56,9 +56,14 @@ final class LaunchBudgetWatch: @unchecked Sendable {
         }
     }
 
-    /// Holds the answer of `process` for `seconds` of virtual time, then checks the launch-budget invariant.
-    func hold(_ seconds: TimeInterval, process: Int, label: String) async {
-        lock.withLock { stalled[process, default: 0] += 1 }
+    /// Holds the answer of `process` for `seconds` of virtual time, then checks the launch-budget invariant. Answers
+    /// whether the answer held is its launch's renewal (the process was launching when it was held), the one answer
+    /// ``answered(_:accessToken:)`` must be told of.
+    func hold(_ seconds: TimeInterval, process: Int, label: String) async -> Bool {
+        let duringLaunch = lock.withLock { () -> Bool in
+            stalled[process, default: 0] += 1
+            return launchingSince[process] != nil
+        }
         ledger.note("net   \(label) stalls \(Int(seconds)) s (after the provider acted)")
         await clock.sleep(for: seconds)
         let since = lock.withLock { () -> Date? in
@@ -69,16 +74,28 @@ final class LaunchBudgetWatch: @unchecked Sendable {
             ledger.violation("launch-budget", "p\(process)'s launch was still waiting \(Int(clock.now().timeIntervalSince(since))) s "
                              + "after it began, when its stalled renewal answered (budget \(Int(Self.budget)) s)")
         }
+        return duringLaunch
     }
 
-    /// A grant's answer reached `process` alive, with new tokens (`accessToken` among them). Only the first answer
-    /// after the launch settled is the stalled one (it holds the store's lock until it lands); a later grant in the
-    /// same step (a rejection's renewal) must not take its place.
-    func delivered(to process: Int, accessToken: String?) {
+    /// The stalled answer to the launch renewal of `process` came back (``hold(_:process:label:)`` said so):
+    /// `accessToken` is the new access token when the answer brought tokens to the process alive, `nil` when it did
+    /// not (a refusal, an answer lost, a dead process, an ID token the engine must refuse). Only that answer is the
+    /// late one: an answer without tokens ends the watch on the launch, so that a later grant of the same process
+    /// (a rejection's renewal, after a clear-state and a new registration: seed 10800003648) never takes its place.
+    func answered(_ process: Int, accessToken: String?) {
         lock.withLock {
-            if settledWithout[process] != nil, lateDelivered[process] == nil, let accessToken {
-                lateDelivered[process] = accessToken
-            }
+            guard settledWithout[process] != nil else { return }
+            if let accessToken { lateDelivered[process] = accessToken } else { settledWithout[process] = nil }
+        }
+    }
+
+    /// A clear-state began in `incarnation`: it ends the session a late answer would renew, and it empties the
+    /// journal and restarts its numbering, so the sequence the launch settled at orders nothing any more (the check
+    /// cannot see that clear-state in the journal, as it sees a logout). Its launch's late answer is not checked.
+    func cleared(_ incarnation: Int) {
+        lock.withLock {
+            settledWithout[incarnation] = nil
+            lateDelivered[incarnation] = nil
         }
     }
 

@@ -158,7 +158,10 @@ public final class SimulatedNetwork: @unchecked Sendable {
         clock.advance(by: latency)
         let response = try await base.send(request)
         let watch = launchBudgetWatch
-        if let watch, let seconds = watch.stall(for: isGrant) { await watch.hold(seconds, process: process, label: label) }
+        var launchAnswer = false
+        if let watch, let seconds = watch.stall(for: isGrant) {
+            launchAnswer = await watch.hold(seconds, process: process, label: label)
+        }
         ledger.delivered(by: process)
         dpop.answered(request, response, label: label, clockMoved: abs(clock.now().timeIntervalSince(leftAt)) > 30)
         let delivered = isAlive() && fault != .answerLost && fault != .malformedAnswer
@@ -178,10 +181,9 @@ public final class SimulatedNetwork: @unchecked Sendable {
         if delivered, response.status == 401, request.method == .post, request.url.path.hasSuffix("/v1/security-token") {
             ledger.forcedRenewal(by: process)
         }
-        if isGrant, response.status == 200, delivered, !refreshedIDTokensDefective {
-            ledger.grantDelivered(at: clock.now())
-            watch?.delivered(to: process, accessToken: Self.jsonString("access_token", in: response.body))
-        }
+        let brought = isGrant && response.status == 200 && delivered && !refreshedIDTokensDefective
+        if brought { ledger.grantDelivered(at: clock.now()) }
+        if launchAnswer { watch?.answered(process, accessToken: brought ? Self.jsonString("access_token", in: response.body) : nil) }
         var rotation = ""
         if isGrant, response.status == 200, let old = refreshToken, let new = Self.jsonString("refresh_token", in: response.body) {
             if new != old { ledger.rotated(old, into: new, delivered: delivered) }

@@ -168,6 +168,7 @@ extension SimulationRun {
             }
         case .clearState(let index):
             ledger.note("act   clear-state on slot \(index)")
+            budgetWatch?.cleared(slots[index].incarnation)
             spawn("clearState", slot: index) { service in
                 let removed = await service.clearState()
                 // Records the store could not remove (its lock stayed taken) are reported, and not a completed wipe.

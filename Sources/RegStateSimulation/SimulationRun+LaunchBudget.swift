@@ -10,7 +10,9 @@ extension SimulationRun {
     /// - `late-renewal-kept`: none (the session stays offline on the tokens it had, and its new ones go unused);
     /// - `late-renewal-once`: more than one (the same answer applied twice).
     /// An answer the engine did not store (its ID token failed a check, the process went offline for the JWKS) or
-    /// stored and then replaced is not checked, nor a session a logout, forced logout or clear-state ended meanwhile.
+    /// stored and then replaced is not checked, nor a session a logout, forced logout or clear-state ended meanwhile
+    /// (a clear-state empties the journal, so ``LaunchBudgetWatch/cleared(_:)`` drops the launch as it begins). Only
+    /// the stalled answer itself is the late one (``LaunchBudgetWatch/answered(_:accessToken:)``).
     func checkLateRenewals() async {
         guard let watch = budgetWatch else { return }
         for (incarnation, settledAt, accessToken) in watch.takeLateDeliveries() {

@@ -43,6 +43,23 @@ struct LaunchBudgetWorldTests {
         #expect(outcome.lines.contains { $0.contains("clearState -> credentials remain (The store is in use by another process") })
     }
 
+    /// A seed the ten-minute campaign of every world found (the check's, 10800003648): a relaunch's launch renewal
+    /// stalled past the budget and the provider refused it (the session was revoked); the refusal carried no tokens,
+    /// so the watch kept waiting for a late answer, and after a clear-state and a new registration it took the
+    /// rejection renewal of the new session for the launch's late answer. The journal, emptied by the clear-state and
+    /// numbered from 1 again, showed nothing after the sequence the launch had settled at. The engine stored and
+    /// journaled that renewal; only the stalled answer itself is the late one now, and a clear-state ends the watch.
+    @Test("Given a late launch renewal refused and a new session renewed after a clear-state, when the life ends, then the new session's renewal is not taken for the late one")
+    func refusedLateRenewalThenANewSession() async throws {
+        let outcome = try await SimulationProcess.run(["--seed", "10800003648", "--steps", "40", "--processes", "2",
+                                                       "--world", "budget", "--trace"])
+        #expect(outcome.status == 0, "\(outcome.lines.filter { $0.contains("VIOLATION") }.joined(separator: "\n"))")
+        #expect(outcome.lines.contains { $0.contains("p3 launch settled while its renewal stalls") })
+        #expect(outcome.lines.contains { $0.contains("p3 POST idp.regstate.sim/oauth/token rt#577380 -> 400") })
+        #expect(outcome.lines.contains { $0.contains("p3 clearState -> removed") })
+        #expect(outcome.lines.contains { $0.contains("p3 tokenRejected -> new token") })
+    }
+
     @Test("Given a launch-budget seed that once found a defect, when it runs again, then every invariant holds",
           arguments: regressionSeeds)
     func regression(seed: UInt64) async throws {

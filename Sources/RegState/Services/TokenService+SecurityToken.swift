@@ -11,7 +11,7 @@ extension TokenService {
         throws(StoreError) -> StoredSession
     {
         // A host's renewed token keeps the session it renews; a first one begins a session.
-        let session = (try? readRecord())?.sessionID ?? UUID().uuidString
+        let session = (try? readRecord())?.sessionID ?? newSessionID()
         var credentials = StoredCredentials(
             stage: .confirmed, registrationType: .hostSSO, profile: profile, idToken: idToken, accessToken: "",
             refreshToken: nil, expiresAt: expiresAt, securityToken: securityToken, securityTokenExpiresAt: expiresAt,

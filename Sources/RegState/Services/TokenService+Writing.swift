@@ -22,7 +22,7 @@ extension TokenService {
             refreshExpiresAt: session.refreshExpiresAt, tokenType: tokens.tokenType)
         credentials.issuedAt = now
         credentials.dpopThumbprint = tokens.isDPoPBound ? dpopThumbprint : nil
-        credentials.sessionID = UUID().uuidString
+        credentials.sessionID = newSessionID()
         try save(bound(credentials))
         owned.session = credentials.sessionID
         owned.provisional = credentials.sessionID
@@ -86,6 +86,20 @@ extension TokenService {
         credentials.profile = refreshed
         try save(credentials)
         return true
+    }
+
+    /// A new session's identifier (``StoredCredentials/sessionID``): 16 bytes from the crypto seam, written as a
+    /// version-4 UUID. Not `UUID()`: the point a valid token is renewed ahead of its expiry is drawn from it
+    /// (``RenewalHoldPolicy/renewalLead(grace:sessionID:expiresAt:)``), so a simulated life whose call lands in that
+    /// window took one path or the other from run to run and its seed did not replay; the simulation's bytes are
+    /// seeded. A random UUID only when the seam has no bytes to give.
+    func newSessionID() -> String {
+        guard let data = try? crypto.randomBytes(count: 16), data.count == 16 else { return UUID().uuidString }
+        var b = [UInt8](data)
+        b[6] = b[6] & 0x0F | 0x40  // version 4
+        b[8] = b[8] & 0x3F | 0x80  // RFC 9562 variant
+        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+                           b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])).uuidString
     }
 
     /// Every record RegState writes in the secure store, for clear-state: the credentials (and a quarantined copy),
