@@ -139,6 +139,7 @@ extension SimulationRun {
             ledger.note("act   user logs out on slot \(index)")
             let (ledger, liveness, incarnation) = (ledger, liveness, slots[index].incarnation)
             let otherClient = isAnotherClient(index)
+            let ended = registrationsEnded
             spawn("logout", slot: index) { service in
                 let reached = ledger.deliveredCount(by: incarnation)
                 let (traced, removals) = (ledger.trace.count, ledger.credentialRemovalCount)
@@ -160,7 +161,7 @@ extension SimulationRun {
                         ledger.violation("logout-rules", "p\(incarnation)'s logout succeeded (\(result)) though nothing "
                                          + "reached a server")
                     }
-                    await self.loggedOutCompleted(by: service)
+                    await self.loggedOutCompleted(by: service, registrationsEndedBefore: ended)
                     return "\(result)"
                 } catch {
                     return "refused (\(error))"
@@ -169,11 +170,12 @@ extension SimulationRun {
         case .clearState(let index):
             ledger.note("act   clear-state on slot \(index)")
             budgetWatch?.cleared(slots[index].incarnation)
+            let ended = registrationsEnded
             spawn("clearState", slot: index) { service in
                 let removed = await service.clearState()
                 // Records the store could not remove (its lock stayed taken) are reported, and not a completed wipe.
                 if let remain = removed.credentialsRemain { return "credentials remain (\(remain.localizedDescription))" }
-                await self.loggedOutCompleted(by: service, removingEverything: true)
+                await self.loggedOutCompleted(by: service, removingEverything: true, registrationsEndedBefore: ended)
                 return "removed \(removed.removedKeys.count) key(s), backend: \(removed.installation.name)"
             }
         case .register(let index):
@@ -184,10 +186,11 @@ extension SimulationRun {
         case .forcedLogout(let index):
             _ = try? await simulator.forceLogout(email: email)
             ledger.note("act   backend forces logout; slot \(index) learns it")
+            let ended = registrationsEnded
             spawn("forcedLogout", slot: index) { service in
                 do {
                     try await service.handleForcedLogout()
-                    await self.loggedOutCompleted(by: service)
+                    await self.loggedOutCompleted(by: service, registrationsEndedBefore: ended)
                     return "logged out"
                 } catch {
                     return "refused (\(error))"

@@ -111,10 +111,11 @@ extension SimulationRun {
         ledger.hostDenied()
         hostAnswered(index)
         host?.loggedIn = false
+        let ended = registrationsEnded
         spawn("logout(ssoDenied)", slot: index) { service in
             do {
                 _ = try await service.logout(.ssoDenied)
-                await self.loggedOutCompleted(by: service)
+                await self.loggedOutCompleted(by: service, registrationsEndedBefore: ended)
                 return "logged out"
             } catch {
                 return "\(error)"
@@ -133,6 +134,7 @@ extension SimulationRun {
         let ledger = ledger
         let disk: any SimulatedStorage = disk
         let liveness = liveness
+        let ended = registrationsEnded
         spawn("logout(userRequested)", slot: index) { service in
             let reached = ledger.deliveredCount(by: incarnation)
             // A provisional record on disk is another process's registration, never this session.
@@ -155,7 +157,7 @@ extension SimulationRun {
                 if hadSession, !endedElsewhere, liveness.isAlive(incarnation), ledger.deliveredCount(by: incarnation) == reached {
                     ledger.violation("logout-rules", "p\(incarnation)'s user logout succeeded (\(result)) though nothing reached a server")
                 }
-                await self.loggedOutCompleted(by: service)
+                await self.loggedOutCompleted(by: service, registrationsEndedBefore: ended)
                 return "\(result)"
             } catch {
                 return "refused (\(error))"

@@ -7,8 +7,8 @@ import RegStateTesting
 /// the records of another process's abandoned registration only.
 extension SimulationRun {
     /// A logout, forced logout or clear-state returned: from now on no token may reach the disk until someone
-    /// registers again.
-    func loggedOutCompleted(by service: RegStateService, removingEverything: Bool = false) {
+    /// registers again. `ended` is ``registrationsEnded`` as the call began.
+    func loggedOutCompleted(by service: RegStateService, removingEverything: Bool = false, registrationsEndedBefore ended: Int) {
         // A process that ended meanwhile completed nothing on disk.
         guard let index = slots.firstIndex(where: { $0.service === service }),
               liveness.isAlive(slots[index].incarnation) else { return }
@@ -16,8 +16,9 @@ extension SimulationRun {
         // its client): its logout ends only what it holds, and the world client's record is not its to remove
         // (issuer-client-binding; seed 8280003082). Its clear-state wipes the store, as clear-state does.
         if isAnotherClient(index), !removingEverything { return }
-        // A registration running meanwhile (in another process) may store tokens again: that is not a comeback.
-        guard registrationsInFlight == 0 else { return }
+        // A registration running meanwhile (in another process) may store tokens again: that is not a comeback;
+        // nor is one that ended while this call ran (seed 11600001191: it stored its session after the removal).
+        guard registrationsInFlight == 0, registrationsEnded == ended else { return }
         loggedOut = true
         // A registration whose process died before confirming left its provisional tokens: a logout leaves another
         // process's registration alone, and the next launch removes them. clear-state removes them too.

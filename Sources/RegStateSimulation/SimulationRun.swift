@@ -64,7 +64,9 @@ public actor SimulationRun {
     /// The DPoP key on disk when ``abandonedProvisional`` was left: that registration's, not the ended session's.
     var abandonedDPoPKey: Data?
     /// Registrations started and not yet ended.
-    var registrationsInFlight = 0
+    var registrationsInFlight = 0 { didSet { if registrationsInFlight < oldValue { registrationsEnded += 1 } } }
+    /// Registrations ended so far (stored or not): one that ends while a logout runs may store a new session.
+    var registrationsEnded = 0
     let startedAt: Date
     let email = "alice@example.com"
     let accessLifetime: TimeInterval
