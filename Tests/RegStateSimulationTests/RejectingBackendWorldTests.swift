@@ -75,4 +75,17 @@ struct RejectingBackendWorldTests {
                                                        "--disk", "keychain", "--world", "rejecting"])
         #expect(outcome.status == 0, "\(outcome.lines.joined(separator: "\n"))")
     }
+
+    /// A seed of the ten-minute campaign of the Keychain disks (engine, 11810032432): a relaunch read the security
+    /// token's record under the lock, the device locked before the hold was read a second time, and the refused read
+    /// answered "not held": a second renewal for a rejection 2 s into a 30 s hold. The hold is read from the record
+    /// just read now.
+    @Test("Given a device that locks between the record's read and the hold's, when a rejection is renewed under the lock, then the hold stands")
+    func holdReadFromTheRecordJustRead() async throws {
+        let outcome = try await SimulationProcess.run(["--seed", "11810032432", "--steps", "40", "--processes", "2",
+                                                       "--disk", "shared-session", "--world", "rejecting", "--trace"])
+        #expect(outcome.status == 0, "\(outcome.lines.filter { $0.contains("VIOLATION") }.prefix(3).joined(separator: "\n"))")
+        #expect(outcome.lines.contains { $0.contains("rejectionHeld(until:") })
+        #expect(outcome.lines.contains { $0.contains("device locked") })
+    }
 }

@@ -53,8 +53,10 @@ struct SecurityTokenExchange: Sendable {
                snapshot.securityToken == current {
                 return (current, false)
             }
+            // The hold is read from the record just read: a second read a locked device refuses would answer "not
+            // held" (seed 11810032432: the device locked between the two, and a second renewal went 2 s into a hold).
             if let replaced, forRejection,
-               let until = await tokens.heldUntil(replaced, carrier: .securityToken, underLock: true) {
+               let until = await tokens.heldUntil(replaced, carrier: .securityToken, in: snapshot.record, underLock: true) {
                 throw .authorization(.rejectionHeld(until: until))
             }
             let grant = try await securityToken(for: idToken, from: backend)
