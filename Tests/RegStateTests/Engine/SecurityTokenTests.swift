@@ -137,7 +137,18 @@ struct SecurityTokenTests {
         let app = try await SelfRenewingApp()
         _ = try await app.device.simulator.forceLogout(email: "alice@example.com")
         app.device.clock.advance(by: 3601)
-        await #expect(throws: RegStateServiceError.backend(.forcedLogout)) { _ = try await app.api.send(app.resource) }
+        let (api, store, resource) = (app.api, app.device.store, app.resource)
+        // What the caller finds on disk the moment it hears of the end: the session already gone.
+        let heard = await Task { () -> (RegStateServiceError?, [String]) in
+            do throws(RegStateServiceError) {
+                _ = try await api.send(resource)
+            } catch {
+                return (error, (try? store.keys()) ?? [])
+            }
+            return (nil, [])
+        }.value
+        #expect(heard.0 == .backend(.forcedLogout))
+        #expect(heard.1.contains("credentials") == false)
         #expect(await app.service.state == .registrationRequired)
         #expect(try app.device.store.keys().contains("credentials") == false)
     }
