@@ -3,6 +3,7 @@ import CLibCrypto
 #endif
 import Foundation
 import RegState
+import RegStateOngoingAccess
 
 /// ID-token validation against its floor, measured in the same run: the whole
 /// `IDTokenValidator.validate` (parse, strict base64url and JSON, key lookup, signature, every OIDC check) of an

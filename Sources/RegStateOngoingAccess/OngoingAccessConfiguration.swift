@@ -68,12 +68,12 @@ public struct OngoingAccessDependencies: Sendable {
     /// The current time.
     public var clock: any RegStateClock
     /// Signatures, hashes and random bytes.
-    public var crypto: any CryptoProvider
+    public var crypto: any RSASigningProvider
 
     /// Creates the dependencies.
     public init(appPrivateKey: RSAPrivateKey, consent: any ConsentPresenter, tokenStore: OngoingAccessTokenStore? = nil,
                 transport: any HTTPTransport = URLSessionTransport(), clock: any RegStateClock = SystemClock(),
-                crypto: any CryptoProvider = SystemCrypto()) {
+                crypto: any RSASigningProvider = SystemCrypto()) {
         self.appPrivateKey = appPrivateKey
         self.consent = consent
         self.tokenStore = tokenStore

@@ -1,12 +1,13 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 
 /// The system's crypto with its random bytes drawn from the run's seed: tokens, PKCE verifiers, states and nonces
 /// come out the same in every replay of a seed. Hashes, signatures and verification are the system's, with its ready
 /// (loaded once) signing and verification keys. The public half of a private key is a pure function of it, so it is
 /// worked out once per key (each simulated launch loads the same DPoP and provider keys again, and libcrypto's
 /// decoding was a tenth of a run): per run for P-256 keys, per process for the few RSA provider keys.
-final class SeededCrypto: CryptoProvider, @unchecked Sendable {
+final class SeededCrypto: RSASigningProvider, @unchecked Sendable {
     // @unchecked: `random` and the per-run memos are guarded by `lock`; `system` is immutable and Sendable.
     private let system = SystemCrypto()
     private let lock = NSLock()

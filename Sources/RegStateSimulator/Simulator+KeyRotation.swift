@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 
 /// Signing-key rotation: the provider starts signing ID tokens with a new RSA key and publishes it in its JWKS.
 extension Simulator {

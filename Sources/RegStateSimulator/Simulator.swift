@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 
 /// An in-process OpenID provider and registration backend that speak HTTP semantics, for tests and the CLI.
 ///
@@ -63,7 +64,7 @@ public actor Simulator {
     public init(
         configuration: SimulatorConfiguration = SimulatorConfiguration(),
         clock: any RegStateClock = SystemClock(),
-        crypto: any CryptoProvider = SystemCrypto(),
+        crypto: any RSASigningProvider = SystemCrypto(),
         persistence: URL? = nil
     ) throws {
         let file = try persistence.map { try WorldFile(directory: $0) }

@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 
 /// The knobs of a simulated world: where it lives, who may use it, how long things last, and how it misbehaves.
 ///

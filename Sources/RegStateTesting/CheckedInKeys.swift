@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 
 /// RSA keys made once with `openssl genrsa 2048` and checked in: the simulated provider signs with them, so a
 /// simulated world costs no key generation (it was over half of a short simulation campaign's time) and a seed

@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 import RegStateSimulator
 
 /// One device in one simulated world, for tests: an in-process provider and backend (``Simulator``) on a

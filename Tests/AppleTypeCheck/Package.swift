@@ -20,7 +20,7 @@ let package = Package(
     name: "RegStateAppleTypeCheck",
     // A library product only so that Scripts/check-snippets.sh can compile the documents' Apple-only code against it.
     products: [
-        .library(name: "RegStateAppleTypeCheck", targets: ["RegStateAppleTypeCheck"]),
+        .library(name: "RegStateAppleTypeCheck", targets: ["RegStateAppleTypeCheck", "RegStateOngoingAccess"]),
         .library(name: "RegStateWebAuthentication", targets: ["RegStateWebAuthentication"]),
     ],
     targets: [
@@ -28,6 +28,21 @@ let package = Package(
             name: "RegStateAppleTypeCheck",
             path: "Sources/RegStateAppleTypeCheck",
             exclude: ["RegState/RegState.docc"],
+            swiftSettings: [
+                .swiftLanguageMode(.v6),
+                .enableUpcomingFeature("ExistentialAny"),
+                .define("REGSTATE_APPLE_TYPECHECK", .when(platforms: [.linux])),
+            ]
+        ),
+        // RegStateOngoingAccess's sources, unchanged (a symlink to ../../../../Sources/RegStateOngoingAccess), for its
+        // Apple RSA signing (SystemCrypto+AppleRSASigning.swift). They `import RegState`: the target `RegState` is one
+        // file that re-exports the engine compiled above. In the product above, so the snippets' build builds it.
+        .target(name: "RegState", dependencies: ["RegStateAppleTypeCheck"], path: "Sources/RegState"),
+        .target(
+            name: "RegStateOngoingAccess",
+            dependencies: ["RegState"],
+            path: "Sources/RegStateOngoingAccess",
+            exclude: ["RegStateOngoingAccess/RegStateOngoingAccess.docc"],
             swiftSettings: [
                 .swiftLanguageMode(.v6),
                 .enableUpcomingFeature("ExistentialAny"),

@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 import RegStateTesting
 import RegStateSimulator
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RegState
+@testable import RegStateOngoingAccess
 
 @Suite("RSA keys from PEM and JWK")
 struct CryptoRSAKeyFormatTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 import RegState
+import RegStateOngoingAccess
 
 /// The OIDC Core §3.1.3.7 and RFC 8725 rules added to the validator, one test per rule, at a fixed instant.
 @Suite("ID token rules (OIDC Core 3.1.3.7, RFC 8725)")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 import RegState
+import RegStateOngoingAccess
 import RegStateTesting
 
 /// OpenID Connect Core §3.1.3.7, one test per rejection plus the accepted cases, at a fixed instant.

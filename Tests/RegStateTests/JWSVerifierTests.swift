@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RegState
+import RegStateOngoingAccess
 @testable import RegStateOngoingAccess
 
 @Suite("JWSVerifier: the fixed policy for signed answers")

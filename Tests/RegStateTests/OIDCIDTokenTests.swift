@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RegState
+import RegStateOngoingAccess
 import RegStateTesting
 
 @Suite("ID token validation through the client")

@@ -44,9 +44,4 @@ private struct FailingRandomCrypto: CryptoProvider {
     func verify(signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Bool {
         try base.verify(signature: signature, message: message, publicKey: publicKey, algorithm: algorithm)
     }
-    func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Data {
-        try base.sign(message: message, privateKey: privateKey, algorithm: algorithm)
-    }
-    func generateRSAPrivateKey(bits: Int) throws(CryptoError) -> RSAPrivateKey { try base.generateRSAPrivateKey(bits: bits) }
-    func publicKey(of privateKey: RSAPrivateKey) throws(CryptoError) -> RSAPublicKey { try base.publicKey(of: privateKey) }
 }

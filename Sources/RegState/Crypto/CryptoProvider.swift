@@ -1,7 +1,7 @@
 import Foundation
 
-/// The cryptography RegState needs, behind one seam: SHA-256, HMAC-SHA-256, random bytes, RSA and ES256 signatures.
-/// The default is ``SystemCrypto``.
+/// The cryptography RegState needs, behind one seam: SHA-256, HMAC-SHA-256, random bytes, RSA verification, ES256.
+/// The default is ``SystemCrypto``; RSA signing is RegStateOngoingAccess's `RSASigningProvider`.
 public protocol CryptoProvider: Sendable {
     /// The SHA-256 digest of `data`.
     func sha256(_ data: Data) -> Data
@@ -14,12 +14,6 @@ public protocol CryptoProvider: Sendable {
     /// A signature that does not verify returns `false`; a key the backend cannot use throws.
     /// - Throws: ``CryptoError/invalidKey(_:)`` for an unusable key.
     func verify(signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Bool
-    /// Signs `message` with `privateKey` using `algorithm`.
-    func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Data
-    /// Generates a new RSA private key of `bits` bits (public exponent 65537).
-    func generateRSAPrivateKey(bits: Int) throws(CryptoError) -> RSAPrivateKey
-    /// The public half of `privateKey`.
-    func publicKey(of privateKey: RSAPrivateKey) throws(CryptoError) -> RSAPublicKey
 
     // Each requirement below has a default in `CryptoProvider+Defaults.swift`, so older providers keep compiling.
 
@@ -78,30 +72,6 @@ public struct RSAPublicKey: Sendable, Hashable, Codable {
         guard let first = modulus.first else { return 0 }
         return (modulus.count - 1) * 8 + (8 - first.leadingZeroBitCount)
     }
-}
-
-/// An RSA private key, held as PKCS #1 `RSAPrivateKey` DER bytes (the form both libcrypto and Security import).
-///
-/// Its description, debug description and mirror never show the key material.
-public struct RSAPrivateKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable
-{
-    /// The PKCS #1 DER encoding.
-    public let pkcs1DER: Data
-
-    /// Wraps PKCS #1 DER bytes; they are checked when the key is first used.
-    public init(pkcs1DER: Data) {
-        self.pkcs1DER = pkcs1DER
-    }
-
-    /// A redacted description.
-    public var description: String { "RSAPrivateKey(redacted)" }
-
-    /// The same redacted description.
-    public var debugDescription: String { description }
-
-    /// A mirror without the key material.
-    public var customMirror: Mirror { Mirror(self, children: ["key": "redacted"], displayStyle: .struct) }
 }
 
 /// Why a cryptographic operation failed.

@@ -67,18 +67,9 @@ extension SystemCrypto {
         try verificationKey(for: .rsa(publicKey)).verify(signature: signature, message: message, algorithm: algorithm)
     }
 
-    /// Signs `message` with `privateKey` using `algorithm`, from `EVP_DigestSign`.
-    ///
-    /// - Throws: ``CryptoError/invalidKey(_:)`` for a key that does not load or is too short,
-    ///   ``CryptoError/signingFailed(_:)`` when libcrypto fails to sign.
-    public func sign(message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Data {
-        guard algorithm.isRSA else { throw CryptoError.invalidKey("an RSA key cannot sign \(algorithm.rawValue)") }
-        return try LibCryptoRSASigningKey(privateKey).sign(message: message, algorithm: algorithm)
-    }
-
     /// Signs `message` with the loaded `key` from `EVP_DigestSign`: with `algorithm`'s RSA padding, or for ES256 in
     /// the JOSE form (`r || s`, 64 bytes).
-    static func sign(message: Data, key: OpaquePointer, algorithm: SignatureAlgorithm) throws(CryptoError) -> Data {
+    package static func sign(message: Data, key: OpaquePointer, algorithm: SignatureAlgorithm) throws(CryptoError) -> Data {
         guard let context = EVP_MD_CTX_new() else { throw CryptoError.signingFailed("out of memory") }
         defer { EVP_MD_CTX_free(context) }
         var keyContext: OpaquePointer?
@@ -100,33 +91,6 @@ extension SystemCrypto {
         }
         return result
     }
-
-    /// Generates an RSA key with `EVP_PKEY_keygen` (public exponent 65537, libcrypto's default).
-    ///
-    /// - Throws: ``CryptoError/keyGenerationFailed(_:)`` for a size outside 2048...8192 bits or a libcrypto failure.
-    public func generateRSAPrivateKey(bits: Int) throws(CryptoError) -> RSAPrivateKey {
-        guard (Self.minimumRSAKeyBits...Self.maximumRSAKeyBits).contains(bits) else {
-            throw CryptoError.keyGenerationFailed("\(bits) bits is outside 2048...8192")
-        }
-        let key = try Self.generateKey(EVP_PKEY_RSA) { EVP_PKEY_CTX_set_rsa_keygen_bits($0, Int32(bits)) }
-        defer { EVP_PKEY_free(key) }
-        guard let der = Self.encode(key, with: i2d_PrivateKey) else {
-            throw CryptoError.keyGenerationFailed("libcrypto could not encode the key")
-        }
-        return RSAPrivateKey(pkcs1DER: der)
-    }
-
-    /// The public half of `privateKey`, read from libcrypto's PKCS #1 public encoding of the loaded key.
-    ///
-    /// - Throws: ``CryptoError/invalidKey(_:)`` when the DER is not an RSA private key.
-    public func publicKey(of privateKey: RSAPrivateKey) throws(CryptoError) -> RSAPublicKey {
-        let key = try Self.loadPrivateKey(privateKey, checkingSize: false)
-        defer { EVP_PKEY_free(key) }
-        guard let der = Self.encode(key, with: i2d_PublicKey), let parts = DER.parseRSAPublicKey(der) else {
-            throw CryptoError.invalidKey("the public half cannot be encoded")
-        }
-        return RSAPublicKey(modulus: parts.modulus, exponent: parts.exponent)
-    }
 }
 
 extension SystemCrypto {
@@ -147,14 +111,6 @@ extension SystemCrypto {
             && EVP_PKEY_CTX_set_rsa_mgf1_md(keyContext, digest(for: algorithm)) == 1
     }
 
-    /// Loads PKCS #1 private-key DER; the caller frees the result (as for every loader here) with `EVP_PKEY_free`.
-    static func loadPrivateKey(_ key: RSAPrivateKey, checkingSize: Bool = true) throws(CryptoError) -> OpaquePointer {
-        let loaded = try decodeKey(key.pkcs1DER, refusal: "not a PKCS #1 RSA private key") {
-            d2i_PrivateKey(EVP_PKEY_RSA, nil, $0, $1)
-        }
-        return try checked(loaded, checkingSize: checkingSize)
-    }
-
     /// Loads a modulus and exponent through their PKCS #1 DER.
     static func loadPublicKey(_ key: RSAPublicKey) throws(CryptoError) -> OpaquePointer {
         guard !key.modulus.isEmpty, !key.exponent.isEmpty else {
@@ -166,7 +122,7 @@ extension SystemCrypto {
     }
 
     /// Reads `der` with one of libcrypto's `d2i_*` decoders (given the cursor and the length).
-    static func decodeKey(
+    package static func decodeKey(
         _ der: Data, refusal: String, with decoder: (UnsafeMutablePointer<UnsafePointer<UInt8>?>, Int) -> OpaquePointer?
     ) throws(CryptoError) -> OpaquePointer {
         let bytes = Array(der)
@@ -183,7 +139,7 @@ extension SystemCrypto {
     }
 
     /// Generates a key of libcrypto type `type` with `EVP_PKEY_keygen`, after `configure` set its size or curve.
-    static func generateKey(_ type: Int32, configure: (OpaquePointer) -> Int32) throws(CryptoError) -> OpaquePointer {
+    package static func generateKey(_ type: Int32, configure: (OpaquePointer) -> Int32) throws(CryptoError) -> OpaquePointer {
         guard let context = EVP_PKEY_CTX_new_id(type, nil) else { throw CryptoError.keyGenerationFailed("out of memory") }
         defer { EVP_PKEY_CTX_free(context) }
         var generated: OpaquePointer?
@@ -197,7 +153,7 @@ extension SystemCrypto {
     }
 
     /// Frees `key` and throws when it is not RSA or (when asked) is shorter than the minimum.
-    static func checked(_ key: OpaquePointer, checkingSize: Bool) throws(CryptoError) -> OpaquePointer {
+    package static func checked(_ key: OpaquePointer, checkingSize: Bool) throws(CryptoError) -> OpaquePointer {
         guard EVP_PKEY_is_a(key, "RSA") == 1 else {
             EVP_PKEY_free(key)
             throw CryptoError.invalidKey("not an RSA key")
@@ -210,7 +166,7 @@ extension SystemCrypto {
     }
 
     /// Runs one of libcrypto's `i2d_*` encoders twice: once for the length, once into a buffer of that length.
-    static func encode(
+    package static func encode(
         _ key: OpaquePointer,
         with encoder: (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32
     ) -> Data? {

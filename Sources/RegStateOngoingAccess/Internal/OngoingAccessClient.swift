@@ -9,7 +9,7 @@ struct OngoingAccessClient: Sendable {
     let configuration: OngoingAccessConfiguration
     let dependencies: OngoingAccessDependencies
 
-    var crypto: any CryptoProvider { dependencies.crypto }
+    var crypto: any RSASigningProvider { dependencies.crypto }
 
     func endpoint(_ path: String) -> URL {
         configuration.providerURL.appendingPathComponent("v1").appendingPathComponent(path)

@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 
 /// Makes and checks the world's credentials: opaque random tokens, their storage hashes, and JWTs signed RS256,
 /// PS256 (the world's RSA key) or ES256 (a P-256 key of this simulator instance).
@@ -8,7 +9,7 @@ import RegState
 /// type, so that tests of the library's verifier run against an independent signer. Verifying (the backend checking
 /// an ID token) is a relying party's job, so there it uses the library's ``IDTokenValidator``.
 struct TokenMint: Sendable {
-    let crypto: any CryptoProvider
+    let crypto: any RSASigningProvider
     let signingKey: RSAPrivateKey
     let publicKey: RSAPublicKey
     let keyID: String
@@ -20,7 +21,7 @@ struct TokenMint: Sendable {
     var retiredKeys: [(publicKey: RSAPublicKey, keyID: String)] = []
 
     /// A mint for the world's RSA key; for ES256 a P-256 key is made through `crypto`.
-    init(crypto: any CryptoProvider, signingKey: RSAPrivateKey, publicKey: RSAPublicKey, keyID: String,
+    init(crypto: any RSASigningProvider, signingKey: RSAPrivateKey, publicKey: RSAPublicKey, keyID: String,
          algorithm: SignatureAlgorithm = .rs256) throws {
         self.crypto = crypto
         self.signingKey = signingKey

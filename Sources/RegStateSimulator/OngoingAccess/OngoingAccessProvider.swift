@@ -20,7 +20,7 @@ public actor OngoingAccessProvider {
     public internal(set) var requestLog: [String] = []
 
     let clock: any RegStateClock
-    let crypto: any CryptoProvider
+    let crypto: any RSASigningProvider
     let signingKey: RSAPrivateKey
     let publicKey: RSAPublicKey
     let file: OngoingAccessWorldFile?
@@ -39,7 +39,7 @@ public actor OngoingAccessProvider {
     ///
     /// - Throws: ``OngoingAccessProviderError/world(_:)`` when the world or key cannot be read, made or saved.
     public init(configuration: OngoingAccessProviderConfiguration = OngoingAccessProviderConfiguration(),
-                clock: any RegStateClock = SystemClock(), crypto: any CryptoProvider = SystemCrypto(),
+                clock: any RegStateClock = SystemClock(), crypto: any RSASigningProvider = SystemCrypto(),
                 persistence: URL? = nil) throws(OngoingAccessProviderError) {
         let file = try persistence.map { directory throws(OngoingAccessProviderError) in
             try OngoingAccessWorldFile(directory: directory)

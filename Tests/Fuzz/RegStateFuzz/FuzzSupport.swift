@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 
 /// Runs async library code to completion from libFuzzer's synchronous callback. Fuzz harness only: the library itself
 /// never blocks a thread on async work.

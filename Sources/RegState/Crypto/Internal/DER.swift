@@ -3,27 +3,19 @@ import Foundation
 /// Just enough ASN.1 DER to move RSA public keys between the JWK form (modulus, exponent) and the PKCS #1
 /// `RSAPublicKey` structure both libcrypto and Security import and export:
 /// `RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER }`.
-enum DER {
-    static let integerTag: UInt8 = 0x02
-    static let bitStringTag: UInt8 = 0x03
-    static let octetStringTag: UInt8 = 0x04
-    static let sequenceTag: UInt8 = 0x30
+package enum DER {
+    package static let integerTag: UInt8 = 0x02
+    package static let bitStringTag: UInt8 = 0x03
+    package static let octetStringTag: UInt8 = 0x04
+    package static let sequenceTag: UInt8 = 0x30
 
     /// The PKCS #1 `RSAPublicKey` encoding of a modulus and exponent (both big-endian, unsigned).
-    static func rsaPublicKey(modulus: Data, exponent: Data) -> Data {
+    package static func rsaPublicKey(modulus: Data, exponent: Data) -> Data {
         sequence(integer(unsigned: modulus) + integer(unsigned: exponent))
     }
 
-    /// The modulus and exponent of a PKCS #1 `RSAPublicKey`, without leading zero bytes; `nil` when `der` is not one.
-    static func parseRSAPublicKey(_ der: Data) -> (modulus: Data, exponent: Data)? {
-        guard var inner = sequenceContent(der), let modulus = inner.element(tag: integerTag),
-            let exponent = inner.element(tag: integerTag), inner.isAtEnd, isPositive(modulus), isPositive(exponent)
-        else { return nil }
-        return (Data(modulus.drop { $0 == 0 }), Data(exponent.drop { $0 == 0 }))
-    }
-
     /// A DER INTEGER holding `bytes` read as an unsigned big-endian number.
-    static func integer(unsigned bytes: Data) -> Data {
+    package static func integer(unsigned bytes: Data) -> Data {
         var content = Array(bytes.drop { $0 == 0 })
         if content.isEmpty {
             content = [0]
@@ -34,19 +26,19 @@ enum DER {
     }
 
     /// A DER SEQUENCE around already-encoded elements.
-    static func sequence(_ content: Data) -> Data {
+    package static func sequence(_ content: Data) -> Data {
         element(tag: sequenceTag, content: Array(content))
     }
 
     /// A reader over the elements inside `der` when `der` is exactly one SEQUENCE; `nil` otherwise.
-    static func sequenceContent(_ der: Data) -> Reader? {
+    package static func sequenceContent(_ der: Data) -> Reader? {
         var outer = Reader(Array(der))
         guard let body = outer.element(tag: sequenceTag), outer.isAtEnd else { return nil }
         return Reader(body)
     }
 
     /// A DER element of tag `tag` around `content`.
-    static func element(tag: UInt8, content: [UInt8]) -> Data {
+    package static func element(tag: UInt8, content: [UInt8]) -> Data {
         var out = Data([tag])
         out.append(contentsOf: length(content.count))
         out.append(contentsOf: content)
@@ -59,26 +51,20 @@ enum DER {
         return [0x80 | UInt8(bytes.count)] + bytes
     }
 
-    /// A non-empty INTEGER content that is not negative (two's complement sign bit clear) and not zero.
-    private static func isPositive(_ content: [UInt8]) -> Bool {
-        guard let first = content.first, first & 0x80 == 0 else { return false }
-        return content.contains { $0 != 0 }
-    }
-
     /// Reads tag-length-value elements from a byte buffer, rejecting anything that runs past its end.
-    struct Reader {
+    package struct Reader {
         private let bytes: [UInt8]
         private var position = 0
 
-        init(_ bytes: [UInt8]) {
+        package init(_ bytes: [UInt8]) {
             self.bytes = bytes
         }
 
         /// Whether every byte has been consumed.
-        var isAtEnd: Bool { position == bytes.count }
+        package var isAtEnd: Bool { position == bytes.count }
 
         /// The content of the next element when it has tag `tag` and a well-formed definite length.
-        mutating func element(tag: UInt8) -> [UInt8]? {
+        package mutating func element(tag: UInt8) -> [UInt8]? {
             guard position < bytes.count, bytes[position] == tag else { return nil }
             var cursor = position + 1
             guard cursor < bytes.count else { return nil }

@@ -1,6 +1,7 @@
 #if canImport(CLibCrypto)
 import CLibCrypto
 import Foundation
+import RegState
 
 /// An RSA private key loaded into libcrypto once (`EVP_PKEY`), ready to sign any number of messages.
 ///

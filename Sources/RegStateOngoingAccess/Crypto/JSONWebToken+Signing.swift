@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 extension JSONWebToken {
     /// Signs `claims` and returns the compact JWS.
@@ -12,7 +13,7 @@ extension JSONWebToken {
         keyID: String?,
         privateKey: RSAPrivateKey,
         algorithm: SignatureAlgorithm,
-        crypto: any CryptoProvider
+        crypto: any RSASigningProvider
     ) throws(CryptoError) -> String {
         var header = extra
         header["alg"] = .string(algorithm.rawValue)
