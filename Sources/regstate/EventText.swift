@@ -17,13 +17,13 @@ enum EventText {
         case .error(let error): "\(event.title): \(masked(error.errorDescription ?? "unknown error"))"
         case .awaitingConfirmation(let profile): "\(event.title) (\(describe(profile)))"
         case .registrationRequired: event.title
-        case .signInOnAnotherDevice(let shown): "\(event.title)\n" + DeviceCodeText.lines(shown)
+        case .awaitingUser(let shown): "\(title(event))\n" + DeviceCodeText.lines(shown)
         }
     }
 
     /// The JSON object for `event`: at least `letter` and `event`, plus its non-secret details.
     static func json(_ event: RegStateEvent) -> JSONValue {
-        var object: [String: JSONValue] = ["title": .string(event.title)]
+        var object: [String: JSONValue] = ["title": .string(title(event))]
         if let letter = event.letter { object["letter"] = .string(String(letter)) }
         switch event {
         case .sessionActive(let session):
@@ -39,11 +39,16 @@ enum EventText {
             object["profile"] = fields(of: profile)
         case .registrationRequired:
             object["event"] = "registrationRequired"
-        case .signInOnAnotherDevice(let shown):
+        case .awaitingUser(let shown):
             object["event"] = "signInOnAnotherDevice"
             object.merge(DeviceCodeText.fields(shown)) { _, new in new }
         }
         return .object(object)
+    }
+
+    /// The event's title; the one grant that waits for the user is still named as the CLI always printed it.
+    static func title(_ event: RegStateEvent) -> String {
+        if case .awaitingUser = event { "Sign In On Another Device" } else { event.title }
     }
 
     /// The summary of a settled state: "Active B (social, online, ...)", "Registration Required D", "Error F: ...".

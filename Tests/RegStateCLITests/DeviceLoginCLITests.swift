@@ -95,7 +95,7 @@ struct DeviceLoginCLITests {
         #expect(again.status == 0)
         let active = try #require(Self.result(again), "stdout: \(again.stdout)")
         #expect(active.signedIn == true && active.reason == "session_already_active")
-        for (input, reason) in [("deny", "authorization_denied"), ("expire", "device_code_expired")] {
+        for (input, reason) in [("deny", "authorization_denied"), ("expire", "code_expired")] {
             let other = try CLIScenario()
             let run = try await other.run(["device-login", "--json"], input: input + "\n")
             #expect(run.status == 1)
@@ -107,12 +107,12 @@ struct DeviceLoginCLITests {
         device.expectNoSecretsPrinted()
     }
 
-    @Test("Given the code left to expire, then F device_code_expired and nothing is stored")
+    @Test("Given the code left to expire, then F code_expired and nothing is stored")
     func expiry() async throws {
         let device = try CLIScenario()
         let run = try await device.run(["device-login", "--json"], input: "expire\n")
         #expect(run.status == 1, "stderr: \(run.stderr)")
-        #expect(Self.objects(run.stdout).last?["reason"] as? String == "device_code_expired")
+        #expect(Self.objects(run.stdout).last?["reason"] as? String == "code_expired")
         for record in ["credentials", "pending_device_authorization"] {
             #expect(!FileManager.default.fileExists(atPath: device.store.appendingPathComponent("secure/\(record)").path))
         }

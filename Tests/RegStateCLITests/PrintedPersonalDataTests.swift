@@ -24,7 +24,7 @@ struct PrintedPersonalDataTests {
         case .awaitingConfirmation: .authenticated(stored)
         case .sessionActive: .registrationConfirmed(stored)
         case .error(.registration(let failure)): .registrationFailed(failure)
-        case .error(.renewal), .registrationRequired, .signInOnAnotherDevice: nil
+        case .error(.renewal), .registrationRequired, .awaitingUser: nil
         }
         if let machineEvent {
             let entry = JournalEntry(sequence: 1, recordedAt: Date(timeIntervalSince1970: 0), event: machineEvent)
@@ -52,7 +52,7 @@ struct PrintedPersonalDataTests {
             case .awaitingConfirmation(let profile): .awaitingConfirmation(profile)
             case .sessionActive(let session): .active(session)
             case .error(let error): .failed(error)
-            case .registrationRequired, .signInOnAnotherDevice: .registrationRequired
+            case .registrationRequired, .awaitingUser: .registrationRequired
             }
             #expect(state.event == event)
             #expect(EventText.human(state) == EventText.human(event))

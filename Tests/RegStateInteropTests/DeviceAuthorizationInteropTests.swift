@@ -212,7 +212,7 @@ extension InteropTests {
             }
         }
 
-        @Test("django: a code nobody approves ends the CLI in F device_code_expired at its expiry, nothing stored; pinned: django still answers authorization_pending for an expired code")
+        @Test("django: a code nobody approves ends the CLI in F code_expired at its expiry, nothing stored; pinned: django still answers authorization_pending for an expired code")
         func djangoExpiry() async throws {
             var knobs = PeerKnobs()
             knobs.deviceCodeLifetime = 6
@@ -229,7 +229,7 @@ extension InteropTests {
                 #expect(run.status == 1, "stderr: \(run.stderr.suffix(1_500))")
                 let objects = run.stdout.split(separator: "\n").compactMap { (try? JSONValue.parse(Data($0.utf8)))?.objectValue }
                 #expect(objects.first { $0["event"]?.stringValue == "signInOnAnotherDevice" }?["expiresAt"] != nil)
-                #expect(objects.last?["reason"]?.stringValue == "device_code_expired", "stdout: \(run.stdout)")
+                #expect(objects.last?["reason"]?.stringValue == "code_expired", "stdout: \(run.stdout)")
                 for record in ["credentials", "pending_device_authorization"] {
                     #expect(!FileManager.default.fileExists(atPath: store.appendingPathComponent("secure/\(record)").path))
                 }

@@ -111,7 +111,7 @@ extension InteropTests {
             }
         }
 
-        @Test("Glewlwyd: a code nobody approves ends the CLI's device-login in F device_code_expired at its expiry, nothing stored")
+        @Test("Glewlwyd: a code nobody approves ends the CLI's device-login in F code_expired at its expiry, nothing stored")
         func expiryInCLI() async throws {
             var knobs = PeerKnobs()
             knobs.deviceCodeLifetime = 8
@@ -124,7 +124,7 @@ extension InteropTests {
                 #expect(run.status == 1, "stderr: \(run.stderr.suffix(1_500))")
                 let objects = run.stdout.split(separator: "\n").compactMap { (try? JSONValue.parse(Data($0.utf8)))?.objectValue }
                 #expect(objects.contains { $0["event"]?.stringValue == "signInOnAnotherDevice" })
-                #expect(objects.last?["reason"]?.stringValue == "device_code_expired", "stdout: \(run.stdout)")
+                #expect(objects.last?["reason"]?.stringValue == "code_expired", "stdout: \(run.stdout)")
                 for record in ["credentials", "pending_device_authorization"] {
                     #expect(!FileManager.default.fileExists(atPath: store.appendingPathComponent("secure/\(record)").path))
                 }

@@ -79,7 +79,7 @@ extension InteropTests {
                         let other = try await service.beginStepUp(requirement: AuthenticationRequirement())
                         let bob = try await glewlwyd.login(other, user: Self.bob.username, password: Self.bob.password,
                                                            redirect: redirect)
-                        await #expect(throws: RegStateServiceError.registration(.stepUpAnotherUser)) {
+                        await #expect(throws: RegStateServiceError.registration(.anotherUser)) {
                             try await service.completeStepUp(callback: bob)
                         }
                         #expect(try device.store.data(forKey: "credentials") == record)
@@ -97,7 +97,7 @@ extension InteropTests {
                     let bobPage = try await browser.signIn(other, until: redirect, as: Self.bob,
                                                            screenshots: shots.appendingPathComponent("bob"))
                     #expect(bobPage.askedPassword, "\(bobPage)")
-                    await #expect(throws: RegStateServiceError.registration(.stepUpAnotherUser)) {
+                    await #expect(throws: RegStateServiceError.registration(.anotherUser)) {
                         try await service.completeStepUp(callback: try #require(URL(string: bobPage.url)))
                     }
                     #expect(try device.store.data(forKey: "credentials") == record)
@@ -137,7 +137,7 @@ extension InteropTests {
                 let record = try device.store.data(forKey: "credentials")
                 let other = try await service.beginStepUp(requirement: AuthenticationRequirement(maxAge: 60))
                 let callback = try await idpyoidc.login(other, user: "bob", password: "bob-password")
-                await #expect(throws: RegStateServiceError.registration(.stepUpAnotherUser)) {
+                await #expect(throws: RegStateServiceError.registration(.anotherUser)) {
                     try await service.completeStepUp(callback: callback)
                 }
                 #expect(try device.store.data(forKey: "credentials") == record)

@@ -14,7 +14,7 @@ struct DeviceWorldTests {
         #expect(outcome.summary.hasPrefix("runs 40 failures 0"), "\(outcome.summary)")
         #expect(outcome.lines.contains { $0.contains("deviceLogin -> registered on another device") })
         #expect(outcome.lines.contains { $0.contains("authorizationDenied") })
-        #expect(outcome.lines.contains { $0.contains("deviceCodeExpired") })
+        #expect(outcome.lines.contains { $0.contains("codeExpired") })
         #expect(outcome.lines.contains { $0.contains("takes up the pending sign-in on another device") })
         #expect(outcome.lines.contains { $0.contains("check device:") && !$0.contains(" 0 slow_down(s)") })
     }

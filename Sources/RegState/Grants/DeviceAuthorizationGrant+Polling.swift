@@ -94,7 +94,7 @@ extension DeviceAuthorizationGrant {
                 case "authorization_pending": return .pending
                 case "slow_down": return .slowDown
                 case "access_denied": return .ended(.authorizationDenied(error: code, description: description))
-                case "expired_token": return .ended(.deviceCodeExpired)
+                case "expired_token": return .ended(.codeExpired)
                 default: break
                 }
             }

@@ -86,7 +86,7 @@ struct DeviceAuthorizationGrant: Sendable {
                     await finish(known)
                     return .failed(RegistrationFailure(error))
                 }
-                if known.nextStep(at: clock.now(), for: pollerID) == .expired { return .failed(.deviceCodeExpired) }
+                if known.nextStep(at: clock.now(), for: pollerID) == .expired { return .failed(.codeExpired) }
                 await clock.sleep(for: known.verification.interval)
                 continue
             }
@@ -96,7 +96,7 @@ struct DeviceAuthorizationGrant: Sendable {
             } catch {
                 // No poll leaves without its reservation in the store: wait one interval, try again.
                 logger.log(.warning, "device authorization: the next poll is not reserved (\(error.localizedDescription))")
-                if known.nextStep(at: clock.now(), for: pollerID) == .expired { return .failed(.deviceCodeExpired) }
+                if known.nextStep(at: clock.now(), for: pollerID) == .expired { return .failed(.codeExpired) }
                 await clock.sleep(for: known.verification.interval)
                 continue
             }
@@ -104,7 +104,7 @@ struct DeviceAuthorizationGrant: Sendable {
             case .gone:
                 return .failed(.noPendingLogin)
             case .expired:
-                return .failed(.deviceCodeExpired)
+                return .failed(.codeExpired)
             case .wait(let seconds, let record):
                 known = record
                 await clock.sleep(for: seconds)

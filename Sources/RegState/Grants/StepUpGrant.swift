@@ -95,7 +95,7 @@ struct StepUpGrant: Sendable {
         }
         guard verified.profile.issuer == pending.issuer, verified.profile.subject == pending.subject else {
             logger.log(.warning, "step-up: the new sign-in is another user's; the session was left as it was")
-            return .failure(.stepUpAnotherUser)
+            return .failure(.anotherUser)
         }
         return await replace(pending, with: response, profile: verified.profile)
     }

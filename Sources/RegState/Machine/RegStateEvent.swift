@@ -2,8 +2,8 @@
 ///
 /// These are the seed's lettered events: `SessionActive` (A, B, C, H), `Error` (E, F), `AwaitingConfirmation` (G) and
 /// `RegistrationRequired` (D); the letter is a property so a UI, a log or the CLI can say "Active B". One event has no
-/// letter, as the authenticating state it belongs to has none: ``signInOnAnotherDevice(_:)``, what to show while the
-/// device authorization grant waits for the user.
+/// letter, as the authenticating state it belongs to has none: ``awaitingUser(_:)``, what to show while a grant waits
+/// for the user.
 public enum RegStateEvent: Sendable, Equatable {
     /// A session is active; its ``Session/activation`` is the letter.
     case sessionActive(Session)
@@ -13,24 +13,25 @@ public enum RegStateEvent: Sendable, Equatable {
     case awaitingConfirmation(Profile)
     /// **D**: the app should present the registration options.
     case registrationRequired
-    /// A sign-in on another device waits for the user (RFC 8628): show the code and where to type it, until it
-    /// expires. Polling ends with **G** (approved), **F** (denied, expired) or **D** (cancelled). No letter.
-    case signInOnAnotherDevice(DeviceVerification)
+    /// A grant waits for the user, with what to show (the code and where to type it, until it expires; see
+    /// <doc:SignInOnAnotherDevice>). The grant ends with **G** (approved), **F** (denied, expired) or **D**
+    /// (cancelled). No letter.
+    case awaitingUser(DeviceVerification)
 
     /// A, B, C, H, D, E, F or G: the one place that maps events to letters (an ``Activation``'s raw value is its
-    /// letter, a ``RegStateError`` knows E and F); `nil` for ``signInOnAnotherDevice(_:)``.
+    /// letter, a ``RegStateError`` knows E and F); `nil` for ``awaitingUser(_:)``.
     public var letter: Character? {
         switch self {
         case .sessionActive(let session): session.activation.letter
         case .error(let error): error.letter
         case .awaitingConfirmation: "G"
         case .registrationRequired: "D"
-        case .signInOnAnotherDevice: nil
+        case .awaitingUser: nil
         }
     }
 
     /// The event's name and letter as the seed says it: "Active B", "Error E", "Awaiting Confirmation G",
-    /// "Registration Required D"; "Sign In On Another Device" has no letter.
+    /// "Registration Required D"; "Awaiting User" has no letter.
     public var title: String {
         let letter = letter.map(String.init) ?? ""
         return switch self {
@@ -38,7 +39,7 @@ public enum RegStateEvent: Sendable, Equatable {
         case .error: "Error \(letter)"
         case .awaitingConfirmation: "Awaiting Confirmation \(letter)"
         case .registrationRequired: "Registration Required \(letter)"
-        case .signInOnAnotherDevice: "Sign In On Another Device"
+        case .awaitingUser: "Awaiting User"
         }
     }
 }

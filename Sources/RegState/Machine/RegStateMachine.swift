@@ -97,7 +97,7 @@ package enum RegStateMachine {
             case .authenticating(.device):
                 // What to show rides with the event (never journaled); a replay has none and announces nothing.
                 guard case .deviceVerification(let verification)? = input else { return Transition(state) }
-                return Transition(state, [.emit(.signInOnAnotherDevice(verification))])
+                return Transition(state, [.emit(.awaitingUser(verification))])
             case .authenticating: return Transition(state)
             case .unsettled, .registrationRequired, .awaitingConfirmation, .active, .failed: throw rejection
             }

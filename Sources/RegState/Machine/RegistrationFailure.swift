@@ -51,12 +51,14 @@ public enum RegistrationFailure: Error, Sendable, Equatable {
     /// The login required one of its `acr_values` and the ID token's `acr` (here; `nil` when absent) is none of
     /// them (OIDC Core §3.1.3.7 item 13). Nothing was stored.
     case acrNotAccepted(String?)
-    /// A step-up's new sign-in names another user (or issuer) than the session's: its tokens were not stored and the
-    /// session was left as it was. Sign in as the session's user, or log out first to switch accounts.
-    case stepUpAnotherUser
+    /// A sign-in that was to confirm the session's user (a step-up) signed in someone else (another subject or
+    /// issuer): its tokens were not stored and the session was left as it was. Sign in as the session's user, or log
+    /// out first to switch accounts.
+    case anotherUser
     /// The one-time code was wrong.
     case wrongCode
-    /// The one-time code has expired.
+    /// A code the user was to use (one emailed, or one shown to approve elsewhere) expired before it was used:
+    /// nothing was stored; start again for a new code.
     case codeExpired
     /// The one-time code was already used.
     case codeReused
@@ -75,9 +77,6 @@ public enum RegistrationFailure: Error, Sendable, Equatable {
     case grantNotOffered(GrantKind)
     /// The email address is not usable.
     case invalidEmail
-    /// The device code of the device authorization grant (RFC 8628) expired before the user approved
-    /// (`expired_token`, or its `expires_in` passed): nothing was stored; start again.
-    case deviceCodeExpired
     /// The backend refused a new device: the user has too many registered devices (`403 TOO_MANY_REGISTERED_DEVICES`).
     case tooManyRegisteredDevices
     /// The backend refused a new security token for this device (`403 MAX_NUMBER_SECURITY_TOKEN`).
@@ -124,10 +123,10 @@ extension RegistrationFailure: LocalizedError {
             "The sign-in service did not ask you to sign in again (last sign-in \(RecordedTime.text(date)))."
         case .acrNotAccepted(let acr):
             "The sign-in was not strong enough (\(acr.map { "\"\($0.prefix(64))\"" } ?? "no authentication class"))."
-        case .stepUpAnotherUser:
+        case .anotherUser:
             "That sign-in was another account's. Sign in again as the account in use; nothing was changed."
         case .wrongCode: "That code is not right. Check the email and try again."
-        case .codeExpired: "That code has expired. Ask for a new one."
+        case .codeExpired: "That code expired before it was used. Start again for a new one."
         case .codeReused: "That code was already used. Ask for a new one."
         case .codeSuperseded: "That code was replaced by the newer one we sent. Type the newest code."
         case .tooManyAttempts: "Too many wrong codes. Start again to get a new code."
@@ -137,7 +136,6 @@ extension RegistrationFailure: LocalizedError {
             "Too many requests for now. Wait \(seconds.map { "\($0) seconds" } ?? "a moment") and try again."
         case .grantNotOffered(let grant): "This sign-in service does not offer \(grant.offering)."
         case .invalidEmail: "That email address cannot be used: check it and type it again: a name, then @, then a domain such as example.com."
-        case .deviceCodeExpired: "The code expired before the sign-in on the other device was approved. Start again."
         case .tooManyRegisteredDevices: "Too many devices are registered to this account. Remove one and try again."
         case .maxSecurityTokens: "This device has too many open sessions. Sign out elsewhere and try again."
         case .backendFailed(let detail): "Registration could not be completed (\(detail)). Try again."
@@ -179,7 +177,7 @@ extension RegistrationFailure {
         case .authTimeMissing: "auth_time_missing"
         case .signInTooOld: "sign_in_too_old"
         case .acrNotAccepted: "acr_not_accepted"
-        case .stepUpAnotherUser: "step_up_another_user"
+        case .anotherUser: "another_user"
         case .wrongCode: "wrong_code"
         case .codeExpired: "code_expired"
         case .codeReused: "code_reused"
@@ -189,7 +187,6 @@ extension RegistrationFailure {
         case .rateLimited: "rate_limited"
         case .grantNotOffered(let grant): "\(grant.reasonName)_not_offered"
         case .invalidEmail: "invalid_email"
-        case .deviceCodeExpired: "device_code_expired"
         case .tooManyRegisteredDevices: "too_many_registered_devices"
         case .maxSecurityTokens: "max_security_tokens"
         case .backendFailed: "backend_failed"

@@ -21,7 +21,7 @@ package enum SecretInput: Sendable, Equatable {
     /// the effect carries them, and the journal keeps the event as before).
     case socialLogin(prompt: LoginPrompt?, requirement: AuthenticationRequirement?)
     /// What a grant waiting for the user asks them to do, for ``MachineEvent/authorizationIssued``: the machine's
-    /// effect announces it (``RegStateEvent/signInOnAnotherDevice(_:)``); the journal keeps the event without it.
+    /// effect announces it (``RegStateEvent/awaitingUser(_:)``); the journal keeps the event without it.
     case deviceVerification(DeviceVerification)
 }
 

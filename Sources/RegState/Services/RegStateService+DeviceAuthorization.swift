@@ -4,7 +4,7 @@ import Foundation
 /// shows a short code; the user approves on a phone or a laptop.
 extension RegStateService {
     /// Starts a sign-in on another device from **D** (or takes up the one pending in the store; never two at once):
-    /// what to show, also announced as ``RegStateEvent/signInOnAnotherDevice(_:)``. Then ``completeDeviceRegistration()``.
+    /// what to show, also announced as ``RegStateEvent/awaitingUser(_:)``. Then ``completeDeviceRegistration()``.
     /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**), e.g.
     ///   ``RegistrationFailure/grantNotOffered(_:)``; ``RegStateServiceError/rejected(_:)`` when
     ///   registration cannot start in the current state.
@@ -17,7 +17,7 @@ extension RegStateService {
 
     /// Waits while the user approves on the other device (after a relaunch too), then returns the profile to confirm
     /// (**G**).
-    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**), for example ``RegistrationFailure/deviceCodeExpired``;
+    /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**), for example ``RegistrationFailure/codeExpired``;
     ///   ``RegStateServiceError/cancelled``; ``RegStateServiceError/storage(_:)`` (a locked device: nothing changed).
     @discardableResult
     public func completeDeviceRegistration() async throws(RegStateServiceError) -> Profile {

@@ -27,7 +27,7 @@ extension RegStateService {
     /// Finishes the pending step-up with the browser's redirect: the new ID token must meet the requirement and name
     /// the session's user; the session's tokens are then replaced in one write (**C**). Returns the new sign-in's
     /// assurance. A failure leaves the session as it was.
-    /// - Throws: ``RegStateServiceError/registration(_:)`` (``RegistrationFailure/stepUpAnotherUser``, a check of
+    /// - Throws: ``RegStateServiceError/registration(_:)`` (``RegistrationFailure/anotherUser``, a check of
     ///   the requirement, the redirect's); ``RegStateServiceError/noSession`` without an active session.
     @discardableResult
     public func completeStepUp(callback: URL) async throws(RegStateServiceError) -> SignInAssurance {

@@ -49,7 +49,7 @@ struct DeviceAuthorizationGrantTests {
             seen.append(event.title)
             if event.letter == "H" { break }
         }
-        #expect(seen == ["Registration Required D", "Sign In On Another Device", "Awaiting Confirmation G", "Active H"])
+        #expect(seen == ["Registration Required D", "Awaiting User", "Awaiting Confirmation G", "Active H"])
     }
 
     @Test("Given slow_down twice, then each later poll waits 5 s more: the fewest polls the RFC allows")
@@ -97,13 +97,13 @@ struct DeviceAuthorizationGrantTests {
         #expect(try device.store.data(forKey: TokenService.credentialsKey) == nil)
     }
 
-    @Test("Given the user never approves, then F device_code_expired, no poll at or after the expiry, nothing stored")
+    @Test("Given the user never approves, then F code_expired, no poll at or after the expiry, nothing stored")
     func expires() async throws {
         let device = try Self.device { $0.deviceCodeLifetime = 32 }
         let service = device.launch()
         await service.start()
         let shown = try await service.beginDeviceRegistration()
-        await #expect(throws: RegStateServiceError.registration(.deviceCodeExpired)) {
+        await #expect(throws: RegStateServiceError.registration(.codeExpired)) {
             try await service.completeDeviceRegistration()
         }
         let polls = await device.simulator.devicePolls(userCode: shown.userCode)
@@ -111,17 +111,17 @@ struct DeviceAuthorizationGrantTests {
         #expect(polls.allSatisfy { $0 < shown.expiresAt })
         #expect(try device.store.data(forKey: PendingDeviceAuthorization.storeKey) == nil)
         #expect(try device.store.data(forKey: TokenService.credentialsKey) == nil)
-        #expect(await service.state == .failed(.registration(.deviceCodeExpired)))
+        #expect(await service.state == .failed(.registration(.codeExpired)))
     }
 
-    @Test("Given expired_token from the provider, then F device_code_expired")
+    @Test("Given expired_token from the provider, then F code_expired")
     func expiredTokenAnswer() async throws {
         let device = try Self.device()
         let service = device.launch()
         await service.start()
         let shown = try await service.beginDeviceRegistration()
         try await device.simulator.expireDeviceAuthorization(userCode: shown.userCode)
-        await #expect(throws: RegStateServiceError.registration(.deviceCodeExpired)) {
+        await #expect(throws: RegStateServiceError.registration(.codeExpired)) {
             try await service.completeDeviceRegistration()
         }
     }

@@ -84,7 +84,7 @@ struct DeviceAuthorizationTransientTests {
         #expect(await service.state == .awaitingConfirmation(profile))
     }
 
-    @Test("Given the polls fail until the code expires, then F device_code_expired, no poll at or after the expiry, nothing stored", arguments: Fault.allCases)
+    @Test("Given the polls fail until the code expires, then F code_expired, no poll at or after the expiry, nothing stored", arguments: Fault.allCases)
     func failsUntilExpiry(_ fault: Fault) async throws {
         let device = try SimulatedDevice(clock: ManualClock(advancesWhileSleeping: true)) { $0.deviceCodeLifetime = 300 }
         let polls = FaultyPolls(base: device.simulator.transport, clock: device.clock, fault: fault)
@@ -92,7 +92,7 @@ struct DeviceAuthorizationTransientTests {
         await service.start()
         let shown = try await service.beginDeviceRegistration()
         try await device.simulator.approveDeviceAuthorization(userCode: shown.userCode, as: "dana@example.com")
-        await #expect(throws: RegStateServiceError.registration(.deviceCodeExpired)) {
+        await #expect(throws: RegStateServiceError.registration(.codeExpired)) {
             try await service.completeDeviceRegistration()
         }
         let recorded = polls.recorded
@@ -101,6 +101,6 @@ struct DeviceAuthorizationTransientTests {
         #expect(await device.simulator.deviceTokenAnswers(userCode: shown.userCode) == 0)
         #expect(try device.store.data(forKey: PendingDeviceAuthorization.storeKey) == nil)
         #expect(try device.store.data(forKey: TokenService.credentialsKey) == nil)
-        #expect(await service.state == .failed(.registration(.deviceCodeExpired)))
+        #expect(await service.state == .failed(.registration(.codeExpired)))
     }
 }

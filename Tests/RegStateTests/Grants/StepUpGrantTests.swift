@@ -78,7 +78,7 @@ struct StepUpGrantTests {
         let journal = device.journalText()
         let url = try await service.beginStepUp(try await Self.challenge(device, service))
         let callback = try await device.simulator.authorize(url, as: "mallory@example.com")
-        await #expect(throws: RegStateServiceError.registration(.stepUpAnotherUser)) {
+        await #expect(throws: RegStateServiceError.registration(.anotherUser)) {
             try await service.completeStepUp(callback: callback)
         }
         #expect(Self.credentialsBytes(device) == before)

@@ -43,8 +43,12 @@ struct ReasonCodeTests {
             (.grantNotOffered(.passwordless), "passwordless_not_offered"), (.invalidEmail, "invalid_email"),
             (.tooManyRegisteredDevices, "too_many_registered_devices"), (.maxSecurityTokens, "max_security_tokens"),
             (.backendFailed("x"), "backend_failed"), (.storage("x"), "storage"), (.unsupported("x"), "unsupported"),
-            (.dpop(.notOffered), "dpop"),
+            (.dpop(.notOffered), "dpop"), (.authTimeMissing, "auth_time_missing"),
+            (.signInTooOld(authenticatedAt: .distantPast), "sign_in_too_old"), (.acrNotAccepted(nil), "acr_not_accepted"),
+            (.anotherUser, "another_user"), (.grantNotOffered(.authorizationCode), "authorization_code_not_offered"),
+            (.grantNotOffered(.deviceAuthorization), "device_authorization_not_offered"),
         ]
+        #expect(Set(codes.map(\.0.reasonCode)).count == 38, "one pin per code: every case, every grant, both transient issues")
         for (failure, code) in codes {
             #expect(failure.reasonCode == code)
         }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The journal's form of a registration failure (``RecordValue``).
+/// The journal's form of a registration failure (``RecordValue``). Journals of earlier versions may hold two
+/// grant-named tags since made generic: `stepUpAnotherUser` reads as `anotherUser`, `deviceCodeExpired` as `codeExpired`.
 extension RegistrationFailure: RecordValue {
     var json: JSONValue {
         switch self {
@@ -26,7 +27,7 @@ extension RegistrationFailure: RecordValue {
         case .authTimeMissing: .tagged("authTimeMissing")
         case .signInTooOld(let authenticatedAt): .tagged("signInTooOld", ["authenticatedAt": authenticatedAt])
         case .acrNotAccepted(let acr): .tagged("acrNotAccepted", ["_0": acr])
-        case .stepUpAnotherUser: .tagged("stepUpAnotherUser")
+        case .anotherUser: .tagged("anotherUser")
         case .wrongCode: .tagged("wrongCode")
         case .codeExpired: .tagged("codeExpired")
         case .codeReused: .tagged("codeReused")
@@ -36,7 +37,6 @@ extension RegistrationFailure: RecordValue {
         case .rateLimited(let retryAfter): .tagged("rateLimited", ["retryAfter": retryAfter])
         case .grantNotOffered(let kind): .tagged(kind.rawValue + "NotOffered")
         case .invalidEmail: .tagged("invalidEmail")
-        case .deviceCodeExpired: .tagged("deviceCodeExpired")
         case .tooManyRegisteredDevices: .tagged("tooManyRegisteredDevices")
         case .maxSecurityTokens: .tagged("maxSecurityTokens")
         case .backendFailed(let detail): .tagged("backendFailed", ["_0": detail])
@@ -69,6 +69,8 @@ extension RegistrationFailure: RecordValue {
         case "storage": self = .storage(try fields.value())
         case "unsupported": self = .unsupported(try fields.value())
         case "dpop": self = .dpop(try fields.value())
+        case "stepUpAnotherUser": self = .anotherUser
+        case "deviceCodeExpired": self = .codeExpired
         default:
             self = try Self.withoutValues.first { $0.json == .tagged(name) }.orDamaged()
         }
@@ -77,9 +79,9 @@ extension RegistrationFailure: RecordValue {
     /// The failures that carry nothing.
     private static let withoutValues: [RegistrationFailure] = [
         .stateMismatch, .noPendingLogin, .loginAlreadyInProgress, .pendingLoginExpired, .pendingLoginSuperseded,
-        .issuerMismatchInCallback, .authTimeMissing, .stepUpAnotherUser, .wrongCode, .codeExpired, .codeReused,
+        .issuerMismatchInCallback, .authTimeMissing, .anotherUser, .wrongCode, .codeExpired, .codeReused,
         .codeSuperseded, .tooManyAttempts, .tooManyRefusedRedirects, .invalidEmail,
-        .deviceCodeExpired, .tooManyRegisteredDevices, .maxSecurityTokens,
+        .tooManyRegisteredDevices, .maxSecurityTokens,
     ] + GrantKind.allCases.map { .grantNotOffered($0) }
 }
 
