@@ -26,6 +26,7 @@ struct AuthorizationCodeGrant: Sendable {
     private var tokens: TokenService { runner.tokens }
     private var configuration: RegStateConfiguration { runner.configuration }
     private var logger: any RegStateLogger { runner.logger }
+    private var redemption: AuthorizationCodeRedemption<PendingLogin> { AuthorizationCodeRedemption(runner: runner) }
 
     /// A new login (PKCE verifier, state, nonce) and its authorization URL, or why none can be made. The login is
     /// kept in the secure store (under the store's lock, in place of any older one) so that its redirect can still be
@@ -62,15 +63,17 @@ struct AuthorizationCodeGrant: Sendable {
         var stored: PendingLogin? = nil
         if remembered == nil { stored = (try? await tokens.pending(PendingLogin.self)) }
         guard var login = remembered ?? stored else { return .failure(.noPendingLogin) }
-        do {
+        do throws(RegistrationFailure) {
             let key = try LoginTokens(runner: runner).registrationKey()
             // The key the login's tokens are to be bound to must still be the installation's (as at the exchange).
             if let bound = login.dpopKeyThumbprint, key?.thumbprint != bound { return .failure(.pendingLoginSuperseded) }
-            login.request = try await provider.pushAgain(login.request, dpopKey: login.dpopKeyThumbprint == nil ? nil : key,
-                                                         prompt: login.prompt.flatMap(LoginPrompt.init),
-                                                         requirement: login.requirement ?? .none)
+            let request = login.request
+            login.request = try await RegistrationFailure.catching { () async throws(OIDCError) in
+                try await provider.pushAgain(request, dpopKey: login.dpopKeyThumbprint == nil ? nil : key,
+                                             prompt: login.prompt.flatMap(LoginPrompt.init), requirement: login.requirement ?? .none)
+            }
         } catch {
-            return .failure(RegistrationFailure(error))
+            return .failure(error)
         }
         let again = login
         do {
@@ -93,77 +96,51 @@ struct AuthorizationCodeGrant: Sendable {
         await tokens.withdrawPending(PendingLogin.self, id: state, logger: logger)
     }
 
-    /// Checks `callback` against the login it answers (`remembered`, or after a relaunch the stored one), exchanges
-    /// its code and stores the validated tokens as provisional; `nil` when the user moved on (`stillWanted`). The
-    /// stored login is taken under the store's lock first, so the same redirect twice, or in two processes, finds
-    /// nothing the second time; an expired or superseded login is refused.
+    /// Checks `callback` against the login it answers (`remembered`, or after a relaunch the stored one), redeems its
+    /// code (``AuthorizationCodeRedemption``) and stores the validated tokens as provisional; `nil` when the user
+    /// moved on (`stillWanted`). A redirect that is not the login's takes nothing; a superseded login is refused.
     func exchange(_ callback: URL, remembered: PendingLogin?,
                                    stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
-        // First, whether the redirect belongs to the login at all: one that does not is refused and takes nothing.
-        if let refused = await refuseForeignRedirect(callback, remembered: remembered) { return refused }
-        let taken: PendingLogin?
-        let superseding: PendingLogin?
         do {
-            (taken, superseding) = try await tokens.withExclusiveAccess { () async throws(StoreError) in
-                let taken = try await tokens.removePending(PendingLogin.self, id: remembered?.request.state)
-                return (taken, remembered != nil && taken == nil ? (try? await tokens.pending(PendingLogin.self)) ?? nil : nil)
-            }
-        } catch {
-            return .registrationFailed(RegistrationFailure(error))
-        }
-        guard let login = remembered ?? taken else { return .registrationFailed(.noPendingLogin) }
-        // Compared as a record keeps the time (seconds since 1970): a login begun at the same instant and read back
-        // from the store is not older by the last bit the round trip loses.
-        if let superseding, superseding.createdAt >= Date(timeIntervalSince1970: login.createdAt.timeIntervalSince1970) {
-            return .registrationFailed(.pendingLoginSuperseded)
-        }
-        if login.isExpired(at: runner.dependencies.clock.now(), lifetime: configuration.pendingLoginLifetime) {
-            return .registrationFailed(.pendingLoginExpired)
-        }
-        do {
-            let key = try LoginTokens(runner: runner).registrationKey()
-            // The DPoP key this login's tokens are to be bound to must still be the installation's key.
-            if key?.thumbprint != login.dpopKeyThumbprint, login.dpopKeyThumbprint != nil {
+            // First, whether the redirect belongs to the login at all: one that does not is refused and takes nothing.
+            try await refuseForeignRedirect(callback, remembered: remembered)
+            let (taken, superseding) = try await redemption.take(id: remembered?.request.state)
+            guard let login = remembered ?? taken else { return .registrationFailed(.noPendingLogin) }
+            // Compared as a record keeps the time (seconds since 1970): a login begun at the same instant and read back
+            // from the store is not older by the last bit the round trip loses.
+            if let superseding, superseding.createdAt >= Date(timeIntervalSince1970: login.createdAt.timeIntervalSince1970) {
                 return .registrationFailed(.pendingLoginSuperseded)
             }
-            let code = try await provider.authorizationCode(from: callback, for: login.request)
-            let response = try await provider.exchangeCode(code, for: login.request, proofKey: key)
-            return await LoginTokens(runner: runner).authenticate(with: response, nonce: login.request.nonce, requirement: login.requirement ?? .none,
-                                      type: .social, proofKey: key, stillWanted: stillWanted)
+            let tokens = LoginTokens(runner: runner)
+            let (response, key) = try await redemption.exchange(callback, for: login, key: tokens.registrationKey)
+            return await tokens.authenticate(with: response, nonce: login.request.nonce, requirement: login.requirement ?? .none,
+                                             type: .social, proofKey: key, stillWanted: stillWanted)
         } catch {
-            return .registrationFailed(RegistrationFailure(error))
+            return .registrationFailed(error)
         }
     }
 
     /// A redirect that does not match the login it would complete (``RegistrationFailure/keepsAttempt(of:)``) is
     /// refused before anything is taken, sent or written; the login stays for its genuine redirect, however many such
     /// redirects come (a web page can aim any number of them at a loopback port or a custom scheme: none may end the
-    /// sign-in). `nil` when the redirect belongs to the login or carries the provider's error answer for it.
-    private func refuseForeignRedirect(_ callback: URL, remembered: PendingLogin?) async -> MachineEvent? {
+    /// sign-in). Returns when the redirect belongs to the login or carries the provider's error answer for it.
+    private func refuseForeignRedirect(_ callback: URL, remembered: PendingLogin?) async throws(RegistrationFailure) {
         var login = remembered
-        if login == nil {
-            // A store that cannot be read now (a locked device) is not "no login": read as none, the redirect went on
-            // to the exchange unchecked, which took the stored login and lost it to a forged redirect.
-            do {
-                login = try await tokens.pending(PendingLogin.self)
-            } catch {
-                return .registrationFailed(.storage(error.errorDescription ?? "unreadable"))
-            }
-        }
-        guard let login else { return nil }
-        let failure: RegistrationFailure
+        // A store that cannot be read now (a locked device) is not "no login": read as none, the redirect went on to
+        // the exchange unchecked, which took the stored login and lost it to a forged redirect.
+        if login == nil { login = try await redemption.stored() }
+        guard let login else { return }
         do {
-            _ = try await provider.authorizationCode(from: callback, for: login.request)
-            return nil
+            _ = try await redemption.code(in: callback, for: login)
         } catch {
-            failure = RegistrationFailure(error)
+            // The provider's own error answer, with the login's state, ends the login after the take.
+            if case .authorizationDenied = error { return }
             // Not checked (the provider's metadata could not be read, whatever the reason): refused as it stands, and
             // the login is left in the store untouched. Taking it first, as the exchange does, lost it to a redirect
-            // nobody had checked. (The provider's own error answer, with the login's state, ends the login below.)
-            if case .authorizationError = error {} else if !Self.survives(failure) { return .registrationFailed(failure) }
+            // nobody had checked.
+            guard Self.survives(error) else { throw error }
+            logger.log(.warning, "a redirect that is not this login's was refused (\(error.reasonCode)); the login waits for its own")
+            throw error
         }
-        guard Self.survives(failure) else { return nil }
-        logger.log(.warning, "a redirect that is not this login's was refused (\(failure.reasonCode)); the login waits for its own")
-        return .registrationFailed(failure)
     }
 }

@@ -166,7 +166,7 @@ extension DeviceAuthorizationGrant {
         do {
             key = try LoginTokens(runner: runner).registrationKey()
         } catch {
-            return .registrationFailed(RegistrationFailure(error))
+            return .registrationFailed(error)
         }
         // The key the tokens are to be bound to must still be the installation's registration key.
         if record.dpopKeyThumbprint != nil, key?.thumbprint != record.dpopKeyThumbprint {

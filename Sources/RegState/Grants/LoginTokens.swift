@@ -22,7 +22,7 @@ struct LoginTokens: Sendable {
     }
 
     /// The key the registration in progress binds its tokens to, if any.
-    func registrationKey() throws(OIDCError) -> DPoPKey? {
+    func registrationKey() throws(RegistrationFailure) -> DPoPKey? {
         do {
             return try runner.dpop.registrationKey()
         } catch {
@@ -30,20 +30,27 @@ struct LoginTokens: Sendable {
         }
     }
 
-    /// Validates the ID token (and that it meets `requirement`, what the login asked for), then stores the tokens as
-    /// provisional: only a validated identity reaches G.
+    /// The ID token of `response`, validated (and that it meets `requirement`, what the login asked for).
+    func verify(_ response: TokenResponse, nonce: String?, requirement: AuthenticationRequirement = .none) async
+        throws(RegistrationFailure) -> VerifiedIDToken
+    {
+        guard let idToken = response.idToken else { throw .malformedResponse("the token response has no id_token") }
+        return try await RegistrationFailure.catching { () async throws(OIDCError) in
+            try await runner.provider.validateIDToken(idToken, expectedNonce: nonce, requirement: requirement,
+                                                      freshFromTokenEndpoint: true)
+        }
+    }
+
+    /// Validates the ID token (``verify(_:nonce:requirement:)``), then stores the tokens as provisional: only a
+    /// validated identity reaches G.
     func authenticate(with response: TokenResponse, nonce: String?, requirement: AuthenticationRequirement = .none,
                       type: RegistrationType, proofKey: DPoPKey?,
                       stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
-        guard let idToken = response.idToken else {
-            return .registrationFailed(.malformedResponse("the token response has no id_token"))
-        }
         let verified: VerifiedIDToken
         do {
-            verified = try await runner.provider.validateIDToken(idToken, expectedNonce: nonce, requirement: requirement,
-                                                          freshFromTokenEndpoint: true)
+            verified = try await verify(response, nonce: nonce, requirement: requirement)
         } catch {
-            return .registrationFailed(RegistrationFailure(error))
+            return .registrationFailed(error)
         }
         guard await stillWanted() else { return nil }
         // The key and the tokens are two store values: both are written under the store's lock, so that another
@@ -54,7 +61,7 @@ struct LoginTokens: Sendable {
                 // The registration's key becomes the session's now, with its tokens, not when it started.
                 key = try runner.dpop.promote(proofKey)
             } catch {
-                return .registrationFailed(RegistrationFailure(OIDCError.dpop(error)))
+                return .registrationFailed(.dpop(error))
             }
             do throws(StoreError) {
                 return .authenticated(try await runner.tokens.storeProvisional(

@@ -137,13 +137,15 @@ extension PasswordlessGrant {
     /// the user moved on.
     func verify(_ code: String, for email: String, with runner: EffectRunner,
                 stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
-        do {
+        do throws(RegistrationFailure) {
             let key = try LoginTokens(runner: runner).registrationKey()
-            let response = try await verify(email: email, code: code, proofKey: key)
+            let response = try await RegistrationFailure.catching { () async throws(OIDCError) in
+                try await verify(email: email, code: code, proofKey: key)
+            }
             return await LoginTokens(runner: runner).authenticate(with: response, nonce: nil, type: .passwordless, proofKey: key,
                                              stillWanted: stillWanted)
         } catch {
-            return .registrationFailed(RegistrationFailure(error))
+            return .registrationFailed(error)
         }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// The social login in progress, as kept in the secure store (under ``storeKey``) so that it survives the app being
 /// killed while the user is in the browser. It holds secrets (the PKCE verifier, `state`, `nonce`): it lives only in
 /// the secure store and in the service's memory, never in the journal, a log or a description.
-struct PendingLogin: PendingGrantRecord, Equatable, CustomStringConvertible {
+struct PendingLogin: CodeGrantRecord, Equatable, CustomStringConvertible {
     /// The secure-store key of the record.
     static let storeKey = "pending_login"
 
@@ -35,14 +35,6 @@ struct PendingLogin: PendingGrantRecord, Equatable, CustomStringConvertible {
     static let isOwnedByWriter = true
     /// Whether its refusal count is in range.
     var isWellFormed: Bool { Self.refusalCounts.contains(refusedRedirects ?? 0) }
-
-    /// When the login was made, by the device clock.
-    var createdAt: Date { request.issuedAt }
-
-    /// Whether the login is older than `lifetime` seconds at `now`.
-    func isExpired(at now: Date, lifetime: TimeInterval) -> Bool {
-        now.timeIntervalSince(createdAt) > lifetime
-    }
 
     /// What the app may see of it at `now`: no secret but the URL it already opened.
     func summary(lifetime: TimeInterval, now: Date) -> PendingSocialLogin {

@@ -5,7 +5,7 @@ import Foundation
 /// the secure store, never in the journal, a log or a description. It names the session it steps up (its
 /// ``sessionID``, ``issuer`` and ``subject``): its tokens replace that session's, and only if the new ID token names
 /// the same user.
-struct PendingStepUp: PendingGrantRecord, Equatable, CustomStringConvertible {
+struct PendingStepUp: CodeGrantRecord, Equatable, CustomStringConvertible {
     /// The secure-store key of the record.
     static let storeKey = "pending_step_up"
 
@@ -27,9 +27,6 @@ struct PendingStepUp: PendingGrantRecord, Equatable, CustomStringConvertible {
     var sessionID: String?
     /// The thumbprint of the DPoP key the session's tokens are bound to, when they are: the new ones are bound to it.
     var dpopKeyThumbprint: String?
-
-    /// When the login was made, by the device clock.
-    var createdAt: Date { request.issuedAt }
 
     /// The creation time only; never the verifier, `state` or `nonce`.
     var description: String { "PendingStepUp(createdAt: \(createdAt), secrets redacted)" }
