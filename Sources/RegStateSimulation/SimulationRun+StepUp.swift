@@ -66,7 +66,7 @@ extension SimulationRun {
         ledger.note("act   user steps up on slot \(index) as \(another ? "another user" : "the session's user")")
         let callback: URL
         do {
-            let url = try await service.beginStepUp(challenge)
+            let url = try await service.beginStepUp(requirement: challenge.requirement)
             callback = try await simulator.authorize(url, as: who)
         } catch {
             return ledger.note("call  p\(slots[index].incarnation) step-up -> did not begin (\(error))")

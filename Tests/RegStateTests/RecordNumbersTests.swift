@@ -84,7 +84,7 @@ struct RecordNumbersTests {
         for variant in variants {
             let store = InMemorySecureStore([TokenService.credentialsKey: variant.data, "pending_login": Data("p".utf8),
                                              OngoingAccessTokenStore.recordKey: Data("o".utf8)])
-            let status = await TokenService(store: store, clock: ManualClock(start: Self.now)).inspect()
+            let status = await TokenService(store: store, clock: ManualClock(start: Self.now)).inspect().status
             guard case .corrupt = status else {
                 Issue.record("\(variant.path): \(status)")
                 continue

@@ -29,12 +29,6 @@ public struct RegStateConfiguration: Sendable {
     /// Wrong one-time codes one passwordless attempt tolerates (default 5): the next wrong code ends the attempt with
     /// ``RegistrationFailure/tooManyAttempts``. A resend starts the count again; the provider may bound it too.
     public var maxCodeAttempts = 5
-    /// No longer used: a redirect not belonging to the social login in progress is refused with its reason
-    /// (``RegistrationFailure/keepsAttempt(of:)``), makes no token request and leaves the login for its genuine
-    /// redirect however many come, since any web page can send them; the login ends by its own lifetime
-    /// (``pendingLoginLifetime``), a retry or its redirect.
-    @available(*, deprecated, message: "A refused redirect never ends the login it waits for; this setting has no effect.")
-    public var maxRefusedRedirects = 3
     /// Whether ongoing access (`OngoingAccessTokenStore`, in `RegStateOngoingAccess`) outlives the registration
     /// session (default `false`). By default a session's end leaves nothing of the user: logout, a forced logout and a
     /// final **E** remove the ongoing-access record with the credentials (its provider offers no revocation, so the

@@ -11,7 +11,7 @@ extension RegStateService {
 
     /// The sign-in page to open for the social login in progress, never a dead URL: its own, the same login pushed
     /// again when its `request_uri` expired, or a new login (same `prompt` and requirement) when none is usable.
-    /// - Throws: the errors of ``beginSocialRegistration(prompt:)`` when a new login is begun.
+    /// - Throws: the errors of ``beginSocialRegistration(prompt:requirement:)`` when a new login is begun.
     public func reopenSocialLogin() async throws(RegStateServiceError) -> URL {
         let pending = await pendingSocialLogin()
         if let pending, !pending.isExpired, !pending.isAuthorizationURLExpired { return pending.authorizationURL }

@@ -3,23 +3,14 @@ import Foundation
 extension RegStateService {
     /// Starts social registration from **D** (or after an error): the authorization URL (PKCE, fresh `state` and
     /// `nonce`) to open in the system browser.
+    /// - Parameters:
+    ///   - prompt: the provider's login form or account chooser even when the browser is still signed in (the way
+    ///     to switch accounts); `nil`: none.
+    ///   - requirement: what the sign-in must meet (`max_age`, `acr_values`; `nil`: the configuration's), checked by
+    ///     ``completeSocialRegistration(callback:)`` after a relaunch too.
     /// - Throws: ``RegStateServiceError/registration(_:)`` (**F**); ``RegStateServiceError/rejected(_:)`` when
     ///   registration cannot start in the current state.
-    public func beginSocialRegistration() async throws(RegStateServiceError) -> URL {
-        try await beginSocialRegistration(prompt: nil, requirement: nil)
-    }
-
-    /// Starts social registration with the provider's login form or account chooser shown even when the browser is
-    /// still signed in: the way to switch accounts.
-    /// - Throws: the same errors as ``beginSocialRegistration()``.
-    public func beginSocialRegistration(prompt: LoginPrompt?) async throws(RegStateServiceError) -> URL {
-        try await beginSocialRegistration(prompt: prompt, requirement: nil)
-    }
-
-    /// Starts social registration asking for a sign-in that meets `requirement` (`max_age`, `acr_values`; `nil`: the
-    /// configuration's), checked by ``completeSocialRegistration(callback:)`` after a relaunch too.
-    /// - Throws: the same errors as ``beginSocialRegistration()``.
-    public func beginSocialRegistration(prompt: LoginPrompt?, requirement: AuthenticationRequirement?)
+    public func beginSocialRegistration(prompt: LoginPrompt? = nil, requirement: AuthenticationRequirement? = nil)
         async throws(RegStateServiceError) -> URL
     {
         let applied = try await apply(.registrationRequested(.social),

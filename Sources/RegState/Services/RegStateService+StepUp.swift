@@ -4,15 +4,11 @@ import Foundation
 /// ``RegStateServiceError/stepUpRequired(_:)``) or before something that matters. The session stays usable meanwhile;
 /// the new tokens replace its tokens only when the new ID token names the same user and meets the requirement.
 extension RegStateService {
-    /// Starts a step-up login for what `challenge` asked for: the authorization URL to open (a pending one is replaced).
+    /// Starts a step-up login that must meet `requirement`: a ``StepUpChallenge/requirement``, or one of the app's
+    /// (before a payment, say, without waiting for the API). Returns the authorization URL to open (a pending one is
+    /// replaced).
     /// - Throws: ``RegStateServiceError/noSession`` without an active session RegState renews;
     ///   ``RegStateServiceError/registration(_:)`` when the provider cannot be used or the store refuses.
-    public func beginStepUp(_ challenge: StepUpChallenge) async throws(RegStateServiceError) -> URL {
-        try await beginStepUp(requirement: challenge.requirement)
-    }
-
-    /// Starts a step-up login that must meet `requirement` (before a payment, say, without waiting for the API).
-    /// - Throws: the errors of ``beginStepUp(_:)``.
     public func beginStepUp(requirement: AuthenticationRequirement) async throws(RegStateServiceError) -> URL {
         guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven else {
             throw .noSession

@@ -79,18 +79,14 @@ package actor TokenService {
 
     // MARK: Reading
 
-    /// What is stored, for the launch decision: nothing, valid, expired, corrupt or unreadable.
+    /// What is stored, for the launch decision (nothing, valid, expired, corrupt or unreadable), and the access token
+    /// of a record found expired, from the same read: a second read could return a token another process stored in
+    /// between, and "replacing" that one would renew twice.
     ///
     /// Provisional credentials left by an app killed on the confirmation page are not a session: they are removed.
     /// A damaged record is moved to ``quarantineKey``; a store that cannot be read is left as it is (the next launch
     /// tries again). No other key is touched.
-    package func inspect() -> StoredTokenStatus {
-        inspectWithAccessToken().status
-    }
-
-    /// ``inspect()``, plus the access token of the record it found expired, from the same read: a second read could
-    /// return a token another process stored in between, and "replacing" that one would renew twice.
-    package func inspectWithAccessToken() -> (status: StoredTokenStatus, expiredAccessToken: String?) {
+    package func inspect() -> (status: StoredTokenStatus, expiredAccessToken: String?) {
         let data: Data?
         do {
             data = try storedData()

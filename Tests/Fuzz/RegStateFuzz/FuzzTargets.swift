@@ -151,7 +151,7 @@ enum FuzzStore {
         let store = InMemorySecureStore([TokenService.credentialsKey: data])
         let tokens = TokenService(store: store, clock: ManualClock(start: FuzzFixture.now, waitsOnWallTime: true))
         blocking {
-            _ = await tokens.inspect()
+            _ = await tokens.inspect().status
             _ = await tokens.storedSession()
             if let access = await tokens.snapshot() { _ = await tokens.isUsable(access.expiresAt) }
             _ = await tokens.snapshot()?.refreshToken
@@ -160,7 +160,7 @@ enum FuzzStore {
             // Bound to an issuer and client: the binding check (and the previous format's ID-token claims) too.
             let bound = TokenService(store: store, clock: ManualClock(start: FuzzFixture.now, waitsOnWallTime: true),
                                      binding: CredentialBinding(FuzzFixture.oidc))
-            _ = await bound.inspect()
+            _ = await bound.inspect().status
             _ = await bound.snapshot()
         }
     }

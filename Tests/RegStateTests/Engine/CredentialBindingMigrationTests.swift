@@ -100,7 +100,7 @@ struct CredentialBindingMigrationTests {
         let data = credentials.encoded
         try store.set(data, forKey: TokenService.credentialsKey)
         let service = TokenService(store: store, binding: Self.binding)
-        let status = await service.inspect()
+        let status = await service.inspect().status
         if let reason = row.3 {
             #expect(status == .boundElsewhere(reason))
             #expect(await service.snapshot() == nil)
@@ -132,7 +132,7 @@ struct CredentialBindingMigrationTests {
         for (binding, reason) in cases {
             let store = InMemorySecureStore([TokenService.credentialsKey: bytes])
             let tokens = TokenService(store: store, clock: clock, binding: binding)
-            let status = await tokens.inspect()
+            let status = await tokens.inspect().status
             if let reason {
                 #expect(status == .boundElsewhere(reason))
                 #expect(await tokens.snapshot() == nil)

@@ -51,7 +51,7 @@ struct StepUpGrantTests {
         let transport = AuthorizedTransport(base: device.simulator.transport, service: service, policy: Self.policy)
         let before = try #require(await service.signInAssurance()?.authenticatedAt)
         let challenge = try await Self.challenge(device, service)
-        let url = try await service.beginStepUp(challenge)
+        let url = try await service.beginStepUp(requirement: challenge.requirement)
         #expect(FormEncoding.queryItems(of: url)["max_age"] == "300")
         #expect(await service.pendingStepUp() == AuthenticationRequirement(maxAge: 300))
         // The session keeps working for calls that do not need the step-up.
@@ -76,7 +76,7 @@ struct StepUpGrantTests {
         defer { device.remove() }
         let before = try #require(Self.credentialsBytes(device))
         let journal = device.journalText()
-        let url = try await service.beginStepUp(try await Self.challenge(device, service))
+        let url = try await service.beginStepUp(requirement: (try await Self.challenge(device, service)).requirement)
         let callback = try await device.simulator.authorize(url, as: "mallory@example.com")
         await #expect(throws: RegStateServiceError.registration(.anotherUser)) {
             try await service.completeStepUp(callback: callback)
@@ -92,7 +92,7 @@ struct StepUpGrantTests {
     func forgedRedirectAndKill() async throws {
         let (device, first) = try await Self.device()
         defer { device.remove() }
-        let url = try await first.beginStepUp(try await Self.challenge(device, first))
+        let url = try await first.beginStepUp(requirement: (try await Self.challenge(device, first)).requirement)
         let genuine = try await device.simulator.authorize(url, as: "alice@example.com")
         var forged = try #require(URLComponents(url: genuine, resolvingAgainstBaseURL: false))
         forged.queryItems = forged.queryItems?.map { $0.name == "state" ? URLQueryItem(name: "state", value: "forged") : $0 }
@@ -129,7 +129,7 @@ struct StepUpGrantTests {
         let (device, service) = try await Self.device { $0.stepUp = .ignores }
         defer { device.remove() }
         let before = try #require(Self.credentialsBytes(device))
-        let url = try await service.beginStepUp(try await Self.challenge(device, service))
+        let url = try await service.beginStepUp(requirement: (try await Self.challenge(device, service)).requirement)
         let callback = try await device.simulator.authorizeInBrowser(url, otherwise: "alice@example.com")
         do {
             try await service.completeStepUp(callback: callback)

@@ -58,7 +58,7 @@ struct EffectRunner: Sendable {
     /// The launch inspection, and the expired access token a launch renewal is to replace (never journaled).
     func inspectStoredTokens() async -> (event: MachineEvent, stale: SecretInput?) {
         if configuration.sessionSource == .host { _ = await tokens.migrateLegacyHostSession() }
-        let inspected = await tokens.inspectWithAccessToken()
+        let inspected = await tokens.inspect()
         if case .nothing = inspected.status { await tokens.removeAbandonedProvisional(dpop: dpop) }
         return (.storedTokensInspected(inspected.status), inspected.expiredAccessToken.map(SecretInput.staleAccessToken))
     }
