@@ -67,7 +67,7 @@ let package = Package(
         .executableTarget(name: "RegStateFuzz", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateSimulator", "RegStateTesting"], path: "Tests/Fuzz/RegStateFuzz",
                           swiftSettings: settings),
         // What the test targets that run child processes share: finding the package root and the built executables.
-        .target(name: "RegStateTestSupport", dependencies: ["RegState"], path: "Tests/RegStateTestSupport", swiftSettings: settings),
+        .target(name: "RegStateTestSupport", dependencies: ["RegState", "RegStateSimulator"], path: "Tests/RegStateTestSupport", swiftSettings: settings),
         .testTarget(name: "RegStateTests", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateLoopback", "RegStateWebAuthentication", "RegStateURLSession", "RegStateSimulator", "RegStateTesting", "RegStateCrashProbe",
                                                           "RegStateFuzz", "RegStateTestSupport"], swiftSettings: settings),
         .testTarget(name: "RegStateSimulatorTests", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateSimulator", "RegStateTesting", "RegStateTestSupport"], swiftSettings: settings),
