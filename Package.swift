@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "RegStateLoopback", targets: ["RegStateLoopback"]),
         // Shows the sign-in in the system's authentication session (ASWebAuthenticationSession), for iOS and macOS apps.
         .library(name: "RegStateWebAuthentication", targets: ["RegStateWebAuthentication"]),
+        // Makes an app's own URLSession follow the request policy (a URLProtocol over AuthorizedTransport).
+        .library(name: "RegStateURLSession", targets: ["RegStateURLSession"]),
         .library(name: "RegStateSimulator", targets: ["RegStateSimulator"]),
         // Test doubles for apps: in-memory store, manual clock, recording logger, a device on the simulator.
         .library(name: "RegStateTesting", targets: ["RegStateTesting"]),
@@ -44,6 +46,7 @@ let package = Package(
         .target(name: "RegStateLoopback", dependencies: ["RegState"], swiftSettings: settings),
         // No dependency: it hands the redirect URL back; the app gives it to RegStateService.
         .target(name: "RegStateWebAuthentication", swiftSettings: settings),
+        .target(name: "RegStateURLSession", dependencies: ["RegState"], swiftSettings: settings),
         .target(name: "RegStateSimulator", dependencies: ["RegState", "RegStateOngoingAccess"], swiftSettings: settings),
         .target(name: "RegStateTesting", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateSimulator"], swiftSettings: settings),
         .executableTarget(name: "regstate", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateLoopback",
@@ -67,8 +70,8 @@ let package = Package(
         .executableTarget(name: "RegStateFuzz", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateSimulator", "RegStateTesting"], path: "Tests/Fuzz/RegStateFuzz",
                           swiftSettings: settings),
         // What the test targets that run child processes share: finding the package root and the built executables.
-        .target(name: "RegStateTestSupport", dependencies: ["RegState"], path: "Tests/RegStateTestSupport", swiftSettings: settings),
-        .testTarget(name: "RegStateTests", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateLoopback", "RegStateWebAuthentication", "RegStateSimulator", "RegStateTesting", "RegStateCrashProbe",
+        .target(name: "RegStateTestSupport", dependencies: ["RegState", "RegStateSimulator"], path: "Tests/RegStateTestSupport", swiftSettings: settings),
+        .testTarget(name: "RegStateTests", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateLoopback", "RegStateWebAuthentication", "RegStateURLSession", "RegStateSimulator", "RegStateTesting", "RegStateCrashProbe",
                                                           "RegStateFuzz", "RegStateTestSupport"], swiftSettings: settings),
         .testTarget(name: "RegStateSimulatorTests", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateSimulator", "RegStateTesting", "RegStateTestSupport"], swiftSettings: settings),
         .testTarget(name: "RegStateSimulationTests", dependencies: ["RegStateSimulation", "regstate-sim", "RegStateTestSupport"],

@@ -12,7 +12,8 @@ let package = Package(
             name: "RegStateExamples",
             dependencies: [.product(name: "RegState", package: "RegState"),
                            .product(name: "RegStateOngoingAccess", package: "RegState"),
-                           .product(name: "RegStateWebAuthentication", package: "RegState")],
+                           .product(name: "RegStateWebAuthentication", package: "RegState"),
+                           .product(name: "RegStateURLSession", package: "RegState")],
             swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
         ),
     ]

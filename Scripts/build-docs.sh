@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the DocC archives for RegState, RegStateOngoingAccess, RegStateLoopback, RegStateWebAuthentication and
-# RegStateSimulator with the
+# Builds the DocC archives for RegState, RegStateOngoingAccess, RegStateLoopback, RegStateWebAuthentication,
+# RegStateURLSession and RegStateSimulator with the
 # toolchain's own docc (no plugin): symbol graphs from `swift build` in its own scratch path (so the flags never invalidate the main .build), then `docc convert`
 # with warnings as errors. Also fails when a public top-level symbol is missing from its catalog's Topics, or when a
 # "Testing with the simulator" article's code is not the test suite's (DocumentedUsageTests, which compiles it).
@@ -16,16 +16,16 @@ scratch=.build/docs
 graphs="$scratch/symbol-graphs"
 # Symbol graphs are written only when a module compiles, so an incremental build would leave some out: start clean.
 rm -rf "$scratch"; mkdir -p "$graphs"
-# RegStateSimulator brings RegState and RegStateOngoingAccess; RegStateLoopback and RegStateWebAuthentication are
-# built on their own (on Linux the latter holds its platform-neutral types only).
-for target in RegStateSimulator RegStateLoopback RegStateWebAuthentication; do
+# RegStateSimulator brings RegState and RegStateOngoingAccess; RegStateLoopback, RegStateWebAuthentication and
+# RegStateURLSession are built on their own (on Linux RegStateWebAuthentication holds its platform-neutral types only).
+for target in RegStateSimulator RegStateLoopback RegStateWebAuthentication RegStateURLSession; do
   swift build --scratch-path "$scratch" --target "$target" \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" \
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public >/dev/null
 done
 docc_bin=$(command -v docc || xcrun --find docc)
 status=0
-for module in RegState RegStateOngoingAccess RegStateLoopback RegStateWebAuthentication RegStateSimulator; do
+for module in RegState RegStateOngoingAccess RegStateLoopback RegStateWebAuthentication RegStateURLSession RegStateSimulator; do
   dir="$scratch/graphs-$module"; rm -rf "$dir"; mkdir -p "$dir"
   cp "$graphs/$module.symbols.json" "$dir/"
   for extension in "$graphs/$module@"*.symbols.json; do [ -e "$extension" ] && cp "$extension" "$dir/"; done
@@ -46,7 +46,7 @@ python3 Scripts/check-doc-snippets.py || status=1
 # The website: each archive at /<Module>/, an index page at /.
 site="$scratch/site"
 rm -rf "$site"; mkdir -p "$site"
-for module in RegState RegStateOngoingAccess RegStateLoopback RegStateWebAuthentication RegStateSimulator; do cp -R "$scratch/$module.doccarchive" "$site/$module"; done
+for module in RegState RegStateOngoingAccess RegStateLoopback RegStateWebAuthentication RegStateURLSession RegStateSimulator; do cp -R "$scratch/$module.doccarchive" "$site/$module"; done
 cat > "$site/index.html" <<'HTML'
 <!doctype html>
 <meta charset="utf-8">
@@ -62,6 +62,8 @@ cat > "$site/index.html" <<'HTML'
     redirect on a loopback port, for desktop apps and command-line tools</li>
   <li><a href="RegStateWebAuthentication/documentation/regstatewebauthentication/index.html">RegStateWebAuthentication</a>:
     the sign-in in the system's authentication sheet, for iOS and macOS apps</li>
+  <li><a href="RegStateURLSession/documentation/regstateurlsession/index.html">RegStateURLSession</a>: the request
+    policy in the app's own URLSession</li>
   <li><a href="RegStateSimulator/documentation/regstatesimulator/index.html">RegStateSimulator</a>: the in-process
     provider and backend for tests</li>
 </ul>

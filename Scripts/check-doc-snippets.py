@@ -110,7 +110,7 @@ def write_packages(directory):
                      for p in ["RegStateAppleTypeCheck", "RegStateWebAuthentication"]] if platform == "apple"
                     else [f'.product(name: "{p}", package: "RegState")'
                           for p in ["RegState", "RegStateTesting", "RegStateLoopback", "RegStateOngoingAccess",
-                                    "RegStateWebAuthentication"]])
+                                    "RegStateWebAuthentication", "RegStateURLSession"]])
         dependency = (f'.package(path: "{root}/Tests/AppleTypeCheck")' if platform == "apple"
                       else f'.package(name: "RegState", path: "{root}")')
         targets = []

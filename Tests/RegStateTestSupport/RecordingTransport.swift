@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateSimulator
 
 /// Wraps a real transport (the simulator's, or URLSession against a real provider): records every request that goes
 /// on the wire, and lets a test answer, delay or lose chosen requests itself.

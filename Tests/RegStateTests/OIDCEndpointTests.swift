@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import RegStateTesting
 @testable import RegState
+import RegStateSimulator
 
 @Suite("Userinfo, revocation and passwordless requests")
 struct OIDCEndpointTests {

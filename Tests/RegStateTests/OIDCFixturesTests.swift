@@ -1,5 +1,6 @@
 import Foundation
 @testable import RegState
+import RegStateSimulator
 import RegStateTesting
 
 /// Helpers shared by the OIDC, callback, PKCE and backend unit tests (no tests live here).

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import RegState
+import RegStateURLSession
 
 /// An app that already has its own login (Auth0.swift, okta, AppAuth…) and uses RegState in host mode:
 /// the app hands in the ID token after its login, RegState exchanges it for the backend security token, and tells

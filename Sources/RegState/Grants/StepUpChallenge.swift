@@ -6,7 +6,7 @@ import FoundationNetworking
 /// An API's demand for a more recent or stronger sign-in (RFC 9470): a `401` whose `WWW-Authenticate` challenge
 /// (scheme `Bearer` or `DPoP`) says `error="insufficient_user_authentication"`, with the `acr_values` and `max_age`
 /// the API wants. A renewal cannot help (the refresh token carries the old sign-in), so nothing is renewed or
-/// retried: ``AuthorizedTransport`` and ``RegStateURLProtocol`` throw ``RegStateServiceError/stepUpRequired(_:)``,
+/// retried: ``AuthorizedTransport`` and `RegStateURLProtocol` throw ``RegStateServiceError/stepUpRequired(_:)``,
 /// and an app that sends its own requests (``RegStateService/authorize(_:policy:)``) reads its response with
 /// `init(response:)`; a login with its ``requirement`` then signs the user in again to meet it.
 ///

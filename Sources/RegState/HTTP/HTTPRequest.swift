@@ -55,12 +55,6 @@ public struct HTTPRequest: Sendable, Equatable {
     public func header(_ name: String) -> String? {
         headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
-
-    /// The body's form parameters (last value wins), for servers such as the simulator.
-    public var formParameters: [String: String] {
-        guard let body, let text = String(data: body, encoding: .utf8) else { return [:] }
-        return FormEncoding.decode(text)
-    }
 }
 
 extension HTTPRequest: CustomStringConvertible, CustomReflectable {

@@ -16,14 +16,6 @@ public struct HTTPResponse: Sendable, Equatable {
         self.body = body
     }
 
-    /// A JSON response, as servers (the simulator) produce it.
-    public static func json(_ status: Int, _ body: JSONValue, headers: [String: String] = [:]) -> HTTPResponse {
-        var all = headers
-        all["Content-Type"] = "application/json"
-        all["Cache-Control"] = "no-store"
-        return HTTPResponse(status: status, headers: all, body: body.serialized())
-    }
-
     /// The value of header `name`, compared without regard to case.
     public func header(_ name: String) -> String? {
         headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value

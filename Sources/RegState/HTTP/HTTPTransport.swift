@@ -1,15 +1,7 @@
 import Foundation
 
-/// Sends one HTTP request and returns its response: the seam between RegState's clients and the network. The default
-/// is ``URLSessionTransport``; the simulator supplies an in-process one.
-///
-/// ## The redirect contract
-/// A transport sends exactly the request it is given, to exactly its URL, and returns a redirect (3xx) as it came:
-/// requests carry tokens, and a transport that follows a redirect carries them wherever the server points. Following
-/// is the caller's decision (``AuthorizedTransport`` judges every hop by its ``TokenPolicy``). A transport an app plugs
-/// in must keep this contract too; with URLSession, through a session delegate whose
-/// `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)` completes with `nil` (a per-task
-/// delegate is not consulted for redirects by FoundationNetworking on Linux).
+/// Sends one HTTP request and returns its response: the seam between RegState's clients and the network (default
+/// ``URLSessionTransport``). It never follows a redirect: requests carry tokens (<doc:RequestPolicy>).
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the response, whatever its status; a redirect is returned, not followed.
     ///

@@ -1,8 +1,7 @@
 import Foundation
 
-/// Why a value from data (a device, file, account or session ID) cannot be one segment of a URL path; refused before
-/// anything is sent. Every other value is sent as exactly one percent-encoded segment; these cannot be one whatever
-/// the encoding, since an HTTP stack resolves dot segments (RFC 3986 §5.2.4) and an empty segment names the collection.
+/// Why a value from data (a device, file, account or session ID) cannot be one segment of a URL path, whatever the
+/// encoding (an HTTP stack resolves dot segments, RFC 3986 §5.2.4); refused before anything is sent.
 public enum PathSegmentError: Error, Sendable, Equatable {
     /// The value is empty.
     case empty

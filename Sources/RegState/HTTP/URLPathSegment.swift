@@ -3,27 +3,18 @@ import Foundation
 /// The one way values from data (device, file, account, session IDs) go into URL paths: each percent-encoded as
 /// exactly one segment, or refused (``PathSegmentError``) before a request exists.
 package enum URLPathSegment {
-    /// RFC 3986 `unreserved`: the only bytes left as they are. Everything else, `/ ? # % ; =` included, is encoded.
-    private static let unreserved = CharacterSet(charactersIn:
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    /// `value` as one path segment.
-    ///
-    /// - Throws: ``PathSegmentError`` for an empty value, `.` or `..`.
+    /// `value` as one path segment, everything but RFC 3986 `unreserved` (`/ ? # % ; =` too) percent-encoded;
+    /// ``PathSegmentError`` for an empty value, `.` or `..`.
     package static func encoded(_ value: String) throws(PathSegmentError) -> String {
         switch value {
         case "": throw .empty
         case ".", "..": throw .dotSegment(value)
-        default:
-            // Only unpaired surrogates fail to encode, and a Swift `String` holds none; refuse rather than guess.
-            guard let encoded = value.addingPercentEncoding(withAllowedCharacters: unreserved) else { throw .empty }
-            return encoded
+        default: return FormEncoding.escape(value)
         }
     }
 
-    /// `base` with each of `segments` appended as one encoded segment (a trailing slash of `base` is ignored).
-    ///
-    /// - Throws: ``PathSegmentError`` when any segment is refused; nothing is built.
+    /// `base` with each of `segments` appended as one encoded segment (a trailing slash of `base` is ignored);
+    /// ``PathSegmentError`` when any segment is refused.
     package static func appending(_ segments: [String], to base: URL) throws(PathSegmentError) -> URL {
         var components = URLComponents(url: base, resolvingAgainstBaseURL: true) ?? URLComponents()
         var path = components.percentEncodedPath

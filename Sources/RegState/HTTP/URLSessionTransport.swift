@@ -3,10 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The default ``HTTPTransport``: URLSession, on Apple platforms and on Linux (FoundationNetworking).
-///
-/// It never follows a redirect (the ``HTTPTransport`` contract): its own session's delegate refuses every one. The
-/// session is its own for that reason: a session an app configured could follow redirects behind its back.
+/// The default ``HTTPTransport``: URLSession (FoundationNetworking on Linux), in a session of its own whose delegate
+/// refuses every redirect (one an app configured could follow them behind its back).
 public struct URLSessionTransport: HTTPTransport {
     private let owner: SessionOwner
     private let defaultTimeout: TimeInterval
@@ -42,9 +40,8 @@ public struct URLSessionTransport: HTTPTransport {
         return HTTPResponse(status: http.statusCode, headers: headers, body: data)
     }
 
-    /// The one translation of URLSession's untyped failure: read through the `NSError` every error bridges to (a
-    /// `URLError` by its code), so nothing is recovered by a cast. A failure of a cancelled task is
-    /// ``TransportError/cancelled``; any other error is a connection failure named by its type, never its message.
+    /// URLSession's untyped failure read through the `NSError` it bridges to (no cast): a `URLError` by its code, a
+    /// cancelled task's as ``TransportError/cancelled``, any other as a connection failure named by its type.
     static func map(_ error: any Error) -> TransportError {
         let bridged = error as NSError
         guard bridged.domain == NSURLErrorDomain else {
@@ -60,10 +57,8 @@ public struct URLSessionTransport: HTTPTransport {
     }
 }
 
-/// Owns the transport's session, made on the first request (a host that never sends builds no networking objects),
-/// and invalidates it when the last copy of the transport goes (a session keeps its delegate alive until then).
-///
-/// `@unchecked Sendable`: the lazily made session is guarded by `lock`; the configuration is only read.
+/// Owns the session, made at the first request and invalidated with the last copy of the transport (a session keeps
+/// its delegate alive until then). `@unchecked Sendable`: `made` is guarded by `lock`; `configuration` is only read.
 private final class SessionOwner: @unchecked Sendable {
     private let configuration: URLSessionConfiguration
     private let lock = NSLock()

@@ -42,8 +42,6 @@ public struct AuthorizedTransport: Sendable {
         return response
     }
 
-    func lists(_ url: URL) -> Bool { policy.matches(url) }
-
     /// One hop: authorized when the policy lists its URL, renewed and retried once on a rejection.
     private func sendOnce(_ request: HTTPRequest) async throws(RegStateServiceError) -> HTTPResponse {
         guard let carrier = policy.carrier(for: request.url) else { return try await sendBase(request) }

@@ -7,7 +7,7 @@ import FoundationNetworking
 extension RegStateService {
     /// Authorizes a request the app builds itself: sets `Authorization` to the token the policy names for its URL (as
     /// `DPoP` with a proof when the session is DPoP-bound); an unlisted request is left untouched. It does not retry:
-    /// ``AuthorizedTransport`` and ``RegStateURLProtocol`` renew a rejected token and retry once.
+    /// ``AuthorizedTransport`` and `RegStateURLProtocol` renew a rejected token and retry once.
     ///
     /// - Throws: ``RegStateServiceError`` when the listed request cannot get its token
     ///   (``RegStateServiceError/cancelled`` when the caller's task is cancelled while it waits for a renewal).

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a call of the session API did not do what it was asked: the one error type that ``RegStateService``,
-/// ``AuthorizedTransport`` and ``RegStateURLProtocol`` throw (typed throws), so an app switches over one set of cases.
+/// ``AuthorizedTransport`` and `RegStateURLProtocol` throw (typed throws), so an app switches over one set of cases.
 /// It never contains token material.
 ///
 /// ## How it relates to RegStateError

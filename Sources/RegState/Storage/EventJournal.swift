@@ -1,9 +1,7 @@
 import Foundation
 
-/// An append-only log of lines, each framed with a checksum: where the engine records every event it learns.
-///
-/// A torn or corrupt last line (a crash mid-append) is dropped on read, never fatal. Implementations:
-/// ``FileJournal`` and `InMemoryJournal` (RegStateTesting).
+/// An append-only log of checksummed lines, where the engine records every event it learns; a torn or corrupt last
+/// line (a crash mid-append) is dropped on read. Implementations: ``FileJournal``, `InMemoryJournal` (RegStateTesting).
 public protocol EventJournal: Sendable {
     /// Appends one line (without its newline) durably.
     func append(_ line: Data) throws(JournalError)
@@ -16,8 +14,7 @@ public protocol EventJournal: Sendable {
     /// Reads the journal and writes what `decide` answers, as one step no other writer interleaves with (between
     /// processes for a ``FileJournal``), so processes sharing a journal never number two lines alike.
     ///
-    /// - Throws: ``JournalError`` when the journal cannot be read or written, or what `decide` throws (nothing is
-    ///   written then).
+    /// - Throws: ``JournalError`` when the journal cannot be read or written, or what `decide` throws (then nothing).
     func update(_ decide: (JournalContents) throws(JournalError) -> JournalWrite?) throws(JournalError)
 }
 

@@ -6,12 +6,7 @@ import Darwin
 import Foundation
 
 /// An ``EventJournal`` in one file (mode 0600): one checksummed line per event, appended with `O_APPEND` and
-/// `fsync`ed before `append` returns.
-///
-/// Each line is `<8 hex digits: CRC-32 of the payload> <payload>\n`. A torn last line (a crash mid-append) is dropped,
-/// counted and cut off by ``read()`` and ``append(_:)``; a damaged line in the middle is skipped and counted.
-/// ``replaceAll(with:)`` rewrites the file atomically. Threads and processes sharing the file are serialised by a
-/// `flock(2)` on the journal file itself (re-opened when another process's compaction renamed a new file over it).
+/// `fsync`ed before `append` returns; processes share it under a `flock` (<doc:ProcessesSharingAStore>).
 public final class FileJournal: EventJournal {
     /// The journal file.
     public var url: URL { URL(fileURLWithPath: path, isDirectory: false) }
@@ -29,22 +24,17 @@ public final class FileJournal: EventJournal {
     /// The real file system, or a simulated one (RegStateSimulation).
     let fileSystem: any StorageFileSystem
 
-    /// Opens the journal at `url`, creating an empty one (mode 0600) if missing; the parent directory must exist.
-    ///
-    /// An existing file owned by this user is tightened to 0600; temporary files a crashed ``replaceAll(with:)``
-    /// left next to it are removed.
+    /// Opens the journal at `url`, creating an empty one (mode 0600) if missing; the parent directory must exist. An
+    /// existing file of this user is tightened to 0600; a crashed ``replaceAll(with:)``'s temporary files are removed.
     ///
     /// - Throws: ``JournalError/unreadable(_:)`` when the file cannot be opened or created, or is not a regular file.
     public convenience init(url: URL) throws(JournalError) {
-        try self.init(standardizedPath: url.standardizedFileURL.path, fileSystem: PosixFileSystem())
+        try self.init(path: url.path, fileSystem: PosixFileSystem())
     }
 
-    /// Opens the journal at the file `path` on `fileSystem`.
-    package convenience init(path: String, fileSystem fs: any StorageFileSystem) throws(JournalError) {
-        try self.init(standardizedPath: PlainPath.standardized(path), fileSystem: fs)
-    }
-
-    private init(standardizedPath path: String, fileSystem fs: any StorageFileSystem) throws(JournalError) {
+    /// Opens the journal at the file `path` (standardized as ``init(url:)`` does) on `fileSystem`.
+    package init(path given: String, fileSystem fs: any StorageFileSystem) throws(JournalError) {
+        let path = PlainPath.standardized(given)
         self.path = path
         self.fileSystem = fs
         do throws(SystemCallError) {
@@ -81,10 +71,8 @@ public final class FileJournal: EventJournal {
         }
     }
 
-    /// Every intact line, oldest first, and how many damaged lines were dropped; cuts a damaged tail off the file.
-    ///
-    /// A missing file reads as empty. If the damaged tail cannot be cut (a read-only file), the read still
-    /// succeeds; the next ``append(_:)`` retries the repair and fails if it cannot.
+    /// Every intact line, oldest first, and how many damaged lines were dropped (a missing file reads as empty); cuts
+    /// a damaged tail off the file, or leaves the repair to the next ``append(_:)`` when it cannot (a read-only file).
     ///
     /// - Throws: ``JournalError/unreadable(_:)`` when the file cannot be read.
     public func read() throws(JournalError) -> JournalContents {
@@ -111,8 +99,7 @@ public final class FileJournal: EventJournal {
         }
     }
 
-    /// Reads the journal and writes what `decide` answers, holding the file's lock throughout: no other process
-    /// appends, repairs or compacts in between. A torn tail a dead writer left is cut first.
+    /// Reads the journal and writes what `decide` answers under the file's lock (a dead writer's torn tail cut first).
     ///
     /// - Throws: ``JournalError/writeFailed(_:)`` when the file cannot be read or written (or stays locked by another
     ///   process for ``lockTimeout``), or what `decide` throws.

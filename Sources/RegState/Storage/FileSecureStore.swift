@@ -5,14 +5,8 @@ import Darwin
 #endif
 import Foundation
 
-/// A ``SecureStore`` on the file system: one directory (mode 0700), one file per key (mode 0600), every write
-/// atomic and durable.
-///
-/// The default store on Linux and macOS. Protection at rest is the operating system's: only the owning user can enter
-/// the directory. Writes go through a temporary dot-file, `fsync`, `rename` and a directory `fsync`, so after a crash
-/// a key holds its old value or its new one; leftovers are removed when a store is opened. Several processes may share
-/// one directory: ``acquireExclusiveAccess(timeout:)`` is a `flock(2)` on `.lock`, released by the kernel when a
-/// holder dies. Instances may be shared between threads.
+/// A ``SecureStore`` on the file system, the default on Linux and macOS: one directory (mode 0700), one file per key
+/// (mode 0600), every write atomic and durable; processes share it under a `flock` (<doc:ProcessesSharingAStore>).
 public final class FileSecureStore: SecureStore {
     /// The directory holding one file per key.
     public var directory: URL { URL(fileURLWithPath: directoryPath, isDirectory: true) }
@@ -24,31 +18,25 @@ public final class FileSecureStore: SecureStore {
     /// The real file system, or a simulated one (RegStateSimulation).
     private let fileSystem: any StorageFileSystem
 
-    /// Opens (creating if missing) the store directory at `directory`.
-    ///
-    /// A missing directory is created with mode 0700 (missing parents with the default mode); an existing one owned
-    /// by this user is tightened to 0700. Stale temporary files from a crashed writer are removed.
+    /// Opens the store directory at `directory`: created with mode 0700 when missing (its parents with the default
+    /// mode), tightened to 0700 when this user's; a crashed writer's temporary files are removed.
     ///
     /// - Throws: ``StoreError/unusableLocation(path:reason:)`` when the path is not a directory, cannot be created,
     ///   belongs to another user, or is not writable.
     public convenience init(directory: URL) throws(StoreError) {
-        try self.init(standardizedPath: directory.standardizedFileURL.path, fileSystem: PosixFileSystem())
+        try self.init(directoryPath: directory.path, fileSystem: PosixFileSystem())
     }
 
-    /// Opens the store at the directory `path` (standardized here as ``init(directory:)`` does) on `fileSystem` (the
-    /// real one, or a simulated one under test).
-    package convenience init(directoryPath path: String, fileSystem fs: any StorageFileSystem) throws(StoreError) {
-        try self.init(standardizedPath: PlainPath.standardized(path), fileSystem: fs)
-    }
-
-    private init(standardizedPath path: String, fileSystem fs: any StorageFileSystem) throws(StoreError) {
+    /// Opens the store at the directory `path` (standardized as ``init(directory:)`` does) on `fileSystem`.
+    package init(directoryPath given: String, fileSystem fs: any StorageFileSystem) throws(StoreError) {
+        let path = PlainPath.standardized(given)
         self.directoryPath = path
         self.fileSystem = fs
         self.lock = FileStoreLock(path: PlainPath.appending(Self.lockFileName, to: path), fileSystem: fs)
         try Self.prepare(path, fs)
         do {
             // Another process may be writing right now: only the holder of the lock may call a temporary file stale.
-            if let held = try FileLock.tryLock(lock.path, fileSystem: fs) {
+            if let held = try FileLock.take(lock.path, fileSystem: fs) {
                 defer { held.unlock() }
                 try AtomicFile.removeStaleTemporaryFiles(in: path, fileSystem: fs)
             }
@@ -96,10 +84,8 @@ public final class FileSecureStore: SecureStore {
         }
     }
 
-    /// The keys that hold a value, sorted; temporary files and other dot-files are not keys.
-    ///
-    /// Every entry whose name is a valid key is listed, whatever its type, so that ``SecureItemStore/removeAll()``
-    /// reports an entry it cannot remove instead of silently leaving it behind.
+    /// The keys that hold a value, sorted: every entry named as a valid key (dot-files are not), whatever its type,
+    /// so that ``SecureItemStore/removeAll()`` reports one it cannot remove instead of leaving it behind.
     ///
     /// - Throws: ``StoreError/unreadable(key:reason:)`` (with an empty key) when the directory cannot be listed.
     public func keys() throws(StoreError) -> [String] {
@@ -112,8 +98,7 @@ public final class FileSecureStore: SecureStore {
 
     /// Takes the store's lock between processes, ``FileStoreLock/acquire(timeout:)`` on ``lockFileName``.
     ///
-    /// - Throws: ``StoreError/busy(waited:)`` after `timeout`; ``StoreError/unusableLocation(path:reason:)`` when
-    ///   the lock file cannot be opened.
+    /// - Throws: ``StoreError/busy(waited:)`` after `timeout`; ``StoreError/unusableLocation(path:reason:)``.
     public func acquireExclusiveAccess(timeout: TimeInterval) async throws(StoreError) -> any StoreLease {
         try await lock.acquire(timeout: timeout)
     }

@@ -6,11 +6,7 @@ import Darwin
 import Foundation
 
 /// A lock between processes: an advisory `flock(2)` on one lock file, which the kernel releases when a holder's
-/// process dies, so a crashed holder never blocks the others.
-///
-/// ``FileSecureStore`` takes one on `.lock` in its directory; an app and its extensions take one in their App Group
-/// container around a Keychain item store. A ``ProcessLocalLock`` is taken first, so the tasks of one process queue
-/// before the file lock. The lock file's directory must exist; the file is created (mode 0600) when first taken.
+/// process dies, so a crashed holder never blocks the others (<doc:ProcessesSharingAStore>).
 public final class FileStoreLock: StoreLock {
     /// The lock file.
     public let path: String
@@ -29,8 +25,7 @@ public final class FileStoreLock: StoreLock {
         self.local = ProcessLocalLock(fileSystem: fileSystem)
     }
 
-    /// Takes this process's own lock, then `flock` on ``path``, trying again every few milliseconds until `timeout`
-    /// has passed.
+    /// Takes this process's own lock, then `flock` on ``path``, trying again every few milliseconds until `timeout`.
     ///
     /// - Throws: ``StoreError/busy(waited:)`` after `timeout`; ``StoreError/unusableLocation(path:reason:)`` when
     ///   the lock file cannot be opened.
@@ -40,7 +35,7 @@ public final class FileStoreLock: StoreLock {
         let local = try await self.local.acquire(timeout: timeout)
         while true {
             do {
-                if let file = try FileLock.tryLock(path, fileSystem: fs) {
+                if let file = try FileLock.take(path, fileSystem: fs) {
                     return OnceLease {
                         file.unlock()
                         local.release()

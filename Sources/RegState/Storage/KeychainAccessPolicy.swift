@@ -5,9 +5,7 @@ import Foundation
 public enum KeychainAccessPolicy: Sendable, Equatable {
     /// No prompt: the accessibility class alone decides (the default; what extensions and background renewals need).
     case none
-    /// `SecAccessControlCreateFlags.userPresence`: biometry or the device passcode before each read of an item (the
-    /// refresh token, the DPoP key reference). A cancelled prompt is ``StoreError/userCanceled(key:)``, recoverable:
-    /// the session is kept and the next use asks again. Where no prompt can be shown (an extension, the background),
-    /// the read fails with ``StoreError/interactionNotAllowed(key:)``, also recoverable.
+    /// `SecAccessControlCreateFlags.userPresence`: biometry or the device passcode before each read of an item; not
+    /// for extensions that renew unattended (<doc:SharingASessionWithAppExtensions>).
     case userPresence
 }

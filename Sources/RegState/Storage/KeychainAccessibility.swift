@@ -4,16 +4,13 @@ import Foundation
 /// `KeychainSecureStore`. Every class is this-device-only: a session never migrates to another device through a
 /// backup, and items are never synchronised to iCloud.
 public enum KeychainAccessibility: String, Sendable, Equatable, CaseIterable {
-    /// `kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`, the default: readable from the first unlock after a
-    /// restart until the next restart, locked or not, so background renewals, widgets and notification service
-    /// extensions work on a locked device. Before the first unlock every read is
-    /// ``StoreError/interactionNotAllowed(key:)`` (recoverable).
+    /// `kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`, the default: readable from the first unlock after a restart,
+    /// locked or not, so background renewals and extensions work on a locked device.
     case afterFirstUnlockThisDeviceOnly
-    /// `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`: readable only while the device is unlocked. Stricter; any
-    /// renewal while the device is locked fails with ``StoreError/interactionNotAllowed(key:)`` and is tried again
-    /// after the next unlock (the session is kept).
+    /// `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`: readable only while the device is unlocked (a renewal on a
+    /// locked device waits for the next unlock; the session is kept).
     case whenUnlockedThisDeviceOnly
-    /// `kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly`: like ``whenUnlockedThisDeviceOnly``, and only on a device
-    /// with a passcode (items are removed if the passcode is removed, which ends the session).
+    /// `kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly`: like ``whenUnlockedThisDeviceOnly``, on a device with a
+    /// passcode only (removing the passcode removes the items and ends the session).
     case whenPasscodeSetThisDeviceOnly
 }

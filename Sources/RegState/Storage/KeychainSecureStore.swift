@@ -4,16 +4,9 @@ import Foundation
 import Security
 #endif
 
-/// A ``SecureItemStore`` over the data-protection Keychain (Apple platforms): one generic-password item per key,
-/// in the access group the app names, never synchronised to iCloud, with the accessibility class the app chooses.
-///
-/// Each write is atomic, as the protocol requires. It has no lock of its own: pair it with one in a
-/// ``LockedSecureStore`` (a ``FileStoreLock`` in the App Group container when an app and its extensions share it).
-///
-/// Every query carries `kSecUseDataProtectionKeychain` (so macOS uses the iOS-style keychain, where access groups and
-/// accessibility classes apply) and `kSecAttrSynchronizable = false`. A locked device and a cancelled prompt are the
-/// recoverable ``StoreError/interactionNotAllowed(key:)`` and ``StoreError/userCanceled(key:)``. On Linux it is only
-/// type-checked against stubs (`Tests/AppleTypeCheck`).
+/// A ``SecureItemStore`` over the data-protection Keychain (Apple platforms): one generic-password item per key, in
+/// the app's access group, never synchronised; pair it with a lock in a ``LockedSecureStore``. Its queries, and what
+/// a locked device does: <doc:SharingASessionWithAppExtensions>.
 public final class KeychainSecureStore: SecureItemStore {
     /// The `kSecAttrService` of every item.
     public let service: String

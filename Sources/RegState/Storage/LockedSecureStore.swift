@@ -1,10 +1,7 @@
 import Foundation
 
-/// A ``SecureStore`` made of an item store and a lock: the Keychain (or a test double) paired with the lock its
-/// sharing needs.
-///
-/// An app and its extensions pair the shared Keychain access group with a ``FileStoreLock`` in their App Group
-/// container; a store no other process opens may use a ``ProcessLocalLock``.
+/// A ``SecureStore`` made of an item store and the lock its sharing needs: a ``FileStoreLock`` in the App Group
+/// container beside a shared Keychain group, or a ``ProcessLocalLock`` when no other process opens the items.
 public struct LockedSecureStore: SecureStore {
     /// Where the items live.
     public let items: any SecureItemStore
@@ -15,11 +12,6 @@ public struct LockedSecureStore: SecureStore {
     public init(items: any SecureItemStore, lock: any StoreLock) {
         self.items = items
         self.lock = lock
-    }
-
-    /// `items` with a lock inside this process only: for an item store that no other process opens.
-    public static func processLocal(_ items: any SecureItemStore) -> LockedSecureStore {
-        LockedSecureStore(items: items, lock: ProcessLocalLock())
     }
 
     /// The item's value, from `items`.

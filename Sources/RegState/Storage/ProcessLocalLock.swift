@@ -1,11 +1,10 @@
 import Foundation
 
 /// A lock shared by the tasks and threads of one process, with a bounded wait: the whole lock of a store no other
-/// process opens (RegStateTesting's `InMemorySecureStore`, or ``LockedSecureStore/processLocal(_:)``), and the first
-/// half of ``FileStoreLock``, so two tasks of one process never contend on the lock file.
+/// process opens, and the first half of ``FileStoreLock`` (two tasks of one process never contend on the lock file).
 public final class ProcessLocalLock: StoreLock {
     private let held = LockedValue(false)
-    /// Where the waits' clock and pauses come from (a simulated world drives them under test).
+    /// Where the waits' clock and pauses come from.
     private let fileSystem: any StorageFileSystem
 
     /// Creates an unheld lock.

@@ -1,11 +1,7 @@
 import Foundation
 
-/// A small key–value store that keeps secrets at rest, without a lock of its own: the Keychain on Apple platforms,
-/// a test double, or the item half of any ``SecureStore``.
-///
-/// Every write is all-or-nothing: after a crash a key holds its old value or its new one, never a torn one. Nothing
-/// is promised about several keys together; the engine keeps every credential in one record for that reason. Pair an
-/// item store with a ``StoreLock`` in a ``LockedSecureStore`` to give it to the engine.
+/// A key–value store for secrets at rest, without a lock of its own (the Keychain, a test double); pair it with a
+/// ``StoreLock`` in a ``LockedSecureStore``. Each write is all-or-nothing per key (the engine keeps one record).
 public protocol SecureItemStore: Sendable {
     /// The value stored under `key`, or `nil` when there is none.
     ///

@@ -13,14 +13,11 @@ public enum StoreError: Error, Sendable, Equatable {
     /// The store's lock was held by someone else (another process sharing the store) for `waited` seconds.
     /// Recoverable: nothing was changed, and a later attempt may succeed.
     case busy(waited: TimeInterval)
-    /// The device is locked and the item under `key` is not available in this state (the Keychain's
-    /// `errSecInteractionNotAllowed`: before the first unlock after a restart, or while locked for the
-    /// when-unlocked classes). Recoverable: nothing was changed or lost; the same call succeeds once the device is
-    /// unlocked, and the engine keeps the session and renews later.
+    /// The device is locked and the item under `key` is not available (`errSecInteractionNotAllowed`). Recoverable:
+    /// nothing was changed; the session is kept (<doc:SharingASessionWithAppExtensions>).
     case interactionNotAllowed(key: String)
-    /// The user cancelled the authentication (biometry or passcode) that the item under `key` requires
-    /// (`errSecUserCanceled`, with a ``KeychainAccessPolicy/userPresence`` policy). Recoverable: nothing was
-    /// changed; the session is kept and a later attempt asks again.
+    /// The user cancelled the prompt of ``KeychainAccessPolicy/userPresence`` (`errSecUserCanceled`). Recoverable:
+    /// nothing was changed; the session is kept and a later attempt asks again.
     case userCanceled(key: String)
 
     /// Whether a later attempt may succeed with nothing lost: the lock was busy, the device locked, or the user

@@ -1,9 +1,7 @@
 import Foundation
 
-/// The exclusive lock of a store, separate from where its items live, so that any item store can be paired with
-/// the lock its sharing needs (``LockedSecureStore``).
-///
-/// Implementations: ``FileStoreLock`` (between processes) and ``ProcessLocalLock`` (one process only).
+/// The exclusive lock of a store, apart from its items, so any item store can be paired with the lock its sharing
+/// needs (``LockedSecureStore``): ``FileStoreLock`` between processes, ``ProcessLocalLock`` in one.
 public protocol StoreLock: Sendable {
     /// Takes the lock, waiting at most `timeout` seconds; it is held until the lease is released.
     ///

@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateSimulator
 
 /// The one provider a fleet shares: discovery and a token endpoint that answers refresh-token grants with opaque
 /// tokens (no ID token: a fleet run measures the load, not the validation), a capacity in requests per virtual second

@@ -31,10 +31,11 @@ struct WorldFile: Sendable {
     /// - Throws: ``SimulatorError/worldUnreadable(_:)`` when the lock file cannot be used.
     func lock() throws -> FileLock {
         do {
-            return try FileLock.lock(lockPath)
+            if let held = try FileLock.take(lockPath, waiting: true) { return held }
         } catch {
             throw SimulatorError.worldUnreadable("cannot lock \(lockPath): \(error.reason)")
         }
+        throw SimulatorError.worldUnreadable("cannot lock \(lockPath)")
     }
 
     /// The saved world, or `nil` when none was saved yet.

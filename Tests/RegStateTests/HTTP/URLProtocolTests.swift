@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import RegState
+import RegStateURLSession
 import RegStateTesting
 import RegStateSimulator
 

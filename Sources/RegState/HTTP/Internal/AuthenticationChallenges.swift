@@ -1,11 +1,7 @@
 import Foundation
 
-/// The one reader of a `WWW-Authenticate` field (RFC 9110 §11.6.1): one or more challenges, each a scheme and either
-/// a token68 or comma-separated `name=value` parameters, the value a token or a quoted string (with `\` escapes).
-///
-/// Strict, on UTF-8 bytes: a field longer than ``maximumLength``, a control character, an unterminated quoted string,
-/// a parameter named twice in one challenge, or anything else outside the grammar makes the whole field unreadable
-/// (`nil`), never a partial reading. Scheme and parameter names compare case-insensitively (kept lowercased).
+/// The one reader of a `WWW-Authenticate` field (RFC 9110 §11.6.1), strict, on UTF-8 bytes: anything outside the
+/// grammar (over ``maximumLength``, a control byte, a parameter twice) makes the whole field `nil`, never a part.
 struct AuthenticationChallenges: Sendable, Equatable {
     /// One challenge.
     struct Challenge: Sendable, Equatable {
@@ -48,21 +44,13 @@ struct AuthenticationChallenges: Sendable, Equatable {
         let bytes: [UInt8]
         var index = 0
 
-        static func isTokenByte(_ byte: UInt8) -> Bool {
+        /// A letter, a digit or one of `symbols` (a `token`'s by default; a `token68` has `-._~+/`).
+        static func isTokenByte(_ byte: UInt8, symbols: String = "!#$%&'*+-.^_`|~") -> Bool {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                  UInt8(ascii: "0")...UInt8(ascii: "9"):
                 true
-            default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-            }
-        }
-
-        static func isToken68Byte(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"):
-                true
-            default: Array("-._~+/".utf8).contains(byte)
+            default: symbols.utf8.contains(byte)
             }
         }
 
@@ -128,7 +116,7 @@ struct AuthenticationChallenges: Sendable, Equatable {
                         guard parameters(into: &challenge) else { return nil }
                     } else {
                         let start = index
-                        while let byte = current, Self.isToken68Byte(byte) { index += 1 }
+                        while let byte = current, Self.isTokenByte(byte, symbols: "-._~+/") { index += 1 }
                         while current == UInt8(ascii: "=") { index += 1 }
                         guard index > start, byte != UInt8(ascii: "=") else { return nil }
                         challenge.token68 = String(decoding: bytes[start..<index], as: UTF8.self)

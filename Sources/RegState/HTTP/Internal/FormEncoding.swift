@@ -6,7 +6,7 @@ package enum FormEncoding {
     private static let unreserved = CharacterSet(charactersIn:
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
-    /// Percent-encodes one name or value.
+    /// Percent-encodes one name or value (a Swift `String` holds no unpaired surrogate, the only thing that fails).
     package static func escape(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }

@@ -1,17 +1,7 @@
 import Foundation
 
-/// A URL reduced to what decides where a request goes — scheme, host, effective port and path segments — so that a
-/// request and a ``TokenPolicy`` prefix compare the way a server would route them, not the way their text reads.
-///
-/// Normalisation (RFC 3986 §6.2.2): scheme and host lowercased; the port made explicit (80 for `http`, 443 for
-/// `https`); percent-escapes of unreserved characters decoded (`%7E` is `~`, `%2e` is `.`) and the other escapes'
-/// hex digits uppercased; dot segments removed (§5.2.4), so `/v1/../admin` is `/admin`. Query and fragment do not
-/// take part.
-///
-/// A path that could still mean something else to a server is *unsafe* and matches no prefix: an escaped slash or
-/// backslash (`%2F`, `%5C`), an escaped percent (`%25`, which a second decoding turns into an escape), a malformed
-/// escape, or a dot segment carrying parameters (`..;`). A URL that is not `http` or `https`, or has no host, is not
-/// normalised at all.
+/// A URL reduced to what decides where a request goes (scheme, host, effective port, path segments; RFC 3986
+/// §6.2.2), so a request and a ``TokenPolicy`` prefix compare as a server routes them (<doc:RequestPolicy>).
 struct NormalizedURL: Equatable, Sendable {
     /// `http` or `https`.
     var scheme: String
@@ -21,7 +11,7 @@ struct NormalizedURL: Equatable, Sendable {
     var port: Int
     /// The path's segments after normalisation; a trailing empty segment stands for a trailing slash.
     var segments: [String]
-    /// Whether the path holds something a server might decode into another path (see the type's discussion).
+    /// Whether the path holds something a server might decode into another path: it then matches no prefix.
     var isUnsafe: Bool
 
     /// Normalises `url`; `nil` for a URL that is not `http`/`https` with a host.
@@ -47,9 +37,8 @@ struct NormalizedURL: Equatable, Sendable {
         self.isUnsafe = unsafe
     }
 
-    /// Whether this URL is `prefix` or below it: same scheme, host and port, and the prefix's segments (without its
-    /// trailing slash) leading this path's, so `/v1` covers `/v1` and `/v1/x` but not `/v10`. An unsafe path is under
-    /// nothing; an unsafe prefix covers nothing.
+    /// Whether this URL is `prefix` or below it (same origin, the prefix's segments leading this path's: `/v1` covers
+    /// `/v1/x`, not `/v10`); an unsafe path is under nothing, an unsafe prefix covers nothing.
     func isUnder(_ prefix: NormalizedURL) -> Bool {
         guard !isUnsafe, !prefix.isUnsafe, scheme == prefix.scheme, host == prefix.host, port == prefix.port else {
             return false

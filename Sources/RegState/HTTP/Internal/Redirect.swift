@@ -1,12 +1,7 @@
 import Foundation
 
-/// Following an HTTP redirect without taking credentials where they do not belong (RFC 9110 §15.4).
-///
-/// The next request goes to the `Location`, resolved against the request's URL, for 301, 302, 303, 307 and 308 only.
-/// 303 — and 301 or 302 answering a POST, as every browser does — becomes a GET without a body; 307 and 308 keep the
-/// method and body. When the origin (scheme, host, effective port) changes, every credential header the caller set
-/// (`Authorization`, `Proxy-Authorization`, `Cookie`) is dropped. The caller then decides afresh whether the new URL
-/// gets a token: ``AuthorizedTransport`` re-applies its ``TokenPolicy`` on every hop.
+/// Following an HTTP redirect (RFC 9110 §15.4) without taking credentials to another origin; ``AuthorizedTransport``
+/// then applies its ``TokenPolicy`` afresh (<doc:RequestPolicy>).
 enum Redirect {
     /// How many redirects one request may follow before the last redirect response is returned as it is.
     static let maximumHops = 5

@@ -1,9 +1,7 @@
 import Foundation
 
-/// The one reader of `Retry-After` (RFC 9110 §10.2.3), for every endpoint the engine calls, on 429 and 503 answers
-/// only. Delta-seconds, or an IMF-fixdate measured against the same answer's `Date` header (the server's clock, so a
-/// device whose clock is wrong waits the time the server meant; without `Date` it is not used). Every wait is capped
-/// at ``cap``, so a hostile day-long value never locks a session out.
+/// The one reader of `Retry-After` (RFC 9110 §10.2.3), on 429 and 503 only: a date is measured against the answer's
+/// `Date` (the server's clock, not the device's), and every wait is capped, so a hostile value never locks one out.
 package enum RetryAfter {
     /// The longest wait a server can impose with `Retry-After`: one hour (a longer outage is met by the backoff).
     package static let cap: TimeInterval = 3600

@@ -1,10 +1,7 @@
 import Foundation
 
-/// TLS everywhere but loopback: which URLs RegState may send anything to.
-///
-/// `https` always; `http` only to a loopback host — `localhost`, an IPv4 address in 127.0.0.0/8 written as four
-/// decimal octets, or `::1` — which never leaves the machine (tests, the interop peers, RFC 8252 loopback redirects).
-/// Every other scheme and every other `http` host is refused before a request is built.
+/// TLS everywhere but loopback: `https` always, `http` only to a loopback host, which never leaves the machine (tests,
+/// the interop peers, RFC 8252 loopback redirects); anything else is refused before a request is built.
 enum TransportSecurity {
     /// Whether requests may go to `url`.
     static func allows(_ url: URL) -> Bool {

@@ -5,19 +5,14 @@ import Darwin
 #endif
 import Foundation
 
-/// Whole-file writes that a crash cannot tear: the file holds its old contents or its new ones, never neither.
-///
-/// The recipe: a temporary file in the same directory (`O_CREAT|O_EXCL`, named with ``temporaryPrefix`` so listings
-/// ignore it), every byte written, `fsync`, `rename` over the target, `fsync` of the directory.
+/// Whole-file writes that a crash cannot tear: a temporary file beside the target (`O_CREAT|O_EXCL`, named with
+/// ``temporaryPrefix``), every byte written, `fsync`, `rename` over the target, `fsync` of the directory.
 package enum AtomicFile {
     /// How every temporary file's name starts; a leading dot keeps it out of key listings.
     package static let temporaryPrefix = ".regstate-tmp-"
 
-    /// Replaces the file at `path` with `data`, atomically and durably, with permissions `mode` (umask ignored).
-    ///
-    /// - Throws: ``SystemCallError``; on failure the target is untouched and the temporary file is removed, except
-    ///   when only the final directory `fsync` fails: the new contents are then in place but may not survive a
-    ///   power loss.
+    /// Replaces the file at `path` with `data`, atomically and durably, with permissions `mode` (umask ignored). On
+    /// failure the target is untouched, unless only the last directory `fsync` failed (then it is new but not durable).
     package static func write(
         _ data: Data, to target: String, mode: mode_t, fileSystem fs: any StorageFileSystem = PosixFileSystem()
     ) throws(SystemCallError) {
@@ -42,9 +37,7 @@ package enum AtomicFile {
         try fs.syncDirectory(directory)
     }
 
-    /// The contents of the file at `path`, or `nil` when there is none.
-    ///
-    /// - Throws: ``SystemCallError`` when something is there but cannot be read (including a directory).
+    /// The contents of the file at `path`, or `nil` when there is none; throws when something else is there.
     package static func contents(
         of path: String, fileSystem fs: any StorageFileSystem = PosixFileSystem()
     ) throws(SystemCallError) -> Data? {
@@ -61,9 +54,8 @@ package enum AtomicFile {
         return try fs.readToEnd(fd)
     }
 
-    /// Removes temporary files that a crashed writer left in `directory`; returns how many it removed.
-    ///
-    /// Only names starting with ``temporaryPrefix`` are touched. Call it when no other writer uses the directory.
+    /// Removes the temporary files (``temporaryPrefix``) a crashed writer left in `directory`; returns how many.
+    /// Call it when no other writer uses the directory.
     @discardableResult
     package static func removeStaleTemporaryFiles(
         in directory: String, fileSystem fs: any StorageFileSystem = PosixFileSystem()
@@ -71,9 +63,8 @@ package enum AtomicFile {
         try removeEntries(of: directory, startingWith: temporaryPrefix, fs)
     }
 
-    /// Removes the temporary files a crashed ``write(_:to:mode:)`` to `path` left next to it; returns how many.
-    ///
-    /// Call it when no other writer targets `path`.
+    /// Removes the temporary files a crashed write to `path` left next to it; returns how many. Call it when no other
+    /// writer targets `path`.
     @discardableResult
     package static func removeStaleTemporaryFiles(
         for path: String, fileSystem fs: any StorageFileSystem = PosixFileSystem()

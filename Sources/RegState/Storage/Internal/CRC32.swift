@@ -1,9 +1,7 @@
 import Foundation
 
-/// CRC-32 as in IEEE 802.3, zlib and PNG (reflected polynomial `0xEDB88320`, initial value and final XOR
-/// `0xFFFFFFFF`): the per-line checksum of the event journal.
-///
-/// It detects torn and corrupted lines, not tampering. Check value: `"123456789"` → `0xCBF43926`.
+/// CRC-32 as in IEEE 802.3, zlib and PNG (reflected `0xEDB88320`, init and final XOR `0xFFFFFFFF`; `"123456789"` →
+/// `0xCBF43926`): the journal's per-line checksum, against torn and corrupted lines, not tampering.
 package enum CRC32 {
     /// The 256-entry lookup table for the reflected polynomial.
     private static let table: [UInt32] = (0..<256).map { index in

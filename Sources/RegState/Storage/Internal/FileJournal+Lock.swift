@@ -6,11 +6,8 @@ import Darwin
 import Foundation
 
 extension FileJournal {
-    /// Opens the journal with `flags`, takes the file's `flock` (and this instance's lock), and runs `body` with the
-    /// descriptor. When another process's compaction renamed a new journal over the locked one, the descriptor no
-    /// longer names the journal, so the lock is taken again on the new file.
-    ///
-    /// - Throws: `failure` with the system's reason, or when another process holds the lock for ``lockTimeout``.
+    /// Runs `body` with the journal opened with `flags` under the file's `flock` and this instance's lock, taken
+    /// again on the new file when a compaction renamed one over it; throws `failure` with the system's reason.
     func withLockedFile<T>(
         _ flags: Int32, failure: (String) -> JournalError, _ body: (Int32) throws(SystemCallError) -> T
     ) throws(JournalError) -> T {
@@ -23,7 +20,6 @@ extension FileJournal {
                 let fd = try fs.open(path, flags | O_CLOEXEC, mode: 0o600)
                 defer { try? fs.close(fd) }
                 try Self.takeLock(fd, until: deadline, fs)
-                // Still the journal? A rename over it while this process waited leaves the old file behind.
                 guard let current = try fs.status(path), try POSIX.sameFile(fs.status(fd), current) else {
                     continue
                 }
@@ -35,10 +31,8 @@ extension FileJournal {
         }
     }
 
-    /// Syncs the journal's directory the first time this instance sees the file `current` names (at the first call,
-    /// and after a compaction renamed a new file over it): the rename of a compaction whose process died before its
-    /// directory `fsync` is not durable yet, and an append's `fsync` makes the file's bytes durable, not its name, so
-    /// a power loss would bring back the old file and lose every append since (seed 7179832201).
+    /// Syncs the journal's directory the first time this instance sees the file `current` names: a dead compactor's
+    /// rename may not be durable yet (docs/Internals-Storage.md, `FileJournal.makeNameDurable`).
     private func makeNameDurable(_ current: stat) throws(SystemCallError) {
         let identity = [UInt64(current.st_dev), UInt64(current.st_ino)]
         guard syncedFile.withLock({ $0 != identity }) else { return }

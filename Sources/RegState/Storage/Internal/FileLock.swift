@@ -5,9 +5,8 @@ import Darwin
 #endif
 import Foundation
 
-/// An advisory, whole-file `flock(2)` lock on a lock file: exclusive between processes (and between descriptors of
-/// one process), released by `unlock()` or by the kernel when the holder's descriptor closes, so a process that dies
-/// holding it never blocks the others.
+/// An advisory `flock(2)` on a lock file, exclusive between descriptors, released by `unlock()` or by the kernel
+/// when the holder's descriptor closes: a process that dies holding it never blocks the others.
 package final class FileLock: Sendable {
     private let fd: Int32
     private let fileSystem: any StorageFileSystem
@@ -17,28 +16,11 @@ package final class FileLock: Sendable {
         self.fileSystem = fileSystem
     }
 
-    /// Takes the lock on `path` (created with mode 0600 when missing) without waiting; `nil` when another
-    /// descriptor holds it.
-    ///
-    /// - Throws: ``SystemCallError`` when the lock file cannot be opened or locked for another reason.
-    package static func tryLock(_ path: String, fileSystem fs: any StorageFileSystem = PosixFileSystem())
-        throws(SystemCallError) -> FileLock?
-    {
-        try take(path, waiting: false, fs)
-    }
-
-    /// Takes the lock on `path`, waiting as long as another descriptor holds it: for short critical sections only
-    /// (the simulator's request transaction).
-    package static func lock(_ path: String, fileSystem fs: any StorageFileSystem = PosixFileSystem())
-        throws(SystemCallError) -> FileLock
-    {
-        guard let lock = try take(path, waiting: true, fs) else { throw SystemCallError("flock", code: EWOULDBLOCK) }
-        return lock
-    }
-
-    private static func take(_ path: String, waiting: Bool, _ fs: any StorageFileSystem) throws(SystemCallError)
-        -> FileLock?
-    {
+    /// Takes the lock on `path` (created with mode 0600 when missing); `nil` when another descriptor holds it, unless
+    /// `waiting` (short critical sections only: the simulator's request transaction).
+    package static func take(
+        _ path: String, waiting: Bool = false, fileSystem fs: any StorageFileSystem = PosixFileSystem()
+    ) throws(SystemCallError) -> FileLock? {
         let fd = try fs.open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
         do {
             guard try fs.lockExclusive(fd, wait: waiting) else {

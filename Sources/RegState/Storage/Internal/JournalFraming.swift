@@ -21,9 +21,7 @@ package enum JournalFraming {
         package var hasDamagedTail: Bool { intactLength < totalLength }
     }
 
-    /// The framed line for `payload`, newline included.
-    ///
-    /// - Throws: ``JournalError/writeFailed(_:)`` when the payload contains a newline.
+    /// The framed line for `payload`, newline included; ``JournalError/writeFailed(_:)`` when it holds a newline.
     package static func frame(_ payload: Data) throws(JournalError) -> Data {
         guard !payload.contains(newline) else {
             throw JournalError.writeFailed("a journal line may not contain a newline")
@@ -36,9 +34,7 @@ package enum JournalFraming {
         return line
     }
 
-    /// The framed lines for `payloads`, concatenated.
-    ///
-    /// - Throws: ``JournalError/writeFailed(_:)`` when any payload contains a newline.
+    /// The framed lines for `payloads`, concatenated; ``JournalError/writeFailed(_:)`` when one holds a newline.
     package static func frame(lines payloads: [Data]) throws(JournalError) -> Data {
         var result = Data()
         for payload in payloads { result.append(try frame(payload)) }
@@ -68,9 +64,8 @@ package enum JournalFraming {
         return Parsed(lines: lines, dropped: dropped, intactLength: intactLength, totalLength: bytes.count)
     }
 
-    /// `data` parsed, reusing `earlier` (bytes parsed before, and what they held) when `data` starts with exactly
-    /// those bytes and they ended on an intact line: only what follows them is parsed. The same result as
-    /// ``parse(_:)`` on the whole of `data`; a journal read before every append then checks each line once.
+    /// ``parse(_:)`` of `data`, parsing only what follows `earlier`'s bytes when `data` starts with them and they
+    /// ended on an intact line: a journal read before every append then checks each line once.
     package static func parse(_ data: Data, continuing earlier: (bytes: Data, parsed: Parsed)?) -> Parsed {
         guard let earlier, earlier.parsed.dropped == 0, !earlier.parsed.hasDamagedTail,
             data.count >= earlier.bytes.count, data.prefix(earlier.bytes.count) == earlier.bytes

@@ -57,9 +57,8 @@ extension StorageFileSystem {
         }
     }
 
-    /// Flushes a directory so that a rename, creation or removal inside it survives a power loss.
-    ///
-    /// File systems that cannot sync a directory (`EINVAL`, `ENOTSUP`) are accepted: there is nothing more to do.
+    /// Flushes a directory so that a rename, creation or removal inside it survives a power loss (a file system that
+    /// cannot sync a directory, `EINVAL` or `ENOTSUP`, has nothing more to do).
     package func syncDirectory(_ path: String) throws(SystemCallError) {
         let fd = try open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, mode: 0)
         defer { try? close(fd) }

@@ -3,9 +3,8 @@ import Foundation
 /// The store's and journal's file paths as strings: `URL`'s path code is a large share of what a short
 /// `regstate status` process loads, and a path already absolute and plain needs none of it.
 package enum PlainPath {
-    /// Whether `path` is absolute and already what `URL` would make of it: no empty, `.` or `..` component, no
-    /// trailing slash, none of the automount prefixes `standardizedFileURL` strips, and only characters `URL` keeps
-    /// as they are.
+    /// Whether `path` is absolute and already what `URL` would make of it: no empty, `.` or `..` component or trailing
+    /// slash, no automount prefix `standardizedFileURL` strips, only characters `URL` keeps as they are.
     package static func isPlain(_ path: String) -> Bool {
         let bytes = Array(path.utf8)
         guard bytes.count > 1, bytes[0] == UInt8(ascii: "/"), bytes.last != UInt8(ascii: "/"),

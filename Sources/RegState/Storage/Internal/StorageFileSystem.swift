@@ -5,9 +5,8 @@ import Darwin
 #endif
 import Foundation
 
-/// Every system call the file stores make, one requirement per call (retrying `EINTR`), so that a simulated file
-/// system (RegStateSimulation's) can stand under the real storage code: write failures, a full disk, a crash between
-/// any two calls, and the lock loops' waits. The loops around the calls are in the extension, written once.
+/// Every system call the file stores make, one requirement per call (retrying `EINTR`), so that RegStateSimulation's
+/// file system (failures, a full disk, a crash between any two calls) can stand under the real storage code.
 package protocol StorageFileSystem: Sendable {
     /// `open(2)`; returns the descriptor.
     func open(_ path: String, _ flags: Int32, mode: mode_t) throws(SystemCallError) -> Int32

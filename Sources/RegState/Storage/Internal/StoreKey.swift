@@ -1,6 +1,5 @@
-/// The rule every ``SecureStore`` implementation of the package applies to keys, so that a key is always a safe
-/// file name: 1–200 characters from `A–Z a–z 0–9 . _ -`, not starting with a dot (dot-files are the store's own
-/// temporary files).
+/// The rule every ``SecureStore`` of the package applies to keys, so a key is a safe file name: 1–200 characters from
+/// `A–Z a–z 0–9 . _ -`, no leading dot (dot-files are the store's own).
 package enum StoreKey {
     /// The longest key, leaving room in a file name for the temporary-file prefix and suffix.
     static let maximumLength = 200

@@ -7,7 +7,7 @@ import Foundation
 
 /// A failed system call: which call and the `errno` it set, never file contents.
 package struct SystemCallError: Error, Sendable, Equatable {
-    /// The call that failed (`open`, `rename`, …), or a short description for checks that are not system calls.
+    /// The call that failed (`open`, `rename`, …), or a check's short name.
     package let operation: String
     /// The `errno` value, or `0` for a check that is not a system call.
     package let code: Int32
