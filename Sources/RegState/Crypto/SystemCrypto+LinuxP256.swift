@@ -2,9 +2,8 @@
 import CLibCrypto
 import Foundation
 
-// ES256 and ready keys on libcrypto. JOSE carries ECDSA signatures as `r || s` (RFC 7518 §3.4); libcrypto speaks
-// DER `ECDSA-Sig-Value`, so signatures are converted at this boundary, and a JOSE signature of any length but 64
-// bytes never reaches libcrypto.
+// ES256 and ready keys on libcrypto. JOSE's `r || s` (RFC 7518 §3.4) and libcrypto's DER `ECDSA-Sig-Value` are
+// converted at this boundary; a JOSE signature of any length but 64 bytes never reaches libcrypto.
 
 extension SystemCrypto {
     /// A key loaded once into libcrypto (`EVP_PKEY`), reused for every verification.

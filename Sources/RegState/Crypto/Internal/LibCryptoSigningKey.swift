@@ -2,13 +2,8 @@
 import CLibCrypto
 import Foundation
 
-/// A P-256 private key loaded into libcrypto once (`EVP_PKEY`), ready to sign any number of messages with ES256.
-///
-/// Reading PKCS #8 into an `EVP_PKEY` costs far more than a signature, so a DPoP signer holds one of these.
-///
-/// `@unchecked Sendable` is safe: the `EVP_PKEY` is never modified after loading (libcrypto allows sharing it across
-/// threads then), and the signing context prepared once is used under `lock` (without one, each message gets its
-/// own `EVP_MD_CTX`).
+/// A P-256 private key loaded into libcrypto once (`EVP_PKEY`) for ES256: loading costs more than a signature.
+/// `@unchecked Sendable`: the key is never modified, the one prepared signing context is only used under `lock`.
 final class LibCryptoSigningKey: SigningKey, @unchecked Sendable {
     private let key: OpaquePointer
     private let prepared: OpaquePointer?
