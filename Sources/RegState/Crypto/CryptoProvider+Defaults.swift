@@ -1,7 +1,5 @@
 import Foundation
 
-// Ready keys for a provider without a faster form: each call goes through its per-call `verify` or `sign`.
-
 extension CryptoProvider {
     /// A ready key that calls this provider's per-call `verify` each time.
     public func verificationKey(for key: PublicKeyMaterial) throws(CryptoError) -> any VerificationKey {

@@ -20,10 +20,8 @@ public struct P256PublicKey: Sendable, Hashable {
     public var uncompressedPoint: Data { Data([0x04]) + x + y }
 }
 
-/// A P-256 private key: PKCS #8 DER (what both libcrypto and CryptoKit import and export), or a reference to a key
-/// inside the Secure Enclave, whose private half never leaves it.
-///
-/// Its description, debug description and mirror never show the key material.
+/// A P-256 private key: PKCS #8 DER (what libcrypto and CryptoKit import and export) or a reference to a Secure Enclave
+/// key, whose private half never leaves it. Its description, debug description and mirror never show the key.
 public struct P256PrivateKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
@@ -85,9 +83,8 @@ public enum PublicKeyMaterial: Sendable, Hashable {
     }
 }
 
-/// A public key in a provider's ready form, parsed once, that verifies many signatures.
-///
-/// Implementations hold no mutable state visible to callers, so one value can be shared across tasks.
+/// A public key in a provider's ready form, parsed once, that verifies many signatures. Implementations hold no
+/// mutable state visible to callers, so one value can be shared across tasks.
 public protocol VerificationKey: Sendable {
     /// Whether `signature` is a valid `algorithm` signature of `message` by this key.
     ///

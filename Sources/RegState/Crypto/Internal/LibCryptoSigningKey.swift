@@ -4,13 +4,13 @@ import Foundation
 
 /// A P-256 private key loaded into libcrypto once (`EVP_PKEY`) for ES256: loading costs more than a signature.
 /// `@unchecked Sendable`: the key is never modified, the one prepared signing context is only used under `lock`.
-final class LibCryptoSigningKey: SigningKey, @unchecked Sendable {
+package final class LibCryptoSigningKey: SigningKey, @unchecked Sendable {
     private let key: OpaquePointer
     private let prepared: OpaquePointer?
     private let lock = NSLock()
 
     /// Takes ownership of `key`.
-    init(key: OpaquePointer) {
+    package init(key: OpaquePointer) {
         self.key = key
         var prepared = EVP_PKEY_CTX_new(key, nil)
         if let context = prepared, EVP_PKEY_sign_init(context) != 1 {
@@ -26,7 +26,7 @@ final class LibCryptoSigningKey: SigningKey, @unchecked Sendable {
         EVP_PKEY_free(key)
     }
 
-    func sign(message: Data) throws(CryptoError) -> Data {
+    package func sign(message: Data) throws(CryptoError) -> Data {
         guard let prepared, let digestType = SystemCrypto.sha256Type else {
             return try SystemCrypto.sign(message: message, key: key, algorithm: .es256)
         }
