@@ -9,10 +9,8 @@ public protocol CryptoProvider: Sendable {
     func hmacSHA256(key: Data, message: Data) -> Data
     /// `count` bytes from a cryptographically secure generator.
     func randomBytes(count: Int) throws(CryptoError) -> Data
-    /// Whether `signature` is a valid `algorithm` signature of `message` by `publicKey`.
-    ///
-    /// A signature that does not verify returns `false`; a key the backend cannot use throws.
-    /// - Throws: ``CryptoError/invalidKey(_:)`` for an unusable key.
+    /// Whether `signature` is a valid `algorithm` signature of `message` by `publicKey`; `false` when it does not.
+    /// - Throws: ``CryptoError/invalidKey(_:)`` for a key the provider cannot use.
     func verify(signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Bool
 
     /// A public key parsed once into the provider's ready form, to verify many signatures without re-reading it.

@@ -7,9 +7,8 @@ public struct P256PublicKey: Sendable, Hashable {
     /// The y coordinate, 32 bytes.
     public let y: Data
 
-    /// Creates a key from its coordinates; `nil` unless both are exactly 32 bytes (RFC 7518 §6.2.1.2).
-    ///
-    /// Whether the point lies on the curve is checked by the provider when the key is first used.
+    /// Creates a key from its coordinates; `nil` unless both are exactly 32 bytes (RFC 7518 §6.2.1.2). The provider
+    /// checks that the point lies on the curve when the key is first used.
     public init?(x: Data, y: Data) {
         guard x.count == 32, y.count == 32 else { return nil }
         self.x = x

@@ -1,9 +1,7 @@
 import Foundation
 
-/// One JSON Web Key (RFC 7517) as an issuer publishes it in its JWKS: RSA keys (RS256, PS256) and P-256 keys (ES256).
-///
-/// Members RegState does not use are ignored; keys of other types decode too, so one unfamiliar key does not make a
-/// whole key set unreadable.
+/// One JSON Web Key (RFC 7517) as an issuer publishes it: RSA (RS256, PS256) or P-256 (ES256). Keys of other types
+/// decode too (unused members are ignored), so one unfamiliar key does not make a whole key set unreadable.
 package struct JSONWebKey: Sendable, Hashable, Codable {
     /// `kty`: the key family, `"RSA"` or `"EC"` for the keys RegState can use.
     package var keyType: String
