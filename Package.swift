@@ -48,14 +48,16 @@ let package = Package(
         .target(name: "RegStateWebAuthentication", swiftSettings: settings),
         .target(name: "RegStateURLSession", dependencies: ["RegState"], swiftSettings: settings),
         .target(name: "RegStateSimulator", dependencies: ["RegState", "RegStateOngoingAccess"], swiftSettings: settings),
-        .target(name: "RegStateTesting", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateSimulator"], swiftSettings: settings),
+        .target(name: "RegStateTesting", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateSimulator"],
+                swiftSettings: settings),
         .executableTarget(name: "regstate", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateLoopback",
                                                           "RegStateSimulator", "RegStateTesting"],
                           swiftSettings: settings),
         // Deterministic simulation testing: a seeded world (scheduling, time, network, disk, crashes, users) around
         // the real RegStateService, and the invariants checked in every run.
-        .target(name: "RegStateSimulation", dependencies: ["RegState", "RegStateOngoingAccess", "RegStateSimulator",
-                                                           "RegStateTesting"],
+        .target(name: "RegStateSimulation",
+                dependencies: ["RegState", "RegStateOngoingAccess", "RegStateSimulator", "RegStateTesting",
+                               .target(name: "CLibCrypto", condition: .when(platforms: [.linux]))],
                 swiftSettings: settings),
         .executableTarget(name: "regstate-sim", dependencies: ["RegStateSimulation"], swiftSettings: settings),
         // Prints figures for the hot paths; run it in release: swift run -c release RegStateBenchmarks

@@ -4,6 +4,7 @@ import CLibCrypto
 import Foundation
 import RegState
 import RegStateOngoingAccess
+import RegStateSimulator
 
 /// ID-token validation against its floor, measured in the same run: the whole
 /// `IDTokenValidator.validate` (parse, strict base64url and JSON, key lookup, signature, every OIDC check) of an

@@ -1,6 +1,7 @@
 import Foundation
 import RegState
 import RegStateOngoingAccess
+import RegStateSimulator
 import Testing
 
 /// The library's JWS against an independent implementation (Python's jwcrypto): what the library signs verifies

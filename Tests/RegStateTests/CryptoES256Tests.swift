@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 import RegState
+import RegStateSimulator
 
 /// ES256 through the crypto seam: JOSE `r || s` signatures, P-256 keys, known answers from RFC 7515 A.3.
 @Suite("SystemCrypto ES256")
@@ -113,6 +114,16 @@ struct CountingCrypto: CryptoProvider {
     func randomBytes(count: Int) throws(CryptoError) -> Data { try base.randomBytes(count: count) }
     func verify(signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Bool {
         try base.verify(signature: signature, message: message, publicKey: publicKey, algorithm: algorithm)
+    }
+    func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws(CryptoError) -> Bool {
+        try base.verify(signature: signature, message: message, publicKey: publicKey)
+    }
+    func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey { try base.generateP256PrivateKey() }
+    func publicKey(of privateKey: P256PrivateKey) throws(CryptoError) -> P256PublicKey {
+        try base.publicKey(of: privateKey)
+    }
+    func sign(message: Data, privateKey: P256PrivateKey) throws(CryptoError) -> Data {
+        try base.sign(message: message, privateKey: privateKey)
     }
     func verificationKey(for key: PublicKeyMaterial) throws(CryptoError) -> any VerificationKey {
         made.increment()

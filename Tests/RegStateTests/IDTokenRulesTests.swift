@@ -3,6 +3,7 @@ import Testing
 
 import RegState
 import RegStateOngoingAccess
+import RegStateSimulator
 
 /// The OIDC Core §3.1.3.7 and RFC 8725 rules added to the validator, one test per rule, at a fixed instant.
 @Suite("ID token rules (OIDC Core 3.1.3.7, RFC 8725)")

@@ -4,6 +4,7 @@ import Testing
 import RegState
 import RegStateOngoingAccess
 import RegStateTesting
+import RegStateSimulator
 
 /// OpenID Connect Core §3.1.3.7, one test per rejection plus the accepted cases, at a fixed instant.
 @Suite("IDTokenValidator")

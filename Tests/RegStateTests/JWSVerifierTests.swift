@@ -4,6 +4,7 @@ import Testing
 @testable import RegState
 import RegStateOngoingAccess
 @testable import RegStateOngoingAccess
+import RegStateSimulator
 
 @Suite("JWSVerifier: the fixed policy for signed answers")
 struct JWSVerifierTests {

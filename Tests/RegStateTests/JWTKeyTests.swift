@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 import RegState
+import RegStateSimulator
 
 @Suite("JSONWebKey and JSONWebKeySet")
 struct JWTKeyTests {

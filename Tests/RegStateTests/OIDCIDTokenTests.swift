@@ -3,6 +3,7 @@ import Testing
 @testable import RegState
 import RegStateOngoingAccess
 import RegStateTesting
+import RegStateSimulator
 
 @Suite("ID token validation through the client")
 struct OIDCIDTokenTests {

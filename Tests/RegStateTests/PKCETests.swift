@@ -44,4 +44,14 @@ private struct FailingRandomCrypto: CryptoProvider {
     func verify(signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Bool {
         try base.verify(signature: signature, message: message, publicKey: publicKey, algorithm: algorithm)
     }
+    func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws(CryptoError) -> Bool {
+        try base.verify(signature: signature, message: message, publicKey: publicKey)
+    }
+    func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey { try base.generateP256PrivateKey() }
+    func publicKey(of privateKey: P256PrivateKey) throws(CryptoError) -> P256PublicKey {
+        try base.publicKey(of: privateKey)
+    }
+    func sign(message: Data, privateKey: P256PrivateKey) throws(CryptoError) -> Data {
+        try base.sign(message: message, privateKey: privateKey)
+    }
 }

@@ -1,31 +1,9 @@
 import Foundation
 
-// Defaults for the requirements added after the first release, so an older provider keeps compiling.
-
 extension CryptoProvider {
     /// A ready key that calls this provider's per-call `verify` each time.
     public func verificationKey(for key: PublicKeyMaterial) throws(CryptoError) -> any VerificationKey {
         ProviderVerificationKey(provider: self, material: key)
-    }
-
-    /// Not supported by this provider: always throws ``CryptoError/invalidKey(_:)``.
-    public func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws(CryptoError) -> Bool {
-        throw CryptoError.invalidKey("this crypto provider has no ES256")
-    }
-
-    /// Not supported by this provider: always throws ``CryptoError/keyGenerationFailed(_:)``.
-    public func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey {
-        throw CryptoError.keyGenerationFailed("this crypto provider has no P-256")
-    }
-
-    /// Not supported by this provider: always throws ``CryptoError/invalidKey(_:)``.
-    public func publicKey(of privateKey: P256PrivateKey) throws(CryptoError) -> P256PublicKey {
-        throw CryptoError.invalidKey("this crypto provider has no P-256")
-    }
-
-    /// Not supported by this provider: always throws ``CryptoError/signingFailed(_:)``.
-    public func sign(message: Data, privateKey: P256PrivateKey) throws(CryptoError) -> Data {
-        throw CryptoError.signingFailed("this crypto provider has no ES256")
     }
 
     /// A ready key that calls this provider's per-call `sign(message:privateKey:)` each time.

@@ -9,13 +9,9 @@ public protocol CryptoProvider: Sendable {
     func hmacSHA256(key: Data, message: Data) -> Data
     /// `count` bytes from a cryptographically secure generator.
     func randomBytes(count: Int) throws(CryptoError) -> Data
-    /// Whether `signature` is a valid `algorithm` signature of `message` by `publicKey`.
-    ///
-    /// A signature that does not verify returns `false`; a key the backend cannot use throws.
-    /// - Throws: ``CryptoError/invalidKey(_:)`` for an unusable key.
+    /// Whether `signature` is a valid `algorithm` signature of `message` by `publicKey`; `false` when it does not.
+    /// - Throws: ``CryptoError/invalidKey(_:)`` for a key the provider cannot use.
     func verify(signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Bool
-
-    // Each requirement below has a default in `CryptoProvider+Defaults.swift`, so older providers keep compiling.
 
     /// A public key parsed once into the provider's ready form, to verify many signatures without re-reading it.
     ///
@@ -25,7 +21,7 @@ public protocol CryptoProvider: Sendable {
     ///
     /// `signature` is the JOSE form (RFC 7518 §3.4): `r` and `s` as two 32-byte big-endian halves, 64 bytes in all;
     /// any other length does not verify.
-    /// - Throws: ``CryptoError/invalidKey(_:)`` when the point is not on P-256 or the provider has no ES256.
+    /// - Throws: ``CryptoError/invalidKey(_:)`` when the point is not on P-256.
     func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws(CryptoError) -> Bool
     /// Generates a new P-256 private key.
     func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey

@@ -7,9 +7,8 @@ public struct P256PublicKey: Sendable, Hashable {
     /// The y coordinate, 32 bytes.
     public let y: Data
 
-    /// Creates a key from its coordinates; `nil` unless both are exactly 32 bytes (RFC 7518 §6.2.1.2).
-    ///
-    /// Whether the point lies on the curve is checked by the provider when the key is first used.
+    /// Creates a key from its coordinates; `nil` unless both are exactly 32 bytes (RFC 7518 §6.2.1.2). The provider
+    /// checks that the point lies on the curve when the key is first used.
     public init?(x: Data, y: Data) {
         guard x.count == 32, y.count == 32 else { return nil }
         self.x = x
@@ -20,10 +19,8 @@ public struct P256PublicKey: Sendable, Hashable {
     public var uncompressedPoint: Data { Data([0x04]) + x + y }
 }
 
-/// A P-256 private key: PKCS #8 DER (what both libcrypto and CryptoKit import and export), or a reference to a key
-/// inside the Secure Enclave, whose private half never leaves it.
-///
-/// Its description, debug description and mirror never show the key material.
+/// A P-256 private key: PKCS #8 DER (what libcrypto and CryptoKit import and export) or a reference to a Secure Enclave
+/// key, whose private half never leaves it. Its description, debug description and mirror never show the key.
 public struct P256PrivateKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
@@ -85,9 +82,8 @@ public enum PublicKeyMaterial: Sendable, Hashable {
     }
 }
 
-/// A public key in a provider's ready form, parsed once, that verifies many signatures.
-///
-/// Implementations hold no mutable state visible to callers, so one value can be shared across tasks.
+/// A public key in a provider's ready form, parsed once, that verifies many signatures. Implementations hold no
+/// mutable state visible to callers, so one value can be shared across tasks.
 public protocol VerificationKey: Sendable {
     /// Whether `signature` is a valid `algorithm` signature of `message` by this key.
     ///

@@ -1,9 +1,7 @@
 import Foundation
 
-/// A P-256 private key loaded once into the crypto provider's ready form, to sign many messages (one DPoP proof per
-/// request) without reading the key's bytes again each time.
-///
-/// Get one from ``CryptoProvider/signingKey(for:)``. It never exposes the key material.
+/// A P-256 private key loaded once into the provider's ready form, to sign many messages (a DPoP proof per request)
+/// without reading its bytes again. Get one from ``CryptoProvider/signingKey(for:)``; it never shows the key material.
 public protocol SigningKey: Sendable {
     /// Signs `message` with ES256 and returns the JOSE form (64 bytes, `r` then `s`).
     func sign(message: Data) throws(CryptoError) -> Data

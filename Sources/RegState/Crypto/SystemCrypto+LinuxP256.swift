@@ -2,9 +2,8 @@
 import CLibCrypto
 import Foundation
 
-// ES256 and ready keys on libcrypto. JOSE carries ECDSA signatures as `r || s` (RFC 7518 §3.4); libcrypto speaks
-// DER `ECDSA-Sig-Value`, so signatures are converted at this boundary, and a JOSE signature of any length but 64
-// bytes never reaches libcrypto.
+// ES256 and ready keys on libcrypto. JOSE's `r || s` (RFC 7518 §3.4) and libcrypto's DER `ECDSA-Sig-Value` are
+// converted at this boundary; a JOSE signature of any length but 64 bytes never reaches libcrypto.
 
 extension SystemCrypto {
     /// A key loaded once into libcrypto (`EVP_PKEY`), reused for every verification.
@@ -31,24 +30,13 @@ extension SystemCrypto {
         return try Self.p256PrivateKey(of: key)
     }
 
-    /// A new P-256 key with its public half and a ready signing key taken from the generated key itself, without
-    /// decoding its DER (which costs more than the generation): for the simulation's crypto.
-    package func generateReadyP256Key() throws(CryptoError) -> (privateKey: P256PrivateKey, publicKey: P256PublicKey,
-                                                                 signingKey: any SigningKey) {
-        let key = try Self.generateP256Key()
-        let signingKey = LibCryptoSigningKey(key: key)
-        guard let der = Self.encode(key, with: i2d_PUBKEY), let publicKey = DER.p256PublicKey(fromSubjectPublicKeyInfo: der)
-        else { throw CryptoError.keyGenerationFailed("the public half cannot be encoded") }
-        return (try Self.p256PrivateKey(of: key), publicKey, signingKey)
-    }
-
     /// A new P-256 `EVP_PKEY`; the caller frees it (or hands it to a ``LibCryptoSigningKey``, which does).
-    private static func generateP256Key() throws(CryptoError) -> OpaquePointer {
+    package static func generateP256Key() throws(CryptoError) -> OpaquePointer {
         try generateKey(EVP_PKEY_EC) { EVP_PKEY_CTX_set_ec_paramgen_curve_nid($0, NID_X9_62_prime256v1) }
     }
 
     /// `key`'s private half as PKCS #8 DER.
-    private static func p256PrivateKey(of key: OpaquePointer) throws(CryptoError) -> P256PrivateKey {
+    package static func p256PrivateKey(of key: OpaquePointer) throws(CryptoError) -> P256PrivateKey {
         guard let info = EVP_PKEY2PKCS8(key) else {
             ERR_clear_error()
             throw CryptoError.keyGenerationFailed("libcrypto could not encode the key")

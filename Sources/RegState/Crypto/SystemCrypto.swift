@@ -1,13 +1,9 @@
 import Foundation
 
-/// The default ``CryptoProvider``: the system's libcrypto (OpenSSL 3) on Linux, CryptoKit and Security on Apple
-/// platforms.
-///
-/// It holds no mutable state, so one value can be shared freely across tasks. RSA keys shorter than
-/// ``SystemCrypto/minimumRSAKeyBits`` are refused for signing, verifying and generation, as RFC 7518 §3.3 requires
-/// for the RS and PS algorithms.
+/// The default ``CryptoProvider``: libcrypto (OpenSSL 3) on Linux, CryptoKit and Security on Apple platforms. It holds
+/// no mutable state, so one value is shared freely; RSA keys under ``minimumRSAKeyBits`` bits are refused.
 public struct SystemCrypto: CryptoProvider {
-    /// The shortest RSA modulus, in bits, this provider signs with, verifies with or generates (RFC 7518 §3.3).
+    /// The shortest RSA modulus, in bits, this provider verifies with, signs with or generates (RFC 7518 §3.3).
     public static let minimumRSAKeyBits = 2048
     /// The longest RSA modulus, in bits, this provider generates; longer keys only cost time.
     public static let maximumRSAKeyBits = 8192

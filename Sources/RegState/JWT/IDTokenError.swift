@@ -1,9 +1,8 @@
 import Foundation
 
-/// Why an ID token was rejected (OpenID Connect Core 1.0 §3.1.3.7).
-///
-/// Messages name the check that failed, never the token. Only ``unknownKeyID(_:)`` is worth a retry: the issuer may
-/// have rotated its keys, so refetch the JWKS once (see ``suggestsKeyRefresh``); every other case is final.
+/// Why an ID token was rejected (OpenID Connect Core 1.0 §3.1.3.7); messages name the failed check, never the token.
+/// Only ``unknownKeyID(_:)`` is worth a retry (the issuer may have rotated its keys: refetch the JWKS once, see
+/// ``suggestsKeyRefresh``); every other case is final.
 public enum IDTokenError: Error, Sendable, Equatable {
     /// A required claim (`sub`, `exp`, `iat`) is missing or mistyped; the text names the claim.
     case malformed(String)

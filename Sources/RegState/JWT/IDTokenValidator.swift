@@ -1,12 +1,7 @@
 import Foundation
 
-/// Validates an OpenID Connect ID token as OpenID Connect Core 1.0 §3.1.3.7 and RFC 8725 require, before any claim
-/// is believed.
-///
-/// Checks run in a fixed order and the first failure is reported: structure, algorithm, key lookup by `kid` (never
-/// by `jku`, `x5u` or `jwk`), key type and `alg`, signature, `iss`, `aud` (every entry trusted), `azp`, `exp`, `iat`,
-/// `nbf`, `nonce`, then `sub`. A missing key is ``IDTokenError/unknownKeyID(_:)``, so the caller can refetch the JWKS
-/// once. The validator reads no clock: the caller passes `now`.
+/// Validates an ID token as OpenID Connect Core 1.0 §3.1.3.7 and RFC 8725 require, before any claim is believed:
+/// checks in a fixed order (docs/Internals-Toolbox.md), first failure reported; no clock read, the caller passes `now`.
 package struct IDTokenValidator: Sendable {
     /// The latest instant a time claim may name: 9999-12-31T23:59:59Z. Anything later is not a sane time.
     package static let latestTime: TimeInterval = RecordedTime.latest

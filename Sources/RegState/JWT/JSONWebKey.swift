@@ -1,9 +1,7 @@
 import Foundation
 
-/// One JSON Web Key (RFC 7517) as an issuer publishes it in its JWKS: RSA keys (RS256, PS256) and P-256 keys (ES256).
-///
-/// Members RegState does not use are ignored; keys of other types decode too, so one unfamiliar key does not make a
-/// whole key set unreadable.
+/// One JSON Web Key (RFC 7517) as an issuer publishes it: RSA (RS256, PS256) or P-256 (ES256). Keys of other types
+/// decode too (unused members are ignored), so one unfamiliar key does not make a whole key set unreadable.
 package struct JSONWebKey: Sendable, Hashable, Codable {
     /// `kty`: the key family, `"RSA"` or `"EC"` for the keys RegState can use.
     package var keyType: String
@@ -49,20 +47,6 @@ package struct JSONWebKey: Sendable, Hashable, Codable {
         self.curve = curve
         self.x = x
         self.y = y
-    }
-
-    /// The JWK for an RSA public signing key, with its `kid` and the algorithm it signs with, ready to publish.
-    package init(publicKey: RSAPublicKey, keyID: String, algorithm: SignatureAlgorithm = .rs256) {
-        self.init(
-            keyType: "RSA", keyID: keyID, use: "sig", algorithm: algorithm.rawValue,
-            modulus: Base64URL.encode(publicKey.modulus), exponent: Base64URL.encode(publicKey.exponent))
-    }
-
-    /// The JWK for a P-256 public signing key (ES256), ready to publish in a key set.
-    package init(publicKey: P256PublicKey, keyID: String) {
-        self.init(
-            keyType: "EC", keyID: keyID, use: "sig", algorithm: SignatureAlgorithm.es256.rawValue, curve: "P-256",
-            x: Base64URL.encode(publicKey.x), y: Base64URL.encode(publicKey.y))
     }
 
     /// Whether this is an RSA key that may verify signatures (`use` absent or `"sig"`).

@@ -1,9 +1,7 @@
 import Foundation
 
-/// A JWK Set (RFC 7517 §5): the keys an issuer publishes at its `jwks_uri`.
-///
-/// Read by ``parse(_:)``: strictly as a document, leniently per key (an unusable entry is skipped). Each key becomes
-/// a ``VerificationKey`` at most once per set value, so validating many tokens parses no key twice; equality and
+/// A JWK Set (RFC 7517 §5), the keys an issuer publishes at its `jwks_uri`: read by ``parse(_:)`` strictly as a
+/// document, leniently per key (an unusable entry is skipped); each key is made ready once per set value; `==` and
 /// hashing look at the keys only.
 public struct JSONWebKeySet: Sendable, Hashable, Encodable {
     /// The keys, in published order.

@@ -1,10 +1,7 @@
 import Foundation
 
-/// A parsed JWS in compact serialization (RFC 7515 §7.1) whose payload is a JWT claims set (RFC 7519).
-///
-/// Parsing checks structure only: at most ``maximumCompactLength`` bytes, three strict base64url segments, JSON-object
-/// header (a string `alg`, no `crit`, a string `kid` if any) and payload, read strictly. Nothing here is trusted until
-/// ``IDTokenValidator`` (or a verifier of its own) says so. Description and reflection are redacted.
+/// A parsed JWS in compact serialization (RFC 7515 §7.1) whose payload is a JWT claims set (RFC 7519). Parsing checks
+/// structure only; nothing is trusted until ``IDTokenValidator`` (or another verifier) says so. Redacted.
 package struct JSONWebToken: Sendable, Equatable {
     /// The longest compact token accepted, in bytes (16 KiB): far above any real ID token, far below harm.
     package static let maximumCompactLength = 16 << 10

@@ -1,8 +1,7 @@
 import Foundation
 
-/// Why a compact JWS could not be parsed, signed or verified, or a JWK could not be used.
-///
-/// Messages name the part that is wrong, never its content: a token is a bearer credential.
+/// Why a compact JWS could not be parsed, signed or verified, or a JWK could not be used. Messages name the part that
+/// is wrong, never its content: a token is a bearer credential.
 public enum JWTError: Error, Sendable, Equatable {
     /// The three parts of a compact JWS, for errors that point at one of them.
     public enum Part: String, Sendable, Equatable {

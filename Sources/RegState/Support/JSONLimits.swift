@@ -1,12 +1,7 @@
 import Foundation
 
-/// The bounds a JSON text is read under: its size in bytes and how deep objects and arrays may nest.
-///
-/// Every security-relevant reading has a documented maximum, so hostile input costs bounded memory and time:
-/// - ``responseBody``: 1 MiB, depth 32 — token, discovery, userinfo and other provider answers.
-/// - ``keySet``: 256 KiB, depth 16 — a JWKS (room for dozens of keys with certificate chains).
-/// - ``joseSegment``: 16 KiB, depth 16 — a decoded JOSE header or JWT claims set (the compact token itself is
-///   limited to ``JSONWebToken/maximumCompactLength``).
+/// The bounds a JSON text is read under (its size in bytes, how deep it nests): every security-relevant reading has
+/// one, so hostile input costs bounded memory and time.
 package struct JSONLimits: Sendable, Equatable {
     /// The longest input accepted, in bytes.
     package var maximumBytes: Int
@@ -21,8 +16,8 @@ package struct JSONLimits: Sendable, Equatable {
 
     /// Provider answers (token, discovery, userinfo, revocation metadata): 1 MiB, depth 32.
     package static let responseBody = JSONLimits(maximumBytes: 1 << 20, maximumDepth: 32)
-    /// A JWK Set: 256 KiB, depth 16.
+    /// A JWK Set: 256 KiB (room for dozens of keys with certificate chains), depth 16.
     package static let keySet = JSONLimits(maximumBytes: 256 << 10, maximumDepth: 16)
-    /// A JOSE header or JWT claims set: 16 KiB, depth 16.
+    /// A decoded JOSE header or JWT claims set: 16 KiB, depth 16 (the token: ``JSONWebToken/maximumCompactLength``).
     package static let joseSegment = JSONLimits(maximumBytes: 16 << 10, maximumDepth: 16)
 }

@@ -1,9 +1,7 @@
 import Foundation
 
-/// Why bytes were refused as JSON by `JSONValue.parse(_:limits:)`.
-///
-/// Cases name what was wrong and where (a byte offset), never the content: the bytes may be a token or a response
-/// that carries one. Only a duplicate member's name is kept, cut to 64 characters, because it names the mistake.
+/// Why bytes were refused as JSON by `JSONValue.parse(_:limits:)`: what was wrong and where (a byte offset), never the
+/// content, which may be a token. Only a duplicate member's name is kept, cut to 64 characters: it names the mistake.
 public enum JSONParseError: Error, Sendable, Equatable {
     /// The input is longer than the limit it was read under; carries that limit in bytes.
     case tooLarge(limit: Int)

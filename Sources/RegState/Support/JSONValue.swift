@@ -1,8 +1,7 @@
 import Foundation
 
-/// Any JSON value, for claims, provider responses and simulator state whose shape is not fixed in advance.
-///
-/// Numbers are kept as `Double`, which represents every integer a JWT's `exp`/`iat` can hold exactly.
+/// Any JSON value, for claims, provider responses and simulator state whose shape is not fixed in advance. Numbers
+/// are kept as `Double`, which represents every integer a JWT's `exp`/`iat` can hold exactly.
 public enum JSONValue: Sendable, Hashable, Codable {
     /// JSON `null`.
     case null

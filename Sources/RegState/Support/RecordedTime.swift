@@ -1,11 +1,7 @@
 import Foundation
 
-/// The one range check for every time and lifetime RegState reads from disk or from the wire.
-///
-/// A time of 1e308 is a valid JSON number and `Date` holds it, but turning it into whole seconds or a calendar date
-/// traps (`Int(_:)`, `time_t(_:)`). So every reading checks here: an instant is a finite number of seconds between
-/// 1970 and the end of 9999 (``latest``), a lifetime one between 0 and ``latest``; anything else is the same
-/// "unreadable" as any other damage. Every instant computed from a lifetime stays in range.
+/// The one range check for every time and lifetime read from disk or the wire: an instant lies in 1970...``latest``,
+/// a lifetime in 0...``latest``, anything else is unreadable (1e308 would trap `Int(_:)`; docs/Internals-Toolbox.md).
 package enum RecordedTime {
     /// 9999-12-31T23:59:59Z: the latest instant believed (RFC 3339's last year; also the ID token's bound).
     package static let latest: TimeInterval = 253_402_300_799

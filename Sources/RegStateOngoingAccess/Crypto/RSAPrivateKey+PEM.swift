@@ -5,7 +5,7 @@ extension RSAPrivateKey {
     /// Reads an RSA private key from PEM: `RSA PRIVATE KEY` (PKCS #1) or an unencrypted `PRIVATE KEY` (PKCS #8).
     ///
     /// Encrypted PEM is refused: the app decrypts its key before handing it over.
-    /// - Throws: ``CryptoError/invalidKey(_:)`` when the text is not one of those, or the key is not RSA.
+    /// - Throws: `CryptoError/invalidKey(_:)` when the text is not one of those, or the key is not RSA.
     public init(pem: String) throws(CryptoError) {
         let block = try PEMBlock(pem)
         let pkcs1: Data
@@ -20,7 +20,7 @@ extension RSAPrivateKey {
 
     /// Reads an RSA private JWK with every CRT member (`n`, `e`, `d`, `p`, `q`, `dp`, `dq`, `qi`; RFC 7518 §6.3.2).
     ///
-    /// - Throws: ``CryptoError/invalidKey(_:)`` when `kty` is not `RSA` or a member is missing or not base64url.
+    /// - Throws: `CryptoError/invalidKey(_:)` when `kty` is not `RSA` or a member is missing or not base64url.
     public init(jwk: [String: JSONValue]) throws(CryptoError) {
         guard jwk["kty"]?.stringValue == "RSA" else { throw .invalidKey("the JWK's kty is not RSA") }
         var body = DER.integer(unsigned: Data())

@@ -6,7 +6,7 @@ import RegState
 extension RSAPublicKey {
     /// Reads an RSA public key from PEM: `PUBLIC KEY` (X.509 SubjectPublicKeyInfo) or `RSA PUBLIC KEY` (PKCS #1).
     ///
-    /// - Throws: ``CryptoError/invalidKey(_:)`` when the text is not one of those, or the key is not RSA.
+    /// - Throws: `CryptoError/invalidKey(_:)` when the text is not one of those, or the key is not RSA.
     public init(pem: String) throws(CryptoError) {
         let block = try PEMBlock(pem)
         let pkcs1: Data
@@ -21,7 +21,7 @@ extension RSAPublicKey {
 
     /// Reads the public members `n` and `e` of an RSA JWK (a public or a private one).
     ///
-    /// - Throws: ``CryptoError/invalidKey(_:)`` when `kty` is not `RSA` or `n`/`e` are missing or not base64url.
+    /// - Throws: `CryptoError/invalidKey(_:)` when `kty` is not `RSA` or `n`/`e` are missing or not base64url.
     public init(jwk: [String: JSONValue]) throws(CryptoError) {
         guard jwk["kty"]?.stringValue == "RSA" else { throw .invalidKey("the JWK's kty is not RSA") }
         let modulus = try RSAKeyDER.member("n", of: jwk)

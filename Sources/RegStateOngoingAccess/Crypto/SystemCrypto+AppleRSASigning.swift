@@ -10,8 +10,8 @@ import Security
 extension SystemCrypto: RSASigningProvider {
     /// Signs `message` with `privateKey` using `algorithm`, from `SecKeyCreateSignature`.
     ///
-    /// - Throws: ``CryptoError/invalidKey(_:)`` for a key that does not load or is too short,
-    ///   ``CryptoError/signingFailed(_:)`` when Security fails to sign.
+    /// - Throws: `CryptoError/invalidKey(_:)` for a key that does not load or is too short,
+    ///   `CryptoError/signingFailed(_:)` when Security fails to sign.
     public func sign(
         message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm
     ) throws(CryptoError) -> Data {
@@ -28,7 +28,7 @@ extension SystemCrypto: RSASigningProvider {
 
     /// Generates an RSA key with `SecKeyCreateRandomKey` (public exponent 65537) and exports it as PKCS #1 DER.
     ///
-    /// - Throws: ``CryptoError/keyGenerationFailed(_:)`` for a size outside 2048...8192 bits or a Security failure.
+    /// - Throws: `CryptoError/keyGenerationFailed(_:)` for a size outside 2048...8192 bits or a Security failure.
     public func generateRSAPrivateKey(bits: Int) throws(CryptoError) -> RSAPrivateKey {
         guard (Self.minimumRSAKeyBits...Self.maximumRSAKeyBits).contains(bits) else {
             throw CryptoError.keyGenerationFailed("\(bits) bits is outside 2048...8192")
@@ -48,7 +48,7 @@ extension SystemCrypto: RSASigningProvider {
 
     /// The public half of `privateKey`, from `SecKeyCopyPublicKey` and its PKCS #1 export.
     ///
-    /// - Throws: ``CryptoError/invalidKey(_:)`` when the DER is not an RSA private key.
+    /// - Throws: `CryptoError/invalidKey(_:)` when the DER is not an RSA private key.
     public func publicKey(of privateKey: RSAPrivateKey) throws(CryptoError) -> RSAPublicKey {
         let key = try Self.secKey(privateKey.pkcs1DER, keyClass: kSecAttrKeyClassPrivate)
         guard let secPublicKey = SecKeyCopyPublicKey(key),

@@ -9,8 +9,8 @@ import RegState
 extension SystemCrypto: RSASigningProvider {
     /// Signs `message` with `privateKey` using `algorithm`, from `EVP_DigestSign`.
     ///
-    /// - Throws: ``CryptoError/invalidKey(_:)`` for a key that does not load or is too short,
-    ///   ``CryptoError/signingFailed(_:)`` when libcrypto fails to sign.
+    /// - Throws: `CryptoError/invalidKey(_:)` for a key that does not load or is too short,
+    ///   `CryptoError/signingFailed(_:)` when libcrypto fails to sign.
     public func sign(
         message: Data, privateKey: RSAPrivateKey, algorithm: SignatureAlgorithm
     ) throws(CryptoError) -> Data {
@@ -20,7 +20,7 @@ extension SystemCrypto: RSASigningProvider {
 
     /// Generates an RSA key with `EVP_PKEY_keygen` (public exponent 65537, libcrypto's default).
     ///
-    /// - Throws: ``CryptoError/keyGenerationFailed(_:)`` for a size outside 2048...8192 bits or a libcrypto failure.
+    /// - Throws: `CryptoError/keyGenerationFailed(_:)` for a size outside 2048...8192 bits or a libcrypto failure.
     public func generateRSAPrivateKey(bits: Int) throws(CryptoError) -> RSAPrivateKey {
         guard (Self.minimumRSAKeyBits...Self.maximumRSAKeyBits).contains(bits) else {
             throw CryptoError.keyGenerationFailed("\(bits) bits is outside 2048...8192")
@@ -35,7 +35,7 @@ extension SystemCrypto: RSASigningProvider {
 
     /// The public half of `privateKey`, read from libcrypto's PKCS #1 public encoding of the loaded key.
     ///
-    /// - Throws: ``CryptoError/invalidKey(_:)`` when the DER is not an RSA private key.
+    /// - Throws: `CryptoError/invalidKey(_:)` when the DER is not an RSA private key.
     public func publicKey(of privateKey: RSAPrivateKey) throws(CryptoError) -> RSAPublicKey {
         let key = try Self.loadPrivateKey(privateKey, checkingSize: false)
         defer { EVP_PKEY_free(key) }

@@ -1,6 +1,7 @@
 import Foundation
 import RegState
 import RegStateOngoingAccess
+import RegStateSimulator
 
 /// Runs async library code to completion from libFuzzer's synchronous callback. Fuzz harness only: the library itself
 /// never blocks a thread on async work.

@@ -14,7 +14,7 @@ extension DER {
     }
 
     /// The point of a P-256 `SubjectPublicKeyInfo`, as `x` and `y`; `nil` for anything else.
-    static func p256PublicKey(fromSubjectPublicKeyInfo der: Data) -> P256PublicKey? {
+    package static func p256PublicKey(fromSubjectPublicKeyInfo der: Data) -> P256PublicKey? {
         let bytes = Array(der)
         guard bytes.count == p256PublicKeyPrefix.count + 65, bytes.starts(with: p256PublicKeyPrefix),
             bytes[p256PublicKeyPrefix.count] == 0x04

@@ -1,12 +1,9 @@
 import Foundation
 
 /// Just enough ASN.1 DER to move RSA public keys between the JWK form (modulus, exponent) and the PKCS #1
-/// `RSAPublicKey` structure both libcrypto and Security import and export:
-/// `RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER }`.
+/// `RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER }` libcrypto and Security import.
 package enum DER {
     package static let integerTag: UInt8 = 0x02
-    package static let bitStringTag: UInt8 = 0x03
-    package static let octetStringTag: UInt8 = 0x04
     package static let sequenceTag: UInt8 = 0x30
 
     /// The PKCS #1 `RSAPublicKey` encoding of a modulus and exponent (both big-endian, unsigned).

@@ -2,20 +2,15 @@
 import CLibCrypto
 import Foundation
 
-/// A P-256 private key loaded into libcrypto once (`EVP_PKEY`), ready to sign any number of messages with ES256.
-///
-/// Reading PKCS #8 into an `EVP_PKEY` costs far more than a signature, so a DPoP signer holds one of these.
-///
-/// `@unchecked Sendable` is safe: the `EVP_PKEY` is never modified after loading (libcrypto allows sharing it across
-/// threads then), and the signing context prepared once is used under `lock` (without one, each message gets its
-/// own `EVP_MD_CTX`).
-final class LibCryptoSigningKey: SigningKey, @unchecked Sendable {
+/// A P-256 private key loaded into libcrypto once (`EVP_PKEY`) for ES256: loading costs more than a signature.
+/// `@unchecked Sendable`: the key is never modified, the one prepared signing context is only used under `lock`.
+package final class LibCryptoSigningKey: SigningKey, @unchecked Sendable {
     private let key: OpaquePointer
     private let prepared: OpaquePointer?
     private let lock = NSLock()
 
     /// Takes ownership of `key`.
-    init(key: OpaquePointer) {
+    package init(key: OpaquePointer) {
         self.key = key
         var prepared = EVP_PKEY_CTX_new(key, nil)
         if let context = prepared, EVP_PKEY_sign_init(context) != 1 {
@@ -31,7 +26,7 @@ final class LibCryptoSigningKey: SigningKey, @unchecked Sendable {
         EVP_PKEY_free(key)
     }
 
-    func sign(message: Data) throws(CryptoError) -> Data {
+    package func sign(message: Data) throws(CryptoError) -> Data {
         guard let prepared, let digestType = SystemCrypto.sha256Type else {
             return try SystemCrypto.sign(message: message, key: key, algorithm: .es256)
         }

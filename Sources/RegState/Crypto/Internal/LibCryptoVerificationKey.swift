@@ -2,13 +2,8 @@
 import CLibCrypto
 import Foundation
 
-/// A public key loaded into libcrypto once (`EVP_PKEY`), ready to verify any number of signatures.
-///
-/// `EVP_PKEY_verify` on a key context initialised once per algorithm (padding, salt length, MGF1 digest) and reused,
-/// so no call repeats libcrypto's fetch and set-up; a caller that finds it busy uses a fresh one instead of waiting.
-///
-/// `@unchecked Sendable` is safe: the `EVP_PKEY` is never modified after loading (libcrypto allows sharing it
-/// across threads then), and the reusable contexts are only touched while `lock` is held.
+/// A public key loaded into libcrypto once (`EVP_PKEY`), with one key context per algorithm, reused (a busy one is
+/// not waited for). `@unchecked Sendable`: the key is never modified, the contexts are only touched under `lock`.
 final class LibCryptoVerificationKey: VerificationKey, @unchecked Sendable {
     private let key: OpaquePointer
     private let material: PublicKeyMaterial

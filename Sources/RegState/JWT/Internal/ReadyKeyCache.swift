@@ -1,9 +1,7 @@
 import Foundation
 
-/// The ready keys of one ``JSONWebKeySet`` value, by position, each made once per crypto provider type.
-///
-/// `@unchecked Sendable` is safe: the dictionary is only touched while `lock` is held. A key is made outside the
-/// lock (two racing callers may both make it; the first stored wins), so a slow key never blocks other lookups.
+/// The ready keys of one ``JSONWebKeySet`` value, by position, each made once per crypto provider type, outside the
+/// lock (racing callers may both make it; the first stored wins). `@unchecked Sendable`: keys only used under `lock`.
 final class ReadyKeyCache: @unchecked Sendable {
     private let lock = NSLock()
     private var keys: [Int: (provider: ObjectIdentifier, result: Result<any VerificationKey, any Error>)] = [:]

@@ -1,8 +1,7 @@
 import Foundation
 
-/// Hands each event to every live subscriber: one bounded stream each (the newest kept), the latest event replayed to
-/// a new one when asked, and a count of everything sent. Synchronous (behind a lock) so that `onTermination` removes a
-/// subscriber at once, without an unsupervised task.
+/// Hands each event to every live subscriber (one bounded stream each, the newest kept; the latest replayed on ask).
+/// Synchronous behind a lock, so `onTermination` removes a subscriber at once, without an unsupervised task.
 package final class EventBroadcast<Event: Sendable>: Sendable {
     private struct Subscribers {
         var next = 0

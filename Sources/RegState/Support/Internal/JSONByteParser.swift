@@ -1,10 +1,7 @@
 import Foundation
 
-/// The strict JSON reader behind ``JSONValue/parse(_:limits:)``: RFC 8259 over UTF-8 bytes, no `Character` work.
-///
-/// Stricter than the RFC where security asks for it: duplicate member names are an error, a number must fit a
-/// finite `Double`, strings must be valid UTF-8 without lone surrogates, nesting is bounded, and nothing but
-/// whitespace may follow the value. The caller has already checked the size limit.
+/// The strict JSON reader behind ``JSONValue/parse(_:limits:)``: RFC 8259 over UTF-8 bytes, stricter where security
+/// asks (docs/Internals-Toolbox.md lists how). The caller has already checked the size limit.
 struct JSONByteParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let maximumDepth: Int

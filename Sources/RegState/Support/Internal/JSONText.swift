@@ -1,8 +1,7 @@
 import Foundation
 
-/// JSON text as `JSONEncoder` writes it with `.sortedKeys` and `.withoutEscapingSlashes`: compact, object members in
-/// the UTF-8 order of their keys (given in order by the caller for ``raw(_:)`` and ``key(_:first:)``), numbers as their
-/// shortest description without a trailing `.0`, `"` `\` and control characters escaped, the rest as is.
+/// JSON text byte for byte as `JSONEncoder` writes it with `.sortedKeys` and `.withoutEscapingSlashes` (keys given in
+/// order by the caller for ``raw(_:)`` and ``key(_:first:)``; the rules: docs/Internals-Toolbox.md).
 struct JSONText {
     var text = ""
     /// Whether `/` is written `\/`, as `JSONEncoder` does without `.withoutEscapingSlashes` (the credentials record).

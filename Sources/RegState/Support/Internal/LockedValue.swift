@@ -1,10 +1,7 @@
 import Foundation
 
-/// A value guarded by a lock, for the few synchronous types that must be `Sendable` without being actors
-/// (in-memory stores, test transports), because their protocols are synchronous.
-///
-/// `@unchecked Sendable` is safe here: the value is only reached through `withLock`, which holds `lock` for the
-/// whole access, so no two threads ever touch `value` at once.
+/// A value guarded by a lock, for synchronous types that must be `Sendable` without being actors (in-memory stores).
+/// `@unchecked Sendable`: `value` is only reached through `withLock`, which holds `lock` for the whole access.
 package final class LockedValue<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value

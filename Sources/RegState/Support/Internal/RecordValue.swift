@@ -1,9 +1,7 @@
 import Foundation
 
-/// A value in RegState's records (the journal's lines, the credentials record) in its one JSON form: the form the
-/// synthesized `Codable` of earlier versions gave it, so that every record they wrote still reads. An enum case is
-/// `{"case":{"label":value,"_0":value}}` (`{"case":{}}` without values), a string-backed enum its raw value, a date its
-/// seconds since 1970; an absent optional is left out, and reads back from absent or `null`.
+/// A value in RegState's records (journal lines, the credentials record) in its one JSON form: the one earlier
+/// versions' synthesized `Codable` gave it, so every record they wrote still reads (docs/Internals-Toolbox.md).
 protocol RecordValue {
     /// The value's JSON form, written with ``JSONText/value(_:)`` (members sorted, as `JSONEncoder` sorted them).
     var json: JSONValue { get }

@@ -1,8 +1,7 @@
 import Foundation
 
-/// Lifetimes as descriptions show them: a whole number of seconds when it fits an `Int`, the number as it is
-/// otherwise. A lifetime comes from a provider or a backend, so it can be anything a JSON number can be; converting it
-/// with `Int(_:)` would trap at 2^63 and beyond.
+/// Lifetimes as descriptions show them: whole seconds when they fit an `Int`, else the number as it is (a provider's
+/// lifetime can be any JSON number, and `Int(_:)` traps at 2^63).
 enum SecondsText {
     /// `seconds` as text, never trapping.
     static func describe(_ seconds: TimeInterval) -> String {

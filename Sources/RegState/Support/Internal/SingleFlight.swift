@@ -1,13 +1,8 @@
 import Foundation
 
-/// One flight of shared work: the first caller starts it, every caller that arrives while it runs gets the same
-/// value, and the first caller after it landed starts a new one: the access-token answer
-/// (``RegStateService/validAccessToken()``), whose waiters resume side by side off the actor (the renewals' own flights
-/// are the ``FlightMachine``'s); its timed wait serves the launch budget too.
-///
-/// Callers get the flight's task and await its value wherever they are, so waiters on a nonisolated path resume side
-/// by side instead of queueing for an actor. The flight is forgotten inside its own task, as soon as the work has
-/// returned, so no caller can join a flight whose value is already settled.
+/// One flight of shared work (the access-token answer, ``RegStateService/validAccessToken()``): callers that arrive
+/// while it runs get its value; it is forgotten inside its own task, so none joins a settled flight.
+/// Why callers get the task: docs/Internals-Toolbox.md.
 final class SingleFlight<Value: Sendable>: Sendable {
     private struct Running {
         var generation = 0

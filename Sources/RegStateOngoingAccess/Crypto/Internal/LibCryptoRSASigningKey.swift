@@ -15,14 +15,14 @@ package final class LibCryptoRSASigningKey: @unchecked Sendable {
 
     /// Loads `privateKey`.
     ///
-    /// - Throws: ``CryptoError/invalidKey(_:)`` for a key that does not load or is shorter than 2048 bits.
+    /// - Throws: `CryptoError/invalidKey(_:)` for a key that does not load or is shorter than 2048 bits.
     package init(_ privateKey: RSAPrivateKey) throws(CryptoError) {
         key = try SystemCrypto.loadPrivateKey(privateKey)
     }
 
     deinit { EVP_PKEY_free(key) }
 
-    /// Signs `message` with `algorithm`, as ``SystemCrypto/sign(message:privateKey:algorithm:)`` does.
+    /// Signs `message` with `algorithm`, as `SystemCrypto/sign(message:privateKey:algorithm:)` does.
     package func sign(message: Data, algorithm: SignatureAlgorithm) throws(CryptoError) -> Data {
         guard algorithm.isRSA else { throw CryptoError.invalidKey("an RSA key cannot sign \(algorithm.rawValue)") }
         return try SystemCrypto.sign(message: message, key: key, algorithm: algorithm)

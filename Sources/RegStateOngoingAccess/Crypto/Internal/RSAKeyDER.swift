@@ -3,6 +3,9 @@ import RegState
 
 /// The DER wrappers around PKCS #1 RSA keys: SubjectPublicKeyInfo (RFC 5280 §4.1) and PrivateKeyInfo (RFC 5208 §5).
 enum RSAKeyDER {
+    static let bitStringTag: UInt8 = 0x03
+    static let octetStringTag: UInt8 = 0x04
+
     /// `AlgorithmIdentifier { rsaEncryption (1.2.840.113549.1.1.1), NULL }`.
     static let rsaAlgorithmIdentifier = Data([
         0x30, 0x0D, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01, 0x05, 0x00,
@@ -14,7 +17,7 @@ enum RSAKeyDER {
         guard let algorithm = inner.element(tag: DER.sequenceTag),
               DER.sequence(Data(algorithm)) == rsaAlgorithmIdentifier
         else { throw .invalidKey("the public key is not an RSA key") }
-        guard let bits = inner.element(tag: DER.bitStringTag), inner.isAtEnd, bits.first == 0 else {
+        guard let bits = inner.element(tag: bitStringTag), inner.isAtEnd, bits.first == 0 else {
             throw .invalidKey("malformed SubjectPublicKeyInfo")
         }
         return Data(bits.dropFirst())
@@ -22,7 +25,7 @@ enum RSAKeyDER {
 
     /// A SubjectPublicKeyInfo around a PKCS #1 public key.
     static func wrapSubjectPublicKeyInfo(_ pkcs1: Data) -> Data {
-        DER.sequence(rsaAlgorithmIdentifier + DER.element(tag: DER.bitStringTag, content: [0] + Array(pkcs1)))
+        DER.sequence(rsaAlgorithmIdentifier + DER.element(tag: bitStringTag, content: [0] + Array(pkcs1)))
     }
 
     /// The PKCS #1 key inside an unencrypted PrivateKeyInfo (version 0 or 1), when its algorithm is rsaEncryption.
@@ -34,7 +37,7 @@ enum RSAKeyDER {
         guard let algorithm = inner.element(tag: DER.sequenceTag),
               DER.sequence(Data(algorithm)) == rsaAlgorithmIdentifier
         else { throw .invalidKey("the private key is not an RSA key") }
-        guard let key = inner.element(tag: DER.octetStringTag) else { throw .invalidKey("malformed PrivateKeyInfo") }
+        guard let key = inner.element(tag: octetStringTag) else { throw .invalidKey("malformed PrivateKeyInfo") }
         return Data(key)
     }
 
