@@ -21,7 +21,7 @@ package final class DPoPContext: Sendable {
     /// The signer of the last key used, kept so its key stays loaded (a proof costs one signature).
     private let signers = LockedValue<DPoPProofSigner?>(nil)
     /// Test seam: every proof made through this context is defective this way.
-    package let defect = LockedValue<DPoPProofDefect?>(nil)
+    package let defect = LockedValue<(any DPoPProofTampering)?>(nil)
 
     /// A context over `store`.
     package init(mode: DPoPMode, store: any SecureStore, crypto: any CryptoProvider, clock: any RegStateClock,

@@ -53,17 +53,3 @@ public struct SystemPlatformService: PlatformService {
         #endif
     }
 }
-
-/// A ``PlatformService`` that reports a fixed platform: for hosts that know better (a web build) and for tests.
-public struct FixedPlatformService: PlatformService {
-    /// The platform description.
-    public let platform: PlatformInfo
-
-    /// Reports `platform`.
-    public init(_ platform: PlatformInfo) {
-        self.platform = platform
-    }
-
-    /// A non-native web platform (Active **A**).
-    public static let web = FixedPlatformService(PlatformInfo(isNative: false, type: "web", formFactor: "browser"))
-}
