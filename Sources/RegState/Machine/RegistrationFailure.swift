@@ -157,42 +157,7 @@ extension RegistrationFailure {
 
     /// A stable, machine-readable code for the reason (for `--json` output, logs and analytics); never personal data.
     public var reasonCode: String {
-        switch self {
-        case .discoveryFailed: "discovery_failed"
-        case .transient(let issue, _): issue.reasonCode
-        case .providerUnreachable: "provider_unreachable"
-        case .pushedAuthorizationRefused: "pushed_authorization_refused"
-        case .pushedAuthorizationUnavailable: "pushed_authorization_unavailable"
-        case .stateMismatch: "state_mismatch"
-        case .noPendingLogin: "no_pending_login"
-        case .loginAlreadyInProgress: "login_already_in_progress"
-        case .pendingLoginExpired: "pending_login_expired"
-        case .pendingLoginSuperseded: "pending_login_superseded"
-        case .malformedCallback: "malformed_callback"
-        case .issuerMismatchInCallback: "issuer_mismatch_in_callback"
-        case .authorizationDenied: "authorization_denied"
-        case .tokenRequestFailed: "token_request_failed"
-        case .malformedResponse: "malformed_response"
-        case .invalidIDToken: "invalid_id_token"
-        case .authTimeMissing: "auth_time_missing"
-        case .signInTooOld: "sign_in_too_old"
-        case .acrNotAccepted: "acr_not_accepted"
-        case .anotherUser: "another_user"
-        case .wrongCode: "wrong_code"
-        case .codeExpired: "code_expired"
-        case .codeReused: "code_reused"
-        case .codeSuperseded: "code_superseded"
-        case .tooManyAttempts: "too_many_attempts"
-        case .tooManyRefusedRedirects: "too_many_refused_redirects"
-        case .rateLimited: "rate_limited"
-        case .grantNotOffered(let grant): "\(grant.reasonName)_not_offered"
-        case .invalidEmail: "invalid_email"
-        case .tooManyRegisteredDevices: "too_many_registered_devices"
-        case .maxSecurityTokens: "max_security_tokens"
-        case .backendFailed: "backend_failed"
-        case .storage: "storage"
-        case .unsupported: "unsupported"
-        case .dpop: "dpop"
-        }
+        if case .transient(let issue, _) = self { return issue.reasonCode }
+        return SnakeCase.tag(of: self)
     }
 }

@@ -45,18 +45,8 @@ public enum RenewalFailure: Error, Sendable, Equatable {
 
     /// A stable, machine-readable code for the reason; never personal data or token material.
     public var reasonCode: String {
-        switch self {
-        case .transient(let issue): issue.reasonCode
-        case .denied: "denied"
-        case .credentialsExhausted: "credentials_exhausted"
-        case .noRefreshToken: "no_refresh_token"
-        case .storage: "storage"
-        case .forcedLogout: "forced_logout"
-        case .invalidRefreshedIDToken: "invalid_refreshed_id_token"
-        case .interruptedRenewalRefused: "interrupted_renewal_refused"
-        case .awaitingHost: "awaiting_host"
-        case .dpopKeyUnavailable: "dpop_key_unavailable"
-        }
+        if case .transient(let issue) = self { return issue.reasonCode }
+        return SnakeCase.tag(of: self)
     }
 }
 
