@@ -1,17 +1,14 @@
 import Foundation
 
-/// Makes DPoP proofs (RFC 9449 §4.2) with the installation's key: header `typ: dpop+jwt`, `alg: ES256` and the
-/// public `jwk` only; claims `jti` (16 random bytes), `htm`, `htu` (without query and fragment), `iat`, `ath` (the
-/// SHA-256 of the access token, on resource requests) and `nonce` (when the server gave one). Signatures are JOSE's
-/// fixed 64-byte `r || s`.
+/// Makes DPoP proofs (RFC 9449 §4.2) with the installation's key: ES256, the public `jwk` only, `jti`, `htm`, `htu`,
+/// `iat`, and `ath` and `nonce` when there are (docs/Internals-Machine.md).
 package struct DPoPProofSigner: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The key that signs.
     package let key: DPoPKey
     package let crypto: any CryptoProvider
     /// The proof's header, base64url-encoded once per key.
     private let encodedHeader: [UInt8]
-    /// The private key loaded once (`nil` when it cannot be: signing then reports the error), so a proof costs one
-    /// signature, not a key import plus a signature.
+    /// The private key loaded once (`nil` when it cannot be: signing then reports the error).
     private let signingKey: (any SigningKey)?
     /// Test seam: makes every proof defective in one way; never set in production code.
     package var defect: (any DPoPProofTampering)?

@@ -1,8 +1,7 @@
 import Foundation
 
-/// Why renewing the access token failed: the typed reason of an **Error E**.
-///
-/// Transient failures keep the session and its data (it goes offline); final ones end it (the lifecycle design's precedence rules).
+/// Why renewing the access token failed: the typed reason of an **Error E**. Recoverable failures keep the session
+/// and its data (it goes offline); final ones end it (<doc:OfflineRules>).
 public enum RenewalFailure: Error, Sendable, Equatable {
     /// No answer or no usable answer from the provider; the session stays active and offline.
     case transient(TransientIssue)
