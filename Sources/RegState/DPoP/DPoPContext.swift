@@ -20,7 +20,6 @@ package final class DPoPContext: Sendable {
     /// Test seam: every proof made through this context is defective this way.
     package let defect = LockedValue<(any DPoPProofTampering)?>(nil)
 
-    /// A context over `store`.
     package init(mode: DPoPMode, store: any SecureStore, crypto: any CryptoProvider, clock: any RegStateClock,
                  clockEstimate: ProviderClockEstimate = ProviderClockEstimate()) {
         self.clockEstimate = clockEstimate

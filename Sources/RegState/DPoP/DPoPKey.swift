@@ -45,7 +45,6 @@ package struct DPoPKey: Sendable, Equatable, CustomStringConvertible, CustomDebu
     /// Shows the thumbprint only.
     package var description: String { "DPoPKey(jkt: \(thumbprint))" }
 
-    /// The same description.
     package var debugDescription: String { description }
 
     /// The thumbprint only: `dump` never reaches the private key.

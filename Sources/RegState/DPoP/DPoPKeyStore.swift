@@ -3,7 +3,6 @@ import Foundation
 /// Keeps the installation's one DPoP key in the secure store beside the credentials it binds, and nowhere else; a
 /// torn record is a typed error, never silently replaced (the record's form: docs/Internals-Machine.md).
 package struct DPoPKeyStore: Sendable {
-    /// The secure-store key of the record.
     package static let recordKey = "dpop-key"
     /// The secure-store key of the key a registration in progress proves with, until its tokens are stored: a
     /// registration started in one process must not replace the key of the session another process is using.

@@ -10,7 +10,6 @@ package final class DPoPNonceCache: Sendable {
 
     package init() {}
 
-    /// The latest nonce for `url`'s origin, if any.
     package func nonce(for url: URL) -> String? {
         guard let origin = Self.origin(of: url) else { return nil }
         return nonces.withLock { $0[origin] }

@@ -82,7 +82,6 @@ struct FlightMachine<Waiter> {
         return generation
     }
 
-    /// A new waiter's identifier.
     mutating func nextWaiter() -> Int {
         waiterCount += 1
         return waiterCount

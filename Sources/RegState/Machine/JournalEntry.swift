@@ -6,10 +6,8 @@ package struct JournalEntry: Sendable, Equatable {
     package var sequence: Int
     /// When the event was applied, by the service's clock.
     package var recordedAt: Date
-    /// The event.
     package var event: MachineEvent
 
-    /// Creates an entry.
     package init(sequence: Int, recordedAt: Date, event: MachineEvent) {
         self.sequence = sequence
         self.recordedAt = recordedAt

@@ -5,12 +5,10 @@ import Foundation
 package enum RegStateMachine {
     /// The result of applying one event.
     package struct Transition: Sendable, Equatable {
-        /// The state after the event.
         package var state: RegState
         /// The work to do, in order.
         package var effects: [Effect]
 
-        /// Creates a transition result.
         package init(_ state: RegState, _ effects: [Effect] = []) {
             self.state = state
             self.effects = effects

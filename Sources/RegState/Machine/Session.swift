@@ -35,16 +35,13 @@ extension Session {
 
 /// What the token service knows about stored credentials, without the tokens: the non-secret facts events carry.
 package struct StoredSession: Sendable, Equatable {
-    /// How the user registered.
     package var registrationType: RegistrationType
-    /// When the access token expires.
     package var expiresAt: Date
     /// When the refresh token expires, when the provider said so; `nil` when unknown or never.
     package var refreshExpiresAt: Date?
     /// The profile decoded from the ID token.
     package var profile: Profile
 
-    /// Creates a summary.
     package init(registrationType: RegistrationType, expiresAt: Date, refreshExpiresAt: Date? = nil, profile: Profile) {
         self.registrationType = registrationType
         self.expiresAt = expiresAt

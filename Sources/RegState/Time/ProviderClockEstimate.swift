@@ -72,7 +72,6 @@ package final class ProviderClockEstimate: Sendable {
         journaled.withLock { $0 = seconds.map(TimeInterval.init) }
     }
 
-    /// The provider's clock now, per the estimate.
     package func providerNow(deviceNow: Date) -> Date { deviceNow.addingTimeInterval(offset) }
 }
 
