@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateTesting
 
 /// How lettered events and states read: one human line ("Active H (social, online, a***@example.com)") or one
 /// JSON object (`{"letter":"H","event":"sessionActive",...}`). Neither ever holds a token.

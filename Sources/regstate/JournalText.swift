@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateTesting
 
 /// The journal as `regstate events` prints it: sequence, ISO 8601 time, event name and the event's redacted details
 /// (``MachineEvent/redactedDetails``: email addresses masked; events hold no token material by construction).

@@ -3,6 +3,7 @@ import Testing
 
 @testable import RegState
 import RegStateSimulator
+import RegStateTesting
 
 /// The simulator's RFC 9449 §4.3 checks: each defect the library can be made to send (through the test seam) is
 /// refused for its own reason; a well-formed proof passes and yields the key's thumbprint.

@@ -1,10 +1,7 @@
 import Foundation
 
-/// Everything the engine's DPoP steps share: the mode, the key store, the latest server nonces and a signer whose
-/// key is loaded once, so the OIDC client (token requests), the renewal and ``AuthorizedTransport`` (resource
-/// requests) sign with the same key and echo the same nonces.
-///
-/// The key never leaves the store except into the signer; nothing here is logged or journaled.
+/// Everything the engine's DPoP steps share (mode, key store, nonces, a signer with its key loaded once), so token
+/// and resource requests sign with the same key and echo the same nonces; nothing here is logged or journaled.
 package final class DPoPContext: Sendable {
     package let mode: DPoPMode
     /// Where the installation's key lives.
@@ -21,9 +18,8 @@ package final class DPoPContext: Sendable {
     /// The signer of the last key used, kept so its key stays loaded (a proof costs one signature).
     private let signers = LockedValue<DPoPProofSigner?>(nil)
     /// Test seam: every proof made through this context is defective this way.
-    package let defect = LockedValue<DPoPProofDefect?>(nil)
+    package let defect = LockedValue<(any DPoPProofTampering)?>(nil)
 
-    /// A context over `store`.
     package init(mode: DPoPMode, store: any SecureStore, crypto: any CryptoProvider, clock: any RegStateClock,
                  clockEstimate: ProviderClockEstimate = ProviderClockEstimate()) {
         self.clockEstimate = clockEstimate
@@ -34,11 +30,9 @@ package final class DPoPContext: Sendable {
         self.clock = clock
     }
 
-    /// The key a new registration binds to: a fresh one when DPoP is on and the provider offers it, `nil` when it
-    /// is off or not offered under ``DPoPMode/whenOffered``. It is kept apart until the registration stores its
-    /// tokens (``promote(_:)``): the session on disk, which another process may be using, keeps its key until then.
-    /// - Throws: ``DPoPError/notOffered`` under ``DPoPMode/required`` against a provider without ES256 proofs; key
-    ///   and store errors.
+    /// A fresh key for a new registration when DPoP is on and offered (`nil` otherwise), kept apart until
+    /// ``promote(_:)``: the session on disk, which another process may use, keeps its key until then.
+    /// - Throws: ``DPoPError/notOffered`` under ``DPoPMode/required`` without ES256 proofs; key and store errors.
     package func keyForNewRegistration(offered: Bool) throws(DPoPError) -> DPoPKey? {
         nonces.removeAll()
         guard mode != .off, offered else {
@@ -57,12 +51,8 @@ package final class DPoPContext: Sendable {
         return key
     }
 
-    /// The registration's tokens are about to be stored: `key`, the one its token request was proven with (or none,
-    /// for unbound tokens), becomes the session's and is returned. Call under the store's lock.
-    ///
-    /// The key is the attempt's own, never re-read from the registration record: another process's registration may
-    /// have put its key there since, which the tokens were not issued for (so that record is removed only while it
-    /// still holds this key).
+    /// The registration's tokens are about to be stored: `key`, the attempt's own (never re-read from the registration
+    /// record, which another process may have replaced), becomes the session's and is returned. Under the store's lock.
     @discardableResult
     package func promote(_ key: DPoPKey?) throws(DPoPError) -> DPoPKey? {
         signers.withLock { $0 = nil }
@@ -82,17 +72,15 @@ package final class DPoPContext: Sendable {
     }
 
     /// The key that bound tokens whose record names `thumbprint` (`nil` in older records: the stored key); `nil` when
-    /// the key record holds another key: another process's registration replaced the session between the reads of
-    /// the two records (read both again under the store's lock).
+    /// another process's registration replaced it between the two reads (read both again under the store's lock).
     package func boundKey(matching thumbprint: String?) throws(DPoPError) -> DPoPKey? {
         let key = try boundKey()
         guard let thumbprint, key.thumbprint != thumbprint else { return key }
         return nil
     }
 
-    /// A session ended: the nonces and the loaded signer go, and the session's key when `removingKey` (the stored
-    /// session was this process's; another's key, and a registration in progress, are left alone). Call under the
-    /// store's lock.
+    /// A session ended: the nonces and the signer go, and the session's key when `removingKey` (the stored session was
+    /// this process's; a registration in progress is left alone). Call under the store's lock.
     package func forgetSession(removingKey: Bool) {
         nonces.removeAll()
         signers.withLock { $0 = nil }
@@ -116,10 +104,8 @@ package final class DPoPContext: Sendable {
         return true
     }
 
-    /// The one DPoP nonce retry, of the token endpoint (RFC 9449 §8) and of a resource server (§9) alike: every
-    /// answer's `DPoP-Nonce` is kept for `url`'s origin, and an answer that asks for a nonce and gave one is followed
-    /// by one more `send` (which makes a fresh proof), never two.
-    ///
+    /// The one DPoP nonce retry (RFC 9449 §8, §9): every answer's `DPoP-Nonce` is kept for `url`'s origin, and an
+    /// answer that asks for a nonce and gave one is followed by one more `send` (a fresh proof), never two.
     /// - Throws: `send`'s error; `failure` of ``DPoPError/invalidNonce(reason:)`` for an absurd nonce (not kept).
     package func answeringNonceChallenge<E: Error>(
         isolation: isolated (any Actor)? = #isolation, for url: URL, failure: (DPoPError) -> E,

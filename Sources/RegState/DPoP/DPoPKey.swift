@@ -1,8 +1,7 @@
 import Foundation
 
-/// The installation's DPoP key (RFC 9449): one P-256 key pair that binds access and refresh tokens to this device.
-///
-/// Its description, debug description and mirror show the thumbprint only, never the private key.
+/// The installation's DPoP key (RFC 9449), one P-256 key pair binding the tokens to this device; its descriptions and
+/// mirror show the thumbprint only, never the private key.
 package struct DPoPKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The private key (PKCS #8); it never leaves the secure store except to sign proofs.
     let privateKey: P256PrivateKey
@@ -23,7 +22,6 @@ package struct DPoPKey: Sendable, Equatable, CustomStringConvertible, CustomDebu
     }
 
     /// Wraps an existing private key, deriving its public key and thumbprint.
-    ///
     /// - Throws: ``DPoPError/cryptoFailed(reason:)`` when the key is not a usable P-256 key.
     package init(privateKey: P256PrivateKey, crypto: any CryptoProvider) throws(DPoPError) {
         let publicKey: P256PublicKey
@@ -47,7 +45,6 @@ package struct DPoPKey: Sendable, Equatable, CustomStringConvertible, CustomDebu
     /// Shows the thumbprint only.
     package var description: String { "DPoPKey(jkt: \(thumbprint))" }
 
-    /// The same description.
     package var debugDescription: String { description }
 
     /// The thumbprint only: `dump` never reaches the private key.

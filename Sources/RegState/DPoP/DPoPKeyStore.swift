@@ -1,13 +1,8 @@
 import Foundation
 
-/// Keeps the installation's one DPoP key in the secure store, beside the credentials it binds (under
-/// ``recordKey``), and nowhere else: never in the journal, logs, errors or descriptions.
-///
-/// Record: `{"version":1,"kty":"EC","crv":"P-256","pkcs8":"<base64url>"}`, or `"se":"<base64url>"` in place of
-/// `pkcs8` for a Secure Enclave key's reference. A torn record or one of another curve is a typed error, never silently
-/// replaced: the tokens it binds are useless without it, so the caller starts a new registration.
+/// Keeps the installation's one DPoP key in the secure store beside the credentials it binds, and nowhere else; a
+/// torn record is a typed error, never silently replaced (the record's form: docs/Internals-Machine.md).
 package struct DPoPKeyStore: Sendable {
-    /// The secure-store key of the record.
     package static let recordKey = "dpop-key"
     /// The secure-store key of the key a registration in progress proves with, until its tokens are stored: a
     /// registration started in one process must not replace the key of the session another process is using.
@@ -25,7 +20,6 @@ package struct DPoPKeyStore: Sendable {
     }
 
     /// The stored key, or `nil` when there is none.
-    ///
     /// - Throws: ``DPoPError`` when a record exists but is torn, of another curve, or the store fails.
     package func load() throws(DPoPError) -> DPoPKey? {
         let data: Data?

@@ -1,10 +1,7 @@
 import Foundation
 
-/// Whether RegState binds the session's tokens to the installation's DPoP key (RFC 9449).
-///
-/// With DPoP on, registration and every renewal carry a proof signed by one P-256 key kept in the secure store, the
-/// provider binds the tokens to it, and ``AuthorizedTransport`` sends `Authorization: DPoP <token>` with a fresh
-/// proof: a copied token is useless without the key.
+/// Whether RegState binds the session's tokens to the installation's DPoP key (RFC 9449), so that a copied token is
+/// useless without the key; set with ``RegStateConfiguration/dpop``.
 public enum DPoPMode: String, Sendable, Equatable, CaseIterable, Codable {
     /// Never: tokens are bearer tokens, no key is made.
     case off

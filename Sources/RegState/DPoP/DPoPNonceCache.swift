@@ -1,9 +1,7 @@
 import Foundation
 
-/// The latest `DPoP-Nonce` each origin gave (RFC 9449 §8, §9), so the next proof to that origin carries it.
-///
-/// A nonce longer than ``maximumNonceLength`` bytes or with characters outside `NQCHAR` (§8.1) is refused, never
-/// stored or echoed. Shared across tasks.
+/// The latest `DPoP-Nonce` each origin gave (RFC 9449 §8, §9), for the next proof there; one over
+/// ``maximumNonceLength`` bytes or outside `NQCHAR` (§8.1) is refused, never stored or echoed.
 package final class DPoPNonceCache: Sendable {
     /// The longest nonce RegState accepts, in bytes.
     package static let maximumNonceLength = 512
@@ -12,14 +10,12 @@ package final class DPoPNonceCache: Sendable {
 
     package init() {}
 
-    /// The latest nonce for `url`'s origin, if any.
     package func nonce(for url: URL) -> String? {
         guard let origin = Self.origin(of: url) else { return nil }
         return nonces.withLock { $0[origin] }
     }
 
     /// Remembers `header` (a `DPoP-Nonce` value) as `url`'s origin's latest nonce and returns it.
-    ///
     /// - Throws: ``DPoPError/invalidNonce(reason:)`` for an empty, oversized or malformed nonce (nothing stored).
     @discardableResult
     package func remember(_ header: String, for url: URL) throws(DPoPError) -> String {

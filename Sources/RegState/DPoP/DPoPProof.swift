@@ -1,25 +1,20 @@
 import Foundation
 
-/// Makes DPoP proofs (RFC 9449 §4.2) with the installation's key: header `typ: dpop+jwt`, `alg: ES256` and the
-/// public `jwk` only; claims `jti` (16 random bytes), `htm`, `htu` (without query and fragment), `iat`, `ath` (the
-/// SHA-256 of the access token, on resource requests) and `nonce` (when the server gave one). Signatures are JOSE's
-/// fixed 64-byte `r || s`.
+/// Makes DPoP proofs (RFC 9449 §4.2) with the installation's key: ES256, the public `jwk` only, `jti`, `htm`, `htu`,
+/// `iat`, and `ath` and `nonce` when there are (docs/Internals-Machine.md).
 package struct DPoPProofSigner: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The key that signs.
     package let key: DPoPKey
-    let crypto: any CryptoProvider
+    package let crypto: any CryptoProvider
     /// The proof's header, base64url-encoded once per key.
     private let encodedHeader: [UInt8]
-    /// The private key loaded once (`nil` when it cannot be: signing then reports the error), so a proof costs one
-    /// signature, not a key import plus a signature.
+    /// The private key loaded once (`nil` when it cannot be: signing then reports the error).
     private let signingKey: (any SigningKey)?
     /// Test seam: makes every proof defective in one way; never set in production code.
-    package var defect: DPoPProofDefect?
+    package var defect: (any DPoPProofTampering)?
 
     /// The key's thumbprint only, never the private key.
     package var description: String { "DPoPProofSigner(jkt: \(key.thumbprint))" }
 
-    /// The same description.
     package var debugDescription: String { description }
 
     /// The key's redacted mirror only: `dump` never reaches the private key or its loaded form.
@@ -41,11 +36,11 @@ package struct DPoPProofSigner: Sendable, CustomStringConvertible, CustomDebugSt
         let claims = DPoPClaims(
             jti: try jti(), htm: method.uppercased(), htu: try Self.htu(for: url), iat: Self.seconds(now),
             ath: accessToken.map { Self.accessTokenHash($0, crypto: crypto) }, nonce: nonce)
-        if let defect { return try defective(claims, defect) }
+        if let defect { return try defect.proof(of: claims, by: self) }
         return try sign(header: encodedHeader, claims: claims.jsonBytes())
     }
 
-    static func header(for key: DPoPKey) -> String {
+    package static func header(for key: DPoPKey) -> String {
         let jwk = key.jwk
         return #"{"alg":"ES256","typ":"dpop+jwt","jwk":{"crv":"P-256","kty":"EC","x":"\#(jwk.x ?? "")","y":"\#(jwk.y ?? "")"}}"#
     }
@@ -91,7 +86,7 @@ package struct DPoPProofSigner: Sendable, CustomStringConvertible, CustomDebugSt
     }
 
     /// The compact JWS of `claims` under `header`, built as bytes (no intermediate strings on the hot path).
-    func sign(header: [UInt8], claims: [UInt8]) throws(DPoPError) -> String {
+    package func sign(header: [UInt8], claims: [UInt8]) throws(DPoPError) -> String {
         var input = header
         input.reserveCapacity(header.count + 1 + (claims.count * 4 + 2) / 3 + 1 + 86)
         input.append(UInt8(ascii: "."))
@@ -123,15 +118,15 @@ package struct DPoPProofSigner: Sendable, CustomStringConvertible, CustomDebugSt
 }
 
 /// The claims of one proof (RFC 9449 §4.2).
-struct DPoPClaims: Sendable {
-    var jti: String
-    var htm: String
-    var htu: String
-    var iat: Int64
-    var ath: String?
-    var nonce: String?
+package struct DPoPClaims: Sendable {
+    package var jti: String
+    package var htm: String
+    package var htu: String
+    package var iat: Int64
+    package var ath: String?
+    package var nonce: String?
 
-    func jsonBytes() -> [UInt8] {
+    package func jsonBytes() -> [UInt8] {
         var out = JSONText()
         var first = true
         out.raw("{")

@@ -1,9 +1,7 @@
 import Foundation
 
 extension JSONWebKey {
-    /// The RFC 7638 JWK thumbprint: SHA-256 over the required members in lexicographic order, no whitespace,
-    /// base64url without padding. EC keys use `crv`, `kty`, `x`, `y`; RSA keys `e`, `kty`, `n` (§3.2).
-    ///
+    /// The RFC 7638 JWK thumbprint: base64url SHA-256 of ``thumbprintInput()`` (EC and RSA keys).
     /// - Throws: ``DPoPError/thumbprintUnavailable(reason:)`` for other key types or a missing member.
     package func thumbprint(crypto: any CryptoProvider) throws(DPoPError) -> String {
         Base64URL.encode(crypto.sha256(Data(try thumbprintInput().utf8)))

@@ -1,7 +1,5 @@
-/// Whether an active session is in touch with the identity provider.
-///
-/// An offline session is still a session: tokens, profile and data stay available, and the next
-/// successful renewal brings it back online.
+/// Whether an active session is in touch with the identity provider; offline, it keeps its tokens and data until
+/// the next successful renewal brings it back online.
 public enum Connectivity: Sendable, Equatable {
     /// The last exchange with the provider succeeded.
     case online

@@ -1,20 +1,14 @@
 import Foundation
 
-/// Work the transition function asks the service to do: effects are values, performed by the actor shell, whose
-/// results come back as ``MachineEvent``s.
-///
-/// An effect carries every input it needs, secrets included (the redirect URL, a typed code, the stale access
-/// token): they travel from the public call through ``SecretInput`` into the effect, never through a field of the
-/// shell and never into the journal.
+/// Work the transition function asks the shell to do, whose results come back as ``MachineEvent``s. It carries its
+/// inputs, secrets included: from the public call through ``SecretInput``, never through the shell or the journal.
 package enum Effect: Sendable, Equatable {
     /// Store the agreed non-native token, then report ``MachineEvent/nonNativeTokenInstalled``.
     case installNonNativeToken
     /// Read the stored credentials and check their expiry, then report ``MachineEvent/storedTokensInspected(_:)``.
     case inspectStoredTokens
-    /// Renew the token of `kind` that replaces the stale one (self mode), then report its success or failure: the
-    /// one renewal effect for every token kind.
-    ///
-    /// `nil` renews whatever is stored, even when another caller just renewed it (launch, or the host forcing it).
+    /// Renew the token of `kind` that replaces the stale one (self mode; `nil`: whatever is stored, even if just
+    /// renewed), then report its success or failure: the one renewal effect for every token kind.
     case renew(TokenCarrier, replacing: String?)
     /// Run one step of a login grant (start it, finish it with what the user handed in, or exchange the host's ID
     /// token), then report what it answered: waiting for the user, tokens, or the failure with its reason.

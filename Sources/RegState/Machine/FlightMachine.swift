@@ -3,10 +3,8 @@ import Foundation
 /// What a renewal answers its callers with: the renewed credential (`nil`: the caller reads the record), or why not.
 typealias RenewalAnswer = Result<AccessCredential?, RegStateServiceError>
 
-/// The renewal decisions that need memory, per token kind, as a pure value beside ``RegStateMachine``: each kind is
-/// idle, running (with its waiters), or idle with its last result standing (a failed security-token renewal until
-/// its ``RejectionHold`` backoff has passed). Its functions return what to do; the shell resumes the waiters. Not
-/// journaled (what processes share is in the store). It keeps digests of tokens, never tokens.
+/// The renewal decisions that need memory, per token kind, as a pure value: idle, running with its waiters, or its
+/// last result standing until its ``RejectionHold`` passed; returns actions, keeps token digests, is not journaled.
 struct FlightMachine<Waiter> {
     typealias Answer = RenewalAnswer
 
@@ -84,7 +82,6 @@ struct FlightMachine<Waiter> {
         return generation
     }
 
-    /// A new waiter's identifier.
     mutating func nextWaiter() -> Int {
         waiterCount += 1
         return waiterCount

@@ -17,15 +17,6 @@ public enum GrantKind: String, Sendable, Equatable, CaseIterable {
         }
     }
 
-    /// The grant in a reason code (`passwordless_not_offered`).
-    var reasonName: String {
-        switch self {
-        case .authorizationCode: "authorization_code"
-        case .passwordless: "passwordless"
-        case .deviceAuthorization: "device_authorization"
-        }
-    }
-
     /// Whether an attempt of this grant waits on after `failure` (the grant's own rule).
     func survives(_ failure: RegistrationFailure) -> Bool {
         switch self {

@@ -6,22 +6,18 @@ package struct JournalEntry: Sendable, Equatable {
     package var sequence: Int
     /// When the event was applied, by the service's clock.
     package var recordedAt: Date
-    /// The event.
     package var event: MachineEvent
 
-    /// Creates an entry.
     package init(sequence: Int, recordedAt: Date, event: MachineEvent) {
         self.sequence = sequence
         self.recordedAt = recordedAt
         self.event = event
     }
 
-    /// The largest sequence number a journal line may carry: 2^53 − 1, the largest integer every JSON reader holds
-    /// exactly. Counting on from it cannot overflow; a line beyond it (or below 1) is damaged and is not read.
+    /// The largest sequence number a journal line may carry: 2^53 − 1, which every JSON reader holds exactly.
     package static let maximumSequence = 9_007_199_254_740_991
 
     /// The entry as one line of compact JSON (no newline): `{"at":seconds,"event":{...},"seq":N}`.
-    ///
     /// - Throws: ``JournalError/writeFailed(_:)`` when the entry holds a time JSON cannot write.
     package func encoded() throws(JournalError) -> Data {
         var line = JSONText()
@@ -31,9 +27,7 @@ package struct JournalEntry: Sendable, Equatable {
         return line.data
     }
 
-    /// Reads one journal line: a `seq` outside `1...maximumSequence`, a time or a clock offset out of range
-    /// (``RecordedTime``) is damage like any other.
-    ///
+    /// Reads one journal line; a `seq` outside `1...maximumSequence` or a time out of range is damage like any other.
     /// - Throws: ``JournalError/unreadable(_:)`` when the line is not an entry (damaged, or a newer version's).
     package static func decode(_ line: Data) throws(JournalError) -> JournalEntry {
         do {

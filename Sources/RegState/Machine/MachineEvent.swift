@@ -1,9 +1,7 @@
 import Foundation
 
-/// A fact the engine learned: the input of the transition function and the unit of the journal.
-///
-/// Events carry no token material (tokens live only in the secure store), so the journal can be shown and shipped
-/// with a bug report. Time enters through the events' dates, never through the transition function.
+/// A fact the engine learned: the transition function's input and the journal's unit. It carries no token material,
+/// so a journal can be shipped with a bug report; time enters only through the events' dates.
 package enum MachineEvent: Sendable, Equatable {
     /// The service started; `isNative` is what ``PlatformService`` reported.
     case launched(isNative: Bool)

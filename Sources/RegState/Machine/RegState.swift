@@ -1,6 +1,5 @@
-/// Where the user stands: the state the engine settles on and the app renders.
-///
-/// Each case carries exactly the data that is true in it, so impossible combinations cannot be represented.
+/// Where the user stands: the state the engine settles on and the app renders. Each case carries exactly the data
+/// that is true in it, so impossible combinations cannot be represented.
 public enum RegState: Sendable, Equatable {
     /// Before the first resolution after launch.
     case unsettled

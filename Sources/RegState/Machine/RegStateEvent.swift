@@ -1,9 +1,5 @@
-/// A public event, delivered through ``RegStateService/events()``.
-///
-/// These are the seed's lettered events: `SessionActive` (A, B, C, H), `Error` (E, F), `AwaitingConfirmation` (G) and
-/// `RegistrationRequired` (D); the letter is a property so a UI, a log or the CLI can say "Active B". One event has no
-/// letter, as the authenticating state it belongs to has none: ``awaitingUser(_:)``, what to show while a grant waits
-/// for the user.
+/// A public event, delivered through ``RegStateService/events()``: the seed's lettered events, and
+/// ``awaitingUser(_:)``, which has no letter (<doc:LettersAndStateMachine>).
 public enum RegStateEvent: Sendable, Equatable {
     /// A session is active; its ``Session/activation`` is the letter.
     case sessionActive(Session)
@@ -13,9 +9,8 @@ public enum RegStateEvent: Sendable, Equatable {
     case awaitingConfirmation(Profile)
     /// **D**: the app should present the registration options.
     case registrationRequired
-    /// A grant waits for the user, with what to show (the code and where to type it, until it expires; see
-    /// <doc:SignInOnAnotherDevice>). The grant ends with **G** (approved), **F** (denied, expired) or **D**
-    /// (cancelled). No letter.
+    /// A grant waits for the user, with what to show until it expires (<doc:SignInOnAnotherDevice>); it ends with
+    /// **G** (approved), **F** (denied, expired) or **D** (cancelled). No letter.
     case awaitingUser(DeviceVerification)
 
     /// A, B, C, H, D, E, F or G: the one place that maps events to letters (an ``Activation``'s raw value is its

@@ -1,35 +1,22 @@
 import Foundation
 
-/// The pure transition function of the registration state machine: `(state, event) -> (state, [effect])`.
-///
-/// It reads no clock, touches no storage and performs no I/O, so every path can be tested as a table and the state
-/// is always the fold of the journaled events. An event that does not apply in a state is a thrown
-/// ``TransitionRejection``, never a silent no-op.
+/// The pure transition function `(state, event) -> (state, [effect])`: no clock, storage or I/O, so the state is the
+/// fold of the journaled events; an event that does not apply is a thrown ``TransitionRejection``.
 package enum RegStateMachine {
     /// The result of applying one event.
     package struct Transition: Sendable, Equatable {
-        /// The state after the event.
         package var state: RegState
         /// The work to do, in order.
         package var effects: [Effect]
 
-        /// Creates a transition result.
         package init(_ state: RegState, _ effects: [Effect] = []) {
             self.state = state
             self.effects = effects
         }
     }
 
-    /// Applies `event` to `state`.
-    ///
-    /// Every event lists every state, with no catch-all: a new event or state does not compile until this table says
-    /// what it does.
-    ///
-    /// - Parameters:
-    ///   - state: the state the event arrives in.
-    ///   - event: what happened.
-    ///   - input: the secret the effect needs, handed in by the public call beside the event (never journaled); a
-    ///     journal replay has none, and needs none, because it runs no effects.
+    /// Applies `event` to `state`, with `input`, the secret the effect needs (never journaled; a replay has none).
+    /// Every event lists every state, with no catch-all: a new case does not compile until the table says what it does.
     package static func transition(from state: RegState, on event: MachineEvent,
                                   carrying input: SecretInput? = nil) throws(TransitionRejection) -> Transition {
         let rejection = TransitionRejection(event: event, state: state)

@@ -5,9 +5,8 @@ import Foundation
 public enum RegistrationFailure: Error, Sendable, Equatable {
     /// The provider's discovery document could not be fetched or did not describe the configured issuer.
     case discoveryFailed(String)
-    /// A network condition met on the way (``TransientIssue``: no connection, a dropped one, a timeout, a captive
-    /// portal's page, or the service's transient failure), with what happened; its reason code is the issue's, the
-    /// same as a renewal's **E** for the same condition (``TransientIssue/reasonCode``). Nothing was changed: try again.
+    /// A network condition met on the way (``TransientIssue``), with what happened; its reason code is the issue's,
+    /// as a renewal's **E** for the same condition. Nothing was changed: try again.
     case transient(TransientIssue, detail: String)
     /// The provider could not be reached. No longer made (``transient(_:detail:)`` is, with the code the same network
     /// condition has everywhere); kept so that journals written by earlier versions still read.
@@ -66,9 +65,8 @@ public enum RegistrationFailure: Error, Sendable, Equatable {
     case codeSuperseded
     /// Too many wrong codes for this attempt; the attempt is over and a new code must be requested from **D**.
     case tooManyAttempts
-    /// Too many redirects that did not belong to the social login in progress were refused: the login was discarded;
-    /// start again. No longer made (a refused redirect never ends the login it waits for); kept so that journals
-    /// written by earlier versions still read.
+    /// Too many foreign redirects were refused and the login discarded. No longer made (a refused redirect never ends
+    /// the login it waits for); kept so that journals written by earlier versions still read.
     case tooManyRefusedRedirects
     /// The provider asked to slow down (HTTP 429); `retryAfter` is its `Retry-After` in seconds, when it sent one.
     case rateLimited(retryAfter: Int?)
@@ -147,52 +145,15 @@ extension RegistrationFailure: LocalizedError {
 }
 
 extension RegistrationFailure {
-    /// Whether an attempt of `grant` in progress survives this failure and waits for the user's next try: a code that
-    /// was wrong, stale or rate-limited leaves an emailed-code attempt for another code or a resend; a redirect that
-    /// is not the login's (wrong or missing `state`, another issuer's `iss`, not this client's redirect URI, no code)
-    /// is refused without a token request, so a forged link cannot end a sign-in. Every other failure ends it in **F**.
+    /// Whether an attempt of `grant` in progress survives this failure and waits for the user's next try (a wrong
+    /// code, a forged redirect); every other failure ends it in **F** (<doc:LettersAndStateMachine>).
     public func keepsAttempt(of grant: GrantKind) -> Bool {
         grant.survives(self)
     }
 
     /// A stable, machine-readable code for the reason (for `--json` output, logs and analytics); never personal data.
     public var reasonCode: String {
-        switch self {
-        case .discoveryFailed: "discovery_failed"
-        case .transient(let issue, _): issue.reasonCode
-        case .providerUnreachable: "provider_unreachable"
-        case .pushedAuthorizationRefused: "pushed_authorization_refused"
-        case .pushedAuthorizationUnavailable: "pushed_authorization_unavailable"
-        case .stateMismatch: "state_mismatch"
-        case .noPendingLogin: "no_pending_login"
-        case .loginAlreadyInProgress: "login_already_in_progress"
-        case .pendingLoginExpired: "pending_login_expired"
-        case .pendingLoginSuperseded: "pending_login_superseded"
-        case .malformedCallback: "malformed_callback"
-        case .issuerMismatchInCallback: "issuer_mismatch_in_callback"
-        case .authorizationDenied: "authorization_denied"
-        case .tokenRequestFailed: "token_request_failed"
-        case .malformedResponse: "malformed_response"
-        case .invalidIDToken: "invalid_id_token"
-        case .authTimeMissing: "auth_time_missing"
-        case .signInTooOld: "sign_in_too_old"
-        case .acrNotAccepted: "acr_not_accepted"
-        case .anotherUser: "another_user"
-        case .wrongCode: "wrong_code"
-        case .codeExpired: "code_expired"
-        case .codeReused: "code_reused"
-        case .codeSuperseded: "code_superseded"
-        case .tooManyAttempts: "too_many_attempts"
-        case .tooManyRefusedRedirects: "too_many_refused_redirects"
-        case .rateLimited: "rate_limited"
-        case .grantNotOffered(let grant): "\(grant.reasonName)_not_offered"
-        case .invalidEmail: "invalid_email"
-        case .tooManyRegisteredDevices: "too_many_registered_devices"
-        case .maxSecurityTokens: "max_security_tokens"
-        case .backendFailed: "backend_failed"
-        case .storage: "storage"
-        case .unsupported: "unsupported"
-        case .dpop: "dpop"
-        }
+        if case .transient(let issue, _) = self { return issue.reasonCode }
+        return SnakeCase.tag(of: self)
     }
 }

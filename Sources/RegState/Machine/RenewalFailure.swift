@@ -1,8 +1,7 @@
 import Foundation
 
-/// Why renewing the access token failed: the typed reason of an **Error E**.
-///
-/// Transient failures keep the session and its data (it goes offline); final ones end it (the lifecycle design's precedence rules).
+/// Why renewing the access token failed: the typed reason of an **Error E**. Recoverable failures keep the session
+/// and its data (it goes offline); final ones end it (<doc:OfflineRules>).
 public enum RenewalFailure: Error, Sendable, Equatable {
     /// No answer or no usable answer from the provider; the session stays active and offline.
     case transient(TransientIssue)
@@ -45,18 +44,8 @@ public enum RenewalFailure: Error, Sendable, Equatable {
 
     /// A stable, machine-readable code for the reason; never personal data or token material.
     public var reasonCode: String {
-        switch self {
-        case .transient(let issue): issue.reasonCode
-        case .denied: "denied"
-        case .credentialsExhausted: "credentials_exhausted"
-        case .noRefreshToken: "no_refresh_token"
-        case .storage: "storage"
-        case .forcedLogout: "forced_logout"
-        case .invalidRefreshedIDToken: "invalid_refreshed_id_token"
-        case .interruptedRenewalRefused: "interrupted_renewal_refused"
-        case .awaitingHost: "awaiting_host"
-        case .dpopKeyUnavailable: "dpop_key_unavailable"
-        }
+        if case .transient(let issue) = self { return issue.reasonCode }
+        return SnakeCase.tag(of: self)
     }
 }
 

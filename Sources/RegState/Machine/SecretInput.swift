@@ -1,9 +1,7 @@
 import Foundation
 
-/// A value a public call hands the transition function beside its event, for the effect the event asks for.
-///
-/// It holds what must never be journaled: the redirect URL (it carries the authorization code), a typed code, the
-/// access token a caller found stale. ``MachineEvent`` stays free of them; the effect carries them as values.
+/// What a public call hands the transition function beside its event, for the effect, and must never be journaled:
+/// the redirect URL (it carries the authorization code), a typed code, the access token a caller found stale.
 package enum SecretInput: Sendable, Equatable {
     /// The redirect the browser was sent to, for ``MachineEvent/credentialsSubmitted``.
     case callback(URL)
@@ -16,9 +14,8 @@ package enum SecretInput: Sendable, Equatable {
     case staleSecurityToken(String)
     /// The ID token the host app handed in, for ``MachineEvent/hostTokenSubmitted``.
     case idToken(String)
-    /// The `prompt` and the ``AuthenticationRequirement`` (`max_age`, `acr_values`) a social registration asks the
-    /// provider for, for ``MachineEvent/registrationRequested(_:)`` (not secrets; they ride with the event's input so
-    /// the effect carries them, and the journal keeps the event as before).
+    /// The `prompt` and ``AuthenticationRequirement`` of a social registration, for
+    /// ``MachineEvent/registrationRequested(_:)`` (not secrets: they ride here so the effect carries them).
     case socialLogin(prompt: LoginPrompt?, requirement: AuthenticationRequirement?)
     /// What a grant waiting for the user asks them to do, for ``MachineEvent/authorizationIssued``: the machine's
     /// effect announces it (``RegStateEvent/awaitingUser(_:)``); the journal keeps the event without it.

@@ -1,9 +1,7 @@
 import Foundation
 
-/// A usable session: what the host app needs to know to treat its user as signed in.
-///
-/// It carries no token: tokens stay in the secure store and are handed out by
-/// ``RegStateService/validAccessToken()``.
+/// A usable session: what the host app needs to treat its user as signed in. It carries no token: tokens stay in the
+/// secure store and ``RegStateService/validAccessToken()`` hands them out.
 public struct Session: Sendable, Equatable {
     /// How the session became active (A, B, C or H).
     public var activation: Activation
@@ -15,10 +13,8 @@ public struct Session: Sendable, Equatable {
     public var expiresAt: Date?
     /// The confirmed profile; `nil` for the non-native token.
     public var profile: Profile?
-    /// Whether the stored access token needs a renewal that has not succeeded yet: set by a recoverable **E** (the
-    /// token had expired, or a server refused it, and the provider or the store could not be used). The letter stays
-    /// what it was (**B**, **C**, **H**); this says the session is usable for offline data but its access token must
-    /// not be presented as valid. Sessions saved before 2026-11 read as `false`.
+    /// Whether the access token needs a renewal that has not succeeded yet (a recoverable **E**): the session serves
+    /// offline data, but its token is not presented as valid (<doc:OfflineRules>).
     public var renewalPending = false
 
     /// Creates a session description.
@@ -39,16 +35,13 @@ extension Session {
 
 /// What the token service knows about stored credentials, without the tokens: the non-secret facts events carry.
 package struct StoredSession: Sendable, Equatable {
-    /// How the user registered.
     package var registrationType: RegistrationType
-    /// When the access token expires.
     package var expiresAt: Date
     /// When the refresh token expires, when the provider said so; `nil` when unknown or never.
     package var refreshExpiresAt: Date?
     /// The profile decoded from the ID token.
     package var profile: Profile
 
-    /// Creates a summary.
     package init(registrationType: RegistrationType, expiresAt: Date, refreshExpiresAt: Date? = nil, profile: Profile) {
         self.registrationType = registrationType
         self.expiresAt = expiresAt

@@ -7,7 +7,6 @@ public struct TransitionRejection: Error, Sendable, Equatable, CustomStringConve
     /// The state it was rejected in.
     public var state: RegState
 
-    /// Creates a rejection.
     package init(event: MachineEvent, state: RegState) {
         self.event = event
         self.state = state

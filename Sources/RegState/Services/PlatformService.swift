@@ -1,7 +1,5 @@
-/// Tells the engine whether it runs on a native platform, and what to record about the device at registration.
-///
-/// On a non-native platform (a web build, a kiosk) third-party authentication cannot run, so the engine installs the
-/// agreed non-native token instead (Active **A**).
+/// Tells the engine whether it runs on a native platform (elsewhere it installs the agreed non-native token, Active
+/// **A**), and what to record about the device at registration.
 public protocol PlatformService: Sendable {
     /// The platform the app runs on.
     var platform: PlatformInfo { get }
@@ -52,18 +50,4 @@ public struct SystemPlatformService: PlatformService {
         "unknown"
         #endif
     }
-}
-
-/// A ``PlatformService`` that reports a fixed platform: for hosts that know better (a web build) and for tests.
-public struct FixedPlatformService: PlatformService {
-    /// The platform description.
-    public let platform: PlatformInfo
-
-    /// Reports `platform`.
-    public init(_ platform: PlatformInfo) {
-        self.platform = platform
-    }
-
-    /// A non-native web platform (Active **A**).
-    public static let web = FixedPlatformService(PlatformInfo(isNative: false, type: "web", formFactor: "browser"))
 }

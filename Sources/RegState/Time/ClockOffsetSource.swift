@@ -8,7 +8,6 @@ package enum ClockOffsetSource: String, Sendable, Equatable {
     /// header; the ID token validator's leeway covers the time the token took to arrive.
     case idTokenIssueTime
 
-    /// The change in the estimated offset (seconds) from which the journal records it again: smaller changes are
-    /// the network's and the header's jitter, not news.
+    /// The change in the estimated offset (seconds) from which the journal records it again (smaller ones are jitter).
     package static let journalThreshold: TimeInterval = 60
 }

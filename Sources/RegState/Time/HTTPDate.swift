@@ -1,23 +1,10 @@
 import Foundation
 
-/// The IMF-fixdate of RFC 9110 §5.6.7 (`Sun, 06 Nov 1994 08:49:37 GMT`), the form servers send in `Date`, written
-/// and read with the C library's calendar arithmetic, as ``RecordedTime/text(_:)``: a `DateFormatter` (ICU) cost more
-/// than anything else on a simulated answer's path, every answer carrying a `Date` header that is read.
+/// The IMF-fixdate of RFC 9110 §5.6.7 (`Sun, 06 Nov 1994 08:49:37 GMT`) servers send in `Date`, read with the C
+/// library's calendar arithmetic: a `DateFormatter` was the costliest step of reading an answer.
 extension ProviderClockEstimate {
-    private static let dayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]  // `tm_wday` order
-    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    /// Formats `date` as an IMF-fixdate, whole seconds rounded down; years outside 1...9999 are clamped.
-    package static func httpDate(_ date: Date) -> String {
-        let limit = 253_402_300_799.0  // 9999-12-31T23:59:59Z
-        let seconds = Int64(min(max(date.timeIntervalSince1970, -62_135_596_800), limit).rounded(.down))
-        // Years 1...9999 are within `gmtime_r`'s range on every platform RegState builds for.
-        guard let parts = RecordedTime.calendarFields(seconds) else { preconditionFailure("gmtime_r refused \(seconds)") }
-        let two = { (value: Int32) in RecordedTime.padded(value) }
-        return "\(dayNames[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(monthNames[Int(parts.tm_mon)]) "
-            + "\(RecordedTime.padded(parts.tm_year + 1900, width: 4)) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
-    }
+    package static let dayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]  // `tm_wday` order
+    package static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// Parses an IMF-fixdate; `nil` for anything else (the obsolete RFC 850 and asctime forms are not accepted, nor
     /// a day the month does not have).

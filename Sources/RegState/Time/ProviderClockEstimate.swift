@@ -1,11 +1,7 @@
 import Foundation
 
-/// The offset between the device clock and the provider's clock, estimated from the provider's answers.
-///
-/// Every answer with an HTTP `Date` header (RFC 9110 §6.6.1) updates `offset = providerDate − deviceNow`; ID token
-/// time claims are then checked on the provider's clock, so a device clock minutes or days wrong does not block
-/// registration (the leeway covers the rest). Without `Date`, a fresh ID token's `iat` stands in. Token expiry counts
-/// from receipt on the device clock, so it needs no correction. Offsets below ``negligible`` count as zero.
+/// The offset between the device clock and the provider's, from the answers' `Date` headers (or a fresh ID token's
+/// `iat`), so ID-token times are checked on the provider's clock (docs/Internals-Machine.md).
 package final class ProviderClockEstimate: Sendable {
     /// Offsets below this many seconds (either way) are not applied.
     package static let negligible: TimeInterval = 5
@@ -35,20 +31,15 @@ package final class ProviderClockEstimate: Sendable {
     package var source: ClockOffsetSource? { state.withLock { $0?.source } }
 
     /// Records the `Date` header of `response`, received at device time `deviceNow`.
-    ///
-    /// - Returns: the new offset when it differs from the previously applied one by at least ``negligible`` seconds
-    ///   (so the caller can say once that the clock is off); `nil` otherwise.
+    /// - Returns: the new offset when it moved by at least ``negligible`` seconds; `nil` otherwise.
     @discardableResult
     package func observe(_ response: HTTPResponse, at deviceNow: Date) -> TimeInterval? {
         guard let value = response.header("Date"), let providerNow = Self.parseHTTPDate(value) else { return nil }
         return record(providerNow.timeIntervalSince(deviceNow), source: .dateHeader)
     }
 
-    /// Records the `iat` of an ID token that just arrived from the token endpoint as the provider's clock, only while
-    /// no `Date` header gave an estimate (the better source).
-    ///
-    /// - Returns: the new offset when it moved by at least ``negligible`` seconds; `nil` otherwise (or when a `Date`
-    ///   header already gave the estimate).
+    /// Records a fresh ID token's `iat` as the provider's clock while no `Date` header gave an estimate.
+    /// - Returns: the new offset when it moved by at least ``negligible`` seconds; `nil` otherwise.
     @discardableResult
     package func observeIssueTime(_ issuedAt: Date, at deviceNow: Date) -> TimeInterval? {
         guard !isMeasuredByDateHeader else { return nil }
@@ -62,9 +53,8 @@ package final class ProviderClockEstimate: Sendable {
         return abs(after - before) >= Self.negligible ? after : nil
     }
 
-    /// What the journal should say now, if anything: the applied offset (whole seconds) and its source, the first
-    /// time it is more than ``ClockOffsetSource/journalThreshold`` off, and again whenever it moved by more than that
-    /// since the last note (back to zero included). Each note is handed out once.
+    /// The offset (whole seconds) and source the journal should note now, once: when it moved by more than
+    /// ``ClockOffsetSource/journalThreshold`` since the last note (back to zero included).
     package func takeJournalNote() -> (seconds: Int, source: ClockOffsetSource)? {
         guard let source else { return nil }
         let current = offset
@@ -82,7 +72,6 @@ package final class ProviderClockEstimate: Sendable {
         journaled.withLock { $0 = seconds.map(TimeInterval.init) }
     }
 
-    /// The provider's clock now, per the estimate.
     package func providerNow(deviceNow: Date) -> Date { deviceNow.addingTimeInterval(offset) }
 }
 

@@ -53,7 +53,7 @@ struct DPoPDefectTests {
     func replayedJTI() async throws {
         let dpop = try DPoPDevice()
         let service = try await dpop.registeredService()
-        service.runner.dpop.defect.withLock { $0 = .fixedJTI }
+        service.runner.dpop.defect.withLock { $0 = DPoPProofDefect.fixedJTI }
         let transport = dpop.transport(service)
         #expect(try await transport.send(HTTPRequest(method: .get, url: DPoPEngineTests.resource)).status == 200)
         #expect(try await transport.send(HTTPRequest(method: .get, url: DPoPEngineTests.resource)).status == 401)
@@ -64,7 +64,7 @@ struct DPoPDefectTests {
         let dpop = try DPoPDevice(nonce: .required)
         let service = dpop.launch()
         await service.start()
-        service.runner.dpop.defect.withLock { $0 = .noNonce }
+        service.runner.dpop.defect.withLock { $0 = DPoPProofDefect.noNonce }
         await #expect(throws: RegStateServiceError.self) { try await dpop.device.signIn(service) }
         #expect(await dpop.tokenRequests() == 2)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RegState
+import RegStateSimulator
 
 /// The IMF-fixdate (RFC 9110 §5.6.7) the provider's `Date` header carries, written and read by hand.
 @Suite("HTTP date: the IMF-fixdate, both ways")

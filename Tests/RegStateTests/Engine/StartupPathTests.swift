@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import RegState
 import RegStateSimulator
+import RegStateTesting
 import RegStateTestSupport
 
 @Suite("Startup paths A, B, C, D, E")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RegState
+import RegStateTesting
 
 /// The journal as 4f7e27d wrote it (`JSONEncoder` for most events, the direct writer for the launch's and the common
 /// ones) for ``JournalSamples``: every event and state, every failure, awkward strings. The one coding reads every

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RegState
+import RegStateTesting
 
 @Suite("Transition table")
 struct RegStateMachineTests {

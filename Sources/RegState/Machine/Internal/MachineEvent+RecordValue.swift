@@ -1,8 +1,9 @@
 import Foundation
 
-/// The journal's form of an event and of what it carries (``RecordValue``).
+/// The journal's form of an event and of what it carries (``RecordValue``); the form is package API for the CLI's
+/// and the tests' redacted views of a journal (RegStateTesting's `redactedDetails`).
 extension MachineEvent: RecordValue {
-    var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .launched(let isNative): .tagged(name, ["isNative": isNative])
         case .storedTokensInspected(let status): .tagged(name, ["_0": status])

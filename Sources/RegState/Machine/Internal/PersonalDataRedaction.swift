@@ -1,9 +1,7 @@
 import Foundation
 
-/// Journal lines without personal data: what stays of a user's history once the user is gone but the reason must
-/// stay (after a final **E**, a forced logout). Profiles lose everything but their issuer (subject, email, name,
-/// picture), a registration method loses its address; every failure reason, date, letter and registration type is
-/// kept, so the journal still folds to the same state and still says why the session ended.
+/// Journal lines without personal data, once the user is gone but the reason must stay (a final **E**, a forced
+/// logout): profiles keep only their issuer, methods lose their address; the journal still folds to the same state.
 enum PersonalDataRedaction {
     /// The subject written in place of the user's.
     static let redactedSubject = "redacted"

@@ -1,4 +1,5 @@
 import Foundation
+import RegState
 
 extension MachineEvent {
     /// The event's data as JSON for people and bug reports, with every email address masked (`a***@example.com`);
@@ -64,7 +65,7 @@ extension MachineEvent {
         }
     }
 
-    /// Replaces single-member `_0` objects (an enum case's unlabelled value, ``RecordValue``) with their content, and
+    /// Replaces single-member `_0` objects (an enum case's unlabelled value, as the journal writes it) with their content, and
     /// names an unlabeled value beside labeled ones (`renewalFailed`'s failure) `value`: no `_0` is ever shown.
     private static func unwrap(_ value: JSONValue) -> JSONValue {
         switch value {

@@ -1,8 +1,9 @@
 import Foundation
+import RegState
 
 /// Test seam: one way a proof can be wrong, one per check of RFC 9449 §4.3, so tests can make the library send it
 /// and watch a verifier (the simulator, a real provider) refuse it.
-package enum DPoPProofDefect: Sendable, Equatable {
+package enum DPoPProofDefect: DPoPProofTampering, Equatable {
     /// `typ` is `JWT` instead of `dpop+jwt`.
     case wrongType
     /// `alg` is the symmetric `HS256`.
@@ -23,21 +24,22 @@ package enum DPoPProofDefect: Sendable, Equatable {
     case noNonce
     /// `ath` is the hash of another token.
     case wrongAccessTokenHash
-}
 
-extension DPoPProofSigner {
-    func defective(_ original: DPoPClaims, _ defect: DPoPProofDefect) throws(DPoPError) -> String {
-        var claims = original
-        var header = Self.header(for: key)
-        var signer = self
+    /// The proof `original` signs `claims` into, with this defect.
+    package func proof(of claims: DPoPClaims, by original: DPoPProofSigner) throws(DPoPError) -> String {
+        var claims = claims
+        var header = DPoPProofSigner.header(for: original.key)
+        var signer = original
         signer.defect = nil
-        switch defect {
+        let crypto = original.crypto
+        switch self {
         case .wrongType: header = header.replacingOccurrences(of: "dpop+jwt", with: "JWT")
         case .symmetricAlgorithm: header = header.replacingOccurrences(of: "ES256", with: "HS256")
         case .signedByAnotherKey:
             signer = DPoPProofSigner(key: try DPoPKey.generate(crypto: crypto), crypto: crypto)
         case .privateKeyMember:
-            header = header.replacingOccurrences(of: #""kty":"EC","#, with: #""d":"\#(key.jwk.x ?? "")","kty":"EC","#)
+            header = header.replacingOccurrences(of: #""kty":"EC","#,
+                                                 with: #""d":"\#(original.key.jwk.x ?? "")","kty":"EC","#)
         case .wrongMethod: claims.htm = claims.htm == "GET" ? "POST" : "GET"
         case .wrongURL: claims.htu += "-elsewhere"
         case .staleIssueTime: claims.iat -= 600
