@@ -1,12 +1,7 @@
 import Foundation
 
-/// Sign-in with an emailed one-time code (Auth0's `POST /passwordless/start` and its OTP grant at the token endpoint).
-///
-/// One unit: the start request (the address checked for syntax first, so a typo costs no round trip; the provider's
-/// discovery must list the grant when it lists grant types, and a start endpoint answering 404/405 does not offer
-/// it), the code exchange (with a DPoP proof when the registration has a key), and the reading of the provider's
-/// refusals as the code-specific reasons (wrong, expired, reused, superseded, too many attempts, rate limited). It
-/// keeps nothing in the store: the attempt is the address the machine holds and the wrong codes the attempt counts.
+/// Sign-in with an emailed one-time code (Auth0's `POST /passwordless/start` and its OTP grant at the token endpoint);
+/// nothing in the store: the attempt is the address the machine holds (one unit: `docs/Internals-Grants.md`).
 package struct PasswordlessGrant: Sendable {
     /// The grant type of the one-time-code exchange at the token endpoint.
     package static let grantType = "http://auth0.com/oauth/grant-type/passwordless/otp"
@@ -29,11 +24,9 @@ package struct PasswordlessGrant: Sendable {
     }
 
     /// Asks the provider to email a one-time code to `email`.
-    ///
-    /// - Throws: ``OIDCError/invalidEmail``, ``OIDCError/unsupported(_:)`` (no start URL configured),
-    ///   ``OIDCError/insecureURL(_:)``, ``OIDCError/grantNotOffered(_:)`` (discovery lists grant types without
-    ///   the one-time-code grant, or the start endpoint answers 404/405), ``OIDCError/rateLimited(retryAfter:)`` on
-    ///   429, and the provider's other errors.
+    /// - Throws: ``OIDCError/invalidEmail``, ``OIDCError/unsupported(_:)`` (no start URL),
+    ///   ``OIDCError/insecureURL(_:)``, ``OIDCError/grantNotOffered(_:)``, ``OIDCError/rateLimited(retryAfter:)``
+    ///   on 429, the provider's others.
     package func start(email: String) async throws(OIDCError) {
         let address = email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailAddress.isValid(address) else { throw .invalidEmail }
@@ -58,11 +51,8 @@ package struct PasswordlessGrant: Sendable {
         }
     }
 
-    /// Exchanges the one-time code the user read in their email for tokens; with `proofKey`, the request carries a
-    /// DPoP proof signed by it.
-    ///
-    /// - Throws: the code-specific cases (``refusal(_:)``), ``OIDCError/invalidEmail``, and the token endpoint's
-    ///   other errors.
+    /// Exchanges the one-time code the user read in their email for tokens, with a DPoP proof by `proofKey` if any.
+    /// - Throws: the code-specific cases (``refusal(_:)``), ``OIDCError/invalidEmail``, the token endpoint's others.
     package func verify(email: String, code: String, proofKey: DPoPKey? = nil) async throws(OIDCError)
         -> TokenResponse
     {
