@@ -15,7 +15,7 @@ struct OIDCEndpointTests {
         let client = OIDCFixtures.client(transport)
         let claims = try await client.userInfo(accessToken: "good", subject: "u-1")
         #expect(claims["sub"] == "u-1")
-        await #expect(throws: OIDCError.unauthorized) { try await client.userInfo(accessToken: "bad", subject: "u-1") }
+        await #expect(throws: UserInfoError.unauthorized) { try await client.userInfo(accessToken: "bad", subject: "u-1") }
     }
 
     static let revocationCases: [(HTTPResponse, OIDCError?)] = [

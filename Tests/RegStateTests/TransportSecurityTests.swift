@@ -42,7 +42,7 @@ struct TransportSecurityTests {
         await #expect(throws: OIDCError.insecureURL(member)) { _ = try await client.metadata() }
         await #expect(throws: OIDCError.insecureURL(member)) { _ = try await client.refresh(refreshToken: "rt") }
         await #expect(throws: OIDCError.insecureURL(member)) { try await client.revoke(token: "rt") }
-        await #expect(throws: OIDCError.insecureURL(member)) {
+        await #expect(throws: UserInfoError.provider(.insecureURL(member))) {
             _ = try await client.userInfo(accessToken: "at", subject: "s")
         }
         let log = await simulator.requestLog

@@ -40,11 +40,6 @@ public enum OIDCError: Error, Sendable, Equatable {
     /// A URL the client would use — the issuer, or an endpoint its discovery document names — is not `https` and
     /// not loopback; nothing was sent to it. The reason names which URL (never a token).
     case insecureURL(String)
-    /// The userinfo response is about another user: its `sub` is not the ID token's (OIDC Core §5.3.2). Nothing of it
-    /// was used.
-    case userInfoSubjectMismatch
-    /// A bearer request was refused with 401: the access token is expired or revoked.
-    case unauthorized
     /// The email address is not syntactically usable; nothing was sent.
     case invalidEmail
     /// The one-time code was wrong.
@@ -176,8 +171,6 @@ extension OIDCError: LocalizedError {
         case .malformedCallback(let reason): "The sign-in response could not be read (\(reason))."
         case .invalidIDToken(let error): "The identity token was rejected (\(error.localizedDescription))."
         case .insecureURL(let what): "The sign-in service must be reached over HTTPS (\(what))."
-        case .userInfoSubjectMismatch: "The sign-in service sent the profile of another user."
-        case .unauthorized: "The access token was refused; it has expired or was revoked."
         case .invalidEmail: "That email address cannot be used: check it and type it again: a name, then @, then a domain such as example.com."
         case .wrongCode: "That code is not right."
         case .codeExpired: "That code has expired."
