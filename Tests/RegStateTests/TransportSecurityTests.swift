@@ -90,7 +90,7 @@ struct TransportSecurityTests {
                                              redirectURI: Self.redirect,
                                              passwordlessStartURL: URL(string: "http://idp.regstate.sim/passwordless/start")),
             transport: simulator.transport)
-        await #expect(throws: OIDCError.insecureURL("passwordless start URL")) {
+        await #expect(throws: RegistrationFailure(OIDCError.insecureURL("passwordless start URL"))) {
             try await PasswordlessGrant(provider: client).start(email: "alice@example.com")
         }
         #expect(await simulator.inbox(for: "alice@example.com").isEmpty)

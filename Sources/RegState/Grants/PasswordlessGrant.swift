@@ -24,36 +24,36 @@ package struct PasswordlessGrant: Sendable {
     }
 
     /// Asks the provider to email a one-time code to `email`.
-    /// - Throws: ``OIDCError/invalidEmail``, ``OIDCError/unsupported(_:)`` (no start URL),
-    ///   ``OIDCError/insecureURL(_:)``, ``OIDCError/grantNotOffered(_:)``, ``OIDCError/rateLimited(retryAfter:)``
-    ///   on 429, the provider's others.
-    package func start(email: String) async throws(OIDCError) {
+    /// - Throws: ``RegistrationFailure/invalidEmail``, ``RegistrationFailure/unsupported(_:)`` (no start URL),
+    ///   ``RegistrationFailure/grantNotOffered(_:)``, ``RegistrationFailure/rateLimited(retryAfter:)`` on 429, and
+    ///   the provider's other errors as their failure.
+    package func start(email: String) async throws(RegistrationFailure) {
         let address = email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailAddress.isValid(address) else { throw .invalidEmail }
         guard let url = configuration.passwordlessStartURL else { throw .unsupported("passwordless login is not configured") }
-        guard TransportSecurity.allows(url) else { throw .insecureURL("passwordless start URL") }
-        guard try await isOffered() else { throw .grantNotOffered(.passwordless) }
-        let body: JSONValue = [
-            "client_id": .string(configuration.clientID),
-            "connection": "email",
-            "email": .string(address),
-            "send": "code",
-        ]
-        let response = try await ResponseReading.send(.json(.post, url: url, body: body), over: provider.transport)
-        guard response.isSuccess else {
-            if response.status == 429 { throw .rateLimited(retryAfter: RetryAfter.seconds(in: response)) }
-            if response.status == 404 || response.status == 405 { throw .grantNotOffered(.passwordless) }
-            let error = ResponseReading.failure(response)
-            if case .oauth(let code, _, _) = error, code == "bad.email" || code == "invalid_email" {
-                throw .invalidEmail
-            }
-            throw error
+        let response = try await RegistrationFailure.catching { () async throws(OIDCError) in
+            guard TransportSecurity.allows(url) else { throw .insecureURL("passwordless start URL") }
+            guard try await isOffered() else { throw .grantNotOffered(.passwordless) }
+            let body: JSONValue = [
+                "client_id": .string(configuration.clientID),
+                "connection": "email",
+                "email": .string(address),
+                "send": "code",
+            ]
+            return try await ResponseReading.send(.json(.post, url: url, body: body), over: provider.transport)
         }
+        guard !response.isSuccess else { return }
+        if response.status == 429 { throw .rateLimited(retryAfter: RetryAfter.seconds(in: response)) }
+        if response.status == 404 || response.status == 405 { throw .grantNotOffered(.passwordless) }
+        let error = ResponseReading.failure(response)
+        if case .oauth(let code, _, _) = error, code == "bad.email" || code == "invalid_email" { throw .invalidEmail }
+        throw RegistrationFailure(error)
     }
 
     /// Exchanges the one-time code the user read in their email for tokens, with a DPoP proof by `proofKey` if any.
-    /// - Throws: the code-specific cases (``refusal(_:)``), ``OIDCError/invalidEmail``, the token endpoint's others.
-    package func verify(email: String, code: String, proofKey: DPoPKey? = nil) async throws(OIDCError)
+    /// - Throws: the code-specific failures (``refusal(_:)``), ``RegistrationFailure/invalidEmail``, the token
+    ///   endpoint's others.
+    package func verify(email: String, code: String, proofKey: DPoPKey? = nil) async throws(RegistrationFailure)
         -> TokenResponse
     {
         let address = email.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -93,14 +93,15 @@ package struct PasswordlessGrant: Sendable {
         metadata.grantTypesSupported.map { $0.contains(grantType) }
     }
 
-    /// A token endpoint refusal of a one-time code as the code-specific cases: 429 is rate limiting; an
+    /// A token endpoint refusal of a one-time code as the code-specific failures: 429 is rate limiting; an
     /// `invalid_grant` is read from its description (Auth0's "maximum number of attempts", "superseded", "expired",
-    /// "used"), any other is ``OIDCError/wrongCode``.
-    package static func refusal(_ error: OIDCError) -> OIDCError {
-        if case .rateLimited = error { return error }
+    /// "used"), any other is ``RegistrationFailure/wrongCode``.
+    package static func refusal(_ error: OIDCError) -> RegistrationFailure {
         if error.status == 429 { return .rateLimited(retryAfter: nil) }
         if case .oauth(let code, _, _) = error, code == "too_many_attempts" { return .tooManyAttempts }
-        guard case .oauth(let code, let description, _) = error, code == "invalid_grant" else { return error }
+        guard case .oauth(let code, let description, _) = error, code == "invalid_grant" else {
+            return RegistrationFailure(error)
+        }
         let text = (description ?? "").lowercased()
         if text.contains("maximum number of attempts") || text.contains("too many") { return .tooManyAttempts }
         if text.contains("superseded") || text.contains("replaced") { return .codeSuperseded }
@@ -113,12 +114,14 @@ package struct PasswordlessGrant: Sendable {
 extension PasswordlessGrant {
     /// The registration's start: the new registration's DPoP key made, then the code sent; the event that reports it.
     func send(to email: String, for runner: EffectRunner) async -> MachineEvent {
-        do {
-            _ = try await LoginTokens(runner: runner).keyForNewRegistration()
+        do throws(RegistrationFailure) {
+            _ = try await RegistrationFailure.catching { () async throws(OIDCError) in
+                try await LoginTokens(runner: runner).keyForNewRegistration()
+            }
             try await start(email: email)
             return .authorizationIssued
         } catch {
-            return .registrationFailed(RegistrationFailure(error))
+            return .registrationFailed(error)
         }
     }
 
@@ -129,9 +132,7 @@ extension PasswordlessGrant {
                 stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
         do throws(RegistrationFailure) {
             let key = try LoginTokens(runner: runner).registrationKey()
-            let response = try await RegistrationFailure.catching { () async throws(OIDCError) in
-                try await verify(email: email, code: code, proofKey: key)
-            }
+            let response = try await verify(email: email, code: code, proofKey: key)
             return await LoginTokens(runner: runner).authenticate(with: response, nonce: nil, type: .passwordless, proofKey: key,
                                              stillWanted: stillWanted)
         } catch {

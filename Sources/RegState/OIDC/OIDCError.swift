@@ -40,19 +40,6 @@ public enum OIDCError: Error, Sendable, Equatable {
     /// A URL the client would use — the issuer, or an endpoint its discovery document names — is not `https` and
     /// not loopback; nothing was sent to it. The reason names which URL (never a token).
     case insecureURL(String)
-    /// The email address is not syntactically usable; nothing was sent.
-    case invalidEmail
-    /// The one-time code was wrong.
-    case wrongCode
-    /// The one-time code has expired.
-    case codeExpired
-    /// The one-time code was already used.
-    case codeReused
-    /// The one-time code was replaced by a newer one (a resend); only the newest code is accepted.
-    case codeSuperseded
-    /// Too many wrong codes: the provider burned the code; a new one must be requested (Auth0: "maximum number of
-    /// attempts").
-    case tooManyAttempts
     /// The provider asked the client to wait: HTTP 429, or 503 with a `Retry-After`; `retryAfter` is that
     /// `Retry-After` in seconds (both forms of RFC 9110 §10.2.3, capped at an hour), when sent. Transient: a renewal
     /// is not tried again before it has passed.
@@ -171,12 +158,6 @@ extension OIDCError: LocalizedError {
         case .malformedCallback(let reason): "The sign-in response could not be read (\(reason))."
         case .invalidIDToken(let error): "The identity token was rejected (\(error.localizedDescription))."
         case .insecureURL(let what): "The sign-in service must be reached over HTTPS (\(what))."
-        case .invalidEmail: "That email address cannot be used: check it and type it again: a name, then @, then a domain such as example.com."
-        case .wrongCode: "That code is not right."
-        case .codeExpired: "That code has expired."
-        case .codeReused: "That code was already used."
-        case .codeSuperseded: "That code was replaced by a newer one."
-        case .tooManyAttempts: "Too many wrong codes were tried."
         case .rateLimited(let seconds): "Too many requests\(seconds.map { "; wait \($0) s" } ?? "")."
         case .grantNotOffered(let grant): "The sign-in service does not offer \(grant.offering)."
         case .pushedAuthorizationRefused(let error, let description, let status):

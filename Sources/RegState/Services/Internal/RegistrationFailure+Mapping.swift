@@ -25,12 +25,6 @@ extension RegistrationFailure {
         case .invalidIDToken(.acrNotAccepted(let acr)): .acrNotAccepted(acr)
         case .invalidIDToken(let reason): .invalidIDToken(reason.errorDescription ?? "\(reason)")
         case .insecureURL(let what): .discoveryFailed("not https: \(what)")
-        case .invalidEmail: .invalidEmail
-        case .wrongCode: .wrongCode
-        case .codeExpired: .codeExpired
-        case .codeReused: .codeReused
-        case .codeSuperseded: .codeSuperseded
-        case .tooManyAttempts: .tooManyAttempts
         case .rateLimited(let seconds): .rateLimited(retryAfter: seconds)
         case .grantNotOffered(let grant): .grantNotOffered(grant)
         case .pushedAuthorizationRefused(let code, let description, let status):
