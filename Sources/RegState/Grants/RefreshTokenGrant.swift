@@ -1,7 +1,8 @@
 import Foundation
 
 /// The refresh-token grant's I/O under the store's lock: read the record, decide (another process's token, a hold),
-/// send, store the rotated token before anyone gets it; who renews is the ``FlightMachine``'s (why: `docs/`).
+/// send, store the rotated token before anyone gets it; who renews is the ``FlightMachine``'s: a parallel grant
+/// would present a retired refresh token and reuse detection would revoke the session (`docs/Internals-Grants.md`).
 package struct RefreshTokenGrant: Sendable {
     private let tokens: TokenService
     private let provider: any TokenRefreshing

@@ -88,13 +88,8 @@ public enum OIDCError: Error, Sendable, Equatable {
         return nil
     }
 
-    /// Whether the provider refused the grant, so the refresh token (or code) is dead and the stored tokens are cleared.
-    ///
-    /// The token-endpoint answer rule, at registration and renewal alike: an RFC 6749 §5.2 error in `refusalCodes`
-    /// is a refusal; no answer, 5xx, 429, 408, a malformed success and a page that is not the provider's are
-    /// transient (``isTransient``); any other 4xx is asked once more after
-    /// ``OIDCConfiguration/unexplainedAnswerRetryDelay``, and the same status again is
-    /// ``unexplainedRefusal(status:error:)``, a refusal.
+    /// Whether the provider refused the grant, so the refresh token (or code) is dead and the stored tokens are cleared
+    /// (the token-endpoint answer rule, at registration and renewal alike: <doc:OfflineRules>).
     public var isRefusal: Bool {
         switch self {
         case .oauth(let error, _, _): Self.refusalCodes.contains(error)
