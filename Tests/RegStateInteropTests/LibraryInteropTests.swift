@@ -81,7 +81,7 @@ extension InteropTests {
                 #expect(claims["email"]?.stringValue == idToken.claims["email"]?.stringValue)
                 #expect(claims["name"]?.stringValue == idToken.claims["name"]?.stringValue)
                 // A token the provider does not know is refused with 401.
-                await #expect(throws: OIDCError.unauthorized) {
+                await #expect(throws: UserInfoError.unauthorized) {
                     _ = try await device.oidcClient().userInfo(accessToken: "not-a-token", subject: InteropPeer.aliceSubject)
                 }
             }

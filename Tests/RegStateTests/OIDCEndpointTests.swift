@@ -16,7 +16,7 @@ struct OIDCEndpointTests {
         let client = OIDCFixtures.client(transport)
         let claims = try await client.userInfo(accessToken: "good", subject: "u-1")
         #expect(claims["sub"] == "u-1")
-        await #expect(throws: OIDCError.unauthorized) { try await client.userInfo(accessToken: "bad", subject: "u-1") }
+        await #expect(throws: UserInfoError.unauthorized) { try await client.userInfo(accessToken: "bad", subject: "u-1") }
     }
 
     static let revocationCases: [(HTTPResponse, OIDCError?)] = [
@@ -72,12 +72,14 @@ struct OIDCEndpointTests {
     func invalidEmail(_ email: String) async throws {
         let transport = OIDCFixtures.provider()
         let client = OIDCFixtures.client(transport)
-        await #expect(throws: OIDCError.invalidEmail) { try await PasswordlessGrant(provider: client).start(email: email) }
-        await #expect(throws: OIDCError.invalidEmail) { try await PasswordlessGrant(provider: client).verify(email: email, code: "1") }
+        await #expect(throws: RegistrationFailure.invalidEmail) { try await PasswordlessGrant(provider: client).start(email: email) }
+        await #expect(throws: RegistrationFailure.invalidEmail) {
+            try await PasswordlessGrant(provider: client).verify(email: email, code: "1")
+        }
         #expect(transport.requests.isEmpty)
     }
 
-    static let otpCases: [(String, OIDCError)] = [
+    static let otpCases: [(String, RegistrationFailure)] = [
         ("Wrong email or verification code.", .wrongCode),
         ("The verification code has expired.", .codeExpired),
         ("The verification code has already been used.", .codeReused),
@@ -87,7 +89,7 @@ struct OIDCEndpointTests {
     ]
 
     @Test("invalid_grant descriptions of the OTP grant map to code errors", arguments: otpCases)
-    func otpMapping(_ description: String, _ expected: OIDCError) async throws {
+    func otpMapping(_ description: String, _ expected: RegistrationFailure) async throws {
         let transport = OIDCFixtures.provider { request in
             request.url.path == "/oauth/token"
                 ? .json(403, ["error": "invalid_grant", "error_description": .string(description)]) : nil
@@ -106,7 +108,7 @@ struct OIDCEndpointTests {
     @Test("Other OTP grant errors pass through unchanged")
     func otpOtherErrors() async throws {
         let transport = OIDCFixtures.provider { $0.url.path == "/oauth/token" ? HTTPResponse(status: 502) : nil }
-        await #expect(throws: OIDCError.server(status: 502)) {
+        await #expect(throws: RegistrationFailure(OIDCError.server(status: 502))) {
             try await PasswordlessGrant(provider: OIDCFixtures.client(transport)).verify(email: "alice@example.com", code: "123456")
         }
     }

@@ -32,7 +32,7 @@ struct OIDCPasswordlessSimulatorTests {
         try await PasswordlessGrant(provider: client).start(email: "dora@example.com")
         let code = try #require(await simulator.latestCode(for: "dora@example.com"))
         let wrong = code == "000000" ? "111111" : "000000"
-        await #expect(throws: OIDCError.wrongCode) {
+        await #expect(throws: RegistrationFailure.wrongCode) {
             try await PasswordlessGrant(provider: client).verify(email: "dora@example.com", code: wrong)
         }
     }
@@ -42,7 +42,7 @@ struct OIDCPasswordlessSimulatorTests {
         try await PasswordlessGrant(provider: client).start(email: "dora@example.com")
         let code = try #require(await simulator.latestCode(for: "dora@example.com"))
         clock.advance(by: 301)
-        await #expect(throws: OIDCError.codeExpired) {
+        await #expect(throws: RegistrationFailure.codeExpired) {
             try await PasswordlessGrant(provider: client).verify(email: "dora@example.com", code: code)
         }
     }
@@ -52,14 +52,14 @@ struct OIDCPasswordlessSimulatorTests {
         try await PasswordlessGrant(provider: client).start(email: "dora@example.com")
         let code = try #require(await simulator.latestCode(for: "dora@example.com"))
         _ = try await PasswordlessGrant(provider: client).verify(email: "dora@example.com", code: code)
-        await #expect(throws: OIDCError.codeReused) {
+        await #expect(throws: RegistrationFailure.codeReused) {
             try await PasswordlessGrant(provider: client).verify(email: "dora@example.com", code: code)
         }
     }
 
     @Test("An invalid address is refused locally and nothing reaches the inbox")
     func invalidEmail() async throws {
-        await #expect(throws: OIDCError.invalidEmail) { try await PasswordlessGrant(provider: client).start(email: "dora@") }
+        await #expect(throws: RegistrationFailure.invalidEmail) { try await PasswordlessGrant(provider: client).start(email: "dora@") }
         #expect(await simulator.requestLog.isEmpty)
     }
 }

@@ -134,7 +134,7 @@ struct OIDCSimulatorEndToEndTests {
     func revokedAccessToken() async throws {
         let (_, tokens, verified) = try await signIn()
         try await client.revoke(token: tokens.accessToken, hint: .accessToken)
-        await #expect(throws: OIDCError.unauthorized) {
+        await #expect(throws: UserInfoError.unauthorized) {
             try await client.userInfo(accessToken: tokens.accessToken, subject: verified.profile.subject)
         }
     }

@@ -95,7 +95,6 @@ struct OIDCTokenResponseTests {
         (.unexplainedRefusal(status: 400, error: nil), false, true),
         (.notTheProvider(status: 403), true, false),
         (.server(status: 408), true, false),
-        (.unauthorized, false, false),
         (.unexpectedStatus(404), false, false),
         (.stateMismatch, false, false),
     ]

@@ -42,7 +42,7 @@ struct TransportSecurityTests {
         await #expect(throws: OIDCError.insecureURL(member)) { _ = try await client.metadata() }
         await #expect(throws: OIDCError.insecureURL(member)) { _ = try await client.refresh(refreshToken: "rt") }
         await #expect(throws: OIDCError.insecureURL(member)) { try await client.revoke(token: "rt") }
-        await #expect(throws: OIDCError.insecureURL(member)) {
+        await #expect(throws: UserInfoError.provider(.insecureURL(member))) {
             _ = try await client.userInfo(accessToken: "at", subject: "s")
         }
         let log = await simulator.requestLog
@@ -90,7 +90,7 @@ struct TransportSecurityTests {
                                              redirectURI: Self.redirect,
                                              passwordlessStartURL: URL(string: "http://idp.regstate.sim/passwordless/start")),
             transport: simulator.transport)
-        await #expect(throws: OIDCError.insecureURL("passwordless start URL")) {
+        await #expect(throws: RegistrationFailure(OIDCError.insecureURL("passwordless start URL"))) {
             try await PasswordlessGrant(provider: client).start(email: "alice@example.com")
         }
         #expect(await simulator.inbox(for: "alice@example.com").isEmpty)

@@ -12,7 +12,7 @@ struct UserInfoSubjectTests {
         let world = try OIDCSimulatorEndToEndTests()
         let (_, tokens, verified) = try await world.signIn()
         await world.simulator.reconfigure { $0.userinfoSubject = "auth0|mallory" }
-        await #expect(throws: OIDCError.userInfoSubjectMismatch) {
+        await #expect(throws: UserInfoError.subjectMismatch) {
             _ = try await world.client.userInfo(accessToken: tokens.accessToken, subject: verified.profile.subject)
         }
         await world.simulator.reconfigure { $0.userinfoSubject = nil }
@@ -26,7 +26,7 @@ struct UserInfoSubjectTests {
         let (_, tokens, verified) = try await world.signIn()
         for forged in [verified.profile.subject.uppercased(), verified.profile.subject + " ", ""] {
             await world.simulator.reconfigure { $0.userinfoSubject = forged }
-            await #expect(throws: OIDCError.self) {
+            await #expect(throws: UserInfoError.self) {
                 _ = try await world.client.userInfo(accessToken: tokens.accessToken, subject: verified.profile.subject)
             }
         }
@@ -34,7 +34,7 @@ struct UserInfoSubjectTests {
 
     @Test("the mismatch's message names no claim and no token")
     func messageIsClean() {
-        let text = OIDCError.userInfoSubjectMismatch.localizedDescription
+        let text = UserInfoError.subjectMismatch.localizedDescription
         #expect(text == "The sign-in service sent the profile of another user.")
     }
 }

@@ -1,23 +1,7 @@
 import Foundation
 
-/// The default ``RegistrationBackend``: JSON over HTTP under a base URL.
-///
-/// The contract:
-/// - `POST /v1/security-token` `{"id_token", "installation_id", "platform", "form_factor"}` →
-///   `200 {"security_token", "expires_in", "registered"}`; `401 {"error": "invalid_id_token"}`;
-///   `403 {"error": "TOO_MANY_REGISTERED_DEVICES" | "MAX_NUMBER_SECURITY_TOKEN" | "FORCED_LOGOUT"}`.
-/// - `GET /v1/registration` (Bearer) → `200 {"registered", "profile": {"sub", "email", "name",
-///   "registration_type"} | null}`.
-/// - `GET /v1/check-registration` (Bearer: the provider's access token) → the same body, the profile being what the
-///   provider's userinfo said for that token; `401` when the provider did not accept it.
-/// - `PUT /v1/profile` (Bearer) `{"sub", "email", "name", "registration_type"}` → `200`.
-/// - `DELETE /v1/installation` (Bearer) → `204`.
-/// - `DELETE /v1/security-token` (Bearer: the replaced token) → `204`, only when created with
-///   `retiresSecurityTokens` (the backend offers it); otherwise nothing is sent.
-/// - Every request goes to `https` (or `http` on a loopback host); another base URL is refused with
-///   ``BackendError/insecureURL`` before anything is sent.
-/// - On any Bearer endpoint, `401` → ``BackendError/unauthorized`` and `403 FORCED_LOGOUT` →
-///   ``BackendError/forcedLogout``.
+/// The default ``RegistrationBackend``: JSON over HTTP under a base URL, `https` (or loopback `http`) only; its
+/// endpoints and answers are the backend contract in `docs/Internals-Grants.md`.
 package struct HTTPRegistrationBackend: RegistrationBackend {
     /// The backend's base URL; endpoint paths are appended to it (a trailing slash is ignored).
     package let baseURL: URL

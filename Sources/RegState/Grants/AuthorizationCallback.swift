@@ -4,13 +4,9 @@ import Foundation
 /// `OIDCClient/authorizationCode(from:for:)`, usable without a client.
 package enum AuthorizationCallback {
     /// The authorization code in `callback`, after every check.
-    ///
     /// - Parameters:
     ///   - callback: The URL the browser was redirected to.
-    ///   - expectedRedirect: The redirect URI the request named; scheme and host compare without case, port and
-    ///     path exactly (a trailing slash on either side is ignored). For a private-use scheme
-    ///     (`com.example.app:/callback`) the authority form a user agent may rewrite it to
-    ///     (`com.example.app://callback/`) is the same redirect.
+    ///   - expectedRedirect: The redirect URI the request named (how it compares: `docs/Internals-Grants.md`).
     ///   - expectedState: The request's `state`.
     ///   - issuer: The issuer identifier `iss` must equal.
     ///   - issuerRequired: Whether the provider advertises `authorization_response_iss_parameter_supported`.

@@ -1,14 +1,7 @@
 import Foundation
 
 /// The authorization code grant with PKCE (RFC 7636), pushed when the provider offers PAR (RFC 9126): the social
-/// login in the system browser.
-///
-/// One unit: the authorization request (PKCE S256, `state`, `nonce`, `prompt`, `max_age`/`acr_values`, pushed again
-/// when its `request_uri` expired), its pending record in the secure store (``PendingLogin``: it survives a kill, and
-/// the redirect takes it under the store's lock, so the same redirect twice, or in two processes, exchanges once),
-/// the redirect's checks (a redirect that is not this login's is refused before anything is taken, and the login
-/// waits for its own), the code exchange with the login's DPoP key, and the ID token checked against the login's
-/// nonce and requirement before the tokens are stored.
+/// login in the system browser; what one unit holds: `docs/Internals-Grants.md`.
 struct AuthorizationCodeGrant: Sendable {
     /// The registration steps every grant shares (the new registration's DPoP key, the tokens' checks and store).
     let runner: EffectRunner
@@ -28,11 +21,9 @@ struct AuthorizationCodeGrant: Sendable {
     private var logger: any RegStateLogger { runner.logger }
     private var redemption: AuthorizationCodeRedemption<PendingLogin> { AuthorizationCodeRedemption(runner: runner) }
 
-    /// A new login (PKCE verifier, state, nonce) and its authorization URL, or why none can be made. The login is
-    /// kept in the secure store (under the store's lock, in place of any older one) so that its redirect can still be
-    /// taken after the app was killed; when the store refuses, the login goes on in memory only (logged).
-    /// `requirement` is what its sign-in must meet; `nil`: the configuration's
-    /// (``OIDCConfiguration/authenticationRequirement``).
+    /// A new login (PKCE verifier, state, nonce) and its authorization URL, or why none can be made; kept in the store
+    /// (under its lock) so its redirect is taken after a kill, in memory only when the store refuses (logged).
+    /// `requirement`: what its sign-in must meet; `nil`: ``OIDCConfiguration/authenticationRequirement``.
     func begin(prompt: LoginPrompt? = nil, requirement: AuthenticationRequirement? = nil) async
         -> Result<PendingLogin, RegistrationFailure>
     {
@@ -70,7 +61,8 @@ struct AuthorizationCodeGrant: Sendable {
             let request = login.request
             login.request = try await RegistrationFailure.catching { () async throws(OIDCError) in
                 try await provider.pushAgain(request, dpopKey: login.dpopKeyThumbprint == nil ? nil : key,
-                                             prompt: login.prompt.flatMap(LoginPrompt.init), requirement: login.requirement ?? .none)
+                                             prompt: login.prompt.flatMap(LoginPrompt.init),
+                                             requirement: login.requirement ?? .none)
             }
         } catch {
             return .failure(error)
@@ -108,13 +100,15 @@ struct AuthorizationCodeGrant: Sendable {
             guard let login = remembered ?? taken else { return .registrationFailed(.noPendingLogin) }
             // Compared as a record keeps the time (seconds since 1970): a login begun at the same instant and read back
             // from the store is not older by the last bit the round trip loses.
-            if let superseding, superseding.createdAt >= Date(timeIntervalSince1970: login.createdAt.timeIntervalSince1970) {
+            let begun = Date(timeIntervalSince1970: login.createdAt.timeIntervalSince1970)
+            if let superseding, superseding.createdAt >= begun {
                 return .registrationFailed(.pendingLoginSuperseded)
             }
             let tokens = LoginTokens(runner: runner)
             let (response, key) = try await redemption.exchange(callback, for: login, key: tokens.registrationKey)
-            return await tokens.authenticate(with: response, nonce: login.request.nonce, requirement: login.requirement ?? .none,
-                                             type: .social, proofKey: key, stillWanted: stillWanted)
+            return await tokens.authenticate(with: response, nonce: login.request.nonce,
+                                             requirement: login.requirement ?? .none, type: .social, proofKey: key,
+                                             stillWanted: stillWanted)
         } catch {
             return .registrationFailed(error)
         }

@@ -16,7 +16,9 @@ struct AuthorizationCodeRedemption<Record: CodeGrantRecord>: Sendable {
 
     /// The stored record, `nil` when none is.
     func stored() async throws(RegistrationFailure) -> Record? {
-        try await RegistrationFailure.catching { () async throws(StoreError) in try await runner.tokens.pending(Record.self) }
+        try await RegistrationFailure.catching { () async throws(StoreError) in
+            try await runner.tokens.pending(Record.self)
+        }
     }
 
     /// Takes the stored record with `id` (whichever, when `nil`) under the store's lock: the one taken, and when none

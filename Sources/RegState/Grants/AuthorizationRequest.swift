@@ -1,10 +1,7 @@
 import Foundation
 
-/// One authorization code request in flight: the URL to open and the secrets needed to finish it.
-///
-/// Keep it until the callback arrives, then pass it to `OIDCClient/authorizationCode(from:for:)` and
-/// `OIDCClient/exchangeCode(_:for:)`. `state`, `nonce` and `codeVerifier` are secrets, so the description shows
-/// only the endpoint and the issue time.
+/// One authorization code request in flight: the URL to open and the secrets (`state`, `nonce`, `codeVerifier`)
+/// that finish it, kept until the callback arrives; the description shows only the endpoint and the issue time.
 package struct AuthorizationRequest: Sendable, Equatable, Codable {
     /// The authorization URL to open in the browser.
     package var url: URL

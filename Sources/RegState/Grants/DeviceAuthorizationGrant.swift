@@ -1,17 +1,7 @@
 import Foundation
 
-/// The device authorization grant (RFC 8628): a device without a browser (a CLI over SSH, a TV) shows a short code,
-/// and the user approves on a phone or a laptop while the device polls the token endpoint.
-///
-/// One unit: the device authorization request (`client_id`, `scope`) at discovery's `device_authorization_endpoint`
-/// or the configured ``OIDCConfiguration/deviceAuthorizationEndpoint``; its answer checked; the pending
-/// authorization kept in the secure store (``PendingDeviceAuthorization``), so that a relaunch resumes it and a second
-/// process joins it instead of starting another; and the polling with
-/// `urn:ietf:params:oauth:grant-type:device_code` on the clock seam (RFC 8628 §3.4–3.5): `authorization_pending`
-/// polls on, `slow_down` adds 5 s for that poll and every later one, `access_denied` and `expired_token` end it, a
-/// transient failure backs off and polls on, and nothing polls once the code has expired. Every poll is reserved in
-/// the stored record under the store's lock first, and one process polls at a time (the others wait for its lease to
-/// run out), so processes sharing the store never poll sooner than the interval between them.
+/// The device authorization grant (RFC 8628): a device without a browser shows a short code, the user approves
+/// elsewhere while it polls; the request, the stored record and the shared polling: `docs/Internals-Grants.md`.
 struct DeviceAuthorizationGrant: Sendable {
     /// The grant type of the token requests (RFC 8628 §3.4).
     static let grantType = "urn:ietf:params:oauth:grant-type:device_code"

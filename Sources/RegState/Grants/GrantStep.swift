@@ -1,12 +1,7 @@
 import Foundation
 
-/// One step of a login grant, as the machine asks for it (``Effect/runGrant(_:)``): the shell hands it to the grants
-/// room and feeds back what the grant answered — waiting for the user (``MachineEvent/authorizationIssued``, with what
-/// to show), tokens (``MachineEvent/authenticated(_:)``, ``MachineEvent/hostTokenAccepted(_:)``) or a failure with its
-/// reason.
-///
-/// A step carries its secrets (the redirect, the typed code, the host's ID token) as values; its description never
-/// shows them, and it is never journaled.
+/// One step of a login grant, as the machine asks for it (``Effect/runGrant(_:)``). It carries its secrets (the
+/// redirect, the typed code, the host's ID token) as values: its description never shows them, it is never journaled.
 package enum GrantStep: Sendable, Equatable {
     /// Start the grant of `method` (or, for a grant that is already waiting, announce it again): a new authorization
     /// URL asking for `prompt` and `requirement` (`nil`: the configuration's), a code emailed, or the device

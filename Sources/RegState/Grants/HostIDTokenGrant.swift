@@ -1,9 +1,7 @@
 import Foundation
 
-/// The host's pushed ID token (host mode, the lifecycle design's `updateToken`): the host app owns its login and hands
-/// RegState an ID token, which is validated with the registration rules (no nonce: the host's login made it) and
-/// exchanged at the backend for a security token bound to this installation, stored with the session under the
-/// store's lock. A security token it replaces is retired at the backend.
+/// The host's pushed ID token (host mode): validated with the registration rules (no nonce: the host's login made
+/// it), exchanged for this installation's security token, stored under the store's lock; one it replaces is retired.
 struct HostIDTokenGrant: Sendable {
     /// The backend, the token service and the installation this grant exchanges with.
     let runner: EffectRunner

@@ -1,19 +1,12 @@
 import Foundation
 
 /// The grants room: every way of getting tokens at login is one type in this folder that owns its requests, its
-/// answer checks and its pending state — ``AuthorizationCodeGrant`` (PKCE, PAR), ``PasswordlessGrant``,
-/// ``DeviceAuthorizationGrant``, ``StepUpGrant``, ``HostIDTokenGrant`` — and this actor runs them, one
-/// ``GrantStep`` at a time, for the shell's one effect (``Effect/runGrant(_:)``).
+/// answer checks and its pending state; this actor runs them, one ``GrantStep`` at a time (``Effect/runGrant(_:)``).
 ///
 /// What a grant may touch: the secure store through the token service (``TokenService``, under the store's lock; a
-/// pending record through ``PendingGrantRecord``'s one mechanism), the clock (``RegStateClock``: every wait and every
-/// age it checks) and the transport (``OIDCClient``, the registration backend). Never the shell (``RegStateService``),
-/// its state or its journal. The machine sees a grant started, waiting for the user (``MachineEvent/authorizationIssued``,
-/// with what to show beside it), tokens (``MachineEvent/authenticated(_:)``, ``MachineEvent/hostTokenAccepted(_:)``)
-/// or a failure with its reason; a login grant's tokens pass the same checks (ID token, binding, DPoP) in
-/// ``LoginTokens`` before they are stored.
-///
-/// The actor holds what this process remembers of the attempt in progress, for the decisions that need it.
+/// pending record through ``PendingGrantRecord``'s one mechanism), the clock (``RegStateClock``) and the transport
+/// (``OIDCClient``, the registration backend). Never the shell (``RegStateService``), its state or its journal.
+/// The actor holds what this process remembers of the attempt in progress; see `docs/Internals-Grants.md`.
 actor LoginGrants {
     /// What a grant step answered: the event to feed back (`nil`: none), its input, and what the public call answers.
     struct Outcome: Sendable {

@@ -3,10 +3,8 @@ import Foundation
 /// The authorization code grant's requests at the provider (RFC 6749 §4.1 with PKCE, RFC 7636): the authorization
 /// request, the redirect's checks and the code exchange, for ``AuthorizationCodeGrant`` and ``StepUpGrant``.
 extension OIDCClient {
-    /// A new authorization request: fresh PKCE verifier, `state` and `nonce`, and the URL to open with the
-    /// parameters of `authorizationParameters`. When ``OIDCConfiguration/pushedAuthorization`` and discovery call for
-    /// PAR (RFC 9126) they are pushed instead, and the URL carries only `client_id` and `request_uri`, whose expiry
-    /// the request records.
+    /// A new authorization request (fresh PKCE verifier, `state`, `nonce`) and the URL to open; pushed (RFC 9126) when
+    /// ``OIDCConfiguration/pushedAuthorization`` and discovery call for it, the URL then carrying only `request_uri`.
     /// - Throws: discovery errors, ``OIDCError/crypto(_:)``, ``OIDCError/pushedAuthorizationUnavailable(_:)``,
     ///   ``OIDCError/pushedAuthorizationRefused(error:description:status:)``.
     package func makeAuthorizationRequest(
@@ -52,10 +50,8 @@ extension OIDCClient {
             issuer: configuration.issuerIdentifier, issuerRequired: metadata.requiresCallbackIssuer)
     }
 
-    /// Exchanges an authorization code for tokens (RFC 6749 §4.1.3 with RFC 7636's `code_verifier`).
-    ///
-    /// Sends the very `redirect_uri` the request carried and its `code_verifier`; with `proofKey`, a DPoP proof
-    /// (RFC 9449 §5). The ID token is not yet validated: pass it to ``validateIDToken(_:expectedNonce:)``.
+    /// Exchanges an authorization code for tokens (RFC 6749 §4.1.3, RFC 7636's `code_verifier`, the request's very
+    /// `redirect_uri`; a DPoP proof by `proofKey`); the ID token is not validated here.
     /// - Throws: ``OIDCError/oauth(error:description:status:)`` when the provider refuses (`invalid_grant` for a
     ///   used, expired or stolen code), transport, server and malformed-response errors otherwise.
     package func exchangeCode(_ code: String, for request: AuthorizationRequest, proofKey: DPoPKey? = nil)

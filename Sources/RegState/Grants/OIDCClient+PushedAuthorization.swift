@@ -3,11 +3,9 @@ import Foundation
 /// Pushed authorization requests (RFC 9126): the authorization parameters go to the provider in a direct `POST`, and
 /// the browser gets only `client_id` and the `request_uri` it answered.
 extension OIDCClient {
-    /// Pushes `parameters` (the whole authorization request, `client_id` included: a public client's authentication,
-    /// as at the token endpoint) to `endpoint`; with `dpopKey` and DPoP on, with a proof signed by it (RFC 9449 §10.1)
-    /// and the nonce retry of §8.
-    /// - Returns: the browser's URL (the authorization endpoint with `client_id` and `request_uri`) and when its
-    ///   `request_uri` expires, by the client's clock.
+    /// Pushes `parameters` (`client_id` included: a public client's authentication) to `endpoint`, with a DPoP proof by
+    /// `dpopKey` when DPoP is on (RFC 9449 §10.1, the nonce retry of §8).
+    /// - Returns: the browser's URL (`client_id` and `request_uri`) and when its `request_uri` expires (client clock).
     /// - Throws: ``OIDCError/pushedAuthorizationRefused(error:description:status:)`` when the provider refuses,
     ///   transport, server and malformed-response errors otherwise.
     func push(_ parameters: [(String, String)], to endpoint: URL, authorizationEndpoint: URL, dpopKey: DPoPKey?)

@@ -1,9 +1,7 @@
 import Foundation
 
-/// Proof Key for Code Exchange (RFC 7636) with the `S256` method, and the random `state`/`nonce` values.
-///
-/// Public so that apps and tests can check a challenge against a verifier; `OIDCClient` uses it for every
-/// authorization request.
+/// Proof Key for Code Exchange (RFC 7636) with the `S256` method, and the random `state`/`nonce` values of every
+/// authorization request (package API, so that tests check a challenge against a verifier).
 package enum PKCE {
     /// The only method RegState sends: `S256` (RFC 7636 §4.2); `plain` offers no protection against a stolen code.
     package static let method = "S256"

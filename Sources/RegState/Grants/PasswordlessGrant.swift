@@ -1,12 +1,7 @@
 import Foundation
 
-/// Sign-in with an emailed one-time code (Auth0's `POST /passwordless/start` and its OTP grant at the token endpoint).
-///
-/// One unit: the start request (the address checked for syntax first, so a typo costs no round trip; the provider's
-/// discovery must list the grant when it lists grant types, and a start endpoint answering 404/405 does not offer
-/// it), the code exchange (with a DPoP proof when the registration has a key), and the reading of the provider's
-/// refusals as the code-specific reasons (wrong, expired, reused, superseded, too many attempts, rate limited). It
-/// keeps nothing in the store: the attempt is the address the machine holds and the wrong codes the attempt counts.
+/// Sign-in with an emailed one-time code (Auth0's `POST /passwordless/start` and its OTP grant at the token endpoint);
+/// nothing in the store: the attempt is the address the machine holds (one unit: `docs/Internals-Grants.md`).
 package struct PasswordlessGrant: Sendable {
     /// The grant type of the one-time-code exchange at the token endpoint.
     package static let grantType = "http://auth0.com/oauth/grant-type/passwordless/otp"
@@ -29,41 +24,36 @@ package struct PasswordlessGrant: Sendable {
     }
 
     /// Asks the provider to email a one-time code to `email`.
-    ///
-    /// - Throws: ``OIDCError/invalidEmail``, ``OIDCError/unsupported(_:)`` (no start URL configured),
-    ///   ``OIDCError/insecureURL(_:)``, ``OIDCError/grantNotOffered(_:)`` (discovery lists grant types without
-    ///   the one-time-code grant, or the start endpoint answers 404/405), ``OIDCError/rateLimited(retryAfter:)`` on
-    ///   429, and the provider's other errors.
-    package func start(email: String) async throws(OIDCError) {
+    /// - Throws: ``RegistrationFailure/invalidEmail``, ``RegistrationFailure/unsupported(_:)`` (no start URL),
+    ///   ``RegistrationFailure/grantNotOffered(_:)``, ``RegistrationFailure/rateLimited(retryAfter:)`` on 429, and
+    ///   the provider's other errors as their failure.
+    package func start(email: String) async throws(RegistrationFailure) {
         let address = email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailAddress.isValid(address) else { throw .invalidEmail }
         guard let url = configuration.passwordlessStartURL else { throw .unsupported("passwordless login is not configured") }
-        guard TransportSecurity.allows(url) else { throw .insecureURL("passwordless start URL") }
-        guard try await isOffered() else { throw .grantNotOffered(.passwordless) }
-        let body: JSONValue = [
-            "client_id": .string(configuration.clientID),
-            "connection": "email",
-            "email": .string(address),
-            "send": "code",
-        ]
-        let response = try await ResponseReading.send(.json(.post, url: url, body: body), over: provider.transport)
-        guard response.isSuccess else {
-            if response.status == 429 { throw .rateLimited(retryAfter: RetryAfter.seconds(in: response)) }
-            if response.status == 404 || response.status == 405 { throw .grantNotOffered(.passwordless) }
-            let error = ResponseReading.failure(response)
-            if case .oauth(let code, _, _) = error, code == "bad.email" || code == "invalid_email" {
-                throw .invalidEmail
-            }
-            throw error
+        let response = try await RegistrationFailure.catching { () async throws(OIDCError) in
+            guard TransportSecurity.allows(url) else { throw .insecureURL("passwordless start URL") }
+            guard try await isOffered() else { throw .grantNotOffered(.passwordless) }
+            let body: JSONValue = [
+                "client_id": .string(configuration.clientID),
+                "connection": "email",
+                "email": .string(address),
+                "send": "code",
+            ]
+            return try await ResponseReading.send(.json(.post, url: url, body: body), over: provider.transport)
         }
+        guard !response.isSuccess else { return }
+        if response.status == 429 { throw .rateLimited(retryAfter: RetryAfter.seconds(in: response)) }
+        if response.status == 404 || response.status == 405 { throw .grantNotOffered(.passwordless) }
+        let error = ResponseReading.failure(response)
+        if case .oauth(let code, _, _) = error, code == "bad.email" || code == "invalid_email" { throw .invalidEmail }
+        throw RegistrationFailure(error)
     }
 
-    /// Exchanges the one-time code the user read in their email for tokens; with `proofKey`, the request carries a
-    /// DPoP proof signed by it.
-    ///
-    /// - Throws: the code-specific cases (``refusal(_:)``), ``OIDCError/invalidEmail``, and the token endpoint's
-    ///   other errors.
-    package func verify(email: String, code: String, proofKey: DPoPKey? = nil) async throws(OIDCError)
+    /// Exchanges the one-time code the user read in their email for tokens, with a DPoP proof by `proofKey` if any.
+    /// - Throws: the code-specific failures (``refusal(_:)``), ``RegistrationFailure/invalidEmail``, the token
+    ///   endpoint's others.
+    package func verify(email: String, code: String, proofKey: DPoPKey? = nil) async throws(RegistrationFailure)
         -> TokenResponse
     {
         let address = email.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -103,14 +93,15 @@ package struct PasswordlessGrant: Sendable {
         metadata.grantTypesSupported.map { $0.contains(grantType) }
     }
 
-    /// A token endpoint refusal of a one-time code as the code-specific cases: 429 is rate limiting; an
+    /// A token endpoint refusal of a one-time code as the code-specific failures: 429 is rate limiting; an
     /// `invalid_grant` is read from its description (Auth0's "maximum number of attempts", "superseded", "expired",
-    /// "used"), any other is ``OIDCError/wrongCode``.
-    package static func refusal(_ error: OIDCError) -> OIDCError {
-        if case .rateLimited = error { return error }
+    /// "used"), any other is ``RegistrationFailure/wrongCode``.
+    package static func refusal(_ error: OIDCError) -> RegistrationFailure {
         if error.status == 429 { return .rateLimited(retryAfter: nil) }
         if case .oauth(let code, _, _) = error, code == "too_many_attempts" { return .tooManyAttempts }
-        guard case .oauth(let code, let description, _) = error, code == "invalid_grant" else { return error }
+        guard case .oauth(let code, let description, _) = error, code == "invalid_grant" else {
+            return RegistrationFailure(error)
+        }
         let text = (description ?? "").lowercased()
         if text.contains("maximum number of attempts") || text.contains("too many") { return .tooManyAttempts }
         if text.contains("superseded") || text.contains("replaced") { return .codeSuperseded }
@@ -123,12 +114,14 @@ package struct PasswordlessGrant: Sendable {
 extension PasswordlessGrant {
     /// The registration's start: the new registration's DPoP key made, then the code sent; the event that reports it.
     func send(to email: String, for runner: EffectRunner) async -> MachineEvent {
-        do {
-            _ = try await LoginTokens(runner: runner).keyForNewRegistration()
+        do throws(RegistrationFailure) {
+            _ = try await RegistrationFailure.catching { () async throws(OIDCError) in
+                try await LoginTokens(runner: runner).keyForNewRegistration()
+            }
             try await start(email: email)
             return .authorizationIssued
         } catch {
-            return .registrationFailed(RegistrationFailure(error))
+            return .registrationFailed(error)
         }
     }
 
@@ -139,9 +132,7 @@ extension PasswordlessGrant {
                 stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
         do throws(RegistrationFailure) {
             let key = try LoginTokens(runner: runner).registrationKey()
-            let response = try await RegistrationFailure.catching { () async throws(OIDCError) in
-                try await verify(email: email, code: code, proofKey: key)
-            }
+            let response = try await verify(email: email, code: code, proofKey: key)
             return await LoginTokens(runner: runner).authenticate(with: response, nonce: nil, type: .passwordless, proofKey: key,
                                              stillWanted: stillWanted)
         } catch {

@@ -1,14 +1,8 @@
 import Foundation
 
-/// The refresh-token grant's I/O, under the store's lock: it reads the record, decides from it (another process's
-/// token, a stored hold), sends the grant and stores its answer. Who renews, who joins and who waits is the
-/// ``FlightMachine``'s; the shell runs one grant per flight. With rotating refresh tokens a parallel grant would present
-/// a refresh token the first one just retired, and the provider's reuse detection would revoke the session. The
-/// rotated refresh token is stored (in the same atomic write as the new access token) before any caller gets the
-/// renewed ``AccessCredential``.
-///
-/// The credentials record is read at most twice per renewal: where a caller finds its token stale, and once under
-/// the store's lock.
+/// The refresh-token grant's I/O under the store's lock: read the record, decide (another process's token, a hold),
+/// send, store the rotated token before anyone gets it; who renews is the ``FlightMachine``'s: a parallel grant
+/// would present a retired refresh token and reuse detection would revoke the session (`docs/Internals-Grants.md`).
 package struct RefreshTokenGrant: Sendable {
     private let tokens: TokenService
     private let provider: any TokenRefreshing
@@ -35,13 +29,9 @@ package struct RefreshTokenGrant: Sendable {
     }
 
     /// One grant, holding the store's lock from the read of the refresh token to the write of its successor, so
-    /// processes sharing the store renew one token once (another process's replacement is used, nothing is sent).
-    /// `forRejection`: a server rejected `staleAccessToken` (the new token is stored with a ``RejectionHold``);
-    /// `lastCut`: when this process last cut a transient hold short. Returns the outcome, and whether it cut one.
-    /// The event that applies it is ``MachineEvent/renewalSucceeded(_:)`` also when another flight already renewed
-    /// the token (nobody else will settle the machine that asked: without it a launch would end unsettled); the
-    /// credential is built from the record the grant wrote or found, so nobody reads the store for it (`nil` after a
-    /// failure, or when the DPoP key that must sign for the token was not at hand: the caller reads the record).
+    /// processes sharing the store renew one token once. `forRejection`: a server rejected `staleAccessToken` (stored
+    /// with a ``RejectionHold``); `lastCut`: when this process last cut a transient hold short. Returns the outcome,
+    /// its credential and whether it cut one (why it succeeds when another flight renewed: `docs/Internals-Grants.md`).
     package func grant(replacing staleAccessToken: String?, forRejection: Bool, lastCut: Date?) async
         -> (event: MachineEvent, credential: AccessCredential?, cut: Bool)
     {

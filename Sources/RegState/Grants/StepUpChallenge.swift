@@ -3,17 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// An API's demand for a more recent or stronger sign-in (RFC 9470): a `401` whose `WWW-Authenticate` challenge
-/// (scheme `Bearer` or `DPoP`) says `error="insufficient_user_authentication"`, with the `acr_values` and `max_age`
-/// the API wants. A renewal cannot help (the refresh token carries the old sign-in), so nothing is renewed or
-/// retried: ``AuthorizedTransport`` and `RegStateURLProtocol` throw ``RegStateServiceError/stepUpRequired(_:)``,
-/// and an app that sends its own requests (``RegStateService/authorize(_:policy:)``) reads its response with
-/// `init(response:)`; a login with its ``requirement`` then signs the user in again to meet it.
-///
-/// Hostile values are refused, never trimmed into something else: a field that is not well formed, a `max_age` that
-/// is not a plain number of seconds below 2³¹, an `acr_values` that is empty, has more than ``maximumACRValues``
-/// values, a value longer than ``maximumACRLength`` bytes, or any byte outside printable ASCII. Such a challenge is
-/// still not answered with a renewal.
+/// An API's demand for a more recent or stronger sign-in (RFC 9470): a `401` whose `WWW-Authenticate` says
+/// `error="insufficient_user_authentication"`, with the `acr_values` and `max_age` it wants. Nothing is renewed for
+/// it, and hostile values are refused, never trimmed (<doc:StepUp>).
 public struct StepUpChallenge: Sendable, Equatable, Hashable {
     /// What the API asked for: its `max_age`, and its `acr_values` as required (the API checks them).
     public var requirement: AuthenticationRequirement

@@ -1,14 +1,7 @@
 import Foundation
 
-/// A step-up login (OpenID Connect Core §3.1.2.1 `max_age` / `acr_values`, asked for by an API's RFC 9470 challenge):
-/// the signed-in user signs in again, more recently or more strongly, and the new tokens replace the session's.
-///
-/// One unit: the authorization request and its pending record in the secure store (it survives a kill; a redirect
-/// that is not its own is refused and leaves it waiting), the code's redemption (``AuthorizationCodeRedemption``),
-/// the checks of the answer — the ID token's every check with the requirement, then the same issuer and subject as
-/// the session (another user is refused and the session is left byte for byte as it was) — and the replacement of
-/// the session's tokens in one write under the store's lock. The session stays active and usable while the step-up
-/// is pending; cancelling removes only the pending record.
+/// A step-up login (OIDC Core §3.1.2.1 `max_age` / `acr_values`, asked for by an RFC 9470 challenge): the same user
+/// signs in again and the new tokens replace the session's in one write; see `docs/Internals-Grants.md`.
 struct StepUpGrant: Sendable {
     /// The provider client, token service, DPoP context and clock the step-up goes through.
     let runner: EffectRunner
@@ -18,7 +11,9 @@ struct StepUpGrant: Sendable {
     /// A new step-up for the stored session (in place of any pending one): the authorization URL to open.
     func begin(_ requirement: AuthenticationRequirement) async -> Result<PendingStepUp, RegistrationFailure> {
         await RegistrationFailure.result { () async throws(RegistrationFailure) in
-            let stored = try await RegistrationFailure.catching { () async throws(StoreError) in try await tokens.readRecord() }
+            let stored = try await RegistrationFailure.catching { () async throws(StoreError) in
+                try await tokens.readRecord()
+            }
             guard let session = stored, session.stage == .confirmed, let profile = session.profile,
                   session.registrationType != .hostSSO
             else { throw .unsupported("a step-up needs a signed-in session that RegState renews") }
@@ -28,10 +23,12 @@ struct StepUpGrant: Sendable {
             }
             let binding = CredentialBinding(runner.configuration.oidc)
             let record = PendingStepUp(request: request, requirement: requirement, issuer: binding.issuer,
-                                       clientID: binding.clientID, subject: profile.subject, sessionID: session.sessionID,
-                                       dpopKeyThumbprint: key?.thumbprint)
+                                       clientID: binding.clientID, subject: profile.subject,
+                                       sessionID: session.sessionID, dpopKeyThumbprint: key?.thumbprint)
             try await RegistrationFailure.catching { () async throws(StoreError) in
-                try await tokens.withExclusiveAccess { () async throws(StoreError) in try await tokens.savePending(record) }
+                try await tokens.withExclusiveAccess { () async throws(StoreError) in
+                    try await tokens.savePending(record)
+                }
             }
             return record
         }
@@ -50,9 +47,8 @@ struct StepUpGrant: Sendable {
                 throw error
             }
             guard try await redemption.take(id: pending.request.state).taken != nil else { throw .noPendingLogin }
-            let (response, _) = try await redemption.exchange(callback, for: pending) { () throws(RegistrationFailure) in
-                try boundKey(pending.dpopKeyThumbprint)
-            }
+            let key = { () throws(RegistrationFailure) in try boundKey(pending.dpopKeyThumbprint) }
+            let (response, _) = try await redemption.exchange(callback, for: pending, key: key)
             let verified = try await LoginTokens(runner: runner).verify(response, nonce: pending.request.nonce,
                                                                         requirement: pending.requirement)
             guard verified.profile.issuer == pending.issuer, verified.profile.subject == pending.subject else {

@@ -1,14 +1,7 @@
 import Foundation
 
 /// How recent and how strong the user's sign-in must be: OpenID Connect's `max_age` and `acr_values` (OIDC Core
-/// §3.1.2.1), sent with a login and checked in the ID token it yields (§3.1.3.7 items 12–13).
-///
-/// When ``maxAge`` is set the ID token must carry `auth_time`, no older than ``maxAge`` seconds (with the
-/// configuration's ``OIDCConfiguration/idTokenLeeway``). When ``acrRequired`` is set its `acr` must be one of
-/// ``acrValues``; otherwise ``acrValues`` is a wish the provider may ignore (OIDC Core makes `acr_values` voluntary).
-/// A provider that does not meet a requirement yields ``RegistrationFailure/authTimeMissing``,
-/// ``RegistrationFailure/signInTooOld(authenticatedAt:)`` or ``RegistrationFailure/acrNotAccepted(_:)``, never a session
-/// that silently lacks the assurance.
+/// §3.1.2.1), sent with a login and checked in the ID token it yields (§3.1.3.7 items 12–13; <doc:StepUp>).
 public struct AuthenticationRequirement: Sendable, Equatable, Hashable, Codable {
     /// The most seconds since the user last actively signed in (`max_age`); `nil` for no limit. `0` asks for a
     /// sign-in now (the provider must ask again).

@@ -1,11 +1,7 @@
 import Foundation
 
-/// RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0): the provider's `end_session_endpoint` with
-/// `client_id`, `id_token_hint` and, when configured, `post_logout_redirect_uri`. Opened in the browser, it ends the
-/// provider's session there, so that the next sign-in asks for the user again.
-///
-/// The URL carries the ID token as a hint: it goes to that endpoint and nowhere else. The description shows the
-/// endpoint only; ``displayURL`` is the same request without the hint, safe to print.
+/// RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0): the `end_session_endpoint` URL that ends the
+/// provider's session in the browser. It carries the ID token as a hint, to that endpoint only: print ``displayURL``.
 public struct EndSessionRequest: Sendable, Equatable {
     /// The URL to open in the browser, `id_token_hint` included. Never print or log it.
     public var url: URL

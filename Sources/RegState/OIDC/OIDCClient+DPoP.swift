@@ -1,11 +1,8 @@
 import Foundation
 
 extension OIDCClient {
-    /// Sends `request`, with a fresh DPoP proof by `key` when there is one and DPoP is configured; on
-    /// `400 use_dpop_nonce` with a `DPoP-Nonce` header, remembers the nonce and tries once more with a new proof
-    /// carrying it (RFC 9449 §8), never twice. Every answer's `DPoP-Nonce` is remembered for the next request to the
-    /// same origin.
-    ///
+    /// Sends `request` with a fresh DPoP proof by `key` (when DPoP is configured); on `400 use_dpop_nonce` it keeps the
+    /// `DPoP-Nonce` and tries once more with it (RFC 9449 §8), never twice; every answer's nonce is kept per origin.
     /// - Throws: ``OIDCError/dpop(_:)`` when no proof can be made or the nonce is absurd; transport errors.
     func send(_ request: HTTPRequest, proofKey key: DPoPKey?) async throws(OIDCError) -> HTTPResponse {
         guard let key, let context = dpop else { return try await ResponseReading.send(request, over: transport) }

@@ -1,20 +1,12 @@
 import Foundation
 
 extension OIDCClient {
-    /// Validates an ID token (OIDC Core §3.1.3.7 and RFC 8725: signature against the issuer's JWKS with an algorithm
-    /// discovery lists, `iss`, `aud`, `azp`, `exp`, `iat`, `nbf`, `nonce`, `sub`) and reads the user's profile from
-    /// its claims.
-    ///
-    /// A token naming a key the cached JWKS lacks refetches it once (the provider may have rotated its keys).
+    /// Validates an ID token (OIDC Core §3.1.3.7, RFC 8725) and reads the user's profile from its claims.
     /// - Parameters:
     ///   - expectedNonce: The authorization request's nonce; `nil` when the grant sent none.
-    ///   - freshFromTokenEndpoint: Whether the token just came from the token endpoint, so that its `iat` may stand
-    ///     in for the provider's clock while no `Date` header gave an estimate. Never for a token handed in from
-    ///     elsewhere (host mode): an old token would then always look fresh.
-    ///   - requirement: What the login asked for (`max_age`, `acr_values`): `auth_time` and `acr` are checked on the
-    ///     same clock as the other time claims (``IDTokenValidator/checkAuthentication(of:meets:now:)``).
-    /// - Throws: ``OIDCError/invalidIDToken(_:)`` for a failed check (``IDTokenError/unsignedTokensAdvertised`` when
-    ///   discovery lists `none`); discovery and JWKS fetch errors otherwise.
+    ///   - requirement: What the login asked for (`max_age`, `acr_values`), checked on the same clock.
+    ///   - freshFromTokenEndpoint: Whether `iat` may stand in for the provider's clock (never for a host's token).
+    /// - Throws: ``OIDCError/invalidIDToken(_:)`` for a failed check; discovery and JWKS fetch errors otherwise.
     package func validateIDToken(_ idToken: String, expectedNonce: String?, requirement: AuthenticationRequirement = .none,
                                  freshFromTokenEndpoint: Bool = false) async throws(OIDCError) -> VerifiedIDToken {
         try await validated(fresh: freshFromTokenEndpoint ? idToken : nil) { validator, keys, now throws(IDTokenError) in
@@ -43,13 +35,8 @@ extension OIDCClient {
         }
     }
 
-    /// Runs `check` with a validator for this client and the discovery document's algorithms, refetching the JWKS
-    /// once on an unknown `kid`, and reads the profile. Time claims are checked on the provider's clock (the device
-    /// clock plus ``ProviderClockEstimate/offset``), so a wrong device clock does not refuse a fresh token.
-    ///
-    /// `fresh` is the token when it just came from the token endpoint. While no `Date` header gave an estimate, its
-    /// `iat` stands in for the provider's clock: when only its time claims fail, the check runs once more at its
-    /// `iat` (the leeway covers the time it took to arrive), and once every check passed the offset is kept.
+    /// Runs `check` with a validator for this client and the discovery document's algorithms (the JWKS refetched once
+    /// on an unknown `kid`) on the provider's clock, and reads the profile; `fresh`: see `docs/Internals-Grants.md`.
     private func validated(
         fresh: String? = nil,
         _ check: (IDTokenValidator, JSONWebKeySet, Date) throws(IDTokenError) -> JSONWebToken

@@ -9,11 +9,7 @@ extension OIDCClient {
         case refreshToken = "refresh_token"
     }
 
-    /// Revokes a token at the provider (RFC 7009), for logout.
-    ///
-    /// Success is the endpoint's own `200` (RFC 7009 §2.2, also for an unknown or already revoked token), its body
-    /// ignored. A redirect (never followed) or a web page (a captive portal's, whatever its status) is not the
-    /// provider's answer, and any other status is not a revocation.
+    /// Revokes a token at the provider (RFC 7009), for logout: success is the endpoint's own `200` (§2.2).
     /// - Throws: ``OIDCError/unsupported(_:)`` without a revocation endpoint; ``OIDCError/notTheProvider(status:)``
     ///   for a redirect or a page (transient); ``OIDCError/server(status:)`` for 5xx; OAuth errors,
     ///   ``OIDCError/unexpectedStatus(_:)`` (a 2xx other than 200 among them) and transport errors.

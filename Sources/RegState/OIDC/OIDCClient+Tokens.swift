@@ -1,13 +1,8 @@
 import Foundation
 
 extension OIDCClient {
-    /// Renews tokens with a refresh token (RFC 6749 §6).
-    ///
-    /// A response without `refresh_token` means the old one stays valid; one with a new `refresh_token` rotated it,
-    /// and the caller must store the new one before using the new access token. `scope` narrows the grant;
-    /// `proofKey` is the DPoP key the refresh token is bound to. An unexplained 4xx is asked once more (the rule at
-    /// ``OIDCError/isRefusal``), with the same refresh token: a provider that refused it has not rotated it, so no
-    /// reuse detection can fire.
+    /// Renews tokens with a refresh token (RFC 6749 §6); `proofKey` is the DPoP key it is bound to. A new
+    /// `refresh_token` in the answer rotated it: store it before using the access token (`docs/Internals-Grants.md`).
     /// - Throws: ``OIDCError`` whose ``OIDCError/isRefusal`` is true when the provider refused (`invalid_grant`:
     ///   revoked, expired or reused token; or the same unexplained 4xx twice), ``OIDCError/isTransient`` when a retry
     ///   may work.

@@ -1,10 +1,7 @@
 import Foundation
 
-/// A client of one OpenID provider: discovery, the token endpoint, ID token validation and revocation; each grant
-/// (`Grants/`) adds its own requests (RegStateTesting adds userinfo for tests).
-///
-/// An actor because it caches the discovery document and the signing keys; every call goes through the injected
-/// ``HTTPTransport`` and throws ``OIDCError``.
+/// A client of one OpenID provider (discovery, token endpoint, ID tokens, revocation; each grant adds its requests),
+/// an actor because it caches the discovery document and the signing keys.
 package actor OIDCClient {
     /// The provider and client this instance talks to.
     package nonisolated let configuration: OIDCConfiguration

@@ -40,24 +40,6 @@ public enum OIDCError: Error, Sendable, Equatable {
     /// A URL the client would use — the issuer, or an endpoint its discovery document names — is not `https` and
     /// not loopback; nothing was sent to it. The reason names which URL (never a token).
     case insecureURL(String)
-    /// The userinfo response is about another user: its `sub` is not the ID token's (OIDC Core §5.3.2). Nothing of it
-    /// was used.
-    case userInfoSubjectMismatch
-    /// A bearer request was refused with 401: the access token is expired or revoked.
-    case unauthorized
-    /// The email address is not syntactically usable; nothing was sent.
-    case invalidEmail
-    /// The one-time code was wrong.
-    case wrongCode
-    /// The one-time code has expired.
-    case codeExpired
-    /// The one-time code was already used.
-    case codeReused
-    /// The one-time code was replaced by a newer one (a resend); only the newest code is accepted.
-    case codeSuperseded
-    /// Too many wrong codes: the provider burned the code; a new one must be requested (Auth0: "maximum number of
-    /// attempts").
-    case tooManyAttempts
     /// The provider asked the client to wait: HTTP 429, or 503 with a `Retry-After`; `retryAfter` is that
     /// `Retry-After` in seconds (both forms of RFC 9110 §10.2.3, capped at an hour), when sent. Transient: a renewal
     /// is not tried again before it has passed.
@@ -106,13 +88,8 @@ public enum OIDCError: Error, Sendable, Equatable {
         return nil
     }
 
-    /// Whether the provider refused the grant, so the refresh token (or code) is dead and the stored tokens are cleared.
-    ///
-    /// The token-endpoint answer rule, at registration and renewal alike: an RFC 6749 §5.2 error in `refusalCodes`
-    /// is a refusal; no answer, 5xx, 429, 408, a malformed success and a page that is not the provider's are
-    /// transient (``isTransient``); any other 4xx is asked once more after
-    /// ``OIDCConfiguration/unexplainedAnswerRetryDelay``, and the same status again is
-    /// ``unexplainedRefusal(status:error:)``, a refusal.
+    /// Whether the provider refused the grant, so the refresh token (or code) is dead and the stored tokens are cleared
+    /// (the token-endpoint answer rule, at registration and renewal alike: <doc:OfflineRules>).
     public var isRefusal: Bool {
         switch self {
         case .oauth(let error, _, _): Self.refusalCodes.contains(error)
@@ -176,14 +153,6 @@ extension OIDCError: LocalizedError {
         case .malformedCallback(let reason): "The sign-in response could not be read (\(reason))."
         case .invalidIDToken(let error): "The identity token was rejected (\(error.localizedDescription))."
         case .insecureURL(let what): "The sign-in service must be reached over HTTPS (\(what))."
-        case .userInfoSubjectMismatch: "The sign-in service sent the profile of another user."
-        case .unauthorized: "The access token was refused; it has expired or was revoked."
-        case .invalidEmail: "That email address cannot be used: check it and type it again: a name, then @, then a domain such as example.com."
-        case .wrongCode: "That code is not right."
-        case .codeExpired: "That code has expired."
-        case .codeReused: "That code was already used."
-        case .codeSuperseded: "That code was replaced by a newer one."
-        case .tooManyAttempts: "Too many wrong codes were tried."
         case .rateLimited(let seconds): "Too many requests\(seconds.map { "; wait \($0) s" } ?? "")."
         case .grantNotOffered(let grant): "The sign-in service does not offer \(grant.offering)."
         case .pushedAuthorizationRefused(let error, let description, let status):

@@ -1,9 +1,7 @@
 import Foundation
 
-/// The members of an OpenID provider's discovery document (OIDC Discovery §3) that RegState uses.
-///
-/// Unknown members are ignored; missing optional members are `nil`. The document is trusted only after its `issuer`
-/// has been compared with the configured issuer (`OIDCClient/metadata()` does that).
+/// The members of an OpenID provider's discovery document (OIDC Discovery §3) that RegState uses, trusted only once
+/// its `issuer` is the configured one (`OIDCClient/metadata()`); unknown members are ignored.
 package struct ProviderMetadata: Codable, Sendable, Equatable {
     /// The issuer identifier; must equal the configured issuer exactly.
     package var issuer: String

@@ -1,10 +1,7 @@
 import Foundation
 
-/// Whether authorization requests go through the provider's pushed authorization request endpoint (RFC 9126).
-///
-/// With PAR the authorization parameters (PKCE challenge, `state`, `nonce`, `dpop_jkt`, `prompt`, …) travel in a
-/// direct `POST` to the provider, and the browser's address bar carries only `client_id` and the `request_uri` the
-/// provider answered. The OAuth 2.0 Security BCP (RFC 9700) recommends it.
+/// Whether authorization requests go through the provider's pushed authorization request endpoint (RFC 9126, which
+/// the OAuth 2.0 Security BCP recommends): the browser's address bar then carries only `client_id` and `request_uri`.
 public enum PushedAuthorizationMode: String, Sendable, Equatable, CaseIterable, Codable {
     /// Never push. A provider whose discovery says `require_pushed_authorization_requests: true` is then refused with
     /// ``OIDCError/pushedAuthorizationUnavailable(_:)`` before anything is sent (it would refuse the plain request).

@@ -1,15 +1,8 @@
 import Foundation
 
 extension TokenResponse {
-    /// Reads a token endpoint's HTTP response.
-    ///
-    /// Success is a 200 (any 2xx) whose body is a JSON object with a non-empty string `access_token`. `token_type` is
-    /// compared without case and must be `Bearer` or `DPoP` (RFC 9449 §5), kept as `Bearer` or `DPoP`; a *missing*
-    /// `token_type` is accepted as `Bearer`, because some providers omit it while the token is still a bearer token.
-    /// Another type (`mac`, `N_A`) is rejected since RegState cannot use it. Whether the type fits the request (a
-    /// `DPoP` token without a proof, a `Bearer` one when DPoP is required) is the OIDC client's check.
-    /// `expires_in` may be a number or a numeric string (both occur in the wild).
-    ///
+    /// Reads a token endpoint's HTTP response: a 2xx JSON object with a non-empty `access_token` (what else is read,
+    /// and why a missing `token_type` is `Bearer`: `docs/Internals-Grants.md`).
     /// - Throws: ``OIDCError/oauth(error:description:status:)`` for an RFC 6749 §5.2 error body on 4xx,
     ///   ``OIDCError/server(status:)`` for 5xx and 429, ``OIDCError/unexpectedStatus(_:)`` for another non-2xx,
     ///   ``OIDCError/notTheProvider(status:)`` for an HTML page (a captive portal) with any status,

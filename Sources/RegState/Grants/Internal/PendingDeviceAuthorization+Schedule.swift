@@ -1,13 +1,7 @@
 import Foundation
 
-/// The polling schedule of RFC 8628 §3.5 as pure functions of the stored record and the clock's instant: when the
-/// next poll may go, what an answer, `slow_down` and a transient failure do to it, who polls when several processes
-/// share the store, and that nothing polls once the code expired.
-///
-/// Every wait counts from the later of the poll's departure and its answer, so two polls on the wire are never closer
-/// than the interval in force however long an answer took. One process polls at a time: a process that is not the
-/// poller waits while the poller's lease lasts, then takes over with a full interval from the moment it does (it
-/// cannot know whether the last poll's answer is still on its way).
+/// The polling schedule of RFC 8628 §3.5 as pure functions of the stored record and the clock's instant (waits,
+/// `slow_down`, transient failures, who polls, nothing after expiry; why: `docs/Internals-Grants.md`).
 extension PendingDeviceAuthorization {
     /// What the poller does next.
     enum PollStep: Sendable, Equatable {

@@ -1,11 +1,8 @@
 import Foundation
 
-/// A grant's record while it waits for the user, kept in the secure store (under ``storeKey``) so that it survives a
-/// kill and is shared by every process on the store: the social login's ``PendingLogin``, the step-up's
-/// ``PendingStepUp``, the device authorization's ``PendingDeviceAuthorization``. It holds the grant's secrets, so it
-/// lives only in the secure store and in memory, never in the journal, a log or a description. Every record is bound
-/// to the issuer and client it was made for, and written, read and removed through one mechanism
-/// (`TokenService+PendingGrant`).
+/// A grant's record while it waits for the user, in the secure store so that it survives a kill and is shared by
+/// every process on the store; bound to its issuer and client, holding secrets (never journaled or logged), written
+/// read and removed through one mechanism (`TokenService+PendingGrant`).
 protocol PendingGrantRecord: Sendable, Codable {
     /// The secure-store key of the record.
     static var storeKey: String { get }

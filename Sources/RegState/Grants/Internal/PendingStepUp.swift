@@ -1,10 +1,7 @@
 import Foundation
 
-/// The step-up login in progress, kept in the secure store (under ``storeKey``) so that it survives the app being
-/// killed while the user is in the browser. It holds secrets (the PKCE verifier, `state`, `nonce`): it lives only in
-/// the secure store, never in the journal, a log or a description. It names the session it steps up (its
-/// ``sessionID``, ``issuer`` and ``subject``): its tokens replace that session's, and only if the new ID token names
-/// the same user.
+/// The step-up login in progress, in the secure store only (it holds the PKCE verifier, `state`, `nonce`) so that it
+/// survives a kill; its tokens replace the session it names (``sessionID``), and only for the same ``subject``.
 struct PendingStepUp: CodeGrantRecord, Equatable, CustomStringConvertible {
     /// The secure-store key of the record.
     static let storeKey = "pending_step_up"

@@ -12,17 +12,11 @@ struct PushedAuthorizationResponse: Sendable, Equatable {
     /// cannot keep a dead URL around.
     static let longestLifetime: TimeInterval = 86_400
 
-    /// The longest `request_uri` taken, in bytes (512). RFC 9126 §2.2 makes it a short reference to the pushed
-    /// request (its example: `urn:ietf:params:oauth:request_uri:` and 26 characters), so that the browser's URL stays
-    /// short, which is what PAR is for; the providers tested (Glewlwyd, idpyoidc, the simulator) answer under 100.
-    /// The draft of JAR that introduced `request_uri` capped it at 512 ASCII characters; a longer one is a malformed
-    /// answer, not opened.
+    /// The longest `request_uri` taken, in bytes (512: the JAR draft's cap; `docs/Internals-Grants.md`).
     static let longestRequestURI = 512
 
-    /// Reads the answer of a pushed authorization request endpoint: a 2xx (RFC 9126 says 201) JSON object with a
-    /// non-empty string `request_uri` of at most ``longestRequestURI`` bytes and a positive number `expires_in`. A
-    /// non-2xx answer that is the server's
-    /// trouble keeps its transient error; any other is the provider's refusal.
+    /// Reads a pushed authorization request endpoint's answer: a 2xx (RFC 9126: 201) JSON object with a `request_uri`
+    /// of at most ``longestRequestURI`` bytes and a positive `expires_in`; a non-2xx is transient or a refusal.
     /// - Throws: ``OIDCError/pushedAuthorizationRefused(error:description:status:)`` for a 4xx,
     ///   ``OIDCError/malformedResponse(_:)`` for an unreadable 2xx, transient errors as ``ResponseReading`` maps them.
     static func parse(_ response: HTTPResponse) throws(OIDCError) -> PushedAuthorizationResponse {

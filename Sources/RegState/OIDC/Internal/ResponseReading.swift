@@ -2,11 +2,8 @@ import Foundation
 
 /// Maps non-success provider responses to ``OIDCError``, the same way for every endpoint.
 package enum ResponseReading {
-    /// The error a non-2xx response stands for (the rule is written out at ``OIDCError/isRefusal``).
-    ///
-    /// 5xx, 429 and 408 are the server's trouble (transient; a 429 or 503 with a `Retry-After` is
-    /// ``OIDCError/rateLimited(retryAfter:)``, read by ``RetryAfter``); an HTML page is not the provider speaking (transient);
-    /// a 4xx with an RFC 6749 §5.2 body is an OAuth error; any other status is unexpected.
+    /// The error a non-2xx response stands for (the rule at ``OIDCError/isRefusal``: 5xx, 429 and 408 and a web page
+    /// transient, a 429 or 503 with `Retry-After` ``OIDCError/rateLimited(retryAfter:)``, a §5.2 body an OAuth error).
     static func failure(_ response: HTTPResponse) -> OIDCError {
         // RFC 6585 §6: 511 Network Authentication Required is a captive portal's status by definition.
         if response.status == 511 { return .notTheProvider(status: 511) }

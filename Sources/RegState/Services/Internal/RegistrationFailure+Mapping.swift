@@ -24,15 +24,7 @@ extension RegistrationFailure {
         case .invalidIDToken(.authenticationTooOld(let date)): .signInTooOld(authenticatedAt: date)
         case .invalidIDToken(.acrNotAccepted(let acr)): .acrNotAccepted(acr)
         case .invalidIDToken(let reason): .invalidIDToken(reason.errorDescription ?? "\(reason)")
-        case .unauthorized: .tokenRequestFailed(error: "unauthorized", description: nil)
         case .insecureURL(let what): .discoveryFailed("not https: \(what)")
-        case .userInfoSubjectMismatch: .malformedResponse("the userinfo sub is not the ID token's")
-        case .invalidEmail: .invalidEmail
-        case .wrongCode: .wrongCode
-        case .codeExpired: .codeExpired
-        case .codeReused: .codeReused
-        case .codeSuperseded: .codeSuperseded
-        case .tooManyAttempts: .tooManyAttempts
         case .rateLimited(let seconds): .rateLimited(retryAfter: seconds)
         case .grantNotOffered(let grant): .grantNotOffered(grant)
         case .pushedAuthorizationRefused(let code, let description, let status):
