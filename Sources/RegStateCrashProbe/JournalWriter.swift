@@ -7,7 +7,7 @@ func runJournalWriter(journal path: String, count: Int) -> Never {
     do {
         let journal = try FileJournal(url: URL(fileURLWithPath: path))
         var recorder = JournalRecorder(journal: journal, clock: SystemClock(), logger: SilentLogger())
-        _ = recorder.replay()
+        recorder.openAtLaunch()
         for index in 0..<count {
             recorder.record(.launched(isNative: index % 2 == 0))
         }

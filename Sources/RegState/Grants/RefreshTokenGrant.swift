@@ -5,13 +5,13 @@ import Foundation
 /// would present a retired refresh token and reuse detection would revoke the session (`docs/Internals-Grants.md`).
 package struct RefreshTokenGrant: Sendable {
     private let tokens: TokenService
-    private let provider: any TokenRefreshing
+    private let provider: OIDCClient
     private let clock: any RegStateClock
     /// The DPoP key store the grant signs its proof with when the stored tokens are bound; `nil`: never.
     private let dpop: DPoPContext?
 
     /// Creates the service.
-    package init(tokens: TokenService, provider: any TokenRefreshing, clock: any RegStateClock,
+    package init(tokens: TokenService, provider: OIDCClient, clock: any RegStateClock,
                  dpop: DPoPContext? = nil) {
         self.tokens = tokens
         self.provider = provider
@@ -158,7 +158,7 @@ package struct RefreshTokenGrant: Sendable {
         let interrupted = record.renewalStartedAt != nil
         let response: TokenResponse
         do {
-            response = try await provider.refreshTokens(using: refreshToken, proofKey: proofKey)
+            response = try await provider.refresh(refreshToken: refreshToken, proofKey: proofKey)
         } catch {
             // A refusal of a refresh token that someone else (a process not using the lock) has meanwhile replaced
             // is not a logout: go on with the stored tokens.

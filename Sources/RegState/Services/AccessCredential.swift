@@ -2,11 +2,8 @@ import Foundation
 
 /// A token ready to authorize a request, built from one reading of the credentials record: the token, its scheme
 /// (bearer, or DPoP with the key that must sign for it), its expiry and where it may go. The scheme comes from the
-/// same record as the token, so a DPoP-bound token can never go out as `Bearer`.
-///
-/// ``RegStateService/validAccessToken()`` and ``RegStateService/securityToken()`` hand one out; an app that sends the
-/// request itself authorizes it with ``RegStateService/authorize(_:policy:)``. Its description, debug description and
-/// mirror are redacted: it holds a token.
+/// same record as the token, so a DPoP-bound token can never go out as `Bearer`. Its descriptions and mirror are
+/// redacted.
 public struct AccessCredential: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
@@ -22,7 +19,6 @@ public struct AccessCredential: Sendable, Equatable, CustomStringConvertible, Cu
     /// SDK). Prefer ``RegStateService/authorize(_:policy:)`` or ``AuthorizedTransport``: a DPoP-bound token
     /// (``isDPoPBound``) is useless without the proof they add, and a token copied out is not renewed.
     public let token: String
-    /// How the token is presented.
     package let scheme: Scheme
     /// When the token expires, when known.
     public let expiresAt: Date?
@@ -33,7 +29,6 @@ public struct AccessCredential: Sendable, Equatable, CustomStringConvertible, Cu
     /// ID token); `nil` for a token without an ID token (the non-native token, the backend security token).
     public let signIn: SignInAssurance?
 
-    /// A credential for `token`.
     package init(token: String, scheme: Scheme = .bearer, expiresAt: Date? = nil, carrier: TokenCarrier,
                  signIn: SignInAssurance? = nil) {
         self.signIn = signIn

@@ -1,19 +1,7 @@
 import Foundation
 
 /// An ``HTTPTransport`` that adds the token the ``TokenPolicy`` names for each request's URL, and on a response the
-/// policy calls a rejection, renews once and retries once. A listed request while no session is active fails with
-/// ``RegStateServiceError/noSession`` and is not sent.
-///
-/// Requests rejected together share one renewal; if it fails, the original response is returned. A retry rejected
-/// again fails with ``RegStateServiceError/rejectedAfterRenewal`` and that token is held for a backoff, so a server
-/// that keeps rejecting costs one renewal, not one per call. A forced logout ends the session and its response is
-/// returned as it came. A DPoP-bound session (RFC 9449) sends `DPoP` with a fresh proof, never `Bearer`, and answers
-/// a nonce challenge once. An RFC 9470 challenge throws ``RegStateServiceError/stepUpRequired(_:)`` instead of
-/// renewing.
-///
-/// Redirects are followed here, never by `base`: up to five hops, each judged afresh by the policy, so a token goes
-/// to a redirect's target only when the policy lists it too, and a caller's `Authorization` is dropped when the
-/// origin changes.
+/// policy calls a rejection, renews once and retries once: <doc:RequestPolicy> (shared renewals, redirects, DPoP).
 public struct AuthorizedTransport: Sendable {
     private let base: any HTTPTransport
     private let service: RegStateService

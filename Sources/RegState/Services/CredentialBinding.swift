@@ -24,10 +24,8 @@ package enum CredentialBindingMismatch: String, Sendable, Equatable, CaseIterabl
 package struct CredentialBinding: Sendable, Equatable {
     /// The issuer identifier, as ID tokens carry it (``OIDCConfiguration/issuerIdentifier``).
     package var issuer: String
-    /// The client id.
     package var clientID: String
 
-    /// The binding of `configuration`.
     package init(_ configuration: OIDCConfiguration) {
         issuer = configuration.issuerIdentifier
         clientID = configuration.clientID

@@ -1,11 +1,8 @@
 import Foundation
 
 /// A social login begun earlier and not finished yet, as ``RegStateService/pendingSocialLogin()`` reports it: kept in
-/// the secure store so that it survives the app being killed while the user is in the browser.
-///
-/// The redirect that finishes it goes to ``RegStateService/completeSocialRegistration(callback:)`` as usual, also after
-/// a relaunch. Its secrets (PKCE verifier, `state`, `nonce`) stay in the store; this value carries none but the
-/// authorization URL the app already opened (its description leaves out the query).
+/// the secure store so that it survives the app being killed while the user is in the browser. It carries no secret
+/// but the authorization URL the app already opened (its description leaves out the query).
 public struct PendingSocialLogin: Sendable, Equatable, CustomStringConvertible {
     /// The authorization URL that was opened, for an app that wants to open it again.
     public let authorizationURL: URL

@@ -1,11 +1,8 @@
 import Foundation
 
-/// Prepares the user's profile from ID-token claims (the registration design's "Prepare Profile from JWT").
-///
-/// It only reads claims; the ID token's signature and claims are validated before (OIDC Core 3.1.3.7) by the OIDC
-/// client, so a profile never comes from an unvalidated token.
+/// Prepares the user's profile from ID-token claims (the registration design's "Prepare Profile from JWT"), only
+/// reading them: the OIDC client validated the token before (OIDC Core 3.1.3.7).
 package struct ProfileService: Sendable {
-    /// Creates the service.
     package init() {}
 
     /// The profile the claims describe: `sub`, `iss`, `email`, `email_verified` (a Boolean or the string `"true"`),
@@ -44,7 +41,6 @@ package enum ProfileError: Error, Sendable, Equatable {
 }
 
 extension ProfileError: LocalizedError {
-    /// A sentence for people.
     package var errorDescription: String? {
         switch self {
         case .missingClaim(let claim): "The identity token has no '\(claim)' claim."

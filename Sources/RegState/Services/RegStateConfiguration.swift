@@ -8,17 +8,11 @@ public struct RegStateConfiguration: Sendable {
     public var backendURL: URL?
     /// The agreed access token for non-native platforms (Active **A**).
     public var nonNativeAccessToken: String
-    /// Seconds before `expires_at` at which the access token already counts as expired (default 60).
-    ///
-    /// Keep it below the provider's access-token lifetime: with a lifetime at or under the grace period every use of
-    /// the token renews it first.
+    /// Seconds before `expires_at` at which the access token already counts as expired (default 60; at most half the
+    /// lifetime the provider granted, so a short-lived token is not renewed at every use).
     public var gracePeriod: TimeInterval
-    /// Seconds a launch with stored credentials waits for the provider before it settles without it (default 2).
-    ///
-    /// When the launch renewal has not answered within this budget, the launch settles as if the provider were
-    /// unreachable (**E**, recoverable, then the stored session offline, Active **B**) while the renewal goes on; when
-    /// it lands, its result applies (Active **C** on success). Never more than one grant. `.infinity` waits for the
-    /// renewal's own answer, with no timer.
+    /// Seconds a launch with stored credentials waits for the provider before it settles offline while the renewal
+    /// goes on (default 2; `.infinity`: no timer): <doc:OfflineRules>.
     public var launchBudget: TimeInterval = 2
     /// Who renews the session (default ``SessionSource/selfRenewing``): RegState with the refresh token, or the host
     /// app, which pushes ID tokens in with ``RegStateService/updateToken(idToken:)``.
@@ -30,10 +24,8 @@ public struct RegStateConfiguration: Sendable {
     /// ``RegistrationFailure/tooManyAttempts``. A resend starts the count again; the provider may bound it too.
     public var maxCodeAttempts = 5
     /// Whether ongoing access (`OngoingAccessTokenStore`, in `RegStateOngoingAccess`) outlives the registration
-    /// session (default `false`). By default a session's end leaves nothing of the user: logout, a forced logout and a
-    /// final **E** remove the ongoing-access record with the credentials (its provider offers no revocation, so the
-    /// token is forgotten, not revoked), and ``RegStateService/clearState()`` always removes it. An app that reads the
-    /// user's data on their behalf after they sign out sets this to `true`, explicitly; clear-state still removes it.
+    /// session (default `false`: logout, a forced logout and a final **E** forget its token, which its provider cannot
+    /// revoke). ``RegStateService/clearState()`` always removes it.
     public var keepsOngoingAccessAfterSessionEnd = false
     /// Seconds a social login may stay unfinished (default 600): its redirect is refused after that, with
     /// ``RegistrationFailure/pendingLoginExpired``. The login in progress is kept in the secure store for this long so

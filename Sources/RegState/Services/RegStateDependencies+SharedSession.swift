@@ -5,14 +5,9 @@ extension RegStateDependencies {
     /// The name of the folder RegState keeps in the App Group container (journal, lock file).
     public static let sharedSessionFolder = "RegState"
 
-    /// Dependencies for a session that an app and its extensions share (Apple platforms): the Keychain items in a
-    /// shared access group, and in the App Group's container the journal and the lock file that every process
-    /// takes around a renewal, so that they renew one rotating refresh token once between them.
-    ///
-    /// Every process (the app and each extension) calls this with the same three names; each target needs the App
-    /// Groups capability with `appGroup` and Keychain Sharing with `keychainAccessGroup` (there without the team
-    /// prefix, here with it). The items are never synchronised to iCloud, and by default readable after first unlock
-    /// so background renewals work on a locked device. The DPoP key is made in the Secure Enclave where there is one.
+    /// Dependencies for a session that an app and its extensions share (Apple platforms): Keychain items in a shared
+    /// access group; in the App Group's container the journal and the lock file every process takes around a renewal.
+    /// The same three names in every process: <doc:SharingASessionWithAppExtensions> (entitlements, accessibility).
     ///
     /// - Parameters:
     ///   - appGroup: the App Group identifier (`"group.com.example.app"`).

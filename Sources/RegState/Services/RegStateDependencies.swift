@@ -54,8 +54,7 @@ public struct RegStateDependencies: Sendable {
     /// The platform's default store in one line: on Apple platforms a `KeychainSecureStore` for `keychainService`
     /// (the app's own access group) paired with a ``FileStoreLock`` at `directory/.lock`, and a ``FileJournal`` at
     /// `directory/journal.log`; elsewhere ``onDisk(at:transport:)`` (a ``FileSecureStore`` in `directory/secure`).
-    /// An app whose extensions share its session uses `sharedSession(appGroup:keychainAccessGroup:service:)`
-    /// instead. Only the non-Apple branch runs on Linux (the Apple one is type-checked against stubs).
+    /// An app whose extensions share its session uses `sharedSession(appGroup:keychainAccessGroup:service:)`.
     ///
     /// - Throws: ``StoreError`` or ``JournalError`` when the directory cannot be used.
     public static func standard(at directory: URL, keychainService: String,

@@ -2,10 +2,10 @@ import Foundation
 
 /// The access token for the app's requests: the walk from a stale token to a usable credential, in one file.
 extension RegStateService {
-    /// A usable access token, renewed first when it has expired, as a credential (bearer, or DPoP with its key: send
-    /// that through ``AuthorizedTransport``, which adds the proof). Concurrent callers share one renewal.
+    /// A usable access token, renewed first when it has expired (concurrent callers share one renewal), as a
+    /// credential: a DPoP-bound one goes through ``AuthorizedTransport``, which adds the proof.
     /// - Throws: ``RegStateServiceError/offline(_:)`` (the session stays active) or
-    ///   ``RegStateServiceError/renewal(_:)`` (**E**) when renewal fails; ``RegStateServiceError/noSession`` when no session is active;
+    ///   ``RegStateServiceError/renewal(_:)`` (**E**) when renewal fails; ``RegStateServiceError/noSession``;
     ///   ``RegStateServiceError/wrongSessionSource(_:)`` for a host-driven session (it has no access token).
     public nonisolated func validAccessToken() async throws(RegStateServiceError) -> AccessCredential {
         // Nonisolated: when the shared answer lands its waiters resume side by side, not one by one on the actor.
@@ -51,10 +51,9 @@ extension RegStateService {
     }
 
     /// The credential of an access-token answer: a renewal's as it came; a stored record's with the DPoP key it names
-    /// (`dpop_jkt`). When another process's registration replaced the key after the record was read, this waits for
-    /// that registration's write (under the store's lock) and asks again, once.
-    /// - Throws: as ``validAccessToken()``; `dpopKeyUnavailable` when a bound token's key cannot be read (the session
-    ///   has then ended: **E** final, **D**).
+    /// (`dpop_jkt`), waiting once for a registration that replaced the key (docs/Internals-Services.md).
+    /// - Throws: as ``validAccessToken()``; `dpopKeyUnavailable` (**E** final, **D**) when a bound token's key
+    ///   cannot be read.
     func credential(for answer: AccessTokenAnswer, waitedForWriter: Bool = false) async throws(RegStateServiceError)
         -> AccessCredential
     {

@@ -23,18 +23,13 @@ extension RegStateService {
             switch event {
             case .hostTokenAccepted:
                 // The waiting requests get the stored security token, read back (unreadable: a recoverable failure).
-                let stored: String?
-                do {
-                    stored = try await runner.tokens.readSnapshot()?.securityToken
+                do throws(RegStateServiceError) {
+                    guard let token = try await readRecord()?.securityToken else { throw .noSession }
+                    land(.securityToken, .success(AccessCredential(token: token, carrier: .securityToken)))
                 } catch {
-                    land(.securityToken, .failure(.renewal(.storage(error.errorDescription ?? "unreadable"))))
-                    return state
+                    land(.securityToken, .failure(error))
+                    if error == .noSession { throw error }
                 }
-                guard let token = stored else {
-                    land(.securityToken, .failure(.noSession))
-                    throw .noSession
-                }
-                land(.securityToken, .success(AccessCredential(token: token, carrier: .securityToken)))
                 return state
             case .hostTokenRefused(let failure): error = .registration(failure)
             case .renewalFailed(.transient(let issue), _): error = .offline(issue)

@@ -1,17 +1,16 @@
 import Foundation
 
 extension RegStateService {
-    /// Check Registration: asks the backend to check the registration with the stored access token (it asks the
-    /// provider's userinfo with it) and refreshes the stored profile from the claims it picked up, when their `sub`
-    /// is the stored ID token's. Only a Bearer token is sent, only to the configured backend. Nothing is journaled or
-    /// logged about the profile.
+    /// Check Registration: the backend checks the registration with the stored access token (Bearer only, to the
+    /// configured backend only), and the stored profile is refreshed from the claims it picked up when their `sub` is
+    /// the stored ID token's. Nothing about the profile is journaled or logged.
     ///
     /// - Returns: whether the backend holds the registration, and the profile as now stored.
     /// - Throws: ``RegStateServiceError/registrationCheck(_:)`` (``RegistrationCheckError/subjectMismatch`` when the
     ///   profile is another user's: nothing changes); ``RegStateServiceError/noSession``;
     ///   ``RegStateServiceError/backend(_:)`` when the backend refused or could not be reached, and
-    ///   ``BackendError/rateLimited(retryAfter:)`` at once, sending nothing, while the backend's `Retry-After` (or the
-    ///   backoff after a failed security-token exchange) holds.
+    ///   ``BackendError/rateLimited(retryAfter:)`` at once (nothing sent) while its `Retry-After` or a failed
+    ///   security-token exchange's backoff holds.
     public func checkRegistration() async throws(RegStateServiceError) -> RegistrationCheck {
         guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven,
               let profile = session.profile else { throw .noSession }

@@ -4,7 +4,6 @@ import Foundation
 /// ``MachineEvent/renewalRequested(_:)``, whose ``Effect/renew(_:replacing:)`` runs the renewal in a task of its own,
 /// and every caller is answered when it lands.
 extension RegStateService {
-    /// A caller waiting for a renewal to land.
     typealias RenewalWaiter = CheckedContinuation<RenewalAnswer, Never>
     /// What a renewal's task landed with: its flight, the event that applies it, the answer for its callers, and
     /// whether it cut a stored transient hold short.

@@ -113,18 +113,10 @@ extension RegStateService {
         guard case .failure(let error) = await renewAccessToken(replacing: accessToken, because: .backendUnauthorized)
         else { return }
         switch error {
-        case .offline(let issue): throw .authorization(.offline(issue))
-        case .renewal(let failure) where failure.isRecoverable:
-            throw .authorization(.offline(failure.transientIssue))
+        case .offline(let issue), .renewal(.transient(let issue)): throw .authorization(.offline(issue))
+        // A recoverable failure without an issue of its own (the store's) is the provider's.
+        case .renewal(let failure) where failure.isRecoverable: throw .authorization(.offline(.ssoUnspecifiedIssue))
         default: throw .authorization(.noSession)
         }
-    }
-}
-
-extension RenewalFailure {
-    /// The transient issue of a recoverable failure (`ssoUnspecifiedIssue` for a storage failure).
-    var transientIssue: TransientIssue {
-        if case .transient(let issue) = self { return issue }
-        return .ssoUnspecifiedIssue
     }
 }

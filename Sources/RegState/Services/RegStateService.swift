@@ -1,11 +1,7 @@
 import Foundation
 
 /// The registration/auth engine: knows at every moment whether the user is registered and holds a usable session,
-/// and gets them there (the registration design's Reg-State service).
-///
-/// A thin actor shell around the pure state machine: every call is an event (a secret it carries is never
-/// journaled); the shell journals it, runs the effects the transition asks for and feeds their results back.
-/// Subscribers receive the lettered ``RegStateEvent``s through ``events()``.
+/// and gets them there (the registration design's Reg-State service): <doc:LettersAndStateMachine>.
 ///
 /// ```swift
 /// let service = RegStateService(configuration: config, dependencies: try .onDisk(at: directory))
@@ -65,7 +61,6 @@ public actor RegStateService {
     /// How many lettered events this service has broadcast (the CLI waits until its printer has seen them all).
     package var emittedEventCount: Int { broadcast.sentCount }
 
-    /// The counts of what this service retains now.
     package var retainedCounts: RetainedCounts {
         get async {
             RetainedCounts(
@@ -139,7 +134,7 @@ public actor RegStateService {
     // MARK: The shell
 
     /// Applies `event`: transition, journal, effects; returns what it applied. `input` goes to the effect, never to
-    /// the journal. An event the state does not accept is ``RegStateServiceError/rejected(_:)``, changing nothing.
+    /// the journal. An event the state does not accept throws ``RegStateServiceError/rejected(_:)``.
     @discardableResult
     func apply(_ event: MachineEvent, carrying input: SecretInput? = nil) async throws(RegStateServiceError) -> Applied {
         let transition: RegStateMachine.Transition

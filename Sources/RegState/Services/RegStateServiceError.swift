@@ -2,13 +2,8 @@ import Foundation
 
 /// Why a call of the session API did not do what it was asked: the one error type that ``RegStateService``,
 /// ``AuthorizedTransport`` and `RegStateURLProtocol` throw (typed throws), so an app switches over one set of cases.
-/// It never contains token material.
-///
-/// ## How it relates to RegStateError
-/// A state carries a lettered ``RegStateError`` (**E** or **F**, ``RegState/failed(_:)``) and the events report it.
-/// A call that ended in one throws the same failure: ``registration(_:)`` for **F**, ``renewal(_:)`` for a final
-/// **E**, and ``offline(_:)`` for a transient one (the session stays); ``lettered`` gives the ``RegStateError`` back.
-/// The other cases are about the call itself and change no state.
+/// It never contains token material. The cases other than ``registration(_:)``, ``renewal(_:)`` and ``offline(_:)``
+/// (the lettered failures, ``lettered``) are about the call itself and change no state.
 public enum RegStateServiceError: Error, Sendable, Equatable {
     /// The call does not apply in the current state (a session already active, nothing to retry): nothing changed.
     case rejected(TransitionRejection)

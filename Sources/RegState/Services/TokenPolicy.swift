@@ -1,11 +1,7 @@
 import Foundation
 
-/// Which requests carry a token and which token, and which responses mean "the token was rejected".
-///
-/// Only URLs under a listed URL (same scheme, host and port, and a path under its path) ever see the `Authorization`
-/// header, so a token never leaks to a third party. The access token goes to ``validatingURLs``, the backend security
-/// token to ``securityTokenURLs``; under both, the longer listed URL decides, and on a tie the security token. A listed
-/// request while no session is active fails with `noSession` and is not sent (ForgeRock's sends it unchanged).
+/// Which requests carry a token and which token, and which responses mean "the token was rejected": only URLs under
+/// a listed URL ever see the `Authorization` header (<doc:RequestPolicy>).
 public struct TokenPolicy: Sendable {
     /// The URLs whose requests get the provider's access token.
     public var validatingURLs: [URL]
@@ -40,12 +36,8 @@ public struct TokenPolicy: Sendable {
         response.status == 403 && response.jsonBody?["error"]?.stringValue == "FORCED_LOGOUT"
     }
 
-    /// Which token a request to `url` carries, or `nil` when it carries none.
-    ///
-    /// Both `url` and the listed URLs are normalised first: scheme and host without case, the effective port, and the
-    /// path after decoding unreserved escapes and removing dot segments, compared segment by segment (`/v1` covers
-    /// `/v1/x`, not `/v10` and not `/v1/../admin`). A path a server could still decode into another one (`%2F`,
-    /// `%5C`, `%25`, `..;`) matches nothing; so does any URL that is not `http` or `https`.
+    /// Which token a request to `url` carries, or `nil` when it carries none: both `url` and the listed URLs are
+    /// normalised first (<doc:RequestPolicy> says what matches, and what never does).
     public func carrier(for url: URL) -> TokenCarrier? {
         guard let target = NormalizedURL(url) else { return nil }
         func longest(_ bases: [URL]) -> Int? {

@@ -2,9 +2,7 @@ import Foundation
 
 extension TokenService {
     /// Marks `record` (read under the store's lock) with the start of a refresh grant, in one write before anything
-    /// leaves the device, and returns it. ``storeRenewed(_:profile:over:forRejection:)`` removes the mark, so a mark
-    /// found at the next renewal means the previous grant may have reached the provider unanswered. An earlier mark
-    /// is kept (its time is when the lost answer was asked for).
+    /// leaves the device, and returns it; an earlier mark is kept (docs/Guarantees.md: interrupted renewals).
     package func markRenewalStarted(on record: StoredCredentials) throws(StoreError) -> StoredCredentials {
         guard record.renewalStartedAt == nil else { return record }
         var marked = record

@@ -88,11 +88,8 @@ extension TokenService {
         return true
     }
 
-    /// A new session's identifier (``StoredCredentials/sessionID``): 16 bytes from the crypto seam, written as a
-    /// version-4 UUID. Not `UUID()`: the point a valid token is renewed ahead of its expiry is drawn from it
-    /// (``RenewalHoldPolicy/renewalLead(grace:sessionID:expiresAt:)``), so a simulated life whose call lands in that
-    /// window took one path or the other from run to run and its seed did not replay; the simulation's bytes are
-    /// seeded. A random UUID only when the seam has no bytes to give.
+    /// A new session's identifier (``StoredCredentials/sessionID``): 16 bytes from the crypto seam as a version-4
+    /// UUID, not `UUID()`, so that a simulation replays it (docs/Internals-Services.md).
     func newSessionID() -> String {
         guard let data = try? crypto.randomBytes(count: 16), data.count == 16 else { return UUID().uuidString }
         var b = [UInt8](data)

@@ -1,14 +1,10 @@
 import Foundation
 
-/// Keeps the user's tokens in the secure store: provisional, confirmed and renewed; expiry with a grace period.
-///
-/// All credentials live in one record under ``credentialsKey`` so that every update is one atomic store write: a crash
-/// leaves the old set or the new set, never a new access token beside a dead refresh token. An actor, so that
-/// read-modify-writes (a renewal landing while a logout clears) cannot interleave.
+/// Keeps the user's tokens in the secure store, in one record (``StoredCredentials``): provisional, confirmed and
+/// renewed; expiry with a grace period. An actor, so that read-modify-writes (a renewal landing while a logout
+/// clears) cannot interleave.
 package actor TokenService {
-    /// The store key of the credentials record.
     package static let credentialsKey = "credentials"
-    /// The store key of the installation identifier.
     package static let installationKey = "installation_id"
     /// Where an unreadable credentials record is set aside, so that nothing is silently destroyed.
     package static let quarantineKey = "credentials.unreadable"
@@ -40,7 +36,6 @@ package actor TokenService {
     /// When a renewal that failed transiently may be tried again (``RenewalHoldPolicy``).
     package let holdPolicy: RenewalHoldPolicy
 
-    /// Creates the service over `store`.
     package init(store: any SecureStore, clock: any RegStateClock = SystemClock(),
                 crypto: any CryptoProvider = SystemCrypto(), gracePeriod: TimeInterval = 60,
                 assumedLifetime: TimeInterval = 3600, binding: CredentialBinding? = nil,
@@ -79,13 +74,9 @@ package actor TokenService {
 
     // MARK: Reading
 
-    /// What is stored, for the launch decision (nothing, valid, expired, corrupt or unreadable), and the access token
-    /// of a record found expired, from the same read: a second read could return a token another process stored in
-    /// between, and "replacing" that one would renew twice.
-    ///
-    /// Provisional credentials left by an app killed on the confirmation page are not a session: they are removed.
-    /// A damaged record is moved to ``quarantineKey``; a store that cannot be read is left as it is (the next launch
-    /// tries again). No other key is touched.
+    /// What is stored, for the launch decision, and the access token of a record found expired, from the same read
+    /// (a token stored meanwhile would be renewed twice). A damaged record is moved to ``quarantineKey``; provisional
+    /// credentials are no session; an unreadable store is left as it is. No other key is touched.
     package func inspect() -> (status: StoredTokenStatus, expiredAccessToken: String?) {
         let data: Data?
         do {

@@ -9,7 +9,6 @@ package enum TokenServiceError: Error, Sendable, Equatable {
 }
 
 extension TokenServiceError: LocalizedError {
-    /// A sentence for people.
     package var errorDescription: String? {
         switch self {
         case .corrupt: "The stored credentials are damaged."

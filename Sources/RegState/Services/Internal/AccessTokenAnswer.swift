@@ -1,9 +1,7 @@
 import Foundation
 
 /// What the shared access-token answer (``RegStateService/validAccessToken()``) found: a usable record, whose DPoP
-/// key is resolved only by a caller that sends the token, or the credential a renewal returned.
-///
-/// It holds a token and lives only as long as one answer; its description is redacted.
+/// key is resolved only by a caller that sends the token, or the credential a renewal returned. Redacted.
 enum AccessTokenAnswer: Sendable, CustomStringConvertible {
     /// The stored record, usable beyond its grace.
     case stored(TokenSnapshot)

@@ -1,9 +1,8 @@
 import Foundation
 
 extension Applied {
-    /// What an effect did, beyond the events it fed back, that the public call which asked for it answers with: the
-    /// shell hands it back as a value from ``RegStateService/apply(_:carrying:)`` instead of leaving it in a field to
-    /// be read after the call.
+    /// What an effect did, beyond the events it fed back, that the public call which asked for it answers with: a
+    /// value from ``RegStateService/apply(_:carrying:)``, never a field read after the call.
     enum Answer: Sendable {
         /// The logout happened: what it did at the provider, and the request that ends the browser session there.
         case loggedOut(LoggedOut)

@@ -34,13 +34,9 @@ struct EffectRunner: Sendable {
         self.provider = provider
         renewal = RefreshTokenGrant(tokens: tokens, provider: provider, clock: dependencies.clock, dpop: dpop)
         devicePollerID = (try? dependencies.crypto.randomBytes(count: 12)).map(Base64URL.encode) ?? "poller"
-        if let backend = dependencies.backend {
-            self.backend = backend
-        } else if let url = configuration.backendURL {
-            backend = HTTPRegistrationBackend(baseURL: url, transport: dependencies.transport,
-                                              retiresSecurityTokens: configuration.backendRetiresSecurityTokens)
-        } else {
-            backend = nil
+        backend = dependencies.backend ?? configuration.backendURL.map { url -> any RegistrationBackend in
+            HTTPRegistrationBackend(baseURL: url, transport: dependencies.transport,
+                                    retiresSecurityTokens: configuration.backendRetiresSecurityTokens)
         }
     }
 

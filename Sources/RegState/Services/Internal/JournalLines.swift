@@ -1,10 +1,8 @@
 import Foundation
 
 /// What the engine reads from a journal's lines: its snapshot (the first line, if it is one), the entries after it,
-/// the largest sequence number anywhere, and how many lines follow the snapshot.
-///
-/// Appending and launching need only the numbers: entries are decoded only for replay and compaction, so a short
-/// process (`regstate status`) never decodes the history.
+/// the largest sequence number anywhere, and how many lines follow the snapshot; the entries are decoded only for
+/// replay and compaction (docs/Internals-Services.md).
 struct JournalLines {
     /// The snapshot the journal starts with, when it does (decoded only with `decodingEntries`).
     private(set) var snapshot: JournalSnapshot?

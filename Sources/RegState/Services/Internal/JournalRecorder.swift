@@ -1,12 +1,8 @@
 import Foundation
 
 /// Writes the service's events to its ``EventJournal``: numbering, appending, replaying at launch, compacting, and
-/// clearing. Journal trouble is logged, never thrown: the journal is a record, not the source of the session.
-///
-/// Several processes may share one journal, so every append goes through ``EventJournal/update(_:)``: under the
-/// journal's lock it numbers the entry one past the largest number there (whoever wrote it) and appends it, or folds
-/// everything it read and the new entry into a snapshot. Numbers are unique and increasing in file order, and no
-/// compaction drops a line it did not fold.
+/// clearing. Journal trouble is logged, never thrown: the journal is a record, not the source of the session. Every
+/// append holds the journal's lock (``EventJournal/update(_:)``), for processes sharing it (docs/Guarantees.md).
 package struct JournalRecorder {
     /// Entries kept after the snapshot before compaction folds them into a new one: a launch replays at most this
     /// many entries (plus the snapshot) and the journal stays bounded however long the process runs.
@@ -54,48 +50,24 @@ package struct JournalRecorder {
         JournalLines(try journal.read().lines, decodingEntries: true).folded
     }
 
-    /// Reads the journal and returns the state it folds to, compacting a long tail; an unreadable journal starts
-    /// fresh (``RegState/unsettled``). Entries of several processes replay in file order.
-    package mutating func replay() -> RegState {
-        do {
-            let (_, parsed) = try readReporting(decodingEntries: true)
-            let folded = parsed.entries.reduce(parsed.snapshot?.state ?? .unsettled, Self.fold)
-            for case .clockOffsetObserved(let seconds, _) in parsed.entries.map(\.event) { lastClockOffset = seconds }
-            logger.log(.debug, "journal: replayed \(parsed.entries.count) event(s) to \(folded.caseName)")
-            if parsed.tailCount > Self.compactionThreshold { compact() }
-            return folded
-        } catch {
-            logger.log(.warning, "journal: unreadable, starting fresh (\(error.localizedDescription))")
-            return .unsettled
-        }
-    }
-
-    /// What a launch does with the journal: reads it (cutting a torn tail), reports damaged and unreadable lines, and
-    /// compacts a long tail, without decoding a single entry: the launch's first event (`launched`) resets every
-    /// state, so the fold is not needed to launch (``replay()`` and ``storedFold()`` still give it). Entries are read
-    /// for their numbers only (``JournalLines``).
+    /// What a launch does with the journal: reads it (cutting a torn tail), reports damaged and unreadable lines and
+    /// compacts a long tail, reading entries for their numbers only: `launched` resets every state, so no fold.
     package mutating func openAtLaunch() {
         do {
-            let (lines, parsed) = try readReporting(decodingEntries: false)
+            let contents = try journal.read()
+            if contents.droppedLines > 0 {
+                logger.log(.warning, "journal: dropped \(contents.droppedLines) damaged line(s)")
+            }
+            let parsed = JournalLines(contents.lines, decodingEntries: false)
+            if parsed.unreadable > 0 {
+                logger.log(.warning, "journal: dropped \(parsed.unreadable) unreadable entr(ies)")
+            }
             logger.log(.debug, "journal: \(parsed.tailCount) line(s) after the snapshot, last number \(parsed.lastSequence)")
-            lastClockOffset = Self.lastClockOffset(in: lines)
+            lastClockOffset = Self.lastClockOffset(in: contents.lines)
             if parsed.tailCount > Self.compactionThreshold { compact() }
         } catch {
             logger.log(.warning, "journal: unreadable, starting fresh (\(error.localizedDescription))")
         }
-    }
-
-    /// Reads the journal and parses its lines, reporting damaged and unreadable ones (both launch paths do).
-    private func readReporting(decodingEntries: Bool) throws -> (lines: [Data], parsed: JournalLines) {
-        let contents = try journal.read()
-        if contents.droppedLines > 0 {
-            logger.log(.warning, "journal: dropped \(contents.droppedLines) damaged line(s)")
-        }
-        let parsed = JournalLines(contents.lines, decodingEntries: decodingEntries)
-        if parsed.unreadable > 0 {
-            logger.log(.warning, "journal: dropped \(parsed.unreadable) unreadable entr(ies)")
-        }
-        return (contents.lines, parsed)
     }
 
     /// The offset of the last `clockOffsetObserved` line: only the newest line that names the event is decoded.

@@ -1,19 +1,13 @@
 import Foundation
 
-/// The folded state of every journal entry up to `sequence`: the first line of a compacted journal.
-///
-/// A compacted journal is this one line followed by the entries after it, so a launch replays a bounded tail whatever
-/// the history. The line is `{"snapshot":{"seq":N,"state":{...}}}`; the state holds what the journaled events held
-/// (session summary, profile), never a token. It is written with ``EventJournal/replaceAll(with:)``, which is atomic:
-/// a crash leaves the old journal or the new one, never a torn mix. Journals written before snapshots existed have no
-/// such line and replay from ``RegState/unsettled`` as before.
+/// The folded state of every journal entry up to `sequence`: the first line of a compacted journal,
+/// `{"snapshot":{"seq":N,"state":{...}}}`, never a token (docs/Internals-Services.md).
 struct JournalSnapshot: Equatable {
     /// The sequence number of the last entry folded in.
     var sequence: Int
     /// The fold of every entry up to ``sequence``.
     var state: RegState
 
-    /// The journal line.
     func encoded() throws(JournalError) -> Data {
         var line = JSONText()
         guard line.value(.members(["snapshot": JSONValue.members(["seq": sequence, "state": state])])) else {

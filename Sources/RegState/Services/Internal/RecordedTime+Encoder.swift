@@ -1,9 +1,8 @@
 import Foundation
 
 extension RecordedTime {
-    /// The encoder of the records RegState writes through `Codable` (a grant's pending record; the journal and the
-    /// credentials record have their own form, ``RecordValue``): keys sorted, slashes as they are, dates as seconds
-    /// since 1970 (what ``decoder()`` reads back).
+    /// The encoder of the records RegState writes through `Codable` (a grant's pending record; not the journal or the
+    /// credentials record, ``RecordValue``): keys sorted, slashes as they are, dates as ``decoder()`` reads them.
     package static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -1,8 +1,7 @@
 import Foundation
 
 /// Check Registration's I/O (``RegStateService/checkRegistration()``): the backend's hold, the check with the stored
-/// access token, and the profile it picked up, kept only when its `sub` is the stored ID token's, written under the
-/// store's lock.
+/// access token, and the profile it picked up, written under the store's lock when its `sub` is the ID token's.
 struct RegistrationChecker: Sendable {
     /// The backend, the token service and the clock the check uses.
     let runner: EffectRunner

@@ -1,10 +1,7 @@
 import Foundation
 
-/// A stored token that was renewed because a server rejected the one before it (or was itself rejected right after a
-/// renewal): a rejection of it is not answered with another renewal before ``until``. Kept in the credentials record
-/// beside the token. The hold doubles along a chain of such renewals (30 s up to 15 min), so a server that rejects
-/// every token costs one renewal per hold. No hold reaches further than its backoff from now (``clamped(at:)``): one
-/// written while the clock was ahead passes after at most its backoff.
+/// The hold on a stored token renewed because a server rejected the one before it (or rejected right after a
+/// renewal): a rejection of it is not answered with another renewal before ``until`` (docs/Internals-Services.md).
 package struct RejectionHold: Sendable, Equatable {
     /// The first hold.
     package static let first: TimeInterval = 30

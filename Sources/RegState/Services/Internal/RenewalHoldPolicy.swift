@@ -1,24 +1,14 @@
 import Foundation
 
 /// When a token kind may be renewed again after a transient failure: a pure value (stored hold, time, random draw,
-/// `Retry-After` in; decision out), tested by table. The store keeps the hold (a ``RejectionHold``), so every process
-/// shares it and a relaunch does not reset it.
-///
-/// **gRPC's connection backoff** (1 s, × 1.6, ±20 % jitter), not "full jitter": an install costs a provider at most
-/// one request per step, and a step is never shorter than 80 % of its length (full jitter draws delays near zero, so
-/// its worst case is unbounded); the band still decorrelates a herd. **The cap is 300 s, not 120 s** (docs/Scale.md):
-/// the herd after an outage `D` is about `1 + D / cap` times the steady rate, so a ten-minute outage within 3× needs
-/// 300 s. A held session keeps working offline, and the host's connectivity signal cuts a hold short.
-///
-/// A server's `Retry-After` (``RetryAfter``, capped at an hour) lengthens a hold; a success removes it. The user's
-/// action and the host's "connectivity is back" (``RegStateService/renewSession()``) cut a hold short at most once
-/// per backoff length. A hold whose end lies further from now than its own length (a clock that was ahead) is void.
+/// `Retry-After` in; decision out), tested by table; the store keeps the hold (a ``RejectionHold``) for every process.
+/// Why gRPC's backoff, and a 300 s cap: docs/Scale.md.
 package struct RenewalHoldPolicy: Sendable, Equatable {
     /// The first backoff (gRPC's `INITIAL_BACKOFF`).
     package static let initialBackoff: TimeInterval = 1
     /// The growth per failure (gRPC's `MULTIPLIER`).
     package static let multiplier = 1.6
-    /// The longest backoff (gRPC's `MAX_BACKOFF` is 120 s; see the type's notes for 300).
+    /// The longest backoff (gRPC's `MAX_BACKOFF` is 120 s; docs/Scale.md says why 300).
     package static let maximumBackoff: TimeInterval = 300
     /// The jitter band: each delay is the backoff × (1 ± this) (gRPC's `JITTER`).
     package static let jitter = 0.2

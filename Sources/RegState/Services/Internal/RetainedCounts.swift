@@ -1,8 +1,7 @@
 import Foundation
 
-/// What a service holds in memory that a long life could make grow, counted through its own registries: the
-/// simulation's memory invariant bounds these over thousands of steps, so a subscriber, flight, nonce or login
-/// retained per step shows up as a count that climbs.
+/// What a service holds in memory that a long life could make grow: the simulation's memory invariant bounds these
+/// counts over thousands of steps, so whatever is retained per step shows up as a count that climbs.
 package struct RetainedCounts: Sendable, Equatable, CustomStringConvertible {
     /// Live event streams (``RegStateService/events()``).
     package var subscribers: Int

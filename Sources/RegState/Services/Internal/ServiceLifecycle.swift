@@ -12,6 +12,5 @@ struct ServiceLifecycle {
     /// The expired session the launch's inspection read, which its renewal renews: the session a launch that
     /// settles before that renewal lands goes on offline with, when the store cannot be read again then.
     var launchInspected: StoredSession?
-    /// The launch's Check Registration.
     var launchCheck: Task<Result<RegistrationCheck, RegStateServiceError>, Never>?
 }

@@ -38,7 +38,6 @@ package struct StoredCredentials: Sendable, Equatable, CustomStringConvertible {
     package var renewalStartedAt: Date?
     /// The issuer the credentials were issued by (``CredentialBinding``); `nil` in records from before binding.
     package var issuer: String?
-    /// The client id the credentials were issued to.
     package var clientID: String?
     /// The access token's ``RejectionHold``, when it was renewed for a rejection.
     package var accessTokenHold: RejectionHold?

@@ -1,13 +1,10 @@
 import Foundation
 
-/// The stored credentials at one moment, decoded once: what one decision (hand out a token, renew, log out,
-/// confirm) needs to know, so that its facts all come from the same record. The record's fields read through it
-/// (`snapshot.accessToken`); what depends on the clock was decided when it was taken.
-///
-/// It holds token material and lives only as long as the decision; it is never logged (its description is redacted).
+/// The stored credentials at one moment, decoded once, so that every fact of one decision (hand out a token, renew,
+/// log out, confirm) comes from the same record; what depends on the clock was decided when it was taken. It holds
+/// tokens and lives as long as the decision: its description is redacted.
 @dynamicMemberLookup
 package struct TokenSnapshot: Sendable, CustomStringConvertible {
-    /// The record it was taken from.
     package let record: StoredCredentials
     /// Whether the access token was usable beyond the grace period when the snapshot was taken.
     package let isUsable: Bool

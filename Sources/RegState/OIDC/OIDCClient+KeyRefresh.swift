@@ -1,13 +1,6 @@
 import Foundation
 
-extension OIDCClient: TokenRefreshing {
-    /// The refresh-token grant at the discovered token endpoint.
-    package func refreshTokens(using refreshToken: String, proofKey: DPoPKey?) async throws(OIDCError)
-        -> TokenResponse
-    {
-        try await refresh(refreshToken: refreshToken, proofKey: proofKey)
-    }
-
+extension OIDCClient {
     /// Discovery (unless cached) and the issuer's signing keys, fetched afresh: the cached keys may be the ones a
     /// rotation has retired since, and an answer signed with the new key could not be checked while the key set is
     /// out of reach. A failed fetch keeps the cache and throws, so no grant is spent.
