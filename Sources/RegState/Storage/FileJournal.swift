@@ -55,7 +55,8 @@ public final class FileJournal: EventJournal {
         }
         // Another process's compaction may have its temporary file in flight: remove leftovers only under the lock.
         _ = try withLockedFile(O_RDWR | O_CREAT, failure: JournalError.unreadable) { _ throws(SystemCallError) in
-            try AtomicFile.removeStaleTemporaryFiles(for: path, fileSystem: fs)
+            try AtomicFile.removeStaleTemporaryFiles(
+                in: PlainPath.parent(of: path), for: PlainPath.lastComponent(of: path), fileSystem: fs)
         }
     }
 

@@ -85,7 +85,7 @@ public final class FileSecureStore: SecureStore {
     }
 
     /// The keys that hold a value, sorted: every entry named as a valid key (dot-files are not), whatever its type,
-    /// so that ``SecureItemStore/removeAll()`` reports one it cannot remove instead of leaving it behind.
+    /// so that a caller removing every key fails on one it cannot remove instead of leaving it behind.
     ///
     /// - Throws: ``StoreError/unreadable(key:reason:)`` (with an empty key) when the directory cannot be listed.
     public func keys() throws(StoreError) -> [String] {

@@ -21,13 +21,3 @@ public protocol SecureItemStore: Sendable {
     /// - Throws: ``StoreError/unreadable(key:reason:)`` when the store itself cannot be listed.
     func keys() throws(StoreError) -> [String]
 }
-
-extension SecureItemStore {
-    /// Removes every key, returning the keys it removed (sorted).
-    @discardableResult
-    public func removeAll() throws(StoreError) -> [String] {
-        let all = try keys()
-        for key in all { try removeValue(forKey: key) }
-        return all
-    }
-}
