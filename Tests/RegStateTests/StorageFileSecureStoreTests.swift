@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateTesting
 import Testing
 
 @Suite("FileSecureStore")

@@ -37,17 +37,14 @@ public struct HTTPRequest: Sendable, Equatable {
 
     /// A `POST` with an `application/x-www-form-urlencoded` body, the encoding of OAuth token and revocation requests.
     public static func form(url: URL, parameters: [(String, String)], headers: [String: String] = [:]) -> HTTPRequest {
-        var all = headers
-        all["Content-Type"] = "application/x-www-form-urlencoded"
-        all["Accept"] = "application/json"
+        let all = headers.merging(["Content-Type": "application/x-www-form-urlencoded",
+                                   "Accept": "application/json"]) { $1 }
         return HTTPRequest(method: .post, url: url, headers: all, body: Data(FormEncoding.encode(parameters).utf8))
     }
 
     /// A request with a JSON body.
     public static func json(_ method: Method, url: URL, body: JSONValue, headers: [String: String] = [:]) -> HTTPRequest {
-        var all = headers
-        all["Content-Type"] = "application/json"
-        all["Accept"] = "application/json"
+        let all = headers.merging(["Content-Type": "application/json", "Accept": "application/json"]) { $1 }
         return HTTPRequest(method: method, url: url, headers: all, body: body.serialized())
     }
 

@@ -81,7 +81,6 @@ private final class SessionOwner: @unchecked Sendable {
 }
 
 /// Completes every redirect with `nil`: URLSession then finishes the task with the 3xx response itself.
-///
 /// `@unchecked Sendable`: it has no state at all.
 private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,

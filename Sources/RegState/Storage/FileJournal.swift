@@ -55,7 +55,8 @@ public final class FileJournal: EventJournal {
         }
         // Another process's compaction may have its temporary file in flight: remove leftovers only under the lock.
         _ = try withLockedFile(O_RDWR | O_CREAT, failure: JournalError.unreadable) { _ throws(SystemCallError) in
-            try AtomicFile.removeStaleTemporaryFiles(for: path, fileSystem: fs)
+            try AtomicFile.removeStaleTemporaryFiles(
+                in: PlainPath.parent(of: path), for: PlainPath.lastComponent(of: path), fileSystem: fs)
         }
     }
 
@@ -90,8 +91,7 @@ public final class FileJournal: EventJournal {
 
     /// Replaces the whole journal with `lines`, atomically (temporary file, `fsync`, `rename`, directory `fsync`).
     ///
-    /// - Throws: ``JournalError/writeFailed(_:)`` when a line contains a newline or the file cannot be written;
-    ///   the previous journal is then intact.
+    /// - Throws: ``JournalError/writeFailed(_:)`` for a newline in a line or a failed write (the old journal stays).
     public func replaceAll(with lines: [Data]) throws(JournalError) {
         let content = try JournalFraming.frame(lines: lines)
         try withLockedFile(O_RDWR | O_CREAT, failure: JournalError.writeFailed) { _ throws(SystemCallError) in
@@ -101,8 +101,7 @@ public final class FileJournal: EventJournal {
 
     /// Reads the journal and writes what `decide` answers under the file's lock (a dead writer's torn tail cut first).
     ///
-    /// - Throws: ``JournalError/writeFailed(_:)`` when the file cannot be read or written (or stays locked by another
-    ///   process for ``lockTimeout``), or what `decide` throws.
+    /// - Throws: ``JournalError/writeFailed(_:)`` (also after ``lockTimeout`` locked out), or what `decide` throws.
     public func update(_ decide: (JournalContents) throws(JournalError) -> JournalWrite?) throws(JournalError) {
         try withLockedFile(O_RDWR | O_APPEND | O_CREAT, failure: JournalError.writeFailed) {
             fd throws(SystemCallError) -> Result<Void, JournalError> in

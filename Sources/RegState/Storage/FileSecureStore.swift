@@ -21,8 +21,7 @@ public final class FileSecureStore: SecureStore {
     /// Opens the store directory at `directory`: created with mode 0700 when missing (its parents with the default
     /// mode), tightened to 0700 when this user's; a crashed writer's temporary files are removed.
     ///
-    /// - Throws: ``StoreError/unusableLocation(path:reason:)`` when the path is not a directory, cannot be created,
-    ///   belongs to another user, or is not writable.
+    /// - Throws: ``StoreError/unusableLocation(path:reason:)``: not a directory, not creatable, not writable, not ours.
     public convenience init(directory: URL) throws(StoreError) {
         try self.init(directoryPath: directory.path, fileSystem: PosixFileSystem())
     }
@@ -47,8 +46,7 @@ public final class FileSecureStore: SecureStore {
 
     /// The value stored under `key`, or `nil` when there is none.
     ///
-    /// - Throws: ``StoreError/invalidKey(_:)``; ``StoreError/unreadable(key:reason:)`` when something is stored
-    ///   under `key` but cannot be read (for example a directory in its place).
+    /// - Throws: ``StoreError/invalidKey(_:)``; ``StoreError/unreadable(key:reason:)`` (a directory in its place).
     public func data(forKey key: String) throws(StoreError) -> Data? {
         try StoreKey.validate(key)
         do {
@@ -60,8 +58,7 @@ public final class FileSecureStore: SecureStore {
 
     /// Stores `data` under `key`, atomically replacing any previous value.
     ///
-    /// - Throws: ``StoreError/invalidKey(_:)``, ``StoreError/writeFailed(key:reason:)``; after a failure the
-    ///   previous value is intact.
+    /// - Throws: ``StoreError/invalidKey(_:)``, ``StoreError/writeFailed(key:reason:)`` (the old value is intact).
     public func set(_ data: Data, forKey key: String) throws(StoreError) {
         try StoreKey.validate(key)
         do {
@@ -85,7 +82,7 @@ public final class FileSecureStore: SecureStore {
     }
 
     /// The keys that hold a value, sorted: every entry named as a valid key (dot-files are not), whatever its type,
-    /// so that ``SecureItemStore/removeAll()`` reports one it cannot remove instead of leaving it behind.
+    /// so that a caller removing every key fails on one it cannot remove instead of leaving it behind.
     ///
     /// - Throws: ``StoreError/unreadable(key:reason:)`` (with an empty key) when the directory cannot be listed.
     public func keys() throws(StoreError) -> [String] {

@@ -27,8 +27,7 @@ public final class FileStoreLock: StoreLock {
 
     /// Takes this process's own lock, then `flock` on ``path``, trying again every few milliseconds until `timeout`.
     ///
-    /// - Throws: ``StoreError/busy(waited:)`` after `timeout`; ``StoreError/unusableLocation(path:reason:)`` when
-    ///   the lock file cannot be opened.
+    /// - Throws: ``StoreError/busy(waited:)`` after `timeout`; ``StoreError/unusableLocation(path:reason:)``.
     public func acquire(timeout: TimeInterval) async throws(StoreError) -> any StoreLease {
         let fs = fileSystem
         let deadline = fs.now() + timeout

@@ -37,8 +37,7 @@ public final class KeychainSecureStore: SecureItemStore {
 
     /// The item's data, or `nil` when there is none.
     ///
-    /// - Throws: ``StoreError/invalidKey(_:)``; ``StoreError/interactionNotAllowed(key:)`` on a locked device;
-    ///   ``StoreError/userCanceled(key:)``; ``StoreError/unreadable(key:reason:)`` for any other status.
+    /// - Throws: ``StoreError``: invalid key, locked device, cancelled prompt, or `unreadable` for any other status.
     public func data(forKey key: String) throws(StoreError) -> Data? {
         try StoreKey.validate(key)
         var query = query(key)
@@ -54,8 +53,7 @@ public final class KeychainSecureStore: SecureItemStore {
 
     /// Updates the item, or adds it when missing; the item's protection is set when it is added.
     ///
-    /// - Throws: ``StoreError/invalidKey(_:)``; the recoverable errors of ``data(forKey:)``;
-    ///   ``StoreError/writeFailed(key:reason:)`` for any other status.
+    /// - Throws: ``StoreError``: those of ``data(forKey:)``, with `writeFailed` for any other status.
     public func set(_ data: Data, forKey key: String) throws(StoreError) {
         try StoreKey.validate(key)
         let update: [String: Any] = [kSecValueData as String: data]

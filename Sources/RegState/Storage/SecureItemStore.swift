@@ -5,8 +5,7 @@ import Foundation
 public protocol SecureItemStore: Sendable {
     /// The value stored under `key`, or `nil` when there is none.
     ///
-    /// - Throws: ``StoreError`` when the value exists but cannot be read (``StoreError/interactionNotAllowed(key:)``
-    ///   on a locked device: recoverable).
+    /// - Throws: ``StoreError`` when the value exists but cannot be read (recoverable on a locked device).
     func data(forKey key: String) throws(StoreError) -> Data?
     /// Stores `data` under `key`, replacing any previous value atomically.
     ///
@@ -20,14 +19,4 @@ public protocol SecureItemStore: Sendable {
     ///
     /// - Throws: ``StoreError/unreadable(key:reason:)`` when the store itself cannot be listed.
     func keys() throws(StoreError) -> [String]
-}
-
-extension SecureItemStore {
-    /// Removes every key, returning the keys it removed (sorted).
-    @discardableResult
-    public func removeAll() throws(StoreError) -> [String] {
-        let all = try keys()
-        for key in all { try removeValue(forKey: key) }
-        return all
-    }
 }

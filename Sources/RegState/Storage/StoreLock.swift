@@ -5,7 +5,6 @@ import Foundation
 public protocol StoreLock: Sendable {
     /// Takes the lock, waiting at most `timeout` seconds; it is held until the lease is released.
     ///
-    /// - Throws: ``StoreError/busy(waited:)`` when another holder keeps it longer than `timeout` (recoverable), or
-    ///   ``StoreError/unusableLocation(path:reason:)`` when the lock cannot be used at all.
+    /// - Throws: ``StoreError/busy(waited:)`` after `timeout`; ``StoreError/unusableLocation(path:reason:)``.
     func acquire(timeout: TimeInterval) async throws(StoreError) -> any StoreLease
 }

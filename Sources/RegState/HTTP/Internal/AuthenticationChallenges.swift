@@ -57,12 +57,10 @@ struct AuthenticationChallenges: Sendable, Equatable {
         var atEnd: Bool { index >= bytes.count }
         var current: UInt8? { atEnd ? nil : bytes[index] }
 
-        mutating func skipSpaces() {
-            while let byte = current, byte == 0x20 || byte == 0x09 { index += 1 }
-        }
-
-        mutating func skipSpacesAndCommas() {
-            while let byte = current, byte == 0x20 || byte == 0x09 || byte == UInt8(ascii: ",") { index += 1 }
+        mutating func skipSpaces(andCommas: Bool = false) {
+            while let byte = current, byte == 0x20 || byte == 0x09 || andCommas && byte == UInt8(ascii: ",") {
+                index += 1
+            }
         }
 
         mutating func token() -> String? {
@@ -105,7 +103,7 @@ struct AuthenticationChallenges: Sendable, Equatable {
 
         mutating func challenges() -> [Challenge]? {
             var result: [Challenge] = []
-            skipSpacesAndCommas()
+            skipSpaces(andCommas: true)
             while !atEnd {
                 guard let scheme = token() else { return nil }
                 var challenge = Challenge(scheme: scheme.lowercased(), parameters: [:])
@@ -127,7 +125,7 @@ struct AuthenticationChallenges: Sendable, Equatable {
                     return nil
                 }
                 result.append(challenge)
-                skipSpacesAndCommas()
+                skipSpaces(andCommas: true)
             }
             return result
         }
@@ -148,7 +146,7 @@ struct AuthenticationChallenges: Sendable, Equatable {
                 guard current == UInt8(ascii: ",") else { return false }
                 // After a comma: another parameter of this challenge, or the next challenge (left for the caller).
                 var probe = self
-                probe.skipSpacesAndCommas()
+                probe.skipSpaces(andCommas: true)
                 if probe.atEnd { index = probe.index; return true }
                 guard probe.startsParameter() else { return true }
                 index = probe.index

@@ -54,33 +54,15 @@ package enum AtomicFile {
         return try fs.readToEnd(fd)
     }
 
-    /// Removes the temporary files (``temporaryPrefix``) a crashed writer left in `directory`; returns how many.
-    /// Call it when no other writer uses the directory.
-    @discardableResult
+    /// Removes the temporary files a crashed writer left in `directory`, only those of the file `name` when given.
+    /// Call it when no other writer uses them.
     package static func removeStaleTemporaryFiles(
-        in directory: String, fileSystem fs: any StorageFileSystem = PosixFileSystem()
-    ) throws(SystemCallError) -> Int {
-        try removeEntries(of: directory, startingWith: temporaryPrefix, fs)
-    }
-
-    /// Removes the temporary files a crashed write to `path` left next to it; returns how many. Call it when no other
-    /// writer targets `path`.
-    @discardableResult
-    package static func removeStaleTemporaryFiles(
-        for path: String, fileSystem fs: any StorageFileSystem = PosixFileSystem()
-    ) throws(SystemCallError) -> Int {
-        let prefix = temporaryName(for: PlainPath.lastComponent(of: path))
-        return try removeEntries(of: PlainPath.parent(of: path), startingWith: prefix, fs)
-    }
-
-    private static func removeEntries(
-        of directory: String, startingWith prefix: String, _ fs: any StorageFileSystem
-    ) throws(SystemCallError) -> Int {
-        var removed = 0
-        for name in try fs.directoryEntries(directory) where name.hasPrefix(prefix) {
-            if try fs.unlink(PlainPath.appending(name, to: directory)) { removed += 1 }
+        in directory: String, for name: String? = nil, fileSystem fs: any StorageFileSystem = PosixFileSystem()
+    ) throws(SystemCallError) {
+        let prefix = name.map(temporaryName) ?? temporaryPrefix
+        for entry in try fs.directoryEntries(directory) where entry.hasPrefix(prefix) {
+            _ = try fs.unlink(PlainPath.appending(entry, to: directory))
         }
-        return removed
     }
 
     /// The start of every temporary file's name for a target named `name` (a random suffix follows).

@@ -5,7 +5,8 @@ import Darwin
 #endif
 import Foundation
 
-/// A failed system call: which call and the `errno` it set, never file contents.
+/// A failed system call: which call and the `errno` it set, never file contents. Every caller turns it into its own
+/// error with ``reason`` (``StoreError``, ``JournalError``, the simulator's), so it has no sentence of its own.
 package struct SystemCallError: Error, Sendable, Equatable {
     /// The call that failed (`open`, `rename`, …), or a check's short name.
     package let operation: String
@@ -32,9 +33,4 @@ package struct SystemCallError: Error, Sendable, Equatable {
         if let message { return "\(message) (\(operation))" }
         return "\(POSIX.errorText(code)) (\(operation))"
     }
-}
-
-extension SystemCallError: LocalizedError {
-    /// A sentence for people.
-    package var errorDescription: String? { "A file operation failed: \(reason)." }
 }
