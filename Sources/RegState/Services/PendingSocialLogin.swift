@@ -15,10 +15,8 @@ public struct PendingSocialLogin: Sendable, Equatable, CustomStringConvertible {
     /// Whether it was already too old to finish when it was read (by the service's clock): its redirect is refused
     /// with ``RegistrationFailure/pendingLoginExpired``.
     public let isExpired: Bool
-    /// When ``authorizationURL`` stops working: the pushed request's `request_uri` expiry (RFC 9126), `nil` for a
-    /// plain authorization URL (it works as long as the login). A redirect can still finish the login after it (the
-    /// user may be on the provider's page already); only opening the URL again is pointless:
-    /// ``RegStateService/reopenSocialLogin()`` begins again instead.
+    /// When ``authorizationURL`` stops working (a pushed request's `request_uri` expiry, RFC 9126; `nil`: with the
+    /// login). A redirect still finishes the login after it; ``RegStateService/reopenSocialLogin()`` opens a new URL.
     public let authorizationURLExpiresAt: Date?
     /// Whether ``authorizationURL`` was already dead when this was read (by the service's clock).
     public let isAuthorizationURLExpired: Bool

@@ -27,9 +27,8 @@ public struct RegStateConfiguration: Sendable {
     /// session (default `false`: logout, a forced logout and a final **E** forget its token, which its provider cannot
     /// revoke). ``RegStateService/clearState()`` always removes it.
     public var keepsOngoingAccessAfterSessionEnd = false
-    /// Seconds a social login may stay unfinished (default 600): its redirect is refused after that, with
-    /// ``RegistrationFailure/pendingLoginExpired``. The login in progress is kept in the secure store for this long so
-    /// that it survives the app being killed while the user is in the browser.
+    /// Seconds a social login may stay unfinished, kept in the secure store (default 600): its redirect is refused
+    /// after that, with ``RegistrationFailure/pendingLoginExpired``.
     public var pendingLoginLifetime: TimeInterval = 600
     /// Whether a launch that settles on a stored session, online, then runs Check Registration
     /// (``RegStateService/checkRegistration()``) in the background: `nil` (the default) when a backend is configured

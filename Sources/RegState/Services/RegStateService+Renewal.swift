@@ -108,9 +108,8 @@ extension RegStateService {
         resume(flights.land(kind, answer, generation: generation, at: clock.now()), with: answer)
     }
 
-    /// The access token's renewal for a caller that read `seen` and found `stale` expired or rejected: while a
-    /// transient failure's hold lasts, the recoverable E at once (nothing sent); renewed by someone else, its
-    /// credential; otherwise ``renew(_:replacing:because:)``. A forced renewal (`nil`) always goes to the grant.
+    /// The access token's renewal for a caller that read `seen` and found `stale` expired or rejected: offline at once
+    /// while a transient hold lasts, another's renewed credential, or ``renew(_:replacing:because:)`` (`nil`: always).
     @discardableResult
     func renewAccessToken(replacing stale: String?, because trigger: RenewalTrigger, seen: TokenSnapshot? = nil) async
         -> RenewalAnswer

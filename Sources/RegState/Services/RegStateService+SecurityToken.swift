@@ -17,11 +17,6 @@ extension RegStateService {
         return AccessCredential(token: renewed, carrier: .securityToken)
     }
 
-    /// How many authorized requests wait for a renewed security token now (host mode: for the host's answer).
-    package var heldRequestCount: Int {
-        get async { flights.waiting(.securityToken) }
-    }
-
     /// The backend rejected `token`: one renewal for every caller that saw it rejected, and the new token.
     /// - Throws: ``RegStateServiceError/rejectionHeld(until:)`` while `token`'s own rejection hold lasts;
     ///   ``RegStateServiceError/rejectedAfterRenewal`` when its renewal failed here moments ago; the renewal's failure.

@@ -1,8 +1,7 @@
 import Foundation
 
-/// Step-up: the signed-in user signs in again, more recently or more strongly, when an API asks for it (RFC 9470,
-/// ``RegStateServiceError/stepUpRequired(_:)``) or before something that matters. The session stays usable meanwhile;
-/// the new tokens replace its tokens only when the new ID token names the same user and meets the requirement.
+/// Step-up: the signed-in user signs in again, more recently or more strongly, while the session stays usable
+/// (<doc:StepUp>).
 extension RegStateService {
     /// Starts a step-up login that must meet `requirement`: a ``StepUpChallenge/requirement``, or one of the app's
     /// (before a payment, say, without waiting for the API). Returns the authorization URL to open (a pending one is

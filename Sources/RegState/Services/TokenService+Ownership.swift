@@ -1,8 +1,7 @@
 import Foundation
 
-/// The removals a session's end, a failed or an abandoned registration make: each compares what it removes with what
-/// this service wrote (``OwnedRecords``), under the store's lock, so that it never removes another process's
-/// session, provisional tokens or pending login.
+/// The removals a session's end, a failed or an abandoned registration make, under the store's lock: only what this
+/// service wrote (``OwnedRecords``), never another process's session, provisional tokens or pending login.
 extension TokenService {
     /// Removes all credentials of the session this service holds, its pending login and, unless
     /// `keepingOngoingAccess`, the ongoing-access record; the installation id stays. Another session's or another

@@ -34,9 +34,8 @@ extension EffectRunner {
         }
     }
 
-    /// Clear-state: asks the backend to forget this installation, then removes everything local, only under the
-    /// store's lock (else a renewal would write its rotated tokens back), credentials before their DPoP key (a crash
-    /// between the two leaves a key without tokens, never tokens without a key); returns the store's reason if not.
+    /// Clear-state: asks the backend to forget this installation, then removes everything local under the store's
+    /// lock, credentials before their DPoP key (docs/Internals-Services.md); the store's reason when it could not.
     func clearEverything() async -> (InstallationDeregistration, credentialsRemain: StoreError?) {
         let deregistration = await deregisterInstallation()
         do {

@@ -1,9 +1,7 @@
 import Foundation
 
-/// The members of a JSON object (from ``JSONValue/parse(_:limits:)``), read as the synthesized `Decodable` of earlier
-/// versions read them: unknown members ignored, an optional member absent or `null` is `nil`, and a member missing,
-/// of the wrong type or out of range damages the whole record (``Damaged``). The one reader of the journal's lines
-/// and of the credentials record, with ``RecordValue``.
+/// The members of a JSON object, read as the synthesized `Decodable` of earlier versions read them (unknown members
+/// ignored, absent or `null` optional, anything else wrong ``Damaged``): the one reader of journal and credentials.
 struct JSONFields: RecordValue {
     /// A record that is not what RegState writes (damaged, or a newer version's).
     struct Damaged: Error {}

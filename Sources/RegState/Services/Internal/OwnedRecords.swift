@@ -23,9 +23,8 @@ struct OwnedRecords: Sendable {
         if pendingLogins.count > Self.pendingLoginMemory { pendingLogins.removeFirst() }
     }
 
-    /// Whether `record` is this service's to end. A confirmed session is shared by every process on the store,
-    /// whichever registered it (a user's logout anywhere ends it, and so does its refused renewal); provisional tokens
-    /// are only the attempt's that wrote them (another process may be confirming them).
+    /// Whether `record` is this service's to end: a confirmed session is every process's (docs/Internals-Services.md),
+    /// provisional tokens only the attempt's that wrote them (another process may be confirming them).
     func holds(_ record: StoredCredentials) -> Bool {
         record.stage != .provisional || record.sessionID == session
     }

@@ -1,10 +1,8 @@
 import Foundation
 
 extension StoredCredentials {
-    /// The one reader of a credentials record, with the strict byte-level JSON reader; `nil` when the record is
-    /// damaged. The rules are those of the synthesized `Decodable` of earlier versions: `stage` and `access_token`
-    /// required, every other member optional (absent or `null` is `nil`), dates as seconds since 1970, unknown
-    /// members ignored, a member of the wrong type damages the record.
+    /// The one reader of a credentials record (``JSONFields``' rules; `stage` and `access_token` required, dates as
+    /// seconds since 1970); `nil` when the record is damaged.
     static func read(_ data: Data) -> StoredCredentials? {
         do {
             let fields = try JSONFields(parsing: data)
