@@ -96,60 +96,25 @@ struct CryptoES256Tests {
     }
 }
 
-/// A provider that counts how often keys are made ready, to show each JWK is parsed once per key set.
-struct CountingCrypto: CryptoProvider {
-    let base = SystemCrypto()
-    let made = Counter()
-
-    final class Counter: @unchecked Sendable {
-        // Only touched under `lock`: safe to share across tasks.
-        private let lock = NSLock()
-        private var count = 0
-        func increment() { lock.lock(); count += 1; lock.unlock() }
-        var value: Int { lock.lock(); defer { lock.unlock() }; return count }
-    }
-
-    func sha256(_ data: Data) -> Data { base.sha256(data) }
-    func hmacSHA256(key: Data, message: Data) -> Data { base.hmacSHA256(key: key, message: message) }
-    func randomBytes(count: Int) throws(CryptoError) -> Data { try base.randomBytes(count: count) }
-    func verify(signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Bool {
-        try base.verify(signature: signature, message: message, publicKey: publicKey, algorithm: algorithm)
-    }
-    func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws(CryptoError) -> Bool {
-        try base.verify(signature: signature, message: message, publicKey: publicKey)
-    }
-    func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey { try base.generateP256PrivateKey() }
-    func publicKey(of privateKey: P256PrivateKey) throws(CryptoError) -> P256PublicKey {
-        try base.publicKey(of: privateKey)
-    }
-    func sign(message: Data, privateKey: P256PrivateKey) throws(CryptoError) -> Data {
-        try base.sign(message: message, privateKey: privateKey)
-    }
-    func verificationKey(for key: PublicKeyMaterial) throws(CryptoError) -> any VerificationKey {
-        made.increment()
-        return try base.verificationKey(for: key)
-    }
-}
-
 @Suite("JWK set ready-key cache")
 struct ReadyKeyCacheTests {
     @Test("each JWK is made ready once per key set, however many tokens; changing the keys starts afresh")
     func oncePerSet() throws {
         let base = IDTokenValidatorTests()
-        let crypto = CountingCrypto()
+        let crypto = ForwardingCrypto()
         var validator = base.validator
         validator.crypto = crypto
         var keySet = base.keySet
         for _ in 0..<5 {
             _ = try validator.validate(try base.token(), keySet: keySet, expectedNonce: "n-123", now: base.now)
         }
-        #expect(crypto.made.value == 1)
+        #expect(crypto.readyKeys.value == 1)
         _ = try validator.validate(try base.token(keyID: "k-other", key: CryptoTestKeys.other, algorithm: .ps256),
                                    keySet: keySet, expectedNonce: "n-123", now: base.now)
-        #expect(crypto.made.value == 2)
+        #expect(crypto.readyKeys.value == 2)
         keySet.keys.append(JSONWebKey(keyType: "RSA", keyID: "unused"))
         _ = try validator.validate(try base.token(), keySet: keySet, expectedNonce: "n-123", now: base.now)
-        #expect(crypto.made.value == 3)
+        #expect(crypto.readyKeys.value == 3)
         #expect(keySet != base.keySet)
     }
 }

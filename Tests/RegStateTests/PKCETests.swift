@@ -31,27 +31,6 @@ struct PKCETests {
 
     @Test("A failing random generator is reported, not papered over")
     func randomFailure() {
-        #expect(throws: CryptoError.randomFailed) { try PKCE.randomToken(crypto: FailingRandomCrypto()) }
-    }
-}
-
-/// SystemCrypto whose random generator fails.
-private struct FailingRandomCrypto: CryptoProvider {
-    let base = SystemCrypto()
-    func sha256(_ data: Data) -> Data { base.sha256(data) }
-    func hmacSHA256(key: Data, message: Data) -> Data { base.hmacSHA256(key: key, message: message) }
-    func randomBytes(count: Int) throws(CryptoError) -> Data { throw .randomFailed }
-    func verify(signature: Data, message: Data, publicKey: RSAPublicKey, algorithm: SignatureAlgorithm) throws(CryptoError) -> Bool {
-        try base.verify(signature: signature, message: message, publicKey: publicKey, algorithm: algorithm)
-    }
-    func verify(signature: Data, message: Data, publicKey: P256PublicKey) throws(CryptoError) -> Bool {
-        try base.verify(signature: signature, message: message, publicKey: publicKey)
-    }
-    func generateP256PrivateKey() throws(CryptoError) -> P256PrivateKey { try base.generateP256PrivateKey() }
-    func publicKey(of privateKey: P256PrivateKey) throws(CryptoError) -> P256PublicKey {
-        try base.publicKey(of: privateKey)
-    }
-    func sign(message: Data, privateKey: P256PrivateKey) throws(CryptoError) -> Data {
-        try base.sign(message: message, privateKey: privateKey)
+        #expect(throws: CryptoError.randomFailed) { try PKCE.randomToken(crypto: ForwardingCrypto(failsRandom: true)) }
     }
 }
