@@ -39,19 +39,10 @@ public struct OAuthToken: Sendable, Equatable, Codable {
     }
 }
 
-extension OAuthToken: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension OAuthToken: RedactedDescription {
     /// Expiries only, never the tokens.
     public var description: String {
         "OAuthToken(access expires \(RecordedTime.text(accessTokenExpiresAt)), "
             + "refresh expires \(RecordedTime.text(refreshTokenExpiresAt)), redacted)"
-    }
-
-    /// The same redacted description.
-    public var debugDescription: String { description }
-
-    /// A mirror with the expiries only.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["accessTokenExpiresAt": accessTokenExpiresAt,
-                                "refreshTokenExpiresAt": refreshTokenExpiresAt])
     }
 }

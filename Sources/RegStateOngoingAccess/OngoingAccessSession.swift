@@ -20,12 +20,9 @@ public struct OngoingAccessSession: Sendable, Equatable {
     }
 }
 
-extension OngoingAccessSession: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension OngoingAccessSession: RedactedDescription {
     /// Scope and expiry, not the key.
     public var description: String { "OngoingAccessSession(expires \(RecordedTime.text(expiresAt)), redacted)" }
-
-    /// The same redacted description.
-    public var debugDescription: String { description }
 
     /// Scope and expiry, not the key: what `dump` shows.
     public var customMirror: Mirror {

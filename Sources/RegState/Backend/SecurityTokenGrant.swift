@@ -4,9 +4,7 @@ import Foundation
 /// endpoints.
 ///
 /// The description is redacted: the security token is a bearer credential.
-public struct SecurityTokenGrant: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable
-{
+public struct SecurityTokenGrant: Sendable, Equatable, RedactedDescription {
     /// The opaque security token, sent as `Authorization: Bearer`.
     public var securityToken: String
     /// Seconds the security token lives, counted from the response.
@@ -25,13 +23,5 @@ public struct SecurityTokenGrant: Sendable, Equatable, CustomStringConvertible, 
     public var description: String {
         "SecurityTokenGrant(securityToken: redacted, expiresIn: \(SecondsText.describe(expiresIn)), "
             + "registered: \(registered))"
-    }
-
-    /// The same redacted description.
-    public var debugDescription: String { description }
-
-    /// A mirror without the token.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["expiresIn": expiresIn, "registered": registered], displayStyle: .struct)
     }
 }

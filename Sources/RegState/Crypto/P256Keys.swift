@@ -21,9 +21,7 @@ public struct P256PublicKey: Sendable, Hashable {
 
 /// A P-256 private key: PKCS #8 DER (what libcrypto and CryptoKit import and export) or a reference to a Secure Enclave
 /// key, whose private half never leaves it. Its description, debug description and mirror never show the key.
-public struct P256PrivateKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable
-{
+public struct P256PrivateKey: Sendable, Equatable, RedactedDescription {
     /// The PKCS #8 `PrivateKeyInfo` DER encoding; empty for a Secure Enclave key.
     public let pkcs8DER: Data
     /// CryptoKit's `SecureEnclave.P256.Signing.PrivateKey.dataRepresentation` of a key made in the Secure Enclave
@@ -45,9 +43,6 @@ public struct P256PrivateKey: Sendable, Equatable, CustomStringConvertible, Cust
 
     /// A redacted description.
     public var description: String { "P256PrivateKey(redacted)" }
-
-    /// The same redacted description.
-    public var debugDescription: String { description }
 
     /// A mirror without the key material: where the key lives, nothing else.
     public var customMirror: Mirror {

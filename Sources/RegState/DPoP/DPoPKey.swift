@@ -2,7 +2,7 @@ import Foundation
 
 /// The installation's DPoP key (RFC 9449), one P-256 key pair binding the tokens to this device; its descriptions and
 /// mirror show the thumbprint only, never the private key.
-package struct DPoPKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+package struct DPoPKey: Sendable, Equatable, RedactedDescription {
     /// The private key (PKCS #8); it never leaves the secure store except to sign proofs.
     let privateKey: P256PrivateKey
     /// The public key a proof's `jwk` header carries.
@@ -44,11 +44,4 @@ package struct DPoPKey: Sendable, Equatable, CustomStringConvertible, CustomDebu
 
     /// Shows the thumbprint only.
     package var description: String { "DPoPKey(jkt: \(thumbprint))" }
-
-    package var debugDescription: String { description }
-
-    /// The thumbprint only: `dump` never reaches the private key.
-    package var customMirror: Mirror {
-        Mirror(self, children: ["thumbprint": thumbprint, "private key": "redacted"], displayStyle: .struct)
-    }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Makes DPoP proofs (RFC 9449 §4.2) with the installation's key: ES256, the public `jwk` only, `jti`, `htm`, `htu`,
 /// `iat`, and `ath` and `nonce` when there are (docs/Internals-Machine.md).
-package struct DPoPProofSigner: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+package struct DPoPProofSigner: Sendable, RedactedDescription {
     package let key: DPoPKey
     package let crypto: any CryptoProvider
     /// The proof's header, base64url-encoded once per key.
@@ -14,11 +14,6 @@ package struct DPoPProofSigner: Sendable, CustomStringConvertible, CustomDebugSt
 
     /// The key's thumbprint only, never the private key.
     package var description: String { "DPoPProofSigner(jkt: \(key.thumbprint))" }
-
-    package var debugDescription: String { description }
-
-    /// The key's redacted mirror only: `dump` never reaches the private key or its loaded form.
-    package var customMirror: Mirror { Mirror(self, children: ["key": key], displayStyle: .struct) }
 
     package init(key: DPoPKey, crypto: any CryptoProvider) {
         self.key = key

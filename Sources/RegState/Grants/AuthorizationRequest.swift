@@ -40,19 +40,11 @@ package struct AuthorizationRequest: Sendable, Equatable, Codable {
     }
 }
 
-extension AuthorizationRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension AuthorizationRequest: RedactedDescription {
     /// The endpoint without its query, and the issue time; never the state, nonce or verifier.
     package var description: String {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.query = nil
         return "AuthorizationRequest(\(components?.string ?? "<url>"), issuedAt: \(issuedAt), secrets redacted)"
-    }
-
-    /// The same redacted description.
-    package var debugDescription: String { description }
-
-    /// A mirror without the secrets.
-    package var customMirror: Mirror {
-        Mirror(self, children: ["redirectURI": redirectURI, "issuedAt": issuedAt], displayStyle: .struct)
     }
 }

@@ -18,7 +18,7 @@ package enum GrantStep: Sendable, Equatable {
     case hostIDToken(String, renewing: Bool)
 }
 
-extension GrantStep: CustomStringConvertible, CustomReflectable {
+extension GrantStep: RedactedDescription {
     /// The step's case, with its secrets redacted.
     package var description: String {
         switch self {
@@ -31,7 +31,4 @@ extension GrantStep: CustomStringConvertible, CustomReflectable {
         case .hostIDToken: "hostIDToken(redacted)"
         }
     }
-
-    /// Reflection shows the redacted description only.
-    package var customMirror: Mirror { Mirror(self, children: ["step": description]) }
 }

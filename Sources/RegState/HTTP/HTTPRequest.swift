@@ -54,11 +54,7 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 }
 
-extension HTTPRequest: CustomStringConvertible, CustomReflectable {
-    /// What `dump` and debuggers show: the redacted description only, never headers (an `Authorization` header) or
-    /// the body (a token request's refresh token or code).
-    public var customMirror: Mirror { Mirror(self, children: ["request": description]) }
-
+extension HTTPRequest: RedactedDescription {
     /// Method and URL without its query, so that codes and tokens in a query never reach a log.
     public var description: String {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)

@@ -28,10 +28,7 @@ public struct HTTPResponse: Sendable, Equatable {
     public var jsonBody: JSONValue? { try? JSONValue.parse(body) }
 }
 
-extension HTTPResponse: CustomStringConvertible, CustomReflectable {
+extension HTTPResponse: RedactedDescription {
     /// The status and body length only: a response body can carry tokens.
     public var description: String { "HTTP \(status) (\(body.count) bytes)" }
-
-    /// What `dump` and debuggers show: the redacted description only.
-    public var customMirror: Mirror { Mirror(self, children: ["response": description]) }
 }

@@ -89,17 +89,9 @@ package struct JSONWebToken: Sendable, Equatable {
     }
 }
 
-extension JSONWebToken: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension JSONWebToken: RedactedDescription {
     /// A redacted description: algorithm and key ID only, never the token.
     package var description: String {
         "JSONWebToken(alg: \(algorithm.prefix(32)), kid: \(keyID.map { String($0.prefix(64)) } ?? "none"), redacted)"
-    }
-
-    /// The same redacted description.
-    package var debugDescription: String { description }
-
-    /// A mirror with no claims or signature, so `dump` and debuggers do not print the token either.
-    package var customMirror: Mirror {
-        Mirror(self, children: ["algorithm": algorithm, "keyID": keyID as Any], displayStyle: .struct)
     }
 }

@@ -31,7 +31,7 @@ package enum Effect: Sendable, Equatable {
     case emit(RegStateEvent)
 }
 
-extension Effect: CustomStringConvertible, CustomReflectable {
+extension Effect: RedactedDescription {
     /// The effect's case with its secrets redacted, for logs, test failures and `dump`.
     package var description: String {
         switch self {
@@ -48,7 +48,4 @@ extension Effect: CustomStringConvertible, CustomReflectable {
         case .emit(let event): "emit(\(event.title))"
         }
     }
-
-    /// Reflection shows the redacted description only.
-    package var customMirror: Mirror { Mirror(self, children: ["effect": description]) }
 }

@@ -22,7 +22,7 @@ package enum SecretInput: Sendable, Equatable {
     case deviceVerification(DeviceVerification)
 }
 
-extension SecretInput: CustomStringConvertible, CustomReflectable {
+extension SecretInput: RedactedDescription {
     /// The kind of input only: the value is a secret.
     package var description: String {
         switch self {
@@ -37,7 +37,4 @@ extension SecretInput: CustomStringConvertible, CustomReflectable {
         case .deviceVerification: "deviceVerification(redacted)"
         }
     }
-
-    /// Reflection shows the redacted description only.
-    package var customMirror: Mirror { Mirror(self, children: ["input": description]) }
 }

@@ -15,17 +15,9 @@ public struct EndSessionRequest: Sendable, Equatable {
     }
 }
 
-extension EndSessionRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension EndSessionRequest: RedactedDescription {
     /// The printable URL; never the ID token.
     public var description: String { "EndSessionRequest(\(displayURL.absoluteString))" }
-
-    /// The same redacted description.
-    public var debugDescription: String { description }
-
-    /// A mirror without the hint.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["displayURL": displayURL], displayStyle: .struct)
-    }
 }
 
 extension OIDCClient {

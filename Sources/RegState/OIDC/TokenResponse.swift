@@ -51,7 +51,7 @@ package struct TokenResponse: Sendable, Equatable {
     }
 }
 
-extension TokenResponse: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension TokenResponse: RedactedDescription {
     /// Which members are present and the lifetimes, never a token.
     package var description: String {
         var parts = ["accessToken: redacted", "tokenType: \(tokenType)"]
@@ -61,14 +61,5 @@ extension TokenResponse: CustomStringConvertible, CustomDebugStringConvertible, 
         if let scope { parts.append("scope: \(scope)") }
         if let refreshExpiresIn { parts.append("refreshExpiresIn: \(SecondsText.describe(refreshExpiresIn))") }
         return "TokenResponse(\(parts.joined(separator: ", ")))"
-    }
-
-    /// The same redacted description.
-    package var debugDescription: String { description }
-
-    /// A mirror without the tokens, so `dump` and debuggers do not print them either.
-    package var customMirror: Mirror {
-        Mirror(self, children: ["tokenType": tokenType, "expiresIn": expiresIn as Any, "scope": scope as Any],
-               displayStyle: .struct)
     }
 }

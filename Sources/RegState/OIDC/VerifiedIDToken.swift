@@ -3,7 +3,7 @@ import Foundation
 /// An ID token that passed validation, with the profile read from its claims.
 ///
 /// Its description is redacted: the token is a credential.
-package struct VerifiedIDToken: Sendable, Equatable, CustomStringConvertible {
+package struct VerifiedIDToken: Sendable, Equatable, RedactedDescription {
     /// The parsed, verified token (claims and the compact serialization to store).
     package let token: JSONWebToken
     /// The profile decoded from the claims.

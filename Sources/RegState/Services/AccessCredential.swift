@@ -4,9 +4,7 @@ import Foundation
 /// (bearer, or DPoP with the key that must sign for it), its expiry and where it may go. The scheme comes from the
 /// same record as the token, so a DPoP-bound token can never go out as `Bearer`. Its descriptions and mirror are
 /// redacted.
-public struct AccessCredential: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable
-{
+public struct AccessCredential: Sendable, Equatable, RedactedDescription {
     /// How the token is presented.
     package enum Scheme: Sendable, Equatable {
         /// `Authorization: Bearer <token>` (RFC 6750).
@@ -91,9 +89,6 @@ public struct AccessCredential: Sendable, Equatable, CustomStringConvertible, Cu
     public var description: String {
         "AccessCredential(\(carrier.rawValue), \(isDPoPBound ? "DPoP" : "Bearer"), token: redacted)"
     }
-
-    /// The same redacted description.
-    public var debugDescription: String { description }
 
     /// A mirror without the token or the DPoP key: what `dump` and a debugger's variable view show.
     public var customMirror: Mirror {

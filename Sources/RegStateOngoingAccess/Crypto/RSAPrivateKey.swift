@@ -4,9 +4,7 @@ import RegState
 /// An RSA private key, held as PKCS #1 `RSAPrivateKey` DER bytes (the form both libcrypto and Security import).
 ///
 /// Its description, debug description and mirror never show the key material.
-public struct RSAPrivateKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable
-{
+public struct RSAPrivateKey: Sendable, Equatable, RedactedDescription {
     /// The PKCS #1 DER encoding.
     public let pkcs1DER: Data
 
@@ -17,10 +15,4 @@ public struct RSAPrivateKey: Sendable, Equatable, CustomStringConvertible, Custo
 
     /// A redacted description.
     public var description: String { "RSAPrivateKey(redacted)" }
-
-    /// The same redacted description.
-    public var debugDescription: String { description }
-
-    /// A mirror without the key material.
-    public var customMirror: Mirror { Mirror(self, children: ["key": "redacted"], displayStyle: .struct) }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// killed while the user approves on another device resumes it on the next launch, and so that every process sharing
 /// the store polls the one authorization at the one pace. It holds a secret (the `device_code`): it lives only in the
 /// secure store and in memory, never in the journal, a log or a description.
-struct PendingDeviceAuthorization: PendingGrantRecord, Equatable, CustomStringConvertible, CustomReflectable {
+struct PendingDeviceAuthorization: PendingGrantRecord, Equatable, RedactedDescription {
     /// The secure-store key of the record.
     static let storeKey = "pending_device_authorization"
 
@@ -37,7 +37,4 @@ struct PendingDeviceAuthorization: PendingGrantRecord, Equatable, CustomStringCo
     var description: String {
         "PendingDeviceAuthorization(createdAt: \(createdAt), expiresAt: \(verification.expiresAt), device code redacted)"
     }
-
-    /// Reflection (`dump`, a test failure's message) shows the redacted description only.
-    var customMirror: Mirror { Mirror(self, children: ["record": description]) }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// The social login in progress, as kept in the secure store (under ``storeKey``) so that it survives the app being
 /// killed while the user is in the browser. It holds secrets (the PKCE verifier, `state`, `nonce`): it lives only in
 /// the secure store and in the service's memory, never in the journal, a log or a description.
-struct PendingLogin: CodeGrantRecord, Equatable, CustomStringConvertible {
+struct PendingLogin: CodeGrantRecord, Equatable, RedactedDescription {
     /// The secure-store key of the record.
     static let storeKey = "pending_login"
 

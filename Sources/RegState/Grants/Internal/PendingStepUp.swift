@@ -2,7 +2,7 @@ import Foundation
 
 /// The step-up login in progress, in the secure store only (it holds the PKCE verifier, `state`, `nonce`) so that it
 /// survives a kill; its tokens replace the session it names (``sessionID``), and only for the same ``subject``.
-struct PendingStepUp: CodeGrantRecord, Equatable, CustomStringConvertible {
+struct PendingStepUp: CodeGrantRecord, Equatable, RedactedDescription {
     /// The secure-store key of the record.
     static let storeKey = "pending_step_up"
 
@@ -27,9 +27,4 @@ struct PendingStepUp: CodeGrantRecord, Equatable, CustomStringConvertible {
 
     /// The creation time only; never the verifier, `state` or `nonce`.
     var description: String { "PendingStepUp(createdAt: \(createdAt), secrets redacted)" }
-}
-
-extension PendingStepUp: CustomReflectable {
-    /// Reflection shows the redacted description only.
-    var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// What the shared access-token answer (``RegStateService/validAccessToken()``) found: a usable record, whose DPoP
 /// key is resolved only by a caller that sends the token, or the credential a renewal returned. Redacted.
-enum AccessTokenAnswer: Sendable, CustomStringConvertible {
+enum AccessTokenAnswer: Sendable, RedactedDescription {
     /// The stored record, usable beyond its grace.
     case stored(TokenSnapshot)
     /// The credential the renewal that replaced the stale token returned.

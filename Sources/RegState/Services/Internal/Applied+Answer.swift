@@ -28,7 +28,7 @@ extension Applied {
     }
 }
 
-extension Applied.Answer: CustomStringConvertible {
+extension Applied.Answer: RedactedDescription {
     /// The case, with the ID token redacted.
     var description: String {
         switch self {

@@ -3,7 +3,7 @@ import Foundation
 /// The credentials record, stored as ONE secure-store value so that every change (a rotation replaces the refresh
 /// token, the access token and the expiry together) is a single atomic write. Written by ``encoded``, read by
 /// ``read(_:)`` in every form any version wrote. Its description is redacted: it holds tokens.
-package struct StoredCredentials: Sendable, Equatable, CustomStringConvertible {
+package struct StoredCredentials: Sendable, Equatable, RedactedDescription {
     /// Where the credentials stand.
     package enum Stage: String, Sendable {
         /// Issued by the provider, awaiting the user's confirmation (state **G**).

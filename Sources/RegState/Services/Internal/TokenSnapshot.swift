@@ -4,7 +4,7 @@ import Foundation
 /// log out, confirm) comes from the same record; what depends on the clock was decided when it was taken. It holds
 /// tokens and lives as long as the decision: its description is redacted.
 @dynamicMemberLookup
-package struct TokenSnapshot: Sendable, CustomStringConvertible {
+package struct TokenSnapshot: Sendable, RedactedDescription {
     package let record: StoredCredentials
     /// Whether the access token was usable beyond the grace period when the snapshot was taken.
     package let isUsable: Bool
