@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 import RegStateTestSupport
 import RegStateSimulator
 import Testing

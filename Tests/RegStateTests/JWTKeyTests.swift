@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 import RegState
+import RegStateOngoingAccess
 import RegStateSimulator
 
 @Suite("JSONWebKey and JSONWebKeySet")

@@ -53,7 +53,6 @@ package final class DPoPContext: Sendable {
 
     /// The registration's tokens are about to be stored: `key`, the attempt's own (never re-read from the registration
     /// record, which another process may have replaced), becomes the session's and is returned. Under the store's lock.
-    @discardableResult
     package func promote(_ key: DPoPKey?) throws(DPoPError) -> DPoPKey? {
         signers.withLock { $0 = nil }
         guard let key else {
@@ -92,16 +91,7 @@ package final class DPoPContext: Sendable {
         var signer = signer(for: key)
         signer.defect = defect.withLock { $0 }
         return try signer.proof(method: method, url: url, accessToken: accessToken, nonce: nonces.nonce(for: url),
-                                now: clock.now().addingTimeInterval(clockEstimate.offset))
-    }
-
-    /// Remembers the `DPoP-Nonce` of `response` for `url`'s origin; returns whether there was one. An empty,
-    /// oversized or malformed nonce throws ``DPoPError/invalidNonce(reason:)`` (nothing stored).
-    @discardableResult
-    package func remember(nonceFrom response: HTTPResponse, for url: URL) throws(DPoPError) -> Bool {
-        guard let header = response.header("DPoP-Nonce") else { return false }
-        try nonces.remember(header, for: url)
-        return true
+                                now: clockEstimate.providerNow(deviceNow: clock.now()))
     }
 
     /// The one DPoP nonce retry (RFC 9449 §8, §9): every answer's `DPoP-Nonce` is kept for `url`'s origin, and an
@@ -112,11 +102,13 @@ package final class DPoPContext: Sendable {
         _ send: () async throws(E) -> HTTPResponse
     ) async throws(E) -> HTTPResponse {
         func keep(_ response: HTTPResponse) throws(E) -> Bool {
+            guard let header = response.header("DPoP-Nonce") else { return false }
             do {
-                return try remember(nonceFrom: response, for: url)
+                try nonces.remember(header, for: url)
             } catch {
                 throw failure(error)
             }
+            return true
         }
         let response = try await send()
         guard try keep(response), Self.asksForNonce(response) else { return response }

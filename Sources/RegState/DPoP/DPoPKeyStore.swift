@@ -22,18 +22,11 @@ package struct DPoPKeyStore: Sendable {
     /// The stored key, or `nil` when there is none.
     /// - Throws: ``DPoPError`` when a record exists but is torn, of another curve, or the store fails.
     package func load() throws(DPoPError) -> DPoPKey? {
-        let data: Data?
-        do {
-            data = try store.data(forKey: key)
-        } catch {
-            throw .storeFailed(reason: "the key record cannot be read")
-        }
-        guard let data else { return nil }
+        guard let data = try onStore("read", { try store.data(forKey: key) }) else { return nil }
         return try decode(data)
     }
 
     /// A fresh key, stored in place of any previous one (a new registration, logout, clear-state).
-    @discardableResult
     package func replace() throws(DPoPError) -> DPoPKey {
         let fresh = try DPoPKey.generate(crypto: crypto)
         try save(fresh)
@@ -48,20 +41,20 @@ package struct DPoPKeyStore: Sendable {
         } else {
             fields["pkcs8"] = .string(Base64URL.encode(dpopKey.privateKey.pkcs8DER))
         }
-        let record = JSONValue.object(fields)
-        do {
-            try store.set(record.serialized(), forKey: key)
-        } catch {
-            throw .storeFailed(reason: "the key record cannot be written")
-        }
+        try onStore("written") { try store.set(JSONValue.object(fields).serialized(), forKey: key) }
     }
 
     /// Removes the key (logout, clear-state); removing a missing key is not an error.
     package func remove() throws(DPoPError) {
+        try onStore("removed") { try store.removeValue(forKey: key) }
+    }
+
+    /// Runs `body` on the store; a failure is ``DPoPError/storeFailed(reason:)``: the record cannot be `done`.
+    private func onStore<T>(_ done: String, _ body: () throws -> T) throws(DPoPError) -> T {
         do {
-            try store.removeValue(forKey: key)
+            return try body()
         } catch {
-            throw .storeFailed(reason: "the key record cannot be removed")
+            throw .storeFailed(reason: "the key record cannot be \(done)")
         }
     }
 

@@ -15,14 +15,12 @@ package final class DPoPNonceCache: Sendable {
         return nonces.withLock { $0[origin] }
     }
 
-    /// Remembers `header` (a `DPoP-Nonce` value) as `url`'s origin's latest nonce and returns it.
+    /// Remembers `header` (a `DPoP-Nonce` value) as `url`'s origin's latest nonce.
     /// - Throws: ``DPoPError/invalidNonce(reason:)`` for an empty, oversized or malformed nonce (nothing stored).
-    @discardableResult
-    package func remember(_ header: String, for url: URL) throws(DPoPError) -> String {
+    package func remember(_ header: String, for url: URL) throws(DPoPError) {
         let nonce = try Self.validated(header)
         guard let origin = Self.origin(of: url) else { throw .invalidTargetURL }
         nonces.withLock { $0[origin] = nonce }
-        return nonce
     }
 
     /// How many origins have a nonce remembered (the simulation's memory invariant counts them).

@@ -24,7 +24,6 @@ package struct DPoPProofSigner: Sendable, RedactedDescription {
 
     /// A proof for one request: `method` is `htm`, `url` gives `htu`, `accessToken` (on resource requests) is hashed
     /// into `ath`, `nonce` is the origin's latest `DPoP-Nonce`, `now` the `iat` (whole seconds).
-    /// - Throws: ``DPoPError/invalidTargetURL`` or ``DPoPError/cryptoFailed(reason:)``.
     package func proof(
         method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, now: Date
     ) throws(DPoPError) -> String {

@@ -3,9 +3,6 @@ import Foundation
 /// Validates an ID token as OpenID Connect Core 1.0 §3.1.3.7 and RFC 8725 require, before any claim is believed:
 /// checks in a fixed order (docs/Internals-Toolbox.md), first failure reported; no clock read, the caller passes `now`.
 package struct IDTokenValidator: Sendable {
-    /// The latest instant a time claim may name: 9999-12-31T23:59:59Z. Anything later is not a sane time.
-    package static let latestTime: TimeInterval = RecordedTime.latest
-
     /// The issuer identifier `iss` must equal exactly (no normalisation of trailing slashes or case).
     package var issuer: String
     /// This app's OAuth client ID, which `aud` must contain.
@@ -42,7 +39,6 @@ package struct IDTokenValidator: Sendable {
 
     /// Validates `idToken` against the issuer's `keySet` (its keys are parsed once and cached in it) at `now`, and
     /// returns it parsed once every check has passed. `expectedNonce` is the authorization request's (`nil`: none).
-    /// - Throws: ``IDTokenError`` for the first check that fails.
     package func validate(
         _ idToken: String, keySet: JSONWebKeySet, expectedNonce: String?, now: Date
     ) throws(IDTokenError) -> JSONWebToken {
@@ -54,11 +50,8 @@ package struct IDTokenValidator: Sendable {
         return token
     }
 
-    /// Validates an ID token that came with a refresh (OpenID Connect Core 1.0 §12.2) against the one the session
-    /// began with: every check of ``validate(_:keySet:expectedNonce:now:)``, then `iss` and `sub` equal to the
-    /// original's (checked before the nonce), and `nonce`, when the new token has one, equal to the original's.
-    /// `original` is the session's stored ID token (validated when it arrived; it may have expired since).
-    /// - Throws: ``IDTokenError``; ``IDTokenError/refreshedIdentityMismatch`` for another `iss` or `sub`.
+    /// Validates an ID token that came with a refresh (OpenID Connect Core 1.0 §12.2) against `original`, the one the
+    /// session began with (it may have expired since): every check of ``validate(_:keySet:expectedNonce:now:)``.
     package func validateRefreshed(
         _ idToken: String, original: JSONWebToken, keySet: JSONWebKeySet, now: Date
     ) throws(IDTokenError) -> JSONWebToken {
@@ -73,12 +66,8 @@ package struct IDTokenValidator: Sendable {
         return token
     }
 
-    /// Checks a validated ID token against what the login asked for (OIDC Core §3.1.3.7 items 12–13): with a
-    /// ``AuthenticationRequirement/maxAge``, `auth_time` present, not later than `now` (plus leeway) and not older than
-    /// `max_age` (plus leeway); with ``AuthenticationRequirement/acrRequired``, `acr` one of the values asked for.
-    /// - Throws: ``IDTokenError/authTimeMissing``, ``IDTokenError/authenticationTooOld(authenticatedAt:)``,
-    ///   ``IDTokenError/invalidTimeClaim(_:)`` for an `auth_time` that is not a sane time or in the future,
-    ///   ``IDTokenError/acrNotAccepted(_:)``.
+    /// Checks a validated ID token against what the login asked for (OIDC Core §3.1.3.7 items 12–13): a recent enough
+    /// `auth_time` for a `max_age`, an `acr` asked for when one is required; times with the leeway.
     package func checkAuthentication(of token: JSONWebToken, meets requirement: AuthenticationRequirement,
                                     now: Date) throws(IDTokenError) {
         if let maxAge = requirement.maxAge {
@@ -151,11 +140,11 @@ package struct IDTokenValidator: Sendable {
         if let notBefore = try time("nbf", in: claims), notBefore > nowSeconds + leeway { throw .notYetValid }
     }
 
-    /// A NumericDate claim: `nil` when absent, an error unless a finite number between 0 and ``latestTime``.
+    /// A NumericDate claim: `nil` when absent, an error unless a time in ``RecordedTime``'s range (1970 to 9999).
     private func time(_ name: String, in claims: [String: JSONValue]) throws(IDTokenError) -> TimeInterval? {
         switch claims[name] {
         case nil: return nil
-        case .number(let seconds)? where seconds.isFinite && seconds >= 0 && seconds <= Self.latestTime: return seconds
+        case .number(let seconds)? where RecordedTime.lifetime(seconds) != nil: return seconds
         case .number?: throw .invalidTimeClaim(name)
         // A non-number `exp`, `iat` or `auth_time` is reported as missing; a non-number `nbf` is refused.
         default: if name == "nbf" { throw .invalidTimeClaim(name) } else { return nil }

@@ -49,11 +49,6 @@ package struct JSONWebKey: Sendable, Hashable, Codable {
         self.y = y
     }
 
-    /// Whether this is an RSA key that may verify signatures (`use` absent or `"sig"`).
-    package var isRSASigningKey: Bool {
-        keyType == "RSA" && isSigningKey
-    }
-
     /// Whether the key may verify signatures: `use` absent or `"sig"`.
     package var isSigningKey: Bool { use == nil || use == "sig" }
 
@@ -68,9 +63,7 @@ package struct JSONWebKey: Sendable, Hashable, Codable {
         }
     }
 
-    /// The RSA public key this JWK describes.
-    ///
-    /// - Throws: ``JWTError/invalidKey(_:)`` when it is not an RSA key or `n`/`e` are missing or not base64url.
+    /// The RSA public key this JWK describes (`kty` RSA, non-zero base64url `n` and `e`).
     package func rsaPublicKey() throws(JWTError) -> RSAPublicKey {
         guard keyType == "RSA" else { throw .invalidKey("kty is not RSA") }
         guard let modulusText = modulus, let modulus = Base64URL.decode(modulusText),
@@ -82,9 +75,7 @@ package struct JSONWebKey: Sendable, Hashable, Codable {
         return RSAPublicKey(modulus: modulus, exponent: exponent)
     }
 
-    /// The P-256 public key this JWK describes.
-    ///
-    /// - Throws: ``JWTError/invalidKey(_:)`` when it is not an EC P-256 key or `x`/`y` are not 32 bytes of base64url.
+    /// The P-256 public key this JWK describes (`kty` EC, `crv` P-256, `x` and `y` 32 bytes of base64url each).
     package func p256PublicKey() throws(JWTError) -> P256PublicKey {
         guard keyType == "EC", curve == "P-256" else { throw .invalidKey("not an EC key on P-256") }
         guard let xText = x, let yText = y, let x = Base64URL.decode(xText), let y = Base64URL.decode(yText),
@@ -94,8 +85,6 @@ package struct JSONWebKey: Sendable, Hashable, Codable {
     }
 
     /// The key material, RSA or P-256, this JWK describes.
-    ///
-    /// - Throws: ``JWTError/invalidKey(_:)`` for another key type or malformed members.
     package func publicKeyMaterial() throws(JWTError) -> PublicKeyMaterial {
         switch keyType {
         case "RSA": return .rsa(try rsaPublicKey())

@@ -67,22 +67,8 @@ public struct JSONWebKeySet: Sendable, Hashable, Encodable {
     /// Hashes the keys.
     public func hash(into hasher: inout Hasher) { hasher.combine(keys) }
 
-    /// The RSA signing key a JWS header's `kid` names.
-    ///
-    /// With a `kid`, the first RSA signing key with that ID. Without one, the only RSA signing key when there is
-    /// exactly one (RFC 7515 lets a header omit `kid` when the key is unambiguous); otherwise `nil`.
-    package func key(withID keyID: String?) -> JSONWebKey? {
-        let candidates = keys.filter(\.isRSASigningKey)
-        guard let keyID else { return candidates.count == 1 ? candidates.first : nil }
-        return candidates.first { $0.keyID == keyID }
-    }
-
-    /// Where a token's key is in the set, chosen only by `kid` (never by `jku`, `x5u` or `jwk`, RFC 8725 §3.10).
-    ///
-    /// With a `kid`: the first signing key with that ID that fits `algorithm` (type, curve, own `alg`). Without one:
-    /// the only RSA or EC signing key in the set, which must fit `algorithm`.
-    /// - Throws: ``IDTokenError/unknownKeyID(_:)`` when no signing key has that `kid` (or, without one, none or
-    ///   several fit); ``IDTokenError/keyDoesNotFitAlgorithm(_:)`` when keys with that `kid` exist but none fits.
+    /// Where a token's key is in the set, chosen only by `kid` (never by `jku`, `x5u` or `jwk`, RFC 8725 §3.10): the
+    /// first signing key with that ID that fits `algorithm` (type, curve, own `alg`), or without one the only one.
     package func indexOfKey(withID keyID: String?, for algorithm: SignatureAlgorithm) throws(IDTokenError) -> Int {
         if let keyID {
             var named = false
@@ -99,10 +85,8 @@ public struct JSONWebKeySet: Sendable, Hashable, Encodable {
         return only
     }
 
-    /// The ready form of the key at `index`, made by `crypto` on first use and cached in this set.
-    ///
-    /// - Throws: ``JWTError/invalidKey(_:)`` for malformed members, ``CryptoError`` when the provider refuses the
-    ///   key; a failure is cached too, so a bad key is not parsed again for every token.
+    /// The ready form of the key at `index`, made by `crypto` on first use and cached in this set; a failure is
+    /// cached too, so a bad key is not parsed again for every token.
     package func verificationKey(at index: Int, crypto: any CryptoProvider) throws -> any VerificationKey {
         try readyKeys.key(at: index, provider: ObjectIdentifier(type(of: crypto))) {
             try crypto.verificationKey(for: keys[index].publicKeyMaterial())

@@ -7,9 +7,7 @@ extension JSONWebToken {
     /// The `sub` claim: the issuer's stable identifier for the user.
     package var subject: String? { claims["sub"]?.stringValue }
 
-    /// The `aud` claim as a list: RFC 7519 allows one string or an array of strings.
-    ///
-    /// Empty when the claim is missing or is neither; non-string array elements are ignored.
+    /// The `aud` claim as a list (RFC 7519 allows one string or an array of strings); empty when it is neither.
     package var audience: [String] {
         switch claims["aud"] {
         case .string(let single): [single]
@@ -23,9 +21,6 @@ extension JSONWebToken {
 
     /// The `iat` claim (seconds since 1970) as a date.
     package var issuedAt: Date? { claims["iat"]?.dateValue }
-
-    /// The `nbf` claim (seconds since 1970) as a date.
-    package var notBefore: Date? { claims["nbf"]?.dateValue }
 
     /// The `nonce` claim, which ties an ID token to the authorization request that asked for it.
     package var nonce: String? { claims["nonce"]?.stringValue }

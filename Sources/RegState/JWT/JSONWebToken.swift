@@ -21,9 +21,7 @@ package struct JSONWebToken: Sendable, Equatable {
     /// The compact serialization this value was parsed from, for handing the token on unchanged.
     package let compactSerialization: String
 
-    /// Parses a compact JWS, `header.payload.signature`.
-    ///
-    /// - Throws: ``JWTError`` when the text is not a structurally valid JWS with a JSON claims set.
+    /// Parses a compact JWS, `header.payload.signature`, whose payload is a JSON object.
     package init(compact: String) throws(JWTError) {
         var text = compact
         guard text.utf8.count <= Self.maximumCompactLength else { throw .tooLarge(limit: Self.maximumCompactLength) }

@@ -76,7 +76,7 @@ extension OIDCClient {
     private func checkedOnProviderClock(
         fresh: String?, _ check: (Date) throws(IDTokenError) -> JSONWebToken
     ) throws(IDTokenError) -> JSONWebToken {
-        let byIssueTime = fresh != nil && !clockEstimate.isMeasuredByDateHeader
+        let byIssueTime = fresh != nil && clockEstimate.source != .dateHeader
         let token: JSONWebToken
         do {
             token = try check(clockEstimate.providerNow(deviceNow: clock.now()))

@@ -40,5 +40,4 @@ extension ProviderClockEstimate {
         default: 31
         }
     }
-
 }

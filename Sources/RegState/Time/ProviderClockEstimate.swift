@@ -24,9 +24,6 @@ package final class ProviderClockEstimate: Sendable {
         return measured
     }
 
-    /// Whether the provider's `Date` header gave the estimate (then an ID token's `iat` is not used).
-    package var isMeasuredByDateHeader: Bool { state.withLock { $0?.source == .dateHeader } }
-
     /// Where the current estimate came from, `nil` before the first.
     package var source: ClockOffsetSource? { state.withLock { $0?.source } }
 
@@ -40,9 +37,8 @@ package final class ProviderClockEstimate: Sendable {
 
     /// Records a fresh ID token's `iat` as the provider's clock while no `Date` header gave an estimate.
     /// - Returns: the new offset when it moved by at least ``negligible`` seconds; `nil` otherwise.
-    @discardableResult
     package func observeIssueTime(_ issuedAt: Date, at deviceNow: Date) -> TimeInterval? {
-        guard !isMeasuredByDateHeader else { return nil }
+        guard source != .dateHeader else { return nil }
         return record(issuedAt.timeIntervalSince(deviceNow), source: .idTokenIssueTime)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import RegState
+import RegStateOngoingAccess
 import RegStateTesting
 
 /// The compact JWT parser and the ID token validator.
@@ -45,7 +46,7 @@ enum FuzzJWKS {
     static func run(_ data: Data) {
         guard let keySet = try? JSONWebKeySet.parse(data) else { return }
         for key in keySet.keys {
-            _ = key.isRSASigningKey
+            _ = key.fits(.rs256)
             _ = try? key.rsaPublicKey()
             _ = keySet.key(withID: key.keyID)
         }

@@ -53,7 +53,7 @@ struct DPoPSharedStoreTests {
         let key = try #require(try dpop.storedKey())
         #expect(try dpop.credentials()["dpop_jkt"]?.stringValue == key.thumbprint)
         // What the writer leaves between its two writes (or a crash between them): the key record holds a new key.
-        try DPoPKeyStore(store: dpop.store, crypto: SystemCrypto()).replace()
+        _ = try DPoPKeyStore(store: dpop.store, crypto: SystemCrypto()).replace()
         if case .dpopKeyUnavailable = await app.tokenBinding() {} else { Issue.record("binding not unavailable") }
         let requests = await dpop.simulator.requestLog.count
         await #expect(throws: RegStateServiceError.self) {

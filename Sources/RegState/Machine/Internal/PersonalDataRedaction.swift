@@ -3,11 +3,8 @@ import Foundation
 /// Journal lines without personal data, once the user is gone but the reason must stay (a final **E**, a forced
 /// logout): profiles keep only their issuer, methods lose their address; the journal still folds to the same state.
 enum PersonalDataRedaction {
-    /// The subject written in place of the user's.
-    static let redactedSubject = "redacted"
-
     static func profile(_ profile: Profile) -> Profile {
-        Profile(subject: redactedSubject, issuer: profile.issuer)
+        Profile(subject: "redacted", issuer: profile.issuer)
     }
 
     static func stored(_ stored: StoredSession) -> StoredSession {
