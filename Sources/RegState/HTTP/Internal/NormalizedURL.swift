@@ -55,17 +55,6 @@ struct NormalizedURL: Equatable, Sendable {
         scheme == other.scheme && host == other.host && port == other.port
     }
 
-    /// RFC 3986's unreserved characters, the only ones whose escapes can be decoded without changing the meaning.
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-             UInt8(ascii: "~"):
-            true
-        default: false
-        }
-    }
-
     /// `segment` with unreserved escapes decoded and the other escapes' hex uppercased; `nil` when it holds a
     /// malformed escape or an escaped `/`, `\` or `%`.
     private static func decodingUnreserved(_ segment: Substring) -> String? {
@@ -84,7 +73,8 @@ struct NormalizedURL: Equatable, Sendable {
             else { return nil }
             let value = high << 4 | low
             if value == UInt8(ascii: "/") || value == UInt8(ascii: "\\") || value == UInt8(ascii: "%") { return nil }
-            if isUnreserved(value) {
+            // Only an unreserved character's escape can be decoded without changing the meaning.
+            if FormEncoding.unreserved.contains(Unicode.Scalar(value)) {
                 result.append(value)
             } else {
                 result.append(contentsOf: Array(String(format: "%%%02X", value).utf8))
