@@ -28,14 +28,6 @@ package enum FormEncoding {
         return result
     }
 
-    /// The query items of `url` (last value wins).
-    package static func queryItems(of url: URL) -> [String: String] {
-        guard let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery else {
-            return [:]
-        }
-        return decode(query)
-    }
-
     private static func unescape(_ text: String) -> String {
         // Most names and values have nothing to undo; Foundation's percent decoding is a visible cost per request.
         if !text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) { return text }
