@@ -33,13 +33,6 @@ package enum RecordedTime {
         return Date(timeIntervalSince1970: min(max(seconds.isFinite ? seconds : latest, 0), latest))
     }
 
-    /// The whole seconds since 1970 of `date`; `nil` when it is out of range, so a caller prints a placeholder instead
-    /// of trapping.
-    package static func wholeSeconds(_ date: Date) -> Int? {
-        guard let seconds = self.date(date.timeIntervalSince1970)?.timeIntervalSince1970.rounded(.down) else { return nil }
-        return Int(seconds)
-    }
-
     /// A decoder for a record RegState wrote: every date in seconds since 1970, refused out of range.
     package static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
