@@ -40,9 +40,7 @@ struct NormalizedURL: Equatable, Sendable {
     /// Whether this URL is `prefix` or below it (same origin, the prefix's segments leading this path's: `/v1` covers
     /// `/v1/x`, not `/v10`); an unsafe path is under nothing, an unsafe prefix covers nothing.
     func isUnder(_ prefix: NormalizedURL) -> Bool {
-        guard !isUnsafe, !prefix.isUnsafe, scheme == prefix.scheme, host == prefix.host, port == prefix.port else {
-            return false
-        }
+        guard !isUnsafe, !prefix.isUnsafe, hasSameOrigin(as: prefix) else { return false }
         var wanted = prefix.segments
         if wanted.last == "" { wanted.removeLast() }
         var have = segments
