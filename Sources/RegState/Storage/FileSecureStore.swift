@@ -76,7 +76,7 @@ public final class FileSecureStore: SecureStore {
         do {
             // The directory is synced even when the file was already gone: its absence may be another process's
             // unlink that the process died before syncing, and a removal that returns must be on disk.
-            _ = try fileSystem.unlink(filePath(for: key))
+            try fileSystem.unlink(filePath(for: key))
             try fileSystem.syncDirectory(directoryPath)
         } catch {
             throw .writeFailed(key: key, reason: error.reason)
