@@ -192,13 +192,12 @@ package struct SimulatedFileSystemCalls: StorageFileSystem {
         }
     }
 
-    package func unlink(_ path: String) throws(SystemCallError) -> Bool {
+    package func unlink(_ path: String) throws(SystemCallError) {
         try fileSystem.perform(incarnation, "unlink") { _ throws(SystemCallError) in
             let fs = fileSystem
-            guard let id = fs.names[path] else { return false }
+            guard let id = fs.names[path] else { return }
             if fs.nodes[id]?.isDirectory == true { throw SystemCallError("unlink", code: EISDIR) }
             fs.changeName(.unlink(path), in: path)
-            return true
         }
     }
 

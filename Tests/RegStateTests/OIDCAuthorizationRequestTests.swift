@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RegState
+import RegStateSimulator
 import RegStateTesting
 
 @Suite("Authorization request")

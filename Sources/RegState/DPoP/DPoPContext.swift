@@ -122,7 +122,8 @@ package final class DPoPContext: Sendable {
     static func asksForNonce(_ response: HTTPResponse) -> Bool {
         guard [400, 401, 403].contains(response.status) else { return false }
         if response.jsonBody?.objectValue?["error"]?.stringValue == "use_dpop_nonce" { return true }
-        guard response.status == 401, let challenges = AuthenticationChallenges(of: response) else { return false }
+        guard response.status == 401, let field = response.header("WWW-Authenticate"),
+              let challenges = AuthenticationChallenges(field) else { return false }
         return challenges.first(schemes: ["dpop"], error: "use_dpop_nonce") != nil
     }
 

@@ -77,7 +77,7 @@ package struct JSONWebToken: Sendable, Equatable {
     {
         guard !segment.isEmpty, let decoded = Base64URL.decode(bytes: segment) else { throw .invalidBase64URL(part) }
         let value = decoded.withUnsafeBufferPointer {
-            JSONValue.parse(bytes: $0, maximumDepth: JSONLimits.joseSegment.maximumDepth)
+            JSONByteParser.parse($0, maximumDepth: JSONLimits.joseSegment.maximumDepth)
         }
         switch value {
         case .success(.object(let members)): return members

@@ -77,8 +77,10 @@ public final class FileJournal: EventJournal {
     ///
     /// - Throws: ``JournalError/unreadable(_:)`` when the file cannot be read.
     public func read() throws(JournalError) -> JournalContents {
-        guard try fileExists() else {
-            return JournalContents(lines: [], droppedLines: 0)
+        do {
+            guard try fileSystem.status(path) != nil else { return JournalContents(lines: [], droppedLines: 0) }
+        } catch {
+            throw .unreadable(error.reason)
         }
         return try withLockedFile(O_RDONLY, failure: JournalError.unreadable) { fd throws(SystemCallError) in
             let parsed = parseRemembering(try fileSystem.readToEnd(fd))

@@ -32,16 +32,18 @@ public final class FileSecureStore: SecureStore {
         self.directoryPath = path
         self.fileSystem = fs
         self.lock = FileStoreLock(path: PlainPath.appending(Self.lockFileName, to: path), fileSystem: fs)
-        try Self.prepare(path, fs)
+        var refusal: String?
         do {
+            refusal = try Self.refusalToPrepare(path, fs)
             // Another process may be writing right now: only the holder of the lock may call a temporary file stale.
-            if let held = try FileLock.take(lock.path, fileSystem: fs) {
+            if refusal == nil, let held = try FileLock.take(lock.path, fileSystem: fs) {
                 defer { held.unlock() }
                 try AtomicFile.removeStaleTemporaryFiles(in: path, fileSystem: fs)
             }
         } catch {
-            throw .unusableLocation(path: path, reason: error.reason)
+            refusal = error.reason
         }
+        if let refusal { throw .unusableLocation(path: path, reason: refusal) }
     }
 
     /// The value stored under `key`, or `nil` when there is none.
@@ -74,7 +76,7 @@ public final class FileSecureStore: SecureStore {
         do {
             // The directory is synced even when the file was already gone: its absence may be another process's
             // unlink that the process died before syncing, and a removal that returns must be on disk.
-            _ = try fileSystem.unlink(filePath(for: key))
+            try fileSystem.unlink(filePath(for: key))
             try fileSystem.syncDirectory(directoryPath)
         } catch {
             throw .writeFailed(key: key, reason: error.reason)
@@ -105,18 +107,7 @@ public final class FileSecureStore: SecureStore {
         PlainPath.appending(key, to: directoryPath)
     }
 
-    /// Creates the directory or checks and tightens the existing one.
-    private static func prepare(_ path: String, _ fs: any StorageFileSystem) throws(StoreError) {
-        let refusal: String?
-        do {
-            refusal = try refusalToPrepare(path, fs)
-        } catch {
-            refusal = error.reason
-        }
-        if let refusal { throw .unusableLocation(path: path, reason: refusal) }
-    }
-
-    /// Why the directory cannot be used, or `nil`.
+    /// Creates the directory or checks and tightens the existing one: why it cannot be used, or `nil`.
     private static func refusalToPrepare(_ path: String, _ fs: any StorageFileSystem) throws(SystemCallError) -> String? {
         if let info = try fs.status(path) {
             guard POSIX.isDirectory(info) else { return "it is not a directory" }

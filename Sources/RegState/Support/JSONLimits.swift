@@ -8,12 +8,6 @@ package struct JSONLimits: Sendable, Equatable {
     /// The deepest nesting of objects and arrays accepted (a scalar is depth 0, `{}` is depth 1).
     package var maximumDepth: Int
 
-    /// Creates limits.
-    package init(maximumBytes: Int, maximumDepth: Int) {
-        self.maximumBytes = maximumBytes
-        self.maximumDepth = maximumDepth
-    }
-
     /// Provider answers (token, discovery, userinfo, revocation metadata): 1 MiB, depth 32.
     package static let responseBody = JSONLimits(maximumBytes: 1 << 20, maximumDepth: 32)
     /// A JWK Set: 256 KiB (room for dozens of keys with certificate chains), depth 16.

@@ -99,19 +99,10 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// - Throws: ``JSONParseError`` naming what was wrong and where, never the content.
     package static func parse(_ data: Data, limits: JSONLimits = .responseBody) throws(JSONParseError) -> JSONValue {
         guard data.count <= limits.maximumBytes else { throw .tooLarge(limit: limits.maximumBytes) }
-        let result: Result<JSONValue, JSONParseError> = data.withUnsafeBytes { raw in
-            parse(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: limits.maximumDepth)
+        let result = data.withUnsafeBytes { raw in
+            JSONByteParser.parse(raw.bindMemory(to: UInt8.self), maximumDepth: limits.maximumDepth)
         }
         return try result.get()
-    }
-
-    /// Parses UTF-8 bytes already known to be within a size limit; the JWT reader's entry point.
-    static func parse(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> Result<JSONValue, JSONParseError> {
-        do throws(JSONParseError) {
-            return .success(try JSONByteParser.parse(bytes, maximumDepth: maximumDepth))
-        } catch {
-            return .failure(error)
-        }
     }
 
     /// The value as compact JSON text with sorted keys, so equal values serialise identically: the bytes `JSONEncoder`

@@ -12,7 +12,8 @@ extension RecordedTime {
     /// ISO 8601 in UTC, to the second (`2026-11-24T13:38:27Z`), from the C library's calendar arithmetic (format
     /// styles would load time-zone and locale data); a date out of range is ``outOfRangeText``, never a trap.
     package static func text(_ date: Date) -> String {
-        guard let whole = wholeSeconds(date), let parts = calendarFields(Int64(whole)) else { return outOfRangeText }
+        guard let seconds = self.date(date.timeIntervalSince1970)?.timeIntervalSince1970.rounded(.down),
+              let parts = calendarFields(Int64(seconds)) else { return outOfRangeText }
         return "\(padded(parts.tm_year + 1900, width: 4))-\(padded(parts.tm_mon + 1))-\(padded(parts.tm_mday))T"
             + "\(padded(parts.tm_hour)):\(padded(parts.tm_min)):\(padded(parts.tm_sec))Z"
     }

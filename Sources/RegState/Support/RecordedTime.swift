@@ -33,27 +33,16 @@ package enum RecordedTime {
         return Date(timeIntervalSince1970: min(max(seconds.isFinite ? seconds : latest, 0), latest))
     }
 
-    /// The whole seconds since 1970 of `date`; `nil` when it is out of range, so a caller prints a placeholder instead
-    /// of trapping.
-    package static func wholeSeconds(_ date: Date) -> Int? {
-        guard let seconds = self.date(date.timeIntervalSince1970)?.timeIntervalSince1970.rounded(.down) else { return nil }
-        return Int(seconds)
-    }
-
-    /// How a `JSONDecoder` reads every date of a record: seconds since 1970, refused out of range.
-    package static let decoding = JSONDecoder.DateDecodingStrategy.custom { decoder in
-        let container = try decoder.singleValueContainer()
-        let seconds = try container.decode(Double.self)
-        guard let date = Self.date(seconds) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a time out of range")
-        }
-        return date
-    }
-
-    /// A decoder for a record RegState wrote: dates as ``decoding`` reads them.
+    /// A decoder for a record RegState wrote: every date in seconds since 1970, refused out of range.
     package static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = decoding
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            guard let date = Self.date(try container.decode(Double.self)) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "a time out of range")
+            }
+            return date
+        }
         return decoder
     }
 }

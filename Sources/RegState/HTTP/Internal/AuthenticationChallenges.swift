@@ -7,10 +7,8 @@ struct AuthenticationChallenges: Sendable, Equatable {
     struct Challenge: Sendable, Equatable {
         /// The scheme, lowercased (`bearer`, `dpop`).
         var scheme: String
-        /// Its parameters by lowercased name, values unescaped.
+        /// Its parameters by lowercased name, values unescaped (none for a token68, which nothing reads).
         var parameters: [String: String]
-        /// Its token68, when it has one instead of parameters.
-        var token68: String?
     }
 
     /// The longest field read (bytes): a server's challenge is a line, not a document.
@@ -26,12 +24,6 @@ struct AuthenticationChallenges: Sendable, Equatable {
         var reader = Reader(bytes: bytes)
         guard let challenges = reader.challenges(), !challenges.isEmpty else { return nil }
         self.challenges = challenges
-    }
-
-    /// The challenges of `response`'s `WWW-Authenticate`; `nil` when it has none or it is not well formed.
-    init?(of response: HTTPResponse) {
-        guard let field = response.header("WWW-Authenticate") else { return nil }
-        self.init(field)
     }
 
     /// The first challenge of `scheme` (case-insensitive) whose `error` is `error`.
@@ -117,7 +109,6 @@ struct AuthenticationChallenges: Sendable, Equatable {
                         while let byte = current, Self.isTokenByte(byte, symbols: "-._~+/") { index += 1 }
                         while current == UInt8(ascii: "=") { index += 1 }
                         guard index > start, byte != UInt8(ascii: "=") else { return nil }
-                        challenge.token68 = String(decoding: bytes[start..<index], as: UTF8.self)
                         skipSpaces()
                         guard atEnd || current == UInt8(ascii: ",") else { return nil }
                     }

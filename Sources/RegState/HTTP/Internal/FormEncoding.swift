@@ -3,7 +3,7 @@ import Foundation
 /// `application/x-www-form-urlencoded` encoding and decoding, for OAuth requests and the simulator's endpoints.
 package enum FormEncoding {
     /// Characters left as they are: the unreserved set of RFC 3986.
-    private static let unreserved = CharacterSet(charactersIn:
+    static let unreserved = CharacterSet(charactersIn:
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// Percent-encodes one name or value (a Swift `String` holds no unpaired surrogate, the only thing that fails).
@@ -26,14 +26,6 @@ package enum FormEncoding {
             result[name] = value
         }
         return result
-    }
-
-    /// The query items of `url` (last value wins).
-    package static func queryItems(of url: URL) -> [String: String] {
-        guard let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery else {
-            return [:]
-        }
-        return decode(query)
     }
 
     private static func unescape(_ text: String) -> String {

@@ -40,9 +40,7 @@ struct NormalizedURL: Equatable, Sendable {
     /// Whether this URL is `prefix` or below it (same origin, the prefix's segments leading this path's: `/v1` covers
     /// `/v1/x`, not `/v10`); an unsafe path is under nothing, an unsafe prefix covers nothing.
     func isUnder(_ prefix: NormalizedURL) -> Bool {
-        guard !isUnsafe, !prefix.isUnsafe, scheme == prefix.scheme, host == prefix.host, port == prefix.port else {
-            return false
-        }
+        guard !isUnsafe, !prefix.isUnsafe, hasSameOrigin(as: prefix) else { return false }
         var wanted = prefix.segments
         if wanted.last == "" { wanted.removeLast() }
         var have = segments
@@ -53,17 +51,6 @@ struct NormalizedURL: Equatable, Sendable {
     /// Whether `other` is the same origin (scheme, host, effective port).
     func hasSameOrigin(as other: NormalizedURL) -> Bool {
         scheme == other.scheme && host == other.host && port == other.port
-    }
-
-    /// RFC 3986's unreserved characters, the only ones whose escapes can be decoded without changing the meaning.
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-             UInt8(ascii: "~"):
-            true
-        default: false
-        }
     }
 
     /// `segment` with unreserved escapes decoded and the other escapes' hex uppercased; `nil` when it holds a
@@ -84,7 +71,8 @@ struct NormalizedURL: Equatable, Sendable {
             else { return nil }
             let value = high << 4 | low
             if value == UInt8(ascii: "/") || value == UInt8(ascii: "\\") || value == UInt8(ascii: "%") { return nil }
-            if isUnreserved(value) {
+            // Only an unreserved character's escape can be decoded without changing the meaning.
+            if FormEncoding.unreserved.contains(Unicode.Scalar(value)) {
                 result.append(value)
             } else {
                 result.append(contentsOf: Array(String(format: "%%%02X", value).utf8))

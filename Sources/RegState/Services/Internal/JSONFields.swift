@@ -14,11 +14,7 @@ struct JSONFields: RecordValue {
 
     /// The members of `data` when it is one JSON object.
     init(parsing data: Data) throws(Damaged) {
-        guard data.count <= JSONLimits.responseBody.maximumBytes else { throw Damaged() }
-        let parsed = data.withUnsafeBytes { raw in
-            JSONValue.parse(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: 32)
-        }
-        guard case .success(let value) = parsed else { throw Damaged() }
+        guard let value = try? JSONValue.parse(data, limits: .responseBody) else { throw Damaged() }
         try self.init(json: value)
     }
 

@@ -24,14 +24,14 @@ package enum AtomicFile {
             try fs.sync(fd)
         } catch {
             try? fs.close(fd)
-            _ = try? fs.unlink(temporary)
+            try? fs.unlink(temporary)
             throw error
         }
         do {
             try fs.close(fd)
             try fs.rename(temporary, to: target)
         } catch {
-            _ = try? fs.unlink(temporary)
+            try? fs.unlink(temporary)
             throw error
         }
         try fs.syncDirectory(directory)
@@ -61,7 +61,7 @@ package enum AtomicFile {
     ) throws(SystemCallError) {
         let prefix = name.map(temporaryName) ?? temporaryPrefix
         for entry in try fs.directoryEntries(directory) where entry.hasPrefix(prefix) {
-            _ = try fs.unlink(PlainPath.appending(entry, to: directory))
+            try fs.unlink(PlainPath.appending(entry, to: directory))
         }
     }
 

@@ -40,14 +40,6 @@ extension FileJournal {
         syncedFile.withLock { $0 = identity }
     }
 
-    func fileExists() throws(JournalError) -> Bool {
-        do {
-            return try fileSystem.status(path) != nil
-        } catch {
-            throw .unreadable(error.reason)
-        }
-    }
-
     /// Takes an exclusive `flock` on `fd`, retrying every millisecond until `deadline`.
     private static func takeLock(
         _ fd: Int32, until deadline: TimeInterval, _ fs: any StorageFileSystem

@@ -22,16 +22,10 @@ package final class FileLock: Sendable {
         _ path: String, waiting: Bool = false, fileSystem fs: any StorageFileSystem = PosixFileSystem()
     ) throws(SystemCallError) -> FileLock? {
         let fd = try fs.open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
-        do {
-            guard try fs.lockExclusive(fd, wait: waiting) else {
-                try? fs.close(fd)
-                return nil
-            }
-        } catch {
-            try? fs.close(fd)
-            throw error
-        }
-        return FileLock(fd: fd, fileSystem: fs)
+        var locked = false
+        defer { if !locked { try? fs.close(fd) } }
+        locked = try fs.lockExclusive(fd, wait: waiting)
+        return locked ? FileLock(fd: fd, fileSystem: fs) : nil
     }
 
     /// Releases the lock (closing the descriptor releases it too).

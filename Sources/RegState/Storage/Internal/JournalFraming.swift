@@ -14,11 +14,8 @@ package enum JournalFraming {
         package var dropped: Int
         /// The end of the last intact line: the length the journal should have.
         package var intactLength: Int
-        /// The length that was parsed.
-        package var totalLength: Int
-
         /// Whether the end of the journal is damaged and should be cut back to ``intactLength``.
-        package var hasDamagedTail: Bool { intactLength < totalLength }
+        package var hasDamagedTail: Bool
     }
 
     /// The framed line for `payload`, newline included; ``JournalError/writeFailed(_:)`` when it holds a newline.
@@ -61,7 +58,8 @@ package enum JournalFraming {
             }
             start = end + 1
         }
-        return Parsed(lines: lines, dropped: dropped, intactLength: intactLength, totalLength: bytes.count)
+        return Parsed(lines: lines, dropped: dropped, intactLength: intactLength,
+                      hasDamagedTail: intactLength < bytes.count)
     }
 
     /// ``parse(_:)`` of `data`, parsing only what follows `earlier`'s bytes when `data` starts with them and they
@@ -72,7 +70,7 @@ package enum JournalFraming {
         else { return parse(data) }
         let rest = parse(data.suffix(from: data.startIndex + earlier.bytes.count))
         return Parsed(lines: earlier.parsed.lines + rest.lines, dropped: rest.dropped,
-                      intactLength: earlier.bytes.count + rest.intactLength, totalLength: data.count)
+                      intactLength: earlier.bytes.count + rest.intactLength, hasDamagedTail: rest.hasDamagedTail)
     }
 
     /// The payload of one line (without its newline) when its framing and checksum hold.

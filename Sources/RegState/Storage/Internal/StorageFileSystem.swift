@@ -36,8 +36,8 @@ package protocol StorageFileSystem: Sendable {
     func makeDirectory(_ path: String, _ mode: mode_t) throws(SystemCallError)
     /// `rename(2)`.
     func rename(_ from: String, to: String) throws(SystemCallError)
-    /// `unlink(2)`; `false` when there was nothing to remove.
-    func unlink(_ path: String) throws(SystemCallError) -> Bool
+    /// `unlink(2)`; nothing to remove is not an error.
+    func unlink(_ path: String) throws(SystemCallError)
     /// `opendir`/`readdir`: the names in a directory, without `.` and `..`.
     func directoryEntries(_ path: String) throws(SystemCallError) -> [String]
     /// `access(2)`.
@@ -135,11 +135,9 @@ package struct PosixFileSystem: StorageFileSystem {
         if systemRename(from, to) != 0 { throw SystemCallError("rename", code: errno) }
     }
 
-    package func unlink(_ path: String) throws(SystemCallError) -> Bool {
-        if systemUnlink(path) == 0 { return true }
-        let code = errno
-        if code == ENOENT { return false }
-        throw SystemCallError("unlink", code: code)
+    package func unlink(_ path: String) throws(SystemCallError) {
+        guard systemUnlink(path) != 0, errno != ENOENT else { return }
+        throw SystemCallError("unlink", code: errno)
     }
 
     package func directoryEntries(_ path: String) throws(SystemCallError) -> [String] {

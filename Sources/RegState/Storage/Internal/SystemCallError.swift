@@ -14,17 +14,11 @@ package struct SystemCallError: Error, Sendable, Equatable {
     package let code: Int32
     private let message: String?
 
-    /// A failed call with the `errno` it set.
-    package init(_ operation: String, code: Int32) {
+    /// A failed call with the `errno` it set, or with a `message` a failed check that is not a system call (for
+    /// example "not a regular file").
+    package init(_ operation: String, code: Int32 = 0, message: String? = nil) {
         self.operation = operation
         self.code = code
-        self.message = nil
-    }
-
-    /// A failed check that is not a system call (for example "not a regular file").
-    package init(_ operation: String, message: String) {
-        self.operation = operation
-        self.code = 0
         self.message = message
     }
 

@@ -7,14 +7,16 @@ struct JSONByteParser {
     private let maximumDepth: Int
     private var index = 0
 
-    /// Parses `bytes` as one JSON value.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) throws(JSONParseError) -> JSONValue {
+    /// Parses `bytes` as one JSON value, as a `Result` for callers inside `withUnsafeBytes` (the JWT reader's entry).
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> Result<JSONValue, JSONParseError> {
         var parser = JSONByteParser(bytes: bytes, maximumDepth: maximumDepth)
-        parser.skipWhitespace()
-        let value = try parser.value(depth: 0)
-        parser.skipWhitespace()
-        guard parser.index == bytes.count else { throw .trailingData(offset: parser.index) }
-        return value
+        return Result { () throws(JSONParseError) in
+            parser.skipWhitespace()
+            let value = try parser.value(depth: 0)
+            parser.skipWhitespace()
+            guard parser.index == bytes.count else { throw .trailingData(offset: parser.index) }
+            return value
+        }
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {

@@ -10,8 +10,6 @@ final class OnceValue<Value: Sendable>: Sendable {
 
     private let slot = LockedValue(Slot())
 
-    init() {}
-
     /// Sets the value, unless one was set before (then nothing happens); resumes the waiter.
     func resolve(_ value: Value) {
         let waiter = slot.withLock { slot -> CheckedContinuation<Value, Never>? in

@@ -11,8 +11,6 @@ final class SingleFlight<Value: Sendable>: Sendable {
 
     private let running = LockedValue(Running())
 
-    init() {}
-
     /// Whether a flight is running (not yet landed).
     var isRunning: Bool { running.withLock { $0.task != nil } }
 
@@ -20,20 +18,16 @@ final class SingleFlight<Value: Sendable>: Sendable {
     func join(or work: @escaping @Sendable () async -> Value) -> (task: Task<Value, Never>, started: Bool) {
         running.withLock { state in
             if let task = state.task { return (task, false) }
-            return (launch(work, in: &state), true)
+            state.generation += 1
+            let generation = state.generation
+            let task = Task {
+                let value = await work()
+                self.land(generation)
+                return value
+            }
+            state.task = task
+            return (task, true)
         }
-    }
-
-    private func launch(_ work: @escaping @Sendable () async -> Value, in state: inout Running) -> Task<Value, Never> {
-        state.generation += 1
-        let generation = state.generation
-        let task = Task {
-            let value = await work()
-            self.land(generation)
-            return value
-        }
-        state.task = task
-        return task
     }
 
     private func land(_ generation: Int) {
