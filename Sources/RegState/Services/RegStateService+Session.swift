@@ -53,10 +53,6 @@ extension RegStateService {
     /// - Throws: ``RegStateServiceError/rejected(_:)`` without a session; ``RegStateServiceError/credentialsRemain(_:)``
     ///   when the session ended but the store kept its credentials (``clearState()`` removes them).
     public func handleForcedLogout() async throws(RegStateServiceError) {
-        // As in ``settle(_:)``: the waiters hear of the end once it happened (the credentials removed), not before.
-        let answer: RenewalAnswer = .failure(.backend(.forcedLogout))
-        let waiters = flights.land(.securityToken, answer, generation: nil, at: clock.now())
-        defer { resume(waiters, with: answer) }
         let applied = try await apply(.forcedLogout)
         for case .credentialsRemain(let error) in applied.results { throw .credentialsRemain(error) }
     }

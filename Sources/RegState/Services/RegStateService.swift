@@ -146,6 +146,11 @@ public actor RegStateService {
         // The launch's first entry goes to disk with the next one (its inspection's result): one fsync, not two.
         if case .launched = event { recorder.recordWithNext(event) } else { recorder.record(event) }
         current = transition.state
+        // A forced logout (the app's, the exchange's in either mode): the requests waiting for the security token
+        // hear it once the session ended (the credentials removed), as in ``settle(_:)``, not the end's no-session.
+        let forced: RenewalAnswer = .failure(.backend(.forcedLogout))
+        let forcedWaiters = event == .forcedLogout ? flights.land(.securityToken, forced, at: clock.now()) : []
+        defer { resume(forcedWaiters, with: forced) }
         logger.log(.debug, "\(event.name) -> \(state.caseName)")
         var applied = Applied(event, leading: transition.state)
         for effect in transition.effects {
