@@ -61,13 +61,12 @@ public actor RegStateService {
     /// How many lettered events this service has broadcast (the CLI waits until its printer has seen them all).
     package var emittedEventCount: Int { broadcast.sentCount }
 
-    package var retainedCounts: RetainedCounts {
+    /// What this service holds in memory that a long life could make grow (the simulation's memory invariant bounds
+    /// it): live event streams, running flights, origins with a DPoP nonce, pending logins remembered as its own.
+    package var retainedCounts: (subscribers: Int, flights: Int, dpopNonces: Int, ownedPendingLogins: Int) {
         get async {
-            RetainedCounts(
-                subscribers: subscriberCount,
-                flights: (answers.isRunning ? 1 : 0) + (flights.isRunning(.securityToken) ? 1 : 0),
-                dpopNonces: runner.dpop.nonces.count,
-                ownedPendingLogins: await runner.tokens.owned.pendingLogins.count)
+            (subscriberCount, (answers.isRunning ? 1 : 0) + (flights.isRunning(.securityToken) ? 1 : 0),
+             runner.dpop.nonces.count, await runner.tokens.owned.pendingLogins.count)
         }
     }
 
