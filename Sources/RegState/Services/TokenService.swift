@@ -252,10 +252,4 @@ package actor TokenService {
         }
         try? store.removeValue(forKey: Self.credentialsKey)
     }
-
-    /// The summary of `credentials`; ``TokenServiceError/corrupt`` when they lack a registration.
-    func summary(of credentials: StoredCredentials) throws(TokenServiceError) -> StoredSession {
-        guard let summary = credentials.summary else { throw .corrupt }
-        return summary
-    }
 }
