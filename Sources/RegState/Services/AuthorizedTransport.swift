@@ -51,7 +51,7 @@ public struct AuthorizedTransport: Sendable {
     private func send(_ request: HTTPRequest, with credential: AccessCredential) async throws(RegStateServiceError)
         -> HTTPResponse
     {
-        let dpop = service.dpop
+        let dpop = service.runner.dpop
         guard credential.isDPoPBound else { return try await sendBase(try credential.authorizing(request, dpop: dpop)) }
         return try await dpop.answeringNonceChallenge(for: request.url, failure: RegStateServiceError.dpop) {
             () async throws(RegStateServiceError) in

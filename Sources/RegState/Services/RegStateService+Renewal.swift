@@ -56,7 +56,6 @@ extension RegStateService {
             switch kind {
             case .accessToken:
                 let grant = await renewal.grant(replacing: stale, forRejection: forRejection, lastCut: lastCut)
-                // The callers get the credential, or the failure the event reports.
                 let answer: RenewalAnswer = if case .renewalFailed(let failure, _) = grant.event {
                     .failure(RegStateServiceError(failure))
                 } else {

@@ -20,8 +20,7 @@ extension RegStateService {
         return true
     }
 
-    /// A server rejected `token`: renew once for everyone who saw it rejected and return the new token, or `nil` when
-    /// renewal failed. Apps get this through ``AuthorizedTransport``; the simulation reports rejections with it.
+    /// The simulation's report that a server rejected `token` (apps: ``AuthorizedTransport``): the new token, or `nil`.
     package func tokenRejected(_ token: String) async -> String? {
         guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven else { return nil }
         return (try? await renewAfterRejection(of: token))??.token

@@ -43,8 +43,6 @@ public actor RegStateService {
     public nonisolated var sessionSource: SessionSource { runner.configuration.sessionSource }
 
     nonisolated var clock: any RegStateClock { runner.dependencies.clock }
-    /// The installation's DPoP key, nonces and signer, for the requests the app sends through RegState.
-    nonisolated var dpop: DPoPContext { runner.dpop }
     var logger: any RegStateLogger { runner.logger }
 
     // MARK: Observing

@@ -7,8 +7,7 @@ extension TokenService {
         try save(bound(StoredCredentials(stage: .nonNative, accessToken: token)))
     }
 
-    /// Stores freshly issued tokens as provisional, awaiting the user's confirmation (state **G**), with the
-    /// thumbprint of the DPoP key they are bound to, when they are.
+    /// Stores freshly issued tokens as provisional (**G**), with the thumbprint of their DPoP key when they are bound.
     @discardableResult
     package func storeProvisional(_ tokens: TokenResponse, registrationType: RegistrationType, profile: Profile,
                                   dpopThumbprint: String? = nil) throws(StoreError) -> StoredSession {
@@ -102,8 +101,7 @@ extension TokenService {
         + [DPoPKeyStore.recordKey, DPoPKeyStore.registrationRecordKey, ongoingAccessKey, ongoingAccessBackoffKey,
            legacyHostSessionKey]
 
-    /// Removes every record RegState writes (``everyRecordKey``), ongoing access included, with the installation id
-    /// (clear-state); returns the removed keys.
+    /// Clear-state: removes every record RegState writes (``everyRecordKey``) and returns the removed keys.
     package func clearEverything() throws(StoreError) -> [String] {
         var removed: [String] = []
         for key in Self.everyRecordKey where try store.data(forKey: key) != nil {
