@@ -38,12 +38,6 @@ extension RegStateService {
         }
     }
 
-    /// ``Effect/renew(_:replacing:)``: the renewal runs in a task of its own; the caller waits for it like the others.
-    func performRenewal(_ kind: TokenCarrier, replacing stale: String?) async -> RenewalAnswer {
-        _ = startRenewal(kind, replacing: stale, settles: true)
-        return await waitForRenewal(kind)
-    }
-
     /// Starts the renewal of `kind` in a task of its own (the refresh-token grant, or the security token's exchange),
     /// which also settles it when `settles` (``settle(_:)``); its value is what landed.
     func startRenewal(_ kind: TokenCarrier, replacing stale: String?, settles: Bool) -> Task<RenewalLanding, Never> {

@@ -195,7 +195,9 @@ public actor RegStateService {
             if let late = launch.late { lifecycle.lateLaunchRenewal = late }
             applied.append(launch.applied)
         case .renew(let kind, let stale):
-            applied.append(.renewed(kind, await performRenewal(kind, replacing: stale)))
+            // The renewal runs in a task of its own; this caller waits for it like the others.
+            _ = startRenewal(kind, replacing: stale, settles: true)
+            applied.append(.renewed(kind, await waitForRenewal(kind)))
         case .runGrant(let step):
             let outcome = await grants.run(step) { await self.isAuthenticating }
             await answer(outcome.result, feeding: outcome.event, carrying: outcome.input)
