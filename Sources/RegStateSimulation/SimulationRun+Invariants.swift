@@ -108,7 +108,7 @@ extension SimulationRun {
         let now = clock.now()
         let ends = ["access_token_backoff", "security_token_backoff"].compactMap { key -> Date? in
             guard let until = record[key]?["until"]?.dateValue, let backoff = record[key]?["backoff"]?.numberValue,
-                  RenewalHoldPolicy.standard.isHolding(until: until, backoff: backoff, at: now)
+                  RenewalHoldPolicy.standard.isHolding(RejectionHold(until: until, backoff: backoff), at: now)
             else { return nil }
             return until
         }

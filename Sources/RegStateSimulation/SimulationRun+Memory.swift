@@ -75,12 +75,13 @@ extension SimulationRun {
             let counts = await service.retainedCounts
             let open = watch.listeners[slot.incarnation, default: []].count
             let subscriberBound = open + watch.pendingCancels(of: slot.incarnation, at: currentStep)
-            watch.largest = max(watch.largest, counts.total)
+            watch.largest = max(watch.largest, counts.subscribers + counts.flights + counts.dpopNonces
+                                + counts.ownedPendingLogins)
             var over: [String] = []
             if counts.subscribers > subscriberBound { over.append("subscribers \(counts.subscribers) > \(subscriberBound)") }
             if counts.flights > MemoryWatch.maximumFlights { over.append("flights \(counts.flights)") }
             if counts.dpopNonces > MemoryWatch.maximumNonces { over.append("DPoP nonces \(counts.dpopNonces)") }
-            if counts.ownedPendingLogins > RetainedCounts.ownedPendingLoginLimit {
+            if counts.ownedPendingLogins > OwnedRecords.pendingLoginMemory {
                 over.append("owned pending logins \(counts.ownedPendingLogins)")
             }
             if !over.isEmpty, watch.reported.insert(slot.incarnation).inserted {

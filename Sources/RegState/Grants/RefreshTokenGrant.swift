@@ -67,7 +67,7 @@ package struct RefreshTokenGrant: Sendable {
         }
         // Another session (a process registered anew since this one's session ended there) is not this one's to
         // renew: this session is gone.
-        if let record, !(await tokens.holds(record)) {
+        if let record, !(await tokens.owned.holds(record)) {
             return Self.failed(.noRefreshToken, stored: nil)
         }
         // A token another process stored while this one waited is fresh from the provider, so it is used even inside
@@ -197,7 +197,7 @@ package struct RefreshTokenGrant: Sendable {
                                                                forRejection: forRejection) else {
                 return Self.failed(.storage("the session changed during renewal"), stored: await tokens.storedSession())
             }
-            let session = try await tokens.summary(of: renewed)
+            guard let session = renewed.summary else { throw TokenServiceError.corrupt }
             // What every caller gets: the record just written, bound to the key that signed the grant's proof.
             let credential = await tokens.isUsable(renewed) ? credential(from: renewed, key: proofKey) : nil
             return (.renewalSucceeded(session), credential)

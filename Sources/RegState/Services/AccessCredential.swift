@@ -42,11 +42,9 @@ public struct AccessCredential: Sendable, Equatable, RedactedDescription {
         return false
     }
 
-    /// The header fields that authorize one request: `Authorization` (and, for a DPoP-bound token, a fresh `DPoP`
-    /// proof for this method and URL, with the origin's latest nonce). The one place in RegState that writes an
-    /// authorization scheme, for every caller.
-    ///
-    /// - Throws: ``DPoPError`` when the proof cannot be made (or `dpop` is `nil` for a bound token).
+    /// The header fields that authorize one request, `Authorization` (and for a DPoP-bound token a fresh `DPoP` proof
+    /// for this method and URL): the one place in RegState that writes an authorization scheme. Throws
+    /// ``RegStateServiceError/dpop(_:)`` when the proof cannot be made (or `dpop` is `nil` for a bound token).
     package func authorizationFields(method: String, url: URL, dpop: DPoPContext?) throws(RegStateServiceError)
         -> [String: String]
     {

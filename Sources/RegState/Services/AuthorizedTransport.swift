@@ -35,20 +35,11 @@ public struct AuthorizedTransport: Sendable {
         guard let carrier = policy.carrier(for: request.url) else { return try await sendBase(request) }
         let credential = try await service.credential(for: carrier)
         let response = try await send(request, with: credential)
-        // An RFC 9470 challenge asks for a new sign-in: a renewal carries the old one, so none is made.
-        if try Self.asksForStepUp(response) { return response }
-        if policy.evaluateForcedLogout(response) {
-            try? await service.handleForcedLogout()
-            return response
-        }
+        if try await isFinal(response) { return response }
         guard policy.evaluateTokenRefresh(request, response) else { return response }
         guard let renewed = try await service.renewed(after: credential) else { return response }
         let retried = try await send(request, with: renewed)
-        if try Self.asksForStepUp(retried) { return retried }
-        if policy.evaluateForcedLogout(retried) {
-            try? await service.handleForcedLogout()
-            return retried
-        }
+        if try await isFinal(retried) { return retried }
         if policy.evaluateTokenRefresh(request, retried) {
             await service.rejectedAgain(renewed)
             throw .rejectedAfterRenewal
@@ -60,7 +51,7 @@ public struct AuthorizedTransport: Sendable {
     private func send(_ request: HTTPRequest, with credential: AccessCredential) async throws(RegStateServiceError)
         -> HTTPResponse
     {
-        let dpop = service.dpop
+        let dpop = service.runner.dpop
         guard credential.isDPoPBound else { return try await sendBase(try credential.authorizing(request, dpop: dpop)) }
         return try await dpop.answeringNonceChallenge(for: request.url, failure: RegStateServiceError.dpop) {
             () async throws(RegStateServiceError) in
@@ -76,13 +67,17 @@ public struct AuthorizedTransport: Sendable {
         }
     }
 
-    /// Whether `response` is an RFC 9470 challenge whose values are refused (it is returned as it came, not renewed
-    /// for); throws ``RegStateServiceError/stepUpRequired(_:)`` for a well-formed one; `false` otherwise.
-    private static func asksForStepUp(_ response: HTTPResponse) throws(RegStateServiceError) -> Bool {
+    /// Whether `response` is returned as it came, never renewed for: an RFC 9470 challenge (a renewal carries the old
+    /// sign-in; a well-formed one throws ``RegStateServiceError/stepUpRequired(_:)``) or a forced logout (the session
+    /// is ended first).
+    private func isFinal(_ response: HTTPResponse) async throws(RegStateServiceError) -> Bool {
         switch StepUpChallenge.reading(response) {
-        case .none: false
         case .challenge(let challenge): throw .stepUpRequired(challenge)
-        case .refused: true
+        case .refused: return true
+        case .none: break
         }
+        guard policy.evaluateForcedLogout(response) else { return false }
+        try? await service.handleForcedLogout()
+        return true
     }
 }

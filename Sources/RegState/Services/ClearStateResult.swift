@@ -10,13 +10,6 @@ public struct ClearStateResult: Sendable, Equatable {
     /// Why the local records remain (the store stayed locked by another process, or a removal failed); `nil` when
     /// everything local was removed. The next launch finds them: call ``RegStateService/clearState()`` again.
     public var credentialsRemain: StoreError?
-
-    /// Creates a result.
-    public init(removedKeys: [String], installation: InstallationDeregistration, credentialsRemain: StoreError? = nil) {
-        self.removedKeys = removedKeys
-        self.installation = installation
-        self.credentialsRemain = credentialsRemain
-    }
 }
 
 /// What a clear-state did about this installation at the registration backend (`DELETE /v1/installation`); local

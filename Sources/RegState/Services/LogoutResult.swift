@@ -14,9 +14,6 @@ public enum LogoutResult: Sendable, Equatable {
     /// No refresh token was stored, so there was nothing to revoke.
     case nothingToRevoke
 
-    /// Whether the provider confirmed that the refresh token is dead.
-    public var isRevoked: Bool { self == .revoked }
-
     /// The provider's reason for a refused revocation; `nil` otherwise.
     public var detail: String? {
         if case .revocationRefused(let reason) = self { return reason }

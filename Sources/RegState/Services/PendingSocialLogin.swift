@@ -23,22 +23,6 @@ public struct PendingSocialLogin: Sendable, Equatable, CustomStringConvertible {
     /// What its sign-in must meet (`max_age`, `acr_values`), `nil` when it asked for nothing.
     public let requirement: AuthenticationRequirement?
 
-    /// Creates a summary from its parts, each the property of the same name: `authorizationURLExpiresAt` is when a
-    /// pushed request's URL stops working (`nil` for a plain URL), `isAuthorizationURLExpired` whether it had already
-    /// stopped when read, `requirement` what its sign-in must meet.
-    public init(authorizationURL: URL, startedAt: Date, expiresAt: Date, prompt: LoginPrompt?, isExpired: Bool,
-                authorizationURLExpiresAt: Date? = nil, isAuthorizationURLExpired: Bool = false,
-                requirement: AuthenticationRequirement? = nil) {
-        self.requirement = requirement
-        self.authorizationURL = authorizationURL
-        self.startedAt = startedAt
-        self.expiresAt = expiresAt
-        self.prompt = prompt
-        self.isExpired = isExpired
-        self.authorizationURLExpiresAt = authorizationURLExpiresAt
-        self.isAuthorizationURLExpired = isAuthorizationURLExpired
-    }
-
     /// The endpoint without its query, and the times.
     public var description: String {
         var components = URLComponents(url: authorizationURL, resolvingAgainstBaseURL: false)

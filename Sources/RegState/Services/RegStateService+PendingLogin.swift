@@ -43,8 +43,7 @@ extension RegStateService {
         try await apply(.pendingLoginResumed)
     }
 
-    /// Journals the device clock's offset to the provider when it is new or moved significantly
-    /// (``ClockOffsetSource/journalThreshold``).
+    /// Journals the clock's offset to the provider when it is new or moved by ``ClockOffsetSource/journalThreshold``.
     func noteClockOffset() async {
         guard let note = runner.provider.clockEstimate.takeJournalNote() else { return }
         _ = await feed(.clockOffsetObserved(seconds: note.seconds, source: note.source))

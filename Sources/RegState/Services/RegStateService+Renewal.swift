@@ -38,12 +38,6 @@ extension RegStateService {
         }
     }
 
-    /// ``Effect/renew(_:replacing:)``: the renewal runs in a task of its own; the caller waits for it like the others.
-    func performRenewal(_ kind: TokenCarrier, replacing stale: String?) async -> RenewalAnswer {
-        _ = startRenewal(kind, replacing: stale, settles: true)
-        return await waitForRenewal(kind)
-    }
-
     /// Starts the renewal of `kind` in a task of its own (the refresh-token grant, or the security token's exchange),
     /// which also settles it when `settles` (``settle(_:)``); its value is what landed.
     func startRenewal(_ kind: TokenCarrier, replacing stale: String?, settles: Bool) -> Task<RenewalLanding, Never> {
@@ -56,7 +50,6 @@ extension RegStateService {
             switch kind {
             case .accessToken:
                 let grant = await renewal.grant(replacing: stale, forRejection: forRejection, lastCut: lastCut)
-                // The callers get the credential, or the failure the event reports.
                 let answer: RenewalAnswer = if case .renewalFailed(let failure, _) = grant.event {
                     .failure(RegStateServiceError(failure))
                 } else {

@@ -31,7 +31,7 @@ extension RegStateService {
         if let current = stored?.securityToken, current != token || !rejected, !flights.isRunning(.securityToken) {
             return current
         }
-        if rejected, let until = await runner.tokens.heldUntil(token, carrier: .securityToken) {
+        if rejected, let until = await runner.tokens.heldUntil(token, carrier: .securityToken, in: stored?.record) {
             throw .rejectionHeld(until: until)
         }
         // Self mode, after a transient failure of the exchange (in any process): the recoverable E until the backoff

@@ -20,8 +20,7 @@ extension RegStateService {
         return true
     }
 
-    /// A server rejected `token`: renew once for everyone who saw it rejected and return the new token, or `nil` when
-    /// renewal failed. Apps get this through ``AuthorizedTransport``; the simulation reports rejections with it.
+    /// The simulation's report that a server rejected `token` (apps: ``AuthorizedTransport``): the new token, or `nil`.
     package func tokenRejected(_ token: String) async -> String? {
         guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven else { return nil }
         return (try? await renewAfterRejection(of: token))??.token
@@ -53,10 +52,6 @@ extension RegStateService {
     /// - Throws: ``RegStateServiceError/rejected(_:)`` without a session; ``RegStateServiceError/credentialsRemain(_:)``
     ///   when the session ended but the store kept its credentials (``clearState()`` removes them).
     public func handleForcedLogout() async throws(RegStateServiceError) {
-        // As in ``settle(_:)``: the waiters hear of the end once it happened (the credentials removed), not before.
-        let answer: RenewalAnswer = .failure(.backend(.forcedLogout))
-        let waiters = flights.land(.securityToken, answer, generation: nil, at: clock.now())
-        defer { resume(waiters, with: answer) }
         let applied = try await apply(.forcedLogout)
         for case .credentialsRemain(let error) in applied.results { throw .credentialsRemain(error) }
     }

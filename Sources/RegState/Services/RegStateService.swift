@@ -43,8 +43,6 @@ public actor RegStateService {
     public nonisolated var sessionSource: SessionSource { runner.configuration.sessionSource }
 
     nonisolated var clock: any RegStateClock { runner.dependencies.clock }
-    /// The installation's DPoP key, nonces and signer, for the requests the app sends through RegState.
-    nonisolated var dpop: DPoPContext { runner.dpop }
     var logger: any RegStateLogger { runner.logger }
 
     // MARK: Observing
@@ -61,13 +59,12 @@ public actor RegStateService {
     /// How many lettered events this service has broadcast (the CLI waits until its printer has seen them all).
     package var emittedEventCount: Int { broadcast.sentCount }
 
-    package var retainedCounts: RetainedCounts {
+    /// What this service holds in memory that a long life could make grow (the simulation's memory invariant bounds
+    /// it): live event streams, running flights, origins with a DPoP nonce, pending logins remembered as its own.
+    package var retainedCounts: (subscribers: Int, flights: Int, dpopNonces: Int, ownedPendingLogins: Int) {
         get async {
-            RetainedCounts(
-                subscribers: subscriberCount,
-                flights: (answers.isRunning ? 1 : 0) + (flights.isRunning(.securityToken) ? 1 : 0),
-                dpopNonces: runner.dpop.nonces.count,
-                ownedPendingLogins: await runner.tokens.owned.pendingLogins.count)
+            (subscriberCount, (answers.isRunning ? 1 : 0) + (flights.isRunning(.securityToken) ? 1 : 0),
+             runner.dpop.nonces.count, await runner.tokens.owned.pendingLogins.count)
         }
     }
 
@@ -146,6 +143,11 @@ public actor RegStateService {
         // The launch's first entry goes to disk with the next one (its inspection's result): one fsync, not two.
         if case .launched = event { recorder.recordWithNext(event) } else { recorder.record(event) }
         current = transition.state
+        // A forced logout (the app's, the exchange's in either mode): the requests waiting for the security token
+        // hear it once the session ended (the credentials removed), as in ``settle(_:)``, not the end's no-session.
+        let forced: RenewalAnswer = .failure(.backend(.forcedLogout))
+        let forcedWaiters = event == .forcedLogout ? flights.land(.securityToken, forced, at: clock.now()) : []
+        defer { resume(forcedWaiters, with: forced) }
         logger.log(.debug, "\(event.name) -> \(state.caseName)")
         var applied = Applied(event, leading: transition.state)
         for effect in transition.effects {
@@ -193,7 +195,9 @@ public actor RegStateService {
             if let late = launch.late { lifecycle.lateLaunchRenewal = late }
             applied.append(launch.applied)
         case .renew(let kind, let stale):
-            applied.append(.renewed(kind, await performRenewal(kind, replacing: stale)))
+            // The renewal runs in a task of its own; this caller waits for it like the others.
+            _ = startRenewal(kind, replacing: stale, settles: true)
+            applied.append(.renewed(kind, await waitForRenewal(kind)))
         case .runGrant(let step):
             let outcome = await grants.run(step) { await self.isAuthenticating }
             await answer(outcome.result, feeding: outcome.event, carrying: outcome.input)

@@ -13,17 +13,13 @@ extension TokenService {
             }
         }
         guard holdPolicy.holdsTransientFailures, var credentials = try readRecord() else { return }
-        let now = clock.now()
-        switch carrier {
-        case .accessToken:
-            credentials.accessTokenBackoff = holdPolicy.afterTransientFailure(
-                credentials.accessTokenBackoff, retryAfter: retryAfter, at: now, random: RenewalHoldPolicy.randomFraction(from: crypto))
-            credentials.accessTokenBackoffIssue = issue
-        case .securityToken:
-            credentials.securityTokenBackoff = holdPolicy.afterTransientFailure(
-                credentials.securityTokenBackoff, retryAfter: retryAfter, at: now, random: RenewalHoldPolicy.randomFraction(from: crypto))
-            credentials.securityTokenBackoffIssue = issue
-        }
+        let (backoff, backoffIssue) = carrier == .accessToken
+            ? (\StoredCredentials.accessTokenBackoff, \StoredCredentials.accessTokenBackoffIssue)
+            : (\StoredCredentials.securityTokenBackoff, \StoredCredentials.securityTokenBackoffIssue)
+        credentials[keyPath: backoff] = holdPolicy.afterTransientFailure(
+            credentials[keyPath: backoff], retryAfter: retryAfter, at: clock.now(),
+            random: RenewalHoldPolicy.randomFraction(from: crypto))
+        credentials[keyPath: backoffIssue] = issue
         try save(credentials)
     }
 }

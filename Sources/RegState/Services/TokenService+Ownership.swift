@@ -3,10 +3,9 @@ import Foundation
 /// The removals a session's end, a failed or an abandoned registration make, under the store's lock: only what this
 /// service wrote (``OwnedRecords``), never another process's session, provisional tokens or pending login.
 extension TokenService {
-    /// Removes all credentials of the session this service holds, its pending login and, unless
-    /// `keepingOngoingAccess`, the ongoing-access record; the installation id stays. Another session's or another
-    /// configuration's credentials are left alone. Call under the store's lock. Returns whether the stored session
-    /// was this one's (or none was stored): its DPoP key may go too.
+    /// Under the store's lock, removes the credentials of the session this service holds (not another session's or
+    /// configuration's), its pending login and, unless `keepingOngoingAccess`, ongoing access (not the installation
+    /// id); whether the stored session was this one's (or none was stored): its DPoP key may go too.
     @discardableResult
     package func clearAll(keepingOngoingAccess: Bool = false) throws(StoreError) -> Bool {
         // Reads that throw: a store that cannot be read now (a locked device) removes nothing, rather than taking
@@ -40,9 +39,6 @@ extension TokenService {
         defer { owned.registrationKey = nil }
         return owned.registrationKey
     }
-
-    /// Whether `record` is the session this service holds.
-    func holds(_ record: StoredCredentials) -> Bool { owned.holds(record) }
 
     /// Whether the stored record is the session this service holds (or none readable is stored).
     func holdsStoredSession() throws(StoreError) -> Bool {

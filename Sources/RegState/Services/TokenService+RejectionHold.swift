@@ -2,14 +2,10 @@ import Foundation
 
 /// The rejection hold (``RejectionHold``) in the credentials record, shared by every process and launch.
 extension TokenService {
-    /// Until when a server's rejection of `token` is held now (not to be answered with a renewal); `nil` when it is
-    /// not held. A stored hold longer than its backoff from now is cut to it, and the cut stored under the store's
-    /// lock (taken here unless `underLock`), so every process sees it pass after at most its backoff.
-    func heldUntil(_ token: String, carrier: TokenCarrier, underLock: Bool = false) async -> Date? {
-        await heldUntil(token, carrier: carrier, in: snapshot()?.record, underLock: underLock)
-    }
-
-    /// ``heldUntil(_:carrier:underLock:)`` for `record`, the record the caller just read (no second read).
+    /// Until when a server's rejection of `token` is held now (not to be answered with a renewal), by `record`, the
+    /// record the caller just read (no second read); `nil` when it is not held. A stored hold longer than its backoff
+    /// from now is cut to it, and the cut stored under the store's lock (taken here unless `underLock`), so every
+    /// process sees it pass after at most its backoff.
     func heldUntil(_ token: String, carrier: TokenCarrier, in record: StoredCredentials?, underLock: Bool = false) async
         -> Date?
     {
@@ -20,7 +16,7 @@ extension TokenService {
         // Re-read under the lock: the hold is cut only on the record it was read from.
         func storeCut() throws(StoreError) {
             if var credentials = try readRecord(), credentials.hold(of: token, carrier: carrier) == stored {
-                credentials.setHold(cut, for: carrier)
+                credentials[keyPath: StoredCredentials.holdField(carrier)] = cut
                 try save(credentials)
             }
         }
@@ -41,9 +37,9 @@ extension TokenService {
                 // Held already; a hold reaching further than its backoff from now is cut to it.
                 let cut = stored.clamped(at: now)
                 guard cut != stored else { return }
-                credentials.setHold(cut, for: carrier)
+                credentials[keyPath: StoredCredentials.holdField(carrier)] = cut
             } else {
-                credentials.setHold(.after(stored, at: now), for: carrier)
+                credentials[keyPath: StoredCredentials.holdField(carrier)] = .after(stored, at: now)
             }
             try save(credentials)
         }

@@ -7,8 +7,7 @@ extension TokenService {
         try save(bound(StoredCredentials(stage: .nonNative, accessToken: token)))
     }
 
-    /// Stores freshly issued tokens as provisional, awaiting the user's confirmation (state **G**), with the
-    /// thumbprint of the DPoP key they are bound to, when they are.
+    /// Stores freshly issued tokens as provisional (**G**), with the thumbprint of their DPoP key when they are bound.
     @discardableResult
     package func storeProvisional(_ tokens: TokenResponse, registrationType: RegistrationType, profile: Profile,
                                   dpopThumbprint: String? = nil) throws(StoreError) -> StoredSession {
@@ -29,10 +28,8 @@ extension TokenService {
         return session
     }
 
-    /// Promotes the provisional tokens to confirmed, with the backend's security token when there is one; its
-    /// lifetime counts from `securityTokenReceivedAt` (when the backend's grant arrived; now when not given).
-    ///
-    /// - Returns: the confirmed session; `nil` when there are no provisional tokens (of this configuration) to confirm.
+    /// Promotes the provisional tokens to confirmed, with the backend's security token when there is one, its lifetime
+    /// counted from `securityTokenReceivedAt` (default now); `nil` without provisional tokens of this configuration.
     @discardableResult
     package func confirm(securityToken: String? = nil, securityTokenLifetime: TimeInterval? = nil,
                          securityTokenReceivedAt: Date? = nil) throws(StoreError) -> StoredSession? {
@@ -73,10 +70,8 @@ extension TokenService {
         return credentials
     }
 
-    /// Replaces the stored profile with `profile` (Check Registration's userinfo), only when confirmed credentials of
-    /// the same subject are stored; the issuer stays the ID token's.
-    ///
-    /// - Returns: whether anything changed; `nil` when the stored credentials are not (or no longer) that user's.
+    /// Replaces the stored profile with `profile` (Check Registration's), the issuer kept the ID token's: whether
+    /// anything changed; `nil` when the stored credentials are not (or no longer) that user's confirmed ones.
     package func refreshProfile(_ profile: Profile) throws(StoreError) -> Bool? {
         guard var credentials = try readRecord(), credentials.stage == .confirmed,
               let stored = credentials.profile, stored.subject == profile.subject else { return nil }
@@ -106,8 +101,7 @@ extension TokenService {
         + [DPoPKeyStore.recordKey, DPoPKeyStore.registrationRecordKey, ongoingAccessKey, ongoingAccessBackoffKey,
            legacyHostSessionKey]
 
-    /// Removes every record RegState writes (``everyRecordKey``), ongoing access included, with the installation id
-    /// (clear-state); returns the removed keys.
+    /// Clear-state: removes every record RegState writes (``everyRecordKey``) and returns the removed keys.
     package func clearEverything() throws(StoreError) -> [String] {
         var removed: [String] = []
         for key in Self.everyRecordKey where try store.data(forKey: key) != nil {

@@ -28,7 +28,7 @@ package actor TokenService {
     /// How long before `expires_at` a token already counts as expired, so it is not used as it dies.
     package let gracePeriod: TimeInterval
     /// The lifetime assumed when a provider omits `expires_in`.
-    package let assumedLifetime: TimeInterval
+    package let assumedLifetime: TimeInterval = 3600
     /// How long to wait for the store's lock before failing with ``StoreError/busy(waited:)``.
     package let lockTimeout: TimeInterval = defaultStoreLockTimeout
     /// The issuer and client the credentials written and read here are bound to; `nil` reads any record.
@@ -38,15 +38,13 @@ package actor TokenService {
 
     package init(store: any SecureStore, clock: any RegStateClock = SystemClock(),
                 crypto: any CryptoProvider = SystemCrypto(), gracePeriod: TimeInterval = 60,
-                assumedLifetime: TimeInterval = 3600, binding: CredentialBinding? = nil,
-                holdPolicy: RenewalHoldPolicy = .standard) {
+                binding: CredentialBinding? = nil, holdPolicy: RenewalHoldPolicy = .standard) {
         self.binding = binding
         self.holdPolicy = holdPolicy
         self.store = store
         self.clock = clock
         self.crypto = crypto
         self.gracePeriod = gracePeriod
-        self.assumedLifetime = assumedLifetime
     }
 
     /// `body` under the store's exclusive lock; every read-modify-write that can race a renewal holds it.
@@ -251,11 +249,5 @@ package actor TokenService {
             try? store.set(data, forKey: Self.quarantineKey)
         }
         try? store.removeValue(forKey: Self.credentialsKey)
-    }
-
-    /// The summary of `credentials`; ``TokenServiceError/corrupt`` when they lack a registration.
-    func summary(of credentials: StoredCredentials) throws(TokenServiceError) -> StoredSession {
-        guard let summary = credentials.summary else { throw .corrupt }
-        return summary
     }
 }

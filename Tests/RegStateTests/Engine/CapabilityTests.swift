@@ -77,7 +77,7 @@ struct CapabilityTests {
         let loggedOut = try await service.logout()
         let result = loggedOut.result
         #expect(result == .nothingToRevoke)
-        #expect(!result.isRevoked)
+        #expect(result != .revoked)
         #expect(!result.description.contains("revoked the"))
         #expect(loggedOut.endSession == nil)
     }

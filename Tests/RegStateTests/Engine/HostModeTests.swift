@@ -265,6 +265,33 @@ struct HostModeTests {
         #expect(try app.store.keys().contains("credentials") == false)
     }
 
+    @Test("a forced logout at updateToken's exchange: the requests held for the host hear it, once the session ended")
+    func forcedLogoutAtExchange() async throws {
+        let app = try HostApp()
+        let service = await app.launch()
+        try await service.updateToken(idToken: try await app.login())
+        app.device.clock.advance(by: 3601)
+        let (api, store, resource) = (app.api(service), app.store, app.resource)
+        // What the held caller finds on disk the moment it hears of the end: the session already gone.
+        let held = Task { () -> (RegStateServiceError?, [String]) in
+            do throws(RegStateServiceError) {
+                _ = try await api.send(resource)
+            } catch {
+                return (error, (try? store.keys()) ?? [])
+            }
+            return (nil, [])
+        }
+        await eventually { await service.heldRequestCount == 1 }
+        _ = try await app.device.simulator.forceLogout(email: "alice@example.com")
+        await #expect(throws: RegStateServiceError.backend(.forcedLogout)) {
+            try await service.updateToken(idToken: try await app.login())
+        }
+        let heard = await held.value
+        #expect(heard.0 == .backend(.forcedLogout))
+        #expect(heard.1.contains("credentials") == false)
+        #expect(await service.state == .registrationRequired)
+    }
+
     @Test("a backend rejecting every token: one notice, one renewal, then a typed failure without asking again")
     func rejectingBackend() async throws {
         let app = try HostApp()

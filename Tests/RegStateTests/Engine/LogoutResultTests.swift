@@ -30,7 +30,7 @@ struct LogoutResultTests {
         let refreshToken = try #require(await harness.storedRefreshToken())
         let result = try await service.logout().result
         #expect(result == .revocationUnsupported)
-        #expect(!result.isRevoked)
+        #expect(result != .revoked)
         #expect(result.description.contains("stays valid"))
         #expect(await service.state == .registrationRequired)
         #expect(await harness.storedRefreshToken() == nil)

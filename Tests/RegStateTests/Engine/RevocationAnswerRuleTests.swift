@@ -73,7 +73,7 @@ struct RevocationAnswerRuleTests {
             #expect(await harness.storedRefreshToken() == refresh)
         case .notRevoked:
             let result = try outcome.get()
-            #expect(!result.isRevoked, "\(result)")
+            #expect(result != .revoked, "\(result)")
             if case .revocationRefused = result {} else { Issue.record("expected revocationRefused, got \(result)") }
             #expect(await harness.storedRefreshToken() == nil, "the local logout happened")
         }

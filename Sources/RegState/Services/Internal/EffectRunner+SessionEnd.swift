@@ -92,7 +92,7 @@ extension EffectRunner {
         }
         // Another process's session (it registered since this one's ended there) is not this logout's to revoke.
         var snapshot = stored
-        if let record = stored?.record, !(await tokens.holds(record)) { snapshot = nil }
+        if let record = stored?.record, !(await tokens.owned.holds(record)) { snapshot = nil }
         var result = LogoutResult.nothingToRevoke
         if let refreshToken = snapshot?.refreshToken {
             do {

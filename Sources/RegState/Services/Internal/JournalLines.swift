@@ -18,7 +18,7 @@ struct JournalLines {
 
     init(_ lines: [Data], decodingEntries: Bool) {
         var rest = lines[...]
-        if let first = rest.first, first.starts(with: Self.snapshotPrefix) {
+        if let first = rest.first, first.starts(with: JournalSnapshot.prefix) {
             if decodingEntries {
                 snapshot = JournalSnapshot.decode(first)
                 lastSequence = snapshot?.sequence ?? 0
@@ -64,8 +64,6 @@ struct JournalLines {
 
     /// The state the snapshot and the entries fold to.
     var folded: RegState { entries.reduce(snapshot?.state ?? .unsettled, JournalRecorder.fold) }
-
-    private static let snapshotPrefix = Data(#"{"snapshot":"#.utf8)
 
     /// The whole number (below 2^53) at `seq` of the line's top-level object (or of its member `wrapper`), read
     /// without decoding the event or state beside it.

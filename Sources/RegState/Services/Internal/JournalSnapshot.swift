@@ -8,6 +8,9 @@ struct JournalSnapshot: Equatable {
     /// The fold of every entry up to ``sequence``.
     var state: RegState
 
+    /// How a snapshot line starts (every entry line starts with another key).
+    static let prefix = Data(#"{"snapshot":"#.utf8)
+
     func encoded() throws(JournalError) -> Data {
         var line = JSONText()
         guard line.value(.members(["snapshot": JSONValue.members(["seq": sequence, "state": state])])) else {
@@ -19,8 +22,7 @@ struct JournalSnapshot: Equatable {
     /// The snapshot `line` holds, or `nil` when it is an ordinary entry (or not a snapshot at all, or one with a
     /// number out of range: a `seq` outside `0...JournalEntry.maximumSequence`, a time outside ``RecordedTime``).
     static func decode(_ line: Data) -> JournalSnapshot? {
-        // Cheap test first: every entry line starts with another key.
-        guard line.starts(with: Data(#"{"snapshot":"#.utf8)),
+        guard line.starts(with: Self.prefix),
               let fields = try? JSONFields(parsing: line).value("snapshot") as JSONFields,
               let snapshot = try? JournalSnapshot(sequence: fields.value("seq"), state: fields.value("state")),
               (0...JournalEntry.maximumSequence).contains(snapshot.sequence)

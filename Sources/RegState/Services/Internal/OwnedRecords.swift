@@ -2,7 +2,7 @@ import Foundation
 
 /// What one service (one process, one launch) wrote or took up in the shared store, so that what it removes at a
 /// session's end or after a failed or abandoned registration is only its own. Identifiers only, no token.
-struct OwnedRecords: Sendable {
+package struct OwnedRecords: Sendable {
     /// The session the service holds (``StoredCredentials/sessionID``): read at launch, written by its own
     /// registration. `nil` for a record of the format before session ids, or none.
     var session: String?
@@ -15,7 +15,7 @@ struct OwnedRecords: Sendable {
     var pendingLogins: [String] = []
 
     /// The most pending logins remembered (older ones were superseded long ago).
-    static let pendingLoginMemory = 8
+    package static let pendingLoginMemory = 8
 
     /// Remembers a pending login this service wrote.
     mutating func wrotePendingLogin(state: String) {

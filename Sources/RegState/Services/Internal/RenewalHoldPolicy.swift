@@ -21,7 +21,7 @@ package struct RenewalHoldPolicy: Sendable, Equatable {
     package var honoursRetryAfter: Bool
     /// Whether the point a valid token is renewed ahead of its expiry is drawn per token (off: at the start of the
     /// grace window, for every install alike).
-    package var spreadsRenewals: Bool
+    package var spreadsRenewals = true
 
     /// The policy RegState runs with.
     package static let standard = RenewalHoldPolicy(holdsTransientFailures: true, jitters: true, honoursRetryAfter: true,
@@ -29,14 +29,6 @@ package struct RenewalHoldPolicy: Sendable, Equatable {
     /// No holds, no `Retry-After`, no spread: the fleet simulation's baseline (RegState before them).
     package static let off = RenewalHoldPolicy(holdsTransientFailures: false, jitters: false, honoursRetryAfter: false,
                                                spreadsRenewals: false)
-
-    /// Creates a policy.
-    package init(holdsTransientFailures: Bool, jitters: Bool, honoursRetryAfter: Bool, spreadsRenewals: Bool = true) {
-        self.holdsTransientFailures = holdsTransientFailures
-        self.jitters = jitters
-        self.honoursRetryAfter = honoursRetryAfter
-        self.spreadsRenewals = spreadsRenewals
-    }
 
     /// How long before `expiresAt` a valid token is renewed: `grace × (1 − 0.9 d)` for a draw `d` in `0..<1` that is a
     /// pure function of the token's expiry and the session, so every process of the install renews at the same point
@@ -80,10 +72,8 @@ package struct RenewalHoldPolicy: Sendable, Equatable {
         case held(until: Date)
     }
 
-    /// The decision at `now` for a token kind whose stored transient hold is `hold`; `cutShort`: the user's action or
-    /// the host's connectivity signal asks for an attempt now; `lastCut`: when this process last cut a hold short. A
-    /// hold is cut short only when the last cut is at least its length ago, so however often the user taps "retry"
-    /// during an outage it costs one attempt per backoff step.
+    /// The decision at `now` for a stored transient hold `hold`; `cutShort`: the user or the host asks for an attempt
+    /// now, granted once per backoff step since `lastCut` (this process's last cut), however often it asks.
     package func decide(_ hold: RejectionHold?, at now: Date, cutShort: Bool = false, lastCut: Date? = nil)
         -> Decision
     {
@@ -95,13 +85,8 @@ package struct RenewalHoldPolicy: Sendable, Equatable {
     /// Whether `hold` holds at `now`: it has not ended, and it is not from the future (its end no further from now
     /// than its own length).
     package func isHolding(_ hold: RejectionHold, at now: Date) -> Bool {
-        isHolding(until: hold.until, backoff: hold.backoff, at: now)
-    }
-
-    /// Whether a hold until `until`, `backoff` long, holds at `now` (``isHolding(_:at:)``, for a hold read elsewhere).
-    package func isHolding(until: Date, backoff: TimeInterval, at now: Date) -> Bool {
-        let left = until.timeIntervalSince(now)
-        return left > 0 && left <= backoff * (1 + Self.jitter)
+        let left = hold.until.timeIntervalSince(now)
+        return left > 0 && left <= hold.backoff * (1 + Self.jitter)
     }
 
     /// The hold after a transient failure at `now`, following `previous` (the stored one, `nil` after a success);
