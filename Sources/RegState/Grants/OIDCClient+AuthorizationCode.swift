@@ -39,12 +39,12 @@ extension OIDCClient {
 
     /// The authorization code from the redirect that ends `request`, after ``AuthorizationCallback``'s checks
     /// (discovery is fetched when this client has not: an earlier process may have made the request).
-    /// - Throws: ``OIDCError/malformedCallback(_:)``, ``OIDCError/stateMismatch``,
-    ///   ``OIDCError/callbackIssuerMismatch``, ``OIDCError/authorizationError(error:description:)``.
-    package func authorizationCode(from callback: URL, for request: AuthorizationRequest) async throws(OIDCError)
-        -> String
+    /// - Throws: ``AuthorizationCallback/code(from:expectedRedirect:expectedState:issuer:issuerRequired:)``'s
+    ///   failures, or discovery's (as ``RegistrationFailure``).
+    package func authorizationCode(from callback: URL, for request: AuthorizationRequest)
+        async throws(RegistrationFailure) -> String
     {
-        let metadata = try await metadata()
+        let metadata = try await RegistrationFailure.catching { () async throws(OIDCError) in try await self.metadata() }
         return try AuthorizationCallback.code(
             from: callback, expectedRedirect: request.redirectURI, expectedState: request.state,
             issuer: configuration.issuerIdentifier, issuerRequired: metadata.requiresCallbackIssuer)
