@@ -3,13 +3,8 @@ import Foundation
 /// Reads an authorization response redirect (RFC 6749 §4.1.2, RFC 9207): the pure checks behind
 /// `OIDCClient/authorizationCode(from:for:)`, usable without a client.
 package enum AuthorizationCallback {
-    /// The authorization code in `callback`, after every check.
-    /// - Parameters:
-    ///   - callback: The URL the browser was redirected to.
-    ///   - expectedRedirect: The redirect URI the request named (how it compares: `docs/Internals-Grants.md`).
-    ///   - expectedState: The request's `state`.
-    ///   - issuer: The issuer identifier `iss` must equal.
-    ///   - issuerRequired: Whether the provider advertises `authorization_response_iss_parameter_supported`.
+    /// The authorization code in `callback`, after every check (how the redirect compares: `docs/Internals-Grants.md`);
+    /// `issuerRequired`: the provider advertises `authorization_response_iss_parameter_supported`.
     /// - Throws: ``RegistrationFailure/malformedCallback(_:)``, ``RegistrationFailure/stateMismatch``,
     ///   ``RegistrationFailure/issuerMismatchInCallback`` or
     ///   ``RegistrationFailure/authorizationDenied(error:description:)``.
