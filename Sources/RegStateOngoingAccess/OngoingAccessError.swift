@@ -11,7 +11,7 @@ public enum OngoingAccessError: Error, Sendable, Equatable {
     /// The user refused consent.
     case consentRefused
     /// The consent redirect did not pass the checks (state, redirect URI, issuer) or carried another error.
-    case consentFailed(OIDCError)
+    case consentFailed(RegistrationFailure)
     /// The consent screen could not be shown or was abandoned; the detail names the cause's type.
     case consentUnavailable(String)
     /// A signed answer failed verification.

@@ -105,7 +105,7 @@ extension OngoingAccessService {
         do {
             code = try AuthorizationCallback.code(from: callback, expectedRedirect: redirectURI, expectedState: state,
                                                   issuer: configuration.providerURL.absoluteString, issuerRequired: false)
-        } catch .authorizationError(error: "access_denied", _) {
+        } catch .authorizationDenied(error: "access_denied", _) {
             throw .consentRefused
         } catch {
             throw .consentFailed(error)

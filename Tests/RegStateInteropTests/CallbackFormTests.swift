@@ -9,7 +9,7 @@ import Testing
 struct CallbackFormTests {
     static let expected = URL(string: "com.example.app:/callback")!
 
-    static func code(_ callback: String) throws(OIDCError) -> String {
+    static func code(_ callback: String) throws(RegistrationFailure) -> String {
         try AuthorizationCallback.code(from: URL(string: callback)!, expectedRedirect: expected, expectedState: "s",
                                        issuer: "http://127.0.0.1/o", issuerRequired: false)
     }
@@ -32,6 +32,6 @@ struct CallbackFormTests {
         "com.example.app://callback:8080/?code=c&state=s",
     ])
     func refusedForms(_ callback: String) {
-        #expect(throws: OIDCError.self) { try Self.code(callback) }
+        #expect(throws: RegistrationFailure.self) { try Self.code(callback) }
     }
 }

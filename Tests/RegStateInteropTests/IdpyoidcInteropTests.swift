@@ -15,7 +15,7 @@ extension InteropTests {
             let answer = try await URLSessionTransport(defaultTimeout: 10).send(HTTPRequest(method: .get, url: url))
             #expect(answer.status == 200)
             let fields = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
-            return (try JSONDecoder().decode(ProviderMetadata.self, from: answer.body), fields)
+            return (try ProviderMetadata.read(discovery: answer.body), fields)
         }
 
         @Test("idpyoidc discovery: the issuer exactly, PKCE, revocation and end-session listed; no RFC 9207 flag although every response carries iss; no 'none' auth method although the public client uses it")

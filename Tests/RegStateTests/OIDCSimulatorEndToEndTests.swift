@@ -62,10 +62,10 @@ struct OIDCSimulatorEndToEndTests {
         let first = try await client.makeAuthorizationRequest()
         let second = try await client.makeAuthorizationRequest()
         let callback = try await simulator.authorize(first.url, as: "alice@example.com")
-        await #expect(throws: OIDCError.stateMismatch) { try await client.authorizationCode(from: callback, for: second) }
+        await #expect(throws: RegistrationFailure.stateMismatch) { try await client.authorizationCode(from: callback, for: second) }
         let denied = try await simulator.deny(second.url)
-        await #expect(throws: OIDCError.authorizationError(error: "access_denied",
-                                                           description: "The user denied the request.")) {
+        await #expect(throws: RegistrationFailure.authorizationDenied(error: "access_denied",
+                                                                     description: "The user denied the request.")) {
             try await client.authorizationCode(from: denied, for: second)
         }
     }

@@ -96,7 +96,6 @@ struct OIDCTokenResponseTests {
         (.notTheProvider(status: 403), true, false),
         (.server(status: 408), true, false),
         (.unexpectedStatus(404), false, false),
-        (.stateMismatch, false, false),
     ]
 
     @Test("Transient and refusal classification", arguments: classification)

@@ -21,8 +21,8 @@ struct PKCETests {
 
     @Test("A verifier is 43 base64url characters (32 random bytes) and differs every time")
     func verifierShape() throws {
-        let first = try PKCE.makeVerifier(crypto: crypto)
-        let second = try PKCE.makeVerifier(crypto: crypto)
+        let first = try PKCE.randomToken(crypto: crypto)
+        let second = try PKCE.randomToken(crypto: crypto)
         #expect(first.count == 43)
         #expect(Base64URL.decode(first)?.count == 32)
         #expect(first.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })

@@ -70,10 +70,7 @@ package struct HTTPRegistrationBackend: RegistrationBackend {
             "name": .string(profile.displayName),
             "registration_type": .string(registrationType.rawValue),
         ]
-        let request = HTTPRequest.json(.put, url: endpoint("/v1/profile"), body: body,
-                                       headers: AccessCredential.bearerFields(securityToken, carrier: .securityToken,
-                                                                              merging: [:]))
-        try await send(request)
+        try await send(.put, endpoint("/v1/profile"), bearer: securityToken, body: body)
     }
 
     /// `DELETE /v1/installation`.
@@ -110,15 +107,16 @@ package struct HTTPRegistrationBackend: RegistrationBackend {
         return object
     }
 
-    /// Sends a request without body to `url`, authorized by `token` as Bearer (``AccessCredential``, the one writer
-    /// of that header).
+    /// Sends a request to `url` (with `body` as JSON, when given), authorized by `token` as Bearer
+    /// (``AccessCredential``, the one writer of that header).
     @discardableResult
-    func send(_ method: HTTPRequest.Method, _ url: URL, bearer token: String) async throws(BackendError)
-        -> HTTPResponse
+    func send(_ method: HTTPRequest.Method, _ url: URL, bearer token: String, body: JSONValue? = nil)
+        async throws(BackendError) -> HTTPResponse
     {
         let headers = AccessCredential.bearerFields(token, carrier: .securityToken,
                                                     merging: ["Accept": "application/json"])
-        return try await send(HTTPRequest(method: method, url: url, headers: headers))
+        guard let body else { return try await send(HTTPRequest(method: method, url: url, headers: headers)) }
+        return try await send(.json(method, url: url, body: body, headers: headers))
     }
 
     /// `path` under ``baseURL``, joined as the issuer's well-known paths are (``OIDCConfiguration/url(_:appending:)``).

@@ -49,9 +49,8 @@ extension RegistrationCheckError: LocalizedError {
 }
 
 extension HTTPRegistrationBackend {
-    /// `GET /v1/check-registration` with the provider's access token as Bearer (the registration design's Check Registration: the
-    /// backend asks the provider's userinfo with it and picks up the profile) → the same body as `GET /v1/registration`,
-    /// the profile being the userinfo claims.
+    /// `GET /v1/check-registration` with the provider's access token as Bearer (``RegistrationBackend``'s Check
+    /// Registration) → the same body as `GET /v1/registration`, the profile being the userinfo claims.
     package func checkRegistration(accessToken: String) async throws(BackendError) -> RegistrationStatus {
         let response = try await send(.get, endpoint("/v1/check-registration"), bearer: accessToken)
         return try Self.status(Self.object(of: response, "check registration response"))

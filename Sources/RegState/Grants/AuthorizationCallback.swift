@@ -3,17 +3,13 @@ import Foundation
 /// Reads an authorization response redirect (RFC 6749 §4.1.2, RFC 9207): the pure checks behind
 /// `OIDCClient/authorizationCode(from:for:)`, usable without a client.
 package enum AuthorizationCallback {
-    /// The authorization code in `callback`, after every check.
-    /// - Parameters:
-    ///   - callback: The URL the browser was redirected to.
-    ///   - expectedRedirect: The redirect URI the request named (how it compares: `docs/Internals-Grants.md`).
-    ///   - expectedState: The request's `state`.
-    ///   - issuer: The issuer identifier `iss` must equal.
-    ///   - issuerRequired: Whether the provider advertises `authorization_response_iss_parameter_supported`.
-    /// - Throws: ``OIDCError/malformedCallback(_:)``, ``OIDCError/stateMismatch``,
-    ///   ``OIDCError/callbackIssuerMismatch`` or ``OIDCError/authorizationError(error:description:)``.
+    /// The authorization code in `callback`, after every check (how the redirect compares: `docs/Internals-Grants.md`);
+    /// `issuerRequired`: the provider advertises `authorization_response_iss_parameter_supported`.
+    /// - Throws: ``RegistrationFailure/malformedCallback(_:)``, ``RegistrationFailure/stateMismatch``,
+    ///   ``RegistrationFailure/issuerMismatchInCallback`` or
+    ///   ``RegistrationFailure/authorizationDenied(error:description:)``.
     package static func code(from callback: URL, expectedRedirect: URL, expectedState: String, issuer: String,
-                            issuerRequired: Bool) throws(OIDCError) -> String {
+                            issuerRequired: Bool) throws(RegistrationFailure) -> String {
         guard let received = URLComponents(url: callback, resolvingAgainstBaseURL: false),
               let expected = URLComponents(url: expectedRedirect, resolvingAgainstBaseURL: false)
         else { throw .malformedCallback("not a URL") }
@@ -35,13 +31,13 @@ package enum AuthorizationCallback {
         let parameters = received.percentEncodedQuery.map(FormEncoding.decode) ?? [:]
         guard let state = parameters["state"], state == expectedState else { throw .stateMismatch }
         if let iss = parameters["iss"] {
-            guard iss == issuer else { throw .callbackIssuerMismatch }
+            guard iss == issuer else { throw .issuerMismatchInCallback }
         } else if issuerRequired {
-            throw .callbackIssuerMismatch
+            throw .issuerMismatchInCallback
         }
         if let error = parameters["error"] {
             let description = parameters["error_description"].flatMap { $0.isEmpty ? nil : $0 }
-            throw .authorizationError(error: error, description: description)
+            throw .authorizationDenied(error: error, description: description)
         }
         guard let code = parameters["code"], !code.isEmpty else { throw .malformedCallback("no code") }
         return code

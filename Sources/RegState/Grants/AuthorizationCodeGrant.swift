@@ -125,7 +125,7 @@ struct AuthorizationCodeGrant: Sendable {
         if login == nil { login = try await redemption.stored() }
         guard let login else { return }
         do {
-            _ = try await redemption.code(in: callback, for: login)
+            _ = try await provider.authorizationCode(from: callback, for: login.request)
         } catch {
             // The provider's own error answer, with the login's state, ends the login after the take.
             if case .authorizationDenied = error { return }

@@ -7,13 +7,6 @@ import Foundation
 struct AuthorizationCodeRedemption<Record: CodeGrantRecord>: Sendable {
     let runner: EffectRunner
 
-    /// The authorization code in `callback` when it answers `record`'s request.
-    func code(in callback: URL, for record: Record) async throws(RegistrationFailure) -> String {
-        try await RegistrationFailure.catching { () async throws(OIDCError) in
-            try await runner.provider.authorizationCode(from: callback, for: record.request)
-        }
-    }
-
     /// The stored record, `nil` when none is.
     func stored() async throws(RegistrationFailure) -> Record? {
         try await RegistrationFailure.catching { () async throws(StoreError) in
@@ -43,7 +36,7 @@ struct AuthorizationCodeRedemption<Record: CodeGrantRecord>: Sendable {
         }
         let key = try key()
         if let bound = record.dpopKeyThumbprint, key?.thumbprint != bound { throw .pendingLoginSuperseded }
-        let code = try await code(in: callback, for: record)
+        let code = try await runner.provider.authorizationCode(from: callback, for: record.request)
         let response = try await RegistrationFailure.catching { () async throws(OIDCError) in
             try await runner.provider.exchangeCode(code, for: record.request, proofKey: key)
         }

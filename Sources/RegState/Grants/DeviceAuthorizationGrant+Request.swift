@@ -7,10 +7,8 @@ extension DeviceAuthorizationGrant {
     /// The longest lifetime a device code is held for, whatever `expires_in` says (a day).
     static let maximumLifetime: TimeInterval = 86_400
 
-    /// Where the request goes: discovery's `device_authorization_endpoint`, else the configured one.
-    ///
-    /// - Throws: ``OIDCError/grantNotOffered(_:)`` when neither names one, ``OIDCError/insecureURL(_:)`` for a configured
-    ///   endpoint that is not `https` (or loopback), discovery's errors.
+    /// Where the request goes: discovery's `device_authorization_endpoint`, else the configured one if `https` (or
+    /// loopback); ``OIDCError/grantNotOffered(_:)`` without either, ``OIDCError/insecureURL(_:)`` for a plain one.
     func endpoint() async throws(OIDCError) -> URL {
         if let announced = try await provider.metadata().deviceAuthorizationEndpoint { return announced }
         guard let configured = configuration.deviceAuthorizationEndpoint else { throw .grantNotOffered(.deviceAuthorization) }

@@ -34,32 +34,25 @@ struct DeviceAuthorizationGrant: Sendable {
     private func beginLocked(makeKey: () async throws(OIDCError) -> DPoPKey?) async
         -> Result<PendingDeviceAuthorization, RegistrationFailure>
     {
-        let now = clock.now()
-        let stored: PendingDeviceAuthorization?
-        do {
-            stored = try await tokens.pending(PendingDeviceAuthorization.self)
-        } catch {
+        await RegistrationFailure.result { () async throws(RegistrationFailure) in
+            let now = clock.now()
             // A locked device refused the read: a pending authorization may be there. Nothing is asked for or
             // changed (read as none, a second authorization began beside the pending one).
-            return .failure(.storage(error.localizedDescription))
+            let stored = try await RegistrationFailure.catching { () async throws(StoreError) in
+                try await tokens.pending(PendingDeviceAuthorization.self)
+            }
+            if let pending = stored {
+                if !pending.hasExpired(at: now) { return pending }
+                _ = try? await tokens.removePending(PendingDeviceAuthorization.self, id: pending.deviceCode)
+            }
+            let record = try await RegistrationFailure.catching { () async throws(OIDCError) in
+                try await requestAuthorization(dpopKeyThumbprint: try await makeKey()?.thumbprint)
+            }
+            try await RegistrationFailure.catching { () async throws(StoreError) in
+                try await tokens.savePending(record)
+            }
+            return record
         }
-        if let pending = stored {
-            if !pending.hasExpired(at: now) { return .success(pending) }
-            _ = try? await tokens.removePending(PendingDeviceAuthorization.self, id: pending.deviceCode)
-        }
-        let record: PendingDeviceAuthorization
-        do {
-            let key = try await makeKey()
-            record = try await requestAuthorization(dpopKeyThumbprint: key?.thumbprint)
-        } catch {
-            return .failure(RegistrationFailure(error))
-        }
-        do {
-            try await tokens.savePending(record)
-        } catch {
-            return .failure(.storage(error.localizedDescription))
-        }
-        return .success(record)
     }
 
     /// Polls the token endpoint for `record`'s authorization until it yields tokens, ends, expires or the task is
@@ -144,31 +137,26 @@ extension DeviceAuthorizationGrant {
     /// Polls the stored device authorization until it yields tokens (checked and stored provisionally by `runner`:
     /// **G**) or ends (**F**); `nil` when the poll was cancelled or the user moved on (`stillWanted`).
     func pollStored(with runner: EffectRunner, stillWanted: @Sendable () async -> Bool) async -> MachineEvent? {
-        let stored: PendingDeviceAuthorization?
-        do {
-            stored = try await tokens.pending(PendingDeviceAuthorization.self)
-        } catch {
+        do throws(RegistrationFailure) {
             // A locked device refused the read: a recoverable storage failure, not "none pending".
-            return .registrationFailed(.storage(error.localizedDescription))
-        }
-        guard let record = stored else { return .registrationFailed(.noPendingLogin) }
-        let key: DPoPKey?
-        do {
-            key = try LoginTokens(runner: runner).registrationKey()
+            let stored = try await RegistrationFailure.catching { () async throws(StoreError) in
+                try await tokens.pending(PendingDeviceAuthorization.self)
+            }
+            guard let record = stored else { throw .noPendingLogin }
+            let key = try LoginTokens(runner: runner).registrationKey()
+            // The key the tokens are to be bound to must still be the installation's registration key.
+            if let bound = record.dpopKeyThumbprint, key?.thumbprint != bound { throw .pendingLoginSuperseded }
+            switch await poll(from: record, proofKey: key) {
+            case .stopped:
+                return nil
+            case .failed(let failure):
+                throw failure
+            case .tokens(let response):
+                return await LoginTokens(runner: runner).authenticate(with: response, nonce: nil, type: .social,
+                                                                      proofKey: key, stillWanted: stillWanted)
+            }
         } catch {
             return .registrationFailed(error)
-        }
-        // The key the tokens are to be bound to must still be the installation's registration key.
-        if record.dpopKeyThumbprint != nil, key?.thumbprint != record.dpopKeyThumbprint {
-            return .registrationFailed(.pendingLoginSuperseded)
-        }
-        switch await poll(from: record, proofKey: key) {
-        case .stopped:
-            return nil
-        case .failed(let failure):
-            return .registrationFailed(failure)
-        case .tokens(let response):
-            return await LoginTokens(runner: runner).authenticate(with: response, nonce: nil, type: .social, proofKey: key, stillWanted: stillWanted)
         }
     }
 }

@@ -7,9 +7,7 @@ struct HostIDTokenGrant: Sendable {
     let runner: EffectRunner
     private var securityTokens: SecurityTokenExchange { SecurityTokenExchange(runner: runner) }
 
-    /// Host mode: validates `idToken` with the registration rules (no nonce: the host's login made it), exchanges it
-    /// for a security token bound to this installation and stores the session. `renewing` says whether a session is
-    /// active (a failure then keeps it: offline on a transient one).
+    /// The session for `idToken`; `renewing`: a session is active, and a failure keeps it (offline on a transient one).
     func exchange(_ idToken: String, renewing: Bool) async -> MachineEvent {
         let verified: VerifiedIDToken
         do {

@@ -6,10 +6,8 @@ struct LoginTokens: Sendable {
     /// The provider client, token service, DPoP context and backend the tokens go through.
     let runner: EffectRunner
 
-    /// A new registration's DPoP key (RFC 9449): a fresh one replacing the old when DPoP is on and the provider
-    /// offers ES256 proofs; none (the old one removed) otherwise.
-    ///
-    /// - Throws: ``OIDCError/dpop(_:)`` (``DPoPError/notOffered`` when DPoP is required), discovery errors.
+    /// A new registration's DPoP key (RFC 9449): a fresh one replacing the old when DPoP is on and the provider offers
+    /// ES256 proofs, else none (the old one removed); ``DPoPError/notOffered`` when DPoP is required.
     func keyForNewRegistration() async throws(OIDCError) -> DPoPKey? {
         let offered = runner.dpop.mode == .off ? false : try await runner.provider.metadata().offersDPoP
         do {

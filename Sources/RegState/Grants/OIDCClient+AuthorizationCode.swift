@@ -16,35 +16,28 @@ extension OIDCClient {
         do {
             state = try PKCE.randomToken(crypto: crypto)
             nonce = try PKCE.randomToken(crypto: crypto)
-            verifier = try PKCE.makeVerifier(crypto: crypto)
+            verifier = try PKCE.randomToken(crypto: crypto)
         } catch {
             throw .crypto(error)
         }
         let parameters = authorizationParameters(state: state, nonce: nonce, verifier: verifier, dpopKey: dpopKey,
                                                  prompt: prompt, requirement: requirement, metadata: metadata)
         let issuedAt = clock.now()
-        if let pushEndpoint {
-            let pushed = try await push(parameters, to: pushEndpoint, authorizationEndpoint: metadata.authorizationEndpoint,
-                                        dpopKey: dpopKey)
-            return AuthorizationRequest(url: pushed.url, state: state, nonce: nonce, codeVerifier: verifier,
-                                        redirectURI: configuration.redirectURI, issuedAt: issuedAt,
-                                        requestURIExpiresAt: pushed.expiresAt)
-        }
-        guard let url = Self.url(metadata.authorizationEndpoint, addingQuery: parameters) else {
-            throw .malformedResponse("the authorization endpoint is not a usable URL")
-        }
+        let (url, expiresAt) = try await authorizationURL(parameters, pushedTo: pushEndpoint, metadata: metadata,
+                                                          dpopKey: dpopKey)
         return AuthorizationRequest(url: url, state: state, nonce: nonce, codeVerifier: verifier,
-                                    redirectURI: configuration.redirectURI, issuedAt: issuedAt)
+                                    redirectURI: configuration.redirectURI, issuedAt: issuedAt,
+                                    requestURIExpiresAt: expiresAt)
     }
 
     /// The authorization code from the redirect that ends `request`, after ``AuthorizationCallback``'s checks
     /// (discovery is fetched when this client has not: an earlier process may have made the request).
-    /// - Throws: ``OIDCError/malformedCallback(_:)``, ``OIDCError/stateMismatch``,
-    ///   ``OIDCError/callbackIssuerMismatch``, ``OIDCError/authorizationError(error:description:)``.
-    package func authorizationCode(from callback: URL, for request: AuthorizationRequest) async throws(OIDCError)
-        -> String
+    /// - Throws: ``AuthorizationCallback/code(from:expectedRedirect:expectedState:issuer:issuerRequired:)``'s
+    ///   failures, or discovery's (as ``RegistrationFailure``).
+    package func authorizationCode(from callback: URL, for request: AuthorizationRequest)
+        async throws(RegistrationFailure) -> String
     {
-        let metadata = try await metadata()
+        let metadata = try await RegistrationFailure.catching { () async throws(OIDCError) in try await self.metadata() }
         return try AuthorizationCallback.code(
             from: callback, expectedRedirect: request.redirectURI, expectedState: request.state,
             issuer: configuration.issuerIdentifier, issuerRequired: metadata.requiresCallbackIssuer)

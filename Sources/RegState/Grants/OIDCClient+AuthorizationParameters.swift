@@ -33,7 +33,7 @@ extension OIDCClient {
     /// PKCE, the same `dpopKey`), so a redirect for the earlier URL still finishes the same login; a new URL and
     /// expiry, the same issue time (the login's age does not restart).
     /// - Throws: ``OIDCError/pushedAuthorizationUnavailable(_:)`` when the provider no longer offers PAR, and the
-    ///   errors of ``push(_:to:authorizationEndpoint:dpopKey:)``.
+    ///   errors of ``authorizationURL(_:pushedTo:metadata:dpopKey:)``.
     package func pushAgain(_ request: AuthorizationRequest, dpopKey: DPoPKey?, prompt: LoginPrompt?,
                            requirement: AuthenticationRequirement) async throws(OIDCError) -> AuthorizationRequest
     {
@@ -44,11 +44,9 @@ extension OIDCClient {
         let parameters = authorizationParameters(state: request.state, nonce: request.nonce,
                                                  verifier: request.codeVerifier, dpopKey: dpopKey, prompt: prompt,
                                                  requirement: requirement, metadata: metadata)
-        let pushed = try await push(parameters, to: endpoint, authorizationEndpoint: metadata.authorizationEndpoint,
-                                    dpopKey: dpopKey)
         var again = request
-        again.url = pushed.url
-        again.requestURIExpiresAt = pushed.expiresAt
+        (again.url, again.requestURIExpiresAt) = try await authorizationURL(parameters, pushedTo: endpoint,
+                                                                            metadata: metadata, dpopKey: dpopKey)
         return again
     }
 }

@@ -33,7 +33,8 @@ package struct PasswordlessGrant: Sendable {
         guard let url = configuration.passwordlessStartURL else { throw .unsupported("passwordless login is not configured") }
         let response = try await RegistrationFailure.catching { () async throws(OIDCError) in
             guard TransportSecurity.allows(url) else { throw .insecureURL("passwordless start URL") }
-            guard try await isOffered() else { throw .grantNotOffered(.passwordless) }
+            // Discovery that lists `grant_types_supported` must name it; without the list the start endpoint answers.
+            guard Self.lists(try await provider.metadata()) ?? true else { throw .grantNotOffered(.passwordless) }
             let body: JSONValue = [
                 "client_id": .string(configuration.clientID),
                 "connection": "email",
@@ -73,12 +74,6 @@ package struct PasswordlessGrant: Sendable {
         } catch {
             throw Self.refusal(error)
         }
-    }
-
-    /// Whether the provider offers the grant: discovery that lists `grant_types_supported` must name it; discovery
-    /// without the list leaves the answer to the start endpoint.
-    func isOffered() async throws(OIDCError) -> Bool {
-        Self.lists(try await provider.metadata()) ?? true
     }
 
     /// What the configuration and the provider's discovery (cached, or read now) say about the grant.

@@ -36,7 +36,9 @@ package struct RefreshTokenGrant: Sendable {
         -> (event: MachineEvent, credential: AccessCredential?, cut: Bool)
     {
         var cut = false
-        let granted = await grant(replacing: staleAccessToken, forRejection: forRejection, lastCut: lastCut, cut: &cut)
+        let granted = await tokens.withExclusiveAccess(orElse: { error in
+            Self.failed(.storage(error.errorDescription ?? "the store is busy"), stored: await tokens.storedSession())
+        }, { await grantUnderLock(replacing: staleAccessToken, forRejection: forRejection, lastCut: lastCut, cut: &cut) })
         return (granted.event, granted.credential, cut)
     }
 
@@ -45,14 +47,6 @@ package struct RefreshTokenGrant: Sendable {
 
     private static func failed(_ failure: RenewalFailure, stored: StoredSession?) -> Granted {
         (.renewalFailed(failure, stored: stored), nil)
-    }
-
-    private func grant(replacing staleAccessToken: String?, forRejection: Bool, lastCut: Date?, cut: inout Bool) async
-        -> Granted
-    {
-        await tokens.withExclusiveAccess(orElse: { error in
-            Self.failed(.storage(error.errorDescription ?? "the store is busy"), stored: await tokens.storedSession())
-        }, { await grantUnderLock(replacing: staleAccessToken, forRejection: forRejection, lastCut: lastCut, cut: &cut) })
     }
 
     private func grantUnderLock(replacing staleAccessToken: String?, forRejection: Bool, lastCut: Date?,
@@ -106,11 +100,9 @@ package struct RefreshTokenGrant: Sendable {
     private func failure(_ error: OIDCError, stored: StoredSession?, presented: Bool = true) async -> RenewalFailure {
         let failure = classify(error, stored: stored, presented: presented)
         if case .transient(let issue) = failure {
-            do {
-                try await tokens.recordTransientFailure(.accessToken, issue: issue, retryAfter: error.retryAfter, underLock: true)
-            } catch {
-                // The hold is a courtesy to the provider: a store that cannot take it now leaves the next call free.
-            }
+            // The hold is a courtesy to the provider: a store that cannot take it now leaves the next call free.
+            try? await tokens.recordTransientFailure(.accessToken, issue: issue, retryAfter: error.retryAfter,
+                                                     underLock: true)
         }
         return failure
     }
@@ -140,10 +132,10 @@ package struct RefreshTokenGrant: Sendable {
         // A session with an ID token gets refreshed ones checked against it: without the issuer's keys the answer
         // could not be checked, its tokens not used, and every caller would spend another rotation while the keys
         // stay out of reach. So the keys come first, fetched afresh (cached keys may be those a rotation retired),
-        // and a session that cannot fetch them stays offline.
+        // and a session that cannot fetch them stays offline (a failed fetch keeps the cache).
         if record.idToken != nil {
             do throws(OIDCError) {
-                try await provider.prepareIDTokenCheck()
+                _ = try await provider.keySet(forceRefresh: true)
             } catch {
                 return Self.failed(await failure(error, stored: stored, presented: false), stored: stored)
             }
@@ -209,13 +201,8 @@ package struct RefreshTokenGrant: Sendable {
     /// The credential of `record`'s access token: bearer, or DPoP with `key` (else the key the record names); `nil`
     /// when that key is not the stored one (the caller then reads the record, and its key, itself).
     private func credential(from record: StoredCredentials, key: DPoPKey? = nil) -> AccessCredential? {
-        record.accessCredential(key: record.isDPoPBound ? key ?? boundKey(record.dpopThumbprint) : nil)
-    }
-
-    /// The stored DPoP key when it is the one `thumbprint` names; `nil` otherwise or when it cannot be read.
-    private func boundKey(_ thumbprint: String?) -> DPoPKey? {
-        guard let dpop, let key = try? dpop.boundKey(matching: thumbprint) else { return nil }
-        return key
+        guard record.isDPoPBound else { return record.accessCredential(key: nil) }
+        return record.accessCredential(key: key ?? (try? dpop?.boundKey(matching: record.dpopThumbprint)))
     }
 
     private static func keyReason(_ error: DPoPError) -> String {

@@ -41,7 +41,7 @@ struct StepUpGrant: Sendable {
             // A redirect that is not this login's is refused before anything is taken: the step-up waits for its own;
             // the provider's error answer ends it.
             do throws(RegistrationFailure) {
-                _ = try await redemption.code(in: callback, for: pending)
+                _ = try await runner.provider.authorizationCode(from: callback, for: pending.request)
             } catch {
                 if case .authorizationDenied = error { await discard(state: pending.request.state) }
                 throw error

@@ -14,11 +14,9 @@ extension TokenService {
         if Record.isOwnedByWriter { owned.wrotePendingLogin(state: record.grantID) }
     }
 
-    /// The stored record of this service's issuer and client, `nil` when there is none. A record that cannot be
-    /// decoded, is damaged or belongs to another configuration reads as none.
-    ///
-    /// - Throws: ``StoreError`` when the store cannot be read now (a locked device): that is no "none", which began a
-    ///   second grant beside the pending one, or removed a record it could not read.
+    /// The stored record of this service's issuer and client; `nil` when none is, or it is undecodable, damaged or
+    /// another configuration's. A store that cannot be read now (a locked device) throws: that is no "none", which
+    /// began a second grant beside the pending one, or removed a record it could not read.
     func pending<Record: PendingGrantRecord>(_ kind: Record.Type) throws(StoreError) -> Record? {
         guard let record = try decoded(kind), record.belongs(to: binding), record.isWellFormed else { return nil }
         return record
@@ -29,12 +27,9 @@ extension TokenService {
         return try? RecordedTime.decoder().decode(Record.self, from: data)
     }
 
-    /// Removes the stored record of `kind`: with `id`, only the grant of that ``PendingGrantRecord/grantID`` (another
-    /// one, or another configuration's, is left for its owner; an undecodable one is removed); without, whichever is
-    /// stored, an undecodable record included. A read the store refuses (a locked device) throws, and nothing is
-    /// removed.
-    ///
-    /// - Returns: the record removed, when it was this configuration's.
+    /// Removes the stored record of `kind` and returns it when it was this configuration's: with `id`, only that
+    /// ``PendingGrantRecord/grantID``'s (another, or another configuration's, is left for its owner; an undecodable one
+    /// is removed); without, whichever is stored. A read the store refuses (a locked device) throws, removing nothing.
     @discardableResult
     func removePending<Record: PendingGrantRecord>(_ kind: Record.Type, id: String?) throws(StoreError) -> Record? {
         let stored = try pending(kind)

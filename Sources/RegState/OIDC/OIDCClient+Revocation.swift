@@ -37,8 +37,7 @@ extension OIDCClient {
         var unanswered: OIDCError?
         var answered = false
         for url in configuration.authorizationServerMetadataURLs {
-            var request = HTTPRequest(method: .get, url: url)
-            request.headers["Accept"] = "application/json"
+            let request = HTTPRequest(method: .get, url: url, headers: ["Accept": "application/json"])
             let response: HTTPResponse
             do {
                 response = try await ResponseReading.send(request, over: transport)

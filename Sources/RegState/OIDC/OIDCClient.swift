@@ -46,8 +46,8 @@ package actor OIDCClient {
     package func metadata() async throws(OIDCError) -> ProviderMetadata {
         if let cachedMetadata { return cachedMetadata }
         guard TransportSecurity.allows(configuration.issuer) else { throw .insecureURL("issuer") }
-        var request = HTTPRequest(method: .get, url: configuration.discoveryURL)
-        request.headers["Accept"] = "application/json"
+        let request = HTTPRequest(method: .get, url: configuration.discoveryURL,
+                                  headers: ["Accept": "application/json"])
         let response = try await ResponseReading.send(request, over: transport)
         let metadata = try ProviderMetadata.read(discovery: try ResponseReading.documentBody(response))
         guard metadata.issuer == configuration.issuerIdentifier else {

@@ -27,14 +27,6 @@ public enum OIDCError: Error, Sendable, Equatable {
     case issuerMismatch(expected: String, found: String)
     /// The provider does not offer what was asked for (for example no `revocation_endpoint`).
     case unsupported(String)
-    /// The authorization response carried `error` (for example `access_denied`) and its description.
-    case authorizationError(error: String, description: String?)
-    /// The callback's `state` was missing or did not match the request's: a forged or stale response.
-    case stateMismatch
-    /// The callback's RFC 9207 `iss` was missing (while advertised) or named another issuer.
-    case callbackIssuerMismatch
-    /// The callback is not a redirect this client expects (wrong scheme, host, port or path, or no `code`).
-    case malformedCallback(String)
     /// The ID token failed validation (OIDC Core §3.1.3.7).
     case invalidIDToken(IDTokenError)
     /// A URL the client would use — the issuer, or an endpoint its discovery document names — is not `https` and
@@ -146,11 +138,6 @@ extension OIDCError: LocalizedError {
         case .issuerMismatch(let expected, let found):
             "The discovery document describes issuer \(found), not the configured \(expected)."
         case .unsupported(let what): "The sign-in service does not support this (\(what))."
-        case .authorizationError(let error, let description):
-            "Sign-in was not completed (\(error)\(description.map { ": \($0)" } ?? ""))."
-        case .stateMismatch: "The sign-in response does not match the pending request."
-        case .callbackIssuerMismatch: "The sign-in response came from another issuer."
-        case .malformedCallback(let reason): "The sign-in response could not be read (\(reason))."
         case .invalidIDToken(let error): "The identity token was rejected (\(error.localizedDescription))."
         case .insecureURL(let what): "The sign-in service must be reached over HTTPS (\(what))."
         case .rateLimited(let seconds): "Too many requests\(seconds.map { "; wait \($0) s" } ?? "")."

@@ -1,12 +1,10 @@
 import Foundation
 
 extension ProviderMetadata {
-    /// Reads a discovery document with RegState's strict JSON reader (``JSONValue/parse(_:limits:)``), member by
-    /// member: unknown members are ignored, an optional member may be missing or `null`.
-    ///
-    /// - Throws: ``OIDCError/malformedResponse(_:)`` naming what was wrong (`missing jwks_uri`,
-    ///   `bad scopes_supported.Index 0`, `not a JSON object`), never a value.
-    static func read(discovery body: Data) throws(OIDCError) -> ProviderMetadata {
+    /// Reads a discovery document strictly (``JSONValue/parse(_:limits:)``), member by member: unknown members are
+    /// ignored, an optional one may be missing or `null`.
+    /// - Throws: ``OIDCError/malformedResponse(_:)`` naming what is wrong (`bad scopes_supported.Index 0`), no value.
+    package static func read(discovery body: Data) throws(OIDCError) -> ProviderMetadata {
         let document: JSONValue
         do {
             document = try JSONValue.parse(body)

@@ -2,7 +2,7 @@ import Foundation
 
 /// The members of an OpenID provider's discovery document (OIDC Discovery §3) that RegState uses, trusted only once
 /// its `issuer` is the configured one (`OIDCClient/metadata()`); unknown members are ignored.
-package struct ProviderMetadata: Codable, Sendable, Equatable {
+package struct ProviderMetadata: Sendable, Equatable {
     /// The issuer identifier; must equal the configured issuer exactly.
     package var issuer: String
     /// Where the user is sent to authorize.
@@ -69,40 +69,16 @@ package struct ProviderMetadata: Codable, Sendable, Equatable {
         self.scopesSupported = scopesSupported
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case issuer
-        case authorizationEndpoint = "authorization_endpoint"
-        case tokenEndpoint = "token_endpoint"
-        case userinfoEndpoint = "userinfo_endpoint"
-        case jwksURI = "jwks_uri"
-        case revocationEndpoint = "revocation_endpoint"
-        case endSessionEndpoint = "end_session_endpoint"
-        case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
-        case codeChallengeMethodsSupported = "code_challenge_methods_supported"
-        case grantTypesSupported = "grant_types_supported"
-        case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
-        case scopesSupported = "scopes_supported"
-        case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
-        case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
-        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
-        case deviceAuthorizationEndpoint = "device_authorization_endpoint"
-    }
-
     /// Every endpoint the document names, with its member name: what must be `https` (or loopback) before it is used.
     var namedEndpoints: [(name: String, url: URL)] {
-        var endpoints: [(name: String, url: URL)] = [
+        let endpoints: [(String, URL?)] = [
             ("authorization_endpoint", authorizationEndpoint), ("token_endpoint", tokenEndpoint), ("jwks_uri", jwksURI),
+            ("userinfo_endpoint", userinfoEndpoint), ("revocation_endpoint", revocationEndpoint),
+            ("end_session_endpoint", endSessionEndpoint),
+            ("pushed_authorization_request_endpoint", pushedAuthorizationRequestEndpoint),
+            ("device_authorization_endpoint", deviceAuthorizationEndpoint),
         ]
-        if let userinfoEndpoint { endpoints.append(("userinfo_endpoint", userinfoEndpoint)) }
-        if let revocationEndpoint { endpoints.append(("revocation_endpoint", revocationEndpoint)) }
-        if let endSessionEndpoint { endpoints.append(("end_session_endpoint", endSessionEndpoint)) }
-        if let pushedAuthorizationRequestEndpoint {
-            endpoints.append(("pushed_authorization_request_endpoint", pushedAuthorizationRequestEndpoint))
-        }
-        if let deviceAuthorizationEndpoint {
-            endpoints.append(("device_authorization_endpoint", deviceAuthorizationEndpoint))
-        }
-        return endpoints
+        return endpoints.compactMap { name, url in url.map { (name, $0) } }
     }
 
     /// Whether the provider accepts DPoP proofs RegState signs: `dpop_signing_alg_values_supported` lists `ES256`.
@@ -111,10 +87,8 @@ package struct ProviderMetadata: Codable, Sendable, Equatable {
     /// Whether the callback must carry an `iss` parameter equal to the issuer (RFC 9207 §2.4).
     package var requiresCallbackIssuer: Bool { authorizationResponseIssParameterSupported ?? false }
 
-    /// The ID token algorithms RegState accepts from this provider: those of RS256, PS256 and ES256 that
-    /// `id_token_signing_alg_values_supported` lists, or RS256 alone when discovery is silent (OIDC Discovery §3
-    /// makes RS256 the default). `none` and HMAC are never accepted; other listed names are ignored.
-    ///
+    /// The ID token algorithms accepted from this provider: RS256, PS256 and ES256 as listed, RS256 alone when
+    /// discovery lists none (OIDC Discovery §3's default); never `none` or HMAC.
     /// - Throws: ``IDTokenError/unsignedTokensAdvertised`` when the list contains `none`.
     package func acceptedIDTokenAlgorithms() throws(IDTokenError) -> Set<SignatureAlgorithm> {
         guard let listed = idTokenSigningAlgValuesSupported else { return [.rs256] }

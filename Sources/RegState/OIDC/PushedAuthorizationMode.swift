@@ -16,7 +16,6 @@ public enum PushedAuthorizationMode: String, Sendable, Equatable, CaseIterable, 
 
 extension PushedAuthorizationMode {
     /// The endpoint to push to at a provider with `metadata`, `nil` for a plain authorization URL.
-    ///
     /// - Throws: ``OIDCError/pushedAuthorizationUnavailable(_:)`` when PAR is required (by this mode or by the
     ///   provider) and cannot be used: no endpoint, or switched off while the provider requires it.
     func endpoint(in metadata: ProviderMetadata) throws(OIDCError) -> URL? {

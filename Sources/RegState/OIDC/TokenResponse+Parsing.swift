@@ -3,9 +3,7 @@ import Foundation
 extension TokenResponse {
     /// Reads a token endpoint's HTTP response: a 2xx JSON object with a non-empty `access_token` (what else is read,
     /// and why a missing `token_type` is `Bearer`: `docs/Internals-Grants.md`).
-    /// - Throws: ``OIDCError/oauth(error:description:status:)`` for an RFC 6749 §5.2 error body on 4xx,
-    ///   ``OIDCError/server(status:)`` for 5xx and 429, ``OIDCError/unexpectedStatus(_:)`` for another non-2xx,
-    ///   ``OIDCError/notTheProvider(status:)`` for an HTML page (a captive portal) with any status,
+    /// - Throws: a non-2xx or a web page as ``ResponseReading/failure(_:)`` maps it,
     ///   ``OIDCError/malformedResponse(_:)`` for another unreadable 2xx.
     package static func parse(_ response: HTTPResponse) throws(OIDCError) -> TokenResponse {
         let object = try ResponseReading.jsonObject(response, what: "token response")

@@ -12,7 +12,7 @@ extension RegStateService {
         guard case .active(let session) = state, session.activation != .nonNative, !session.isHostDriven else {
             throw .noSession
         }
-        switch await runner.stepUpGrant.begin(requirement) {
+        switch await StepUpGrant(runner: runner).begin(requirement) {
         case .success(let pending): return pending.request.url
         case .failure(.unsupported): throw .noSession
         case .failure(let failure): throw .registration(failure)
@@ -27,7 +27,7 @@ extension RegStateService {
     @discardableResult
     public func completeStepUp(callback: URL) async throws(RegStateServiceError) -> SignInAssurance {
         guard case .active = state else { throw .noSession }
-        switch await runner.stepUpGrant.complete(callback) {
+        switch await StepUpGrant(runner: runner).complete(callback) {
         case .failure(let failure): throw .registration(failure)
         case .success(let stored):
             if let summary = stored.summary { _ = await feed(.renewalSucceeded(summary)) }
@@ -37,7 +37,7 @@ extension RegStateService {
 
     /// Forgets the pending step-up: its redirect is refused afterwards; the session is untouched.
     public func cancelStepUp() async {
-        await runner.stepUpGrant.discard()
+        await StepUpGrant(runner: runner).discard()
     }
 
     /// What the pending step-up asks for, `nil` when none is pending (or the store cannot be read now).

@@ -133,11 +133,10 @@ enum FuzzHostToken {
 /// and fetched through the client (which checks the issuer and each endpoint's scheme and host).
 enum FuzzDiscovery {
     static func run(_ data: Data) {
-        if let metadata = try? JSONDecoder().decode(ProviderMetadata.self, from: data) {
+        if let metadata = try? ProviderMetadata.read(discovery: data) {
             _ = try? metadata.acceptedIDTokenAlgorithms()
             _ = metadata.offersDPoP
             _ = metadata.requiresCallbackIssuer
-            _ = try? JSONEncoder().encode(metadata)
         }
         let client = OIDCClient(configuration: FuzzFixture.oidc,
                                 transport: CannedTransport { _ in HTTPResponse(status: 200, body: data) },

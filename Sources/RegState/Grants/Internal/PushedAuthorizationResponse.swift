@@ -15,10 +15,9 @@ struct PushedAuthorizationResponse: Sendable, Equatable {
     /// The longest `request_uri` taken, in bytes (512: the JAR draft's cap; `docs/Internals-Grants.md`).
     static let longestRequestURI = 512
 
-    /// Reads a pushed authorization request endpoint's answer: a 2xx (RFC 9126: 201) JSON object with a `request_uri`
-    /// of at most ``longestRequestURI`` bytes and a positive `expires_in`; a non-2xx is transient or a refusal.
-    /// - Throws: ``OIDCError/pushedAuthorizationRefused(error:description:status:)`` for a 4xx,
-    ///   ``OIDCError/malformedResponse(_:)`` for an unreadable 2xx, transient errors as ``ResponseReading`` maps them.
+    /// Reads the answer: a 2xx (RFC 9126: 201) JSON object with a `request_uri` of at most ``longestRequestURI`` bytes
+    /// and a positive `expires_in`. - Throws: ``OIDCError/pushedAuthorizationRefused(error:description:status:)`` for
+    /// a 4xx, ``OIDCError/malformedResponse(_:)`` for an unreadable 2xx, transient errors as ``ResponseReading`` maps.
     static func parse(_ response: HTTPResponse) throws(OIDCError) -> PushedAuthorizationResponse {
         guard response.isSuccess else {
             switch ResponseReading.failure(response) {

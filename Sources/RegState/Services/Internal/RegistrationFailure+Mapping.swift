@@ -16,10 +16,6 @@ extension RegistrationFailure {
         case .malformedResponse(let reason): .malformedResponse(reason)
         case .issuerMismatch(let expected, let found): .discoveryFailed("issuer \(found) is not \(expected)")
         case .unsupported(let what): .unsupported(what)
-        case .authorizationError(let code, let description): .authorizationDenied(error: code, description: description)
-        case .stateMismatch: .stateMismatch
-        case .callbackIssuerMismatch: .issuerMismatchInCallback
-        case .malformedCallback(let reason): .malformedCallback(reason)
         case .invalidIDToken(.authTimeMissing): .authTimeMissing
         case .invalidIDToken(.authenticationTooOld(let date)): .signInTooOld(authenticatedAt: date)
         case .invalidIDToken(.acrNotAccepted(let acr)): .acrNotAccepted(acr)
