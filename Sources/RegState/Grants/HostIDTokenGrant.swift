@@ -25,8 +25,10 @@ struct HostIDTokenGrant: Sendable {
             exchanged = try await storeHostExchange(idToken, profile: verified.profile, backend: backend)
         } catch .backend(let error) {
             return await hostExchangeFailure(error, renewing: renewing)
+        } catch .storage(let error) {
+            return .hostTokenRefused(RegistrationFailure(error))
         } catch {
-            return .hostTokenRefused(.storage(error.storageReason))
+            return .hostTokenRefused(.storage("not stored"))  // not thrown here: only the backend and the store fail
         }
         if let replaced = exchanged.replaced { await securityTokens.retire(replaced) }
         return .hostTokenAccepted(exchanged.0)

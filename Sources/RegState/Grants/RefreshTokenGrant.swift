@@ -179,7 +179,7 @@ package struct RefreshTokenGrant: Sendable {
                 // (its keys cannot be fetched now): the successor is kept either way.
                 try? await tokens.clearRenewalMark(on: marked, keepingRotationOf: response)
                 if case .invalidIDToken(let reason) = error {
-                    return Self.failed(.invalidRefreshedIDToken(reason: Self.checkName(reason)), stored: stored)
+                    return Self.failed(.invalidRefreshedIDToken(reason: reason.checkName), stored: stored)
                 }
                 return Self.failed(await failure(error, stored: stored), stored: stored)
             }
@@ -211,12 +211,6 @@ package struct RefreshTokenGrant: Sendable {
         case .keyRecordWrongCurve(let curve): "the key is on curve \(curve), not P-256"
         default: error.errorDescription ?? "unusable"
         }
-    }
-
-    /// The name of the check an ID token failed, for the journal: the ``IDTokenError`` case (its label), never its
-    /// values.
-    static func checkName(_ error: IDTokenError) -> String {
-        Mirror(reflecting: error).children.first?.label ?? String(describing: error)
     }
 
     /// Only an explicit refusal (``OIDCError/isRefusal``) is final; a transient failure is final only when every

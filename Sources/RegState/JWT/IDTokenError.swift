@@ -61,6 +61,35 @@ public enum IDTokenError: Error, Sendable, Equatable {
         return false
     }
 
+    /// The failed check's name (the case's), for the journal, never a value: written out, because a name read by
+    /// reflection is lost in an app built without reflection metadata.
+    var checkName: String {
+        switch self {
+        case .malformed: "malformed"
+        case .invalidJWT: "invalidJWT"
+        case .unsupportedAlgorithm: "unsupportedAlgorithm"
+        case .unknownKeyID: "unknownKeyID"
+        case .keyDoesNotFitAlgorithm: "keyDoesNotFitAlgorithm"
+        case .invalidSignature: "invalidSignature"
+        case .issuerMismatch: "issuerMismatch"
+        case .audienceMismatch: "audienceMismatch"
+        case .untrustedAudience: "untrustedAudience"
+        case .authorizedPartyMismatch: "authorizedPartyMismatch"
+        case .expired: "expired"
+        case .issuedInFuture: "issuedInFuture"
+        case .notYetValid: "notYetValid"
+        case .invalidTimeClaim: "invalidTimeClaim"
+        case .invalidSubject: "invalidSubject"
+        case .tooOld: "tooOld"
+        case .nonceMismatch: "nonceMismatch"
+        case .refreshedIdentityMismatch: "refreshedIdentityMismatch"
+        case .authTimeMissing: "authTimeMissing"
+        case .authenticationTooOld: "authenticationTooOld"
+        case .acrNotAccepted: "acrNotAccepted"
+        case .unsignedTokensAdvertised: "unsignedTokensAdvertised"
+        }
+    }
+
     /// Whether only the clock refused the token (`exp`, `iat` or `nbf` against the time it was checked at), so that
     /// a better estimate of the provider's clock could accept it.
     var isTimeClaimFailure: Bool {

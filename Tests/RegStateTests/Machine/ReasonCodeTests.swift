@@ -81,16 +81,21 @@ struct ReasonCodeTests {
         }
     }
 
-    @Test("a refreshed ID token's failed check is journaled by its case name, never its values")
+    @Test("a refreshed ID token's failed check is journaled by its case name, never its values, for every case")
     func idTokenCheckNames() {
-        let names: [(IDTokenError, String)] = [
-            (.malformed("x"), "malformed"), (.unknownKeyID("k"), "unknownKeyID"), (.invalidSignature, "invalidSignature"),
-            (.issuerMismatch(expected: "a", found: "b"), "issuerMismatch"), (.expired(at: .distantPast), "expired"),
-            (.invalidTimeClaim("iat"), "invalidTimeClaim"), (.refreshedIdentityMismatch, "refreshedIdentityMismatch"),
-            (.unsignedTokensAdvertised, "unsignedTokensAdvertised"),
+        let every: [IDTokenError] = [
+            .malformed("x"), .invalidJWT(.tooLarge(limit: 1)), .unsupportedAlgorithm("none"), .unknownKeyID("k"),
+            .keyDoesNotFitAlgorithm("ES256"), .invalidSignature, .issuerMismatch(expected: "a", found: "b"),
+            .audienceMismatch, .untrustedAudience, .authorizedPartyMismatch, .expired(at: .distantPast), .issuedInFuture,
+            .notYetValid, .invalidTimeClaim("iat"), .invalidSubject, .tooOld, .nonceMismatch, .refreshedIdentityMismatch,
+            .authTimeMissing, .authenticationTooOld(authenticatedAt: .distantPast), .acrNotAccepted(nil),
+            .unsignedTokensAdvertised,
         ]
-        for (error, name) in names {
-            #expect(RefreshTokenGrant.checkName(error) == name)
+        for error in every {
+            // The test reads the case's own name by reflection; the engine's written-out name must equal it.
+            let caseName = Mirror(reflecting: error).children.first?.label ?? String(describing: error)
+            #expect(error.checkName == caseName)
         }
+        #expect(Set(every.map(\.checkName)).count == every.count)
     }
 }

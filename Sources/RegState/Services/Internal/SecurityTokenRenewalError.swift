@@ -12,15 +12,3 @@ enum SecurityTokenRenewalError: Error, Equatable {
     /// The provider tokens' renewal, needed first, failed (or the replaced token is held): what the callers are told.
     case authorization(RegStateServiceError)
 }
-
-extension SecurityTokenRenewalError {
-    /// The failure as a store's reason, for a step where only the store's failure is left to report.
-    var storageReason: String {
-        switch self {
-        case .storage(let error): error.errorDescription ?? "store"
-        case .noSession: "no session"
-        case .backend(let error): error.errorDescription ?? "backend"
-        case .authorization(let error): error.errorDescription ?? "refused"
-        }
-    }
-}
