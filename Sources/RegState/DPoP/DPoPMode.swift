@@ -1,5 +1,3 @@
-import Foundation
-
 /// Whether RegState binds the session's tokens to the installation's DPoP key (RFC 9449), so that a copied token is
 /// useless without the key; set with ``RegStateConfiguration/dpop``.
 public enum DPoPMode: String, Sendable, Equatable, CaseIterable, Codable {
@@ -11,26 +9,4 @@ public enum DPoPMode: String, Sendable, Equatable, CaseIterable, Codable {
     /// Always: registration fails with ``DPoPError/notOffered`` against a provider whose discovery does not offer
     /// ES256 proofs, and a `Bearer` answer to a proof is refused (``DPoPError/unboundTokenIssued``), nothing stored.
     case required
-}
-
-/// Whether the stored session's tokens are bound to a key, for `status` (the key itself is never shown).
-public enum TokenBinding: Sendable, Equatable, CustomStringConvertible {
-    /// No session tokens are stored.
-    case none
-    /// Bearer tokens: whoever holds them can use them.
-    case bearer
-    /// DPoP-bound tokens; `thumbprint` is the RFC 7638 thumbprint of the installation's key (`cnf.jkt`).
-    case dpop(thumbprint: String)
-    /// DPoP-bound tokens whose key cannot be read; `reason` says why. The session needs a new registration.
-    case dpopKeyUnavailable(reason: String)
-
-    /// `none`, `bearer`, `DPoP (jkt …)` or `DPoP (key unavailable: …)`.
-    public var description: String {
-        switch self {
-        case .none: "none"
-        case .bearer: "bearer (unbound)"
-        case .dpop(let thumbprint): "DPoP (key thumbprint \(thumbprint))"
-        case .dpopKeyUnavailable(let reason): "DPoP (key unavailable: \(reason))"
-        }
-    }
 }

@@ -70,30 +70,3 @@ package final class ProviderClockEstimate: Sendable {
 
     package func providerNow(deviceNow: Date) -> Date { deviceNow.addingTimeInterval(offset) }
 }
-
-/// A transport that hands every answer's `Date` header to a ``ProviderClockEstimate`` and passes it on unchanged.
-struct ClockObservingTransport: HTTPTransport {
-    let base: any HTTPTransport
-    let estimate: ProviderClockEstimate
-    let clock: any RegStateClock
-    let onChange: @Sendable (TimeInterval) -> Void
-
-    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        let response = try await base.send(request)
-        if let changed = estimate.observe(response, at: clock.now()) { onChange(changed) }
-        return response
-    }
-}
-
-/// The sentence logged when the device clock is found to be off from the provider's.
-enum ClockOffsetNote {
-    /// "The device clock is 120 s behind the provider's; time claims are checked on the provider's clock." (or
-    /// "in step with" when the offset went back to zero).
-    static func sentence(_ offset: TimeInterval) -> String {
-        let seconds = Int(abs(offset).rounded())
-        if seconds == 0 { return "The device clock is in step with the provider's again." }
-        let direction = offset > 0 ? "behind" : "ahead of"
-        return "The device clock is \(seconds) s \(direction) the provider's; time claims are checked on the "
-            + "provider's clock."
-    }
-}
