@@ -11,9 +11,7 @@ struct HostLogoutTests {
     @Test("Given an expired security token, when the user logs out offline, then nothing changes")
     func expiredSecurityTokenOffline() async throws {
         let app = try HostApp()
-        let service = await app.launch()
-        try await service.updateToken(idToken: try await app.login())
-        app.device.clock.advance(by: 3601)
+        let service = try await app.launchPastSecurityTokenExpiry()
         await app.device.simulator.setOffline(true)
         await #expect(throws: RegStateServiceError.offline(.noInternet)) { try await service.logout(.userRequested) }
         #expect(await service.state.session != nil)
@@ -23,9 +21,7 @@ struct HostLogoutTests {
     @Test("Given an expired security token, when the user logs out online, then the backend is told and the session ends")
     func expiredSecurityTokenOnline() async throws {
         let app = try HostApp()
-        let service = await app.launch()
-        try await service.updateToken(idToken: try await app.login())
-        app.device.clock.advance(by: 3601)
+        let service = try await app.launchPastSecurityTokenExpiry()
         try await service.logout(.userRequested)
         #expect(await service.state == .registrationRequired)
         #expect(await app.device.simulator.requestLog.contains { $0.hasPrefix("DELETE ") && $0.contains("/v1/installation") })

@@ -47,6 +47,15 @@ struct HostApp {
         return service
     }
 
+    /// A launched host-mode service whose host pushed alice's ID token, an hour and a second ago: the security token
+    /// has expired, so the next request is held for the host.
+    func launchPastSecurityTokenExpiry() async throws -> RegStateService {
+        let service = await launch()
+        try await service.updateToken(idToken: try await login())
+        device.clock.advance(by: 3601)
+        return service
+    }
+
     /// The app's API client: every request under the backend URL carries the security token.
     func api(_ service: RegStateService) -> AuthorizedTransport {
         AuthorizedTransport(base: device.simulator.transport, service: service, policy: .backend(device.world.backendURL))
@@ -179,9 +188,7 @@ struct HostModeTests {
           arguments: TransientIssue.allCases)
     func transientIssue(_ issue: TransientIssue) async throws {
         let app = try HostApp()
-        let service = await app.launch()
-        try await service.updateToken(idToken: try await app.login())
-        app.device.clock.advance(by: 3601)
+        let service = try await app.launchPastSecurityTokenExpiry()
         let api = app.api(service)
         let held = Task { try await api.send(app.resource) }
         await eventually { await service.heldRequestCount == 1 }
@@ -200,9 +207,7 @@ struct HostModeTests {
     @Test("denial: the host reports the SSO's refusal; held requests fail, E final, storage cleared, D")
     func denial() async throws {
         let app = try HostApp()
-        let service = await app.launch()
-        try await service.updateToken(idToken: try await app.login())
-        app.device.clock.advance(by: 3601)
+        let service = try await app.launchPastSecurityTokenExpiry()
         let api = app.api(service)
         let held = Task { try await api.send(app.resource) }
         await eventually { await service.heldRequestCount == 1 }
@@ -268,9 +273,7 @@ struct HostModeTests {
     @Test("a forced logout at updateToken's exchange: the requests held for the host hear it, once the session ended")
     func forcedLogoutAtExchange() async throws {
         let app = try HostApp()
-        let service = await app.launch()
-        try await service.updateToken(idToken: try await app.login())
-        app.device.clock.advance(by: 3601)
+        let service = try await app.launchPastSecurityTokenExpiry()
         let (api, store, resource) = (app.api(service), app.store, app.resource)
         // What the held caller finds on disk the moment it hears of the end: the session already gone.
         let held = Task { () -> (RegStateServiceError?, [String]) in
@@ -323,9 +326,7 @@ struct HostModeTests {
     @Test("cancellation: a cancelled caller stops waiting at once; the others get the renewed token")
     func cancellation() async throws {
         let app = try HostApp()
-        let service = await app.launch()
-        try await service.updateToken(idToken: try await app.login())
-        app.device.clock.advance(by: 3601)
+        let service = try await app.launchPastSecurityTokenExpiry()
         let api = app.api(service)
         let cancelled = Task { try await api.send(app.resource) }
         let kept = Task { try await api.send(app.resource) }
